@@ -1,0 +1,13 @@
+package cli
+
+// dataCommand groups the data-layer subcommands: import, inspect, synth,
+// fetch, signatures. Each subcommand lives in its own file (data_*.go).
+func dataCommand() *Command {
+	return &Command{
+		Name:  "data",
+		Short: "import, inspect, generate and fetch screens and signatures",
+		Subs:  []*Command{
+			// data_*.go files append here.
+		},
+	}
+}
