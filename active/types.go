@@ -1,0 +1,84 @@
+package active
+
+import (
+	"context"
+	"fmt"
+)
+
+// Pair is one unordered drug pair on one cell line, by index into the
+// campaign's drugs and cell lines. A < B.
+type Pair struct {
+	A, B, CellLine int
+}
+
+// NewPair orders a and b so that A < B.
+func NewPair(a, b, cellLine int) Pair {
+	if b < a {
+		a, b = b, a
+	}
+	return Pair{A: a, B: b, CellLine: cellLine}
+}
+
+func (p Pair) String() string { return fmt.Sprintf("(%d,%d)@%d", p.A, p.B, p.CellLine) }
+
+// Prediction is what a surrogate says about one candidate. The sigmas are
+// standard deviations: SigmaTotal^2 ~ SigmaEpistemic^2 + SigmaAleatoric^2.
+// Acquisition uses SigmaEpistemic, the reducible part: measuring a pair
+// cannot shrink the replicate noise.
+type Prediction struct {
+	Mu             float64
+	SigmaTotal     float64
+	SigmaEpistemic float64
+	SigmaAleatoric float64
+	// Phi holds the surrogate's stationarizing features of the candidate
+	// under the current training set (for DEUP: log-density, log model
+	// variance, seen bit). They are stored in the ledger with the
+	// suggestion, so that once the pair is measured the out-of-sample
+	// example (Phi, (y-Mu)^2) can be rebuilt after a restart. May be nil.
+	Phi []float64
+}
+
+// Measurement is one measured pair: its score (the first score column of the
+// screen, e.g. ComboScore).
+type Measurement struct {
+	Pair Pair
+	Y    float64
+}
+
+// OutOfSample is a pair measured after a model predicted it without having
+// seen it: the paper's Alg. 3 adds (Phi, (Y-Mu)^2) to the error predictor's
+// training set D_e.
+type OutOfSample struct {
+	Pair  Pair
+	Round int       // the round whose model made the prediction
+	Mu    float64   // that model's prediction
+	Phi   []float64 // that model's stationarizing features at the pair
+	Y     float64   // the measurement that came back
+}
+
+// Evidence is everything a surrogate may learn from at the start of a round.
+type Evidence struct {
+	Round       int           // the round about to be proposed (1-based)
+	Measured    []Measurement // D: every measured pair (initial and acquired), in ledger order
+	Initial     int           // Measured[:Initial] is the initial set (Alg. 2 pre-fills D_e from it)
+	OutOfSample []OutOfSample // acquired pairs with the prediction that chose them, in ledger order
+	Seed        uint64        // seed for this round's fit; same seed, same model
+}
+
+// Surrogate is the model a campaign consults: it fits on the evidence and
+// predicts candidates. Implementations must be deterministic for a given
+// Evidence (including its Seed): resuming after a crash refits and must
+// propose the same batch.
+type Surrogate interface {
+	// Name identifies the method ("deup", "bayes-ridge", ...).
+	Name() string
+	Fit(ctx context.Context, ev Evidence) error
+	// Predict returns one prediction per pair. Valid after Fit.
+	Predict(ctx context.Context, pairs []Pair) ([]Prediction, error)
+}
+
+// Oracle measures pairs (retrospective mode: looks them up in a screen that
+// was already measured).
+type Oracle interface {
+	Measure(pairs []Pair) ([]float64, error)
+}
