@@ -90,7 +90,7 @@ func (r *recorder) Helper()               {}
 type constErr struct{ v float64 }
 
 func (c constErr) FitErrors([][]float64, []float64) (deup.Predictor, error) { return c, nil }
-func (c constErr) Predict([]float64) float64                              { return c.v }
+func (c constErr) Predict([]float64) float64                                { return c.v }
 
 // TestChecksCanFail: an error predictor that ignores D_e and predicts the
 // GP's typical in-data error everywhere must fail CheckFixed.
