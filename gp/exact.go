@@ -74,7 +74,6 @@ func LogMarginalLikelihood(k Kernel, logNoise float64, X mat.Matrix, y []float64
 	if grad != nil && len(grad) != k.NumParams()+1 {
 		return 0, fmt.Errorf("gp: gradient has length %d, want %d", len(grad), k.NumParams()+1)
 	}
-	xr := rows(X)
 	var chol mat.Cholesky
 	_, err := factorize(&chol, k.SymMatrix(X), math.Exp(logNoise))
 	if err != nil {
@@ -97,6 +96,9 @@ func LogMarginalLikelihood(k Kernel, logNoise float64, X mat.Matrix, y []float64
 	}
 	np := k.NumParams()
 	dk := make([]float64, np)
+	_, d := X.Dims()
+	inv := k.invLengthscales(d)
+	xr := scaleRows(rows(X), inv)
 	a := alpha.RawVector().Data
 	var trW float64
 	for i := 0; i < n; i++ {
@@ -107,7 +109,7 @@ func LogMarginalLikelihood(k Kernel, logNoise float64, X mat.Matrix, y []float64
 			} else {
 				w *= 2
 			}
-			k.GradParams(dk, xr[i], xr[j])
+			k.pairGrad(dk, nil, xr[i], xr[j], inv)
 			for p := range dk {
 				grad[p] += 0.5 * w * dk[p]
 			}

@@ -225,12 +225,13 @@ func (k Kernel) Matrix(X, Y mat.Matrix) *mat.Dense {
 		panic("gp: Kernel.Matrix: dimension mismatch")
 	}
 	k.check(d)
-	xr, yr := rows(X), rows(Y)
+	inv := k.invLengthscales(d)
+	xr, yr := scaleRows(rows(X), inv), scaleRows(rows(Y), inv)
 	out := mat.NewDense(n, m, nil)
 	for i := 0; i < n; i++ {
 		row := out.RawRowView(i)
 		for j := 0; j < m; j++ {
-			row[j], _ = k.shape(k.r2(xr[i], yr[j]))
+			row[j], _ = k.shape(sqDist(xr[i], yr[j]))
 		}
 	}
 	return out
@@ -240,15 +241,73 @@ func (k Kernel) Matrix(X, Y mat.Matrix) *mat.Dense {
 func (k Kernel) SymMatrix(X mat.Matrix) *mat.SymDense {
 	n, d := X.Dims()
 	k.check(d)
-	xr := rows(X)
+	xr := scaleRows(rows(X), k.invLengthscales(d))
 	out := mat.NewSymDense(n, nil)
+	raw := out.RawSymmetric()
 	for i := 0; i < n; i++ {
+		row := raw.Data[i*raw.Stride : i*raw.Stride+n]
 		for j := i; j < n; j++ {
-			v, _ := k.shape(k.r2(xr[i], xr[j]))
-			out.SetSym(i, j, v)
+			row[j], _ = k.shape(sqDist(xr[i], xr[j]))
 		}
 	}
 	return out
+}
+
+// invLengthscales returns 1/l_i for each of the d input dimensions.
+func (k Kernel) invLengthscales(d int) []float64 {
+	inv := make([]float64, d)
+	for i := range inv {
+		inv[i] = math.Sqrt(k.invl2(i))
+	}
+	return inv
+}
+
+// scaleRows returns copies of the rows divided elementwise by the
+// lengthscales (multiplied by inv).
+func scaleRows(xr [][]float64, inv []float64) [][]float64 {
+	if len(xr) == 0 {
+		return nil
+	}
+	d := len(inv)
+	buf := make([]float64, len(xr)*d)
+	out := make([][]float64, len(xr))
+	for i, r := range xr {
+		o := buf[i*d : (i+1)*d : (i+1)*d]
+		for j, v := range r {
+			o[j] = v * inv[j]
+		}
+		out[i] = o
+	}
+	return out
+}
+
+// pairGrad evaluates k at the pre-scaled inputs a = x/l, b = y/l and writes
+// the gradient with respect to the hyperparameters into dk (if not nil) and
+// with respect to the unscaled x into gx (if not nil). inv holds 1/l_i.
+func (k Kernel) pairGrad(dk, gx, a, b, inv []float64) float64 {
+	var r2 float64
+	for t := range a {
+		u := a[t] - b[t]
+		r2 += u * u
+	}
+	v, h := k.shape(r2)
+	if dk != nil {
+		dk[0] = v
+		if len(dk) == 2 {
+			dk[1] = -2 * r2 * h
+		} else {
+			for t := range a {
+				u := a[t] - b[t]
+				dk[1+t] = -2 * u * u * h
+			}
+		}
+	}
+	if gx != nil {
+		for t := range a {
+			gx[t] = 2 * h * (a[t] - b[t]) * inv[t]
+		}
+	}
+	return v
 }
 
 // rows returns the rows of X as slices (views when X is a *mat.Dense).

@@ -349,8 +349,13 @@ func (s *SVGP) ELBO(X mat.Matrix, y []float64, n int, grad []float64, dX *mat.De
 	np := s.Kernel.NumParams()
 	dk := make([]float64, np)
 	gx := make([]float64, d)
-	zr := rows(s.Z)
-	xr := rows(X)
+	inv := s.Kernel.invLengthscales(d)
+	zr := scaleRows(rows(s.Z), inv)
+	xr := scaleRows(rows(X), inv)
+	var dkp []float64
+	if grad != nil {
+		dkp = dk
+	}
 	var dZ []float64
 	if grad != nil {
 		dZ = grad[lay.Z:lay.End]
@@ -365,13 +370,12 @@ func (s *SVGP) ELBO(X mat.Matrix, y []float64, n int, grad []float64, dX *mat.De
 			if w == 0 {
 				continue
 			}
+			s.Kernel.pairGrad(dkp, gx, zr[j], xr[i], inv)
 			if grad != nil {
-				s.Kernel.GradParams(dk, zr[j], xr[i])
 				for p := range dk {
 					grad[p] += w * dk[p]
 				}
 			}
-			s.Kernel.GradX(gx, zr[j], xr[i])
 			if dZ != nil {
 				for t := range gx {
 					dZ[j*d+t] += w * gx[t]
@@ -394,7 +398,7 @@ func (s *SVGP) ELBO(X mat.Matrix, y []float64, n int, grad []float64, dX *mat.De
 				if l != j {
 					w *= 2
 				}
-				s.Kernel.GradParams(dk, zr[j], zr[l])
+				s.Kernel.pairGrad(dk, gx, zr[j], zr[l], inv)
 				for p := range dk {
 					grad[p] += w * dk[p]
 				}
@@ -403,7 +407,6 @@ func (s *SVGP) ELBO(X mat.Matrix, y []float64, n int, grad []float64, dX *mat.De
 				}
 				// w already counts both (j,l) and (l,j); dk(z_j,z_l)/dz_j
 				// = -dk/dz_l.
-				s.Kernel.GradX(gx, zr[j], zr[l])
 				for t := range gx {
 					dZ[j*d+t] += w * gx[t]
 					dZ[l*d+t] -= w * gx[t]
