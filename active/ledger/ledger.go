@@ -1,0 +1,365 @@
+package ledger
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/ipc"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+)
+
+// Version is the ledger format version written in every event.
+const Version = "1"
+
+// ErrLocked is returned by Open when another process holds the ledger.
+var ErrLocked = errors.New("ledger: in use by another process")
+
+// Kind is the kind of an event. The package does not interpret kinds beyond
+// requiring a lower-case word; the campaign defines their meaning.
+type Kind string
+
+// Record is one pair in an event.
+type Record struct {
+	A, B, CellLine int
+	Candidate      bool    // in an init event: a candidate, not a measured pair
+	Y              float64 // measured score; NaN if none
+	Mu             float64 // predicted mean; NaN if none
+	SigmaTotal     float64
+	SigmaEpistemic float64
+	SigmaAleatoric float64
+	Score          float64 // acquisition score; NaN if none
+	Rank           int     // 1-based rank in the batch; 0 if none
+	Reason         string
+	Phi            []float64 // stationarizing features; nil if none
+}
+
+// Event is one durable entry of the ledger.
+type Event struct {
+	Seq          int // assigned by Append: 1, 2, ...
+	Kind         Kind
+	Round        int
+	ModelVersion string
+	Extra        string // free text, e.g. a JSON document
+	Records      []Record
+}
+
+// Ledger is an open ledger directory holding its lock.
+type Ledger struct {
+	dir    string
+	lock   *os.File
+	events []Event
+	mem    memory.Allocator
+}
+
+var nameRE = regexp.MustCompile(`^([0-9]{8})-([a-z][a-z0-9_]*)\.arrow$`)
+var kindRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// Open opens (creating it if needed) the ledger in dir, takes its lock,
+// removes temporary files left by a crash, and reads every event.
+func Open(dir string) (*Ledger, error) { return OpenAllocator(dir, memory.DefaultAllocator) }
+
+// OpenAllocator is Open with an explicit Arrow allocator (tests use a checked one).
+func OpenAllocator(dir string, mem memory.Allocator) (*Ledger, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("ledger: %w", err)
+	}
+	lock, err := lockDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	l := &Ledger{dir: dir, lock: lock, mem: mem}
+	if err := l.load(); err != nil {
+		l.Close()
+		return nil, err
+	}
+	return l, nil
+}
+
+// Close releases the lock. The events stay valid.
+func (l *Ledger) Close() error {
+	if l.lock == nil {
+		return nil
+	}
+	err := unlockDir(l.lock)
+	l.lock = nil
+	return err
+}
+
+// Dir is the ledger directory.
+func (l *Ledger) Dir() string { return l.dir }
+
+// Events returns the events in sequence order. The slice is owned by the
+// ledger and valid until the next Append; do not modify it.
+func (l *Ledger) Events() []Event { return l.events }
+
+func (l *Ledger) load() error {
+	ents, err := os.ReadDir(l.dir)
+	if err != nil {
+		return fmt.Errorf("ledger: %w", err)
+	}
+	type file struct {
+		seq  int
+		kind Kind
+		name string
+	}
+	var files []file
+	for _, e := range ents {
+		name := e.Name()
+		switch {
+		case name == lockName:
+			continue
+		case strings.HasPrefix(name, ".tmp-"):
+			// A write that never completed: it was never part of the ledger.
+			if err := os.Remove(filepath.Join(l.dir, name)); err != nil {
+				return fmt.Errorf("ledger: removing leftover %s: %w", name, err)
+			}
+			continue
+		}
+		m := nameRE.FindStringSubmatch(name)
+		if m == nil {
+			return fmt.Errorf("ledger: %s: unexpected file %q (want NNNNNNNN-kind.arrow)", l.dir, name)
+		}
+		seq, _ := strconv.Atoi(m[1])
+		files = append(files, file{seq, Kind(m[2]), name})
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].seq < files[j].seq })
+	for i, f := range files {
+		if f.seq != i+1 {
+			return fmt.Errorf("ledger: %s: event %d missing (found %s)", l.dir, i+1, f.name)
+		}
+		ev, err := readEvent(filepath.Join(l.dir, f.name), l.mem)
+		if err != nil {
+			return err
+		}
+		if ev.Seq != f.seq || ev.Kind != f.kind {
+			return fmt.Errorf("ledger: %s: header says event %d of kind %q", f.name, ev.Seq, ev.Kind)
+		}
+		l.events = append(l.events, ev)
+	}
+	return nil
+}
+
+// Append writes e durably as the next event and sets e.Seq. On error the
+// ledger is unchanged (a temporary file may remain until the next Open).
+func (l *Ledger) Append(e *Event) error {
+	if l.lock == nil {
+		return errors.New("ledger: append on a closed ledger")
+	}
+	if !kindRE.MatchString(string(e.Kind)) {
+		return fmt.Errorf("ledger: invalid event kind %q", e.Kind)
+	}
+	seq := len(l.events) + 1
+	final := filepath.Join(l.dir, fmt.Sprintf("%08d-%s.arrow", seq, e.Kind))
+	tmp, err := os.CreateTemp(l.dir, ".tmp-*")
+	if err != nil {
+		return fmt.Errorf("ledger: %w", err)
+	}
+	tmpName := tmp.Name()
+	e.Seq = seq
+	err = writeEvent(tmp, *e, l.mem)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Link(tmpName, final)
+	}
+	os.Remove(tmpName)
+	if err == nil {
+		err = syncDir(l.dir)
+	}
+	if err != nil {
+		e.Seq = 0
+		return fmt.Errorf("ledger: appending event %d: %w", seq, err)
+	}
+	ev := *e
+	ev.Records = append([]Record(nil), e.Records...)
+	l.events = append(l.events, ev)
+	return nil
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Schema is the Arrow schema of every event file (without its metadata).
+var Schema = arrow.NewSchema([]arrow.Field{
+	{Name: "drug_a", Type: arrow.PrimitiveTypes.Int32},
+	{Name: "drug_b", Type: arrow.PrimitiveTypes.Int32},
+	{Name: "cell_line", Type: arrow.PrimitiveTypes.Int32},
+	{Name: "candidate", Type: arrow.FixedWidthTypes.Boolean},
+	{Name: "y", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+	{Name: "mu", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+	{Name: "sigma_total", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+	{Name: "sigma_epistemic", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+	{Name: "sigma_aleatoric", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+	{Name: "score", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+	{Name: "rank", Type: arrow.PrimitiveTypes.Int32},
+	{Name: "reason", Type: arrow.BinaryTypes.String},
+	{Name: "phi", Type: arrow.ListOf(arrow.PrimitiveTypes.Float64), Nullable: true},
+}, nil)
+
+func writeEvent(f *os.File, e Event, mem memory.Allocator) error {
+	md := arrow.NewMetadata(
+		[]string{"ledger_version", "seq", "kind", "round", "model_version", "extra"},
+		[]string{Version, strconv.Itoa(e.Seq), string(e.Kind), strconv.Itoa(e.Round), e.ModelVersion, e.Extra},
+	)
+	schema := arrow.NewSchema(Schema.Fields(), &md)
+	b := array.NewRecordBuilder(mem, schema)
+	defer b.Release()
+	i32 := func(i int) *array.Int32Builder { return b.Field(i).(*array.Int32Builder) }
+	f64 := func(i int, v float64) {
+		fb := b.Field(i).(*array.Float64Builder)
+		if math.IsNaN(v) {
+			fb.AppendNull()
+		} else {
+			fb.Append(v)
+		}
+	}
+	lb := b.Field(12).(*array.ListBuilder)
+	vb := lb.ValueBuilder().(*array.Float64Builder)
+	for _, r := range e.Records {
+		for _, v := range []int{r.A, r.B, r.CellLine, r.Rank} {
+			if v < math.MinInt32 || v > math.MaxInt32 {
+				return fmt.Errorf("index %d out of int32 range", v)
+			}
+		}
+		i32(0).Append(int32(r.A))
+		i32(1).Append(int32(r.B))
+		i32(2).Append(int32(r.CellLine))
+		b.Field(3).(*array.BooleanBuilder).Append(r.Candidate)
+		f64(4, r.Y)
+		f64(5, r.Mu)
+		f64(6, r.SigmaTotal)
+		f64(7, r.SigmaEpistemic)
+		f64(8, r.SigmaAleatoric)
+		f64(9, r.Score)
+		i32(10).Append(int32(r.Rank))
+		b.Field(11).(*array.StringBuilder).Append(r.Reason)
+		if r.Phi == nil {
+			lb.AppendNull()
+		} else {
+			lb.Append(true)
+			vb.AppendValues(r.Phi, nil)
+		}
+	}
+	rec := b.NewRecord()
+	defer rec.Release()
+	w, err := ipc.NewFileWriter(f, ipc.WithSchema(schema), ipc.WithAllocator(mem))
+	if err != nil {
+		return err
+	}
+	if err := w.Write(rec); err != nil {
+		w.Close()
+		return err
+	}
+	return w.Close()
+}
+
+func readEvent(path string, mem memory.Allocator) (ev Event, err error) {
+	name := filepath.Base(path)
+	defer func() {
+		// The Arrow IPC reader may panic on a damaged file; a ledger
+		// file is input, and input never panics.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("ledger: %s: damaged event file: %v", name, r)
+		}
+	}()
+	f, err := os.Open(path)
+	if err != nil {
+		return Event{}, fmt.Errorf("ledger: %w", err)
+	}
+	defer f.Close()
+	r, err := ipc.NewFileReader(f, ipc.WithAllocator(mem), ipc.WithSchema(nil))
+	if err != nil {
+		return Event{}, fmt.Errorf("ledger: %s: %w", name, err)
+	}
+	defer r.Close()
+	md := r.Schema().Metadata()
+	get := func(k string) string {
+		if i := md.FindKey(k); i >= 0 {
+			return md.Values()[i]
+		}
+		return ""
+	}
+	if v := get("ledger_version"); v != Version {
+		return Event{}, fmt.Errorf("ledger: %s: format version %q, want %q", name, v, Version)
+	}
+	if !r.Schema().Equal(Schema) {
+		return Event{}, fmt.Errorf("ledger: %s: unexpected schema %v", name, r.Schema())
+	}
+	ev.Kind = Kind(get("kind"))
+	ev.ModelVersion = get("model_version")
+	ev.Extra = get("extra")
+	if ev.Seq, err = strconv.Atoi(get("seq")); err != nil {
+		return Event{}, fmt.Errorf("ledger: %s: bad seq: %w", name, err)
+	}
+	if ev.Round, err = strconv.Atoi(get("round")); err != nil {
+		return Event{}, fmt.Errorf("ledger: %s: bad round: %w", name, err)
+	}
+	for i := 0; i < r.NumRecords(); i++ {
+		rec, err := r.Record(i)
+		if err != nil {
+			return Event{}, fmt.Errorf("ledger: %s: %w", name, err)
+		}
+		ev.Records = append(ev.Records, decode(rec)...)
+	}
+	return ev, nil
+}
+
+func decode(rec arrow.Record) []Record {
+	n := int(rec.NumRows())
+	out := make([]Record, n)
+	i32 := func(c int) *array.Int32 { return rec.Column(c).(*array.Int32) }
+	f64 := func(c, i int) float64 {
+		a := rec.Column(c).(*array.Float64)
+		if a.IsNull(i) {
+			return math.NaN()
+		}
+		return a.Value(i)
+	}
+	phi := rec.Column(12).(*array.List)
+	vals := phi.ListValues().(*array.Float64)
+	for i := range out {
+		r := &out[i]
+		r.A = int(i32(0).Value(i))
+		r.B = int(i32(1).Value(i))
+		r.CellLine = int(i32(2).Value(i))
+		r.Candidate = rec.Column(3).(*array.Boolean).Value(i)
+		r.Y = f64(4, i)
+		r.Mu = f64(5, i)
+		r.SigmaTotal = f64(6, i)
+		r.SigmaEpistemic = f64(7, i)
+		r.SigmaAleatoric = f64(8, i)
+		r.Score = f64(9, i)
+		r.Rank = int(i32(10).Value(i))
+		r.Reason = rec.Column(11).(*array.String).Value(i)
+		if !phi.IsNull(i) {
+			s, e := phi.ValueOffsets(i)
+			r.Phi = make([]float64, e-s)
+			for j := s; j < e; j++ {
+				r.Phi[j-s] = vals.Value(int(j))
+			}
+		}
+	}
+	return out
+}
