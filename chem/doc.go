@@ -1,0 +1,26 @@
+// Package chem reads SMILES into molecule graphs and computes Morgan
+// (ECFP-like) fingerprints that are bit for bit those of RDKit 2022.09.3.
+//
+// ParseSMILES follows RDKit's MolFromSmiles with its defaults: explicit [H]
+// atoms are removed where RDKit removes them, nitro-like groups are put in
+// charge-separated form, implicit hydrogens come from RDKit's default
+// valences (an atom above its largest allowed valence is refused with
+// ErrValence), aromatic input is kekulized (ErrKekulize when impossible),
+// rings are the symmetrized smallest set of smallest rings, and aromaticity
+// is RDKit's own model (rings and fused systems of up to six rings, Hückel
+// 4n+2 over donor types, exocyclic multiple bonds to more electronegative
+// atoms taking an electron).
+//
+// Morgan identifiers follow RDKit's calcFingerprint: the radius-0 invariant
+// of an atom is hash(atomic number, total degree, total hydrogens, formal
+// charge, int(isotope mass - average weight), [1 if in a ring]) with
+// boost's 32-bit hash_combine (seed ^= v + 0x9e3779b9 + seed<<6 + seed>>2);
+// round r hashes (r-1, own invariant, sorted (bond type, neighbour
+// invariant) pairs). An environment whose bond set was already seen is not
+// added and its atom stops growing; folding is id mod nBits.
+//
+// Errors from parsing are *ParseError values naming the input and the byte
+// position; they wrap ErrSyntax, ErrRing, ErrBranch, ErrValence,
+// ErrKekulize or ErrAromatic. No input panics. MorganBitsOf panics on
+// nBits <= 0 (a programmer error); MorganBits returns an error instead.
+package chem

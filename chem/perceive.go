@@ -1,0 +1,379 @@
+package chem
+
+import (
+	"fmt"
+)
+
+// perceive runs RDKit's MolFromSmiles post-processing on a parsed graph:
+// unspecified bond orders, hydrogen removal, clean-up, valence model,
+// rings, kekulization, radicals, aromaticity and hydrogen adjustment.
+func perceive(m *Mol, pos []int) error {
+	fail := func(atom int, err error) error {
+		p := 0
+		if atom >= 0 && atom < len(pos) {
+			p = pos[atom]
+		}
+		return &ParseError{SMILES: m.source, Pos: p, Err: err}
+	}
+	for i := range m.Bonds {
+		b := &m.Bonds[i]
+		if b.unspecified {
+			if m.Atoms[b.Begin].Aromatic && m.Atoms[b.End].Aromatic {
+				b.Order, b.aromatic = Aromatic, true
+			} else {
+				b.Order, b.aromatic = Single, false
+			}
+		}
+	}
+	pos = m.removeHs(pos)
+	m.cleanUp()
+	for i := range m.Atoms {
+		if _, err := m.calcExplicitValence(i, true, false); err != nil {
+			return fail(i, err)
+		}
+		if _, err := m.calcImplicitValence(i, true); err != nil {
+			return fail(i, err)
+		}
+	}
+	m.perceiveRings()
+	if atom, err := m.kekulize(); err != nil {
+		return fail(atom, err)
+	}
+	m.assignRadicals()
+	m.setAromaticity()
+	m.adjustHs()
+	return nil
+}
+
+// removeHs removes hydrogen atoms the way RDKit's default removeHs does
+// and adds them to their neighbour's hydrogen count. It returns the atom
+// positions without the removed atoms.
+func (m *Mol) removeHs(pos []int) []int {
+	remove := make([]bool, len(m.Atoms))
+	any := false
+	for i := range m.Atoms {
+		a := &m.Atoms[i]
+		if a.Element != 1 || a.Isotope != 0 || m.Degree(i) != 1 {
+			continue
+		}
+		b := &m.Bonds[m.AtomBonds(i)[0]]
+		nbi := b.Other(i)
+		nb := &m.Atoms[nbi]
+		if nb.Element < 1 || nb.Element == 1 {
+			continue
+		}
+		switch nb.Chiral.Class {
+		case "SP", "TB", "OH":
+			continue
+		}
+		if m.Degree(nbi) == 2 && b.Dir != DirNone {
+			keep := false
+			for _, ob := range m.AtomBonds(nbi) {
+				if m.Bonds[ob].Order == Double {
+					keep = true
+				}
+			}
+			if keep {
+				continue
+			}
+		}
+		remove[i] = true
+		any = true
+	}
+	if !any {
+		return pos
+	}
+	for i := len(m.Atoms) - 1; i >= 0; i-- {
+		if remove[i] {
+			b := &m.Bonds[m.AtomBonds(i)[0]]
+			nb := &m.Atoms[b.Other(i)]
+			nb.HCount++
+			if nb.Chiral.Class != "" {
+				m.invertForRemovedH(b.Other(i), int(m.AtomBonds(i)[0]))
+			}
+		}
+	}
+	newIdx := make([]int, len(m.Atoms))
+	atoms := m.Atoms[:0]
+	var npos []int
+	for i := range m.Atoms {
+		if remove[i] {
+			newIdx[i] = -1
+			continue
+		}
+		newIdx[i] = len(atoms)
+		atoms = append(atoms, m.Atoms[i])
+		npos = append(npos, pos[i])
+	}
+	m.Atoms = atoms
+	bonds := m.Bonds[:0]
+	for _, b := range m.Bonds {
+		if newIdx[b.Begin] < 0 || newIdx[b.End] < 0 {
+			continue
+		}
+		b.Begin, b.End = newIdx[b.Begin], newIdx[b.End]
+		bonds = append(bonds, b)
+	}
+	m.Bonds = bonds
+	m.buildAdjacency()
+	return npos
+}
+
+// invertForRemovedH keeps the tetrahedral mark of atom c right when its
+// bond hb to a hydrogen atom is removed: the mark refers to the neighbour
+// order, and the hydrogen moves to the implicit position (RDKit moves it
+// to the end of the list).
+func (m *Mol) invertForRemovedH(c, hb int) {
+	bs := m.AtomBonds(c)
+	k := -1
+	for j, b := range bs {
+		if int(b) == hb {
+			k = j
+		}
+	}
+	// moving element k to the end takes len-1-k swaps
+	if (len(bs)-1-k)%2 == 1 {
+		switch m.Atoms[c].Chiral.Class {
+		case "@":
+			m.Atoms[c].Chiral.Class = "@@"
+		case "@@":
+			m.Atoms[c].Chiral.Class = "@"
+		}
+	}
+}
+
+// adjustHs is RDKit's MolOps::adjustHs after aromaticity perception.
+func (m *Mol) adjustHs() {
+	for i := range m.Atoms {
+		a := &m.Atoms[i]
+		if a.Bracket {
+			continue
+		}
+		orig := a.ImplicitHs
+		m.calcExplicitValence(i, false, false)
+		nw, _ := m.calcImplicitValence(i, false)
+		if nw < orig {
+			a.HCount += orig - nw
+			m.calcExplicitValence(i, false, false)
+		}
+	}
+}
+
+// kekulize is RDKit's Kekulize: aromatic bonds of each fused ring system
+// become single and double bonds so that every atom that needs a double
+// bond gets exactly one. It returns the index of an offending atom with
+// the error.
+func (m *Mol) kekulize() (int, error) {
+	found := false
+	for i := range m.Atoms {
+		if m.isAromaticAtom(i) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return -1, nil
+	}
+	// fused systems of rings (sharing at least one bond), skipping all-dummy rings
+	nr := len(m.rings)
+	use := make([]bool, nr)
+	for r, ring := range m.rings {
+		for _, a := range ring {
+			if m.Atoms[a].Element != 0 {
+				use[r] = true
+				break
+			}
+		}
+	}
+	done := make([]bool, nr)
+	for r0 := 0; r0 < nr; r0++ {
+		if done[r0] || !use[r0] {
+			continue
+		}
+		var sys []int
+		stack := []int{r0}
+		done[r0] = true
+		for len(stack) > 0 {
+			r := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			sys = append(sys, r)
+			for r2 := 0; r2 < nr; r2++ {
+				if done[r2] || !use[r2] || !sharesBond(m.ringBnds[r], m.ringBnds[r2]) {
+					continue
+				}
+				done[r2] = true
+				stack = append(stack, r2)
+			}
+		}
+		if atom, err := m.kekulizeFused(sys); err != nil {
+			return atom, err
+		}
+	}
+	for i := range m.Bonds {
+		m.Bonds[i].aromatic = false
+	}
+	for i := range m.Atoms {
+		a := &m.Atoms[i]
+		if !a.Aromatic {
+			continue
+		}
+		if m.atomRing[i] == 0 {
+			return i, fmt.Errorf("%w: atom %d (%s)", ErrAromatic, i, a.Symbol())
+		}
+		a.Aromatic = false
+		if (a.Element == 7 || a.Element == 15) && a.Charge == 0 && a.HCount == 1 {
+			a.Bracket = false
+			a.HCount = 0
+			m.calcExplicitValence(i, false, false)
+			m.calcImplicitValence(i, false)
+		}
+	}
+	return -1, nil
+}
+
+func sharesBond(a, b []int) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// kekulizeFused kekulizes one fused ring system given as ring indices.
+func (m *Mol) kekulizeFused(sys []int) (int, error) {
+	inSys := make(map[int]bool)
+	var all []int
+	for _, r := range sys {
+		for _, a := range m.rings[r] {
+			if !inSys[a] {
+				inSys[a] = true
+				all = append(all, a)
+			}
+		}
+	}
+	hasArom := false
+	for _, a := range all {
+		if m.Atoms[a].Element == 0 || m.isAromaticAtom(a) {
+			hasArom = true
+			break
+		}
+	}
+	if !hasArom {
+		return -1, nil
+	}
+	cand := make(map[int]bool)
+	optional := make(map[int]bool)
+	var makeSingle []int
+	for _, ai := range all {
+		a := &m.Atoms[ai]
+		if a.Element != 0 && !m.isAromaticAtom(ai) {
+			continue
+		}
+		sbo, nIgnore := 0, 0
+		for _, b := range m.AtomBonds(ai) {
+			bd := &m.Bonds[b]
+			if bd.aromatic && (bd.Order == Single || bd.Order == Double || bd.Order == Aromatic) {
+				sbo++
+				makeSingle = append(makeSingle, int(b))
+			} else {
+				c := valence2(bd.Order, bd.Begin == ai && bd.Order == Dative)
+				c = (c + 1) / 2 // lround of x.5 rounds away from zero
+				sbo += c
+				if c == 0 {
+					nIgnore++
+				}
+			}
+		}
+		if a.Element == 0 {
+			cand[ai] = true
+			optional[ai] = true
+			continue
+		}
+		sbo += a.TotalHs()
+		chrg := valenceCharge(a.Element, a.Charge)
+		dv := defaultValence(a.Element) + chrg
+		tbo := a.totalValence()
+		nRad := a.Radicals
+		totalDegree := m.Degree(ai) + a.ImplicitHs - nIgnore
+		vl := elements[a.Element].valences
+		for vi := 1; tbo > dv && vi < len(vl) && vl[vi] > 0; vi++ {
+			dv = vl[vi] + chrg
+		}
+		if tbo == 5 && sbo == 4 && dv == 3 && totalDegree == 3 && nRad == 0 && chrg == 0 && a.TotalHs() == 0 {
+			switch a.Element {
+			case 7, 15, 33:
+				dv = 5
+			}
+		}
+		if totalDegree+nRad >= dv {
+			continue
+		}
+		if dv == sbo+1+nRad || (nRad == 0 && a.Bracket && dv == sbo+2) {
+			cand[ai] = true
+		}
+	}
+	for _, b := range makeSingle {
+		m.Bonds[b].Order = Single
+	}
+	// find a matching covering every required candidate, trying
+	// neighbours in bond order (close to RDKit's depth-first choice)
+	matched := make(map[int]int)
+	steps := 0
+	var solve func(k int) bool
+	solve = func(k int) bool {
+		steps++
+		if steps > 200000 {
+			return false
+		}
+		for k < len(all) && (!cand[all[k]] || matched[all[k]] != 0) {
+			k++
+		}
+		if k == len(all) {
+			return true
+		}
+		ai := all[k]
+		for _, b := range m.AtomBonds(ai) {
+			bd := &m.Bonds[b]
+			o := bd.Other(ai)
+			if !inSys[o] || !cand[o] || matched[o] != 0 {
+				continue
+			}
+			if !bd.aromatic && m.Atoms[ai].Element != 0 && m.Atoms[o].Element != 0 {
+				continue
+			}
+			matched[ai], matched[o] = int(b)+1, int(b)+1
+			if solve(k + 1) {
+				return true
+			}
+			delete(matched, ai)
+			delete(matched, o)
+		}
+		if optional[ai] {
+			matched[ai] = -1
+			if solve(k + 1) {
+				return true
+			}
+			delete(matched, ai)
+		}
+		return false
+	}
+	if !solve(0) {
+		bad := -1
+		for _, a := range all {
+			if cand[a] {
+				bad = a
+				break
+			}
+		}
+		return bad, fmt.Errorf("%w: no Kekulé structure for the aromatic ring system of atom %d", ErrKekulize, bad)
+	}
+	for _, b := range matched {
+		if b > 0 {
+			m.Bonds[b-1].Order = Double
+		}
+	}
+	return -1, nil
+}

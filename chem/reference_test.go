@@ -1,0 +1,101 @@
+package chem
+
+import (
+	"bufio"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/deup-screening/deup/internal/shareddata"
+)
+
+// refRow is one molecule of RDKit 2022.09.3's reference fingerprints.
+type refRow struct {
+	line       int
+	id, smiles string
+	r3b1024    string
+	r2b2048    string
+	r3unfolded string
+}
+
+func readReference(t testing.TB) []refRow {
+	t.Helper()
+	f, err := os.Open(shareddata.Path(t, "fingerprints", "rdkit_morgan.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	var rows []refRow
+	line := 0
+	for sc.Scan() {
+		line++
+		if line == 1 {
+			continue
+		}
+		c := strings.Split(sc.Text(), "\t")
+		if len(c) != 5 {
+			t.Fatalf("rdkit_morgan.tsv:%d: %d columns, want 5", line, len(c))
+		}
+		rows = append(rows, refRow{line, c[0], c[1], c[2], c[3], c[4]})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+func joinInts(v []int) string {
+	var b strings.Builder
+	for i, x := range v {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(strconv.Itoa(x))
+	}
+	return b.String()
+}
+
+func formatEnvs(envs []Environment) string {
+	var b strings.Builder
+	for i, e := range envs {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(strconv.FormatUint(uint64(e.ID), 10))
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(e.Count))
+	}
+	return b.String()
+}
+
+// TestRDKitReference compares every molecule of the reference file with
+// RDKit 2022.09.3's GetMorganFingerprintAsBitVect (r=3, 1024 bits; r=2,
+// 2048 bits) and GetMorganFingerprint (r=3, unfolded).
+func TestRDKitReference(t *testing.T) {
+	rows := readReference(t)
+	bad := 0
+	for _, r := range rows {
+		m, err := ParseSMILES(r.smiles)
+		if err != nil {
+			bad++
+			if bad <= 10 {
+				t.Errorf("rdkit_morgan.tsv:%d %s: %v", r.line, r.id, err)
+			}
+			continue
+		}
+		got1 := joinInts(MorganBitsOf(m, 3, 1024))
+		got2 := joinInts(MorganBitsOf(m, 2, 2048))
+		got3 := formatEnvs(MorganEnvironments(m, 3))
+		if got1 != r.r3b1024 || got2 != r.r2b2048 || got3 != r.r3unfolded {
+			bad++
+			if bad <= 10 {
+				t.Errorf("rdkit_morgan.tsv:%d %s %s:\n r3/1024 got  %s\n         want %s\n unfolded got  %s\n          want %s",
+					r.line, r.id, r.smiles, got1, r.r3b1024, got3, r.r3unfolded)
+			}
+		}
+	}
+	t.Logf("%d/%d molecules identical to RDKit 2022.09.3 (%.2f%%)", len(rows)-bad, len(rows), 100*float64(len(rows)-bad)/float64(len(rows)))
+}

@@ -1,0 +1,380 @@
+package chem
+
+import "sort"
+
+// bitset is a fixed-size set of small non-negative integers.
+type bitset []uint64
+
+func newBitset(n int) bitset    { return make(bitset, (n+63)/64) }
+func (b bitset) set(i int)      { b[i>>6] |= 1 << (uint(i) & 63) }
+func (b bitset) has(i int) bool { return b[i>>6]&(1<<(uint(i)&63)) != 0 }
+func (b bitset) xor(o bitset) {
+	for i := range b {
+		b[i] ^= o[i]
+	}
+}
+func (b bitset) or(o bitset) {
+	for i := range b {
+		b[i] |= o[i]
+	}
+}
+func (b bitset) equal(o bitset) bool {
+	for i := range b {
+		if b[i] != o[i] {
+			return false
+		}
+	}
+	return true
+}
+func (b bitset) empty() bool {
+	for _, w := range b {
+		if w != 0 {
+			return false
+		}
+	}
+	return true
+}
+func (b bitset) lowest() int {
+	for i, w := range b {
+		if w != 0 {
+			for j := 0; j < 64; j++ {
+				if w&(1<<uint(j)) != 0 {
+					return i*64 + j
+				}
+			}
+		}
+	}
+	return -1
+}
+
+// perceiveRings finds the ring bonds, the smallest set of smallest rings
+// (a minimum cycle basis, from Horton's candidate cycles) and adds the
+// equal-size alternatives RDKit's symmetrizeSSSR adds.
+func (m *Mol) perceiveRings() {
+	nA, nB := len(m.Atoms), len(m.Bonds)
+	m.rings, m.ringBnds = m.rings[:0], m.ringBnds[:0]
+	m.bondRing = make([]uint8, nB)
+	m.atomRing = make([]uint8, nA)
+	if nB < 3 {
+		return
+	}
+	ringBond := m.findRingBonds()
+	any := false
+	for _, r := range ringBond {
+		if r {
+			any = true
+			break
+		}
+	}
+	if !any {
+		return
+	}
+	// ring systems: components of the ring-bond graph
+	comp := make([]int, nA)
+	for i := range comp {
+		comp[i] = -1
+	}
+	nComp := 0
+	stack := []int{}
+	for s := 0; s < nA; s++ {
+		if comp[s] >= 0 {
+			continue
+		}
+		hasRing := false
+		for _, b := range m.AtomBonds(s) {
+			if ringBond[b] {
+				hasRing = true
+				break
+			}
+		}
+		if !hasRing {
+			continue
+		}
+		comp[s] = nComp
+		stack = append(stack[:0], s)
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, b := range m.AtomBonds(x) {
+				if !ringBond[b] {
+					continue
+				}
+				y := m.Bonds[b].Other(x)
+				if comp[y] < 0 {
+					comp[y] = nComp
+					stack = append(stack, y)
+				}
+			}
+		}
+		nComp++
+	}
+	for c := 0; c < nComp; c++ {
+		var atoms, bonds []int
+		for i := 0; i < nA; i++ {
+			if comp[i] == c {
+				atoms = append(atoms, i)
+			}
+		}
+		for b := 0; b < nB; b++ {
+			if ringBond[b] && comp[m.Bonds[b].Begin] == c {
+				bonds = append(bonds, b)
+			}
+		}
+		nr := len(bonds) - len(atoms) + 1
+		if nr == 1 {
+			m.addRing(bonds)
+			continue
+		}
+		m.ringSystem(atoms, bonds, ringBond, nr)
+	}
+	for _, rb := range m.ringBnds {
+		for _, b := range rb {
+			if m.bondRing[b] < 255 {
+				m.bondRing[b]++
+			}
+		}
+	}
+	for _, ra := range m.rings {
+		for _, a := range ra {
+			if m.atomRing[a] < 255 {
+				m.atomRing[a]++
+			}
+		}
+	}
+	for i := range m.Atoms {
+		m.Atoms[i].InRing = m.atomRing[i] > 0
+	}
+	for i := range m.Bonds {
+		m.Bonds[i].InRing = m.bondRing[i] > 0
+	}
+}
+
+// addRing records a ring given as bond indices.
+func (m *Mol) addRing(bonds []int) {
+	seen := map[int]bool{}
+	var atoms []int
+	for _, b := range bonds {
+		for _, a := range [2]int{m.Bonds[b].Begin, m.Bonds[b].End} {
+			if !seen[a] {
+				seen[a] = true
+				atoms = append(atoms, a)
+			}
+		}
+	}
+	sort.Ints(atoms)
+	bs := append([]int(nil), bonds...)
+	sort.Ints(bs)
+	m.rings = append(m.rings, atoms)
+	m.ringBnds = append(m.ringBnds, bs)
+}
+
+// findRingBonds marks the bonds that are not bridges (iterative Tarjan).
+func (m *Mol) findRingBonds() []bool {
+	nA := len(m.Atoms)
+	ring := make([]bool, len(m.Bonds))
+	disc := make([]int, nA)
+	low := make([]int, nA)
+	for i := range disc {
+		disc[i] = -1
+	}
+	type frame struct {
+		atom, parentBond, next int
+	}
+	t := 0
+	var st []frame
+	for s := 0; s < nA; s++ {
+		if disc[s] >= 0 {
+			continue
+		}
+		disc[s], low[s] = t, t
+		t++
+		st = append(st[:0], frame{s, -1, 0})
+		for len(st) > 0 {
+			f := &st[len(st)-1]
+			bs := m.AtomBonds(f.atom)
+			if f.next < len(bs) {
+				b := int(bs[f.next])
+				f.next++
+				if b == f.parentBond {
+					continue
+				}
+				y := m.Bonds[b].Other(f.atom)
+				if disc[y] < 0 {
+					disc[y], low[y] = t, t
+					t++
+					st = append(st, frame{y, b, 0})
+				} else {
+					ring[b] = true // a non-tree edge closes a cycle
+					if disc[y] < low[f.atom] {
+						low[f.atom] = disc[y]
+					}
+				}
+				continue
+			}
+			x, pb := f.atom, f.parentBond
+			st = st[:len(st)-1]
+			if len(st) > 0 {
+				p := st[len(st)-1].atom
+				if low[x] < low[p] {
+					low[p] = low[x]
+				}
+				if low[x] <= disc[p] {
+					ring[pb] = true
+				}
+			}
+		}
+	}
+	return ring
+}
+
+// ringSystem finds nr smallest independent rings of one ring system.
+func (m *Mol) ringSystem(atoms, bonds []int, ringBond []bool, nr int) {
+	nB := len(m.Bonds)
+	nA := len(m.Atoms)
+	type cand struct {
+		bits bitset
+		size int
+	}
+	var cands []cand
+	dist := make([]int, nA)
+	parent := make([]int, nA) // bond to parent
+	branch := make([]int, nA)
+	queue := make([]int, 0, len(atoms))
+	addCand := func(bits bitset, size int) {
+		for _, c := range cands {
+			if c.size == size && c.bits.equal(bits) {
+				return
+			}
+		}
+		cands = append(cands, cand{bits, size})
+	}
+	for _, v := range atoms {
+		for _, a := range atoms {
+			dist[a] = -1
+		}
+		dist[v], parent[v], branch[v] = 0, -1, v
+		queue = append(queue[:0], v)
+		for q := 0; q < len(queue); q++ {
+			x := queue[q]
+			for _, b := range m.AtomBonds(x) {
+				if !ringBond[b] {
+					continue
+				}
+				y := m.Bonds[b].Other(x)
+				if dist[y] < 0 {
+					dist[y] = dist[x] + 1
+					parent[y] = int(b)
+					if x == v {
+						branch[y] = y
+					} else {
+						branch[y] = branch[x]
+					}
+					queue = append(queue, y)
+				}
+			}
+		}
+		for _, b := range bonds {
+			x, y := m.Bonds[b].Begin, m.Bonds[b].End
+			if parent[x] == b || parent[y] == b {
+				continue
+			}
+			if x != v && y != v && branch[x] == branch[y] {
+				continue
+			}
+			bits := newBitset(nB)
+			bits.set(b)
+			for _, z := range [2]int{x, y} {
+				for z != v {
+					bits.set(parent[z])
+					z = m.Bonds[parent[z]].Other(z)
+				}
+			}
+			addCand(bits, dist[x]+dist[y]+1)
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].size < cands[j].size })
+	// Gaussian elimination over GF(2)
+	var basis []bitset
+	var pivots []int
+	selected := make([]bool, len(cands))
+	nSel := 0
+	tmp := newBitset(nB)
+	for ci, c := range cands {
+		if nSel == nr {
+			break
+		}
+		copy(tmp, c.bits)
+		for k, row := range basis {
+			if tmp.has(pivots[k]) {
+				tmp.xor(row)
+			}
+		}
+		if tmp.empty() {
+			continue
+		}
+		p := tmp.lowest()
+		row := append(bitset(nil), tmp...)
+		// keep the basis reduced on the new pivot
+		for k := range basis {
+			if basis[k].has(p) {
+				basis[k].xor(row)
+			}
+		}
+		basis = append(basis, row)
+		pivots = append(pivots, p)
+		selected[ci] = true
+		nSel++
+	}
+	first := len(m.ringBnds)
+	var sel []cand
+	for ci, c := range cands {
+		if selected[ci] {
+			sel = append(sel, c)
+			m.addRing(bitsToList(c.bits, nB))
+		}
+	}
+	// symmetrize: an equal-size candidate that could replace one SSSR ring
+	// without losing a bond of the union joins the ring list.
+	count := make([]int, nB)
+	for _, rb := range m.ringBnds[first:] {
+		for _, b := range rb {
+			count[b]++
+		}
+	}
+	for ci, c := range cands {
+		if selected[ci] {
+			continue
+		}
+		for _, r := range sel {
+			if r.size != c.size {
+				continue
+			}
+			share, replaces := false, true
+			for w := range r.bits {
+				if r.bits[w]&c.bits[w] != 0 {
+					share = true
+				}
+			}
+			for _, b := range bitsToList(r.bits, nB) {
+				if count[b] == 1 && !c.bits.has(b) {
+					replaces = false
+					break
+				}
+			}
+			if share && replaces {
+				m.addRing(bitsToList(c.bits, nB))
+				break
+			}
+		}
+	}
+}
+
+func bitsToList(b bitset, n int) []int {
+	var out []int
+	for i := 0; i < n; i++ {
+		if b.has(i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}

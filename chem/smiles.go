@@ -1,0 +1,532 @@
+package chem
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// Errors a ParseError may wrap (test with errors.Is).
+var (
+	ErrSyntax   = errors.New("syntax error")          // a character that cannot start or continue the SMILES here
+	ErrRing     = errors.New("ring closure error")    // unclosed, self-closing or conflicting ring closures
+	ErrBranch   = errors.New("unbalanced branch")     // "(" without ")" or the reverse
+	ErrValence  = errors.New("valence not permitted") // RDKit's valence model refuses the atom
+	ErrKekulize = errors.New("cannot kekulize")       // aromatic input without a Kekulé structure
+	ErrAromatic = errors.New("non-ring atom marked aromatic")
+)
+
+// ParseError describes why a SMILES string was refused: the input, the
+// byte offset (0-based) where the problem was found and the reason, which
+// wraps one of the Err* values.
+type ParseError struct {
+	SMILES string
+	Pos    int   // byte offset into SMILES
+	Err    error // the reason; wraps an Err* sentinel
+}
+
+func (e *ParseError) Error() string {
+	return fmt.Sprintf("chem: smiles %q: at position %d: %v", e.SMILES, e.Pos+1, e.Err)
+}
+
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// organic maps the organic-subset symbols allowed outside brackets.
+func organicAt(s string, i int) (z int, arom bool, n int) {
+	c := s[i]
+	next := byte(0)
+	if i+1 < len(s) {
+		next = s[i+1]
+	}
+	switch c {
+	case 'B':
+		if next == 'r' {
+			return 35, false, 2
+		}
+		return 5, false, 1
+	case 'C':
+		if next == 'l' {
+			return 17, false, 2
+		}
+		return 6, false, 1
+	case 'N':
+		return 7, false, 1
+	case 'O':
+		return 8, false, 1
+	case 'P':
+		return 15, false, 1
+	case 'S':
+		return 16, false, 1
+	case 'F':
+		return 9, false, 1
+	case 'I':
+		return 53, false, 1
+	case 'b':
+		return 5, true, 1
+	case 'c':
+		return 6, true, 1
+	case 'n':
+		return 7, true, 1
+	case 'o':
+		return 8, true, 1
+	case 'p':
+		return 15, true, 1
+	case 's':
+		return 16, true, 1
+	case '*':
+		return 0, false, 1
+	}
+	return -1, false, 0
+}
+
+// symbolZ maps element symbols to atomic numbers (read-only after init).
+var symbolZ = func() map[string]int {
+	m := make(map[string]int, len(elements))
+	for z, e := range elements {
+		if z > 0 {
+			m[e.symbol] = z
+		}
+	}
+	return m
+}()
+
+type pendingBond struct {
+	set   bool
+	order BondOrder
+	unspc bool // "/" "\" or nothing: order from the atoms' aromaticity
+	dir   BondDir
+	rev   bool // "<-": dative bond from the later atom to the earlier
+	pos   int
+}
+
+type ringOpen struct {
+	atom int
+	bond pendingBond
+	pos  int
+}
+
+type parser struct {
+	s     string
+	m     *Mol
+	pos   []int // byte offset of each atom
+	rings map[int]ringOpen
+}
+
+func (p *parser) errorf(pos int, sentinel error, format string, args ...any) error {
+	return &ParseError{SMILES: p.s, Pos: pos, Err: fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)}
+}
+
+// ParseSMILES parses a SMILES string and perceives the molecule as RDKit
+// 2022.09's MolFromSmiles does with its defaults (sanitize, remove Hs).
+// Errors are *ParseError values.
+func ParseSMILES(s string) (*Mol, error) {
+	m, pos, err := parseGraph(s)
+	if err != nil {
+		return nil, err
+	}
+	if err := perceive(m, pos); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// parseGraph reads the SMILES syntax into a graph without perception.
+// It returns the byte offset of every atom.
+func parseGraph(s string) (*Mol, []int, error) {
+	p := &parser{s: s, m: &Mol{source: s}}
+	if err := p.parse(); err != nil {
+		return nil, nil, err
+	}
+	p.m.buildAdjacency()
+	return p.m, p.pos, nil
+}
+
+func (p *parser) parse() error {
+	s := p.s
+	if len(s) == 0 {
+		return &ParseError{SMILES: s, Pos: 0, Err: fmt.Errorf("%w: empty SMILES", ErrSyntax)}
+	}
+	prev := -1
+	var bond pendingBond
+	type branch struct{ atom, pos int }
+	var stack []branch
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == '(':
+			if prev < 0 {
+				return p.errorf(i, ErrBranch, "branch without a preceding atom")
+			}
+			if bond.set {
+				return p.errorf(bond.pos, ErrSyntax, "bond %q before a branch", s[bond.pos:i])
+			}
+			stack = append(stack, branch{prev, i})
+			i++
+		case c == ')':
+			if len(stack) == 0 {
+				return p.errorf(i, ErrBranch, "unmatched ')'")
+			}
+			if bond.set {
+				return p.errorf(bond.pos, ErrSyntax, "bond %q without a following atom", s[bond.pos:i])
+			}
+			if s[i-1] == '(' {
+				return p.errorf(i, ErrBranch, "empty branch")
+			}
+			prev = stack[len(stack)-1].atom
+			stack = stack[:len(stack)-1]
+			i++
+		case c == '.':
+			if bond.set {
+				return p.errorf(bond.pos, ErrSyntax, "bond %q without a following atom", s[bond.pos:i])
+			}
+			if prev < 0 {
+				return p.errorf(i, ErrSyntax, "'.' without a preceding atom")
+			}
+			prev = -1
+			i++
+		case c == '-' || c == '=' || c == '#' || c == '$' || c == ':' || c == '/' || c == '\\' || c == '<':
+			if bond.set {
+				return p.errorf(i, ErrSyntax, "two bond symbols in a row")
+			}
+			if prev < 0 {
+				return p.errorf(i, ErrSyntax, "bond %q without a preceding atom", string(c))
+			}
+			bond = pendingBond{set: true, pos: i}
+			n := 1
+			switch c {
+			case '-':
+				if i+1 < len(s) && s[i+1] == '>' {
+					bond.order, n = Dative, 2
+				} else {
+					bond.order = Single
+				}
+			case '<':
+				if i+1 < len(s) && s[i+1] == '-' {
+					bond.order, bond.rev, n = Dative, true, 2
+				} else {
+					return p.errorf(i, ErrSyntax, "unexpected '<'")
+				}
+			case '=':
+				bond.order = Double
+			case '#':
+				bond.order = Triple
+			case '$':
+				bond.order = Quadruple
+			case ':':
+				bond.order = Aromatic
+			case '/':
+				bond.order, bond.unspc, bond.dir = Single, true, DirUp
+			case '\\':
+				bond.order, bond.unspc, bond.dir = Single, true, DirDown
+				if i+1 < len(s) && s[i+1] == '\\' {
+					n = 2 // RDKit reads "\\" as one bond
+				}
+			}
+			i += n
+		case c >= '0' && c <= '9' || c == '%':
+			if prev < 0 {
+				return p.errorf(i, ErrRing, "ring-closure digit without a preceding atom")
+			}
+			num, n, err := p.ringNumber(i)
+			if err != nil {
+				return err
+			}
+			if err := p.ringClosure(prev, num, bond, i); err != nil {
+				return err
+			}
+			bond = pendingBond{}
+			i += n
+		default:
+			var (
+				a   Atom
+				n   int
+				err error
+			)
+			if c == '[' {
+				a, n, err = p.bracketAtom(i)
+				if err != nil {
+					return err
+				}
+			} else {
+				z, arom, k := organicAt(s, i)
+				if z < 0 {
+					return p.errorf(i, ErrSyntax, "unexpected %s", quoteChar(s, i))
+				}
+				a = Atom{Element: z, Aromatic: arom}
+				n = k
+			}
+			idx := len(p.m.Atoms)
+			p.m.Atoms = append(p.m.Atoms, a)
+			p.pos = append(p.pos, i)
+			if prev >= 0 {
+				p.addBond(prev, idx, bond)
+			} else if bond.set {
+				return p.errorf(bond.pos, ErrSyntax, "bond without a preceding atom")
+			}
+			bond = pendingBond{}
+			prev = idx
+			i += n
+		}
+	}
+	if bond.set {
+		return p.errorf(bond.pos, ErrSyntax, "bond %q at the end", s[bond.pos:])
+	}
+	if len(stack) > 0 {
+		return p.errorf(stack[len(stack)-1].pos, ErrBranch, "'(' never closed")
+	}
+	if len(p.rings) > 0 {
+		first := -1
+		num := 0
+		for k, r := range p.rings {
+			if first < 0 || r.pos < first {
+				first, num = r.pos, k
+			}
+		}
+		return p.errorf(first, ErrRing, "ring %d never closed", num)
+	}
+	return nil
+}
+
+func quoteChar(s string, i int) string {
+	r := []rune(s[i:])
+	if len(r) == 0 {
+		return "end of input"
+	}
+	return strconv.QuoteRune(r[0])
+}
+
+func (p *parser) addBond(a, b int, bond pendingBond) {
+	bd := Bond{Begin: a, End: b, Order: Single, unspecified: true}
+	if bond.set {
+		bd.Order, bd.Dir, bd.unspecified = bond.order, bond.dir, bond.unspc
+		if bond.order == Aromatic {
+			bd.aromatic = true
+		}
+		if bond.rev {
+			bd.Begin, bd.End = b, a
+		}
+	}
+	p.m.Bonds = append(p.m.Bonds, bd)
+}
+
+func (p *parser) ringNumber(i int) (num, n int, err error) {
+	s := p.s
+	if s[i] != '%' {
+		return int(s[i] - '0'), 1, nil
+	}
+	if i+1 < len(s) && s[i+1] == '(' {
+		j := i + 2
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		if j == i+2 || j >= len(s) || s[j] != ')' || j-(i+2) > 5 {
+			return 0, 0, p.errorf(i, ErrRing, "expected %%(digits) ring number")
+		}
+		v, _ := strconv.Atoi(s[i+2 : j])
+		return v, j + 1 - i, nil
+	}
+	if i+2 < len(s) && isDigit(s[i+1]) && isDigit(s[i+2]) {
+		return int(s[i+1]-'0')*10 + int(s[i+2]-'0'), 3, nil
+	}
+	return 0, 0, p.errorf(i, ErrRing, "expected two digits after '%%'")
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func (p *parser) ringClosure(atom, num int, bond pendingBond, pos int) error {
+	if p.rings == nil {
+		p.rings = make(map[int]ringOpen)
+	}
+	open, ok := p.rings[num]
+	if !ok {
+		p.rings[num] = ringOpen{atom: atom, bond: bond, pos: pos}
+		return nil
+	}
+	delete(p.rings, num)
+	if open.atom == atom {
+		return p.errorf(pos, ErrRing, "ring %d closes on its own atom", num)
+	}
+	if p.bondExists(open.atom, atom) {
+		return p.errorf(pos, ErrRing, "ring %d duplicates an existing bond", num)
+	}
+	b := open.bond
+	switch {
+	case !b.set:
+		b = bond
+	case !bond.set:
+	case !b.unspc && !bond.unspc && b.order != bond.order:
+		return p.errorf(pos, ErrRing, "ring %d closed with bond %q but opened with %q", num, bond.order, b.order)
+	case b.unspc && !bond.unspc:
+		b = bond
+	}
+	p.addBond(open.atom, atom, b)
+	return nil
+}
+
+func (p *parser) bondExists(a, b int) bool {
+	for _, bd := range p.m.Bonds {
+		if (bd.Begin == a && bd.End == b) || (bd.Begin == b && bd.End == a) {
+			return true
+		}
+	}
+	return false
+}
+
+// bracketAtom parses "[isotope? symbol chirality? hcount? charge? class?]"
+// starting at s[i] == '['.
+func (p *parser) bracketAtom(i int) (Atom, int, error) {
+	s := p.s
+	j := i + 1
+	a := Atom{Bracket: true}
+	// isotope
+	k := j
+	for k < len(s) && isDigit(s[k]) {
+		k++
+	}
+	if k > j {
+		if k-j > 4 {
+			return a, 0, p.errorf(j, ErrSyntax, "isotope too large")
+		}
+		a.Isotope, _ = strconv.Atoi(s[j:k])
+		j = k
+	}
+	// symbol
+	if j >= len(s) {
+		return a, 0, p.errorf(j, ErrSyntax, "expected an element symbol after '['")
+	}
+	switch {
+	case s[j] == '*':
+		a.Element = 0
+		j++
+	case s[j] >= 'a' && s[j] <= 'z':
+		two := ""
+		if j+1 < len(s) {
+			two = s[j : j+2]
+		}
+		switch two {
+		case "se":
+			a.Element, a.Aromatic, j = 34, true, j+2
+		case "te":
+			a.Element, a.Aromatic, j = 52, true, j+2
+		case "as":
+			a.Element, a.Aromatic, j = 33, true, j+2
+		case "si":
+			a.Element, a.Aromatic, j = 14, true, j+2
+		default:
+			z, arom, n := organicAt(s, j)
+			if z <= 0 || !arom {
+				return a, 0, p.errorf(j, ErrSyntax, "unknown aromatic symbol %s", quoteChar(s, j))
+			}
+			a.Element, a.Aromatic, j = z, true, j+n
+		}
+	case s[j] >= 'A' && s[j] <= 'Z':
+		z := -1
+		if j+1 < len(s) && s[j+1] >= 'a' && s[j+1] <= 'z' {
+			if v, ok := symbolZ[s[j:j+2]]; ok {
+				z, j = v, j+2
+			}
+		}
+		if z < 0 {
+			v, ok := symbolZ[s[j:j+1]]
+			if !ok {
+				return a, 0, p.errorf(j, ErrSyntax, "unknown element symbol %s", quoteChar(s, j))
+			}
+			z, j = v, j+1
+		}
+		a.Element = z
+	default:
+		return a, 0, p.errorf(j, ErrSyntax, "expected an element symbol, found %s", quoteChar(s, j))
+	}
+	// chirality
+	if j < len(s) && s[j] == '@' {
+		j++
+		switch {
+		case j < len(s) && s[j] == '@':
+			a.Chiral = Chirality{Class: "@@"}
+			j++
+		case j+1 < len(s) && isChiralClass(s[j:j+2]):
+			cls := s[j : j+2]
+			j += 2
+			k := j
+			for k < len(s) && isDigit(s[k]) && k-j < 2 {
+				k++
+			}
+			if k == j {
+				return a, 0, p.errorf(j, ErrSyntax, "expected a number after @%s", cls)
+			}
+			n, _ := strconv.Atoi(s[j:k])
+			a.Chiral = Chirality{Class: cls, Number: n}
+			j = k
+		default:
+			a.Chiral = Chirality{Class: "@"}
+		}
+	}
+	// hydrogens
+	if j < len(s) && s[j] == 'H' {
+		j++
+		a.HCount = 1
+		k := j
+		for k < len(s) && isDigit(s[k]) && k-j < 2 {
+			k++
+		}
+		if k > j {
+			a.HCount, _ = strconv.Atoi(s[j:k])
+			j = k
+		}
+	}
+	// charge
+	if j < len(s) && (s[j] == '+' || s[j] == '-') {
+		sign := 1
+		if s[j] == '-' {
+			sign = -1
+		}
+		c := s[j]
+		j++
+		switch {
+		case j < len(s) && isDigit(s[j]):
+			k := j
+			for k < len(s) && isDigit(s[k]) && k-j < 2 {
+				k++
+			}
+			v, _ := strconv.Atoi(s[j:k])
+			a.Charge = sign * v
+			j = k
+		default:
+			n := 1
+			for j < len(s) && s[j] == c {
+				n++
+				j++
+			}
+			a.Charge = sign * n
+		}
+	}
+	// atom class
+	if j < len(s) && s[j] == ':' {
+		j++
+		k := j
+		for k < len(s) && isDigit(s[k]) && k-j < 9 {
+			k++
+		}
+		if k == j {
+			return a, 0, p.errorf(j, ErrSyntax, "expected an atom class number after ':'")
+		}
+		a.Class, _ = strconv.Atoi(s[j:k])
+		j = k
+	}
+	if j >= len(s) {
+		return a, 0, p.errorf(i, ErrSyntax, "'[' never closed")
+	}
+	if s[j] != ']' {
+		return a, 0, p.errorf(j, ErrSyntax, "unexpected %s in bracket atom", quoteChar(s, j))
+	}
+	return a, j + 1 - i, nil
+}
+
+func isChiralClass(s string) bool {
+	switch s {
+	case "TH", "AL", "SP", "TB", "OH":
+		return true
+	}
+	return false
+}
