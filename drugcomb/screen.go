@@ -17,6 +17,11 @@ type Pair struct {
 	N        int       // number of replicate measurements aggregated (>= 1)
 	Mean     []float64 // per score column (Screen.ScoreNames): mean over replicates; NaN where no replicate had that score
 	Var      []float64 // per score column: sample variance (n-1 denominator); NaN where fewer than 2 replicates
+	// Count is, per score column, the number of replicates that had a value
+	// for that score (the n of its Mean and Var). Nil means N for every
+	// column, the usual case; it is set only when some replicate lacked
+	// some score.
+	Count []int
 }
 
 // Truth is the hidden ground truth of a synthetic screen, aligned with
@@ -41,4 +46,100 @@ type Screen struct {
 // pair.
 type Split struct {
 	Train, Val, Test []int
+	// HeldOutDrugs lists, for a split by drug, the drugs (indices into
+	// Screen.Drugs) whose pairs form the test set; nil for a random split.
+	HeldOutDrugs []int
+}
+
+// Measurements is the number of replicate measurements aggregated into the
+// screen's pairs: the sum of Pair.N.
+func (s *Screen) Measurements() int {
+	n := 0
+	for i := range s.Pairs {
+		n += s.Pairs[i].N
+	}
+	return n
+}
+
+// DrugIndex returns the index in s.Drugs of the drug with the given ID, or -1.
+// It scans the table; callers looking up many IDs should build a map.
+func (s *Screen) DrugIndex(id string) int {
+	for i := range s.Drugs {
+		if s.Drugs[i].ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// ScoreIndex returns the index of the named score column, or -1.
+func (s *Screen) ScoreIndex(name string) int {
+	for i, n := range s.ScoreNames {
+		if n == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Equal reports whether s and t hold the same values, counting NaN equal to
+// NaN (a missing score) and a nil Count equal to one that repeats N.
+func (s *Screen) Equal(t *Screen) bool {
+	if s.Name != t.Name || !equalStrings(s.ScoreNames, t.ScoreNames) || !equalStrings(s.CellLines, t.CellLines) ||
+		len(s.Drugs) != len(t.Drugs) || len(s.Pairs) != len(t.Pairs) || (s.Truth == nil) != (t.Truth == nil) {
+		return false
+	}
+	for i := range s.Drugs {
+		if s.Drugs[i] != t.Drugs[i] {
+			return false
+		}
+	}
+	for i := range s.Pairs {
+		p, q := &s.Pairs[i], &t.Pairs[i]
+		if p.A != q.A || p.B != q.B || p.CellLine != q.CellLine || p.N != q.N ||
+			!equalFloats(p.Mean, q.Mean) || !equalFloats(p.Var, q.Var) {
+			return false
+		}
+		for j := range p.Mean {
+			if p.count(j) != q.count(j) {
+				return false
+			}
+		}
+	}
+	if s.Truth != nil {
+		return equalFloats(s.Truth.Mean, t.Truth.Mean) && equalFloats(s.Truth.NoiseVar, t.Truth.NoiseVar)
+	}
+	return true
+}
+
+// count is the number of replicates with score column j.
+func (p *Pair) count(j int) int {
+	if p.Count == nil {
+		return p.N
+	}
+	return p.Count[j]
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func equalFloats(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] && !(a[i] != a[i] && b[i] != b[i]) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,44 @@
+// Package drugcomb holds drug-combination screens: the canonical in-memory
+// form (Screen: a drugs table and a pairs table), its on-disk form (Arrow
+// IPC and Parquet, readable by pandas, polars, DuckDB and Spark), importers
+// for the public formats and for any table given a column map, and the
+// train/validation/test splits.
+//
+// # Invariants
+//
+// A Screen's drug IDs are unique and non-empty; every Pair has A < B
+// (indices into Drugs: the pair (a,b) and the pair (b,a) are one pair),
+// N >= 1 replicate measurements, one Mean and one Var per score column,
+// and (A, B, CellLine) is unique. Screen.Validate checks all of this; Save
+// and Open call it.
+//
+// # Replicates and missing values
+//
+// Replicates of one (pair, cell line), in either drug order, are
+// aggregated, never overwritten: Mean is the sample mean and Var the sample
+// variance sum_i {(x_i - mean)^2} / (n - 1) over the n replicates that
+// have the score (Welford's update, in input order). NaN marks a missing
+// value: a Mean is NaN when no replicate had the score, a Var when fewer
+// than two did. On disk NaN is a null.
+//
+// # On-disk layout (a screen directory)
+//
+//	meta.json      format "deup-screen", version 1, name, score_names, cell_lines, counts
+//	drugs.arrow    Arrow IPC file; drugs.parquet the same table as Parquet
+//	pairs.arrow    Arrow IPC file; pairs.parquet the same table as Parquet
+//	report.json    the import's data report (written by the importers' callers)
+//
+// drugs: id (string), name (string), pubchem_cid (int64, null when
+// unknown), smiles (string, null when unknown). pairs: drug_a, drug_b
+// (int32, row numbers in drugs), drug_a_id, drug_b_id (string, the drugs'
+// ids, for joins), cell_line (string), n (int32, replicates), then per score
+// column S: S (float64, null when missing), S_var (float64, null when
+// n < 2), and S_n (int32) only when some replicate lacked S; synthetic
+// screens add true_mean and true_noise_var (float64). Parquet files carry
+// the Arrow schema, so types round-trip exactly.
+//
+// # Ownership
+//
+// Functions return screens that share nothing with their inputs. Arrow
+// memory is released before they return.
+package drugcomb

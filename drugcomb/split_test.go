@@ -1,0 +1,102 @@
+package drugcomb
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+)
+
+func TestSplitRandom(t *testing.T) {
+	for _, tc := range []struct {
+		n                     int
+		fracs                 [3]float64
+		wantTr, wantVa, wantT int
+	}{
+		// Sizes: round(0.4*n), round(0.3*n), rest.
+		{1440, DefaultFracs, 576, 432, 432},
+		{10, [3]float64{}, 4, 3, 3},
+		{7, [3]float64{8, 1, 1}, 6, 1, 0},
+		{0, DefaultFracs, 0, 0, 0},
+		{5, [3]float64{1, 1, 0}, 3, 2, 0},
+	} {
+		t.Run(fmt.Sprint(tc.n, tc.fracs), func(t *testing.T) {
+			sp := SplitRandom(tc.n, tc.fracs, 42)
+			if len(sp.Train) != tc.wantTr || len(sp.Val) != tc.wantVa || len(sp.Test) != tc.wantT {
+				t.Fatalf("sizes %d/%d/%d, want %d/%d/%d", len(sp.Train), len(sp.Val), len(sp.Test), tc.wantTr, tc.wantVa, tc.wantT)
+			}
+			seen := make([]bool, tc.n)
+			for _, set := range [][]int{sp.Train, sp.Val, sp.Test} {
+				for _, i := range set {
+					if seen[i] {
+						t.Fatalf("pair %d in two sets", i)
+					}
+					seen[i] = true
+				}
+			}
+			for i, s := range seen {
+				if !s {
+					t.Fatalf("pair %d in no set", i)
+				}
+			}
+			if again := SplitRandom(tc.n, tc.fracs, 42); !reflect.DeepEqual(sp, again) {
+				t.Fatal("same seed, different split")
+			}
+		})
+	}
+	if reflect.DeepEqual(SplitRandom(100, DefaultFracs, 1), SplitRandom(100, DefaultFracs, 2)) {
+		t.Error("different seeds gave the same split")
+	}
+}
+
+// gridScreen has all pairs of n drugs on one cell line.
+func gridScreen(n int) *Screen {
+	s := &Screen{ScoreNames: []string{"s"}, CellLines: []string{"c"}}
+	for i := 0; i < n; i++ {
+		s.Drugs = append(s.Drugs, Drug{ID: fmt.Sprint(i)})
+	}
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			s.Pairs = append(s.Pairs, Pair{A: a, B: b, N: 1, Mean: []float64{0}, Var: []float64{0}})
+		}
+	}
+	return s
+}
+
+func TestSplitByDrug(t *testing.T) {
+	s := gridScreen(20) // 190 pairs
+	for seed := uint64(0); seed < 5; seed++ {
+		sp := SplitByDrug(s, 0.3, 0.2, seed)
+		held := map[int]bool{}
+		for _, d := range sp.HeldOutDrugs {
+			held[d] = true
+		}
+		if len(held) == 0 {
+			t.Fatal("no held-out drug")
+		}
+		for _, i := range sp.Test {
+			p := s.Pairs[i]
+			if !held[p.A] && !held[p.B] {
+				t.Fatalf("test pair %d has no held-out drug", i)
+			}
+		}
+		for _, set := range [][]int{sp.Train, sp.Val} {
+			for _, i := range set {
+				p := s.Pairs[i]
+				if held[p.A] || held[p.B] {
+					t.Fatalf("pair %d outside test has a held-out drug", i)
+				}
+			}
+		}
+		if n := len(sp.Train) + len(sp.Val) + len(sp.Test); n != len(s.Pairs) {
+			t.Fatalf("split covers %d of %d pairs", n, len(s.Pairs))
+		}
+		// Holding out h drugs of 20 removes h*(39-h)/2 pairs; the target 57
+		// is first reached at h = 4 (70 pairs).
+		if got := len(sp.HeldOutDrugs); got != 4 || len(sp.Test) != 70 {
+			t.Errorf("held out %d drugs, %d test pairs; want 4 and 70", got, len(sp.Test))
+		}
+		if got := len(sp.Val); got != 38 {
+			t.Errorf("validation %d, want round(0.2*190) = 38", got)
+		}
+	}
+}
