@@ -16,13 +16,14 @@ const svgpJitter = 1e-6
 
 // SVGP is a sparse variational Gaussian process with M inducing inputs Z and
 // a whitened variational distribution (Hensman et al. 2015; GPyTorch's
-// VariationalStrategy): u = f(Z) = Lz v with Kzz = Lz Lz^T, q(v) =
-// N(QMean, S) with S = QSqrt QSqrt^T, prior p(v) = N(0, I), and a Gaussian
-// likelihood with noise variance exp(LogNoise).
+// VariationalStrategy): a constant prior mean c (Mean), u = f(Z) =
+// c + Lz v with Kzz = Lz Lz^T, q(v) = N(QMean, S) with S = QSqrt QSqrt^T,
+// prior p(v) = N(0, I), and a Gaussian likelihood with noise variance
+// exp(LogNoise).
 //
 // For an input x with a = Lz^-1 k(Z, x), the marginal is
 //
-//	q(f(x)) = N(a^T m, k(x, x) - a^T a + a^T S a).
+//	q(f(x)) = N(c + a^T m, k(x, x) - a^T a + a^T S a).
 //
 // The fields may be set directly; QSqrt must be lower triangular M×M, Z M×d,
 // QMean of length M. An SVGP is not safe for concurrent use while its
@@ -30,6 +31,7 @@ const svgpJitter = 1e-6
 type SVGP struct {
 	Kernel   Kernel
 	LogNoise float64
+	Mean     float64 // constant prior mean c
 	Z        *mat.Dense
 	QMean    []float64
 	QSqrt    *mat.TriDense
@@ -49,10 +51,10 @@ func NewSVGP(k Kernel, logNoise float64, Z mat.Matrix) *SVGP {
 
 // SVGPLayout holds the offsets of each block in the flat parameter vector of
 // an SVGP (see SVGP.Params): the kernel's hyperparameters, then the log
-// noise, the variational mean (M), the lower triangle of QSqrt row by row
+// noise, the constant mean, the variational mean (M), the lower triangle of QSqrt row by row
 // (M(M+1)/2), and Z row by row (M·d).
 type SVGPLayout struct {
-	Kernel, Noise, QMean, QSqrt, Z, End int
+	Kernel, Noise, Mean, QMean, QSqrt, Z, End int
 }
 
 // Layout returns the offsets of the parameter blocks.
@@ -61,7 +63,8 @@ func (s *SVGP) Layout() SVGPLayout {
 	var l SVGPLayout
 	l.Kernel = 0
 	l.Noise = s.Kernel.NumParams()
-	l.QMean = l.Noise + 1
+	l.Mean = l.Noise + 1
+	l.QMean = l.Mean + 1
 	l.QSqrt = l.QMean + m
 	l.Z = l.QSqrt + m*(m+1)/2
 	l.End = l.Z + m*d
@@ -74,7 +77,7 @@ func (s *SVGP) NumParams() int { return s.Layout().End }
 // Params appends the flat parameter vector (layout: SVGPLayout) to dst.
 func (s *SVGP) Params(dst []float64) []float64 {
 	dst = s.Kernel.Params(dst)
-	dst = append(dst, s.LogNoise)
+	dst = append(dst, s.LogNoise, s.Mean)
 	dst = append(dst, s.QMean...)
 	m, _ := s.Z.Dims()
 	for i := 0; i < m; i++ {
@@ -94,6 +97,7 @@ func (s *SVGP) SetParams(p []float64) {
 	}
 	s.Kernel.SetParams(p[:l.Noise])
 	s.LogNoise = p[l.Noise]
+	s.Mean = p[l.Mean]
 	copy(s.QMean, p[l.QMean:l.QSqrt])
 	m, _ := s.Z.Dims()
 	o := l.QSqrt
@@ -190,6 +194,7 @@ func (s *SVGP) marginalsB(A *mat.Dense) (mu, v []float64, Bm *mat.Dense) {
 	kxx := s.Kernel.Variance()
 	for i := 0; i < b; i++ {
 		v[i] = kxx
+		mu[i] = s.Mean
 	}
 	for j := 0; j < m; j++ {
 		arow, brow := A.RawRowView(j), Bm.RawRowView(j)
@@ -292,6 +297,9 @@ func (s *SVGP) ELBO(X mat.Matrix, y []float64, n int, grad []float64, dX *mat.De
 	}
 	if grad != nil {
 		grad[lay.Noise] = dnoise
+		for _, g := range dmu {
+			grad[lay.Mean] += g
+		}
 		// d/dm = A dmu - m.
 		for j := 0; j < m; j++ {
 			grad[lay.QMean+j] = floatsDot(A.RawRowView(j), dmu) - s.QMean[j]
@@ -420,10 +428,10 @@ func (s *SVGP) ELBO(X mat.Matrix, y []float64, n int, grad []float64, dX *mat.De
 	return elbo, nil
 }
 
-// SetOptimalQ sets q(v) to the optimum of the ELBO for fixed kernel, noise
-// and Z on the full data (X, y) (Titsias 2009, in whitened form):
+// SetOptimalQ sets q(v) to the optimum of the ELBO for fixed kernel, noise,
+// mean and Z on the full data (X, y) (Titsias 2009, in whitened form):
 //
-//	S = (I + A A^T / s2n)^-1,   m = S A y / s2n,   A = Lz^-1 k(Z, X).
+//	S = (I + A A^T / s2n)^-1,   m = S A (y - c) / s2n,   A = Lz^-1 k(Z, X).
 func (s *SVGP) SetOptimalQ(X mat.Matrix, y []float64) error {
 	if err := s.checkShapes(X); err != nil {
 		return err
@@ -449,7 +457,11 @@ func (s *SVGP) SetOptimalQ(X mat.Matrix, y []float64) error {
 		return fmt.Errorf("gp: svgp: optimal q: %w", ErrNotPositiveDefinite)
 	}
 	var Ay mat.VecDense
-	Ay.MulVec(A, mat.NewVecDense(b, append([]float64(nil), y...)))
+	yc := make([]float64, b)
+	for i, v := range y {
+		yc[i] = v - s.Mean
+	}
+	Ay.MulVec(A, mat.NewVecDense(b, yc))
 	Ay.ScaleVec(1/s2n, &Ay)
 	var mean mat.VecDense
 	if err := chol.SolveVecTo(&mean, &Ay); err != nil {

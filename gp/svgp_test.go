@@ -28,6 +28,7 @@ func randomSVGP(rng *rand.Rand, fam Family, M, d int, ard bool) *SVGP {
 		k = NewARDKernel(fam, 1.4, ls)
 	}
 	s := NewSVGP(k, math.Log(0.2), randDense(rng, M, d, 1))
+	s.Mean = 0.3
 	for i := range s.QMean {
 		s.QMean[i] = rng.NormFloat64()
 	}
@@ -95,7 +96,7 @@ func TestSVGPParamsRoundTrip(t *testing.T) {
 		t.Fatalf("len(Params) = %d, NumParams = %d", len(p), s.NumParams())
 	}
 	l := s.Layout()
-	if want := 3 + 1 + 4 + 10 + 8; l.End != want {
+	if want := 3 + 1 + 1 + 4 + 10 + 8; l.End != want {
 		t.Errorf("layout end %d, want %d", l.End, want)
 	}
 	u := randomSVGP(rng, Matern32, 4, 2, true)
@@ -270,5 +271,36 @@ func TestSVGPTrainsWithAdam(t *testing.T) {
 	}
 	if nz := s.Noise(); nz < 0.005 || nz > 0.02 {
 		t.Errorf("learned noise %g, truth 0.01", nz)
+	}
+}
+
+// TestSVGPConstantMean: an SVGP with constant mean c and Z = X at the
+// optimal q equals the exact GP on y - c, shifted by c.
+func TestSVGPConstantMean(t *testing.T) {
+	const c = 0.7
+	k := NewKernel(Matern32, 1.1, 0.8)
+	yc := make([]float64, len(refY))
+	for i, v := range refY {
+		yc[i] = v - c
+	}
+	g, err := New(k, math.Log(0.05), refX, yc, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSVGP(k, math.Log(0.05), refX)
+	s.Mean = c
+	if err := s.SetOptimalQ(refX, refY); err != nil {
+		t.Fatal(err)
+	}
+	Xs := mat.NewDense(2, 2, []float64{0.2, 0.1, 3, 3})
+	mean := make([]float64, 2)
+	if err := s.Predict(Xs, mean, nil); err != nil {
+		t.Fatal(err)
+	}
+	for i := range mean {
+		m, _ := g.Predict(Xs.RawRowView(i))
+		if math.Abs(mean[i]-(m+c)) > 1e-5 {
+			t.Errorf("row %d: svgp mean %g, exact %g + %g", i, mean[i], m, c)
+		}
 	}
 }
