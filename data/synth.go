@@ -33,7 +33,7 @@ func DefaultSynth(seed uint64) SynthConfig {
 	return SynthConfig{
 		Seed: seed, Drugs: 60, CellLines: 2, Pairs: 1800,
 		ReplicateFrac: 0.3, MaxReplicates: 3, LatentDim: 4,
-		Scale: 10, NoiseMin: 1, NoiseMax: 6, RareWeight: 0.15,
+		Scale: 10, NoiseMin: 1, NoiseMax: 6, RareWeight: 0.08,
 	}
 }
 
@@ -289,7 +289,8 @@ func normals(rng *rand.Rand, k int) []float64 {
 }
 
 // makeDrugs assembles n distinct drugs: ring [linker ring [linker ring]]
-// [cap], 1–3 rings, a cap with probability 1/2.
+// [cap]; 2 or 3 rings (each with probability 0.425) or 1 ring (0.15);
+// a cap with probability 1/2, always after a single ring.
 func makeDrugs(rng *rand.Rand, n int, rareWeight float64) ([]synthDrug, error) {
 	var rings, linkers, caps []int
 	var ringW []float64
@@ -315,7 +316,10 @@ func makeDrugs(rng *rand.Rand, n int, rareWeight float64) ([]synthDrug, error) {
 			return nil, fmt.Errorf("data: synth: could not make %d distinct drugs", n)
 		}
 		var dr synthDrug
-		nRings := 1 + rng.IntN(3)
+		nRings := 2 + rng.IntN(2)
+		if rng.Float64() < 0.15 {
+			nRings = 1 // then a cap is added, so no drug is a bare ring
+		}
 		prevExitN := false
 		for r := 0; r < nRings; r++ {
 			if r > 0 {
@@ -333,7 +337,7 @@ func makeDrugs(rng *rand.Rand, n int, rareWeight float64) ([]synthDrug, error) {
 			dr.frags = append(dr.frags, f)
 			prevExitN = fragments[f].exitN
 		}
-		if rng.IntN(2) == 0 {
+		if nRings == 1 || rng.IntN(2) == 0 {
 			dr.frags = append(dr.frags, caps[rng.IntN(len(caps))])
 		}
 		var sb strings.Builder

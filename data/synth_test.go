@@ -74,3 +74,46 @@ func TestSynthDeterministic(t *testing.T) {
 		t.Fatal("different seeds gave the same screen")
 	}
 }
+
+// TestSynthNoiseMatchesTruth checks that the replicate variances are draws
+// around the true noise variance: E[s^2 / sigma^2] = 1 for the sample
+// variance, and with about 540 replicated pairs (chi-square with 1–2
+// degrees of freedom) the average ratio has a standard error near 0.05.
+func TestSynthNoiseMatchesTruth(t *testing.T) {
+	s, err := Synth(DefaultSynth(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, n := 0.0, 0
+	var mu []float64
+	for i, p := range s.Pairs {
+		mu = append(mu, s.Truth.Mean[i])
+		if p.N > 1 {
+			sum += p.Var[0] / s.Truth.NoiseVar[i]
+			n++
+		}
+	}
+	if r := sum / float64(n); math.Abs(r-1) > 0.2 {
+		t.Errorf("mean of s^2/sigma^2 over %d replicated pairs = %.3f, want 1 ± 0.2", n, r)
+	}
+	// The true synergy must vary on the configured scale (Scale 10), or
+	// there is nothing to learn.
+	m, sd := meanSD(mu)
+	if sd < 3 || sd > 40 {
+		t.Errorf("true synergy mean %.2f sd %.2f; want sd of the order of Scale = 10", m, sd)
+	}
+	t.Logf("replicated %d, mean s^2/sigma^2 %.3f; truth mean %.2f sd %.2f", n, sum/float64(n), m, sd)
+}
+
+func meanSD(x []float64) (float64, float64) {
+	m := 0.0
+	for _, v := range x {
+		m += v
+	}
+	m /= float64(len(x))
+	ss := 0.0
+	for _, v := range x {
+		ss += (v - m) * (v - m)
+	}
+	return m, math.Sqrt(ss / float64(len(x)-1))
+}
