@@ -1,0 +1,324 @@
+package lincs
+
+import (
+	"bufio"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/deup-screening/deup/drugcomb"
+)
+
+// PertInfo maps PubChem CIDs to LINCS perturbagen names (pert_iname), read
+// from the LINCS perturbagen table (GSE92742_Broad_LINCS_pert_info.txt and
+// its copies such as dhimmel/lincs pertinfo.tsv.gz).
+type PertInfo struct {
+	// Names lists, per CID, the distinct pert_iname values of the
+	// perturbagens with that CID, in file order.
+	Names map[int64][]string
+	// Rows is the number of data rows read; NoCID counts those with an
+	// empty or "-666" (the LINCS missing code) pubchem_cid; Invalid lists
+	// those whose pubchem_cid is neither (such as "MLS003116075"), which are
+	// kept out of Names.
+	Rows    int
+	NoCID   int
+	Invalid []InvalidCID
+}
+
+// InvalidCID is a perturbagen row whose pubchem_cid is not a CID.
+type InvalidCID struct {
+	Line  int    // 1-based line in the file
+	Value string // the pubchem_cid field
+	Name  string // the pert_iname field
+}
+
+// ReadPertInfoFile reads a perturbagen table; a name ending in ".gz" is
+// decompressed.
+func ReadPertInfoFile(path string) (*PertInfo, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("lincs: %w", err)
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return nil, fmt.Errorf("lincs: %s: %w", path, err)
+		}
+		defer zr.Close()
+		r = zr
+	}
+	return ReadPertInfo(r, path)
+}
+
+// ReadPertInfo reads a tab-separated perturbagen table with a header line
+// naming at least the columns pert_iname and pubchem_cid. A line with a
+// different number of fields than the header is a *ParseError.
+func ReadPertInfo(r io.Reader, name string) (*PertInfo, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 1<<16), 1<<24)
+	line := 0
+	perr := func(col int, format string, args ...any) error {
+		return &ParseError{File: name, Line: line, Column: col, Err: fmt.Errorf(format, args...)}
+	}
+	if !sc.Scan() {
+		if err := sc.Err(); err != nil {
+			return nil, fmt.Errorf("lincs: %s: %w", name, err)
+		}
+		line = 1
+		return nil, perr(0, "empty perturbagen table")
+	}
+	line = 1
+	header := strings.Split(strings.TrimSuffix(sc.Text(), "\r"), "\t")
+	iName, iCID := -1, -1
+	for i, h := range header {
+		switch strings.TrimSpace(h) {
+		case "pert_iname":
+			iName = i
+		case "pubchem_cid":
+			iCID = i
+		}
+	}
+	if iName < 0 || iCID < 0 {
+		return nil, perr(0, "header lacks pert_iname or pubchem_cid (is the file tab-separated?)")
+	}
+	info := &PertInfo{Names: make(map[int64][]string)}
+	for sc.Scan() {
+		line++
+		text := strings.TrimSuffix(sc.Text(), "\r")
+		if text == "" {
+			continue
+		}
+		f := strings.Split(text, "\t")
+		if len(f) != len(header) {
+			return nil, perr(0, "%d tab-separated fields, header has %d", len(f), len(header))
+		}
+		info.Rows++
+		cidText := strings.TrimSpace(f[iCID])
+		pname := strings.TrimSpace(f[iName])
+		if cidText == "" || cidText == "-666" {
+			info.NoCID++
+			continue
+		}
+		cid, err := strconv.ParseInt(cidText, 10, 64)
+		if err != nil || cid <= 0 {
+			info.Invalid = append(info.Invalid, InvalidCID{Line: line, Value: cidText, Name: pname})
+			continue
+		}
+		if pname == "" {
+			continue
+		}
+		names := info.Names[cid]
+		dup := false
+		for _, n := range names {
+			dup = dup || n == pname
+		}
+		if !dup {
+			info.Names[cid] = append(names, pname)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &ParseError{File: name, Line: line + 1, Err: err}
+	}
+	return info, nil
+}
+
+// Method says how a drug was matched to a signature.
+type Method string
+
+// Match methods, in the order they are tried.
+const (
+	ByCID  Method = "pubchem_cid" // a pert_iname of the drug's CID equals a column id (case-insensitive)
+	ByName Method = "name"        // the drug's name equals a column id (case-insensitive)
+	None   Method = ""            // no signature
+)
+
+// Signatures holds one signature per drug of a screen, aligned with the
+// drugs it was built for (or loaded with). It is what `deup data signatures`
+// writes beside a screen and LoadSignatures reads back.
+//
+// Invariants: DrugIDs, Vectors, Columns and By have the same length; every
+// non-nil vector has len(Genes) elements; DrugIDs are unique.
+type Signatures struct {
+	Genes   []string    // the meaning of each vector element (GCT row ids)
+	DrugIDs []string    // drugcomb.Drug.ID of each drug
+	Vectors [][]float32 // per drug: its signature, nil when none; may hold NaN where the GCT does
+	Columns []string    // per drug: the GCT column id used, "" when none
+	By      []Method    // per drug: how it matched, None when it did not
+}
+
+// Len is the number of drugs.
+func (s *Signatures) Len() int { return len(s.DrugIDs) }
+
+// Covered is the number of drugs with a signature.
+func (s *Signatures) Covered() int {
+	n := 0
+	for _, v := range s.Vectors {
+		if v != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// For returns the signatures of drugs, aligned with them, by drug ID: nil for
+// a drug that s has no signature for or does not list. The vectors are
+// shared with s, not copied.
+func (s *Signatures) For(drugs []drugcomb.Drug) [][]float32 {
+	at := make(map[string]int, len(s.DrugIDs))
+	for i, id := range s.DrugIDs {
+		at[id] = i
+	}
+	out := make([][]float32, len(drugs))
+	for i, d := range drugs {
+		if j, ok := at[d.ID]; ok {
+			out[i] = s.Vectors[j]
+		}
+	}
+	return out
+}
+
+// Validate checks the invariants of s.
+func (s *Signatures) Validate() error {
+	n := len(s.DrugIDs)
+	if len(s.Vectors) != n || len(s.Columns) != n || len(s.By) != n {
+		return fmt.Errorf("lincs: signatures: %d drug ids, %d vectors, %d columns, %d methods", n, len(s.Vectors), len(s.Columns), len(s.By))
+	}
+	if i, j := firstDuplicate(s.DrugIDs); j >= 0 {
+		return fmt.Errorf("lincs: signatures: duplicate drug id %q (drugs %d and %d)", s.DrugIDs[j], i+1, j+1)
+	}
+	for i, v := range s.Vectors {
+		if v != nil && len(v) != len(s.Genes) {
+			return fmt.Errorf("lincs: signatures: drug %q has %d values for %d genes", s.DrugIDs[i], len(v), len(s.Genes))
+		}
+		if (v == nil) != (s.By[i] == None) {
+			return fmt.Errorf("lincs: signatures: drug %q: vector present %v but method %q", s.DrugIDs[i], v != nil, s.By[i])
+		}
+	}
+	return nil
+}
+
+// MatchDrugs finds a signature column of m for each drug. For a drug with a
+// PubChem CID, each pert_iname that info gives for the CID is looked up
+// among the column ids, case-insensitively, in info's order; failing that
+// (or without a CID, or with info nil), the drug's Name, trimmed of
+// surrounding spaces, is looked up the same way. Among column ids that
+// differ only in case, the one equal to the key exactly wins, else the
+// first in file order. MatchDrugs never fails: drugs without a signature
+// get a nil vector and Method None, and are listed in the report. The
+// vectors are copies; m may be discarded.
+func MatchDrugs(m *Matrix, info *PertInfo, drugs []drugcomb.Drug) (*Signatures, Report) {
+	byLower := make(map[string][]int, len(m.Cols))
+	for j, c := range m.Cols {
+		k := strings.ToLower(c)
+		byLower[k] = append(byLower[k], j)
+	}
+	lookup := func(key string) (int, []string) {
+		cands := byLower[strings.ToLower(key)]
+		if len(cands) == 0 {
+			return -1, nil
+		}
+		pick := cands[0]
+		for _, j := range cands {
+			if m.Cols[j] == key {
+				pick = j
+				break
+			}
+		}
+		var others []string
+		for _, j := range cands {
+			if j != pick {
+				others = append(others, m.Cols[j])
+			}
+		}
+		return pick, others
+	}
+	s := &Signatures{
+		Genes:   append([]string(nil), m.Rows...),
+		DrugIDs: make([]string, len(drugs)),
+		Vectors: make([][]float32, len(drugs)),
+		Columns: make([]string, len(drugs)),
+		By:      make([]Method, len(drugs)),
+	}
+	rep := Report{Drugs: len(drugs), Missing: []MissingDrug{}}
+	for i, d := range drugs {
+		s.DrugIDs[i] = d.ID
+		col, by := -1, None
+		var tried, amb []string
+		if info != nil && d.PubChemCID > 0 {
+			for _, n := range info.Names[d.PubChemCID] {
+				tried = append(tried, "cid:"+n)
+				if j, a := lookup(n); j >= 0 {
+					col, by, amb = j, ByCID, a
+					break
+				}
+			}
+		}
+		if name := strings.TrimSpace(d.Name); col < 0 && name != "" {
+			tried = append(tried, "name:"+name)
+			if j, a := lookup(name); j >= 0 {
+				col, by, amb = j, ByName, a
+			}
+		}
+		if col < 0 {
+			rep.Missing = append(rep.Missing, MissingDrug{Index: i, ID: d.ID, Name: d.Name, PubChemCID: d.PubChemCID, Tried: tried})
+			continue
+		}
+		s.Columns[i], s.By[i] = m.Cols[col], by
+		s.Vectors[i] = m.Col(nil, col)
+		rep.Matched++
+		if by == ByCID {
+			rep.ByCID++
+		} else {
+			rep.ByName++
+		}
+		finite := false
+		for _, v := range s.Vectors[i] {
+			finite = finite || v == v
+		}
+		if !finite {
+			rep.AllNaN++
+		}
+		if len(amb) > 0 {
+			rep.Ambiguous = append(rep.Ambiguous, AmbiguousMatch{ID: d.ID, Signature: m.Cols[col], Others: amb})
+		}
+	}
+	return s, rep
+}
+
+// Report summarizes a matching: how many drugs have a signature and which
+// have none.
+type Report struct {
+	Drugs   int `json:"drugs"`
+	Matched int `json:"matched"`
+	ByCID   int `json:"by_pubchem_cid"`
+	ByName  int `json:"by_name"`
+	// AllNaN counts matched drugs whose signature has no finite value.
+	AllNaN int `json:"all_nan"`
+	// Missing lists the drugs without a signature, in drug order (never nil,
+	// so that JSON shows an empty list).
+	Missing []MissingDrug `json:"missing"`
+	// Ambiguous lists matched drugs whose key equalled several column ids
+	// up to case.
+	Ambiguous []AmbiguousMatch `json:"ambiguous,omitempty"`
+}
+
+// MissingDrug is a drug without a signature.
+type MissingDrug struct {
+	Index      int      `json:"index"` // into the drugs given to MatchDrugs
+	ID         string   `json:"id"`
+	Name       string   `json:"name"`
+	PubChemCID int64    `json:"pubchem_cid,omitempty"`
+	Tried      []string `json:"tried"`
+}
+
+// AmbiguousMatch is a matched drug whose key matched several columns.
+type AmbiguousMatch struct {
+	ID        string   `json:"id"`
+	Signature string   `json:"signature"`
+	Others    []string `json:"others"`
+}
