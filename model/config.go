@@ -1,0 +1,68 @@
+package model
+
+import "fmt"
+
+// Config holds the network sizes and the training settings. The zero value
+// of every field means the default shown (the paper's setting where it
+// gives one).
+type Config struct {
+	TowerHidden int // single-drug tower hidden width; default 2048
+	TowerOut    int // single-drug tower output (embedding) width; default 1024
+	CombHidden  int // combined network width (2 layers); default 128
+	SigmaHidden int // σ network width (2 layers, DEUP only); default 128
+
+	LR          float64 // Adam learning rate; default 1e-4
+	WeightDecay float64 // L2 weight decay added to the gradient (PyTorch Adam's weight_decay); default 1e-5; negative means 0
+	BatchSize   int     // pairs per minibatch; default 64
+	MaxEpochs   int     // default 300
+	Patience    int     // epochs without validation improvement before stopping; default 25
+	MinSigma    float64 // floor added to softplus for σ, in standardized units; default 1e-3
+
+	Seed uint64 // seeds weight initialization, shuffling and dropout masks
+
+	// float64 builds the networks in float64 (gradient checks); default float32.
+	float64 bool
+}
+
+func (c Config) withDefaults() Config {
+	def := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&c.TowerHidden, 2048)
+	def(&c.TowerOut, 1024)
+	def(&c.CombHidden, 128)
+	def(&c.SigmaHidden, 128)
+	def(&c.BatchSize, 64)
+	def(&c.MaxEpochs, 300)
+	def(&c.Patience, 25)
+	if c.LR == 0 {
+		c.LR = 1e-4
+	}
+	if c.WeightDecay == 0 {
+		c.WeightDecay = 1e-5
+	}
+	if c.WeightDecay < 0 {
+		c.WeightDecay = 0
+	}
+	if c.MinSigma == 0 {
+		c.MinSigma = 1e-3
+	}
+	return c
+}
+
+func (c Config) validate() error {
+	for _, v := range []struct {
+		name string
+		n    int
+	}{{"TowerHidden", c.TowerHidden}, {"TowerOut", c.TowerOut}, {"CombHidden", c.CombHidden}, {"SigmaHidden", c.SigmaHidden}, {"BatchSize", c.BatchSize}, {"MaxEpochs", c.MaxEpochs}, {"Patience", c.Patience}} {
+		if v.n <= 0 {
+			return fmt.Errorf("model: config: %s = %d, want > 0", v.name, v.n)
+		}
+	}
+	if !(c.LR > 0) || !(c.MinSigma > 0) {
+		return fmt.Errorf("model: config: LR %v and MinSigma %v must be > 0", c.LR, c.MinSigma)
+	}
+	return nil
+}

@@ -1,0 +1,135 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/deup-screening/deup/drugcomb"
+)
+
+// DEUP is the two-tower network with a μ head and an out-of-sample σ path
+// trained as in the paper's Algorithm "DEUP for Drug Combinations" (see
+// doc.go for which parameters each update touches).
+type DEUP struct {
+	cfg      Config
+	net      *network
+	fwd      forwarder
+	feat     FeatureConfig
+	mean, sd float64
+	alea     *aleatoric
+	trained  bool
+}
+
+// NewDEUP returns an untrained DEUP model; cfg's zero fields take defaults.
+func NewDEUP(cfg Config) *DEUP { return &DEUP{cfg: cfg.withDefaults()} }
+
+// Name is "deup".
+func (m *DEUP) Name() string { return "deup" }
+
+// FeatureConfig of the training features.
+func (m *DEUP) FeatureConfig() FeatureConfig { return m.feat }
+
+// Fit trains on split.Train (in-sample steps, both heads, bit 0) and
+// split.Val (out-of-sample steps, σ path only, bit 1), stopping early on
+// the validation RMSE of μ, then fits the aleatoric regressor on the
+// replicated pairs of train ∪ val.
+func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progress func(Progress)) error {
+	if err := m.cfg.validate(); err != nil {
+		return err
+	}
+	if err := d.Validate(); err != nil {
+		return err
+	}
+	if err := d.Features.Validate(); err != nil {
+		return err
+	}
+	if err := checkSplit(d, split, true); err != nil {
+		return err
+	}
+	m.trained = false
+	m.feat = d.Features.Config
+	m.mean, m.sd = standardization(d, split.Train)
+	m.net = newNetwork(m.cfg, d.Features.Config.Dim(), true, m.cfg.Seed)
+	t := newTrainer(m.net, d, m.mean, m.sd, m.cfg.Seed, 0)
+	if err := t.fit(ctx, split, fitOpts{method: "deup", members: 1, kind: lossNLL, deupOut: true}, progress); err != nil {
+		return err
+	}
+	m.fwd = t.fwd
+	idx := append(append([]int(nil), split.Train...), split.Val...)
+	pa, pb := make([]int, len(idx)), make([]int, len(idx))
+	for k, i := range idx {
+		pa[k], pb[k] = d.Pairs[i].A, d.Pairs[i].B
+	}
+	h := m.cfg.CombHidden
+	hid := make([]float64, len(idx)*h)
+	m.fwd.pairs(d.Features, pa, pb, 0, nil, make([]float64, len(idx)), nil, hid)
+	if d.N != nil && d.Var != nil {
+		a, err := fitAleatoric(d, idx, hid, h, m.sd)
+		if err != nil {
+			return err
+		}
+		m.alea = a
+	}
+	m.trained = true
+	return nil
+}
+
+// AleatoricNote says where SigmaAleatoric comes from.
+func (m *DEUP) AleatoricNote() string {
+	if m.alea == nil {
+		return "no replicates: aleatoric estimate 0, sigma_total is an upper bound on sigma_epistemic"
+	}
+	return fmt.Sprintf("aleatoric from replicate variance (ridge regressor on %d replicated pairs, targets are means of %.2g replicates)", m.alea.Pairs, m.alea.RepN)
+}
+
+// Predict returns μ (bit 0) and σ_total (bit 1, the out-of-sample σ) per
+// pair, with σ_aleatoric² = min(a(x)/RepN, σ_total²) and σ_epistemic² =
+// σ_total² − σ_aleatoric², all in target units.
+func (m *DEUP) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
+	if err := checkPredict(m.trained, m.feat, f, pairs); err != nil {
+		return nil, err
+	}
+	n := len(pairs)
+	pa, pb := make([]int, n), make([]int, n)
+	for i, p := range pairs {
+		pa[i], pb[i] = p.A, p.B
+	}
+	mu, sig := make([]float64, n), make([]float64, n)
+	var hid []float64
+	h := m.cfg.CombHidden
+	if m.alea != nil {
+		hid = make([]float64, n*h)
+	}
+	m.fwd.pairs(f, pa, pb, 1, nil, mu, sig, hid)
+	out := make([]Prediction, n)
+	for i := range out {
+		st := sig[i] * m.sd
+		sa := 0.0
+		if m.alea != nil {
+			sa = min(math.Sqrt(m.alea.variance(hid[i*h:(i+1)*h])/m.alea.RepN)*m.sd, st)
+		}
+		out[i] = Prediction{Mu: mu[i]*m.sd + m.mean, SigmaTotal: st, SigmaAleatoric: sa,
+			SigmaEpistemic: math.Sqrt(max(st*st-sa*sa, 0))}
+	}
+	return out, nil
+}
+
+func checkPredict(trained bool, want FeatureConfig, f *Features, pairs []Pair) error {
+	if !trained {
+		return fmt.Errorf("model: predict: model is not trained")
+	}
+	if f == nil {
+		return fmt.Errorf("model: predict: no features")
+	}
+	if f.Config != want {
+		return fmt.Errorf("model: predict: features %+v, model trained on %+v", f.Config, want)
+	}
+	nd := f.NumDrugs()
+	for i, p := range pairs {
+		if p.A < 0 || p.A >= nd || p.B < 0 || p.B >= nd {
+			return fmt.Errorf("model: predict: pair %d references drug (%d, %d) of %d", i, p.A, p.B, nd)
+		}
+	}
+	return nil
+}

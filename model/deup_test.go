@@ -1,0 +1,174 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"math"
+	"slices"
+	"testing"
+)
+
+func toyConfig(seed uint64) Config {
+	return Config{TowerHidden: 96, TowerOut: 48, CombHidden: 32, SigmaHidden: 32, LR: 1e-3, BatchSize: 64, MaxEpochs: 150, Patience: 30, Seed: seed}
+}
+
+// TestDEUPRecoversToyTruth trains on a screen with a known truth: the test
+// RMSE of μ against the noiseless truth must be far below the score sd,
+// and σ_total must track the true error.
+func TestDEUPRecoversToyTruth(t *testing.T) {
+	tp := makeToy(7, 60, 128, 12, 0.3)
+	m := NewDEUP(toyConfig(1))
+	var last Progress
+	if err := m.Fit(context.Background(), tp.d, tp.split, func(p Progress) { last = p }); err != nil {
+		t.Fatal(err)
+	}
+	if !last.Done || last.BestEpoch == 0 {
+		t.Fatalf("last progress %+v", last)
+	}
+	pairs := make([]Pair, len(tp.split.Test))
+	for k, i := range tp.split.Test {
+		pairs[k] = tp.d.Pairs[i]
+	}
+	pred, err := m.Predict(tp.d.Features, pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var se, ym, yv float64
+	absTrue := make([]float64, len(pairs))
+	sig := make([]float64, len(pairs))
+	for _, i := range tp.split.Test {
+		ym += tp.d.Y[i]
+	}
+	ym /= float64(len(pairs))
+	var sigNoise, trueNoise float64
+	for k, i := range tp.split.Test {
+		r := pred[k].Mu - tp.truth[i]
+		se += r * r
+		yv += (tp.d.Y[i] - ym) * (tp.d.Y[i] - ym)
+		absTrue[k] = math.Abs(pred[k].Mu - tp.d.Y[i])
+		sig[k] = pred[k].SigmaTotal
+		if pred[k].SigmaTotal < pred[k].SigmaEpistemic || pred[k].SigmaTotal < pred[k].SigmaAleatoric {
+			t.Fatalf("pair %d: %+v", k, pred[k])
+		}
+		sigNoise += pred[k].SigmaAleatoric * pred[k].SigmaAleatoric
+		trueNoise += tp.noise[i] / float64(tp.d.N[i])
+	}
+	rmse := math.Sqrt(se / float64(len(pairs)))
+	sd := math.Sqrt(yv / float64(len(pairs)))
+	corr := pearson(sig, absTrue)
+	t.Logf("epochs %d (best %d), test RMSE vs truth %.3f, score sd %.3f, corr(σ_total,|res|) %.3f, mean σ_alea² %.4f vs true %.4f; %s",
+		last.Epoch, last.BestEpoch, rmse, sd, corr, sigNoise/float64(len(pairs)), trueNoise/float64(len(pairs)), m.AleatoricNote())
+	if rmse > 0.35*sd {
+		t.Errorf("test RMSE %.3f not far below score sd %.3f", rmse, sd)
+	}
+	if corr < 0.2 {
+		t.Errorf("corr(σ_total, |residual|) = %.3f, want ≥ 0.2", corr)
+	}
+	// Calibration of the scale: mean σ_total² within a factor 2 of the mean squared residual.
+	var ms, mr float64
+	for k := range sig {
+		ms += sig[k] * sig[k]
+		mr += absTrue[k] * absTrue[k]
+	}
+	if ratio := ms / mr; ratio < 0.5 || ratio > 2 {
+		t.Errorf("mean σ_total² / mean residual² = %.3f, want within [0.5, 2]", ratio)
+	}
+}
+
+// TestSameSeedSameNumbers: training twice with one seed gives identical
+// predictions; another seed differs.
+func TestSameSeedSameNumbers(t *testing.T) {
+	tp := makeToy(8, 20, 64, 8, 0.3)
+	run := func(seed uint64) []Prediction {
+		cfg := toyConfig(seed)
+		cfg.MaxEpochs = 3
+		m := NewDEUP(cfg)
+		if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
+			t.Fatal(err)
+		}
+		p, err := m.Predict(tp.d.Features, tp.d.Pairs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a, b, c := run(5), run(5), run(6)
+	if !slices.Equal(a, b) {
+		t.Error("same seed, different predictions")
+	}
+	if slices.Equal(a, c) {
+		t.Error("different seeds, same predictions")
+	}
+}
+
+// TestPermutationInvariance: (a,b) and (b,a) give bit-identical outputs.
+func TestPermutationInvariance(t *testing.T) {
+	tp := makeToy(9, 15, 64, 8, 0.3)
+	cfg := toyConfig(3)
+	cfg.MaxEpochs = 2
+	m := NewDEUP(cfg)
+	if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
+		t.Fatal(err)
+	}
+	var ab, ba []Pair
+	for _, p := range tp.d.Pairs {
+		ab = append(ab, p)
+		ba = append(ba, Pair{p.B, p.A})
+	}
+	x, err := m.Predict(tp.d.Features, ab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := m.Predict(tp.d.Features, ba)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(x, y) {
+		t.Error("predictions depend on the order of the drugs")
+	}
+}
+
+// TestOutOfSampleStepTouchesOnlySigma: a D_out step leaves the tower, the
+// combined network and the μ head (and their Adam state) bit-identical
+// and changes every σ-path parameter; a D_in step changes all groups.
+func TestOutOfSampleStepTouchesOnlySigma(t *testing.T) {
+	tp := makeToy(10, 20, 64, 8, 0.3)
+	cfg := toyConfig(4).withDefaults()
+	n := newNetwork(cfg, 64, true, 4)
+	tr := newTrainer(n, tp.d, 0, 1, 4, 0)
+	defer tr.close()
+	for _, tc := range []struct {
+		kind lossKind
+		bit  float64
+	}{{lossNLLSigma, 1}, {lossNLL, 0}} {
+		before := n.snapshot()
+		if _, err := tr.step(tp.split.Val[:64], tc.kind, tc.bit); err != nil {
+			t.Fatal(err)
+		}
+		after := n.snapshot()
+		for i, p := range n.params {
+			changed := !slices.Equal(before[i], after[i])
+			want := tc.kind == lossNLL || p.group == groupSigma
+			if changed != want {
+				t.Errorf("kind %d: %s (%v) changed=%v, want %v", tc.kind, p.name, p.group, changed, want)
+			}
+		}
+	}
+}
+
+func TestFitCancellation(t *testing.T) {
+	tp := makeToy(11, 20, 64, 8, 0.3)
+	ctx, cancel := context.WithCancel(context.Background())
+	m := NewDEUP(toyConfig(1))
+	err := m.Fit(ctx, tp.d, tp.split, func(p Progress) {
+		if p.Epoch == 2 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if _, err := m.Predict(tp.d.Features, tp.d.Pairs[:1]); err == nil {
+		t.Error("predict after cancelled fit succeeded")
+	}
+}

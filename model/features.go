@@ -1,0 +1,78 @@
+package model
+
+import (
+	"fmt"
+	"math"
+)
+
+// FeatureConfig describes how a drug feature matrix was built. It is saved
+// with a trained model, and Predict refuses features built differently.
+type FeatureConfig struct {
+	Kind   string `json:"kind"`   // "fp" (Morgan bits) or "fp+sig" (Morgan bits + L1000 signature)
+	Radius int    `json:"radius"` // Morgan radius (paper: 3)
+	NBits  int    `json:"nbits"`  // folded fingerprint length (paper: 1024)
+	SigDim int    `json:"sigdim"` // signature length appended after the bits; 0 for "fp"
+}
+
+// Dim is the feature vector length NBits + SigDim.
+func (c FeatureConfig) Dim() int { return c.NBits + c.SigDim }
+
+// Features is a drug feature matrix (one row per drug) in compressed sparse
+// row form: row i holds the values Val[RowPtr[i]:RowPtr[i+1]] at columns
+// Col[RowPtr[i]:RowPtr[i+1]], columns strictly increasing within a row.
+// Fingerprint bits are stored as 1s; absent entries are 0. The matrix is
+// read-only once built: models keep a reference and cache per-row results.
+type Features struct {
+	Config FeatureConfig
+	IDs    []string // drug identifiers, one per row (for messages and output)
+	RowPtr []int    // len = rows+1
+	Col    []int32
+	Val    []float32
+}
+
+// NumDrugs is the number of rows.
+func (f *Features) NumDrugs() int { return len(f.RowPtr) - 1 }
+
+// Validate checks the CSR invariants and that every value is finite.
+func (f *Features) Validate() error {
+	if f == nil || len(f.RowPtr) == 0 {
+		return fmt.Errorf("model: features: empty matrix")
+	}
+	dim := f.Config.Dim()
+	if dim <= 0 {
+		return fmt.Errorf("model: features: dimension %d", dim)
+	}
+	if f.IDs != nil && len(f.IDs) != f.NumDrugs() {
+		return fmt.Errorf("model: features: %d ids for %d rows", len(f.IDs), f.NumDrugs())
+	}
+	if f.RowPtr[0] != 0 || f.RowPtr[len(f.RowPtr)-1] != len(f.Col) || len(f.Col) != len(f.Val) {
+		return fmt.Errorf("model: features: inconsistent row pointers")
+	}
+	for i := 0; i < f.NumDrugs(); i++ {
+		lo, hi := f.RowPtr[i], f.RowPtr[i+1]
+		if hi < lo {
+			return fmt.Errorf("model: features: row %d: decreasing row pointer", i)
+		}
+		prev := int32(-1)
+		for k := lo; k < hi; k++ {
+			c := f.Col[k]
+			if c <= prev || int(c) >= dim {
+				return fmt.Errorf("model: features: row %d: column %d out of order or range [0,%d)", i, c, dim)
+			}
+			if v := float64(f.Val[k]); math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("model: features: row %d column %d: value %v", i, c, v)
+			}
+			prev = c
+		}
+	}
+	return nil
+}
+
+// Dense returns row i as a dense vector (for tests and small uses).
+func (f *Features) Dense(i int) []float64 {
+	out := make([]float64, f.Config.Dim())
+	for k := f.RowPtr[i]; k < f.RowPtr[i+1]; k++ {
+		out[f.Col[k]] = float64(f.Val[k])
+	}
+	return out
+}

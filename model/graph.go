@@ -1,0 +1,275 @@
+package model
+
+import (
+	"fmt"
+	"sync"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// buildMu serializes graph construction: gorgonia's graph building is not
+// safe to run concurrently (shared internal state), running finished
+// machines concurrently is.
+var buildMu sync.Mutex
+
+type lossKind uint8
+
+const (
+	lossNLL      lossKind = iota // Gaussian NLL, updates every parameter (DEUP in-sample step, NLL ensemble)
+	lossNLLSigma                 // Gaussian NLL, updates the σ path only (DEUP out-of-sample step)
+	lossMSE                      // squared error of μ, updates tower, combined net and μ head
+)
+
+// graph is one compiled training step for batches of at most b pairs over
+// at most u unique drugs. Inputs are refilled before each run.
+type graph struct {
+	net   *network
+	kind  lossKind
+	g     *G.ExprGraph
+	vm    G.VM
+	x     *sparseBatch
+	u, b  int
+	s     *tensor.Dense   // b×u pair-to-drug incidence (1 per drug slot, 2 for a drug paired with itself)
+	y, w  *tensor.Dense   // b×1 standardized targets and loss weights (0 for padding rows)
+	bit   *tensor.Dense   // b×1 in/out-of-sample bit (σ path only)
+	masks []*tensor.Dense // dropout masks after combined layers 1 and 2 (b×CombHidden), nil without dropout
+	mu    *G.Node
+	sigma *G.Node
+	// muV and sigmaV receive copies of μ and σ during the forward pass
+	// (node values may be overwritten by the backward pass).
+	muV, sigmaV G.Value
+	cost  *G.Node
+	nodes []*G.Node // aligned with net.params; nil where the param is not in the graph
+	train []int     // indices into net.params that this step updates
+}
+
+// gb accumulates the first error of a chain of gorgonia calls.
+type gb struct{ err error }
+
+func (b *gb) do(n *G.Node, err error) *G.Node {
+	if b.err == nil && err != nil {
+		b.err = err
+	}
+	return n
+}
+
+func (b *gb) linear(x, w, bias *G.Node) *G.Node {
+	if b.err != nil {
+		return nil
+	}
+	y := b.do(G.Mul(x, w))
+	if b.err != nil {
+		return nil
+	}
+	return b.do(G.BroadcastAdd(y, bias, nil, []byte{0}))
+}
+
+func (b *gb) relu(x *G.Node) *G.Node {
+	if b.err != nil {
+		return nil
+	}
+	return b.do(G.Rectify(x))
+}
+
+func scalar(dt tensor.Dtype, v float64) any {
+	if dt == tensor.Float32 {
+		return float32(v)
+	}
+	return v
+}
+
+// buildGraph compiles a training step. dropout adds mask inputs after both
+// combined layers (MC-Dropout).
+func (n *network) buildGraph(u, b int, kind lossKind, dropout bool) (*graph, error) {
+	if kind != lossMSE && !n.sigma {
+		return nil, fmt.Errorf("model: NLL loss needs the σ path")
+	}
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	gr := &graph{net: n, kind: kind, g: G.NewGraph(), x: &sparseBatch{rows: u}, u: u, b: b}
+	g, dt, cfg := gr.g, n.dt, n.cfg
+	gr.nodes = make([]*G.Node, len(n.params))
+	for i, p := range n.params {
+		if p.group == groupSigma && kind == lossMSE {
+			continue
+		}
+		gr.nodes[i] = G.NewMatrix(g, dt, G.WithShape(p.rows, p.cols), G.WithValue(p.t), G.WithName(p.name))
+	}
+	P := func(name string) *G.Node {
+		for i, p := range n.params {
+			if p.name == name {
+				return gr.nodes[i]
+			}
+		}
+		panic("model: no parameter " + name)
+	}
+	input := func(name string, r, c int) (*tensor.Dense, *G.Node) {
+		t := tensor.New(tensor.WithShape(r, c), tensor.Of(dt))
+		return t, G.NewMatrix(g, dt, G.WithShape(r, c), G.WithValue(t), G.WithName(name))
+	}
+	var sN, yN, wN, bitN *G.Node
+	gr.s, sN = input("S", b, u)
+	gr.y, yN = input("y", b, 1)
+	gr.w, wN = input("w", b, 1)
+
+	var bl gb
+	h1 := bl.do(G.ApplyOp(&sparseMulOp{x: gr.x, in: n.dim, out: cfg.TowerHidden}, P("t1.w")))
+	if bl.err == nil {
+		h1 = bl.relu(bl.do(G.BroadcastAdd(h1, P("t1.b"), nil, []byte{0})))
+	}
+	emb := bl.linear(h1, P("t2.w"), P("t2.b"))
+	var pe *G.Node
+	if bl.err == nil {
+		pe = bl.do(G.Mul(sN, emb)) // b×TowerOut: summed embeddings of each pair
+	}
+	c1 := bl.relu(bl.linear(pe, P("c1.w"), P("c1.b")))
+	if dropout && bl.err == nil {
+		var mN *G.Node
+		var mt *tensor.Dense
+		mt, mN = input("mask1", b, cfg.CombHidden)
+		gr.masks = append(gr.masks, mt)
+		c1 = bl.do(G.HadamardProd(c1, mN))
+	}
+	c2 := bl.relu(bl.linear(c1, P("c2.w"), P("c2.b")))
+	if dropout && bl.err == nil {
+		var mN *G.Node
+		var mt *tensor.Dense
+		mt, mN = input("mask2", b, cfg.CombHidden)
+		gr.masks = append(gr.masks, mt)
+		c2 = bl.do(G.HadamardProd(c2, mN))
+	}
+	gr.mu = bl.linear(c2, P("mu.w"), P("mu.b"))
+	var cost *G.Node
+	if bl.err != nil {
+		return nil, fmt.Errorf("model: building graph: %w", bl.err)
+	}
+	diff := bl.do(G.Sub(gr.mu, yN))
+	if kind == lossMSE {
+		cost = bl.do(G.Sum(bl.do(G.HadamardProd(bl.do(G.Square(diff)), wN))))
+	} else {
+		gr.bit, bitN = input("bit", b, 1)
+		s1 := bl.do(G.Mul(pe, P("s1.w")))
+		if bl.err == nil {
+			s1 = bl.do(G.Add(s1, bl.do(G.Mul(bitN, P("s1.bit")))))
+		}
+		if bl.err == nil {
+			s1 = bl.relu(bl.do(G.BroadcastAdd(s1, P("s1.b"), nil, []byte{0})))
+		}
+		s2 := bl.relu(bl.linear(s1, P("s2.w"), P("s2.b")))
+		z := bl.linear(s2, P("sig.w"), P("sig.b"))
+		if bl.err == nil {
+			gr.sigma = bl.do(G.Add(bl.do(G.Softplus(z)), G.NewConstant(scalar(dt, cfg.MinSigma))))
+		}
+		if bl.err == nil {
+			// NLL = log σ + (μ−y)²/(2σ²), constant log √(2π) dropped.
+			q := bl.do(G.HadamardDiv(bl.do(G.Square(diff)), bl.do(G.Square(gr.sigma))))
+			nll := bl.do(G.Add(bl.do(G.Log(gr.sigma)), bl.do(G.Mul(q, G.NewConstant(scalar(dt, 0.5))))))
+			cost = bl.do(G.Sum(bl.do(G.HadamardProd(nll, wN))))
+		}
+	}
+	if bl.err != nil {
+		return nil, fmt.Errorf("model: building graph: %w", bl.err)
+	}
+	gr.cost = cost
+	G.Read(gr.mu, &gr.muV)
+	if gr.sigma != nil {
+		G.Read(gr.sigma, &gr.sigmaV)
+	}
+	var wrt []*G.Node
+	for i, p := range n.params {
+		if gr.nodes[i] == nil {
+			continue
+		}
+		if kind == lossNLLSigma && p.group != groupSigma {
+			continue
+		}
+		gr.train = append(gr.train, i)
+		wrt = append(wrt, gr.nodes[i])
+	}
+	if _, err := G.Grad(cost, wrt...); err != nil {
+		return nil, fmt.Errorf("model: building gradient: %w", err)
+	}
+	gr.vm = G.NewTapeMachine(g, G.BindDualValues(wrt...))
+	return gr, nil
+}
+
+// grad returns the gradient tensor of parameter i after a run.
+func (gr *graph) grad(i int) (*tensor.Dense, error) {
+	v, err := gr.nodes[i].Grad()
+	if err != nil {
+		return nil, fmt.Errorf("model: gradient of %s: %w", gr.net.params[i].name, err)
+	}
+	t, ok := v.(*tensor.Dense)
+	if !ok {
+		return nil, fmt.Errorf("model: gradient of %s: unexpected %T", gr.net.params[i].name, v)
+	}
+	return t, nil
+}
+
+// run executes the step on the loaded inputs; grads are valid until the
+// next run.
+func (gr *graph) run() (float64, error) {
+	gr.vm.Reset()
+	if err := gr.vm.RunAll(); err != nil {
+		return 0, fmt.Errorf("model: running graph: %w", err)
+	}
+	switch c := gr.cost.Value().Data().(type) {
+	case float32:
+		return float64(c), nil
+	case float64:
+		return c, nil
+	}
+	return 0, fmt.Errorf("model: cost of type %T", gr.cost.Value().Data())
+}
+
+func (gr *graph) close() { gr.vm.Close() }
+
+// setInputs loads a batch: drugs are the unique drug rows (≤ u), pairs
+// reference positions in drugs, y the standardized targets, wt the loss
+// weights, bit the in/out bit. Rows beyond len(pairs) get weight 0.
+func (gr *graph) setInputs(f *Features, drugs []int, pa, pb []int, y, wt []float64, bit float64) {
+	gr.x.fill(f, drugs)
+	setAll := func(t *tensor.Dense, fn func(i int) float64) {
+		switch d := t.Data().(type) {
+		case []float32:
+			for i := range d {
+				d[i] = float32(fn(i))
+			}
+		case []float64:
+			for i := range d {
+				d[i] = fn(i)
+			}
+		}
+	}
+	u := gr.u
+	setAll(gr.s, func(k int) float64 {
+		i, j := k/u, k%u
+		if i >= len(pa) {
+			return 0
+		}
+		v := 0.0
+		if pa[i] == j {
+			v++
+		}
+		if pb[i] == j {
+			v++
+		}
+		return v
+	})
+	setAll(gr.y, func(i int) float64 {
+		if i < len(y) {
+			return y[i]
+		}
+		return 0
+	})
+	setAll(gr.w, func(i int) float64 {
+		if i < len(wt) {
+			return wt[i]
+		}
+		return 0
+	})
+	if gr.bit != nil {
+		setAll(gr.bit, func(int) float64 { return bit })
+	}
+}

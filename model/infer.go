@@ -1,0 +1,228 @@
+package model
+
+import (
+	"math"
+	"sync"
+
+	"gonum.org/v1/gonum/blas"
+)
+
+// Inference does not use the gorgonia graph: the first combined layer and
+// the first σ layer are linear in the summed pair embedding, so
+//
+//	W_c1ᵀ(T(a)+T(b)) = W_c1ᵀT(a) + W_c1ᵀT(b)
+//
+// and the per-drug projections P(d) = W_c1ᵀT(d), Q(d) = W_s1ᵀT(d) are
+// computed once per drug (the tower runs once per drug, never per pair);
+// a pair then costs two CombHidden² and two SigmaHidden² products. The
+// result equals the graph's forward pass up to float rounding (tested).
+
+// forwarder caches per-drug projections for one Features matrix.
+type forwarder interface {
+	// pairs writes μ (and σ when the net has a σ path; bit selects in/out)
+	// in standardized units for the pairs (pa[i], pb[i]). masks, when
+	// non-nil, returns dropout masks for the two combined layers of pair i.
+	// hid, when non-nil, receives the last combined layer's activations
+	// (len(pa)×CombHidden, row-major).
+	pairs(f *Features, pa, pb []int, bit float64, drop *dropout, mu, sigma, hid []float64)
+	invalidate()
+}
+
+type inferer[T float32 | float64] struct {
+	n     *network
+	mu    sync.Mutex
+	feats *Features
+	have  []bool
+	p, q  []T // numDrugs×CombHidden, numDrugs×SigmaHidden
+}
+
+func newForwarder(n *network) forwarder {
+	if n.cfg.float64 {
+		return &inferer[float64]{n: n}
+	}
+	return &inferer[float32]{n: n}
+}
+
+func (in *inferer[T]) invalidate() {
+	in.mu.Lock()
+	in.feats, in.have = nil, nil
+	in.mu.Unlock()
+}
+
+func (in *inferer[T]) w(name string) []T { return in.n.byName[name].t.Data().([]T) }
+
+// ensure computes the projections of the listed drugs that are missing.
+func (in *inferer[T]) ensure(f *Features, drugs []int) {
+	cfg := in.n.cfg
+	ch, sh := cfg.CombHidden, cfg.SigmaHidden
+	nd := f.NumDrugs()
+	if in.feats != f {
+		in.feats = f
+		in.have = make([]bool, nd)
+		in.p = make([]T, nd*ch)
+		if in.n.sigma {
+			in.q = make([]T, nd*sh)
+		}
+	}
+	var todo []int
+	seen := map[int]bool{}
+	for _, d := range drugs {
+		if !in.have[d] && !seen[d] {
+			seen[d] = true
+			todo = append(todo, d)
+		}
+	}
+	const chunk = 128
+	th, to := cfg.TowerHidden, cfg.TowerOut
+	h1 := make([]T, chunk*th)
+	e := make([]T, chunk*to)
+	pc := make([]T, chunk*ch)
+	var qc []T
+	if in.n.sigma {
+		qc = make([]T, chunk*sh)
+	}
+	w1, b1, w2, b2 := in.w("t1.w"), in.w("t1.b"), in.w("t2.w"), in.w("t2.b")
+	for lo := 0; lo < len(todo); lo += chunk {
+		rows := todo[lo:min(lo+chunk, len(todo))]
+		m := len(rows)
+		for r, d := range rows {
+			dst := h1[r*th : (r+1)*th]
+			copy(dst, b1)
+			for k := f.RowPtr[d]; k < f.RowPtr[d+1]; k++ {
+				c := int(f.Col[k])
+				axpy(T(f.Val[k]), w1[c*th:(c+1)*th], dst)
+			}
+			relu(dst)
+		}
+		for r := 0; r < m; r++ {
+			copy(e[r*to:(r+1)*to], b2)
+		}
+		gemm(m, to, th, h1, th, w2, to, 1, e, to)
+		gemm(m, ch, to, e, to, in.w("c1.w"), ch, 0, pc, ch)
+		if in.n.sigma {
+			gemm(m, sh, to, e, to, in.w("s1.w"), sh, 0, qc, sh)
+		}
+		for r, d := range rows {
+			copy(in.p[d*ch:(d+1)*ch], pc[r*ch:(r+1)*ch])
+			if in.n.sigma {
+				copy(in.q[d*sh:(d+1)*sh], qc[r*sh:(r+1)*sh])
+			}
+			in.have[d] = true
+		}
+	}
+}
+
+func (in *inferer[T]) pairs(f *Features, pa, pb []int, bit float64, drop *dropout, mu, sigma, hid []float64) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.ensure(f, pa)
+	in.ensure(f, pb)
+	cfg := in.n.cfg
+	ch, sh := cfg.CombHidden, cfg.SigmaHidden
+	const chunk = 512
+	c1 := make([]T, chunk*ch)
+	c2 := make([]T, chunk*ch)
+	var s1, s2 []T
+	if in.n.sigma && sigma != nil {
+		s1 = make([]T, chunk*sh)
+		s2 = make([]T, chunk*sh)
+	}
+	bc1, wc2, bc2, wmu, bmu := in.w("c1.b"), in.w("c2.w"), in.w("c2.b"), in.w("mu.w"), in.w("mu.b")
+	for lo := 0; lo < len(pa); lo += chunk {
+		m := min(chunk, len(pa)-lo)
+		for r := 0; r < m; r++ {
+			a, b := pa[lo+r], pb[lo+r]
+			dst := c1[r*ch : (r+1)*ch]
+			xa, xb := in.p[a*ch:(a+1)*ch], in.p[b*ch:(b+1)*ch]
+			for j := range dst {
+				dst[j] = xa[j] + xb[j] + bc1[j]
+			}
+			relu(dst)
+			if drop != nil {
+				drop.apply(dst)
+			}
+			copy(c2[r*ch:(r+1)*ch], bc2)
+		}
+		gemm(m, ch, ch, c1, ch, wc2, ch, 1, c2, ch)
+		for r := 0; r < m; r++ {
+			row := c2[r*ch : (r+1)*ch]
+			relu(row)
+			if drop != nil {
+				drop.apply(row)
+			}
+			mu[lo+r] = float64(dot(row, wmu) + bmu[0])
+			if hid != nil {
+				for j, v := range row {
+					hid[(lo+r)*ch+j] = float64(v)
+				}
+			}
+		}
+		if s1 == nil {
+			continue
+		}
+		bs1, wbit, ws2, bs2, wsig, bsig := in.w("s1.b"), in.w("s1.bit"), in.w("s2.w"), in.w("s2.b"), in.w("sig.w"), in.w("sig.b")
+		for r := 0; r < m; r++ {
+			a, b := pa[lo+r], pb[lo+r]
+			dst := s1[r*sh : (r+1)*sh]
+			qa, qb := in.q[a*sh:(a+1)*sh], in.q[b*sh:(b+1)*sh]
+			for j := range dst {
+				dst[j] = qa[j] + qb[j] + T(bit)*wbit[j] + bs1[j]
+			}
+			relu(dst)
+			copy(s2[r*sh:(r+1)*sh], bs2)
+		}
+		gemm(m, sh, sh, s1, sh, ws2, sh, 1, s2, sh)
+		for r := 0; r < m; r++ {
+			row := s2[r*sh : (r+1)*sh]
+			relu(row)
+			z := float64(dot(row, wsig) + bsig[0])
+			sigma[lo+r] = softplus(z) + cfg.MinSigma
+		}
+	}
+}
+
+// softplus(z) = log(1+e^z), computed stably.
+func softplus(z float64) float64 {
+	if z > 30 {
+		return z
+	}
+	return math.Log1p(math.Exp(z))
+}
+
+func relu[T float32 | float64](x []T) {
+	for i, v := range x {
+		if v < 0 {
+			x[i] = 0
+		}
+	}
+}
+
+func dot[T float32 | float64](x, y []T) T {
+	var s T
+	for i, v := range x {
+		s += v * y[i]
+	}
+	return s
+}
+
+func axpy[T float32 | float64](a T, x, y []T) {
+	switch xs := any(x).(type) {
+	case []float32:
+		blasImpl.Saxpy(len(xs), float32(a), xs, 1, any(y).([]float32), 1)
+	case []float64:
+		blasImpl.Daxpy(len(xs), float64(a), xs, 1, any(y).([]float64), 1)
+	}
+}
+
+// gemm computes C = A·B + beta·C for row-major A (m×k), B (k×n), C (m×n).
+func gemm[T float32 | float64](m, n, k int, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+	if m == 0 {
+		return
+	}
+	switch as := any(a).(type) {
+	case []float32:
+		blasImpl.Sgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, as, lda, any(b).([]float32), ldb, float32(beta), any(c).([]float32), ldc)
+	case []float64:
+		blasImpl.Dgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, as, lda, any(b).([]float64), ldb, float64(beta), any(c).([]float64), ldc)
+	}
+}

@@ -1,0 +1,54 @@
+package model
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"github.com/deup-screening/deup/drugcomb"
+)
+
+// Prediction is one pair's prediction in the units of the training target.
+// SigmaTotal² = SigmaEpistemic² + SigmaAleatoric² (epistemic clipped at 0).
+type Prediction struct {
+	Mu             float64
+	SigmaTotal     float64 // predictive standard deviation of a measurement like the training targets
+	SigmaEpistemic float64
+	SigmaAleatoric float64 // 0 when the method has no aleatoric estimate (see AleatoricNote)
+}
+
+// Progress is sent after every epoch (and once at the end with Done set).
+// Losses are in standardized target units; RMSEs in original units.
+type Progress struct {
+	Method    string
+	Member    int // ensemble member (0-based); 0 for single models
+	Members   int // number of members (1 for single models)
+	Epoch     int // 1-based epochs completed
+	MaxEpochs int
+	TrainLoss float64 // mean training loss of the epoch (NLL or MSE)
+	OutLoss   float64 // DEUP: mean out-of-sample (σ_out) NLL of the epoch; NaN otherwise
+	ValRMSE   float64 // μ on the validation split
+	BestEpoch int
+	Elapsed   time.Duration
+	Done      bool
+}
+
+// Method is the interface DEUP and the baselines share. The benchmark, the
+// active-learning loop, the CLI and the TUI use only this.
+//
+// Fit trains from scratch on d using split.Train (and split.Val where the
+// method needs it: DEUP's out-of-sample set and early stopping); it never
+// reads split.Test. progress may be nil; cancelling ctx stops training with
+// ctx.Err(). Predict is safe for concurrent use after Fit; pairs index rows
+// of f, which must be built with the same FeatureConfig as the training
+// features. Save writes the trained model; Load reads any method back.
+type Method interface {
+	Name() string
+	Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progress func(Progress)) error
+	Predict(f *Features, pairs []Pair) ([]Prediction, error)
+	Save(w io.Writer) error
+	// FeatureConfig is the configuration of the training features.
+	FeatureConfig() FeatureConfig
+	// AleatoricNote says where SigmaAleatoric comes from, or why it is 0.
+	AleatoricNote() string
+}

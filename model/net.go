@@ -1,0 +1,158 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gorgonia.org/tensor"
+)
+
+// group names a parameter set; each training update touches a fixed set of
+// groups (see doc.go).
+type group uint8
+
+const (
+	groupTower group = iota // single-drug tower: t1.w t1.b t2.w t2.b
+	groupComb               // combined network: c1.w c1.b c2.w c2.b
+	groupMu                 // mean head: mu.w mu.b
+	groupSigma              // σ path: s1.w s1.bit s1.b s2.w s2.b sig.w sig.b
+)
+
+func (g group) String() string {
+	return [...]string{"tower", "combined", "mu", "sigma"}[g]
+}
+
+// param is one weight matrix or bias row with its Adam state. The value
+// tensor is shared by every gorgonia graph built for the network.
+type param struct {
+	name       string
+	group      group
+	rows, cols int
+	fanIn      int
+	t          *tensor.Dense // value, rows×cols
+	m, v       *tensor.Dense // Adam moments, same shape and dtype
+	step       int           // Adam step count of this parameter
+}
+
+// network is the two-tower net: tower (sparse F→TowerHidden, ReLU,
+// TowerHidden→TowerOut), embeddings summed per pair, combined net (two
+// ReLU layers) and μ head; with sigma set, the σ path (two ReLU layers on
+// [pair embedding, bit]) and softplus head.
+type network struct {
+	cfg    Config
+	dim    int
+	sigma  bool
+	dt     tensor.Dtype
+	params []*param
+	byName map[string]*param
+}
+
+func newNetwork(cfg Config, dim int, sigma bool, seed uint64) *network {
+	n := &network{cfg: cfg, dim: dim, sigma: sigma, dt: tensor.Float32, byName: map[string]*param{}}
+	if cfg.float64 {
+		n.dt = tensor.Float64
+	}
+	th, to, ch, sh := cfg.TowerHidden, cfg.TowerOut, cfg.CombHidden, cfg.SigmaHidden
+	add := func(name string, g group, r, c, fanIn int) {
+		p := &param{name: name, group: g, rows: r, cols: c, fanIn: fanIn}
+		p.t = tensor.New(tensor.WithShape(r, c), tensor.Of(n.dt))
+		p.m = tensor.New(tensor.WithShape(r, c), tensor.Of(n.dt))
+		p.v = tensor.New(tensor.WithShape(r, c), tensor.Of(n.dt))
+		n.params = append(n.params, p)
+		n.byName[name] = p
+	}
+	add("t1.w", groupTower, dim, th, dim)
+	add("t1.b", groupTower, 1, th, dim)
+	add("t2.w", groupTower, th, to, th)
+	add("t2.b", groupTower, 1, to, th)
+	add("c1.w", groupComb, to, ch, to)
+	add("c1.b", groupComb, 1, ch, to)
+	add("c2.w", groupComb, ch, ch, ch)
+	add("c2.b", groupComb, 1, ch, ch)
+	add("mu.w", groupMu, ch, 1, ch)
+	add("mu.b", groupMu, 1, 1, ch)
+	if sigma {
+		add("s1.w", groupSigma, to, sh, to+1)
+		add("s1.bit", groupSigma, 1, sh, to+1)
+		add("s1.b", groupSigma, 1, sh, to+1)
+		add("s2.w", groupSigma, sh, sh, sh)
+		add("s2.b", groupSigma, 1, sh, sh)
+		add("sig.w", groupSigma, sh, 1, sh)
+		add("sig.b", groupSigma, 1, 1, sh)
+	}
+	n.init(seed)
+	return n
+}
+
+// init draws every weight and bias from U(−1/√fanIn, 1/√fanIn) (PyTorch's
+// nn.Linear default) with a PCG stream seeded from seed; Adam state is
+// reset.
+func (n *network) init(seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, 0x6465757020696e69)) // "deup ini"
+	for _, p := range n.params {
+		bound := 1 / math.Sqrt(float64(p.fanIn))
+		switch d := p.t.Data().(type) {
+		case []float32:
+			for i := range d {
+				d[i] = float32((2*rng.Float64() - 1) * bound)
+			}
+		case []float64:
+			for i := range d {
+				d[i] = (2*rng.Float64() - 1) * bound
+			}
+		}
+		p.m.Zero()
+		p.v.Zero()
+		p.step = 0
+	}
+}
+
+// numParams is the total number of scalar parameters.
+func (n *network) numParams() int {
+	s := 0
+	for _, p := range n.params {
+		s += p.rows * p.cols
+	}
+	return s
+}
+
+// snapshot copies all parameter values (for restoring the best epoch).
+func (n *network) snapshot() [][]float64 {
+	out := make([][]float64, len(n.params))
+	for i, p := range n.params {
+		out[i] = toFloat64(p.t.Data())
+	}
+	return out
+}
+
+func (n *network) restore(s [][]float64) {
+	for i, p := range n.params {
+		fromFloat64(p.t.Data(), s[i])
+	}
+}
+
+func toFloat64(d any) []float64 {
+	switch d := d.(type) {
+	case []float32:
+		o := make([]float64, len(d))
+		for i, v := range d {
+			o[i] = float64(v)
+		}
+		return o
+	case []float64:
+		return append([]float64(nil), d...)
+	}
+	panic(fmt.Sprintf("model: unsupported data %T", d))
+}
+
+func fromFloat64(dst any, src []float64) {
+	switch d := dst.(type) {
+	case []float32:
+		for i, v := range src {
+			d[i] = float32(v)
+		}
+	case []float64:
+		copy(d, src)
+	}
+}

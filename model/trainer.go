@@ -1,0 +1,215 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/deup-screening/deup/drugcomb"
+	"gorgonia.org/tensor"
+)
+
+// trainer runs minibatch training of one network with early stopping.
+type trainer struct {
+	net      *network
+	fwd      forwarder
+	d        *Dataset
+	cfg      Config
+	mean, sd float64
+	rng      *rand.Rand
+	drop     *dropout // MC-Dropout masks during training; nil otherwise
+	graphs   map[graphKey]*graph
+	b        batch
+}
+
+type graphKey struct {
+	u    int
+	kind lossKind
+}
+
+func newTrainer(n *network, d *Dataset, mean, sd float64, seed uint64, dropP float64) *trainer {
+	t := &trainer{net: n, fwd: newForwarder(n), d: d, cfg: n.cfg, mean: mean, sd: sd,
+		rng: rand.New(rand.NewPCG(seed, 0x73687566666c65)), graphs: map[graphKey]*graph{}} // "shuffle"
+	if dropP > 0 {
+		t.drop = newDropout(dropP, seed^0x9e3779b97f4a7c15)
+	}
+	return t
+}
+
+func (t *trainer) close() {
+	for _, g := range t.graphs {
+		g.close()
+	}
+	t.graphs = nil
+}
+
+// step runs one update on the pairs idx. Unique drugs are padded to a
+// multiple of 8 so that few graphs serve all batches.
+func (t *trainer) step(idx []int, kind lossKind, bit float64) (float64, error) {
+	t.d.makeBatch(idx, t.mean, t.sd, &t.b)
+	u := (len(t.b.drugs) + 7) / 8 * 8
+	key := graphKey{u, kind}
+	g, ok := t.graphs[key]
+	if !ok {
+		var err error
+		g, err = t.net.buildGraph(u, t.cfg.BatchSize, kind, t.drop != nil)
+		if err != nil {
+			return 0, err
+		}
+		t.graphs[key] = g
+	}
+	g.setInputs(t.d.Features, t.b.drugs, t.b.pa, t.b.pb, t.b.y, t.b.w, bit)
+	for _, m := range g.masks {
+		t.drop.apply(m.Data())
+	}
+	loss, err := g.run()
+	if err != nil {
+		return 0, err
+	}
+	if math.IsNaN(loss) || math.IsInf(loss, 0) {
+		return 0, fmt.Errorf("model: training diverged: loss %v", loss)
+	}
+	for _, i := range g.train {
+		gt, err := g.grad(i)
+		if err != nil {
+			return 0, err
+		}
+		if err := adam(t.net.params[i], gt, t.cfg.LR, t.cfg.WeightDecay); err != nil {
+			return 0, err
+		}
+		gt.Zero() // gorgonia accumulates into bound gradients
+
+	}
+	return loss, nil
+}
+
+// valRMSE is the RMSE of μ on idx in standardized units (no dropout).
+func (t *trainer) valRMSE(idx []int) float64 {
+	mu := t.predictMu(idx)
+	s := 0.0
+	for k, i := range idx {
+		r := mu[k] - (t.d.Y[i]-t.mean)/t.sd
+		s += r * r
+	}
+	return math.Sqrt(s / float64(len(idx)))
+}
+
+func (t *trainer) predictMu(idx []int) []float64 {
+	pa, pb := make([]int, len(idx)), make([]int, len(idx))
+	for k, i := range idx {
+		pa[k], pb[k] = t.d.Pairs[i].A, t.d.Pairs[i].B
+	}
+	mu := make([]float64, len(idx))
+	t.fwd.pairs(t.d.Features, pa, pb, 0, nil, mu, nil, nil)
+	return mu
+}
+
+type fitOpts struct {
+	method          string
+	member, members int
+	kind            lossKind // loss of the in-sample step
+	deupOut         bool     // interleave out-of-sample σ steps on split.Val
+}
+
+// fit trains with early stopping on the validation RMSE of μ (split.Val
+// never updates μ, so it is a fair stopping criterion) and restores the
+// best epoch's parameters. Without a validation split it trains MaxEpochs.
+func (t *trainer) fit(ctx context.Context, split drugcomb.Split, o fitOpts, progress func(Progress)) error {
+	defer t.close()
+	start := time.Now()
+	cfg := t.cfg
+	train := append([]int(nil), split.Train...)
+	val := append([]int(nil), split.Val...)
+	outOrder := append([]int(nil), split.Val...)
+	outPos := len(outOrder)
+	best, bestEpoch := math.Inf(1), 0
+	var bestParams [][]float64
+	for epoch := 1; epoch <= cfg.MaxEpochs; epoch++ {
+		t.rng.Shuffle(len(train), func(i, j int) { train[i], train[j] = train[j], train[i] })
+		var inSum, outSum float64
+		var inN, outN int
+		for lo := 0; lo < len(train); lo += cfg.BatchSize {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			idx := train[lo:min(lo+cfg.BatchSize, len(train))]
+			l, err := t.step(idx, o.kind, 0)
+			if err != nil {
+				return err
+			}
+			inSum += l * float64(len(idx))
+			inN += len(idx)
+			if !o.deupOut {
+				continue
+			}
+			if outPos >= len(outOrder) {
+				t.rng.Shuffle(len(outOrder), func(i, j int) { outOrder[i], outOrder[j] = outOrder[j], outOrder[i] })
+				outPos = 0
+			}
+			oidx := outOrder[outPos:min(outPos+cfg.BatchSize, len(outOrder))]
+			outPos += len(oidx)
+			l, err = t.step(oidx, lossNLLSigma, 1)
+			if err != nil {
+				return err
+			}
+			outSum += l * float64(len(oidx))
+			outN += len(oidx)
+		}
+		t.fwd.invalidate()
+		p := Progress{Method: o.method, Member: o.member, Members: o.members, Epoch: epoch, MaxEpochs: cfg.MaxEpochs,
+			TrainLoss: inSum / float64(inN), OutLoss: math.NaN(), ValRMSE: math.NaN()}
+		if outN > 0 {
+			p.OutLoss = outSum / float64(outN)
+		}
+		if len(val) > 0 {
+			r := t.valRMSE(val)
+			p.ValRMSE = r * t.sd
+			if r < best {
+				best, bestEpoch = r, epoch
+				bestParams = t.net.snapshot()
+			}
+		} else {
+			bestEpoch = epoch
+		}
+		p.BestEpoch = bestEpoch
+		p.Elapsed = time.Since(start)
+		stop := len(val) > 0 && epoch-bestEpoch >= cfg.Patience
+		if progress != nil {
+			progress(p)
+		}
+		if stop {
+			break
+		}
+	}
+	if bestParams != nil {
+		t.net.restore(bestParams)
+		t.fwd.invalidate()
+	}
+	if progress != nil {
+		progress(Progress{Method: o.method, Member: o.member, Members: o.members, BestEpoch: bestEpoch, MaxEpochs: cfg.MaxEpochs, Elapsed: time.Since(start), Done: true, OutLoss: math.NaN(), ValRMSE: math.NaN()})
+	}
+	return nil
+}
+
+// standardization returns the mean and standard deviation of the targets
+// of idx (sd 1 when they are constant).
+func standardization(d *Dataset, idx []int) (float64, float64) {
+	m := 0.0
+	for _, i := range idx {
+		m += d.Y[i]
+	}
+	m /= float64(len(idx))
+	v := 0.0
+	for _, i := range idx {
+		v += (d.Y[i] - m) * (d.Y[i] - m)
+	}
+	sd := math.Sqrt(v / float64(len(idx)))
+	if !(sd > 0) {
+		sd = 1
+	}
+	return m, sd
+}
+
+var _ = tensor.Float32
