@@ -39,9 +39,9 @@ type graph struct {
 	// muV and sigmaV receive copies of μ and σ during the forward pass
 	// (node values may be overwritten by the backward pass).
 	muV, sigmaV G.Value
-	cost  *G.Node
-	nodes []*G.Node // aligned with net.params; nil where the param is not in the graph
-	train []int     // indices into net.params that this step updates
+	cost        *G.Node
+	nodes       []*G.Node // aligned with net.params; nil where the param is not in the graph
+	train       []int     // indices into net.params that this step updates
 }
 
 // gb accumulates the first error of a chain of gorgonia calls.

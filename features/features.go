@@ -1,0 +1,178 @@
+// Package features builds the drug feature matrix the model trains on:
+// Morgan fingerprint bits computed from each drug's SMILES (chem), and
+// optionally an L1000 signature vector appended (lincs).
+//
+// Layout of a row (model.Features, CSR): columns [0, NBits) are the folded
+// Morgan bits (value 1 where set); with Kind "fp+sig", columns
+// [NBits, NBits+len(genes)) hold the drug's signature (discretized
+// z-scores). A drug without a signature gets an all-zero signature part
+// (NaN entries of a signature are zero too); Report counts them so the
+// caller can say so.
+package features
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/deup-screening/deup/chem"
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/lincs"
+	"github.com/deup-screening/deup/model"
+)
+
+// Kinds of feature matrices.
+const (
+	Fingerprint          = "fp"
+	FingerprintSignature = "fp+sig"
+)
+
+// Config selects the features. Zero Radius/NBits mean the paper's 3/1024.
+type Config struct {
+	Kind    string // Fingerprint (default when "") or FingerprintSignature
+	Radius  int
+	NBits   int
+	Workers int // goroutines for fingerprints; <= 0: GOMAXPROCS
+}
+
+// Report says what Build did with the drugs.
+type Report struct {
+	WithSignature int     // drugs whose signature was appended
+	Skipped       []int   // indices (into the input drugs) not in the matrix (BuildLenient only)
+	Errors        []error // one per skipped drug, naming it
+	MeanBits      float64 // mean number of set fingerprint bits per drug
+}
+
+// Build returns the feature matrix of drugs, one row per drug in order.
+// sig is required for FingerprintSignature and must list the same drugs
+// (by ID). A drug without SMILES or whose SMILES does not parse is an
+// error naming it.
+func Build(drugs []drugcomb.Drug, cfg Config, sig *lincs.Signatures) (*model.Features, Report, error) {
+	f, rep, err := build(drugs, cfg, sig, false)
+	if err == nil && len(rep.Errors) > 0 {
+		err = fmt.Errorf("features: %d of %d drugs have no usable structure: %w", len(rep.Errors), len(drugs), errors.Join(rep.Errors...))
+		return nil, rep, err
+	}
+	return f, rep, err
+}
+
+// BuildLenient is Build for catalogues: drugs without a usable structure
+// are left out and listed in Report.Skipped/Errors; row i of the matrix is
+// drug kept[i], where kept lists the drugs not skipped in order.
+func BuildLenient(drugs []drugcomb.Drug, cfg Config, sig *lincs.Signatures) (f *model.Features, kept []int, rep Report, err error) {
+	f, rep, err = build(drugs, cfg, sig, true)
+	if err != nil {
+		return nil, nil, rep, err
+	}
+	skip := map[int]bool{}
+	for _, i := range rep.Skipped {
+		skip[i] = true
+	}
+	for i := range drugs {
+		if !skip[i] {
+			kept = append(kept, i)
+		}
+	}
+	return f, kept, rep, nil
+}
+
+func build(drugs []drugcomb.Drug, cfg Config, sig *lincs.Signatures, lenient bool) (*model.Features, Report, error) {
+	var rep Report
+	if cfg.Kind == "" {
+		cfg.Kind = Fingerprint
+	}
+	if cfg.Radius == 0 {
+		cfg.Radius = 3
+	}
+	if cfg.NBits == 0 {
+		cfg.NBits = 1024
+	}
+	if cfg.Radius < 0 || cfg.NBits < 1 {
+		return nil, rep, fmt.Errorf("features: radius %d, bits %d", cfg.Radius, cfg.NBits)
+	}
+	mc := model.FeatureConfig{Kind: cfg.Kind, Radius: cfg.Radius, NBits: cfg.NBits}
+	var sigRow map[string]int
+	switch cfg.Kind {
+	case Fingerprint:
+	case FingerprintSignature:
+		if sig == nil {
+			return nil, rep, fmt.Errorf("features: %q needs signatures", cfg.Kind)
+		}
+		mc.SigDim = len(sig.Genes)
+		sigRow = make(map[string]int, len(sig.DrugIDs))
+		for i, id := range sig.DrugIDs {
+			sigRow[id] = i
+		}
+	default:
+		return nil, rep, fmt.Errorf("features: unknown kind %q (want %q or %q)", cfg.Kind, Fingerprint, FingerprintSignature)
+	}
+	smiles := make([]string, len(drugs))
+	for i, d := range drugs {
+		smiles[i] = d.SMILES
+	}
+	bits, errs := chem.MorganBitsAll(smiles, cfg.Radius, cfg.NBits, cfg.Workers)
+	f := &model.Features{Config: mc, RowPtr: []int{0}}
+	nb := 0
+	for i, d := range drugs {
+		err := errs[i]
+		if err == nil && d.SMILES == "" {
+			err = errors.New("no SMILES")
+		}
+		if err != nil {
+			rep.Skipped = append(rep.Skipped, i)
+			rep.Errors = append(rep.Errors, fmt.Errorf("drug %d (%s): %w", i, d.ID, err))
+			continue
+		}
+		set := append([]int(nil), bits[i]...)
+		sortUnique(&set)
+		for _, c := range set {
+			if c < 0 || c >= cfg.NBits {
+				return nil, rep, fmt.Errorf("features: drug %s: bit %d outside [0,%d)", d.ID, c, cfg.NBits)
+			}
+			f.Col = append(f.Col, int32(c))
+			f.Val = append(f.Val, 1)
+		}
+		nb += len(set)
+		if sigRow != nil {
+			if r, ok := sigRow[d.ID]; ok && sig.Vectors[r] != nil {
+				v := sig.Vectors[r]
+				if len(v) != mc.SigDim {
+					return nil, rep, fmt.Errorf("features: drug %s: signature of %d values, want %d", d.ID, len(v), mc.SigDim)
+				}
+				rep.WithSignature++
+				for j, x := range v {
+					if x != 0 && !math.IsNaN(float64(x)) && !math.IsInf(float64(x), 0) {
+						f.Col = append(f.Col, int32(cfg.NBits+j))
+						f.Val = append(f.Val, x)
+					}
+				}
+			}
+		}
+		f.IDs = append(f.IDs, d.ID)
+		f.RowPtr = append(f.RowPtr, len(f.Col))
+	}
+	if n := f.NumDrugs(); n > 0 {
+		rep.MeanBits = float64(nb) / float64(n)
+	}
+	if err := f.Validate(); err != nil && f.NumDrugs() > 0 {
+		return nil, rep, err
+	}
+	_ = lenient
+	return f, rep, nil
+}
+
+func sortUnique(x *[]int) {
+	s := *x
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	*x = out
+}

@@ -1,0 +1,101 @@
+package features
+
+import (
+	"bufio"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/shareddata"
+	"github.com/deup-screening/deup/lincs"
+)
+
+// TestFingerprintRowsMatchRDKit: the fp rows of the ALMANAC drugs are the
+// RDKit 2022.09.3 GetMorganFingerprintAsBitVect(mol, 3, 1024) on-bits
+// (../shared/data/fingerprints/rdkit_morgan.tsv).
+func TestFingerprintRowsMatchRDKit(t *testing.T) {
+	fh, err := os.Open(shareddata.Path(t, "fingerprints", "rdkit_morgan.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	var drugs []drugcomb.Drug
+	var want [][]int
+	sc := bufio.NewScanner(fh)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		f := strings.Split(sc.Text(), "\t")
+		if !strings.HasPrefix(f[0], "almanac:") {
+			continue
+		}
+		drugs = append(drugs, drugcomb.Drug{ID: f[0], SMILES: f[1]})
+		var bits []int
+		for _, s := range strings.Fields(f[2]) {
+			b, _ := strconv.Atoi(s)
+			bits = append(bits, b)
+		}
+		want = append(want, bits)
+	}
+	if len(drugs) != 87 {
+		t.Fatalf("%d ALMANAC rows in the reference, want 87", len(drugs))
+	}
+	f, rep, err := Build(drugs, Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Config.NBits != 1024 || f.Config.Radius != 3 || f.NumDrugs() != 87 {
+		t.Fatalf("config %+v rows %d", f.Config, f.NumDrugs())
+	}
+	for i := range drugs {
+		got := f.Col[f.RowPtr[i]:f.RowPtr[i+1]]
+		if len(got) != len(want[i]) {
+			t.Errorf("%s: %d bits, RDKit %d", drugs[i].ID, len(got), len(want[i]))
+			continue
+		}
+		for k := range got {
+			if int(got[k]) != want[i][k] {
+				t.Errorf("%s: bit %d is %d, RDKit %d", drugs[i].ID, k, got[k], want[i][k])
+				break
+			}
+		}
+	}
+	t.Logf("mean set bits %.1f", rep.MeanBits)
+}
+
+func TestSignaturesAppendedAndErrors(t *testing.T) {
+	drugs := []drugcomb.Drug{{ID: "a", SMILES: "CCO"}, {ID: "b", SMILES: "c1ccccc1"}, {ID: "c", SMILES: "C1CC"}, {ID: "d"}}
+	sig := &lincs.Signatures{Genes: []string{"g1", "g2", "g3"}, DrugIDs: []string{"a", "b", "c", "d"},
+		Vectors: [][]float32{{1, 0, -2}, nil, {3, 3, 3}, nil}}
+	t.Run("strict build names bad drugs", func(t *testing.T) {
+		_, _, err := Build(drugs, Config{Kind: FingerprintSignature}, sig)
+		if err == nil || !strings.Contains(err.Error(), "(c)") || !strings.Contains(err.Error(), "(d)") {
+			t.Fatalf("err = %v, want drugs c and d named", err)
+		}
+	})
+	t.Run("lenient", func(t *testing.T) {
+		f, kept, rep, err := BuildLenient(drugs, Config{Kind: FingerprintSignature}, sig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(kept) != 2 || kept[0] != 0 || kept[1] != 1 || len(rep.Skipped) != 2 || rep.WithSignature != 1 {
+			t.Fatalf("kept %v report %+v", kept, rep)
+		}
+		if f.Config.SigDim != 3 || f.Config.Dim() != 1027 {
+			t.Fatalf("config %+v", f.Config)
+		}
+		row := f.Dense(0)
+		if row[1024] != 1 || row[1025] != 0 || row[1026] != -2 {
+			t.Errorf("signature part %v, want [1 0 -2]", row[1024:])
+		}
+		if row := f.Dense(1); row[1024] != 0 || row[1026] != 0 {
+			t.Errorf("drug without signature: %v, want zeros", row[1024:])
+		}
+	})
+	t.Run("unknown kind", func(t *testing.T) {
+		if _, _, err := Build(drugs[:1], Config{Kind: "maccs"}, nil); err == nil {
+			t.Fatal("no error")
+		}
+	})
+}

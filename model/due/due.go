@@ -1,0 +1,434 @@
+package due
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/deup-screening/deup/gp"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Config holds DUE's settings. The zero value of every field means the
+// default shown: the shared two-tower sizes and the DEUP paper's best DUE
+// setting (10-dimensional embedding, 100 inducing points, Matern-1/2,
+// learning rate 1e-2).
+type Config struct {
+	TowerHidden int // single-drug tower hidden width; default 2048
+	TowerOut    int // single-drug tower output width; default 1024
+	CombHidden  int // combined network width; default 128
+	Embedding   int // dimension of the GP's input features; default 10
+	Inducing    int // inducing points (at most the number of training pairs); default 100
+
+	Kernel string // "rbf", "matern12", "matern32", "matern52"; default "matern12"
+
+	Coeff      float64 // spectral-normalization bound on each layer's largest singular value; default 0.95 (DUE's FCResNet); negative disables it
+	PowerIters int     // power iterations per training step; default 1
+
+	LR          float64 // Adam learning rate, feature extractor and GP alike; default 1e-2
+	WeightDecay float64 // L2 weight decay on the feature extractor (PyTorch Adam's weight_decay); default 5e-4 (DUE); negative means 0
+	BatchSize   int     // pairs per minibatch; default 128 (DUE)
+	MaxEpochs   int     // default 300
+	Patience    int     // epochs without validation-RMSE improvement before stopping; default 25
+
+	Seed uint64 // seeds weights, power-iteration vectors, k-means, shuffling
+}
+
+func (c Config) withDefaults() Config {
+	def := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	def(&c.TowerHidden, 2048)
+	def(&c.TowerOut, 1024)
+	def(&c.CombHidden, 128)
+	def(&c.Embedding, 10)
+	def(&c.Inducing, 100)
+	def(&c.PowerIters, 1)
+	def(&c.BatchSize, 128)
+	def(&c.MaxEpochs, 300)
+	def(&c.Patience, 25)
+	if c.Kernel == "" {
+		c.Kernel = "matern12"
+	}
+	if c.Coeff == 0 {
+		c.Coeff = 0.95
+	}
+	if c.LR == 0 {
+		c.LR = 1e-2
+	}
+	if c.WeightDecay == 0 {
+		c.WeightDecay = 5e-4
+	}
+	if c.WeightDecay < 0 {
+		c.WeightDecay = 0
+	}
+	return c
+}
+
+func (c Config) validate() error {
+	for _, v := range []struct {
+		name string
+		n    int
+	}{{"TowerHidden", c.TowerHidden}, {"TowerOut", c.TowerOut}, {"CombHidden", c.CombHidden}, {"Embedding", c.Embedding},
+		{"Inducing", c.Inducing}, {"PowerIters", c.PowerIters}, {"BatchSize", c.BatchSize}, {"MaxEpochs", c.MaxEpochs}, {"Patience", c.Patience}} {
+		if v.n <= 0 {
+			return fmt.Errorf("due: config: %s = %d, want > 0", v.name, v.n)
+		}
+	}
+	if !(c.LR > 0) {
+		return fmt.Errorf("due: config: LR = %v, want > 0", c.LR)
+	}
+	if _, err := gp.ParseFamily(c.Kernel); err != nil {
+		return fmt.Errorf("due: config: %w", err)
+	}
+	return nil
+}
+
+// Pairs lists drug pairs as row indices into a Sparse feature matrix, with
+// their targets (Y may be nil for prediction).
+type Pairs struct {
+	A, B []int
+	Y    []float64
+}
+
+// Len is the number of pairs.
+func (p Pairs) Len() int { return len(p.A) }
+
+func (p Pairs) validate(X *Sparse, name string, needY bool) error {
+	if len(p.B) != len(p.A) || (needY && len(p.Y) != len(p.A)) {
+		return fmt.Errorf("due: %s: %d first drugs, %d second drugs, %d targets", name, len(p.A), len(p.B), len(p.Y))
+	}
+	n := X.NumRows()
+	for i := range p.A {
+		if p.A[i] < 0 || p.A[i] >= n || p.B[i] < 0 || p.B[i] >= n {
+			return fmt.Errorf("due: %s: pair %d references drugs (%d, %d) of %d", name, i, p.A[i], p.B[i], n)
+		}
+		if needY && (math.IsNaN(p.Y[i]) || math.IsInf(p.Y[i], 0)) {
+			return fmt.Errorf("due: %s: pair %d: target %v", name, i, p.Y[i])
+		}
+	}
+	return nil
+}
+
+func (p Pairs) subset(idx []int) Pairs {
+	q := Pairs{A: make([]int, len(idx)), B: make([]int, len(idx))}
+	if p.Y != nil {
+		q.Y = make([]float64, len(idx))
+	}
+	for k, i := range idx {
+		q.A[k], q.B[k] = p.A[i], p.B[i]
+		if p.Y != nil {
+			q.Y[k] = p.Y[i]
+		}
+	}
+	return q
+}
+
+// Progress is reported after every epoch (and once with Done set).
+type Progress struct {
+	Epoch, MaxEpochs int
+	TrainLoss        float64 // mean over the epoch's batches of -ELBO/n (standardized targets)
+	ValRMSE          float64 // RMSE of the predictive mean on the validation pairs, original units; NaN without them
+	BestEpoch        int
+	Elapsed          time.Duration
+	Done             bool
+}
+
+// Model is a trained DUE: a spectrally normalized two-tower feature
+// extractor feeding a sparse variational GP. Predict is safe for
+// concurrent use; the model is read-only after Train.
+type Model struct {
+	Config   Config
+	Dim      int     // input feature dimension
+	YMean    float64 // target standardization of the training pairs
+	YScale   float64
+	net      *network
+	gp       *gp.SVGP
+	epochs   int
+	bestEpoh int
+}
+
+// Train fits DUE on the train pairs, with early stopping on the RMSE of the
+// predictive mean on val (if val is empty it trains MaxEpochs epochs). The
+// feature extractor and the GP are trained jointly by Adam on the minibatch
+// ELBO divided by the number of training pairs (GPyTorch's
+// VariationalELBO). progress may be nil. Cancelling ctx stops training with
+// ctx.Err().
+func Train(ctx context.Context, cfg Config, X *Sparse, train, val Pairs, progress func(Progress)) (*Model, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if err := X.Validate(); err != nil {
+		return nil, err
+	}
+	if err := train.validate(X, "train", true); err != nil {
+		return nil, err
+	}
+	if err := val.validate(X, "val", true); err != nil {
+		return nil, err
+	}
+	n := train.Len()
+	if n < 2 {
+		return nil, fmt.Errorf("due: train: %d pairs, want at least 2", n)
+	}
+	fam, _ := gp.ParseFamily(cfg.Kernel)
+	start := time.Now()
+	m := &Model{Config: cfg, Dim: X.Dim}
+	m.YMean, m.YScale = meanStd(train.Y)
+	ys := make([]float64, n)
+	for i, y := range train.Y {
+		ys[i] = (y - m.YMean) / m.YScale
+	}
+	m.net = newNetwork(cfg, X.Dim, cfg.Seed)
+	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6475655f747261)) // "due_tra"
+
+	// GP initialization as DUE's initial_values: features of up to 1000
+	// random training pairs; inducing points by k-means on them; the
+	// lengthscale is their mean pairwise distance.
+	perm := rng.Perm(n)
+	ns := min(n, 1000)
+	sample := train.subset(perm[:ns])
+	F := m.features(X, sample, true)
+	M := min(cfg.Inducing, ns)
+	Z, err := gp.KMeans(F, M, cfg.Seed, 0)
+	if err != nil {
+		return nil, fmt.Errorf("due: inducing points: %w", err)
+	}
+	ls := meanPairwiseDistance(F)
+	if !(ls > 0) {
+		ls = 1
+	}
+	// GPyTorch's defaults: outputscale and noise softplus(0) = log 2.
+	m.gp = gp.NewSVGP(gp.NewKernel(fam, math.Ln2, ls), math.Log(math.Ln2), Z)
+
+	gpParams := m.gp.Params(nil)
+	gpGrad := make([]float64, len(gpParams))
+	gpOpt := gp.NewAdam(cfg.LR)
+	best := math.Inf(1)
+	var bestNet [][]float64
+	var bestGP []float64
+	bestEpoch := 0
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	for epoch := 1; epoch <= cfg.MaxEpochs; epoch++ {
+		rng.Shuffle(n, func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+		var lossSum float64
+		var batches int
+		for lo := 0; lo < n; lo += cfg.BatchSize {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			hi := min(lo+cfg.BatchSize, n)
+			bi := idx[lo:hi]
+			drugs, pa, pb := uniqueDrugs(train, bi)
+			p := m.net.forward(X, drugs, pa, pb, true, cfg.PowerIters)
+			b := len(bi)
+			Fb := mat.NewDense(b, cfg.Embedding, p.f)
+			yb := make([]float64, b)
+			for k, i := range bi {
+				yb[k] = ys[i]
+			}
+			dF := mat.NewDense(b, cfg.Embedding, nil)
+			elbo, err := m.gp.ELBO(Fb, yb, n, gpGrad, dF)
+			if err != nil {
+				return nil, fmt.Errorf("due: epoch %d: %w", epoch, err)
+			}
+			if math.IsNaN(elbo) || math.IsInf(elbo, 0) {
+				return nil, fmt.Errorf("due: epoch %d: training diverged (ELBO %v)", epoch, elbo)
+			}
+			// Minimize -ELBO/n.
+			for i := range gpGrad {
+				gpGrad[i] /= -float64(n)
+			}
+			dFr := dF.RawMatrix().Data
+			for i := range dFr {
+				dFr[i] /= -float64(n)
+			}
+			m.net.backward(X, p, dFr)
+			m.net.step(cfg.LR, cfg.WeightDecay)
+			gpOpt.Step(gpParams, gpGrad)
+			m.gp.SetParams(gpParams)
+			lossSum += -elbo / float64(n)
+			batches++
+		}
+		rmse := math.NaN()
+		if val.Len() > 0 {
+			for _, l := range m.net.layers() {
+				l.updateSigma()
+			}
+			mean, _, err := m.predict(X, val)
+			if err != nil {
+				return nil, fmt.Errorf("due: epoch %d: validation: %w", epoch, err)
+			}
+			var se float64
+			for i, mu := range mean {
+				se += (mu - val.Y[i]) * (mu - val.Y[i])
+			}
+			rmse = math.Sqrt(se / float64(len(mean)))
+			if rmse < best {
+				best, bestEpoch = rmse, epoch
+				bestNet = m.net.snapshot()
+				bestGP = m.gp.Params(bestGP[:0])
+			}
+		}
+		m.epochs = epoch
+		stop := val.Len() > 0 && epoch-bestEpoch >= cfg.Patience
+		if progress != nil {
+			progress(Progress{Epoch: epoch, MaxEpochs: cfg.MaxEpochs, TrainLoss: lossSum / float64(batches),
+				ValRMSE: rmse, BestEpoch: bestEpoch, Elapsed: time.Since(start)})
+		}
+		if stop {
+			break
+		}
+	}
+	if bestNet != nil {
+		m.net.restore(bestNet)
+		m.gp.SetParams(bestGP)
+	}
+	for _, l := range m.net.layers() {
+		l.updateSigma()
+	}
+	m.bestEpoh = bestEpoch
+	if progress != nil {
+		progress(Progress{Epoch: m.epochs, MaxEpochs: cfg.MaxEpochs, ValRMSE: best, BestEpoch: bestEpoch, Elapsed: time.Since(start), Done: true})
+	}
+	return m, nil
+}
+
+// features returns the Embedding-dimensional features of the pairs (a
+// training-mode pass with power iteration when train is set).
+func (m *Model) features(X *Sparse, p Pairs, train bool) *mat.Dense {
+	all := make([]int, p.Len())
+	for i := range all {
+		all[i] = i
+	}
+	drugs, pa, pb := uniqueDrugs(p, all)
+	var ps *pass
+	if train {
+		ps = m.net.forward(X, drugs, pa, pb, true, m.Config.PowerIters)
+	} else {
+		ps = m.net.run(X, drugs, pa, pb)
+	}
+	return mat.NewDense(p.Len(), m.Config.Embedding, ps.f)
+}
+
+// predict returns the predictive mean and latent variance in original
+// units, in chunks of 4096 pairs.
+func (m *Model) predict(X *Sparse, p Pairs) (mean, variance []float64, err error) {
+	n := p.Len()
+	mean, variance = make([]float64, n), make([]float64, n)
+	const chunk = 4096
+	for lo := 0; lo < n; lo += chunk {
+		hi := min(lo+chunk, n)
+		idx := make([]int, hi-lo)
+		for i := range idx {
+			idx[i] = lo + i
+		}
+		F := m.features(X, p.subset(idx), false)
+		if err := m.gp.Predict(F, mean[lo:hi], variance[lo:hi]); err != nil {
+			return nil, nil, err
+		}
+	}
+	s2 := m.YScale * m.YScale
+	for i := range mean {
+		mean[i] = mean[i]*m.YScale + m.YMean
+		variance[i] *= s2
+	}
+	return mean, variance, nil
+}
+
+// Predict returns, for each pair, the predictive mean, the GP's latent
+// (epistemic) variance and, once, the likelihood's noise variance (the
+// homoscedastic aleatoric part), all in the units of the training targets.
+// DUE's predictive variance is variance[i] + noise.
+func (m *Model) Predict(X *Sparse, p Pairs) (mean, variance []float64, noise float64, err error) {
+	if err := X.Validate(); err != nil {
+		return nil, nil, 0, err
+	}
+	if X.Dim != m.Dim {
+		return nil, nil, 0, fmt.Errorf("due: predict: features of dimension %d, model trained on %d", X.Dim, m.Dim)
+	}
+	if err := p.validate(X, "predict", false); err != nil {
+		return nil, nil, 0, err
+	}
+	if p.Len() == 0 {
+		return nil, nil, m.Noise(), nil
+	}
+	mean, variance, err = m.predict(X, p)
+	return mean, variance, m.Noise(), err
+}
+
+// Noise is the likelihood's noise variance in target units.
+func (m *Model) Noise() float64 { return m.gp.Noise() * m.YScale * m.YScale }
+
+// Epochs is the number of epochs trained; BestEpoch the one restored
+// (0 when there was no validation set and the last was kept).
+func (m *Model) Epochs() int    { return m.epochs }
+func (m *Model) BestEpoch() int { return m.bestEpoh }
+
+// SVGP returns the trained GP (read-only use).
+func (m *Model) SVGP() *gp.SVGP { return m.gp }
+
+// uniqueDrugs maps the pairs idx of p to unique feature rows.
+func uniqueDrugs(p Pairs, idx []int) (drugs, pa, pb []int) {
+	pos := make(map[int]int, 2*len(idx))
+	at := func(r int) int {
+		if q, ok := pos[r]; ok {
+			return q
+		}
+		pos[r] = len(drugs)
+		drugs = append(drugs, r)
+		return pos[r]
+	}
+	pa, pb = make([]int, len(idx)), make([]int, len(idx))
+	for k, i := range idx {
+		pa[k] = at(p.A[i])
+		pb[k] = at(p.B[i])
+	}
+	return drugs, pa, pb
+}
+
+func meanStd(y []float64) (float64, float64) {
+	var m float64
+	for _, v := range y {
+		m += v
+	}
+	m /= float64(len(y))
+	var ss float64
+	for _, v := range y {
+		ss += (v - m) * (v - m)
+	}
+	sd := math.Sqrt(ss / float64(max(len(y)-1, 1)))
+	if !(sd > 0) {
+		sd = 1
+	}
+	return m, sd
+}
+
+func meanPairwiseDistance(F *mat.Dense) float64 {
+	n, _ := F.Dims()
+	var s float64
+	var c int
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			var d float64
+			a, b := F.RawRowView(i), F.RawRowView(j)
+			for k := range a {
+				d += (a[k] - b[k]) * (a[k] - b[k])
+			}
+			s += math.Sqrt(d)
+			c++
+		}
+	}
+	if c == 0 {
+		return 0
+	}
+	return s / float64(c)
+}
