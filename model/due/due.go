@@ -142,14 +142,14 @@ type Progress struct {
 // extractor feeding a sparse variational GP. Predict is safe for
 // concurrent use; the model is read-only after Train.
 type Model struct {
-	Config   Config
-	Dim      int     // input feature dimension
-	YMean    float64 // target standardization of the training pairs
-	YScale   float64
-	net      *network
-	gp       *gp.SVGP
-	epochs   int
-	bestEpoh int
+	Config    Config
+	Dim       int     // input feature dimension
+	YMean     float64 // target standardization of the training pairs
+	YScale    float64
+	net       *network
+	gp        *gp.SVGP
+	epochs    int
+	bestEpoch int
 }
 
 // Train fits DUE on the train pairs, with early stopping on the RMSE of the
@@ -295,7 +295,7 @@ func Train(ctx context.Context, cfg Config, X *Sparse, train, val Pairs, progres
 	for _, l := range m.net.layers() {
 		l.updateSigma()
 	}
-	m.bestEpoh = bestEpoch
+	m.bestEpoch = bestEpoch
 	if progress != nil {
 		progress(Progress{Epoch: m.epochs, MaxEpochs: cfg.MaxEpochs, ValRMSE: best, BestEpoch: bestEpoch, Elapsed: time.Since(start), Done: true})
 	}
@@ -371,7 +371,7 @@ func (m *Model) Noise() float64 { return m.gp.Noise() * m.YScale * m.YScale }
 // Epochs is the number of epochs trained; BestEpoch the one restored
 // (0 when there was no validation set and the last was kept).
 func (m *Model) Epochs() int    { return m.epochs }
-func (m *Model) BestEpoch() int { return m.bestEpoh }
+func (m *Model) BestEpoch() int { return m.bestEpoch }
 
 // SVGP returns the trained GP (read-only use).
 func (m *Model) SVGP() *gp.SVGP { return m.gp }

@@ -1,0 +1,34 @@
+// Package due implements DUE, Deterministic Uncertainty Estimation (van
+// Amersfoort et al. 2021, "On Feature Collapse and Deep Kernel Learning for
+// Single Forward Pass Uncertainty"), as a baseline for drug-combination
+// synergy: a spectrally normalized two-tower feature extractor feeding a
+// sparse variational GP (package gp), trained jointly.
+//
+// Feature extractor: the shared two-tower shape (single-drug tower sparse
+// dim→2048, ReLU, →1024; the two embeddings summed; combined network
+// 1024→128, ReLU, then a residual block r + ReLU(r W + b) as in DUE's
+// FCResNet), then a linear map to a 10-dimensional embedding. Every weight
+// matrix W is replaced by W / max(1, sigma/coeff) where sigma = u^T W v is
+// the power-iteration estimate of its largest singular value (one iteration
+// per training step, u and v carried over, 15 at initialization; coeff 0.95
+// by default, DUE's FCResNet default). Gradients flow through sigma with u
+// and v held fixed, as in PyTorch's spectral_norm.
+//
+// GP: gp.SVGP with a constant mean, a whitened Cholesky variational
+// distribution, 100 inducing points initialized by k-means on the features
+// of up to 1000 training pairs and a Matern-1/2 kernel whose lengthscale
+// starts at their mean pairwise distance (DUE's initial_values); output
+// scale and noise start at log 2 (GPyTorch's softplus(0)). Loss:
+// -ELBO/n on minibatches (GPyTorch's VariationalELBO), one Adam (learning
+// rate 1e-2) over all parameters, weight decay 5e-4 on the network only.
+// Targets are standardized on the training pairs; early stopping on the
+// validation RMSE of the predictive mean restores the best epoch.
+//
+// Prediction: the GP's latent variance is the epistemic part, the
+// likelihood's noise variance the (homoscedastic) aleatoric part; DUE's
+// predictive variance is their sum.
+//
+// Everything is float64 and plain Go on gonum's BLAS; the model package's
+// networks use gorgonia, which has no way to inject the GP's gradient with
+// respect to the features without running the forward pass twice.
+package due
