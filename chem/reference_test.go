@@ -3,6 +3,7 @@ package chem
 import (
 	"bufio"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,9 +20,9 @@ type refRow struct {
 	r3unfolded string
 }
 
-func readReference(t testing.TB) []refRow {
+func readReference(t testing.TB, path string) []refRow {
 	t.Helper()
-	f, err := os.Open(shareddata.Path(t, "fingerprints", "rdkit_morgan.tsv"))
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +38,7 @@ func readReference(t testing.TB) []refRow {
 		}
 		c := strings.Split(sc.Text(), "\t")
 		if len(c) != 5 {
-			t.Fatalf("rdkit_morgan.tsv:%d: %d columns, want 5", line, len(c))
+			t.Fatalf("%s:%d: %d columns, want 5", path, line, len(c))
 		}
 		rows = append(rows, refRow{line, c[0], c[1], c[2], c[3], c[4]})
 	}
@@ -75,14 +76,30 @@ func formatEnvs(envs []Environment) string {
 // RDKit 2022.09.3's GetMorganFingerprintAsBitVect (r=3, 1024 bits; r=2,
 // 2048 bits) and GetMorganFingerprint (r=3, unfolded).
 func TestRDKitReference(t *testing.T) {
-	rows := readReference(t)
+	compareReference(t, shareddata.Path(t, "fingerprints", "rdkit_morgan.tsv"))
+}
+
+// TestRDKitExtraReference compares a further file in the same format,
+// named by $DEUP_CHEM_EXTRA_REF (for example RDKit output for a catalogue
+// the tests have never seen); skipped when unset.
+func TestRDKitExtraReference(t *testing.T) {
+	p := os.Getenv("DEUP_CHEM_EXTRA_REF")
+	if p == "" {
+		t.Skip("DEUP_CHEM_EXTRA_REF not set")
+	}
+	compareReference(t, p)
+}
+
+func compareReference(t *testing.T, path string) {
+	name := filepath.Base(path)
+	rows := readReference(t, path)
 	bad := 0
 	for _, r := range rows {
 		m, err := ParseSMILES(r.smiles)
 		if err != nil {
 			bad++
 			if bad <= 10 {
-				t.Errorf("rdkit_morgan.tsv:%d %s: %v", r.line, r.id, err)
+				t.Errorf("%s:%d %s: %v", name, r.line, r.id, err)
 			}
 			continue
 		}
@@ -92,8 +109,8 @@ func TestRDKitReference(t *testing.T) {
 		if got1 != r.r3b1024 || got2 != r.r2b2048 || got3 != r.r3unfolded {
 			bad++
 			if bad <= 10 {
-				t.Errorf("rdkit_morgan.tsv:%d %s %s:\n r3/1024 got  %s\n         want %s\n unfolded got  %s\n          want %s",
-					r.line, r.id, r.smiles, got1, r.r3b1024, got3, r.r3unfolded)
+				t.Errorf("%s:%d %s %s:\n r3/1024 got  %s\n         want %s\n unfolded got  %s\n          want %s",
+					name, r.line, r.id, r.smiles, got1, r.r3b1024, got3, r.r3unfolded)
 			}
 		}
 	}

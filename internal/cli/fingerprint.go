@@ -1,0 +1,158 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/deup-screening/deup/chem"
+)
+
+func fingerprintCommand() *Command {
+	return &Command{
+		Name:  "fingerprint",
+		Short: "Morgan fingerprints (RDKit-identical) of id<TAB>smiles lines",
+		Run:   runFingerprint,
+	}
+}
+
+const fingerprintDesc = `
+Reads lines "id<TAB>smiles" (further tab-separated columns are ignored) from
+FILE or standard input and writes "id<TAB>bits" to standard output, where bits
+are the space-separated, increasing indices of the on-bits of the folded
+Morgan fingerprint, identical to RDKit 2022.09.3's
+GetMorganFingerprintAsBitVect(mol, radius, nBits) with its defaults (bond
+types, no chirality, no feature invariants).
+
+A molecule that cannot be parsed (or that RDKit would refuse) is written with
+an empty bit list; its error goes to standard error with the id, the line and
+the position in the SMILES, and the exit status is 1. A line without a tab is
+reported the same way and not written. The last line on standard error gives
+the count and the throughput.`
+
+// fingerprintBatch is how many lines are fingerprinted together; output is
+// written in input order after each batch.
+const fingerprintBatch = 4096
+
+func runFingerprint(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup fingerprint", "deup fingerprint [--radius R] [--bits N] [--header] [--workers W] [FILE]", fingerprintDesc)
+	radius := fs.Int("radius", 3, "Morgan radius")
+	bits := fs.Int("bits", 1024, "fingerprint size in bits")
+	header := fs.Bool("header", false, "skip the first line (a header)")
+	workers := fs.Int("workers", 0, "goroutines (0: GOMAXPROCS)")
+	quiet := fs.Bool("quiet", false, "do not print the throughput line")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, 0, 1); err != nil {
+		return err
+	}
+	if *radius < 0 {
+		return fmt.Errorf("%w: --radius must be >= 0, got %d", ErrUsage, *radius)
+	}
+	if *bits <= 0 {
+		return fmt.Errorf("%w: --bits must be positive, got %d", ErrUsage, *bits)
+	}
+	nw := *workers
+	if nw <= 0 {
+		nw = runtime.GOMAXPROCS(0)
+	}
+	in, name := env.Stdin, "stdin"
+	if len(pos) == 1 && pos[0] != "-" {
+		f, err := os.Open(pos[0])
+		if err != nil {
+			return fmt.Errorf("fingerprint: %w", err)
+		}
+		defer f.Close()
+		in, name = f, pos[0]
+	}
+	out := bufio.NewWriterSize(env.Stdout, 1<<16)
+	start := time.Now()
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	var (
+		ids, smiles []string
+		lines       []int
+		line        int
+		nMol, nFail int
+	)
+	flush := func() error {
+		res, errs := chem.MorganBitsAll(smiles, *radius, *bits, nw)
+		var b []byte
+		for i := range ids {
+			b = append(b[:0], ids[i]...)
+			b = append(b, '\t')
+			if errs[i] != nil {
+				nFail++
+				fmt.Fprintf(env.Stderr, "deup fingerprint: %s:%d: id %s: %v\n", name, lines[i], ids[i], errs[i])
+			}
+			for k, x := range res[i] {
+				if k > 0 {
+					b = append(b, ' ')
+				}
+				b = strconv.AppendInt(b, int64(x), 10)
+			}
+			b = append(b, '\n')
+			if _, err := out.Write(b); err != nil {
+				return fmt.Errorf("fingerprint: %w", err)
+			}
+		}
+		nMol += len(ids)
+		ids, smiles, lines = ids[:0], smiles[:0], lines[:0]
+		return ctx.Err()
+	}
+	for sc.Scan() {
+		line++
+		if line == 1 && *header {
+			continue
+		}
+		text := strings.TrimSuffix(sc.Text(), "\r")
+		id, rest, ok := strings.Cut(text, "\t")
+		if !ok {
+			nFail++
+			fmt.Fprintf(env.Stderr, "deup fingerprint: %s:%d: want id<TAB>smiles, got %q\n", name, line, fpTruncate(text, 60))
+			continue
+		}
+		smi, _, _ := strings.Cut(rest, "\t")
+		ids = append(ids, id)
+		smiles = append(smiles, smi)
+		lines = append(lines, line)
+		if len(ids) == fingerprintBatch {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("fingerprint: %s:%d: %w", name, line+1, err)
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	if err := out.Flush(); err != nil {
+		return fmt.Errorf("fingerprint: %w", err)
+	}
+	el := time.Since(start)
+	if !*quiet {
+		rate := float64(nMol) / el.Seconds()
+		fmt.Fprintf(env.Stderr, "deup fingerprint: %d molecules (%d failed) in %.3f s: %.0f molecules/s on %d workers (%.0f/s per worker)\n",
+			nMol, nFail, el.Seconds(), rate, nw, rate/float64(nw))
+	}
+	if nFail > 0 {
+		return exitError{1}
+	}
+	return nil
+}
+
+func fpTruncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
