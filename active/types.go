@@ -3,6 +3,8 @@ package active
 import (
 	"context"
 	"fmt"
+
+	"github.com/deup-screening/deup/deup"
 )
 
 // Pair is one unordered drug pair on one cell line, by index into the
@@ -58,11 +60,12 @@ type OutOfSample struct {
 
 // Evidence is everything a surrogate may learn from at the start of a round.
 type Evidence struct {
-	Round       int           // the round about to be proposed (1-based)
-	Measured    []Measurement // D: every measured pair (initial and acquired), in ledger order
-	Initial     int           // Measured[:Initial] is the initial set (Alg. 2 pre-fills D_e from it)
-	OutOfSample []OutOfSample // acquired pairs with the prediction that chose them, in ledger order
-	Seed        uint64        // seed for this round's fit; same seed, same model
+	Round       int            // the round about to be proposed (1-based)
+	Measured    []Measurement  // D: every measured pair (initial and acquired), in ledger order
+	Initial     int            // Measured[:Initial] is the initial set (Alg. 2 pre-fills D_e from it)
+	OutOfSample []OutOfSample  // acquired pairs with the prediction that chose them, in ledger order
+	Prefill     []deup.Example // D_e pre-filled from the initial pairs (Alg. 2), for a Prefiller
+	Seed        uint64         // seed for this round's fit; same seed, same model
 }
 
 // Surrogate is the model a campaign consults: it fits on the evidence and
@@ -75,6 +78,15 @@ type Surrogate interface {
 	Fit(ctx context.Context, ev Evidence) error
 	// Predict returns one prediction per pair. Valid after Fit.
 	Predict(ctx context.Context, pairs []Pair) ([]Prediction, error)
+}
+
+// Prefiller is a Surrogate whose error model starts from examples computed
+// once from the initial pairs (DEUP's Alg. 2). The campaign calls Prefill
+// before the first round, stores the examples in the ledger, and passes them
+// back in every Evidence.Prefill, so a restart never recomputes them.
+type Prefiller interface {
+	Surrogate
+	Prefill(ctx context.Context, initial []Measurement, seed uint64) ([]deup.Example, error)
 }
 
 // Oracle measures pairs (retrospective mode: looks them up in a screen that

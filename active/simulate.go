@@ -1,0 +1,249 @@
+package active
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+	"sync"
+)
+
+// Strategy is a named pair of surrogate and acquisition function compared
+// by a simulation.
+type Strategy struct {
+	Name        string
+	Model       string // NewSurrogate name
+	Acquisition string // ParseAcquisition syntax
+}
+
+// ParseStrategy reads a strategy name: deup-ucb, deup-ei, deup-thompson
+// (interactive DEUP with UCB, EI, Thompson sampling), greedy (mu of the
+// main predictor), explore (DEUP's sigma_epistemic), random, ensemble-ucb
+// (bootstrap ensemble, UCB on its spread), or MODEL-ACQUISITION for any
+// NewSurrogate model and ParseAcquisition name (e.g. bayes-ridge-ucb).
+func ParseStrategy(name string) (Strategy, error) {
+	s := Strategy{Name: name}
+	switch name {
+	case "greedy":
+		s.Model, s.Acquisition = "bayes-ridge", "greedy"
+	case "explore":
+		s.Model, s.Acquisition = "deup", "explore"
+	case "random":
+		s.Model, s.Acquisition = "bayes-ridge", "random"
+	default:
+		i := strings.LastIndex(name, "-")
+		if i < 0 {
+			return s, fmt.Errorf("active: unknown strategy %q (want deup-ucb, deup-ei, deup-thompson, greedy, explore, random, ensemble-ucb or MODEL-ACQUISITION)", name)
+		}
+		s.Model, s.Acquisition = name[:i], name[i+1:]
+	}
+	if _, err := NewSurrogate(s.Model, Encoder{}); err != nil {
+		return s, fmt.Errorf("active: strategy %q: %w", name, err)
+	}
+	if _, err := ParseAcquisition(s.Acquisition); err != nil {
+		return s, fmt.Errorf("active: strategy %q: %w", name, err)
+	}
+	return s, nil
+}
+
+// SimConfig configures a retrospective simulation.
+type SimConfig struct {
+	Init       int        // initial measured pairs
+	Batch      int        // pairs per round
+	Rounds     int        // rounds per run
+	MaxPerDrug int        // diversity rule (0: none)
+	Strategies []Strategy // compared on the same initial sets
+	Seeds      int        // runs per strategy; seed s uses Seed0+s
+	Seed0      uint64
+	TopFrac    float64 // 0 means 0.01 (RECOVER's top 1 %)
+	Features   string  // DrugFeatures spec
+	Workers    int     // parallel runs; 0 means GOMAXPROCS
+}
+
+// Trace is one run's per-round record. Index 0 is the initial set; index r
+// is after round r's measurements. TestRMSE[r] is the error, on every pair
+// not yet measured, of the model that chose round r (NaN at index 0).
+type Trace struct {
+	Strategy  string
+	Seed      uint64
+	Measured  []int
+	Best      []float64
+	TopFound  []float64 // fraction of the top pairs measured so far
+	TestRMSE  []float64
+	ModelVers []string
+}
+
+// SimProgress is sent after each round of each run.
+type SimProgress struct {
+	Strategy string
+	Seed     uint64
+	Round    int
+}
+
+// Simulate runs every strategy with every seed on the table t (the oracle:
+// pairs are revealed when chosen) and returns the traces, strategies in
+// order, seeds in order within each. Runs are independent and run in
+// parallel; each is deterministic.
+func Simulate(ctx context.Context, t TableOracle, base Config, cfg SimConfig, progress func(SimProgress)) ([]Trace, error) {
+	if cfg.TopFrac == 0 {
+		cfg.TopFrac = 0.01
+	}
+	if cfg.Seeds < 1 || cfg.Rounds < 1 || cfg.Batch < 1 || len(cfg.Strategies) == 0 {
+		return nil, fmt.Errorf("active: simulate needs seeds, rounds, batch >= 1 and a strategy (got %d, %d, %d, %d)", cfg.Seeds, cfg.Rounds, cfg.Batch, len(cfg.Strategies))
+	}
+	if cfg.Init+cfg.Rounds*cfg.Batch >= len(t) {
+		return nil, fmt.Errorf("active: %d initial + %d rounds x %d exceeds the %d measured pairs", cfg.Init, cfg.Rounds, cfg.Batch, len(t))
+	}
+	top := TopFraction(t, cfg.TopFrac)
+	type job struct{ si, seed int }
+	jobs := make(chan job)
+	traces := make([]Trace, len(cfg.Strategies)*cfg.Seeds)
+	errs := make([]error, len(traces))
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				k := j.si*cfg.Seeds + j.seed
+				tr, err := simulateOne(ctx, t, top, base, cfg, cfg.Strategies[j.si], cfg.Seed0+uint64(j.seed), func(p SimProgress) {
+					if progress != nil {
+						mu.Lock()
+						progress(p)
+						mu.Unlock()
+					}
+				})
+				traces[k], errs[k] = tr, err
+				if err != nil {
+					cancel()
+				}
+			}
+		}()
+	}
+feed:
+	for si := range cfg.Strategies {
+		for s := 0; s < cfg.Seeds; s++ {
+			select {
+			case jobs <- job{si, s}:
+			case <-ctx.Done():
+				break feed
+			}
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return traces, nil
+}
+
+func simulateOne(ctx context.Context, t TableOracle, top map[Pair]bool, base Config, cfg SimConfig, st Strategy, seed uint64, progress func(SimProgress)) (Trace, error) {
+	tr := Trace{Strategy: st.Name, Seed: seed}
+	initial, cands, err := SplitInitial(t, cfg.Init, seed)
+	if err != nil {
+		return tr, err
+	}
+	cc := base
+	cc.Mode, cc.Model, cc.Acquisition = Retrospective, st.Model, st.Acquisition
+	cc.Batch, cc.Rounds, cc.MaxPerDrug, cc.Seed, cc.Features = cfg.Batch, cfg.Rounds, cfg.MaxPerDrug, seed, cfg.Features
+	enc, err := NewEncoder(cc)
+	if err != nil {
+		return tr, err
+	}
+	sur, err := NewSurrogate(st.Model, enc)
+	if err != nil {
+		return tr, err
+	}
+	c, err := Create(NewMemoryStore(), cc, initial, cands)
+	if err != nil {
+		return tr, err
+	}
+	record := func(rmse float64, version string) {
+		found := 0
+		for _, m := range c.Measured() {
+			if top[m.Pair] {
+				found++
+			}
+		}
+		tr.Measured = append(tr.Measured, len(c.Measured()))
+		tr.Best = append(tr.Best, c.Best())
+		tr.TopFound = append(tr.TopFound, float64(found)/float64(len(top)))
+		tr.TestRMSE = append(tr.TestRMSE, rmse)
+		tr.ModelVers = append(tr.ModelVers, version)
+	}
+	record(math.NaN(), "")
+	for r := 1; r <= cfg.Rounds; r++ {
+		if err := ctx.Err(); err != nil {
+			return tr, err
+		}
+		prop, err := c.Step(ctx, sur, t)
+		if err != nil {
+			return tr, fmt.Errorf("active: %s seed %d round %d: %w", st.Name, seed, r, err)
+		}
+		var ss float64
+		for i, p := range prop.Pool {
+			d := prop.Preds[i].Mu - t[p]
+			ss += d * d
+		}
+		record(math.Sqrt(ss/float64(len(prop.Pool))), prop.Round.ModelVersion)
+		progress(SimProgress{Strategy: st.Name, Seed: seed, Round: r})
+	}
+	return tr, nil
+}
+
+// Summary is the mean and standard error over seeds, per round.
+type Summary struct {
+	Mean []float64 `json:"mean"`
+	SE   []float64 `json:"se"`
+}
+
+// Summarize returns the per-round mean and standard error (sample sd over
+// sqrt(seeds); 0 with one seed) of the values picked by get across traces.
+// NaN entries (the test error of index 0) are skipped; a round with no
+// finite value gets mean 0 and se 0 and is listed in the second result.
+func Summarize(traces []Trace, get func(Trace) []float64) (Summary, []int) {
+	if len(traces) == 0 {
+		return Summary{}, nil
+	}
+	n := len(get(traces[0]))
+	s := Summary{Mean: make([]float64, n), SE: make([]float64, n)}
+	var empty []int
+	for r := 0; r < n; r++ {
+		var sum, sum2 float64
+		k := 0
+		for _, t := range traces {
+			v := get(t)[r]
+			if math.IsNaN(v) {
+				continue
+			}
+			sum += v
+			sum2 += v * v
+			k++
+		}
+		if k == 0 {
+			empty = append(empty, r)
+			continue
+		}
+		m := sum / float64(k)
+		s.Mean[r] = m
+		if k > 1 {
+			v := math.Max(sum2-float64(k)*m*m, 0) / float64(k-1)
+			s.SE[r] = math.Sqrt(v / float64(k))
+		}
+	}
+	return s, empty
+}

@@ -1,0 +1,290 @@
+package active
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/deup-screening/deup/deup"
+	"github.com/deup-screening/deup/gp"
+)
+
+// Encoder maps a pair to the input vector x of a main predictor:
+//
+//	x = [f(a) + f(b), f(a) .* f(b) (if Product), onehot(cell line) (if more than one)]
+//
+// with f the drug feature rows. The sum and the element-wise product are
+// symmetric, so (a, b) and (b, a) get the same x (the paper's
+// permutation-invariant sum of drug embeddings).
+type Encoder struct {
+	Drug      [][]float64 // one row per drug, equal lengths
+	Product   bool
+	CellLines int
+}
+
+// Dim is the length of x.
+func (e Encoder) Dim() int {
+	d := 0
+	if len(e.Drug) > 0 {
+		d = len(e.Drug[0])
+	}
+	n := d
+	if e.Product {
+		n += d
+	}
+	if e.CellLines > 1 {
+		n += e.CellLines
+	}
+	return n
+}
+
+// Encode appends x(p) to dst.
+func (e Encoder) Encode(dst []float64, p Pair) []float64 {
+	fa, fb := e.Drug[p.A], e.Drug[p.B]
+	for j := range fa {
+		dst = append(dst, fa[j]+fb[j])
+	}
+	if e.Product {
+		for j := range fa {
+			dst = append(dst, fa[j]*fb[j])
+		}
+	}
+	if e.CellLines > 1 {
+		for c := 0; c < e.CellLines; c++ {
+			v := 0.0
+			if c == p.CellLine {
+				v = 1
+			}
+			dst = append(dst, v)
+		}
+	}
+	return dst
+}
+
+// IdentityFeatures is the n×n identity: each drug is its own feature (an
+// additive drug-effect model when summed).
+func IdentityFeatures(n int) [][]float64 {
+	f := make([][]float64, n)
+	for i := range f {
+		f[i] = make([]float64, n)
+		f[i][i] = 1
+	}
+	return f
+}
+
+func (e Encoder) encodeAll(ms []Measurement) ([][]float64, []float64) {
+	x := make([][]float64, len(ms))
+	y := make([]float64, len(ms))
+	for i, m := range ms {
+		x[i] = e.Encode(nil, m.Pair)
+		y[i] = m.Y
+	}
+	return x, y
+}
+
+// Ridge is the Bayesian-ridge surrogate on its own: mu and the posterior
+// standard deviation of the mean function as sigma_epistemic, the fitted
+// homoscedastic noise as sigma_aleatoric. It is the "variance of a
+// probabilistic model" baseline the paper contrasts DEUP with.
+type Ridge struct {
+	Enc   Encoder
+	model *RidgeModel
+}
+
+// Name implements Surrogate.
+func (s *Ridge) Name() string { return "bayes-ridge" }
+
+// Fit implements Surrogate.
+func (s *Ridge) Fit(ctx context.Context, ev Evidence) error {
+	x, y := s.Enc.encodeAll(ev.Measured)
+	m, err := BayesRidge{}.FitRidge(x, y)
+	if err != nil {
+		return err
+	}
+	s.model = m
+	return nil
+}
+
+// Predict implements Surrogate.
+func (s *Ridge) Predict(ctx context.Context, pairs []Pair) ([]Prediction, error) {
+	if s.model == nil {
+		return nil, errors.New("active: bayes-ridge: Predict before Fit")
+	}
+	out := make([]Prediction, len(pairs))
+	buf := make([]float64, 0, s.Enc.Dim())
+	for i, p := range pairs {
+		x := s.Enc.Encode(buf[:0], p)
+		v := s.model.Variance(x)
+		out[i] = Prediction{Mu: s.model.Predict(x), SigmaEpistemic: math.Sqrt(v), SigmaAleatoric: math.Sqrt(s.model.Noise()), SigmaTotal: math.Sqrt(v + s.model.Noise())}
+	}
+	return out, nil
+}
+
+// Ensemble is a bootstrap ensemble of Bayesian-ridge main predictors: mu is
+// the members' mean, sigma_epistemic their standard deviation (the Deep
+// Ensemble recipe with the campaign's cheap main learner). It is the
+// ensemble-UCB baseline of a simulation when no neural ensemble is used.
+type Ensemble struct {
+	Enc     Encoder
+	Members int // 0 means 5
+	models  []*RidgeModel
+}
+
+// Name implements Surrogate.
+func (s *Ensemble) Name() string { return "ensemble" }
+
+// Fit implements Surrogate: member k is fitted on a bootstrap resample
+// drawn from ev.Seed.
+func (s *Ensemble) Fit(ctx context.Context, ev Evidence) error {
+	k := s.Members
+	if k <= 0 {
+		k = 5
+	}
+	x, y := s.Enc.encodeAll(ev.Measured)
+	rng := rand.New(rand.NewPCG(ev.Seed, 0x656e73))
+	s.models = s.models[:0]
+	for m := 0; m < k; m++ {
+		bx := make([][]float64, len(x))
+		by := make([]float64, len(y))
+		for i := range bx {
+			j := rng.IntN(len(x))
+			bx[i], by[i] = x[j], y[j]
+		}
+		rm, err := BayesRidge{}.FitRidge(bx, by)
+		if err != nil {
+			return fmt.Errorf("active: ensemble member %d: %w", m, err)
+		}
+		s.models = append(s.models, rm)
+	}
+	return nil
+}
+
+// Predict implements Surrogate.
+func (s *Ensemble) Predict(ctx context.Context, pairs []Pair) ([]Prediction, error) {
+	if len(s.models) == 0 {
+		return nil, errors.New("active: ensemble: Predict before Fit")
+	}
+	out := make([]Prediction, len(pairs))
+	buf := make([]float64, 0, s.Enc.Dim())
+	k := float64(len(s.models))
+	for i, p := range pairs {
+		x := s.Enc.Encode(buf[:0], p)
+		var sum, sum2, noise float64
+		for _, m := range s.models {
+			v := m.Predict(x)
+			sum += v
+			sum2 += v * v
+			noise += m.Noise()
+		}
+		mu := sum / k
+		varEpi := math.Max(sum2/k-mu*mu, 0) * k / math.Max(k-1, 1)
+		noise /= k
+		out[i] = Prediction{Mu: mu, SigmaEpistemic: math.Sqrt(varEpi), SigmaAleatoric: math.Sqrt(noise), SigmaTotal: math.Sqrt(varEpi + noise)}
+	}
+	return out, nil
+}
+
+// DEUP is the interactive DEUP surrogate (paper Alg. 3 with the Alg. 2
+// pre-fill), built on package deup: the main predictor h (Main, by default
+// BayesRidge) fits the measured pairs D; the stationarizing features
+// phi_D(x) = (log KDE density of x under D, log model variance of h at x,
+// seen bit) are fitted on D; the error predictor e (a GP on log squared
+// errors) fits D_e, which holds
+//
+//   - the K-fold pre-fill of Alg. 2 on the initial pairs (Evidence.Prefill,
+//     computed once by Prefill and kept in the ledger), and
+//   - one out-of-sample example per acquired pair: (phi, (y - mu)^2) with
+//     phi and mu from the model of the round that chose the pair
+//     (Evidence.OutOfSample).
+//
+// sigma_total = sqrt(e(phi(x))), sigma_aleatoric = sqrt(a(x)) with a from
+// Aleatoric (nil: 0, the paper's pessimistic choice when no replicate
+// variance is known) and sigma_epistemic = sqrt(max(e - a, 0)).
+type DEUP struct {
+	Enc       Encoder
+	Main      deup.Learner // nil means BayesRidge{}
+	Aleatoric deup.Predictor
+	Features  deup.FeatureSet // 0 means d, v, b
+	model     *deup.Model
+}
+
+// Name implements Surrogate.
+func (s *DEUP) Name() string { return "deup" }
+
+func (s *DEUP) config() deup.Config {
+	main := s.Main
+	if main == nil {
+		main = BayesRidge{}
+	}
+	set := s.Features
+	if set == 0 {
+		set = deup.FeatD | deup.FeatV | deup.FeatB
+	}
+	return deup.Config{
+		Main:      main,
+		Features:  deup.Featurizer{Set: set},
+		Error:     deup.LogErrors{Learner: deup.GP{Config: gp.FitConfig{Family: gp.RBF, ARD: true, Standardize: true, MaxIter: 100}}, Floor: 1e-6},
+		Aleatoric: s.Aleatoric,
+	}
+}
+
+// Prefill runs Alg. 2 on the initial measurements: 5 folds, repeated until
+// D_e holds at least twice as many examples as initial pairs, seeded.
+func (s *DEUP) Prefill(ctx context.Context, initial []Measurement, seed uint64) ([]deup.Example, error) {
+	x, y := s.Enc.encodeAll(initial)
+	folds := 5
+	if len(x) < 2*folds {
+		folds = 2
+	}
+	return deup.Prefill(s.config(), x, y, deup.PrefillOptions{Folds: folds, Repeats: 1, Size: 2 * len(x)}, rand.New(rand.NewPCG(seed, 0x707265)))
+}
+
+// Fit implements Surrogate. ev.Prefill must hold the Alg. 2 examples.
+func (s *DEUP) Fit(ctx context.Context, ev Evidence) error {
+	x, y := s.Enc.encodeAll(ev.Measured)
+	loop, err := deup.NewLoop(s.config(), x, y)
+	if err != nil {
+		return err
+	}
+	loop.AddExamples(ev.Prefill...)
+	for _, o := range ev.OutOfSample {
+		if o.Phi == nil {
+			return fmt.Errorf("active: deup: acquired pair %v of round %d has no stationarizing features (chosen by another model?)", o.Pair, o.Round)
+		}
+		loop.AddExamples(deup.Example{Phi: o.Phi, Loss: deup.SquaredError(o.Y, o.Mu), OutOfSample: true})
+	}
+	m, err := loop.Fit()
+	if err != nil {
+		return err
+	}
+	s.model = m
+	return nil
+}
+
+// Predict implements Surrogate; each prediction carries its phi.
+func (s *DEUP) Predict(ctx context.Context, pairs []Pair) ([]Prediction, error) {
+	if s.model == nil {
+		return nil, errors.New("active: deup: Predict before Fit")
+	}
+	out := make([]Prediction, len(pairs))
+	buf := make([]float64, 0, s.Enc.Dim())
+	for i, p := range pairs {
+		if i%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		x := s.Enc.Encode(buf[:0], p)
+		est := s.model.Predict(x)
+		out[i] = Prediction{
+			Mu:             est.Mean,
+			SigmaTotal:     math.Sqrt(math.Max(est.Error, 0)),
+			SigmaEpistemic: math.Sqrt(math.Max(est.Epistemic, 0)),
+			SigmaAleatoric: math.Sqrt(math.Max(est.Aleatoric, 0)),
+			Phi:            s.model.Features.Features(nil, x),
+		}
+	}
+	return out, nil
+}
