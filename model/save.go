@@ -1,0 +1,198 @@
+package model
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+)
+
+// File format (version 1), little-endian:
+//
+//	magic   "DEUPMODEL\n"
+//	uint32  format version (1)
+//	uint32  header length n
+//	n bytes JSON header (method, config, feature config, standardization,
+//	        aleatoric regressor, parameter names and shapes)
+//	float32 parameter values, in header order, row-major
+//	uint32  CRC-32 (IEEE) of everything before it
+const (
+	fileMagic   = "DEUPMODEL\n"
+	fileVersion = 1
+)
+
+// ErrFormat marks a model file that is not a valid model (bad magic,
+// truncated, checksum mismatch, inconsistent header).
+var ErrFormat = errors.New("model: not a valid model file")
+
+type fileParam struct {
+	Name string `json:"name"`
+	Rows int    `json:"rows"`
+	Cols int    `json:"cols"`
+}
+
+type fileHeader struct {
+	Method    string        `json:"method"`
+	Config    fileConfig    `json:"config"`
+	Features  FeatureConfig `json:"features"`
+	Mean      float64       `json:"mean"`
+	SD        float64       `json:"sd"`
+	Aleatoric *aleatoric    `json:"aleatoric,omitempty"`
+	Sigma     bool          `json:"sigma"`
+	Nets      int           `json:"nets"` // networks stored one after the other
+	Params    []fileParam   `json:"params"`
+	Extra     []float64     `json:"extra,omitempty"` // method-specific numbers
+}
+
+type fileConfig struct {
+	TowerHidden, TowerOut, CombHidden, SigmaHidden int
+	LR, WeightDecay                                float64
+	BatchSize, MaxEpochs, Patience                 int
+	MinSigma                                       float64
+	Seed                                           uint64
+}
+
+func toFileConfig(c Config) fileConfig {
+	return fileConfig{c.TowerHidden, c.TowerOut, c.CombHidden, c.SigmaHidden, c.LR, c.WeightDecay, c.BatchSize, c.MaxEpochs, c.Patience, c.MinSigma, c.Seed}
+}
+
+func (f fileConfig) config() Config {
+	return Config{TowerHidden: f.TowerHidden, TowerOut: f.TowerOut, CombHidden: f.CombHidden, SigmaHidden: f.SigmaHidden,
+		LR: f.LR, WeightDecay: f.WeightDecay, BatchSize: f.BatchSize, MaxEpochs: f.MaxEpochs, Patience: f.Patience, MinSigma: f.MinSigma, Seed: f.Seed}
+}
+
+// writeModel writes the header and the networks' parameters.
+func writeModel(w io.Writer, h fileHeader, nets []*network) error {
+	if len(nets) == 0 {
+		return fmt.Errorf("model: save: nothing to save")
+	}
+	h.Nets = len(nets)
+	h.Sigma = nets[0].sigma
+	h.Params = nil
+	for _, p := range nets[0].params {
+		h.Params = append(h.Params, fileParam{p.name, p.rows, p.cols})
+	}
+	js, err := json.Marshal(h)
+	if err != nil {
+		return fmt.Errorf("model: save: %w", err)
+	}
+	crc := crc32.NewIEEE()
+	mw := io.MultiWriter(w, crc)
+	var buf bytes.Buffer
+	buf.WriteString(fileMagic)
+	binary.Write(&buf, binary.LittleEndian, uint32(fileVersion))
+	binary.Write(&buf, binary.LittleEndian, uint32(len(js)))
+	buf.Write(js)
+	if _, err := mw.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("model: save: %w", err)
+	}
+	for _, n := range nets {
+		for _, p := range n.params {
+			vals := toFloat64(p.t.Data())
+			b := make([]byte, 4*len(vals))
+			for i, v := range vals {
+				binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(float32(v)))
+			}
+			if _, err := mw.Write(b); err != nil {
+				return fmt.Errorf("model: save: %w", err)
+			}
+		}
+	}
+	if err := binary.Write(w, binary.LittleEndian, crc.Sum32()); err != nil {
+		return fmt.Errorf("model: save: %w", err)
+	}
+	return nil
+}
+
+// readModel reads and checks a model file, returning the header and the
+// networks (float32).
+func readModel(r io.Reader) (fileHeader, []*network, error) {
+	var h fileHeader
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return h, nil, fmt.Errorf("model: load: %w", err)
+	}
+	if len(data) < len(fileMagic)+12 || string(data[:len(fileMagic)]) != fileMagic {
+		return h, nil, fmt.Errorf("%w: missing magic %q", ErrFormat, fileMagic)
+	}
+	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
+	if crc32.ChecksumIEEE(body) != sum {
+		return h, nil, fmt.Errorf("%w: checksum mismatch (file corrupted or truncated)", ErrFormat)
+	}
+	p := len(fileMagic)
+	if v := binary.LittleEndian.Uint32(data[p:]); v != fileVersion {
+		return h, nil, fmt.Errorf("%w: format version %d, this build reads %d", ErrFormat, v, fileVersion)
+	}
+	hl := int(binary.LittleEndian.Uint32(data[p+4:]))
+	p += 8
+	if hl > len(body)-p {
+		return h, nil, fmt.Errorf("%w: header length %d beyond end", ErrFormat, hl)
+	}
+	if err := json.Unmarshal(body[p:p+hl], &h); err != nil {
+		return h, nil, fmt.Errorf("%w: header: %v", ErrFormat, err)
+	}
+	p += hl
+	cfg := h.Config.config()
+	if err := cfg.validate(); err != nil || h.Nets < 1 || h.Nets > 1000 || h.Features.Dim() <= 0 || !(h.SD > 0) {
+		return h, nil, fmt.Errorf("%w: header: invalid configuration (%v)", ErrFormat, err)
+	}
+	var nets []*network
+	for k := 0; k < h.Nets; k++ {
+		n := newNetwork(cfg, h.Features.Dim(), h.Sigma, 0)
+		if len(n.params) != len(h.Params) {
+			return h, nil, fmt.Errorf("%w: %d parameters, configuration implies %d", ErrFormat, len(h.Params), len(n.params))
+		}
+		for i, q := range n.params {
+			fp := h.Params[i]
+			if fp.Name != q.name || fp.Rows != q.rows || fp.Cols != q.cols {
+				return h, nil, fmt.Errorf("%w: parameter %d is %s %d×%d, configuration implies %s %d×%d", ErrFormat, i, fp.Name, fp.Rows, fp.Cols, q.name, q.rows, q.cols)
+			}
+			nb := 4 * q.rows * q.cols
+			if p+nb > len(body) {
+				return h, nil, fmt.Errorf("%w: truncated in parameter %s", ErrFormat, q.name)
+			}
+			d := q.t.Data().([]float32)
+			for j := range d {
+				d[j] = math.Float32frombits(binary.LittleEndian.Uint32(body[p+4*j:]))
+			}
+			p += nb
+		}
+		nets = append(nets, n)
+	}
+	if p != len(body) {
+		return h, nil, fmt.Errorf("%w: %d trailing bytes", ErrFormat, len(body)-p)
+	}
+	return h, nets, nil
+}
+
+// Save writes the trained model (see the file format above).
+func (m *DEUP) Save(w io.Writer) error {
+	if !m.trained {
+		return fmt.Errorf("model: save: model is not trained")
+	}
+	return writeModel(w, fileHeader{Method: m.Name(), Config: toFileConfig(m.cfg), Features: m.feat, Mean: m.mean, SD: m.sd, Aleatoric: m.alea}, []*network{m.net})
+}
+
+// Load reads a model written by any Method's Save.
+func Load(r io.Reader) (Method, error) {
+	h, nets, err := readModel(r)
+	if err != nil {
+		return nil, err
+	}
+	switch h.Method {
+	case "deup":
+		if len(nets) != 1 || !h.Sigma {
+			return nil, fmt.Errorf("%w: deup model with %d networks", ErrFormat, len(nets))
+		}
+		m := &DEUP{cfg: h.Config.config().withDefaults(), net: nets[0], fwd: newForwarder(nets[0]), feat: h.Features, mean: h.Mean, sd: h.SD, alea: h.Aleatoric, trained: true}
+		if m.alea != nil && (len(m.alea.W) != m.cfg.CombHidden || !(m.alea.RepN >= 1)) {
+			return nil, fmt.Errorf("%w: aleatoric regressor of %d weights", ErrFormat, len(m.alea.W))
+		}
+		return m, nil
+	}
+	return nil, fmt.Errorf("%w: unknown method %q", ErrFormat, h.Method)
+}
