@@ -118,7 +118,7 @@ func MorganBitsAll(smiles []string, radius, nBits, workers int) ([][]int, []erro
 	if workers > len(smiles) {
 		workers = len(smiles)
 	}
-	const chunk = 64
+	const chunk = 16
 	var (
 		mu   sync.Mutex
 		next int
@@ -147,12 +147,59 @@ func MorganBitsAll(smiles []string, radius, nBits, workers int) ([][]int, []erro
 	return res, errs
 }
 
+// morganWork holds the scratch buffers of morganIDs so that a goroutine
+// fingerprinting many molecules reuses them.
+type morganWork struct {
+	inv, roundInv []uint32
+	cur, nxt      []uint64
+	dead          []bool
+	arena         []uint64 // neighbourhoods already added, words each
+	table         []int32  // open addressing: index+1 into the arena entries
+	entRound      []int32
+	entAtom       []int32
+	entInv        []uint32
+	nbrs          []uint64
+}
+
+func growU32(s []uint32, n int) []uint32 {
+	if cap(s) < n {
+		return make([]uint32, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+func growU64(s []uint64, n int) []uint64 {
+	if cap(s) < n {
+		return make([]uint64, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+func hashWords(w []uint64) uint64 {
+	h := uint64(14695981039346656037)
+	for _, x := range w {
+		h ^= x
+		h *= 1099511628211
+		h ^= h >> 29
+	}
+	return h
+}
+
 // morganIDs appends to dst every environment identifier RDKit's
 // calcFingerprint adds (with repetitions).
 func morganIDs(m *Mol, radius int, dst []uint32) []uint32 {
+	var w morganWork
+	return w.ids(m, radius, dst)
+}
+
+func (w *morganWork) ids(m *Mol, radius int, dst []uint32) []uint32 {
 	n := len(m.Atoms)
-	nB := len(m.Bonds)
-	inv := make([]uint32, n)
+	w.inv = growU32(w.inv, n)
+	inv := w.inv
 	for i := range inv {
 		inv[i] = m.atomInvariant(i)
 	}
@@ -160,30 +207,36 @@ func morganIDs(m *Mol, radius int, dst []uint32) []uint32 {
 	if radius == 0 || n == 0 {
 		return dst
 	}
-	words := (nB + 63) / 64
+	words := (len(m.Bonds) + 63) / 64
 	if words == 0 {
 		words = 1
 	}
-	cur := make([]uint64, n*words)
-	nxt := make([]uint64, n*words)
-	nbhd := func(s []uint64, i int) []uint64 { return s[i*words : (i+1)*words] }
-	dead := make([]bool, n)
-	roundInv := make([]uint32, n)
-	var seen [][]uint64 // neighbourhoods already added
-	type entry struct {
-		atom int
-		inv  uint32
+	w.cur = growU64(w.cur, n*words)
+	w.nxt = growU64(w.nxt, n*words)
+	cur, nxt := w.cur, w.nxt
+	if cap(w.dead) < n {
+		w.dead = make([]bool, n)
 	}
-	var round []entry
-	type nbr struct {
-		bt  uint32
-		inv uint32
+	dead := w.dead[:n]
+	clear(dead)
+	w.roundInv = growU32(w.roundInv, n)
+	roundInv := w.roundInv
+	// hash table of neighbourhoods: at most n per round
+	size := 1
+	for size < 2*n*radius+2 {
+		size <<= 1
 	}
-	var nbrs []nbr
+	if cap(w.table) < size {
+		w.table = make([]int32, size)
+	}
+	table := w.table[:size]
+	clear(table)
+	w.arena = w.arena[:0]
+	w.entRound, w.entAtom, w.entInv = w.entRound[:0], w.entAtom[:0], w.entInv[:0]
 	for layer := 0; layer < radius; layer++ {
 		copy(nxt, cur)
 		clear(roundInv)
-		round = round[:0]
+		firstEnt := int32(len(w.entAtom))
 		for i := 0; i < n; i++ {
 			if dead[i] {
 				continue
@@ -193,61 +246,76 @@ func morganIDs(m *Mol, radius int, dst []uint32) []uint32 {
 				dead[i] = true
 				continue
 			}
-			nb := nbhd(nxt, i)
-			nbrs = nbrs[:0]
+			nb := nxt[i*words : (i+1)*words]
+			nbrs := w.nbrs[:0]
 			for _, b := range bs {
 				nb[b>>6] |= 1 << (uint(b) & 63)
 				o := m.Bonds[b].Other(i)
-				on := nbhd(cur, o)
-				for w := range nb {
-					nb[w] |= on[w]
+				on := cur[o*words : (o+1)*words]
+				for k := range nb {
+					nb[k] |= on[k]
 				}
-				nbrs = append(nbrs, nbr{uint32(m.Bonds[b].Order), inv[o]})
+				// (bond type, invariant) packed so that integer order is
+				// RDKit's pair order (bond types are small and positive)
+				nbrs = append(nbrs, uint64(m.Bonds[b].Order)<<32|uint64(inv[o]))
 			}
-			sort.Slice(nbrs, func(x, y int) bool {
-				if nbrs[x].bt != nbrs[y].bt {
-					return int32(nbrs[x].bt) < int32(nbrs[y].bt)
+			for a := 1; a < len(nbrs); a++ {
+				for b := a; b > 0 && nbrs[b] < nbrs[b-1]; b-- {
+					nbrs[b], nbrs[b-1] = nbrs[b-1], nbrs[b]
 				}
-				return nbrs[x].inv < nbrs[y].inv
-			})
+			}
+			w.nbrs = nbrs
 			h := uint32(layer)
 			h = hashCombine(h, inv[i])
 			for _, e := range nbrs {
-				p := hashCombine(hashCombine(0, e.bt), e.inv)
+				p := hashCombine(hashCombine(0, uint32(e>>32)), uint32(e))
 				h = hashCombine(h, p)
 			}
 			roundInv[i] = h
-			round = append(round, entry{i, h})
-		}
-		// RDKit sorts (neighbourhood, invariant, atom) and adds the first
-		// of each neighbourhood not seen before; the others die.
-		sort.Slice(round, func(x, y int) bool {
-			bx, by := nbhd(nxt, round[x].atom), nbhd(nxt, round[y].atom)
-			for w := words - 1; w >= 0; w-- {
-				if bx[w] != by[w] {
-					return bx[w] < by[w]
+			// RDKit sorts (neighbourhood, invariant, atom) and adds the
+			// first of each neighbourhood not seen before; the others die.
+			hv := hashWords(nb)
+			slot := int(hv) & (size - 1)
+			found := int32(-1)
+			for table[slot] != 0 {
+				e := table[slot] - 1
+				a := int(w.entAtom[e])
+				var other []uint64
+				if w.entRound[e] == int32(layer) {
+					other = nxt[a*words : (a+1)*words]
+				} else {
+					other = w.arena[int(e)*words : (int(e)+1)*words]
 				}
-			}
-			if round[x].inv != round[y].inv {
-				return round[x].inv < round[y].inv
-			}
-			return round[x].atom < round[y].atom
-		})
-		for _, e := range round {
-			nb := nbhd(nxt, e.atom)
-			dup := false
-			for _, s := range seen {
-				if bitset(s).equal(nb) {
-					dup = true
+				if bitset(other).equal(nb) {
+					found = e
 					break
 				}
+				slot = (slot + 1) & (size - 1)
 			}
-			if dup {
-				dead[e.atom] = true
-				continue
+			switch {
+			case found < 0:
+				e := int32(len(w.entAtom))
+				w.entRound = append(w.entRound, int32(layer))
+				w.entAtom = append(w.entAtom, int32(i))
+				w.entInv = append(w.entInv, h)
+				w.arena = append(w.arena, nb...)
+				table[slot] = e + 1
+			case w.entRound[found] != int32(layer):
+				dead[i] = true
+			default:
+				// same neighbourhood as an earlier atom of this round: the
+				// smaller invariant (then atom index) is kept
+				if h < w.entInv[found] {
+					dead[w.entAtom[found]] = true
+					w.entAtom[found] = int32(i)
+					w.entInv[found] = h
+				} else {
+					dead[i] = true
+				}
 			}
-			dst = append(dst, e.inv)
-			seen = append(seen, append([]uint64(nil), nb...))
+		}
+		for e := int(firstEnt); e < len(w.entAtom); e++ {
+			dst = append(dst, w.entInv[e])
 		}
 		copy(inv, roundInv)
 		cur, nxt = nxt, cur

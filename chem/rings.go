@@ -248,7 +248,19 @@ func (m *Mol) ringSystem(atoms, bonds []int, ringBond []bool, nr int) {
 		}
 		cands = append(cands, cand{bits, size})
 	}
+	// Every cycle of a ring system with more than one ring passes through
+	// an atom with three or more ring bonds, and Horton's theorem holds for
+	// every atom of a basis cycle, so those atoms suffice as roots.
 	for _, v := range atoms {
+		rdeg := 0
+		for _, b := range m.AtomBonds(v) {
+			if ringBond[b] {
+				rdeg++
+			}
+		}
+		if rdeg < 3 {
+			continue
+		}
 		for _, a := range atoms {
 			dist[a] = -1
 		}

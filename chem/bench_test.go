@@ -1,0 +1,63 @@
+package chem
+
+import (
+	"testing"
+
+	"github.com/deup-screening/deup/internal/shareddata"
+)
+
+func referenceSMILES(b *testing.B) []string {
+	rows := readReference(b, shareddata.Path(b, "fingerprints", "rdkit_morgan.tsv"))
+	s := make([]string, len(rows))
+	for i, r := range rows {
+		s[i] = r.smiles
+	}
+	return s
+}
+
+// BenchmarkMorganBits parses and fingerprints (radius 3, 1024 bits) the
+// 4,233 reference molecules one after the other on one goroutine.
+func BenchmarkMorganBits(b *testing.B) {
+	smiles := referenceSMILES(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, s := range smiles {
+			if _, err := MorganBits(s, 3, 1024); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.N*len(smiles))/b.Elapsed().Seconds(), "molecules/s")
+}
+
+// BenchmarkMorganBitsAll is the batch API on all cores.
+func BenchmarkMorganBitsAll(b *testing.B) {
+	smiles := referenceSMILES(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_, errs := MorganBitsAll(smiles, 3, 1024, 0)
+		for _, err := range errs {
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.N*len(smiles))/b.Elapsed().Seconds(), "molecules/s")
+}
+
+// BenchmarkParseSMILES is the parser and perception alone.
+func BenchmarkParseSMILES(b *testing.B) {
+	smiles := referenceSMILES(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, s := range smiles {
+			if _, err := ParseSMILES(s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.N*len(smiles))/b.Elapsed().Seconds(), "molecules/s")
+}
