@@ -1,0 +1,33 @@
+// Package suggest writes and reads a batch of suggested experiments: the
+// drug pairs a scientist (in the terminal UI) or an acquisition function (in
+// `deup suggest`) picked for the next round of a screen.
+//
+// A file holds one row per suggestion with these columns, in this order:
+//
+//	rank                  1 for the first suggestion
+//	drug_a                name of the first drug
+//	drug_a_id             its ID in the screen
+//	drug_a_pubchem_cid    its PubChem CID; missing (empty, null) when unknown
+//	drug_a_smiles         its SMILES; empty when unknown
+//	drug_b, drug_b_id, drug_b_pubchem_cid, drug_b_smiles   the same for the second drug
+//	cell_line
+//	mu                    predicted mean score
+//	sigma_total           predicted total (out-of-sample) uncertainty
+//	sigma_epistemic       predicted epistemic uncertainty
+//	sigma_aleatoric       predicted aleatoric uncertainty
+//	acquisition           acquisition score that ranked the suggestion
+//	reason                why it was suggested, free text
+//
+// The format follows the file name's extension: ".csv" (RFC 4180, header
+// row, numbers in Go's shortest round-trip form), ".parquet" (Arrow types
+// int64, utf8 and float64; nullable), ".json" (an array of objects keyed by
+// the column names). A missing number (NaN, or a PubChem CID of 0) is written
+// as an empty CSV field, a Parquet null or a JSON null, and read back as NaN
+// (or 0). JSON cannot hold infinities: writing one is an error.
+//
+// Readers check the header or schema (every column present, no unknown
+// column) and report bad values with their line and column (CSV), row and
+// column (Parquet) or byte offset (JSON). Writing a file goes through a
+// temporary file in the same directory renamed into place, so a crash never
+// leaves half a batch under the final name.
+package suggest

@@ -1,0 +1,150 @@
+package suggest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+)
+
+// jsonRow is the JSON form of a Suggestion; pointers are null when missing.
+type jsonRow struct {
+	Rank        *int     `json:"rank"`
+	DrugA       *string  `json:"drug_a"`
+	DrugAID     *string  `json:"drug_a_id"`
+	DrugACID    *int64   `json:"drug_a_pubchem_cid"`
+	DrugASMILES *string  `json:"drug_a_smiles"`
+	DrugB       *string  `json:"drug_b"`
+	DrugBID     *string  `json:"drug_b_id"`
+	DrugBCID    *int64   `json:"drug_b_pubchem_cid"`
+	DrugBSMILES *string  `json:"drug_b_smiles"`
+	CellLine    *string  `json:"cell_line"`
+	Mu          *float64 `json:"mu"`
+	SigmaT      *float64 `json:"sigma_total"`
+	SigmaE      *float64 `json:"sigma_epistemic"`
+	SigmaA      *float64 `json:"sigma_aleatoric"`
+	Acquisition *float64 `json:"acquisition"`
+	Reason      *string  `json:"reason"`
+}
+
+func (j *jsonRow) floats() [5]**float64 {
+	return [5]**float64{&j.Mu, &j.SigmaT, &j.SigmaE, &j.SigmaA, &j.Acquisition}
+}
+
+// WriteJSON writes s as a JSON array of objects, one per line.
+func WriteJSON(w io.Writer, s []Suggestion) error {
+	var buf bytes.Buffer
+	buf.WriteString("[")
+	names := []string{"mu", "sigma_total", "sigma_epistemic", "sigma_aleatoric", "acquisition"}
+	for i := range s {
+		x := &s[i]
+		j := jsonRow{
+			Rank:  &x.Rank,
+			DrugA: &x.DrugA.Name, DrugAID: &x.DrugA.ID, DrugASMILES: &x.DrugA.SMILES,
+			DrugB: &x.DrugB.Name, DrugBID: &x.DrugB.ID, DrugBSMILES: &x.DrugB.SMILES,
+			CellLine: &x.CellLine, Reason: &x.Reason,
+		}
+		if !cidMissing(x.DrugA.PubChemCID) {
+			j.DrugACID = &x.DrugA.PubChemCID
+		}
+		if !cidMissing(x.DrugB.PubChemCID) {
+			j.DrugBCID = &x.DrugB.PubChemCID
+		}
+		for k, f := range floats(x) {
+			if math.IsInf(*f, 0) {
+				return fmt.Errorf("suggest: json: rank %d: %s is %v, which JSON cannot hold", x.Rank, names[k], *f)
+			}
+			if !floatMissing(*f) {
+				*j.floats()[k] = f
+			}
+		}
+		b, err := json.Marshal(j)
+		if err != nil {
+			return fmt.Errorf("suggest: json: %w", err)
+		}
+		if i > 0 {
+			buf.WriteString(",")
+		}
+		buf.WriteString("\n")
+		buf.Write(b)
+	}
+	buf.WriteString("\n]\n")
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("suggest: json: %w", err)
+	}
+	return nil
+}
+
+// ReadJSON reads suggestions written by WriteJSON. Every key must be present
+// (null for missing values) and no other key may appear.
+func ReadJSON(r io.Reader) ([]Suggestion, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, fmt.Errorf("suggest: json: %w", err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		return nil, fmt.Errorf("suggest: json: offset %d: want an array of suggestions", dec.InputOffset())
+	}
+	var out []Suggestion
+	for dec.More() {
+		off := dec.InputOffset()
+		var raw map[string]json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, fmt.Errorf("suggest: json: suggestion %d (offset %d): %w", len(out)+1, off, err)
+		}
+		for _, c := range Columns() {
+			if _, ok := raw[c]; !ok {
+				return nil, fmt.Errorf("suggest: json: suggestion %d (offset %d): %w: missing key %q", len(out)+1, off, ErrHeader, c)
+			}
+		}
+		var j jsonRow
+		b, _ := json.Marshal(raw)
+		d := json.NewDecoder(bytes.NewReader(b))
+		d.DisallowUnknownFields()
+		if err := d.Decode(&j); err != nil {
+			return nil, fmt.Errorf("suggest: json: suggestion %d (offset %d): %w", len(out)+1, off, err)
+		}
+		if j.Rank == nil {
+			return nil, fmt.Errorf("suggest: json: suggestion %d (offset %d): rank is null", len(out)+1, off)
+		}
+		var s Suggestion
+		s.Rank = *j.Rank
+		str := func(p *string) string {
+			if p == nil {
+				return ""
+			}
+			return *p
+		}
+		cid := func(p *int64) int64 {
+			if p == nil {
+				return 0
+			}
+			return *p
+		}
+		s.DrugA.Name, s.DrugA.ID, s.DrugA.PubChemCID, s.DrugA.SMILES = str(j.DrugA), str(j.DrugAID), cid(j.DrugACID), str(j.DrugASMILES)
+		s.DrugB.Name, s.DrugB.ID, s.DrugB.PubChemCID, s.DrugB.SMILES = str(j.DrugB), str(j.DrugBID), cid(j.DrugBCID), str(j.DrugBSMILES)
+		if s.DrugA.PubChemCID < 0 || s.DrugB.PubChemCID < 0 {
+			return nil, fmt.Errorf("suggest: json: suggestion %d (offset %d): negative PubChem CID", len(out)+1, off)
+		}
+		s.CellLine, s.Reason = str(j.CellLine), str(j.Reason)
+		for k, f := range floats(&s) {
+			if p := *j.floats()[k]; p != nil {
+				*f = *p
+			} else {
+				*f = math.NaN()
+			}
+		}
+		out = append(out, s)
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, fmt.Errorf("suggest: json: offset %d: %w", dec.InputOffset(), err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("suggest: json: offset %d: data after the array", dec.InputOffset())
+	}
+	return out, nil
+}
