@@ -282,6 +282,7 @@ func MatchDrugs(m *Matrix, info *PertInfo, drugs []drugcomb.Drug) (*Signatures, 
 		}
 		if !finite {
 			rep.AllNaN++
+			rep.AllNaNDrugs = append(rep.AllNaNDrugs, d.ID)
 		}
 		if len(amb) > 0 {
 			rep.Ambiguous = append(rep.Ambiguous, AmbiguousMatch{ID: d.ID, Signature: m.Cols[col], Others: amb})
@@ -299,6 +300,8 @@ type Report struct {
 	ByName  int `json:"by_name"`
 	// AllNaN counts matched drugs whose signature has no finite value.
 	AllNaN int `json:"all_nan"`
+	// AllNaNDrugs lists the IDs of those drugs.
+	AllNaNDrugs []string `json:"all_nan_drugs,omitempty"`
 	// Missing lists the drugs without a signature, in drug order (never nil,
 	// so that JSON shows an empty list).
 	Missing []MissingDrug `json:"missing"`

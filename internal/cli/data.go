@@ -8,6 +8,7 @@ func dataCommand() *Command {
 		Short: "import, inspect, generate and fetch screens and signatures",
 		Subs:  []*Command{
 			// data_*.go files append here.
+			dataSignaturesCommand(),
 		},
 	}
 }

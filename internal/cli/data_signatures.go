@@ -1,0 +1,140 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/lincs"
+)
+
+func dataSignaturesCommand() *Command {
+	return &Command{
+		Name:  "signatures",
+		Short: "match L1000 signatures (GCT) to a screen's drugs and store them beside it",
+		Run:   runDataSignatures,
+	}
+}
+
+const dataSignaturesDesc = `
+Reads a GCT 1.2 or 1.3 file of L1000 signatures (one column per perturbagen,
+one row per gene; GCTX is not supported), matches its columns to the drugs of
+the screen in DIR, and writes the matched signatures into DIR as
+signatures.parquet and signatures.arrow (one row per drug: drug_id,
+signature, matched_by, values list<float32>; null where a drug has none).
+
+A drug matches through its PubChem CID when --pertinfo gives the LINCS
+perturbagen table (pubchem_cid -> pert_iname, tab-separated, .gz allowed):
+a pert_iname of the CID equal to a column name, ignoring case. Failing that,
+the drug's name equal to a column name, ignoring case. The report lists the
+drugs without a signature and the keys tried, and counts matched signatures
+that are entirely NaN (kept as they are in the file).
+
+Exit status: 0 when at least one drug matched, 1 on an error or when none
+did (nothing is written then), 2 on bad usage.`
+
+type signaturesSummary struct {
+	lincs.Report
+	GCT                 string   `json:"gct"`
+	Genes               int      `json:"genes"`
+	Signatures          int      `json:"signatures"`
+	Pairs               int      `json:"pairs"`
+	PairsCovered        int      `json:"pairs_covered"`
+	Measurements        int      `json:"measurements"`
+	MeasurementsCovered int      `json:"measurements_covered"`
+	Files               []string `json:"files"`
+}
+
+func runDataSignatures(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup data signatures", "deup data signatures --gct FILE [--pertinfo FILE] --screen DIR [--json]", dataSignaturesDesc)
+	gct := fs.String("gct", "", "GCT 1.2/1.3 `file` of signatures (.gz allowed)")
+	pert := fs.String("pertinfo", "", "LINCS perturbagen table `file` (pubchem_cid, pert_iname); without it, drugs match by name only")
+	screenDir := fs.String("screen", "", "screen `directory` (from deup data import or synth); the signatures are written into it")
+	asJSON := fs.Bool("json", false, "print the report as one JSON object")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, 0, 0); err != nil {
+		return err
+	}
+	if *gct == "" || *screenDir == "" {
+		fs.Usage()
+		return fmt.Errorf("%w: deup data signatures: --gct and --screen are required", ErrUsage)
+	}
+
+	screen, err := drugcomb.Open(*screenDir)
+	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	m, err := lincs.ReadGCTFile(*gct)
+	if err != nil {
+		return err
+	}
+	var info *lincs.PertInfo
+	if *pert != "" {
+		if info, err = lincs.ReadPertInfoFile(*pert); err != nil {
+			return err
+		}
+		if len(info.Invalid) > 0 {
+			var ex []string
+			for _, iv := range info.Invalid[:min(3, len(info.Invalid))] {
+				ex = append(ex, fmt.Sprintf("line %d %q (%s)", iv.Line, iv.Value, iv.Name))
+			}
+			fmt.Fprintf(env.Stderr, "deup data signatures: note: %s: %d of %d perturbagens have an invalid pubchem_cid and cannot match by CID: %s\n",
+				*pert, len(info.Invalid), info.Rows, strings.Join(ex, ", "))
+		}
+	}
+
+	sigs, rep := lincs.MatchDrugs(m, info, screen.Drugs)
+	sum := signaturesSummary{Report: rep, GCT: *gct, Genes: len(m.Rows), Signatures: len(m.Cols), Pairs: len(screen.Pairs), Measurements: screen.Measurements()}
+	for _, p := range screen.Pairs {
+		if sigs.Vectors[p.A] != nil && sigs.Vectors[p.B] != nil {
+			sum.PairsCovered++
+			sum.MeasurementsCovered += p.N
+		}
+	}
+	if rep.Matched == 0 {
+		writeSignaturesReport(env, sum, *asJSON)
+		return errors.New("deup data signatures: no drug matched a signature; nothing written")
+	}
+	if err := lincs.WriteSignatures(*screenDir, sigs); err != nil {
+		return err
+	}
+	sum.Files = []string{filepath.Join(*screenDir, lincs.SignaturesParquet), filepath.Join(*screenDir, lincs.SignaturesArrow)}
+	return writeSignaturesReport(env, sum, *asJSON)
+}
+
+func writeSignaturesReport(env Env, s signaturesSummary, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		return enc.Encode(s)
+	}
+	w := env.Stdout
+	fmt.Fprintf(w, "%d of %d drugs have a signature (%d by PubChem CID, %d by name) in %s (%d genes x %d signatures)\n",
+		s.Matched, s.Drugs, s.ByCID, s.ByName, filepath.Base(s.GCT), s.Genes, s.Signatures)
+	fmt.Fprintf(w, "pairs with both drugs covered: %d of %d (%d of %d measurements)\n", s.PairsCovered, s.Pairs, s.MeasurementsCovered, s.Measurements)
+	if s.AllNaN > 0 {
+		fmt.Fprintf(w, "warning: %d matched signatures are entirely NaN in the file (drugs %s)\n", s.AllNaN, strings.Join(s.AllNaNDrugs, ", "))
+	}
+	for _, a := range s.Ambiguous {
+		fmt.Fprintf(w, "note: drug %s matched %q; also equal up to case: %s\n", a.ID, a.Signature, strings.Join(a.Others, ", "))
+	}
+	if len(s.Missing) > 0 {
+		fmt.Fprintf(w, "%d drugs without a signature:\n", len(s.Missing))
+		for _, d := range s.Missing {
+			fmt.Fprintf(w, "  %-10s %-36q tried %s\n", d.ID, d.Name, strings.Join(d.Tried, ", "))
+		}
+	}
+	for _, f := range s.Files {
+		fmt.Fprintf(w, "wrote %s\n", f)
+	}
+	return nil
+}
