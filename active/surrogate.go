@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 
 	"github.com/deup-screening/deup/deup"
-	"github.com/deup-screening/deup/gp"
 )
 
 // Encoder maps a pair to the input vector x of a main predictor:
@@ -189,9 +188,10 @@ func (s *Ensemble) Predict(ctx context.Context, pairs []Pair) ([]Prediction, err
 // DEUP is the interactive DEUP surrogate (paper Alg. 3 with the Alg. 2
 // pre-fill), built on package deup: the main predictor h (Main, by default
 // BayesRidge) fits the measured pairs D; the stationarizing features
-// phi_D(x) = (log KDE density of x under D, log model variance of h at x,
-// seen bit) are fitted on D; the error predictor e (a GP on log squared
-// errors) fits D_e, which holds
+// phi_D(x) = (x, log KDE density of x under D, log model variance of h at
+// x, seen bit) are fitted on D; the error predictor e (by default ridge
+// regression on log squared errors, output exp(.) - 1e-6 clipped at 0)
+// fits D_e, which holds
 //
 //   - the K-fold pre-fill of Alg. 2 on the initial pairs (Evidence.Prefill,
 //     computed once by Prefill and kept in the ledger), and
@@ -206,7 +206,8 @@ type DEUP struct {
 	Enc       Encoder
 	Main      deup.Learner // nil means BayesRidge{}
 	Aleatoric deup.Predictor
-	Features  deup.FeatureSet // 0 means d, v, b
+	Features  deup.FeatureSet   // 0 means x, d, v, b
+	Error     deup.ErrorLearner // nil means ridge regression on log squared errors
 	model     *deup.Model
 }
 
@@ -220,12 +221,16 @@ func (s *DEUP) config() deup.Config {
 	}
 	set := s.Features
 	if set == 0 {
-		set = deup.FeatD | deup.FeatV | deup.FeatB
+		set = deup.FeatX | deup.FeatD | deup.FeatV | deup.FeatB
+	}
+	el := s.Error
+	if el == nil {
+		el = deup.LogErrors{Learner: deup.Linear{Ridge: 1}, Floor: 1e-6}
 	}
 	return deup.Config{
 		Main:      main,
 		Features:  deup.Featurizer{Set: set},
-		Error:     deup.LogErrors{Learner: deup.GP{Config: gp.FitConfig{Family: gp.RBF, ARD: true, Standardize: true, MaxIter: 100}}, Floor: 1e-6},
+		Error:     el,
 		Aleatoric: s.Aleatoric,
 	}
 }
