@@ -1,0 +1,459 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/ipc"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/apache/arrow/go/v15/parquet"
+	"github.com/apache/arrow/go/v15/parquet/compress"
+	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/features"
+	"github.com/deup-screening/deup/internal/progress"
+	"github.com/deup-screening/deup/lincs"
+	"github.com/deup-screening/deup/model"
+)
+
+func predictCommand() *Command {
+	return &Command{Name: "predict", Short: "predict synergy and its uncertainty for drug pairs with a trained model", Run: runPredict}
+}
+
+const predictDesc = `Writes mu, sigma_total, sigma_epistemic and sigma_aleatoric (score units) for
+each pair, as Arrow IPC (.arrow), Parquet (.parquet) or CSV (.csv), chosen by
+the extension of --out.
+
+The drugs come from --screen DIR (its drugs table and, for fp+sig models, its
+signatures), or from --drugs FILE (CSV with an id column named id, drug_id or
+pubchem_cid, and a smiles column; drugs whose SMILES cannot be read are
+skipped and counted), or by default from the synthetic default screen.
+--pairs FILE is a CSV with drug_a and drug_b columns holding drug ids;
+--all-pairs scores every unordered pair of distinct drugs (the tower runs once
+per drug, then the combined network once per pair).`
+
+func runPredict(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup predict", "deup predict --model MODEL (--pairs FILE | --all-pairs) [--screen DIR | --drugs FILE] --out FILE", predictDesc)
+	modelPath := fs.String("model", "", "trained model (deup train --out)")
+	pairsPath := fs.String("pairs", "", "CSV of pairs (drug_a, drug_b)")
+	all := fs.Bool("all-pairs", false, "score every unordered pair of the drugs")
+	screenDir := fs.String("screen", "", "screen directory providing the drugs")
+	drugsPath := fs.String("drugs", "", "CSV of drugs (id, smiles)")
+	out := fs.String("out", "", "output file: .arrow, .parquet or .csv")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, 0, 0); err != nil {
+		return err
+	}
+	switch {
+	case *modelPath == "" || *out == "":
+		fs.Usage()
+		return fmt.Errorf("%w: deup predict: --model and --out are required", ErrUsage)
+	case (*pairsPath == "") == !*all:
+		fs.Usage()
+		return fmt.Errorf("%w: deup predict: give exactly one of --pairs and --all-pairs", ErrUsage)
+	case *screenDir != "" && *drugsPath != "":
+		return fmt.Errorf("%w: deup predict: give at most one of --screen and --drugs", ErrUsage)
+	}
+	format, err := outputFormat(*out)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	mf, err := os.Open(*modelPath)
+	if err != nil {
+		return err
+	}
+	m, err := model.Load(bufio.NewReader(mf))
+	mf.Close()
+	if err != nil {
+		return fmt.Errorf("%s: %w", *modelPath, err)
+	}
+	fc := m.FeatureConfig()
+	var drugs []drugcomb.Drug
+	var sig *lincs.Signatures
+	switch {
+	case *drugsPath != "":
+		if drugs, err = readDrugsCSV(*drugsPath); err != nil {
+			return err
+		}
+		if fc.Kind == features.FingerprintSignature {
+			return fmt.Errorf("%w: the model uses fp+sig features: give --screen with stored signatures", ErrUsage)
+		}
+	default:
+		sc, _, err := loadScreen(*screenDir)
+		if err != nil {
+			return err
+		}
+		drugs = sc.Drugs
+		if fc.Kind == features.FingerprintSignature {
+			if *screenDir == "" {
+				return fmt.Errorf("%w: the model uses fp+sig features: give --screen with stored signatures", ErrUsage)
+			}
+			if sig, err = lincs.LoadSignatures(*screenDir); err != nil {
+				return err
+			}
+		}
+	}
+	f, kept, rep, err := features.BuildLenient(drugs, features.Config{Kind: fc.Kind, Radius: fc.Radius, NBits: fc.NBits}, sig)
+	if err != nil {
+		return err
+	}
+	if len(rep.Skipped) > 0 {
+		fmt.Fprintf(env.Stderr, "deup predict: skipped %d of %d drugs without a usable structure, e.g. %v\n", len(rep.Skipped), len(drugs), rep.Errors[0])
+	}
+	row := make(map[string]int, len(kept))
+	for r, i := range kept {
+		row[drugs[i].ID] = r
+	}
+	featTime := time.Since(start)
+	var pairs []model.Pair
+	var total int
+	if *all {
+		n := len(kept)
+		total = n * (n - 1) / 2
+	} else {
+		if pairs, err = readPairsCSV(*pairsPath, row, drugs, kept); err != nil {
+			return err
+		}
+		total = len(pairs)
+	}
+	w, err := newPredWriter(*out, format)
+	if err != nil {
+		return err
+	}
+	bar := progress.New(env.Stderr, "predict", total)
+	const chunk = 1 << 16
+	buf := make([]model.Pair, 0, chunk)
+	done := 0
+	flush := func() error {
+		if len(buf) == 0 {
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		pred, err := m.Predict(f, buf)
+		if err != nil {
+			return err
+		}
+		if err := w.write(f.IDs, buf, pred); err != nil {
+			return err
+		}
+		done += len(buf)
+		bar.Set(done)
+		buf = buf[:0]
+		return nil
+	}
+	predStart := time.Now()
+	if *all {
+		n := len(kept)
+	outer:
+		for a := 0; a < n; a++ {
+			for b := a + 1; b < n; b++ {
+				buf = append(buf, model.Pair{A: a, B: b})
+				if len(buf) == chunk {
+					if err = flush(); err != nil {
+						break outer
+					}
+				}
+			}
+		}
+	} else {
+		for _, p := range pairs {
+			buf = append(buf, p)
+			if len(buf) == chunk {
+				if err = flush(); err != nil {
+					break
+				}
+			}
+		}
+	}
+	if err == nil {
+		err = flush()
+	}
+	if cerr := w.close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(*out)
+		return err
+	}
+	bar.Finish()
+	el := time.Since(predStart)
+	fmt.Fprintf(env.Stdout, "wrote %d pairs of %d drugs to %s in %s (features %s, prediction %s, %.0f pairs/s)\n",
+		done, len(kept), *out, time.Since(start).Round(time.Millisecond), featTime.Round(time.Millisecond), el.Round(time.Millisecond), float64(done)/el.Seconds())
+	fmt.Fprintf(env.Stdout, "%s\n", m.AleatoricNote())
+	return nil
+}
+
+func outputFormat(path string) (string, error) {
+	switch ext := strings.ToLower(filepath.Ext(path)); ext {
+	case ".arrow", ".parquet", ".csv":
+		return ext[1:], nil
+	default:
+		return "", fmt.Errorf("%w: output %s: extension must be .arrow, .parquet or .csv", ErrUsage, path)
+	}
+}
+
+// readDrugsCSV reads a drugs table: an id column (id, drug_id or
+// pubchem_cid), a smiles column, an optional name column.
+func readDrugsCSV(path string) ([]drugcomb.Drug, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	r := csv.NewReader(bufio.NewReader(fh))
+	head, err := r.Read()
+	if err != nil {
+		return nil, fmt.Errorf("%s: header: %w", path, err)
+	}
+	idc, smc, nmc := -1, -1, -1
+	for i, h := range head {
+		switch strings.ToLower(strings.TrimSpace(h)) {
+		case "id", "drug_id", "pubchem_cid":
+			if idc < 0 {
+				idc = i
+			}
+		case "smiles":
+			smc = i
+		case "name":
+			nmc = i
+		}
+	}
+	if idc < 0 || smc < 0 {
+		return nil, fmt.Errorf("%s: header %v: need an id (id, drug_id or pubchem_cid) and a smiles column", path, head)
+	}
+	var drugs []drugcomb.Drug
+	seen := map[string]int{}
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		line, _ := r.FieldPos(0)
+		d := drugcomb.Drug{ID: strings.TrimSpace(rec[idc]), SMILES: strings.TrimSpace(rec[smc])}
+		if nmc >= 0 {
+			d.Name = rec[nmc]
+		}
+		if d.ID == "" {
+			return nil, fmt.Errorf("%s:%d: empty id", path, line)
+		}
+		if prev, ok := seen[d.ID]; ok {
+			return nil, fmt.Errorf("%s:%d: id %q already on line %d", path, line, d.ID, prev)
+		}
+		seen[d.ID] = line
+		drugs = append(drugs, d)
+	}
+	return drugs, nil
+}
+
+// readPairsCSV reads drug_a, drug_b ids and maps them to feature rows.
+func readPairsCSV(path string, row map[string]int, drugs []drugcomb.Drug, kept []int) ([]model.Pair, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	r := csv.NewReader(bufio.NewReader(fh))
+	r.FieldsPerRecord = -1
+	head, err := r.Read()
+	if err != nil {
+		return nil, fmt.Errorf("%s: header: %w", path, err)
+	}
+	ac, bc := -1, -1
+	for i, h := range head {
+		switch strings.ToLower(strings.TrimSpace(h)) {
+		case "drug_a", "drug_a_cid", "drug_a_id":
+			ac = i
+		case "drug_b", "drug_b_cid", "drug_b_id":
+			bc = i
+		}
+	}
+	if ac < 0 || bc < 0 {
+		return nil, fmt.Errorf("%s: header %v: need drug_a and drug_b columns", path, head)
+	}
+	var pairs []model.Pair
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		line, _ := r.FieldPos(0)
+		if len(rec) <= max(ac, bc) {
+			return nil, fmt.Errorf("%s:%d: %d fields, want at least %d", path, line, len(rec), max(ac, bc)+1)
+		}
+		var p [2]int
+		for k, c := range []int{ac, bc} {
+			id := strings.TrimSpace(rec[c])
+			rr, ok := row[id]
+			if !ok {
+				col, _ := r.FieldPos(c)
+				_ = col
+				return nil, fmt.Errorf("%s:%d: column %s: unknown drug %q (or one without a usable structure)", path, line, head[c], id)
+			}
+			p[k] = rr
+		}
+		pairs = append(pairs, model.Pair{A: p[0], B: p[1]})
+	}
+	return pairs, nil
+}
+
+// predWriter writes prediction rows to CSV, Arrow IPC or Parquet.
+type predWriter struct {
+	fh      *os.File
+	bw      *bufio.Writer
+	format  string
+	schema  *arrow.Schema
+	ipcw    *ipc.FileWriter
+	pqw     *pqarrow.FileWriter
+	line    []byte
+	builder *array.RecordBuilder
+}
+
+func predSchema() *arrow.Schema {
+	f64 := arrow.PrimitiveTypes.Float64
+	return arrow.NewSchema([]arrow.Field{
+		{Name: "drug_a", Type: arrow.BinaryTypes.String},
+		{Name: "drug_b", Type: arrow.BinaryTypes.String},
+		{Name: "mu", Type: f64},
+		{Name: "sigma_total", Type: f64},
+		{Name: "sigma_epistemic", Type: f64},
+		{Name: "sigma_aleatoric", Type: f64},
+	}, nil)
+}
+
+func newPredWriter(path, format string) (*predWriter, error) {
+	fh, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	w := &predWriter{fh: fh, bw: bufio.NewWriterSize(fh, 1<<20), format: format, schema: predSchema()}
+	mem := memory.DefaultAllocator
+	switch format {
+	case "csv":
+		_, err = w.bw.WriteString("drug_a,drug_b,mu,sigma_total,sigma_epistemic,sigma_aleatoric\n")
+	case "arrow":
+		w.ipcw, err = ipc.NewFileWriter(&countingWriter{w: w.bw}, ipc.WithSchema(w.schema), ipc.WithAllocator(mem))
+	case "parquet":
+		props := parquet.NewWriterProperties(parquet.WithAllocator(mem), parquet.WithCompression(compress.Codecs.Zstd))
+		w.pqw, err = pqarrow.NewFileWriter(w.schema, w.bw, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem), pqarrow.WithStoreSchema()))
+	}
+	if err != nil {
+		fh.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if format != "csv" {
+		w.builder = array.NewRecordBuilder(mem, w.schema)
+	}
+	return w, nil
+}
+
+func (w *predWriter) write(ids []string, pairs []model.Pair, pred []model.Prediction) error {
+	if w.format == "csv" {
+		for i, p := range pairs {
+			l := w.line[:0]
+			l = appendCSVField(l, ids[p.A])
+			l = append(l, ',')
+			l = appendCSVField(l, ids[p.B])
+			for _, v := range []float64{pred[i].Mu, pred[i].SigmaTotal, pred[i].SigmaEpistemic, pred[i].SigmaAleatoric} {
+				l = append(l, ',')
+				l = strconv.AppendFloat(l, v, 'g', 7, 64)
+			}
+			l = append(l, '\n')
+			w.line = l
+			if _, err := w.bw.Write(l); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	b := w.builder
+	a, bb := b.Field(0).(*array.StringBuilder), b.Field(1).(*array.StringBuilder)
+	cols := [4]*array.Float64Builder{}
+	for k := range cols {
+		cols[k] = b.Field(2 + k).(*array.Float64Builder)
+		cols[k].Reserve(len(pairs))
+	}
+	for i, p := range pairs {
+		a.Append(ids[p.A])
+		bb.Append(ids[p.B])
+		cols[0].UnsafeAppend(pred[i].Mu)
+		cols[1].UnsafeAppend(pred[i].SigmaTotal)
+		cols[2].UnsafeAppend(pred[i].SigmaEpistemic)
+		cols[3].UnsafeAppend(pred[i].SigmaAleatoric)
+	}
+	rec := b.NewRecord()
+	defer rec.Release()
+	if w.ipcw != nil {
+		return w.ipcw.Write(rec)
+	}
+	return w.pqw.WriteBuffered(rec)
+}
+
+func appendCSVField(l []byte, s string) []byte {
+	if !strings.ContainsAny(s, ",\"\n\r") {
+		return append(l, s...)
+	}
+	return append(append(l, '"'), append([]byte(strings.ReplaceAll(s, `"`, `""`)), '"')...)
+}
+
+func (w *predWriter) close() error {
+	var err error
+	if w.ipcw != nil {
+		err = w.ipcw.Close()
+	}
+	if w.pqw != nil {
+		err = w.pqw.Close()
+	}
+	if w.builder != nil {
+		w.builder.Release()
+	}
+	if ferr := w.bw.Flush(); err == nil {
+		err = ferr
+	}
+	if cerr := w.fh.Close(); err == nil && !errors.Is(cerr, os.ErrClosed) {
+		err = cerr
+	}
+	return err
+}
+
+// countingWriter gives the Arrow IPC file writer the only Seek it makes
+// (the current offset) on a stream.
+type countingWriter struct {
+	w   io.Writer
+	off int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.off += int64(n)
+	return n, err
+}
+
+func (c *countingWriter) Seek(offset int64, whence int) (int64, error) {
+	if offset != 0 || whence != io.SeekCurrent {
+		return c.off, errors.New("predict: arrow writer: seek not supported")
+	}
+	return c.off, nil
+}

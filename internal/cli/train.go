@@ -1,0 +1,260 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"time"
+
+	"github.com/deup-screening/deup/data"
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/features"
+	"github.com/deup-screening/deup/internal/progress"
+	"github.com/deup-screening/deup/lincs"
+	"github.com/deup-screening/deup/model"
+)
+
+func trainCommand() *Command {
+	return &Command{Name: "train", Short: "train DEUP (or a baseline) on a screen and save the model", Run: runTrain}
+}
+
+const trainDesc = `Trains the permutation-invariant two-tower network on one cell line of a
+screen, split 40/30/30 (train/validation/test) from --seed, and saves it.
+
+DEUP: in-sample steps on the training split train everything with the
+Gaussian NLL (in/out bit 0); out-of-sample steps on the validation split train
+only the sigma path (bit 1). Early stopping on the validation RMSE of mu.
+Prints the test RMSE and corr(sigma_total, |residual|) at the end.
+
+Without --screen, trains on the embedded synthetic default screen (data synth,
+seed 1).`
+
+// synthSeed is the seed of the embedded default screen used when --screen
+// is not given.
+const synthSeed = 1
+
+func runTrain(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup train", "deup train [--screen DIR] [--features fp|fp+sig] [--method deup] [--cell-line NAME] [--seed N] --out MODEL", trainDesc)
+	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
+	feat := fs.String("features", "fp", "drug features: fp (Morgan r=3, 1024 bits) or fp+sig (+ L1000 signature stored in the screen)")
+	method := fs.String("method", "deup", "method: deup")
+	cellLine := fs.String("cell-line", "", "cell line to train on (default: the screen's first)")
+	score := fs.String("score", "", "score column (default: the first)")
+	seed := fs.Uint64("seed", 1, "seed of the split, the weights and the shuffling")
+	epochs := fs.Int("epochs", 0, "maximum epochs (0: the default, 300)")
+	patience := fs.Int("patience", 0, "early-stopping patience in epochs (0: the default, 25)")
+	out := fs.String("out", "", "where to write the trained model")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, 0, 0); err != nil {
+		return err
+	}
+	if *out == "" {
+		fs.Usage()
+		return fmt.Errorf("%w: deup train: --out is required", ErrUsage)
+	}
+	if *method != "deup" {
+		return fmt.Errorf("%w: deup train: unknown method %q (available: deup)", ErrUsage, *method)
+	}
+	start := time.Now()
+	sc, name, err := loadScreen(*screenDir)
+	if err != nil {
+		return err
+	}
+	sc, err = oneCellLine(sc, *cellLine)
+	if err != nil {
+		return err
+	}
+	si, err := scoreIndex(sc, *score)
+	if err != nil {
+		return err
+	}
+	f, err := buildFeatures(env, sc, *screenDir, *feat)
+	if err != nil {
+		return err
+	}
+	d, err := model.NewDataset(sc, f, si)
+	if err != nil {
+		return err
+	}
+	split := drugcomb.SplitRandom(len(d.Pairs), [3]float64{0.4, 0.3, 0.3}, *seed)
+	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s: %d drugs, %d pairs (train %d, val %d, test %d)\n",
+		name, sc.CellLines[0], sc.ScoreNames[si], len(sc.Drugs), len(d.Pairs), len(split.Train), len(split.Val), len(split.Test))
+	m := model.NewDEUP(model.Config{Seed: *seed, MaxEpochs: *epochs, Patience: *patience})
+	var bar *progress.Bar
+	var last model.Progress
+	fitStart := time.Now()
+	err = m.Fit(ctx, d, split, func(p model.Progress) {
+		if p.Done {
+			return
+		}
+		if bar == nil {
+			bar = progress.New(env.Stderr, "train "+*method, p.MaxEpochs)
+		}
+		last = p
+		bar.Set(p.Epoch, fmt.Sprintf("loss %.3f out %.3f val-rmse %.3g best %d", p.TrainLoss, p.OutLoss, p.ValRMSE, p.BestEpoch))
+	})
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		return err
+	}
+	fitTime := time.Since(fitStart)
+	test := make([]model.Pair, len(split.Test))
+	for k, i := range split.Test {
+		test[k] = d.Pairs[i]
+	}
+	pred, err := m.Predict(f, test)
+	if err != nil {
+		return err
+	}
+	var se float64
+	res, sig := make([]float64, len(test)), make([]float64, len(test))
+	for k, i := range split.Test {
+		r := pred[k].Mu - d.Y[i]
+		se += r * r
+		res[k], sig[k] = math.Abs(r), pred[k].SigmaTotal
+	}
+	fmt.Fprintf(env.Stdout, "trained %d epochs (best %d) in %s (%.3f s/epoch)\n", last.Epoch, last.BestEpoch, fitTime.Round(time.Millisecond), fitTime.Seconds()/float64(max(last.Epoch, 1)))
+	fmt.Fprintf(env.Stdout, "validation RMSE %.4g; test RMSE %.4g; corr(sigma_total, |residual|) on test %.3f\n", last.ValRMSE, math.Sqrt(se/float64(len(test))), corrPearson(sig, res))
+	fmt.Fprintf(env.Stdout, "%s\n", m.AleatoricNote())
+	if err := saveModel(*out, m); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "wrote %s (%s total)\n", *out, time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+func saveModel(path string, m model.Method) error {
+	fh, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := m.Save(fh); err != nil {
+		fh.Close()
+		return err
+	}
+	return fh.Close()
+}
+
+// loadScreen opens dir, or generates the synthetic default when dir is "".
+func loadScreen(dir string) (*drugcomb.Screen, string, error) {
+	if dir == "" {
+		sc, err := data.Synth(data.DefaultSynth(synthSeed))
+		if err != nil {
+			return nil, "", err
+		}
+		return sc, fmt.Sprintf("synthetic default (seed %d)", synthSeed), nil
+	}
+	sc, err := drugcomb.Open(dir)
+	if err != nil {
+		return nil, "", err
+	}
+	return sc, dir, nil
+}
+
+// oneCellLine returns the screen restricted to one cell line (by name;
+// "" means the first), with CellLines = [that line].
+func oneCellLine(sc *drugcomb.Screen, name string) (*drugcomb.Screen, error) {
+	if len(sc.CellLines) == 0 {
+		return nil, fmt.Errorf("screen has no cell lines")
+	}
+	ci := 0
+	if name != "" {
+		ci = -1
+		for i, c := range sc.CellLines {
+			if c == name {
+				ci = i
+			}
+		}
+		if ci < 0 {
+			return nil, fmt.Errorf("%w: no cell line %q in the screen (have %v)", ErrUsage, name, sc.CellLines)
+		}
+	}
+	out := *sc
+	out.CellLines = []string{sc.CellLines[ci]}
+	out.Pairs = nil
+	var tm, tv []float64
+	for i, p := range sc.Pairs {
+		if p.CellLine != ci {
+			continue
+		}
+		p.CellLine = 0
+		out.Pairs = append(out.Pairs, p)
+		if sc.Truth != nil {
+			tm = append(tm, sc.Truth.Mean[i])
+			tv = append(tv, sc.Truth.NoiseVar[i])
+		}
+	}
+	if sc.Truth != nil {
+		out.Truth = &drugcomb.Truth{Mean: tm, NoiseVar: tv}
+	}
+	if len(out.Pairs) == 0 {
+		return nil, fmt.Errorf("cell line %s has no pairs", sc.CellLines[ci])
+	}
+	return &out, nil
+}
+
+func scoreIndex(sc *drugcomb.Screen, name string) (int, error) {
+	if name == "" {
+		return 0, nil
+	}
+	for i, s := range sc.ScoreNames {
+		if s == name {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("%w: no score column %q (have %v)", ErrUsage, name, sc.ScoreNames)
+}
+
+// buildFeatures computes the drug feature matrix of a screen.
+func buildFeatures(env Env, sc *drugcomb.Screen, dir, kind string) (*model.Features, error) {
+	var sig *lincs.Signatures
+	switch kind {
+	case features.Fingerprint:
+	case features.FingerprintSignature:
+		if dir == "" {
+			return nil, fmt.Errorf("%w: --features fp+sig needs --screen with stored signatures", ErrUsage)
+		}
+		var err error
+		if sig, err = lincs.LoadSignatures(dir); err != nil {
+			if errors.Is(err, lincs.ErrNoSignatures) {
+				return nil, fmt.Errorf("%w: --features fp+sig: %v (run deup data signatures first)", ErrUsage, err)
+			}
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("%w: unknown --features %q (want fp or fp+sig)", ErrUsage, kind)
+	}
+	f, rep, err := features.Build(sc.Drugs, features.Config{Kind: kind}, sig)
+	if err != nil {
+		return nil, err
+	}
+	if sig != nil {
+		fmt.Fprintf(env.Stdout, "signatures: %d of %d drugs have one (the others get zeros)\n", rep.WithSignature, len(sc.Drugs))
+	}
+	return f, nil
+}
+
+func corrPearson(x, y []float64) float64 {
+	n := float64(len(x))
+	var mx, my float64
+	for i := range x {
+		mx += x[i]
+		my += y[i]
+	}
+	mx /= n
+	my /= n
+	var sxy, sxx, syy float64
+	for i := range x {
+		sxy += (x[i] - mx) * (y[i] - my)
+		sxx += (x[i] - mx) * (x[i] - mx)
+		syy += (y[i] - my) * (y[i] - my)
+	}
+	return sxy / math.Sqrt(sxx*syy)
+}
