@@ -33,6 +33,6 @@ func testScreen(nDrugs int, seed uint64) (Config, TableOracle) {
 func testConfig(base Config, model, acq string, batch, rounds int, seed uint64) Config {
 	c := base
 	c.Mode, c.Model, c.Acquisition = Retrospective, model, acq
-	c.Batch, c.Rounds, c.Seed = batch, rounds, seed
+	c.Batch, c.Rounds, c.Seed, c.Features = batch, rounds, seed, "identity"
 	return c
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/features"
+	"gonum.org/v1/gonum/mat"
 )
 
 // ScreenTable returns the measured pairs of a screen as a table: score
@@ -134,21 +136,105 @@ func NewSurrogate(name string, enc Encoder) (Surrogate, error) {
 	return nil, fmt.Errorf("active: unknown model %q (want deup, bayes-ridge or ensemble)", name)
 }
 
-// DrugFeatures builds the drug feature rows named by spec for cfg's drugs:
-// "identity" (one indicator per drug).
-func DrugFeatures(spec string, drugs []drugcomb.Drug) ([][]float64, error) {
-	switch spec {
-	case "", "identity":
-		return IdentityFeatures(len(drugs)), nil
+// DefaultFeatures is the drug feature spec of a campaign when none is given.
+const DefaultFeatures = "identity+morgan"
+
+// MorganComponents is the number of principal components of the Morgan
+// fingerprints kept by the "morgan" feature spec.
+const MorganComponents = 16
+
+// NewEncoder builds the encoder of a campaign's drugs for a feature spec:
+//
+//	identity         one indicator per drug (an additive drug-effect model)
+//	morgan           the first MorganComponents principal components of the
+//	                 drugs' Morgan fingerprints (radius 3, 1024 bits, from
+//	                 SMILES), each scaled to unit variance, both summed and
+//	                 multiplied element-wise (pairwise structure)
+//	identity+morgan  both (the default)
+//
+// A drug without SMILES, or whose SMILES does not parse, is an error for
+// the morgan specs.
+func NewEncoder(cfg Config) (Encoder, error) {
+	spec := cfg.Features
+	if spec == "" {
+		spec = DefaultFeatures
 	}
-	return nil, fmt.Errorf("active: unknown drug features %q (want identity)", spec)
+	enc := Encoder{CellLines: len(cfg.CellLines)}
+	switch spec {
+	case "identity":
+		enc.Drug = IdentityFeatures(len(cfg.Drugs))
+	case "morgan", "identity+morgan":
+		pcs, err := MorganPCA(cfg.Drugs, MorganComponents)
+		if err != nil {
+			return Encoder{}, err
+		}
+		enc.Inter = pcs
+		if spec == "morgan" {
+			enc.Drug = pcs
+		} else {
+			id := IdentityFeatures(len(cfg.Drugs))
+			for i := range id {
+				id[i] = append(id[i], pcs[i]...)
+			}
+			enc.Drug = id
+		}
+	default:
+		return Encoder{}, fmt.Errorf("active: unknown drug features %q (want identity, morgan or identity+morgan)", spec)
+	}
+	return enc, nil
 }
 
-// NewEncoder builds the encoder of a campaign's configuration.
-func NewEncoder(cfg Config) (Encoder, error) {
-	f, err := DrugFeatures(cfg.Features, cfg.Drugs)
+// MorganPCA returns, per drug, the scores of the first k principal
+// components of the drugs' Morgan fingerprints (radius 3, 1024 bits), each
+// component scaled to unit sample variance. Components beyond the rank of
+// the fingerprint matrix are 0.
+func MorganPCA(drugs []drugcomb.Drug, k int) ([][]float64, error) {
+	f, _, err := features.Build(drugs, features.Config{Radius: 3, NBits: 1024, Workers: 1}, nil)
 	if err != nil {
-		return Encoder{}, err
+		return nil, fmt.Errorf("active: morgan features: %w (use --features identity for drugs without structures)", err)
 	}
-	return Encoder{Drug: f, Product: cfg.Features != "" && cfg.Features != "identity", CellLines: len(cfg.CellLines)}, nil
+	n, d := f.NumDrugs(), f.Config.Dim()
+	x := mat.NewDense(n, d, nil)
+	for i := 0; i < n; i++ {
+		x.SetRow(i, f.Dense(i))
+	}
+	for j := 0; j < d; j++ {
+		var m float64
+		for i := 0; i < n; i++ {
+			m += x.At(i, j)
+		}
+		m /= float64(n)
+		for i := 0; i < n; i++ {
+			x.Set(i, j, x.At(i, j)-m)
+		}
+	}
+	var svd mat.SVD
+	if !svd.Factorize(x, mat.SVDThin) {
+		return nil, fmt.Errorf("active: morgan features: SVD failed")
+	}
+	var u mat.Dense
+	svd.UTo(&u)
+	sv := svd.Values(nil)
+	out := make([][]float64, n)
+	for i := range out {
+		out[i] = make([]float64, k)
+	}
+	for c := 0; c < k && c < len(sv); c++ {
+		if sv[c] <= 1e-9*sv[0] || n < 2 {
+			continue
+		}
+		// The score u_ic * s_c has sample variance s_c^2/(n-1); scaled to 1.
+		scale := math.Sqrt(float64(n - 1))
+		// Fix the sign so the largest-magnitude entry is positive.
+		big, sign := 0.0, 1.0
+		for i := 0; i < n; i++ {
+			if v := u.At(i, c); math.Abs(v) > big {
+				big, sign = math.Abs(v), math.Copysign(1, v)
+			}
+		}
+		for i := 0; i < n; i++ {
+			out[i][c] = sign * u.At(i, c) * scale
+		}
+	}
+	return out, nil
 }

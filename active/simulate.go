@@ -57,7 +57,7 @@ type SimConfig struct {
 	Seeds      int        // runs per strategy; seed s uses Seed0+s
 	Seed0      uint64
 	TopFrac    float64 // 0 means 0.01 (RECOVER's top 1 %)
-	Features   string  // DrugFeatures spec
+	Features   string  // NewEncoder spec ("" means DefaultFeatures)
 	Workers    int     // parallel runs; 0 means GOMAXPROCS
 }
 

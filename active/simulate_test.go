@@ -45,7 +45,7 @@ func TestSimulate(t *testing.T) {
 		s, _ := ParseStrategy(n)
 		sts = append(sts, s)
 	}
-	cfg := SimConfig{Init: 19, Batch: 5, Rounds: 3, Strategies: sts, Seeds: 2, Seed0: 10, Workers: 2}
+	cfg := SimConfig{Init: 19, Batch: 5, Rounds: 3, Strategies: sts, Seeds: 2, Seed0: 10, Workers: 2, Features: "identity"}
 	var events int
 	tr, err := Simulate(context.Background(), table, base, cfg, func(SimProgress) { events++ })
 	if err != nil {

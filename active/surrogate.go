@@ -12,26 +12,27 @@ import (
 
 // Encoder maps a pair to the input vector x of a main predictor:
 //
-//	x = [f(a) + f(b), f(a) .* f(b) (if Product), onehot(cell line) (if more than one)]
+//	x = [f(a) + f(b), g(a) .* g(b), onehot(cell line) (if more than one)]
 //
-// with f the drug feature rows. The sum and the element-wise product are
-// symmetric, so (a, b) and (b, a) get the same x (the paper's
-// permutation-invariant sum of drug embeddings).
+// with f the drug feature rows (Drug) and g the interaction feature rows
+// (Inter, may be nil). The sum and the element-wise product are symmetric,
+// so (a, b) and (b, a) get the same x (the paper's permutation-invariant
+// sum of drug embeddings); the product lets a linear model see pairwise
+// structure.
 type Encoder struct {
 	Drug      [][]float64 // one row per drug, equal lengths
-	Product   bool
+	Inter     [][]float64 // nil, or one row per drug, equal lengths
 	CellLines int
 }
 
 // Dim is the length of x.
 func (e Encoder) Dim() int {
-	d := 0
+	n := 0
 	if len(e.Drug) > 0 {
-		d = len(e.Drug[0])
+		n += len(e.Drug[0])
 	}
-	n := d
-	if e.Product {
-		n += d
+	if len(e.Inter) > 0 {
+		n += len(e.Inter[0])
 	}
 	if e.CellLines > 1 {
 		n += e.CellLines
@@ -45,9 +46,10 @@ func (e Encoder) Encode(dst []float64, p Pair) []float64 {
 	for j := range fa {
 		dst = append(dst, fa[j]+fb[j])
 	}
-	if e.Product {
-		for j := range fa {
-			dst = append(dst, fa[j]*fb[j])
+	if e.Inter != nil {
+		ga, gb := e.Inter[p.A], e.Inter[p.B]
+		for j := range ga {
+			dst = append(dst, ga[j]*gb[j])
 		}
 	}
 	if e.CellLines > 1 {
