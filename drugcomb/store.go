@@ -3,6 +3,7 @@ package drugcomb
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -547,7 +548,36 @@ func readIPCFile(path string, mem memory.Allocator) (t arrow.Table, err error) {
 	return readIPC(f, path, mem)
 }
 
-func readIPC(r ipc.ReadAtSeeker, name string, mem memory.Allocator) (t arrow.Table, err error) {
+// readIPC reads an Arrow IPC file. The file is the 8-byte magic, an IPC
+// stream, the footer, the footer's int32 length and the magic again; the
+// stream part is read with the stream Reader, because arrow-go v15's
+// FileReader never releases the dictionaries it reads (Close does not
+// clear its memo). A file whose layout does not check out goes through the
+// FileReader.
+func readIPC(r ipc.ReadAtSeeker, name string, mem memory.Allocator) (arrow.Table, error) {
+	size, err := r.Seek(0, io.SeekEnd)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	var tail [10]byte
+	if size >= 8+10 {
+		if _, err := r.ReadAt(tail[:], size-10); err == nil && string(tail[4:]) == "ARROW1" {
+			footer := int64(binary.LittleEndian.Uint32(tail[:4]))
+			end := size - 10 - footer
+			if footer > 0 && end >= 8 {
+				if t, err := readIPCStream(io.NewSectionReader(r, 8, end-8), name, mem); err == nil {
+					return t, nil
+				}
+			}
+		}
+	}
+	if _, err := r.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return readIPCFileReader(r, name, mem)
+}
+
+func readIPCFileReader(r ipc.ReadAtSeeker, name string, mem memory.Allocator) (t arrow.Table, err error) {
 	defer func() {
 		if p := recover(); p != nil { // arrow's reader panics on some corrupt files
 			t, err = nil, fmt.Errorf("%s: corrupt Arrow IPC file: %v", name, p)

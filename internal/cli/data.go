@@ -8,6 +8,9 @@ func dataCommand() *Command {
 		Short: "import, inspect, generate and fetch screens and signatures",
 		Subs:  []*Command{
 			// data_*.go files append here.
+			dataImportCommand(),
+			dataInspectCommand(),
+			dataSynthCommand(),
 			dataSignaturesCommand(),
 		},
 	}

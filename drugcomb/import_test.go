@@ -1,0 +1,227 @@
+package drugcomb
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/deup-screening/deup/internal/shareddata"
+)
+
+// TestImportAlmanacPC3 checks the figures of the shared data's README: 1,474
+// rows, 80 drugs, one cell line; 34 pairs measured twice (once in each drug
+// order), hence 1,440 unordered pairs.
+func TestImportAlmanacPC3(t *testing.T) {
+	s, rep, err := ImportAlmanac(shareddata.Path(t, "almanac", "synergy_PC-3.csv"), shareddata.Path(t, "almanac", "drugs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name      string
+		got, want int
+	}{
+		{"rows read", rep.RowsRead, 1474},
+		{"measurements", s.Measurements(), 1474},
+		{"pairs", len(s.Pairs), 1440},
+		{"replicated pairs", rep.ReplicatedPairs, 34},
+		{"drugs", len(s.Drugs), 80},
+		{"cell lines", len(s.CellLines), 1},
+		{"dropped", rep.DroppedRows(), 0},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s = %d, want %d", c.name, c.got, c.want)
+		}
+	}
+	for _, d := range s.Drugs {
+		if d.SMILES == "" || d.PubChemCID == 0 {
+			t.Errorf("drug %+v lacks SMILES or CID", d)
+		}
+	}
+}
+
+// writeFile writes content to name in a fresh temporary directory.
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func tableOpts() Options {
+	return Options{Columns: Columns{DrugA: "a", DrugB: "b", CellLine: "cell", Scores: []string{"score"}}, Format: "table"}
+}
+
+func TestImportReplicates(t *testing.T) {
+	// (x,y) and (y,x) on c1 are one pair measured twice: mean 2, sample
+	// variance ((1-2)^2 + (3-2)^2)/(2-1) = 2. (x,y) on c2 is another pair.
+	p := writeFile(t, "r.csv", "a,b,cell,score\nx,y,c1,1\ny,x,c1,3\nx,y,c2,5\nX,z,c1,7\n")
+	s, rep, err := ImportTable(p, tableOpts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Pairs) != 3 || s.Measurements() != 4 || len(s.Drugs) != 3 || rep.ReplicatedPairs != 1 {
+		t.Fatalf("pairs %d, measurements %d, drugs %d, replicated %d; want 3, 4, 3, 1", len(s.Pairs), s.Measurements(), len(s.Drugs), rep.ReplicatedPairs)
+	}
+	p0 := s.Pairs[0]
+	if p0.N != 2 || p0.Mean[0] != 2 || p0.Var[0] != 2 {
+		t.Errorf("replicated pair: n %d mean %g var %g; want 2, 2, 2", p0.N, p0.Mean[0], p0.Var[0])
+	}
+	if !math.IsNaN(s.Pairs[1].Var[0]) {
+		t.Errorf("single measurement has variance %g, want NaN", s.Pairs[1].Var[0])
+	}
+	// "X" is the drug "x" (names are matched ignoring case; first spelling kept).
+	if s.Drugs[0].ID != "x" || s.DrugIndex("X") != -1 {
+		t.Errorf("drug ids %v", s.Drugs)
+	}
+}
+
+func TestImportAlmanacReplicateValues(t *testing.T) {
+	s, _, err := ImportAlmanac(shareddata.Path(t, "almanac", "synergy_PC-3.csv"), shareddata.Path(t, "almanac", "drugs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// CIDs 2187 and 5311 are measured in both orders with scores -146 and
+	// -26: mean -86, sample variance 7200 (Python statistics.mean/variance).
+	a, b := s.DrugIndex("2187"), s.DrugIndex("5311")
+	if a < 0 || b < 0 {
+		t.Fatal("drugs 2187/5311 not found")
+	}
+	if a > b {
+		a, b = b, a
+	}
+	for _, p := range s.Pairs {
+		if p.A == a && p.B == b {
+			if p.N != 2 || p.Mean[0] != -86 || p.Var[0] != 7200 {
+				t.Errorf("pair (2187, 5311): n %d mean %g var %g; want 2, -86, 7200", p.N, p.Mean[0], p.Var[0])
+			}
+			return
+		}
+	}
+	t.Error("pair (2187, 5311) not found")
+}
+
+func TestImportReasons(t *testing.T) {
+	cat := "name,pubchem_cid,smiles\nAlpha,1,CCO\nBeta,2,c1ccccc1\nGamma,3,\n"
+	pairs := "a,b,cell,score\n" +
+		"1,2,P,10\n" + // line 2: kept
+		"2,1,P,NA\n" + // line 3: missing score
+		",2,P,1\n" + // line 4: missing drug
+		"1,1,P,4\n" + // line 5: self-pair
+		"1,99,P,4\n" + // line 6: unknown drug
+		"1,2,,4\n" + // line 7: missing cell line
+		"1,3,P,4\n" + // line 8: missing SMILES (Gamma has none)
+		"2,1,P,12\n" // line 9: kept, replicate of line 2
+	catP := writeFile(t, "drugs.csv", cat)
+	pairsP := writeFile(t, "pairs.csv", pairs)
+	c, err := ReadCatalogueFile(catP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := tableOpts()
+	opt.Catalogue, opt.RequireKnown, opt.RequireSMILES = c, true, true
+	s, rep, err := ImportTable(pairsP, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		ReasonMissingScore:    ":3",
+		ReasonMissingDrug:     ":4",
+		ReasonSelfPair:        ":5",
+		ReasonUnknownDrug:     ":6",
+		ReasonMissingCellLine: ":7",
+		ReasonMissingSMILES:   ":8",
+	}
+	got := map[string]string{}
+	for _, tl := range rep.Dropped {
+		if tl.Count != 1 || len(tl.Examples) != 1 {
+			t.Errorf("%s: count %d, %d examples; want 1, 1", tl.Reason, tl.Count, len(tl.Examples))
+			continue
+		}
+		got[tl.Reason] = strings.TrimPrefix(tl.Examples[0].Where, pairsP)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("dropped rows by reason:\n got %v\nwant %v", got, want)
+	}
+	if rep.RowsRead != 8 || rep.Measurements != 2 || rep.RowsRead != rep.Measurements+rep.DroppedRows() {
+		t.Errorf("rows read %d, used %d, dropped %d; want 8, 2, 6", rep.RowsRead, rep.Measurements, rep.DroppedRows())
+	}
+	if len(s.Pairs) != 1 || s.Pairs[0].N != 2 || s.Pairs[0].Mean[0] != 11 {
+		t.Errorf("pairs %+v", s.Pairs)
+	}
+	if d := s.Drugs[0]; d.ID != "1" || d.Name != "Alpha" || d.PubChemCID != 1 || d.SMILES != "CCO" {
+		t.Errorf("drug 0 = %+v", d)
+	}
+}
+
+func TestImportErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, content string
+		opt                 func(*Options)
+		want                []string // substrings of the error
+	}{
+		{"missing column", "m.csv", "a,b,cell,value\nx,y,c,1\n", nil,
+			[]string{"m.csv:1:", `missing column "score"`, "a, b, cell, value"}},
+		{"wrong delimiter", "d.csv", "a;b;cell;score\nx;y;c;1\n", func(o *Options) { o.Delimiter = ',' },
+			[]string{"d.csv:1:", "missing column", "is the delimiter right?"}},
+		{"truncated line", "t.csv", "a,b,cell,score\nx,y,c,1\nx,y", nil,
+			[]string{"t.csv:3:", "wrong number of fields: 2 fields, the header has 4"}},
+		{"non-numeric score", "n.csv", "a,b,cell,score\nx,y,c,1\nx,z,c,abc\n", nil,
+			[]string{"n.csv:3:7:", `column "score"`, `not a number: "abc"`}},
+		{"infinite score", "i.csv", "a,b,cell,score\nx,y,c,1e999\n", nil,
+			[]string{"i.csv:2:7:", "infinite value"}},
+		{"bare quote", "q.csv", "a,b,cell,score\nx,y\"y,c,1\n", nil,
+			[]string{"q.csv:2:", "bare \""}},
+		{"unterminated quote", "u.csv", "a,b,cell,score\nx,\"y,c,1\n", nil,
+			[]string{"u.csv:2:", "extraneous or missing \""}},
+		{"empty file", "e.csv", "", nil, []string{"e.csv:1: empty file"}},
+		{"no usable row", "z.csv", "a,b,cell,score\nx,x,c,1\n", nil, []string{"no usable rows"}},
+		{"excel", "x.xlsx", "PK\x03\x04rest", nil, []string{"x.xlsx", "Excel"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opt := tableOpts()
+			if tc.opt != nil {
+				tc.opt(&opt)
+			}
+			_, _, err := ImportTable(writeFile(t, tc.file, tc.content), opt)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestImportLenient(t *testing.T) {
+	p := writeFile(t, "l.csv", "a,b,cell,score\nx,y,c,1\nx,z,c,abc\nx,w\ny,z,c,\"2\nw,z,c,4\n")
+	opt := tableOpts()
+	opt.Lenient = true
+	_, rep, err := ImportTable(p, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, tl := range rep.Dropped {
+		got[tl.Reason] = tl.Count
+	}
+	// Line 5 opens a quote that line 6 does not close: encoding/csv reads
+	// lines 5-6 as one record ending inside the quote, which stops the
+	// import in strict mode and is a malformed record here.
+	want := map[string]int{ReasonBadScore: 1, ReasonFieldCount: 1}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %d, want %d (all: %v)", k, got[k], v, got)
+		}
+	}
+	if rep.RowsRead != rep.Measurements+rep.DroppedRows() {
+		t.Errorf("rows read %d != used %d + dropped %d", rep.RowsRead, rep.Measurements, rep.DroppedRows())
+	}
+}

@@ -1,0 +1,169 @@
+package drugcomb
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Reasons a row of an input table is not used. Every row read is either
+// used (a measurement) or counted under exactly one of these.
+const (
+	ReasonMissingDrug     = "missing drug"           // drug A or B field empty or NA
+	ReasonSingleDrug      = "single-drug row"        // DrugComb: drug_col empty (a monotherapy row)
+	ReasonMissingCellLine = "missing cell line"      // cell line field empty or NA
+	ReasonUnknownDrug     = "unknown drug"           // not in the drug catalogue (when one is required)
+	ReasonMissingSMILES   = "missing SMILES"         // a drug has no SMILES (only with RequireSMILES)
+	ReasonSelfPair        = "self-pair"              // drug A and drug B are the same drug
+	ReasonMissingScore    = "missing score"          // every score field empty or NA
+	ReasonBadScore        = "unparsable score"       // a score that is not a number (only with Lenient)
+	ReasonFieldCount      = "wrong number of fields" // a row wider or narrower than the header (only with Lenient)
+	ReasonMalformed       = "malformed record"       // CSV quoting error (only with Lenient)
+	ReasonInfiniteScore   = "infinite score"         // a score of ±Inf (only with Lenient)
+)
+
+// MaxExamples is how many example locations a Tally keeps.
+const MaxExamples = 5
+
+// Example is one location (file:line, or file:row N for binary tables) and
+// what was found there.
+type Example struct {
+	Where  string `json:"where"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// Tally counts the rows (or drugs) with one reason and keeps the first
+// MaxExamples of them.
+type Tally struct {
+	Reason   string    `json:"reason"`
+	Count    int       `json:"count"`
+	Examples []Example `json:"examples"`
+}
+
+// Report is the data report of one import: what was read, what was kept,
+// and every row not used, counted by reason. RowsRead = Measurements + the
+// sum of Dropped counts.
+type Report struct {
+	Format          string   `json:"format"`
+	Inputs          []string `json:"inputs"`
+	ScoreColumns    []string `json:"score_columns"`
+	RowsRead        int      `json:"rows_read"`
+	Measurements    int      `json:"measurements"` // rows used
+	Pairs           int      `json:"pairs"`
+	ReplicatedPairs int      `json:"replicated_pairs"` // pairs with n > 1
+	Drugs           int      `json:"drugs"`
+	CellLines       int      `json:"cell_lines"`
+	Dropped         []*Tally `json:"dropped"` // unused rows by reason, most frequent first
+	Notes           []*Tally `json:"notes"`   // things worth knowing that dropped no row
+}
+
+func (r *Report) tally(list *[]*Tally, reason, where, detail string) {
+	var t *Tally
+	for _, x := range *list {
+		if x.Reason == reason {
+			t = x
+			break
+		}
+	}
+	if t == nil {
+		t = &Tally{Reason: reason, Examples: []Example{}}
+		*list = append(*list, t)
+	}
+	t.Count++
+	if len(t.Examples) < MaxExamples {
+		t.Examples = append(t.Examples, Example{Where: where, Detail: detail})
+	}
+}
+
+// drop records an unused row.
+func (r *Report) drop(reason, where, detail string) { r.tally(&r.Dropped, reason, where, detail) }
+
+// note records something that did not drop a row.
+func (r *Report) note(reason, where, detail string) { r.tally(&r.Notes, reason, where, detail) }
+
+// DroppedRows is the number of rows not used.
+func (r *Report) DroppedRows() int {
+	n := 0
+	for _, t := range r.Dropped {
+		n += t.Count
+	}
+	return n
+}
+
+// finish fills the counts from the screen and orders the tallies.
+func (r *Report) finish(s *Screen) {
+	r.Pairs = len(s.Pairs)
+	r.Measurements = s.Measurements()
+	r.Drugs = len(s.Drugs)
+	r.CellLines = len(s.CellLines)
+	r.ReplicatedPairs = 0
+	for _, p := range s.Pairs {
+		if p.N > 1 {
+			r.ReplicatedPairs++
+		}
+	}
+	for _, l := range [][]*Tally{r.Dropped, r.Notes} {
+		sort.SliceStable(l, func(i, j int) bool { return l[i].Count > l[j].Count })
+	}
+	if r.Dropped == nil {
+		r.Dropped = []*Tally{}
+	}
+	if r.Notes == nil {
+		r.Notes = []*Tally{}
+	}
+}
+
+// WriteText writes the report for a person to read.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "data report (%s: %s)\n", r.Format, strings.Join(r.Inputs, ", "))
+	fmt.Fprintf(&b, "  rows read        %d\n", r.RowsRead)
+	fmt.Fprintf(&b, "  measurements     %d (rows used)\n", r.Measurements)
+	fmt.Fprintf(&b, "  pairs kept       %d (%d with replicates)\n", r.Pairs, r.ReplicatedPairs)
+	fmt.Fprintf(&b, "  drugs            %d\n", r.Drugs)
+	fmt.Fprintf(&b, "  cell lines       %d\n", r.CellLines)
+	fmt.Fprintf(&b, "  score columns    %s\n", strings.Join(r.ScoreColumns, ", "))
+	if len(r.Dropped) == 0 {
+		fmt.Fprintf(&b, "  rows not used    0\n")
+	} else {
+		fmt.Fprintf(&b, "  rows not used    %d\n", r.DroppedRows())
+		writeTallies(&b, r.Dropped)
+	}
+	if len(r.Notes) > 0 {
+		fmt.Fprintf(&b, "  notes\n")
+		writeTallies(&b, r.Notes)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeTallies(b *strings.Builder, ts []*Tally) {
+	for _, t := range ts {
+		fmt.Fprintf(b, "    %-36s %d\n", t.Reason, t.Count)
+		for _, e := range t.Examples {
+			if e.Detail != "" {
+				fmt.Fprintf(b, "      %s: %s\n", e.Where, e.Detail)
+			} else {
+				fmt.Fprintf(b, "      %s\n", e.Where)
+			}
+		}
+		if t.Count > len(t.Examples) {
+			fmt.Fprintf(b, "      ... and %d more\n", t.Count-len(t.Examples))
+		}
+	}
+}
+
+// SaveReport writes r as dir/report.json (atomically).
+func SaveReport(dir string, r *Report) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("drugcomb: report: %w", err)
+	}
+	if err := WriteFileAtomic(filepath.Join(dir, ReportFile), append(b, '\n')); err != nil {
+		return fmt.Errorf("drugcomb: report: %w", err)
+	}
+	return nil
+}
