@@ -174,19 +174,22 @@ func readArray(r io.Reader, want int) ([]float64, error) {
 	if n != uint64(want) {
 		return nil, fmt.Errorf("length %d, want %d", n, want)
 	}
-	out := make([]float64, want)
+	// Grow with the data actually read, so a corrupt length cannot make us
+	// allocate more than the input holds.
+	out := make([]float64, 0, min(want, 1<<16))
 	var b [8]byte
-	for i := range out {
+	for i := 0; i < want; i++ {
 		if _, err := io.ReadFull(r, b[:]); err != nil {
 			if errors.Is(err, io.EOF) {
 				err = io.ErrUnexpectedEOF
 			}
-			return nil, err
+			return nil, fmt.Errorf("value %d of %d: %w", i, want, err)
 		}
-		out[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[:]))
-		if math.IsNaN(out[i]) || math.IsInf(out[i], 0) {
-			return nil, fmt.Errorf("value %d is %v", i, out[i])
+		v := math.Float64frombits(binary.LittleEndian.Uint64(b[:]))
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("value %d is %v", i, v)
 		}
+		out = append(out, v)
 	}
 	return out, nil
 }
