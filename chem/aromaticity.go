@@ -176,10 +176,14 @@ func (m *Mol) setAromaticity() {
 	if len(m.rings) == 0 {
 		return
 	}
-	edon := make([]donor, nA)
-	seen := make([]bool, nA)
-	cand := make([]bool, nA)
-	var cRings []int
+	if cap(m.donors) < nA {
+		m.donors = make([]donor, nA)
+	}
+	edon := m.donors[:nA]
+	clear(edon)
+	seen := m.bools(nA)
+	cand := m.bools(nA)
+	cRings := m.ints(len(m.rings))[:0]
 	for r, ring := range m.rings {
 		allArom, allDummy := true, true
 		for _, ai := range ring {
@@ -208,7 +212,13 @@ func (m *Mol) setAromaticity() {
 	}
 	// neighbour map: rings sharing exactly one bond, both at most 24 atoms
 	nc := len(cRings)
-	neigh := make([][]int, nc)
+	for len(m.neigh) < nc {
+		m.neigh = append(m.neigh, nil)
+	}
+	neigh := m.neigh[:nc]
+	for i := range neigh {
+		neigh[i] = neigh[i][:0]
+	}
 	for i := 0; i < nc; i++ {
 		ri := m.ringBnds[cRings[i]]
 		if len(ri) > maxFusedRingSize {
@@ -225,23 +235,26 @@ func (m *Mol) setAromaticity() {
 			}
 		}
 	}
-	fusDone := make([]bool, nc)
+	fusDone := m.bools(nc)
 	for c0 := 0; c0 < nc; c0++ {
 		if fusDone[c0] {
 			continue
 		}
-		var fused []int
-		var pick func(c int)
-		pick = func(c int) {
-			fusDone[c] = true
+		fused := m.ints(nc)[:0]
+		stack := m.ints(nc)[:0]
+		stack = append(stack, c0)
+		fusDone[c0] = true
+		for len(stack) > 0 {
+			c := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
 			fused = append(fused, c)
 			for _, n := range neigh[c] {
 				if !fusDone[n] {
-					pick(n)
+					fusDone[n] = true
+					stack = append(stack, n)
 				}
 			}
 		}
-		pick(c0)
 		m.huckelFused(cRings, fused, neigh, edon)
 	}
 }
@@ -263,7 +276,7 @@ func countShared(a, b []int) int {
 func (m *Mol) huckelFused(cRings, fused []int, neigh [][]int, edon []donor) {
 	nB := len(m.Bonds)
 	nrings := len(fused)
-	fusedBonds := make([]bool, nB)
+	fusedBonds := m.bools(nB)
 	nRingBonds := 0
 	for _, c := range fused {
 		for _, b := range m.ringBnds[cRings[c]] {
@@ -273,10 +286,10 @@ func (m *Mol) huckelFused(cRings, fused []int, neigh [][]int, edon []donor) {
 			}
 		}
 	}
-	doneBonds := make([]bool, nB)
+	doneBonds := m.bools(nB)
 	nDone := 0
-	count := make([]int, len(m.Atoms))
-	bcount := make([]int, nB)
+	count := m.ints(len(m.Atoms))
+	bcount := m.ints(nB)
 	maxK := nrings
 	if maxK > 6 {
 		maxK = 6
@@ -367,7 +380,8 @@ func connectedSubset(cur, fused []int, neigh [][]int) bool {
 		}
 		return false
 	}
-	reached := []int{fused[cur[0]]}
+	var buf [8]int
+	reached := append(buf[:0], fused[cur[0]])
 	for q := 0; q < len(reached); q++ {
 		for _, n := range neigh[reached[q]] {
 			if !in(n) {

@@ -31,6 +31,22 @@ func BenchmarkMorganBits(b *testing.B) {
 	b.ReportMetric(float64(b.N*len(smiles))/b.Elapsed().Seconds(), "molecules/s")
 }
 
+// BenchmarkFingerprinter reuses one Fingerprinter on one goroutine.
+func BenchmarkFingerprinter(b *testing.B) {
+	smiles := referenceSMILES(b)
+	var f Fingerprinter
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, s := range smiles {
+			if _, err := f.Bits(s, 3, 1024); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.N*len(smiles))/b.Elapsed().Seconds(), "molecules/s")
+}
+
 // BenchmarkMorganBitsAll is the batch API on all cores.
 func BenchmarkMorganBitsAll(b *testing.B) {
 	smiles := referenceSMILES(b)

@@ -177,6 +177,20 @@ type Mol struct {
 	bondRing []uint8 // number of SSSR rings containing each bond
 	atomRing []uint8 // number of SSSR rings containing each atom
 	source   string
+
+	scratch32 []int32
+	intArena  []int // per-parse scratch, see ints
+	intUsed   int
+	boolArena []bool
+	boolUsed  int
+	wordArena []uint64
+	wordUsed  int
+	frames    []frame
+	donors    []donor
+	neigh     [][]int
+	openRings []ringOpen
+	posBuf    []int
+	cands     []cand
 }
 
 // NumAtoms is the number of atoms.
@@ -215,14 +229,53 @@ func (m *Mol) buildAdjacency() {
 	} else {
 		m.adj = make([]int32, total)
 	}
-	fill := make([]int32, n)
+	next := m.scratchInt32(n)
+	copy(next, m.adjStart[:n])
 	for i := range m.Bonds {
 		b := &m.Bonds[i]
-		for _, a := range [2]int{b.Begin, b.End} {
-			m.adj[m.adjStart[a]+fill[a]] = int32(i)
-			fill[a]++
-		}
+		m.adj[next[b.Begin]] = int32(i)
+		next[b.Begin]++
+		m.adj[next[b.End]] = int32(i)
+		next[b.End]++
 	}
+}
+
+// resetArena makes the per-parse scratch memory available again. Slices
+// handed out before must no longer be used.
+func (m *Mol) resetArena() { m.intUsed, m.boolUsed, m.wordUsed = 0, 0, 0 }
+
+// ints returns a zeroed []int of length n from the per-parse arena.
+func (m *Mol) ints(n int) []int {
+	if m.intUsed+n > len(m.intArena) {
+		m.intArena = make([]int, max(2*len(m.intArena), n, 1024))
+		m.intUsed = 0
+	}
+	s := m.intArena[m.intUsed : m.intUsed+n : m.intUsed+n]
+	m.intUsed += n
+	clear(s)
+	return s
+}
+
+// bools returns a zeroed []bool of length n from the per-parse arena.
+func (m *Mol) bools(n int) []bool {
+	if m.boolUsed+n > len(m.boolArena) {
+		m.boolArena = make([]bool, max(2*len(m.boolArena), n, 1024))
+		m.boolUsed = 0
+	}
+	s := m.boolArena[m.boolUsed : m.boolUsed+n : m.boolUsed+n]
+	m.boolUsed += n
+	clear(s)
+	return s
+}
+
+// scratchInt32 returns a zeroed scratch slice of length n owned by m.
+func (m *Mol) scratchInt32(n int) []int32 {
+	if cap(m.scratch32) < n {
+		m.scratch32 = make([]int32, n)
+	}
+	s := m.scratch32[:n]
+	clear(s)
+	return s
 }
 
 // bondBetween returns the index of the bond between atoms i and j, or -1.

@@ -3,6 +3,7 @@ package chem
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 )
@@ -75,19 +76,44 @@ func MorganBitsOf(m *Mol, radius, nBits int) []int {
 	if nBits <= 0 {
 		panic("chem: MorganBitsOf: nBits must be positive")
 	}
-	ids := morganIDs(m, radius, nil)
+	return foldIDs(morganIDs(m, radius, nil), nBits)
+}
+
+// A Fingerprinter parses SMILES and computes Morgan fingerprints, reusing
+// its memory from one molecule to the next. The zero value is ready to use.
+// A Fingerprinter must not be used by several goroutines at once; give each
+// goroutine its own.
+type Fingerprinter struct {
+	mol  Mol
+	pos  []int
+	work morganWork
+	ids  []uint32
+}
+
+// Bits is MorganBits reusing f's memory. The returned slice is newly
+// allocated and belongs to the caller.
+func (f *Fingerprinter) Bits(smiles string, radius, nBits int) ([]int, error) {
+	if nBits <= 0 {
+		return nil, fmt.Errorf("chem: morgan: nBits must be positive, got %d", nBits)
+	}
+	if radius < 0 {
+		return nil, fmt.Errorf("chem: morgan: radius must be >= 0, got %d", radius)
+	}
+	if err := f.mol.parse(smiles); err != nil {
+		return nil, err
+	}
+	f.ids = f.work.ids(&f.mol, radius, f.ids[:0])
+	return foldIDs(f.ids, nBits), nil
+}
+
+// foldIDs returns the sorted distinct values id mod nBits.
+func foldIDs(ids []uint32, nBits int) []int {
 	on := make([]int, 0, len(ids))
 	for _, id := range ids {
 		on = append(on, int(id%uint32(nBits)))
 	}
-	sort.Ints(on)
-	out := on[:0]
-	for i, b := range on {
-		if i == 0 || b != on[i-1] {
-			out = append(out, b)
-		}
-	}
-	return out
+	slices.Sort(on)
+	return slices.Compact(on)
 }
 
 // MorganBits parses smiles and returns the on-bits of its Morgan
@@ -99,11 +125,8 @@ func MorganBits(smiles string, radius, nBits int) ([]int, error) {
 	if radius < 0 {
 		return nil, fmt.Errorf("chem: morgan: radius must be >= 0, got %d", radius)
 	}
-	m, err := ParseSMILES(smiles)
-	if err != nil {
-		return nil, err
-	}
-	return MorganBitsOf(m, radius, nBits), nil
+	var f Fingerprinter
+	return f.Bits(smiles, radius, nBits)
 }
 
 // MorganBitsAll computes MorganBits for every SMILES on workers goroutines
@@ -128,6 +151,7 @@ func MorganBitsAll(smiles []string, radius, nBits, workers int) ([][]int, []erro
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var f Fingerprinter
 			for {
 				mu.Lock()
 				lo := next
@@ -138,7 +162,7 @@ func MorganBitsAll(smiles []string, radius, nBits, workers int) ([][]int, []erro
 				}
 				hi := min(lo+chunk, len(smiles))
 				for i := lo; i < hi; i++ {
-					res[i], errs[i] = MorganBits(smiles[i], radius, nBits)
+					res[i], errs[i] = f.Bits(smiles[i], radius, nBits)
 				}
 			}
 		}()

@@ -49,7 +49,7 @@ func perceive(m *Mol, pos []int) error {
 // and adds them to their neighbour's hydrogen count. It returns the atom
 // positions without the removed atoms.
 func (m *Mol) removeHs(pos []int) []int {
-	remove := make([]bool, len(m.Atoms))
+	remove := m.bools(len(m.Atoms))
 	any := false
 	for i := range m.Atoms {
 		a := &m.Atoms[i]
@@ -93,7 +93,7 @@ func (m *Mol) removeHs(pos []int) []int {
 			}
 		}
 	}
-	newIdx := make([]int, len(m.Atoms))
+	newIdx := m.ints(len(m.Atoms))
 	atoms := m.Atoms[:0]
 	var npos []int
 	for i := range m.Atoms {
@@ -176,7 +176,7 @@ func (m *Mol) kekulize() (int, error) {
 	}
 	// fused systems of rings (sharing at least one bond), skipping all-dummy rings
 	nr := len(m.rings)
-	use := make([]bool, nr)
+	use := m.bools(nr)
 	for r, ring := range m.rings {
 		for _, a := range ring {
 			if m.Atoms[a].Element != 0 {
@@ -185,7 +185,7 @@ func (m *Mol) kekulize() (int, error) {
 			}
 		}
 	}
-	done := make([]bool, nr)
+	done := m.bools(nr)
 	for r0 := 0; r0 < nr; r0++ {
 		if done[r0] || !use[r0] {
 			continue
@@ -244,7 +244,7 @@ func sharesBond(a, b []int) bool {
 
 // kekulizeFused kekulizes one fused ring system given as ring indices.
 func (m *Mol) kekulizeFused(sys []int) (int, error) {
-	inSys := make(map[int]bool)
+	inSys := m.bools(len(m.Atoms))
 	var all []int
 	for _, r := range sys {
 		for _, a := range m.rings[r] {
@@ -264,8 +264,8 @@ func (m *Mol) kekulizeFused(sys []int) (int, error) {
 	if !hasArom {
 		return -1, nil
 	}
-	cand := make(map[int]bool)
-	optional := make(map[int]bool)
+	cand := m.bools(len(m.Atoms))
+	optional := m.bools(len(m.Atoms))
 	var makeSingle []int
 	for _, ai := range all {
 		a := &m.Atoms[ai]
@@ -320,7 +320,7 @@ func (m *Mol) kekulizeFused(sys []int) (int, error) {
 	}
 	// find a matching covering every required candidate, trying
 	// neighbours in bond order (close to RDKit's depth-first choice)
-	matched := make(map[int]int)
+	matched := m.ints(len(m.Atoms))
 	steps := 0
 	var solve func(k int) bool
 	solve = func(k int) bool {
@@ -348,15 +348,14 @@ func (m *Mol) kekulizeFused(sys []int) (int, error) {
 			if solve(k + 1) {
 				return true
 			}
-			delete(matched, ai)
-			delete(matched, o)
+			matched[ai], matched[o] = 0, 0
 		}
 		if optional[ai] {
 			matched[ai] = -1
 			if solve(k + 1) {
 				return true
 			}
-			delete(matched, ai)
+			matched[ai] = 0
 		}
 		return false
 	}

@@ -1,11 +1,19 @@
 package chem
 
-import "sort"
+import "slices"
 
 // bitset is a fixed-size set of small non-negative integers.
 type bitset []uint64
 
-func newBitset(n int) bitset    { return make(bitset, (n+63)/64) }
+func growU8(s []uint8, n int) []uint8 {
+	if cap(s) < n {
+		return make([]uint8, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
 func (b bitset) set(i int)      { b[i>>6] |= 1 << (uint(i) & 63) }
 func (b bitset) has(i int) bool { return b[i>>6]&(1<<(uint(i)&63)) != 0 }
 func (b bitset) xor(o bitset) {
@@ -53,8 +61,8 @@ func (b bitset) lowest() int {
 func (m *Mol) perceiveRings() {
 	nA, nB := len(m.Atoms), len(m.Bonds)
 	m.rings, m.ringBnds = m.rings[:0], m.ringBnds[:0]
-	m.bondRing = make([]uint8, nB)
-	m.atomRing = make([]uint8, nA)
+	m.bondRing = growU8(m.bondRing, nB)
+	m.atomRing = growU8(m.atomRing, nA)
 	if nB < 3 {
 		return
 	}
@@ -70,12 +78,12 @@ func (m *Mol) perceiveRings() {
 		return
 	}
 	// ring systems: components of the ring-bond graph
-	comp := make([]int, nA)
+	comp := m.ints(nA)
 	for i := range comp {
 		comp[i] = -1
 	}
 	nComp := 0
-	stack := []int{}
+	stack := m.ints(nA)[:0]
 	for s := 0; s < nA; s++ {
 		if comp[s] >= 0 {
 			continue
@@ -109,7 +117,7 @@ func (m *Mol) perceiveRings() {
 		nComp++
 	}
 	for c := 0; c < nComp; c++ {
-		var atoms, bonds []int
+		atoms, bonds := m.ints(nA)[:0], m.ints(nB)[:0]
 		for i := 0; i < nA; i++ {
 			if comp[i] == c {
 				atoms = append(atoms, i)
@@ -151,37 +159,57 @@ func (m *Mol) perceiveRings() {
 
 // addRing records a ring given as bond indices.
 func (m *Mol) addRing(bonds []int) {
-	seen := map[int]bool{}
-	var atoms []int
+	// a ring has as many atoms as bonds
+	atoms := m.ints(len(bonds))[:0]
 	for _, b := range bonds {
 		for _, a := range [2]int{m.Bonds[b].Begin, m.Bonds[b].End} {
-			if !seen[a] {
-				seen[a] = true
+			if !slices.Contains(atoms, a) {
 				atoms = append(atoms, a)
 			}
 		}
 	}
-	sort.Ints(atoms)
-	bs := append([]int(nil), bonds...)
-	sort.Ints(bs)
+	slices.Sort(atoms)
+	bs := m.ints(len(bonds))
+	copy(bs, bonds)
+	slices.Sort(bs)
 	m.rings = append(m.rings, atoms)
 	m.ringBnds = append(m.ringBnds, bs)
+}
+
+type frame struct {
+	atom, parentBond, next int
+}
+
+type cand struct {
+	bits bitset
+	size int
+}
+
+// bits returns a zeroed bitset for n elements from the per-parse arena.
+func (m *Mol) bits(n int) bitset {
+	w := (n + 63) / 64
+	if m.wordUsed+w > len(m.wordArena) {
+		m.wordArena = make([]uint64, max(2*len(m.wordArena), w, 512))
+		m.wordUsed = 0
+	}
+	b := m.wordArena[m.wordUsed : m.wordUsed+w : m.wordUsed+w]
+	m.wordUsed += w
+	clear(b)
+	return bitset(b)
 }
 
 // findRingBonds marks the bonds that are not bridges (iterative Tarjan).
 func (m *Mol) findRingBonds() []bool {
 	nA := len(m.Atoms)
-	ring := make([]bool, len(m.Bonds))
-	disc := make([]int, nA)
-	low := make([]int, nA)
+	ring := m.bools(len(m.Bonds))
+	disc := m.ints(nA)
+	low := m.ints(nA)
 	for i := range disc {
 		disc[i] = -1
 	}
-	type frame struct {
-		atom, parentBond, next int
-	}
 	t := 0
-	var st []frame
+	st := m.frames[:0]
+	defer func() { m.frames = st[:0] }()
 	for s := 0; s < nA; s++ {
 		if disc[s] >= 0 {
 			continue
@@ -231,15 +259,12 @@ func (m *Mol) findRingBonds() []bool {
 func (m *Mol) ringSystem(atoms, bonds []int, ringBond []bool, nr int) {
 	nB := len(m.Bonds)
 	nA := len(m.Atoms)
-	type cand struct {
-		bits bitset
-		size int
-	}
-	var cands []cand
-	dist := make([]int, nA)
-	parent := make([]int, nA) // bond to parent
-	branch := make([]int, nA)
-	queue := make([]int, 0, len(atoms))
+	cands := m.cands[:0]
+	defer func() { m.cands = cands[:0] }()
+	dist := m.ints(nA)
+	parent := m.ints(nA) // bond to parent
+	branch := m.ints(nA)
+	queue := m.ints(len(atoms))[:0]
 	addCand := func(bits bitset, size int) {
 		for _, c := range cands {
 			if c.size == size && c.bits.equal(bits) {
@@ -293,7 +318,7 @@ func (m *Mol) ringSystem(atoms, bonds []int, ringBond []bool, nr int) {
 			if x != v && y != v && branch[x] == branch[y] {
 				continue
 			}
-			bits := newBitset(nB)
+			bits := m.bits(nB)
 			bits.set(b)
 			for _, z := range [2]int{x, y} {
 				for z != v {
@@ -304,13 +329,13 @@ func (m *Mol) ringSystem(atoms, bonds []int, ringBond []bool, nr int) {
 			addCand(bits, dist[x]+dist[y]+1)
 		}
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].size < cands[j].size })
+	slices.SortStableFunc(cands, func(a, b cand) int { return a.size - b.size })
 	// Gaussian elimination over GF(2)
 	var basis []bitset
 	var pivots []int
-	selected := make([]bool, len(cands))
+	selected := m.bools(len(cands))
 	nSel := 0
-	tmp := newBitset(nB)
+	tmp := m.bits(nB)
 	for ci, c := range cands {
 		if nSel == nr {
 			break
@@ -325,7 +350,8 @@ func (m *Mol) ringSystem(atoms, bonds []int, ringBond []bool, nr int) {
 			continue
 		}
 		p := tmp.lowest()
-		row := append(bitset(nil), tmp...)
+		row := m.bits(nB)
+		copy(row, tmp)
 		// keep the basis reduced on the new pivot
 		for k := range basis {
 			if basis[k].has(p) {
@@ -338,16 +364,14 @@ func (m *Mol) ringSystem(atoms, bonds []int, ringBond []bool, nr int) {
 		nSel++
 	}
 	first := len(m.ringBnds)
-	var sel []cand
 	for ci, c := range cands {
 		if selected[ci] {
-			sel = append(sel, c)
-			m.addRing(bitsToList(c.bits, nB))
+			m.addRing(m.bitsToList(c.bits, nB))
 		}
 	}
 	// symmetrize: an equal-size candidate that could replace one SSSR ring
 	// without losing a bond of the union joins the ring list.
-	count := make([]int, nB)
+	count := m.ints(nB)
 	for _, rb := range m.ringBnds[first:] {
 		for _, b := range rb {
 			count[b]++
@@ -357,8 +381,8 @@ func (m *Mol) ringSystem(atoms, bonds []int, ringBond []bool, nr int) {
 		if selected[ci] {
 			continue
 		}
-		for _, r := range sel {
-			if r.size != c.size {
+		for ri, r := range cands {
+			if !selected[ri] || r.size != c.size {
 				continue
 			}
 			share, replaces := false, true
@@ -367,22 +391,22 @@ func (m *Mol) ringSystem(atoms, bonds []int, ringBond []bool, nr int) {
 					share = true
 				}
 			}
-			for _, b := range bitsToList(r.bits, nB) {
+			for _, b := range m.bitsToList(r.bits, nB) {
 				if count[b] == 1 && !c.bits.has(b) {
 					replaces = false
 					break
 				}
 			}
 			if share && replaces {
-				m.addRing(bitsToList(c.bits, nB))
+				m.addRing(m.bitsToList(c.bits, nB))
 				break
 			}
 		}
 	}
 }
 
-func bitsToList(b bitset, n int) []int {
-	var out []int
+func (m *Mol) bitsToList(b bitset, n int) []int {
+	out := m.ints(n)[:0]
 	for i := 0; i < n; i++ {
 		if b.has(i) {
 			out = append(out, i)

@@ -100,6 +100,7 @@ type pendingBond struct {
 }
 
 type ringOpen struct {
+	num  int
 	atom int
 	bond pendingBond
 	pos  int
@@ -108,8 +109,8 @@ type ringOpen struct {
 type parser struct {
 	s     string
 	m     *Mol
-	pos   []int // byte offset of each atom
-	rings map[int]ringOpen
+	pos   []int      // byte offset of each atom
+	rings []ringOpen // open ring closures
 }
 
 func (p *parser) errorf(pos int, sentinel error, format string, args ...any) error {
@@ -120,25 +121,73 @@ func (p *parser) errorf(pos int, sentinel error, format string, args ...any) err
 // 2022.09's MolFromSmiles does with its defaults (sanitize, remove Hs).
 // Errors are *ParseError values.
 func ParseSMILES(s string) (*Mol, error) {
-	m, pos, err := parseGraph(s)
-	if err != nil {
-		return nil, err
-	}
-	if err := perceive(m, pos); err != nil {
+	m := new(Mol)
+	if err := m.parse(s); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
+// parse fills m (reusing its memory) from s and perceives it.
+func (m *Mol) parse(s string) error {
+	pos, err := m.parseGraph(s, m.posBuf)
+	if err != nil {
+		return err
+	}
+	m.posBuf = pos
+	return perceive(m, pos)
+}
+
 // parseGraph reads the SMILES syntax into a graph without perception.
 // It returns the byte offset of every atom.
 func parseGraph(s string) (*Mol, []int, error) {
-	p := &parser{s: s, m: &Mol{source: s}}
-	if err := p.parse(); err != nil {
+	m := new(Mol)
+	pos, err := m.parseGraph(s, nil)
+	if err != nil {
 		return nil, nil, err
 	}
-	p.m.buildAdjacency()
-	return p.m, p.pos, nil
+	return m, pos, nil
+}
+
+// parseGraph resets m and fills it from s, reusing m's memory and pos.
+func (m *Mol) parseGraph(s string, pos []int) ([]int, error) {
+	m.resetArena()
+	// upper bounds of the atom and bond counts, to allocate once
+	nAtoms, nRing := 0, 0
+	in := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '[':
+			in = true
+			nAtoms++
+		case c == ']':
+			in = false
+		case in:
+		case c >= 'A' && c <= 'Z', c == 'b', c == 'c', c == 'n', c == 'o', c == 'p', c == 's', c == '*':
+			nAtoms++
+		case c >= '0' && c <= '9', c == '%':
+			nRing++
+		}
+	}
+	if cap(m.Atoms) < nAtoms {
+		m.Atoms = make([]Atom, 0, nAtoms)
+	}
+	if cap(m.Bonds) < nAtoms+nRing {
+		m.Bonds = make([]Bond, 0, nAtoms+nRing)
+	}
+	if cap(pos) < nAtoms {
+		pos = make([]int, 0, nAtoms)
+	}
+	m.Atoms, m.Bonds, m.source = m.Atoms[:0], m.Bonds[:0], s
+	p := parser{s: s, m: m, pos: pos[:0], rings: m.openRings[:0]}
+	err := p.parse()
+	m.openRings = p.rings[:0]
+	if err != nil {
+		return nil, err
+	}
+	m.buildAdjacency()
+	return p.pos, nil
 }
 
 func (p *parser) parse() error {
@@ -276,14 +325,8 @@ func (p *parser) parse() error {
 		return p.errorf(stack[len(stack)-1].pos, ErrBranch, "'(' never closed")
 	}
 	if len(p.rings) > 0 {
-		first := -1
-		num := 0
-		for k, r := range p.rings {
-			if first < 0 || r.pos < first {
-				first, num = r.pos, k
-			}
-		}
-		return p.errorf(first, ErrRing, "ring %d never closed", num)
+		r := p.rings[0]
+		return p.errorf(r.pos, ErrRing, "ring %d never closed", r.num)
 	}
 	return nil
 }
@@ -335,15 +378,19 @@ func (p *parser) ringNumber(i int) (num, n int, err error) {
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func (p *parser) ringClosure(atom, num int, bond pendingBond, pos int) error {
-	if p.rings == nil {
-		p.rings = make(map[int]ringOpen)
+	k := -1
+	for j := range p.rings {
+		if p.rings[j].num == num {
+			k = j
+			break
+		}
 	}
-	open, ok := p.rings[num]
-	if !ok {
-		p.rings[num] = ringOpen{atom: atom, bond: bond, pos: pos}
+	if k < 0 {
+		p.rings = append(p.rings, ringOpen{num: num, atom: atom, bond: bond, pos: pos})
 		return nil
 	}
-	delete(p.rings, num)
+	open := p.rings[k]
+	p.rings = append(p.rings[:k], p.rings[k+1:]...)
 	if open.atom == atom {
 		return p.errorf(pos, ErrRing, "ring %d closes on its own atom", num)
 	}
