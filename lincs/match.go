@@ -202,18 +202,45 @@ func (s *Signatures) Validate() error {
 	return nil
 }
 
-// MatchDrugs finds a signature column of m for each drug. For a drug with a
-// PubChem CID, each pert_iname that info gives for the CID is looked up
-// among the column ids, case-insensitively, in info's order; failing that
-// (or without a CID, or with info nil), the drug's Name, trimmed of
-// surrounding spaces, is looked up the same way. Among column ids that
-// differ only in case, the one equal to the key exactly wins, else the
-// first in file order. MatchDrugs never fails: drugs without a signature
-// get a nil vector and Method None, and are listed in the report. The
-// vectors are copies; m may be discarded.
+// MatchDrugs finds a signature column of m for each drug, matching on the
+// column ids, or on the column metadata field "pert_iname" when m has one
+// (as GCTX files of LINCS level 5 do, whose column ids are signature ids);
+// see MatchDrugsOn. The vectors are copies; m may be discarded.
 func MatchDrugs(m *Matrix, info *PertInfo, drugs []drugcomb.Drug) (*Signatures, Report) {
-	byLower := make(map[string][]int, len(m.Cols))
-	for j, c := range m.Cols {
+	field := ""
+	for _, f := range m.ColMeta {
+		if f.Name == "pert_iname" {
+			field = f.Name
+		}
+	}
+	return MatchDrugsOn(m, field, info, drugs)
+}
+
+// MatchDrugsOn finds a signature column of m for each drug, comparing keys
+// with the column ids (field "") or with the values of the named column
+// metadata field. For a drug with a PubChem CID, each pert_iname that info
+// gives for the CID is looked up among those names, case-insensitively, in
+// info's order; failing that (or without a CID, or with info nil), the
+// drug's Name, trimmed of surrounding spaces, is looked up the same way.
+// Among columns whose names differ only in case (or are equal, for a
+// metadata field), the one equal to the key exactly wins, else the first in
+// file order; the others are reported as ambiguous. MatchDrugsOn never
+// fails: drugs without a signature get a nil vector and Method None, and
+// are listed in the report; an unknown field matches nothing. The
+// Signatures' Columns hold the column ids.
+func MatchDrugsOn(m *Matrix, field string, info *PertInfo, drugs []drugcomb.Drug) (*Signatures, Report) {
+	names := m.Cols
+	if field != "" {
+		names = nil
+		for _, f := range m.ColMeta {
+			if f.Name == field {
+				names = f.Values
+				break
+			}
+		}
+	}
+	byLower := make(map[string][]int, len(names))
+	for j, c := range names {
 		k := strings.ToLower(c)
 		byLower[k] = append(byLower[k], j)
 	}
@@ -224,7 +251,7 @@ func MatchDrugs(m *Matrix, info *PertInfo, drugs []drugcomb.Drug) (*Signatures, 
 		}
 		pick := cands[0]
 		for _, j := range cands {
-			if m.Cols[j] == key {
+			if names[j] == key {
 				pick = j
 				break
 			}

@@ -21,16 +21,19 @@ func dataSignaturesCommand() *Command {
 }
 
 const dataSignaturesDesc = `
-Reads a GCT 1.2 or 1.3 file of L1000 signatures (one column per perturbagen,
-one row per gene; GCTX is not supported), matches its columns to the drugs of
-the screen in DIR, and writes the matched signatures into DIR as
+Reads a file of L1000 signatures (one column per signature, one row per
+gene): GCT 1.2 or 1.3 text (.gz allowed) or, for a name ending in .gctx,
+GCTX (HDF5). Matches its columns to the drugs of the screen in DIR by their
+names: the column metadata pert_iname when the file has it (LINCS level 5),
+else the column ids. Writes the matched signatures into DIR as
 signatures.parquet and signatures.arrow (one row per drug: drug_id,
 signature, matched_by, values list<float32>; null where a drug has none).
 
 A drug matches through its PubChem CID when --pertinfo gives the LINCS
 perturbagen table (pubchem_cid -> pert_iname, tab-separated, .gz allowed):
-a pert_iname of the CID equal to a column name, ignoring case. Failing that,
-the drug's name equal to a column name, ignoring case. The report lists the
+a pert_iname of the CID equal to a column's name, ignoring case. Failing
+that, the drug's name equal to a column's name, ignoring case. Of several
+equal names (a drug profiled many times), the first column is taken. The report lists the
 drugs without a signature and the keys tried, and counts matched signatures
 that are entirely NaN (kept as they are in the file).
 
@@ -51,7 +54,7 @@ type signaturesSummary struct {
 
 func runDataSignatures(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup data signatures", "deup data signatures --gct FILE [--pertinfo FILE] --screen DIR [--json]", dataSignaturesDesc)
-	gct := fs.String("gct", "", "GCT 1.2/1.3 `file` of signatures (.gz allowed)")
+	gct := fs.String("gct", "", "signatures `file`: GCT 1.2/1.3 text (.gz allowed) or GCTX (.gctx)")
 	pert := fs.String("pertinfo", "", "LINCS perturbagen table `file` (pubchem_cid, pert_iname); without it, drugs match by name only")
 	screenDir := fs.String("screen", "", "screen `directory` (from deup data import or synth); the signatures are written into it")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
@@ -74,7 +77,7 @@ func runDataSignatures(ctx context.Context, env Env, args []string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	m, err := lincs.ReadGCTFile(*gct)
+	m, err := lincs.ReadMatrixFile(*gct)
 	if err != nil {
 		return err
 	}
@@ -125,7 +128,11 @@ func writeSignaturesReport(env Env, s signaturesSummary, asJSON bool) error {
 		fmt.Fprintf(w, "warning: %d matched signatures are entirely NaN in the file (drugs %s)\n", s.AllNaN, strings.Join(s.AllNaNDrugs, ", "))
 	}
 	for _, a := range s.Ambiguous {
-		fmt.Fprintf(w, "note: drug %s matched %q; also equal up to case: %s\n", a.ID, a.Signature, strings.Join(a.Others, ", "))
+		others := strings.Join(a.Others[:min(3, len(a.Others))], ", ")
+		if len(a.Others) > 3 {
+			others += fmt.Sprintf(" and %d more", len(a.Others)-3)
+		}
+		fmt.Fprintf(w, "note: drug %s matched %q; other columns of the same name: %s\n", a.ID, a.Signature, others)
 	}
 	if len(s.Missing) > 0 {
 		fmt.Fprintf(w, "%d drugs without a signature:\n", len(s.Missing))

@@ -162,6 +162,41 @@ func TestDataSignaturesPC3(t *testing.T) {
 	})
 }
 
+// A GCTX file (lincs/testdata/small.gctx, written with h5py) names its
+// columns sigA, sigB and carries pert_iname vorinostat, gefitinib.
+func TestDataSignaturesGCTX(t *testing.T) {
+	b := drugcomb.NewBuilder("score")
+	g := b.Drug(drugcomb.Drug{ID: "d1", Name: "Gefitinib"})
+	a := b.Drug(drugcomb.Drug{ID: "d2", Name: "aspirin"})
+	v := b.Drug(drugcomb.Drug{ID: "d3", Name: "VORINOSTAT"})
+	c := b.CellLine("PC-3")
+	for _, p := range [][2]int{{g, a}, {g, v}, {a, v}} {
+		if err := b.Measure(p[0], p[1], c, []float64{1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "s")
+	if err := drugcomb.Save(dir, b.Screen("tiny")); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runSignaturesCmd(t, "data", "signatures", "--gct", filepath.Join("..", "..", "lincs", "testdata", "small.gctx"), "--screen", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want := "2 of 3 drugs have a signature (0 by PubChem CID, 2 by name) in small.gctx (3 genes x 2 signatures)\n" +
+		"pairs with both drugs covered: 1 of 3 (1 of 3 measurements)\n"
+	if !strings.HasPrefix(out, want) || !strings.Contains(out, `d2         "aspirin"`) {
+		t.Errorf("stdout:\n%s\nwant prefix:\n%s", out, want)
+	}
+	sigs, err := lincs.LoadSignatures(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sigs.Columns[0] != "sigB" || sigs.Columns[2] != "sigA" || sigs.Vectors[1] != nil {
+		t.Errorf("stored columns %q", sigs.Columns)
+	}
+}
+
 func TestDataSignaturesErrors(t *testing.T) {
 	dir := pc3ScreenDir(t)
 	gct := shareddata.Path(t, "lincs", "consensus_signatures.gct")

@@ -1,0 +1,121 @@
+package lincs
+
+import (
+	"github.com/deup-screening/deup/drugcomb"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The fixtures are written by testdata/make_gctx.py with h5py 3.7.0 / HDF5
+// 1.10.8: the same 3 x 2 matrix chunked with gzip and contiguous.
+func TestReadGCTX(t *testing.T) {
+	want := &Matrix{
+		Version: "1.3",
+		Rows:    []string{"5720", "23", "7849"},
+		Cols:    []string{"sigA", "sigB"},
+		RowMeta: []Field{{"pr_gene_symbol", []string{"AARS", "ABCF1", "ABL1"}}},
+		ColMeta: []Field{{"pert_dose", []string{"10", "0.5"}}, {"pert_iname", []string{"vorinostat", "gefitinib"}}},
+		Values:  []float32{0.25, nan32, -1, 100, 3.5e-3, float32(negZero())},
+	}
+	for _, name := range []string{"small.gctx", "contiguous.gctx"} {
+		t.Run(name, func(t *testing.T) {
+			m, err := ReadMatrixFile(filepath.Join("testdata", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameMatrix(t, m, want)
+		})
+	}
+}
+
+func negZero() float64 { z := 0.0; return -z }
+
+func TestReadGCTXErrors(t *testing.T) {
+	dir := t.TempDir()
+	small, err := os.ReadFile(filepath.Join("testdata", "small.gctx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		name, path, want string
+	}{
+		{"missing file", filepath.Join(dir, "nope.gctx"), "no such file"},
+		{"not HDF5", write("text.gctx", []byte("#1.2\n1\t1\n")), "gctx"},
+		{"truncated", write("trunc.gctx", small[:len(small)/3]), "gctx"},
+		{"ids and matrix disagree", filepath.Join("testdata", "mismatch.gctx"), "9 values for 3 rows x 2 columns"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadGCTXFile(tc.path)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), filepath.Base(tc.path)) {
+				t.Errorf("err = %v, want one naming the file and containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// FuzzReadGCTX checks that no corruption of a GCTX file panics the reader.
+func FuzzReadGCTX(f *testing.F) {
+	small, err := os.ReadFile(filepath.Join("testdata", "small.gctx"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(small, 0, byte(0))
+	f.Add(small, 100, byte(0xff))
+	f.Add(small, len(small)/2, byte(1))
+	f.Add(small[:2048], 10, byte(7))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte, at int, b byte) {
+		if len(data) > 0 {
+			if at < 0 {
+				at = -at
+			}
+			data = append([]byte(nil), data...)
+			data[at%len(data)] ^= b
+		}
+		p := filepath.Join(dir, "fuzz.gctx")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		m, err := ReadGCTXFile(p)
+		if err == nil {
+			if err := m.Validate(); err != nil {
+				t.Fatalf("accepted file breaks invariants: %v", err)
+			}
+		}
+	})
+}
+
+// A GCTX of LINCS level 5 names its columns by signature id and carries the
+// perturbagen name as the column metadata pert_iname: MatchDrugs uses it.
+func TestMatchGCTXOnPertIname(t *testing.T) {
+	m, err := ReadGCTXFile(filepath.Join("testdata", "small.gctx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	drugs := []drugcomb.Drug{{ID: "1", Name: "Gefitinib"}, {ID: "2", Name: "aspirin"}, {ID: "3", Name: "x", PubChemCID: 5311}}
+	info := &PertInfo{Names: map[int64][]string{5311: {"vorinostat"}}}
+	sigs, rep := MatchDrugs(m, info, drugs)
+	if sigs.Columns[0] != "sigB" || sigs.By[0] != ByName || sigs.Vectors[1] != nil || sigs.Columns[2] != "sigA" || sigs.By[2] != ByCID {
+		t.Errorf("columns %q by %q", sigs.Columns, sigs.By)
+	}
+	// Column sigB in row order: NaN, 100, -0.
+	if v := sigs.Vectors[0]; len(v) != 3 || v[0] == v[0] || v[1] != 100 || v[2] != 0 {
+		t.Errorf("gefitinib vector %v", v)
+	}
+	if rep.Matched != 2 {
+		t.Errorf("report %+v", rep)
+	}
+	// Matching on the ids instead finds nothing.
+	if _, rep := MatchDrugsOn(m, "", info, drugs); rep.Matched != 0 {
+		t.Errorf("on ids: %+v", rep)
+	}
+}
