@@ -20,7 +20,10 @@
 // WriteGCT writes a Matrix back; read → write → read is the identity
 // (values as float32, NaN as NaN).
 //
-// GCTX, the HDF5 form of the same data, is not read: see the README.
+// ReadGCTXFile reads GCTX, the HDF5 form of the same data (matrix stored
+// transposed in /0/DATA/0/matrix, ids and metadata under /0/META/ROW and
+// /0/META/COL), through the pure-Go github.com/scigolib/hdf5; ReadMatrixFile
+// picks GCTX or GCT by the file name.
 //
 // # Arrow and Parquet
 //
@@ -35,7 +38,8 @@
 // # Matching signatures to drugs
 //
 // MatchDrugs looks up each drug of a screen (drugcomb.Drug) among the
-// signature column ids: first through its PubChem CID, whose perturbagen
+// signature names (the column ids, or the column metadata pert_iname when
+// present, as in LINCS level-5 GCTX; MatchDrugsOn chooses): first through its PubChem CID, whose perturbagen
 // names (pert_iname) come from the LINCS perturbagen table (ReadPertInfo),
 // then by its own name; both case-insensitively, an exact-case column
 // winning over others that differ only in case. It returns Signatures
