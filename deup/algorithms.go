@@ -7,13 +7,22 @@ import (
 	"math/rand/v2"
 )
 
-// LogErrors is an ErrorLearner that fits Learner on log(loss + Floor) and
-// predicts exp(prediction) - Floor, clipped at 0: the paper trains its error
-// predictors on log targets because losses span orders of magnitude.
-// Floor 0 means 1e-8. Negative or NaN losses are an error.
+// LogErrors is an ErrorLearner that fits Learner on log(loss + Floor) -
+// Offset and predicts exp(prediction + Offset) - Floor, clipped at 0: the
+// paper trains its error predictors on log targets because losses span
+// orders of magnitude. Floor 0 means 1e-8.
+//
+// Offset is the log-loss that a zero prediction means. It matters for
+// learners that revert to 0 away from their data (a GP with a zero prior
+// mean and unstandardized targets): there e predicts exp(Offset). Setting
+// Offset to the log variance of the targets says "where nothing is known,
+// expect the error of a constant predictor"; the paper's SMO code, a GP with
+// zero mean on raw log errors, uses Offset 0. Negative or NaN losses are an
+// error.
 type LogErrors struct {
 	Learner Learner
 	Floor   float64
+	Offset  float64
 }
 
 func (l LogErrors) floor() float64 {
@@ -40,22 +49,23 @@ func (l LogErrors) FitErrors(phi [][]float64, loss []float64) (Predictor, error)
 		if !(v >= 0) || math.IsInf(v, 1) {
 			return nil, fmt.Errorf("deup: error example %d has loss %v", i, v)
 		}
-		t[i] = math.Log(v + fl)
+		t[i] = math.Log(v+fl) - l.Offset
 	}
 	p, err := l.Learner.Fit(phi, t)
 	if err != nil {
 		return nil, fmt.Errorf("deup: fit error predictor: %w", err)
 	}
-	return expPredictor{p, fl}, nil
+	return expPredictor{p, fl, l.Offset}, nil
 }
 
 type expPredictor struct {
-	p     Predictor
-	floor float64
+	p      Predictor
+	floor  float64
+	offset float64
 }
 
 func (e expPredictor) Predict(phi []float64) float64 {
-	return math.Max(math.Exp(e.p.Predict(phi))-e.floor, 0)
+	return math.Max(math.Exp(e.p.Predict(phi)+e.offset)-e.floor, 0)
 }
 
 // FitFixed is Algorithm 1 (DEUP with a fixed training set): it fits h and phi

@@ -323,3 +323,25 @@ type Learner struct{ Config Config }
 func (l Learner) Fit(x [][]float64, y []float64) (deup.Predictor, error) {
 	return Train(x, y, l.Config)
 }
+
+// PredictSamples writes n stochastic forward passes at x (MC-Dropout) into
+// dst (grown as needed) and returns it; the passes run as one batch, each
+// row with its own dropout masks drawn from rng.
+func (net *Net) PredictSamples(dst []float64, x []float64, n int, rng *rand.Rand) []float64 {
+	if len(x) != len(net.xMean) {
+		panic("mlp: input dimension mismatch")
+	}
+	xs := mat.NewDense(n, len(x), nil)
+	for i := 0; i < n; i++ {
+		for j, v := range x {
+			xs.Set(i, j, (v-net.xMean[j])/net.xScale[j])
+		}
+	}
+	acts, _, _ := net.forward(xs, rng)
+	out := acts[len(acts)-1]
+	dst = dst[:0]
+	for i := 0; i < n; i++ {
+		dst = append(dst, out.At(i, 0)*net.yScale+net.yMean)
+	}
+	return dst
+}

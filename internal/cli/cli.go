@@ -41,6 +41,7 @@ func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code)
 func commands() []*Command {
 	return []*Command{
 		dataCommand(),
+		smoCommand(),
 		fingerprintCommand(),
 		trainCommand(),
 		predictCommand(),

@@ -1,0 +1,191 @@
+package smo
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+)
+
+// Summary is the content of results.json: per method, the best value so far
+// after each acquisition for each seed, and the number of acquisitions to
+// get within Tolerance of the global maximum (null if never).
+type Summary struct {
+	Function  string                    `json:"function"`
+	Dim       int                       `json:"dim"`
+	GlobalMax float64                   `json:"global_max"`
+	Steps     int                       `json:"steps"`
+	Init      int                       `json:"init"`
+	Seeds     []uint64                  `json:"seeds"`
+	Tolerance float64                   `json:"tolerance"`
+	Order     []string                  `json:"method_order"`
+	Methods   map[string]*MethodSummary `json:"methods"`
+}
+
+// MethodSummary is one method's runs, seeds in Summary.Seeds order.
+type MethodSummary struct {
+	BestSoFar      [][]float64 `json:"best_so_far"`
+	StepsToOptimum []*int      `json:"steps_to_optimum"`
+	InitialBest    []float64   `json:"initial_best"`
+	Reached        int         `json:"reached_optimum"` // seeds that reached it
+	FinalMean      float64     `json:"final_mean"`
+	FinalSD        float64     `json:"final_sd"` // sample standard deviation over seeds
+	WallSeconds    []float64   `json:"wall_seconds"`
+}
+
+// Summarize builds the Summary of runs grouped by method (each method's
+// runs in the same seed order).
+func Summarize(f Function, opt Options, seeds []uint64, order []string, runs map[string][]*Result) *Summary {
+	opt = opt.withDefaults()
+	s := &Summary{Function: f.Name, Dim: f.Dim, GlobalMax: f.Max, Steps: opt.Steps, Init: opt.Init,
+		Seeds: seeds, Tolerance: Tolerance, Order: order, Methods: map[string]*MethodSummary{}}
+	for _, m := range order {
+		ms := &MethodSummary{}
+		var finals []float64
+		for _, r := range runs[m] {
+			ms.BestSoFar = append(ms.BestSoFar, r.BestSoFar)
+			ms.InitialBest = append(ms.InitialBest, r.InitialBest)
+			ms.WallSeconds = append(ms.WallSeconds, r.Wall.Seconds())
+			if r.StepsToOptimum >= 0 {
+				st := r.StepsToOptimum
+				ms.StepsToOptimum = append(ms.StepsToOptimum, &st)
+				ms.Reached++
+			} else {
+				ms.StepsToOptimum = append(ms.StepsToOptimum, nil)
+			}
+			if n := len(r.BestSoFar); n > 0 {
+				finals = append(finals, r.BestSoFar[n-1])
+			}
+		}
+		ms.FinalMean, ms.FinalSD = meanSampleSD(finals)
+		s.Methods[m] = ms
+	}
+	return s
+}
+
+func meanSampleSD(v []float64) (float64, float64) {
+	if len(v) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	m, sd := meanSD(v)
+	if len(v) < 2 {
+		return m, 0
+	}
+	return m, sd * math.Sqrt(float64(len(v))/float64(len(v)-1))
+}
+
+// WriteJSON writes s as indented JSON.
+func (s *Summary) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(s)
+}
+
+// WriteCSV writes one row per method, seed and step: method, seed, step,
+// value, best_so_far. Step 0 is the initial design (value = its best); step
+// s >= 1 is the s-th acquisition.
+func WriteCSV(w io.Writer, order []string, runs map[string][]*Result, init int) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"method", "seed", "step", "value", "best_so_far"})
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	for _, m := range order {
+		for _, r := range runs[m] {
+			seed := strconv.FormatUint(r.Seed, 10)
+			cw.Write([]string{m, seed, "0", g(r.InitialBest), g(r.InitialBest)})
+			for s, b := range r.BestSoFar {
+				cw.Write([]string{m, seed, strconv.Itoa(s + 1), g(r.Y[init+s]), g(b)})
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// Curve returns, per step 0..Steps (0 = initial design), the mean over the
+// method's seeds of the best value so far and its standard error
+// sd/sqrt(n) (0 for one seed).
+func (s *Summary) Curve(method string) (mean, se []float64) {
+	ms := s.Methods[method]
+	n := len(ms.BestSoFar)
+	for step := 0; step <= s.Steps; step++ {
+		v := make([]float64, 0, n)
+		for i := range ms.BestSoFar {
+			if step == 0 {
+				v = append(v, ms.InitialBest[i])
+			} else if step-1 < len(ms.BestSoFar[i]) {
+				v = append(v, ms.BestSoFar[i][step-1])
+			}
+		}
+		m, sd := meanSampleSD(v)
+		mean = append(mean, m)
+		if len(v) > 1 {
+			se = append(se, sd/math.Sqrt(float64(len(v))))
+		} else {
+			se = append(se, 0)
+		}
+	}
+	return mean, se
+}
+
+// Plot draws the mean best value so far per method against the number of
+// acquisitions, with a band of ± one standard error, and the global maximum
+// as a dashed line (like the paper's Figs. 2-3), and saves it to each path
+// (the extension, .png or .svg, picks the format).
+func (s *Summary) Plot(paths ...string) error {
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("%s (d=%d): best value so far, mean ± s.e. over %d seeds", s.Function, s.Dim, len(s.Seeds))
+	p.X.Label.Text = "acquisitions after the initial design"
+	p.Y.Label.Text = "best value so far"
+	p.Legend.Top = false
+	p.Legend.Left = false
+	for i, m := range s.Order {
+		mean, se := s.Curve(m)
+		c := plotutil.Color(i)
+		band := make(plotter.XYs, 0, 2*len(mean))
+		line := make(plotter.XYs, len(mean))
+		for k := range mean {
+			line[k] = plotter.XY{X: float64(k), Y: mean[k]}
+			band = append(band, plotter.XY{X: float64(k), Y: mean[k] + se[k]})
+		}
+		for k := len(mean) - 1; k >= 0; k-- {
+			band = append(band, plotter.XY{X: float64(k), Y: mean[k] - se[k]})
+		}
+		poly, err := plotter.NewPolygon(band)
+		if err != nil {
+			return fmt.Errorf("smo: plot: %w", err)
+		}
+		r, g, b, _ := c.RGBA()
+		poly.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 50}
+		poly.LineStyle.Width = 0
+		l, err := plotter.NewLine(line)
+		if err != nil {
+			return fmt.Errorf("smo: plot: %w", err)
+		}
+		l.Color = c
+		l.Width = vg.Points(1.5)
+		p.Add(poly, l)
+		p.Legend.Add(m, l)
+	}
+	opt, err := plotter.NewLine(plotter.XYs{{X: 0, Y: s.GlobalMax}, {X: float64(s.Steps), Y: s.GlobalMax}})
+	if err != nil {
+		return fmt.Errorf("smo: plot: %w", err)
+	}
+	opt.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+	opt.Color = color.Gray{Y: 90}
+	p.Add(opt)
+	p.Legend.Add("global max", opt)
+	for _, path := range paths {
+		if err := p.Save(7*vg.Inch, 4.5*vg.Inch, path); err != nil {
+			return fmt.Errorf("smo: plot: %w", err)
+		}
+	}
+	return nil
+}
