@@ -11,6 +11,7 @@ func dataCommand() *Command {
 			dataImportCommand(),
 			dataInspectCommand(),
 			dataSynthCommand(),
+			dataFetchCommand(),
 			dataSignaturesCommand(),
 		},
 	}
