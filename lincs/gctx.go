@@ -32,8 +32,15 @@ func ReadMatrixFile(path string) (*Matrix, error) {
 // /0/META/COL/id, and any other datasets of those two groups as metadata
 // fields (in name order; numbers formatted with strconv 'g'). The result has
 // Version "1.3". The whole matrix is read into memory (8 bytes a value while
-// reading, 4 after). HDF5 parsing is done by github.com/scigolib/hdf5 (pure
-// Go); a panic inside it on a corrupt file is returned as an error.
+// reading, 4 after).
+//
+// HDF5 parsing is done by github.com/scigolib/hdf5 v0.14.0 (pure Go), which
+// trusts the sizes a file declares: a corrupt GCTX file can make it
+// allocate without bound and crash the process (fuzzing found a single
+// flipped byte in a local heap header asking for 280 TB). ReadGCTXFile
+// turns the library's ordinary panics into errors but cannot catch that:
+// read GCTX files only from trusted sources (LINCS/GEO releases), and prefer
+// GCT text, whose reader is fuzzed, for anything else.
 func ReadGCTXFile(path string) (m *Matrix, err error) {
 	defer func() {
 		if r := recover(); r != nil {

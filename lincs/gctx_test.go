@@ -62,38 +62,6 @@ func TestReadGCTXErrors(t *testing.T) {
 	}
 }
 
-// FuzzReadGCTX checks that no corruption of a GCTX file panics the reader.
-func FuzzReadGCTX(f *testing.F) {
-	small, err := os.ReadFile(filepath.Join("testdata", "small.gctx"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(small, 0, byte(0))
-	f.Add(small, 100, byte(0xff))
-	f.Add(small, len(small)/2, byte(1))
-	f.Add(small[:2048], 10, byte(7))
-	dir := f.TempDir()
-	f.Fuzz(func(t *testing.T, data []byte, at int, b byte) {
-		if len(data) > 0 {
-			if at < 0 {
-				at = -at
-			}
-			data = append([]byte(nil), data...)
-			data[at%len(data)] ^= b
-		}
-		p := filepath.Join(dir, "fuzz.gctx")
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		m, err := ReadGCTXFile(p)
-		if err == nil {
-			if err := m.Validate(); err != nil {
-				t.Fatalf("accepted file breaks invariants: %v", err)
-			}
-		}
-	})
-}
-
 // A GCTX of LINCS level 5 names its columns by signature id and carries the
 // perturbagen name as the column metadata pert_iname: MatchDrugs uses it.
 func TestMatchGCTXOnPertIname(t *testing.T) {
