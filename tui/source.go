@@ -25,7 +25,7 @@ const (
 	NumColumns
 )
 
-var columnTitles = [NumColumns]string{"drug A", "drug B", "cell", "measured", "μ", "σ_total", "σ_epi", "σ_ale", "acq"}
+var columnTitles = [NumColumns]string{"drug A", "drug B", "cell", "meas", "μ", "σ_tot", "σ_epi", "σ_ale", "acq"}
 
 // String returns the column's title as shown in the table header.
 func (c Column) String() string {
