@@ -14,7 +14,7 @@ import (
 // Config holds DUE's settings. The zero value of every field means the
 // default shown: the shared two-tower sizes and the DEUP paper's best DUE
 // setting (10-dimensional embedding, 100 inducing points, Matern-1/2,
-// learning rate 1e-2).
+// learning rate 1e-2, here for the GP; the network's is NetLR).
 type Config struct {
 	TowerHidden int // single-drug tower hidden width; default 2048
 	TowerOut    int // single-drug tower output width; default 1024
@@ -27,7 +27,8 @@ type Config struct {
 	Coeff      float64 // spectral-normalization bound on each layer's largest singular value; default 0.95 (DUE's FCResNet); negative disables it
 	PowerIters int     // power iterations per training step; default 1
 
-	LR          float64 // Adam learning rate, feature extractor and GP alike; default 1e-2
+	LR          float64 // Adam learning rate of the GP (hyperparameters, variational parameters, inducing points); default 1e-2 (the paper's best DUE setting)
+	NetLR       float64 // Adam learning rate of the feature extractor; default 1e-3 (see doc.go: at 1e-2 the network stops learning)
 	WeightDecay float64 // L2 weight decay on the feature extractor (PyTorch Adam's weight_decay); default 5e-4 (DUE); negative means 0
 	BatchSize   int     // pairs per minibatch; default 128 (DUE)
 	MaxEpochs   int     // default 300
@@ -60,6 +61,9 @@ func (c Config) withDefaults() Config {
 	if c.LR == 0 {
 		c.LR = 1e-2
 	}
+	if c.NetLR == 0 {
+		c.NetLR = 1e-3
+	}
 	if c.WeightDecay == 0 {
 		c.WeightDecay = 5e-4
 	}
@@ -79,8 +83,8 @@ func (c Config) validate() error {
 			return fmt.Errorf("due: config: %s = %d, want > 0", v.name, v.n)
 		}
 	}
-	if !(c.LR > 0) {
-		return fmt.Errorf("due: config: LR = %v, want > 0", c.LR)
+	if !(c.LR > 0) || !(c.NetLR > 0) {
+		return fmt.Errorf("due: config: LR = %v, NetLR = %v, want > 0", c.LR, c.NetLR)
 	}
 	if _, err := gp.ParseFamily(c.Kernel); err != nil {
 		return fmt.Errorf("due: config: %w", err)
@@ -252,7 +256,7 @@ func Train(ctx context.Context, cfg Config, X *Sparse, train, val Pairs, progres
 				dFr[i] /= -float64(n)
 			}
 			m.net.backward(X, p, dFr)
-			m.net.step(cfg.LR, cfg.WeightDecay)
+			m.net.step(cfg.NetLR, cfg.WeightDecay)
 			gpOpt.Step(gpParams, gpGrad)
 			m.gp.SetParams(gpParams)
 			lossSum += -elbo / float64(n)

@@ -155,12 +155,13 @@ func TestRealPC3(t *testing.T) {
 	cover := float64(covered) / float64(len(mean))
 	t.Logf("PC-3 test RMSE %.2f (training-mean predictor %.2f); mean predictive sd %.2f, noise sd %.2f; 95%% interval coverage %.3f; epochs %d, best %d",
 		r, r0, sumSD/float64(len(mean)), math.Sqrt(noise), cover, m.Epochs(), m.BestEpoch())
-	// ComboScore on PC-3 is barely predictable from fingerprints with 590
+	// ComboScore on PC-3 is hard to predict from fingerprints with 590
 	// training pairs (ridge regression on the summed fingerprints, numpy:
-	// RMSE 45.4 against 46.0 for the mean), so the bar is "no worse than
-	// the mean by more than 5%" and calibrated-looking intervals.
-	if r > 1.05*r0 {
-		t.Errorf("test RMSE %.2f more than 5%% above the mean predictor's %.2f", r, r0)
+	// RMSE 45.4 against 46.0 for the mean on another 40/30/30 split); DUE
+	// must at least beat the training mean (measured: 43.2 vs 45.9 at the
+	// default reduced size).
+	if r >= r0 {
+		t.Errorf("test RMSE %.2f not below the mean predictor's %.2f", r, r0)
 	}
 	if cover < 0.8 || cover > 0.995 {
 		t.Errorf("95%% predictive intervals cover %.3f of test pairs", cover)
