@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/tui"
 )
@@ -53,6 +54,9 @@ type Builder struct {
 	// Kappa weighs σ_epistemic in the default acquisition μ + κ·σ_epistemic.
 	// The zero value gives 0 (greedy on μ); NewBuilder sets 1.
 	Kappa float64
+	// Mem allocates the Arrow buffers of ReadPredictions; nil means
+	// memory.DefaultAllocator. All are released before it returns.
+	Mem memory.Allocator
 
 	t *Table
 }
