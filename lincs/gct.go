@@ -383,6 +383,9 @@ func (p *gctParser) parse() (*Matrix, error) {
 // parseValue parses one matrix value. Missing-value spellings give NaN.
 func parseValue(b []byte) (float32, bool) {
 	b = bytes.TrimSpace(b)
+	if v, ok := parseSmallInt(b); ok {
+		return v, true
+	}
 	if isMissing(b) {
 		return float32(math.NaN()), true
 	}
@@ -400,13 +403,40 @@ func parseValue(b []byte) (float32, bool) {
 	return float32(v), true
 }
 
+// parseSmallInt is the fast path for the integers that discretized L1000
+// z-scores are: an optional '-' and 1 to 7 digits, exact in float32.
+func parseSmallInt(b []byte) (float32, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 7 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	v := float32(n)
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+var missing = [][]byte{[]byte("na"), []byte("nan"), []byte("n/a"), []byte("#na"), []byte("-nan"), []byte("#n/a"), []byte("null")}
+
 func isMissing(b []byte) bool {
-	switch len(b) {
-	case 0:
+	if len(b) == 0 {
 		return true
-	case 2, 3, 4:
-		s := strings.ToLower(string(b))
-		return s == "na" || s == "nan" || s == "n/a" || s == "#na" || s == "-nan" || s == "#n/a" || s == "null"
+	}
+	for _, m := range missing {
+		if bytes.EqualFold(b, m) {
+			return true
+		}
 	}
 	return false
 }
