@@ -52,7 +52,7 @@ func Score(y, mu, sigma []float64, seed uint64) Metrics {
 		CIWidth:    CIWidth(sigma),
 		Spearman:   Spearman(r, sigma),
 		RMSE:       RMSE(y, mu),
-		PearsonMu:  Pearson(mu, y),
+		PearsonMu:  PearsonMu(y, mu),
 		CRPS:       CRPS(y, mu, sigma),
 		MiscalArea: MiscalibrationArea(y, mu, sigma),
 		Sharpness:  Sharpness(sigma),
@@ -115,6 +115,9 @@ func RankCorr(y, mu, sigma []float64) float64 {
 	checkLen(y, mu, sigma)
 	return Spearman(Residuals(nil, y, mu), sigma)
 }
+
+// PearsonMu is the "pearson_mu" metric: the Pearson correlation of mu with y.
+func PearsonMu(y, mu []float64) float64 { return Pearson(mu, y) }
 
 // UpperBound is the "upper_bound" metric: the Pearson correlation over all
 // (i, j) of (|eps_ij|, sigma_i), eps_ij = sigma_i * z_ij, z_ij standard
