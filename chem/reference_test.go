@@ -76,7 +76,11 @@ func formatEnvs(envs []Environment) string {
 // RDKit 2022.09.3's GetMorganFingerprintAsBitVect (r=3, 1024 bits; r=2,
 // 2048 bits) and GetMorganFingerprint (r=3, unfolded).
 func TestRDKitReference(t *testing.T) {
-	compareReference(t, shareddata.Path(t, "fingerprints", "rdkit_morgan.tsv"))
+	compareReference(t, referencePath(t))
+}
+
+func referencePath(t testing.TB) string {
+	return shareddata.Path(t, "fingerprints", "rdkit_morgan.tsv")
 }
 
 // TestRDKitExtraReference compares a further file in the same format,

@@ -17,8 +17,9 @@ var (
 )
 
 // ParseError describes why a SMILES string was refused: the input, the
-// byte offset (0-based) where the problem was found and the reason, which
-// wraps one of the Err* values.
+// byte offset (0-based; len(SMILES) for "at end of input") where the
+// problem was found and the reason, which wraps one of the Err* values.
+// Error() counts positions from 1.
 type ParseError struct {
 	SMILES string
 	Pos    int   // byte offset into SMILES
@@ -26,6 +27,9 @@ type ParseError struct {
 }
 
 func (e *ParseError) Error() string {
+	if e.Pos >= len(e.SMILES) {
+		return fmt.Sprintf("chem: smiles %q: at end of input: %v", e.SMILES, e.Err)
+	}
 	return fmt.Sprintf("chem: smiles %q: at position %d: %v", e.SMILES, e.Pos+1, e.Err)
 }
 
