@@ -105,6 +105,13 @@ func TestMethodFitPredictSaveLoad(t *testing.T) {
 			t.Fatalf("pair %d: loaded model predicts %+v, saved %+v", i, pred3[i], pred[i])
 		}
 	}
+	anyM, err := LoadAny(bytes.NewReader(saved))
+	if err != nil || anyM.Name() != "due" {
+		t.Fatalf("LoadAny: %v, %v", anyM, err)
+	}
+	if _, err := LoadAny(bytes.NewReader([]byte("not a model"))); err == nil {
+		t.Error("LoadAny of garbage: no error")
+	}
 	if back.FeatureConfig() != m.FeatureConfig() || back.Name() != "due" {
 		t.Errorf("loaded feature config %+v name %q", back.FeatureConfig(), back.Name())
 	}

@@ -193,3 +193,16 @@ func readArray(r io.Reader, want int) ([]float64, error) {
 	}
 	return out, nil
 }
+
+// LoadAny reads a model written by any model.Method's Save: a DUE model
+// (recognized by its magic) through Load, anything else through
+// model.Load. The model package cannot import this one, so commands that
+// load saved models should call LoadAny.
+func LoadAny(r io.Reader) (model.Method, error) {
+	br := bufio.NewReader(r)
+	head, err := br.Peek(len(magic))
+	if err == nil && string(head) == magic {
+		return Load(br)
+	}
+	return model.Load(br)
+}
