@@ -52,8 +52,8 @@ func TestGradientsFiniteDifferences(t *testing.T) {
 				t.Fatal(err)
 			}
 			grads := map[int][]float64{}
-			for _, i := range g.train {
-				gt, err := g.grad(i)
+			for k, i := range g.train {
+				gt, err := g.grad(k)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -42,6 +42,7 @@ type graph struct {
 	cost        *G.Node
 	nodes       []*G.Node // aligned with net.params; nil where the param is not in the graph
 	train       []int     // indices into net.params that this step updates
+	grads       []*G.Node // gradient nodes, aligned with train
 }
 
 // gb accumulates the first error of a chain of gorgonia calls.
@@ -187,18 +188,26 @@ func (n *network) buildGraph(u, b int, kind lossKind, dropout bool) (*graph, err
 		gr.train = append(gr.train, i)
 		wrt = append(wrt, gr.nodes[i])
 	}
-	if _, err := G.Grad(cost, wrt...); err != nil {
+	grads, err := G.Grad(cost, wrt...)
+	if err != nil {
 		return nil, fmt.Errorf("model: building gradient: %w", err)
 	}
-	gr.vm = G.NewTapeMachine(g, G.BindDualValues(wrt...))
+	gr.grads = grads
+	// The gradients are read from the gradient nodes' values, not from
+	// dual values bound to the parameters: binding makes gorgonia add each
+	// gradient into an accumulator that must then be cleared, two extra
+	// passes over every parameter per step.
+	gr.vm = G.NewTapeMachine(g)
 	return gr, nil
 }
 
-// grad returns the gradient tensor of parameter i after a run.
-func (gr *graph) grad(i int) (*tensor.Dense, error) {
-	v, err := gr.nodes[i].Grad()
-	if err != nil {
-		return nil, fmt.Errorf("model: gradient of %s: %w", gr.net.params[i].name, err)
+// grad returns the gradient tensor of the k-th trained parameter
+// (gr.train[k]) after a run; it is valid until the next run.
+func (gr *graph) grad(k int) (*tensor.Dense, error) {
+	i := gr.train[k]
+	v := gr.grads[k].Value()
+	if v == nil {
+		return nil, fmt.Errorf("model: gradient of %s: no value", gr.net.params[i].name)
 	}
 	t, ok := v.(*tensor.Dense)
 	if !ok {

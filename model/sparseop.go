@@ -6,7 +6,6 @@ import (
 	"hash/fnv"
 
 	"github.com/chewxy/hm"
-	"gonum.org/v1/gonum/blas/gonum"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -36,8 +35,6 @@ func (b *sparseBatch) fill(f *Features, drugs []int) {
 		b.rowPtr = append(b.rowPtr, len(b.col))
 	}
 }
-
-var blasImpl gonum.Implementation
 
 // sparseMulOp computes X·W for the sparse batch X (rows×in) and the dense
 // weight W (in×out): for every stored entry (r, c, v), out[r,:] += v·W[c,:].

@@ -71,15 +71,14 @@ func (t *trainer) step(idx []int, kind lossKind, bit float64) (float64, error) {
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
 		return 0, fmt.Errorf("model: training diverged: loss %v", loss)
 	}
-	for _, i := range g.train {
-		gt, err := g.grad(i)
+	for k, i := range g.train {
+		gt, err := g.grad(k)
 		if err != nil {
 			return 0, err
 		}
 		if err := adam(t.net.params[i], gt, t.cfg.LR, t.cfg.WeightDecay); err != nil {
 			return 0, err
 		}
-		gt.Zero() // gorgonia accumulates into bound gradients
 
 	}
 	return loss, nil
