@@ -4,8 +4,8 @@ import (
 	"context"
 	"math"
 	"syscall"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model"

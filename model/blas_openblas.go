@@ -12,9 +12,9 @@ import "C"
 import (
 	"unsafe"
 
-	G "gorgonia.org/gorgonia"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
+	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
 
