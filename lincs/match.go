@@ -182,6 +182,28 @@ func (s *Signatures) For(drugs []drugcomb.Drug) [][]float32 {
 	return out
 }
 
+// Features returns a dense feature row per drug for a model: the drug's
+// signature (found by ID as in For) with NaN replaced by 0, or all zeros
+// for a drug without one; has[i] reports whether drug i had a signature
+// with at least one finite value (a model can feed it as an indicator).
+// The rows are fresh copies of len(s.Genes) values.
+func (s *Signatures) Features(drugs []drugcomb.Drug) (x [][]float32, has []bool) {
+	vecs := s.For(drugs)
+	x = make([][]float32, len(drugs))
+	has = make([]bool, len(drugs))
+	for i, v := range vecs {
+		row := make([]float32, len(s.Genes))
+		for k, f := range v {
+			if f == f {
+				row[k] = f
+				has[i] = true
+			}
+		}
+		x[i] = row
+	}
+	return x, has
+}
+
 // Validate checks the invariants of s.
 func (s *Signatures) Validate() error {
 	n := len(s.DrugIDs)

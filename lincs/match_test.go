@@ -276,6 +276,30 @@ func TestSignaturesRoundTrip(t *testing.T) {
 			t.Error("misaligned")
 		}
 	})
+	t.Run("Features zero-fill", func(t *testing.T) {
+		x, has := sigs.Features(drugs)
+		n, hasN := 0, 0
+		for i := range drugs {
+			if len(x[i]) != 960 {
+				t.Fatalf("row %d has %d values", i, len(x[i]))
+			}
+			for _, v := range x[i] {
+				if v != v {
+					t.Fatalf("NaN in row %d", i)
+				}
+			}
+			if sigs.Vectors[i] != nil {
+				n++
+			}
+			if has[i] {
+				hasN++
+			}
+		}
+		// 41 matched, 4 of them all NaN (TestMatchPC3).
+		if n != 41 || hasN != 37 {
+			t.Errorf("%d with a vector, %d with a finite one; want 41, 37", n, hasN)
+		}
+	})
 	t.Run("no signatures", func(t *testing.T) {
 		if _, err := LoadSignatures(t.TempDir()); !errors.Is(err, ErrNoSignatures) {
 			t.Errorf("err = %v, want ErrNoSignatures", err)

@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 
+	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/lincs"
 )
@@ -33,12 +36,19 @@ A drug matches through its PubChem CID when --pertinfo gives the LINCS
 perturbagen table (pubchem_cid -> pert_iname, tab-separated, .gz allowed):
 a pert_iname of the CID equal to a column's name, ignoring case. Failing
 that, the drug's name equal to a column's name, ignoring case. Of several
-equal names (a drug profiled many times), the first column is taken. The report lists the
-drugs without a signature and the keys tried, and counts matched signatures
-that are entirely NaN (kept as they are in the file).
+equal names (a drug profiled many times), the first column is taken. The
+report lists the drugs without a signature and the keys tried, and counts
+matched signatures that are entirely NaN (kept as they are in the file).
 
-Exit status: 0 when at least one drug matched, 1 on an error or when none
-did (nothing is written then), 2 on bad usage.`
+With --matrix-out FILE, the whole signature file is also converted to Arrow
+(FILE ending in .arrow or .feather: an Arrow IPC file) or Parquet (.parquet):
+one row per signature with its id, column metadata and values
+list<float32>; gene ids in the schema metadata. --screen may then be
+omitted to convert only.
+
+Exit status: 0 when at least one drug matched (or, without --screen, the
+conversion succeeded), 1 on an error or when no drug matched (no signatures
+are written then), 2 on bad usage.`
 
 type signaturesSummary struct {
 	lincs.Report
@@ -53,11 +63,12 @@ type signaturesSummary struct {
 }
 
 func runDataSignatures(ctx context.Context, env Env, args []string) error {
-	fs := newFlagSet(env, "deup data signatures", "deup data signatures --gct FILE [--pertinfo FILE] --screen DIR [--json]", dataSignaturesDesc)
+	fs := newFlagSet(env, "deup data signatures", "deup data signatures --gct FILE [--pertinfo FILE] --screen DIR [--json] [--matrix-out FILE]", dataSignaturesDesc)
 	gct := fs.String("gct", "", "signatures `file`: GCT 1.2/1.3 text (.gz allowed) or GCTX (.gctx)")
 	pert := fs.String("pertinfo", "", "LINCS perturbagen table `file` (pubchem_cid, pert_iname); without it, drugs match by name only")
 	screenDir := fs.String("screen", "", "screen `directory` (from deup data import or synth); the signatures are written into it")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
+	matrixOut := fs.String("matrix-out", "", "also convert the whole signature file to this Arrow (.arrow, .feather) or Parquet (.parquet) `file`")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -65,14 +76,28 @@ func runDataSignatures(ctx context.Context, env Env, args []string) error {
 	if err := wantArgs(fs, pos, 0, 0); err != nil {
 		return err
 	}
-	if *gct == "" || *screenDir == "" {
+	if *gct == "" || (*screenDir == "" && *matrixOut == "") {
 		fs.Usage()
-		return fmt.Errorf("%w: deup data signatures: --gct and --screen are required", ErrUsage)
+		return fmt.Errorf("%w: deup data signatures: --gct and --screen (or --matrix-out) are required", ErrUsage)
+	}
+	var write func(io.Writer, *lincs.Matrix, memory.Allocator) error
+	switch ext := strings.ToLower(filepath.Ext(*matrixOut)); {
+	case *matrixOut == "":
+	case ext == ".arrow" || ext == ".feather":
+		write = lincs.WriteIPC
+	case ext == ".parquet":
+		write = lincs.WriteParquet
+	default:
+		fs.Usage()
+		return fmt.Errorf("%w: deup data signatures: --matrix-out %q: name must end in .arrow, .feather or .parquet", ErrUsage, *matrixOut)
 	}
 
-	screen, err := drugcomb.Open(*screenDir)
-	if err != nil {
-		return err
+	var screen *drugcomb.Screen
+	if *screenDir != "" {
+		var err error
+		if screen, err = drugcomb.Open(*screenDir); err != nil {
+			return err
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -80,6 +105,19 @@ func runDataSignatures(ctx context.Context, env Env, args []string) error {
 	m, err := lincs.ReadMatrixFile(*gct)
 	if err != nil {
 		return err
+	}
+	if write != nil {
+		var buf bytes.Buffer
+		if err := write(&buf, m, memory.DefaultAllocator); err != nil {
+			return err
+		}
+		if err := drugcomb.WriteFileAtomic(*matrixOut, buf.Bytes()); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stderr, "deup data signatures: wrote %s (%d signatures x %d genes)\n", *matrixOut, len(m.Cols), len(m.Rows))
+	}
+	if screen == nil {
+		return nil
 	}
 	var info *lincs.PertInfo
 	if *pert != "" {

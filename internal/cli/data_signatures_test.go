@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/shareddata"
 	"github.com/deup-screening/deup/lincs"
@@ -197,6 +198,52 @@ func TestDataSignaturesGCTX(t *testing.T) {
 	}
 }
 
+// --matrix-out converts the whole GCT; without --screen it only converts.
+func TestDataSignaturesMatrixOut(t *testing.T) {
+	gct := shareddata.Path(t, "lincs", "consensus_signatures.gct")
+	want, err := lincs.ReadGCTFile(gct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"m.parquet", "m.arrow"} {
+		t.Run(name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), name)
+			stdout, errs, code := runSignaturesCmd(t, "data", "signatures", "--gct", gct, "--matrix-out", out)
+			if code != 0 || stdout != "" || !strings.Contains(errs, "(1748 signatures x 960 genes)") {
+				t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, errs)
+			}
+			f, err := os.Open(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			var got *lincs.Matrix
+			if strings.HasSuffix(name, ".parquet") {
+				got, err = lincs.ReadParquet(f, memory.DefaultAllocator)
+			} else {
+				got, err = lincs.ReadIPC(f, memory.DefaultAllocator)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Rows) != 960 || len(got.Cols) != 1748 || len(got.Values) != len(want.Values) {
+				t.Fatalf("read back %d x %d", len(got.Rows), len(got.Cols))
+			}
+			for k, v := range want.Values {
+				if g := got.Values[k]; g != v && !(g != g && v != v) {
+					t.Fatalf("value %d: %v != %v", k, g, v)
+				}
+			}
+		})
+	}
+	t.Run("bad extension", func(t *testing.T) {
+		_, errs, code := runSignaturesCmd(t, "data", "signatures", "--gct", gct, "--matrix-out", filepath.Join(t.TempDir(), "m.csv"))
+		if code != 2 || !strings.Contains(errs, ".arrow, .feather or .parquet") {
+			t.Errorf("exit %d: %s", code, errs)
+		}
+	})
+}
+
 func TestDataSignaturesErrors(t *testing.T) {
 	dir := pc3ScreenDir(t)
 	gct := shareddata.Path(t, "lincs", "consensus_signatures.gct")
@@ -210,7 +257,7 @@ func TestDataSignaturesErrors(t *testing.T) {
 		code     int
 		inStderr string
 	}{
-		{"missing --gct", []string{"--screen", dir}, 2, "--gct and --screen are required"},
+		{"missing --gct", []string{"--screen", dir}, 2, "--gct and --screen (or --matrix-out) are required"},
 		{"positional argument", []string{"--screen", dir, "--gct", gct, "extra"}, 2, `unexpected argument "extra"`},
 		{"unknown flag", []string{"--gtc", gct}, 2, "flag provided but not defined"},
 		{"not a screen", []string{"--screen", t.TempDir(), "--gct", gct}, 1, "drugcomb"},
