@@ -146,35 +146,52 @@ func Fit(X mat.Matrix, y []float64, cfg FitConfig) (*GP, error) {
 	theta := make([]float64, np)
 	full := make([]float64, kern.NumParams()+1)
 	var lastErr error
+	// gonum's line search asks for the value and the gradient at the same
+	// points; one LogMarginalLikelihood call serves both.
+	var cacheU []float64
+	var cacheF float64
+	cacheG := make([]float64, np)
+	cacheOK := false
+	eval := func(u []float64) {
+		if cacheU != nil && floatsEqual(cacheU, u) {
+			return
+		}
+		cacheU = append(cacheU[:0], u...)
+		toTheta(theta, u)
+		unpack(theta)
+		lml, err := LogMarginalLikelihood(kern, logNoise, xc, ys, full)
+		if err != nil {
+			lastErr = err
+			cacheOK = false
+			return
+		}
+		cacheOK = true
+		cacheF = -lml / float64(n)
+		for i := range cacheG {
+			g := full[i]
+			if i == np-1 && fitNoise {
+				g = full[len(full)-1]
+			}
+			s := sigmoid(u[i])
+			cacheG[i] = -g * (hi[i] - lo[i]) * s * (1 - s) / float64(n)
+		}
+	}
 	problem := optimize.Problem{
 		Func: func(u []float64) float64 {
-			toTheta(theta, u)
-			unpack(theta)
-			lml, err := LogMarginalLikelihood(kern, logNoise, xc, ys, nil)
-			if err != nil {
-				lastErr = err
+			eval(u)
+			if !cacheOK {
 				return math.Inf(1)
 			}
-			return -lml / float64(n)
+			return cacheF
 		},
 		Grad: func(grad, u []float64) {
-			toTheta(theta, u)
-			unpack(theta)
-			_, err := LogMarginalLikelihood(kern, logNoise, xc, ys, full)
-			if err != nil {
-				lastErr = err
-				for i := range grad {
+			eval(u)
+			for i := range grad {
+				if cacheOK {
+					grad[i] = cacheG[i]
+				} else {
 					grad[i] = math.NaN()
 				}
-				return
-			}
-			for i := range grad {
-				g := full[i]
-				if i == np-1 && fitNoise {
-					g = full[len(full)-1]
-				}
-				s := sigmoid(u[i])
-				grad[i] = -g * (hi[i] - lo[i]) * s * (1 - s) / float64(n)
 			}
 		},
 	}
@@ -241,6 +258,18 @@ func Fit(X mat.Matrix, y []float64, cfg FitConfig) (*GP, error) {
 	}
 	unpack(bestTheta)
 	return New(kern, logNoise, xc, y, cfg.Standardize)
+}
+
+func floatsEqual(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func sigmoid(x float64) float64 {
