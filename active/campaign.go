@@ -393,6 +393,15 @@ type Proposal struct {
 // same ledger, surrogate and seed give the same batch, so a round lost to a
 // crash before its suggest event was written is proposed again identically.
 func (c *Campaign) Propose(ctx context.Context, s Surrogate) (*Proposal, error) {
+	return c.ProposeWith(ctx, s, c.acq, c.Config.Batch)
+}
+
+// ProposeWith is Propose with this round's acquisition function and batch
+// size instead of the configured ones (recorded in the suggest event).
+func (c *Campaign) ProposeWith(ctx context.Context, s Surrogate, acq Acquisition, batch int) (*Proposal, error) {
+	if batch < 1 {
+		return nil, fmt.Errorf("active: batch size %d, want >= 1", batch)
+	}
 	if r := c.Open(); r != nil {
 		return nil, fmt.Errorf("active: round %d is waiting for %d of %d results", r.Index, len(r.Suggestions)-len(r.Measured), len(r.Suggestions))
 	}
@@ -431,18 +440,19 @@ func (c *Campaign) Propose(ctx context.Context, s Surrogate) (*Proposal, error) 
 		return nil, fmt.Errorf("active: round %d: predict: %w", ev.Round, err)
 	}
 	rng := rand.New(rand.NewPCG(c.roundSeed(ev.Round, 3), 0))
-	scores, err := c.acq.Scores(nil, preds, c.Best(), rng)
+	scores, err := acq.Scores(nil, preds, c.Best(), rng)
 	if err != nil {
 		return nil, err
 	}
-	pick := SelectBatch(pool, scores, c.Config.Batch, c.Config.MaxPerDrug)
+	pick := SelectBatch(pool, scores, batch, c.Config.MaxPerDrug)
 	version := modelVersion(s.Name(), ev)
-	sev := ledger.Event{Kind: KindSuggest, Round: ev.Round, ModelVersion: version}
+	extra, _ := json.Marshal(map[string]any{"acquisition": acq.String(), "batch": batch, "pool": len(pool)})
+	sev := ledger.Event{Kind: KindSuggest, Round: ev.Round, ModelVersion: version, Extra: string(extra)}
 	for rank, i := range pick {
 		p := preds[i]
 		r := ledger.Record{A: pool[i].A, B: pool[i].B, CellLine: pool[i].CellLine, Y: math.NaN(),
 			Mu: p.Mu, SigmaTotal: p.SigmaTotal, SigmaEpistemic: p.SigmaEpistemic, SigmaAleatoric: p.SigmaAleatoric,
-			Score: scores[i], Rank: rank + 1, Reason: c.acq.Reason(p, scores[i], rank+1, len(pool)), Phi: p.Phi}
+			Score: scores[i], Rank: rank + 1, Reason: acq.Reason(p, scores[i], rank+1, len(pool)), Phi: p.Phi}
 		if c.Config.MaxPerDrug > 0 {
 			r.Reason += fmt.Sprintf("; at most %d per drug", c.Config.MaxPerDrug)
 		}

@@ -43,6 +43,16 @@ func (e *ResultsParseError) Error() string {
 // score, ragged row) is reported with its line and column, all of them
 // joined in the returned error; name is used in messages.
 func ParseResults(r io.Reader, name string, cfg Config) ([]Result, error) {
+	return parseRows(r, name, cfg, true)
+}
+
+// ParseCandidates reads a CSV of candidate pairs: the columns of
+// ParseResults without the score (Y is 0).
+func ParseCandidates(r io.Reader, name string, cfg Config) ([]Result, error) {
+	return parseRows(r, name, cfg, false)
+}
+
+func parseRows(r io.Reader, name string, cfg Config, withScore bool) ([]Result, error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = false
@@ -79,7 +89,7 @@ func ParseResults(r io.Reader, name string, cfg Config) ([]Result, error) {
 	if cb < 0 {
 		missing = append(missing, "drug_b")
 	}
-	if cs < 0 {
+	if cs < 0 && withScore {
 		missing = append(missing, fmt.Sprintf("a score column (%q, \"score\" or \"y\")", cfg.Score))
 	}
 	if cc < 0 && len(cfg.CellLines) > 1 {
@@ -135,11 +145,14 @@ func ParseResults(r io.Reader, name string, cfg Config) ([]Result, error) {
 				bad(cc, fmt.Sprintf("unknown cell line %q (campaign has %s)", rec[cc], strings.Join(cfg.CellLines, ", ")))
 			}
 		}
-		s := strings.TrimSpace(rec[cs])
-		y, err := strconv.ParseFloat(s, 64)
-		okY := err == nil && !math.IsNaN(y) && !math.IsInf(y, 0)
-		if !okY {
-			bad(cs, fmt.Sprintf("score %q is not a finite number", rec[cs]))
+		y, okY := 0.0, true
+		if withScore {
+			var err error
+			y, err = strconv.ParseFloat(strings.TrimSpace(rec[cs]), 64)
+			okY = err == nil && !math.IsNaN(y) && !math.IsInf(y, 0)
+			if !okY {
+				bad(cs, fmt.Sprintf("score %q is not a finite number", rec[cs]))
+			}
 		}
 		if okA && okB && a == b {
 			bad(cb, fmt.Sprintf("drug %q paired with itself", rec[cb]))
@@ -153,7 +166,7 @@ func ParseResults(r io.Reader, name string, cfg Config) ([]Result, error) {
 		return nil, errors.Join(errs...)
 	}
 	if len(out) == 0 {
-		return nil, &ResultsParseError{File: name, Line: 2, Msg: "no results"}
+		return nil, &ResultsParseError{File: name, Line: 2, Msg: "no rows"}
 	}
 	return out, nil
 }

@@ -27,7 +27,7 @@ func TestParseResults(t *testing.T) {
 		{"ragged", "drug_a,drug_b,synergy\ndrug00,drug01\n", nil, []string{"res.csv:2: 2 fields, header has 3"}},
 		{"no score column", "drug_a,drug_b,value\n", nil, []string{"res.csv:1: header lacks a score column"}},
 		{"empty", "", nil, []string{"res.csv:1: empty file"}},
-		{"header only", "drug_a,drug_b,synergy\n", nil, []string{"res.csv:2: no results"}},
+		{"header only", "drug_a,drug_b,synergy\n", nil, []string{"res.csv:2: no rows"}},
 		{"bad quote", "drug_a,drug_b,synergy\n\"drug00,drug01,1\n", nil, []string{"res.csv:2:"}},
 		{"several problems", "drug_a,drug_b,synergy\nfoo,drug01,1\ndrug00,drug01,x\n", nil, []string{"res.csv:2:1: unknown drug", "res.csv:3:3: score \"x\""}},
 	}
@@ -76,4 +76,15 @@ func FuzzParseResults(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestParseCandidates(t *testing.T) {
+	cfg, _ := testScreen(4, 1)
+	got, err := ParseCandidates(strings.NewReader("drug_a,drug_b\ndrug03,drug00\n"), "c.csv", cfg)
+	if err != nil || len(got) != 1 || got[0].Pair != (Pair{0, 3, 0}) || got[0].Line != 2 {
+		t.Errorf("ParseCandidates = %+v, %v", got, err)
+	}
+	if _, err := ParseCandidates(strings.NewReader("drug_a,drug_b\ndrug03,zzz\n"), "c.csv", cfg); err == nil || !strings.Contains(err.Error(), "c.csv:2:2: unknown drug") {
+		t.Errorf("unknown drug: err = %v", err)
+	}
 }

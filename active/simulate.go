@@ -2,9 +2,11 @@ package active
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -205,16 +207,53 @@ func simulateOne(ctx context.Context, t TableOracle, top map[Pair]bool, base Con
 	return tr, nil
 }
 
-// Summary is the mean and standard error over seeds, per round.
+// Summary is the mean and standard error over seeds, per round. In JSON,
+// NaN is written as null.
 type Summary struct {
-	Mean []float64 `json:"mean"`
-	SE   []float64 `json:"se"`
+	Mean Floats `json:"mean"`
+	SE   Floats `json:"se"`
+}
+
+// Floats is a []float64 whose JSON form writes NaN and infinities as null.
+type Floats []float64
+
+// MarshalJSON implements json.Marshaler.
+func (f Floats) MarshalJSON() ([]byte, error) {
+	b := []byte{'['}
+	for i, v := range f {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			b = append(b, "null"...)
+		} else {
+			b = strconv.AppendFloat(b, v, 'g', -1, 64)
+		}
+	}
+	return append(b, ']'), nil
+}
+
+// UnmarshalJSON implements json.Unmarshaler (null reads as NaN).
+func (f *Floats) UnmarshalJSON(b []byte) error {
+	var raw []*float64
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	*f = make(Floats, len(raw))
+	for i, p := range raw {
+		if p == nil {
+			(*f)[i] = math.NaN()
+		} else {
+			(*f)[i] = *p
+		}
+	}
+	return nil
 }
 
 // Summarize returns the per-round mean and standard error (sample sd over
 // sqrt(seeds); 0 with one seed) of the values picked by get across traces.
 // NaN entries (the test error of index 0) are skipped; a round with no
-// finite value gets mean 0 and se 0 and is listed in the second result.
+// finite value gets mean and se NaN and is listed in the second result.
 func Summarize(traces []Trace, get func(Trace) []float64) (Summary, []int) {
 	if len(traces) == 0 {
 		return Summary{}, nil
@@ -236,6 +275,7 @@ func Summarize(traces []Trace, get func(Trace) []float64) (Summary, []int) {
 		}
 		if k == 0 {
 			empty = append(empty, r)
+			s.Mean[r], s.SE[r] = math.NaN(), math.NaN()
 			continue
 		}
 		m := sum / float64(k)

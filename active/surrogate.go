@@ -201,7 +201,9 @@ func (s *Ensemble) Predict(ctx context.Context, pairs []Pair) ([]Prediction, err
 //     phi and mu from the model of the round that chose the pair
 //     (Evidence.OutOfSample).
 //
-// sigma_total = sqrt(e(phi(x))), sigma_aleatoric = sqrt(a(x)) with a from
+// sigma_total = sqrt(e(phi(x))) with e clipped to the largest loss in D_e
+// (an error predictor must not extrapolate beyond the errors it has seen),
+// sigma_aleatoric = sqrt(a(x)) with a from
 // Aleatoric (nil: 0, the paper's pessimistic choice when no replicate
 // variance is known) and sigma_epistemic = sqrt(max(e - a, 0)).
 type DEUP struct {
@@ -211,6 +213,7 @@ type DEUP struct {
 	Features  deup.FeatureSet   // 0 means x, d, v, b
 	Error     deup.ErrorLearner // nil means ridge regression on log squared errors
 	model     *deup.Model
+	maxLoss   float64 // largest loss in D_e: e is clipped to it
 }
 
 // Name implements Surrogate.
@@ -267,6 +270,10 @@ func (s *DEUP) Fit(ctx context.Context, ev Evidence) error {
 		return err
 	}
 	s.model = m
+	s.maxLoss = 0
+	for _, e := range loop.Examples() {
+		s.maxLoss = math.Max(s.maxLoss, e.Loss)
+	}
 	return nil
 }
 
@@ -285,6 +292,13 @@ func (s *DEUP) Predict(ctx context.Context, pairs []Pair) ([]Prediction, error) 
 		}
 		x := s.Enc.Encode(buf[:0], p)
 		est := s.model.Predict(x)
+		if est.Error > s.maxLoss {
+			// The error predictor extrapolates (a linear model in log
+			// space grows exponentially): it may not claim a larger
+			// squared error than any it has observed.
+			est.Error = s.maxLoss
+			est.Epistemic = est.Error - est.Aleatoric
+		}
 		out[i] = Prediction{
 			Mu:             est.Mean,
 			SigmaTotal:     math.Sqrt(math.Max(est.Error, 0)),

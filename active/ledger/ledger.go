@@ -165,20 +165,25 @@ func (l *Ledger) Append(e *Event) error {
 	}
 	tmpName := tmp.Name()
 	e.Seq = seq
+	crash := crashPoint(seq)
 	err = writeEvent(tmp, *e, l.mem)
+	crash("before-sync")
 	if err == nil {
 		err = tmp.Sync()
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
+	crash("before-link")
 	if err == nil {
 		err = os.Link(tmpName, final)
 	}
+	crash("after-link")
 	os.Remove(tmpName)
 	if err == nil {
 		err = syncDir(l.dir)
 	}
+	crash("after-sync")
 	if err != nil {
 		e.Seq = 0
 		return fmt.Errorf("ledger: appending event %d: %w", seq, err)
@@ -187,6 +192,26 @@ func (l *Ledger) Append(e *Event) error {
 	ev.Records = append([]Record(nil), e.Records...)
 	l.events = append(l.events, ev)
 	return nil
+}
+
+// CrashEnv names the environment variable of the crash test hook: when it
+// holds "SEQ:STAGE", the process kills itself with SIGKILL while appending
+// event SEQ, at STAGE: before-sync (event written to the temporary file,
+// not synced), before-link (synced, not yet under its name), after-link
+// (under its name, temporary name not removed, directory not synced) or
+// after-sync (complete). Tests use it to kill a campaign at exact points.
+const CrashEnv = "DEUP_LEDGER_CRASH"
+
+func crashPoint(seq int) func(stage string) {
+	want := os.Getenv(CrashEnv)
+	if want == "" {
+		return func(string) {}
+	}
+	return func(stage string) {
+		if want == strconv.Itoa(seq)+":"+stage {
+			killSelf()
+		}
+	}
 }
 
 func syncDir(dir string) error {

@@ -21,3 +21,5 @@ func lockDir(dir string) (*os.File, error) {
 }
 
 func unlockDir(f *os.File) error { return f.Close() }
+
+func killSelf() { os.Exit(137) }

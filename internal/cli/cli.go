@@ -45,6 +45,8 @@ func commands() []*Command {
 		fingerprintCommand(),
 		trainCommand(),
 		predictCommand(),
+		campaignCommand(),
+		suggestCommand(),
 	}
 }
 

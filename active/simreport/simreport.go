@@ -1,0 +1,256 @@
+// Package simreport writes the results of a retrospective campaign
+// simulation (active.Simulate): report.json, the per-run and summary CSV
+// tables, and a figure of every strategy together (PNG and SVG).
+//
+// Round index 0 of every series is the initial set; index r is after round
+// r. The standard error is the sample standard deviation over seeds divided
+// by sqrt(seeds) (0 with one seed). test_rmse[0] is null (no model chose the
+// initial set).
+package simreport
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/deup-screening/deup/active"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Series are one strategy's summaries.
+type Series struct {
+	Top1Found active.Summary `json:"top1_found"`
+	Best      active.Summary `json:"best"`
+	TestRMSE  active.Summary `json:"test_rmse"`
+}
+
+// Report is report.json.
+type Report struct {
+	Acquisitions map[string]Series `json:"acquisitions"`
+	Rounds       int               `json:"rounds"`
+	Seeds        int               `json:"seeds"`
+	// Extras.
+	Order       []string `json:"order"` // strategies in the order given
+	Screen      string   `json:"screen"`
+	CellLine    string   `json:"cell_line,omitempty"`
+	Pairs       int      `json:"pairs"`     // measured pairs in the screen (the oracle)
+	TopPairs    int      `json:"top_pairs"` // pairs in the top fraction
+	TopFrac     float64  `json:"top_frac"`
+	Init        int      `json:"init"`
+	Batch       int      `json:"batch"`
+	MaxPerDrug  int      `json:"max_per_drug"`
+	Features    string   `json:"features"`
+	Measured    []int    `json:"measured"` // pairs measured after each round
+	WallSeconds float64  `json:"wall_seconds"`
+}
+
+// Build summarizes traces (from active.Simulate with cfg) into a Report.
+func Build(traces []active.Trace, cfg active.SimConfig) *Report {
+	r := &Report{Acquisitions: map[string]Series{}, Rounds: cfg.Rounds, Seeds: cfg.Seeds,
+		Init: cfg.Init, Batch: cfg.Batch, MaxPerDrug: cfg.MaxPerDrug, Features: cfg.Features, TopFrac: cfg.TopFrac}
+	for _, st := range cfg.Strategies {
+		var ts []active.Trace
+		for _, t := range traces {
+			if t.Strategy == st.Name {
+				ts = append(ts, t)
+			}
+		}
+		var s Series
+		s.Top1Found, _ = active.Summarize(ts, func(t active.Trace) []float64 { return t.TopFound })
+		s.Best, _ = active.Summarize(ts, func(t active.Trace) []float64 { return t.Best })
+		s.TestRMSE, _ = active.Summarize(ts, func(t active.Trace) []float64 { return t.TestRMSE })
+		r.Acquisitions[st.Name] = s
+		r.Order = append(r.Order, st.Name)
+		if r.Measured == nil && len(ts) > 0 {
+			r.Measured = append([]int(nil), ts[0].Measured...)
+		}
+	}
+	return r
+}
+
+// WriteJSON writes the report, indented.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+func ff(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'g', 8, 64)
+}
+
+// WriteRunsCSV writes one row per run and round:
+// strategy,seed,round,measured,best,top1_found,test_rmse,model_version.
+func WriteRunsCSV(w io.Writer, traces []active.Trace) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"strategy", "seed", "round", "measured", "best", "top1_found", "test_rmse", "model_version"})
+	for _, t := range traces {
+		for r := range t.Best {
+			cw.Write([]string{t.Strategy, strconv.FormatUint(t.Seed, 10), strconv.Itoa(r), strconv.Itoa(t.Measured[r]),
+				ff(t.Best[r]), ff(t.TopFound[r]), ff(t.TestRMSE[r]), t.ModelVers[r]})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteSummaryCSV writes one row per strategy and round with means and
+// standard errors.
+func (r *Report) WriteSummaryCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"strategy", "round", "measured", "top1_found_mean", "top1_found_se", "best_mean", "best_se", "test_rmse_mean", "test_rmse_se"})
+	for _, name := range r.Order {
+		s := r.Acquisitions[name]
+		for i := range s.Best.Mean {
+			m := 0
+			if i < len(r.Measured) {
+				m = r.Measured[i]
+			}
+			cw.Write([]string{name, strconv.Itoa(i), strconv.Itoa(m), ff(s.Top1Found.Mean[i]), ff(s.Top1Found.SE[i]),
+				ff(s.Best.Mean[i]), ff(s.Best.SE[i]), ff(s.TestRMSE.Mean[i]), ff(s.TestRMSE.SE[i])})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// Plot returns three aligned panels (top-1 % found, best score, test RMSE
+// against pairs measured), one line per strategy with ±1 standard error
+// bars.
+func (r *Report) plots(title string) ([]*plot.Plot, error) {
+	panels := []struct {
+		name, ylabel string
+		get          func(Series) active.Summary
+	}{
+		{"top pairs found", fmt.Sprintf("fraction of top %g%% found", 100*r.TopFrac), func(s Series) active.Summary { return s.Top1Found }},
+		{"best score found", "best score so far", func(s Series) active.Summary { return s.Best }},
+		{"model error on unmeasured pairs", "test RMSE", func(s Series) active.Summary { return s.TestRMSE }},
+	}
+	var out []*plot.Plot
+	for pi, pn := range panels {
+		p := plot.New()
+		p.Title.Text = pn.name
+		if pi == 0 && title != "" {
+			p.Title.Text = title + ": " + pn.name
+		}
+		p.X.Label.Text = "pairs measured"
+		p.Y.Label.Text = pn.ylabel
+		p.Legend.Top = pi != 2
+		p.Legend.Left = pi == 2
+		for si, name := range r.Order {
+			sm := pn.get(r.Acquisitions[name])
+			var pts plotter.XYs
+			var errs plotter.YErrors
+			for i, m := range sm.Mean {
+				if math.IsNaN(m) || i >= len(r.Measured) {
+					continue
+				}
+				pts = append(pts, plotter.XY{X: float64(r.Measured[i]), Y: m})
+				errs = append(errs, struct{ Low, High float64 }{sm.SE[i], sm.SE[i]})
+			}
+			if len(pts) == 0 {
+				continue
+			}
+			l, err := plotter.NewLine(pts)
+			if err != nil {
+				return nil, err
+			}
+			l.Color = plotutil.Color(si)
+			l.Dashes = plotutil.Dashes(si)
+			l.Width = vg.Points(1.5)
+			eb, err := plotter.NewYErrorBars(struct {
+				plotter.XYer
+				plotter.YErrorer
+			}{pts, errs})
+			if err != nil {
+				return nil, err
+			}
+			eb.Color = l.Color
+			p.Add(l, eb)
+			p.Legend.Add(name, l)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// WriteFigures writes base+".png" and base+".svg".
+func (r *Report) WriteFigures(base, title string) error {
+	ps, err := r.plots(title)
+	if err != nil {
+		return err
+	}
+	const w, h = 15 * vg.Inch, 4.5 * vg.Inch
+	tiles := draw.Tiles{Rows: 1, Cols: len(ps), PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2, PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2}
+	render := func(c draw.Canvas) {
+		grid := [][]*plot.Plot{ps}
+		cs := plot.Align(grid, tiles, c)
+		for i, p := range ps {
+			p.Draw(cs[0][i])
+		}
+	}
+	img := vgimg.New(w, h)
+	dc := draw.New(img)
+	render(dc)
+	if err := writeAtomic(base+".png", func(f io.Writer) error { _, err := vgimg.PngCanvas{Canvas: img}.WriteTo(f); return err }); err != nil {
+		return err
+	}
+	svg := vgsvg.New(w, h)
+	render(draw.New(svg))
+	return writeAtomic(base+".svg", func(f io.Writer) error { _, err := svg.WriteTo(f); return err })
+}
+
+func writeAtomic(path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	err = write(tmp)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("simreport: %s: %w", path, err)
+	}
+	return nil
+}
+
+// WriteAll writes report.json, runs.csv, summary.csv and simulation.png/.svg
+// into dir.
+func WriteAll(dir string, r *Report, traces []active.Trace, title string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	files := []struct {
+		name  string
+		write func(io.Writer) error
+	}{
+		{"report.json", r.WriteJSON},
+		{"runs.csv", func(w io.Writer) error { return WriteRunsCSV(w, traces) }},
+		{"summary.csv", r.WriteSummaryCSV},
+	}
+	for _, f := range files {
+		if err := writeAtomic(filepath.Join(dir, f.name), f.write); err != nil {
+			return err
+		}
+	}
+	return r.WriteFigures(filepath.Join(dir, "simulation"), title)
+}

@@ -1,0 +1,741 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/active/ledger"
+	"github.com/deup-screening/deup/active/simreport"
+	"github.com/deup-screening/deup/data"
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/progress"
+)
+
+func campaignCommand() *Command {
+	return &Command{
+		Name:  "campaign",
+		Short: "active-learning campaigns that propose the next drug-pair experiments",
+		Subs: []*Command{
+			{Name: "init", Short: "start a campaign over a screen (live or retrospective)", Run: runCampaignInit},
+			{Name: "step", Short: "propose the next round (and measure it, retrospectively)", Run: runCampaignStep},
+			{Name: "resume", Short: "continue a campaign after a stop, a crash or a kill", Run: runCampaignResume},
+			{Name: "import-results", Short: "record the lab's measurements for the open round", Run: runCampaignImport},
+			{Name: "report", Short: "per-round summary of a campaign", Run: runCampaignReport},
+			{Name: "simulate", Short: "compare acquisition functions on a measured screen", Run: runCampaignSimulate},
+		},
+	}
+}
+
+// campaignScreen opens a screen directory, or the synthetic default when dir
+// is "".
+func campaignScreen(dir string) (*drugcomb.Screen, error) {
+	if dir == "" {
+		return data.Synth(data.DefaultSynth(synthSeed))
+	}
+	return drugcomb.Open(dir)
+}
+
+func campaignScoreIndex(sc *drugcomb.Screen, name string) (int, error) {
+	if name == "" {
+		return 0, nil
+	}
+	for i, n := range sc.ScoreNames {
+		if strings.EqualFold(n, name) {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("%w: screen has no score %q (has %s)", ErrUsage, name, strings.Join(sc.ScoreNames, ", "))
+}
+
+// cellLineOf returns the cell line name to restrict to: name, or the only
+// cell line, or an error listing them.
+func cellLineOf(sc *drugcomb.Screen, name string) (string, error) {
+	if name != "" || len(sc.CellLines) == 1 {
+		if name == "" {
+			name = sc.CellLines[0]
+		}
+		return name, nil
+	}
+	return "", fmt.Errorf("%w: the screen has %d cell lines: choose one with --cell-line (%s)", ErrUsage, len(sc.CellLines), strings.Join(sc.CellLines, ", "))
+}
+
+const campaignInitDesc = `Starts a campaign in the directory CAMPAIGN (created; it must not hold one).
+
+Live mode (the default): every measured pair of the screen (on the chosen cell
+line) is the initial training set, and the candidates are all unmeasured
+pairs of the screen's drugs on that cell line (or the pairs listed in
+--candidates FILE, a CSV with drug_a and drug_b columns). Export each round
+with 'deup suggest --campaign CAMPAIGN --out FILE' and bring the lab's
+measurements back with 'deup campaign import-results'.
+
+Retrospective mode: the screen is the oracle. --init N of its pairs (seeded)
+are revealed at the start, the others are candidates revealed when chosen;
+'deup campaign resume' runs every round.
+
+The campaign's state is an append-only ledger (CAMPAIGN/ledger) of durable
+events: a kill at any moment loses and duplicates nothing; 'deup campaign
+resume' continues.
+
+Models: deup (interactive DEUP, paper Alg. 3 with the Alg. 2 pre-fill, on a
+Bayesian-ridge main predictor), bayes-ridge, ensemble (bootstrap ensemble).
+Acquisition: ucb[:KAPPA], ei[:XI], thompson, greedy, explore, random.`
+
+func runCampaignInit(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup campaign init", "deup campaign init [--screen DIR] [--mode live|retrospective] [flags] CAMPAIGN", campaignInitDesc)
+	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
+	mode := fs.String("mode", active.Live, "live or retrospective")
+	cellLine := fs.String("cell-line", "", "cell line (required when the screen has several)")
+	score := fs.String("score", "", "score column (default: the screen's first)")
+	initN := fs.Int("init", 0, "retrospective: initial measured pairs (default: 10% of the screen)")
+	candidates := fs.String("candidates", "", "live: CSV of candidate pairs (drug_a, drug_b) instead of all unmeasured pairs")
+	batch := fs.Int("batch", 30, "suggestions per round")
+	rounds := fs.Int("rounds", 0, "rounds to run (0: no limit; retrospective default 10)")
+	acq := fs.String("acquisition", "ucb", "acquisition function")
+	modelName := fs.String("model", "deup", "surrogate model: deup, bayes-ridge or ensemble")
+	feat := fs.String("features", active.DefaultFeatures, "drug features: identity, morgan or identity+morgan")
+	perDrug := fs.Int("max-per-drug", 0, "diversity: no drug more than K times in a batch (0: no limit)")
+	seed := fs.Uint64("seed", 1, "seed of the initial set, the models and the random draws")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, 1, 1); err != nil {
+		return err
+	}
+	dir := pos[0]
+	sc, err := campaignScreen(*screenDir)
+	if err != nil {
+		return err
+	}
+	si, err := campaignScoreIndex(sc, *score)
+	if err != nil {
+		return err
+	}
+	cl, err := cellLineOf(sc, *cellLine)
+	if err != nil {
+		return err
+	}
+	table, skipped, err := active.ScreenTable(sc, si, cl)
+	if err != nil {
+		return err
+	}
+	if skipped > 0 {
+		fmt.Fprintf(env.Stderr, "deup campaign init: %d pairs without a %s score left out\n", skipped, sc.ScoreNames[si])
+	}
+	cli := -1
+	for i, c := range sc.CellLines {
+		if strings.EqualFold(c, cl) {
+			cli = i
+		}
+	}
+	abs := ""
+	if *screenDir != "" {
+		if abs, err = filepath.Abs(*screenDir); err != nil {
+			return err
+		}
+	}
+	cfg := active.Config{Mode: *mode, Screen: abs, Score: sc.ScoreNames[si], Acquisition: *acq, Model: *modelName, Features: *feat,
+		Batch: *batch, Rounds: *rounds, MaxPerDrug: *perDrug, Seed: *seed, Drugs: sc.Drugs, CellLines: sc.CellLines}
+	var initial []active.Measurement
+	var cands []active.Pair
+	switch *mode {
+	case active.Retrospective:
+		if *candidates != "" {
+			return fmt.Errorf("%w: --candidates is for live campaigns (a retrospective campaign's candidates are the screen's pairs)", ErrUsage)
+		}
+		n := *initN
+		if n == 0 {
+			n = int(math.Round(0.1 * float64(len(table))))
+		}
+		if cfg.Rounds == 0 {
+			cfg.Rounds = 10
+		}
+		if initial, cands, err = active.SplitInitial(table, n, *seed); err != nil {
+			return err
+		}
+	case active.Live:
+		if *initN != 0 {
+			return fmt.Errorf("%w: --init is for retrospective campaigns (a live campaign starts from every measured pair)", ErrUsage)
+		}
+		for _, p := range table.SortedPairs() {
+			initial = append(initial, active.Measurement{Pair: p, Y: table[p]})
+		}
+		if *candidates != "" {
+			if cands, err = readCandidates(*candidates, cfg, cli, table); err != nil {
+				return err
+			}
+		} else {
+			cands = active.AllUnmeasured(table, len(sc.Drugs), []int{cli})
+		}
+	default:
+		return fmt.Errorf("%w: --mode %q: want live or retrospective", ErrUsage, *mode)
+	}
+	if _, err := active.NewEncoder(cfg); err != nil {
+		return err
+	}
+	if _, err := active.NewSurrogate(cfg.Model, active.Encoder{}); err != nil {
+		return fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	l, err := ledger.Open(filepath.Join(dir, "ledger"))
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	c, err := active.Create(l, cfg, initial, cands)
+	if err != nil {
+		return err
+	}
+	if err := writeCampaignJSON(dir, cfg); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "campaign %s: %s mode on %s (%s, %s), %d initial pairs, %d candidates, batch %d, %s with %s\n",
+		dir, cfg.Mode, screenLabel(cfg.Screen), cl, cfg.Score, c.Initial(), len(c.Pool()), cfg.Batch, cfg.Model, cfg.Acquisition)
+	return nil
+}
+
+func screenLabel(s string) string {
+	if s == "" {
+		return fmt.Sprintf("the synthetic default screen (seed %d)", synthSeed)
+	}
+	return s
+}
+
+// writeCampaignJSON writes a human-readable copy of the configuration; the
+// ledger's init event is the source of truth.
+func writeCampaignJSON(dir string, cfg active.Config) error {
+	b, err := json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		return err
+	}
+	return drugcomb.WriteFileAtomic(filepath.Join(dir, "campaign.json"), append(b, '\n'))
+}
+
+func readCandidates(path string, cfg active.Config, cellLine int, measured active.TableOracle) ([]active.Pair, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	cc := cfg
+	cc.CellLines = []string{cfg.CellLines[cellLine]}
+	rs, err := active.ParseCandidates(f, path, cc)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[active.Pair]int{}
+	var out []active.Pair
+	var errs []error
+	for _, r := range rs {
+		p := r.Pair
+		p.CellLine = cellLine
+		if l, dup := seen[p]; dup {
+			errs = append(errs, fmt.Errorf("%s:%d: pair listed twice (first on line %d)", path, r.Line, l))
+			continue
+		}
+		if _, ok := measured[p]; ok {
+			errs = append(errs, fmt.Errorf("%s:%d: pair already measured in the screen", path, r.Line))
+			continue
+		}
+		seen[p] = r.Line
+		out = append(out, p)
+	}
+	return out, errors.Join(errs...)
+}
+
+// openCampaign opens the ledger of dir and replays it.
+func openCampaign(dir string) (*ledger.Ledger, *active.Campaign, error) {
+	ld := filepath.Join(dir, "ledger")
+	if _, err := os.Stat(ld); err != nil {
+		return nil, nil, fmt.Errorf("%s is not a campaign (no ledger): %w", dir, err)
+	}
+	l, err := ledger.Open(ld)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := active.Load(l)
+	if err != nil {
+		l.Close()
+		return nil, nil, err
+	}
+	return l, c, nil
+}
+
+// campaignParts builds the surrogate and, for a retrospective campaign, the
+// oracle.
+func campaignParts(c *active.Campaign) (active.Surrogate, active.Oracle, error) {
+	enc, err := active.NewEncoder(c.Config)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := active.NewSurrogate(c.Config.Model, enc)
+	if err != nil {
+		return nil, nil, err
+	}
+	if c.Config.Mode != active.Retrospective {
+		return s, nil, nil
+	}
+	table, err := campaignOracle(c.Config)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, table, nil
+}
+
+func campaignOracle(cfg active.Config) (active.TableOracle, error) {
+	sc, err := campaignScreen(cfg.Screen)
+	if err != nil {
+		return nil, fmt.Errorf("opening the oracle screen: %w", err)
+	}
+	if len(sc.Drugs) != len(cfg.Drugs) {
+		return nil, fmt.Errorf("the screen %s changed since the campaign started (%d drugs, was %d)", screenLabel(cfg.Screen), len(sc.Drugs), len(cfg.Drugs))
+	}
+	for i := range sc.Drugs {
+		if sc.Drugs[i].ID != cfg.Drugs[i].ID {
+			return nil, fmt.Errorf("the screen %s changed since the campaign started (drug %d is %s, was %s)", screenLabel(cfg.Screen), i, sc.Drugs[i].ID, cfg.Drugs[i].ID)
+		}
+	}
+	si, err := campaignScoreIndex(sc, cfg.Score)
+	if err != nil {
+		return nil, err
+	}
+	t, _, err := active.ScreenTable(sc, si, "")
+	return t, err
+}
+
+func printRound(w io.Writer, c *active.Campaign, r *active.Round) {
+	var bestMu float64 = math.Inf(-1)
+	for _, s := range r.Suggestions {
+		bestMu = math.Max(bestMu, s.Mu)
+	}
+	fmt.Fprintf(w, "round %d: %d suggestions by %s (highest predicted mu %.4g)", r.Index, len(r.Suggestions), r.ModelVersion, bestMu)
+	if len(r.Measured) > 0 {
+		best := math.Inf(-1)
+		for _, y := range r.Measured {
+			best = math.Max(best, y)
+		}
+		fmt.Fprintf(w, "; measured %d/%d, best %.4g", len(r.Measured), len(r.Suggestions), best)
+	}
+	fmt.Fprintf(w, "; best so far %.4g\n", c.Best())
+}
+
+const campaignStepDesc = `Advances the campaign by one round: fits the model on every measured pair,
+scores the open candidates, and appends the chosen batch to the ledger. A
+retrospective campaign then measures the batch from its screen. A live
+campaign waits: export the batch with 'deup suggest --campaign CAMPAIGN --out
+FILE', then import the lab's results with 'deup campaign import-results'.`
+
+func runCampaignStep(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup campaign step", "deup campaign step CAMPAIGN", campaignStepDesc)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, 1, 1); err != nil {
+		return err
+	}
+	l, c, err := openCampaign(pos[0])
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	s, oracle, err := campaignParts(c)
+	if err != nil {
+		return err
+	}
+	open := c.Open()
+	if _, err := c.Step(ctx, s, oracle); err != nil {
+		return err
+	}
+	r := c.Rounds()[len(c.Rounds())-1]
+	if open != nil {
+		fmt.Fprintf(env.Stdout, "round %d: measured the %d missing results\n", r.Index, len(r.Measured))
+	}
+	printRound(env.Stdout, c, r)
+	if oracle == nil {
+		fmt.Fprintf(env.Stdout, "export it: deup suggest --campaign %s --out round%d.csv\n", pos[0], r.Index)
+	}
+	return nil
+}
+
+const campaignResumeDesc = `Continues a campaign from its ledger after a stop, a crash or a kill: a
+retrospective campaign runs (and measures) every remaining round; a live
+campaign proposes the next round if no round is waiting for results. Nothing
+is lost or duplicated: a round is either in the ledger whole or not at all,
+and a round lost before it was written is proposed again identically (the
+models and draws are seeded).`
+
+func runCampaignResume(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup campaign resume", "deup campaign resume CAMPAIGN", campaignResumeDesc)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, 1, 1); err != nil {
+		return err
+	}
+	l, c, err := openCampaign(pos[0])
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	s, oracle, err := campaignParts(c)
+	if err != nil {
+		return err
+	}
+	if oracle == nil {
+		if r := c.Open(); r != nil {
+			fmt.Fprintf(env.Stdout, "round %d is waiting for %d of %d results: import them with 'deup campaign import-results %s FILE'\n",
+				r.Index, len(r.Suggestions)-len(r.Measured), len(r.Suggestions), pos[0])
+			return nil
+		}
+		if c.Done() {
+			fmt.Fprintf(env.Stdout, "campaign complete: %d rounds\n", len(c.Rounds()))
+			return nil
+		}
+		if _, err := c.Step(ctx, s, nil); err != nil {
+			return err
+		}
+		r := c.Rounds()[len(c.Rounds())-1]
+		printRound(env.Stdout, c, r)
+		fmt.Fprintf(env.Stdout, "export it: deup suggest --campaign %s --out round%d.csv\n", pos[0], r.Index)
+		return nil
+	}
+	total := c.Config.Rounds
+	bar := progress.New(env.Stderr, "campaign", total)
+	bar.Set(len(c.Rounds()))
+	for !c.Done() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if _, err := c.Step(ctx, s, oracle); err != nil {
+			return err
+		}
+		r := c.Rounds()[len(c.Rounds())-1]
+		bar.Set(len(c.Rounds()), fmt.Sprintf("best %.4g", c.Best()))
+		if !r.Complete() {
+			continue
+		}
+		printRound(env.Stdout, c, r)
+	}
+	el := bar.Finish()
+	fmt.Fprintf(env.Stdout, "campaign complete: %d rounds, %d pairs measured, best %.4g (%s)\n", len(c.Rounds()), len(c.Measured()), c.Best(), el.Round(time.Millisecond))
+	return nil
+}
+
+const campaignImportDesc = `Records the lab's measurements for the open round from a CSV file with
+columns drug_a, drug_b (names, IDs or PubChem CIDs; drug_a_id/drug_b_id are
+used when present, so a file exported by 'deup suggest' with a score column
+added works), cell_line (optional with one cell line) and the score (the
+campaign's score name, "score" or "y").
+
+The whole file is refused, and the ledger left unchanged, if any row names an
+unknown drug or a pair that was not suggested in the open round, repeats a
+pair, gives a pair already measured, or has a score that is not a finite
+number; every problem is listed with its file:line. Results may come in
+several files; --close ends the round with the missing ones returned to the
+candidate pool (failed wells).`
+
+func runCampaignImport(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup campaign import-results", "deup campaign import-results CAMPAIGN FILE [--close]", campaignImportDesc)
+	closeRound := fs.Bool("close", false, "close the round after this import, returning unmeasured suggestions to the pool")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, 2, 2); err != nil {
+		return err
+	}
+	l, c, err := openCampaign(pos[0])
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	rd := c.Open()
+	if rd == nil {
+		return errors.New("no round is waiting for results (run 'deup campaign step' or 'deup suggest --campaign' first)")
+	}
+	f, err := os.Open(pos[1])
+	if err != nil {
+		return err
+	}
+	rs, err := active.ParseResults(f, pos[1], c.Config)
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("results refused, ledger unchanged:\n%w", err)
+	}
+	ms := make([]active.Measurement, len(rs))
+	for i, r := range rs {
+		ms[i] = r.Measurement
+	}
+	if err := c.Record(ms); err != nil {
+		var re *active.ResultsError
+		if errors.As(err, &re) {
+			var b strings.Builder
+			for _, p := range re.Problems {
+				fmt.Fprintf(&b, "\n%s:%d: %s", pos[1], rs[p.Index].Line, p.Msg)
+			}
+			return fmt.Errorf("results refused, ledger unchanged:%s", b.String())
+		}
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "round %d: recorded %d results (%d of %d measured)\n", rd.Index, len(ms), len(rd.Measured), len(rd.Suggestions))
+	if *closeRound && c.Open() != nil {
+		if err := c.CloseRound(); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "round %d closed: %d unmeasured suggestions returned to the pool\n", rd.Index, len(rd.Suggestions)-len(rd.Measured))
+	}
+	return nil
+}
+
+// RoundReport is one row of 'deup campaign report'.
+type roundReport struct {
+	Round         int      `json:"round"`
+	ModelVersion  string   `json:"model_version"`
+	Suggested     int      `json:"suggested"`
+	Measured      int      `json:"measured"`
+	BestInRound   *float64 `json:"best_in_round"`
+	BestSoFar     float64  `json:"best_so_far"`
+	MeanAbsError  *float64 `json:"mean_abs_error"`   // mean |y - mu| over the round's measured pairs
+	MeanSigmaTot  *float64 `json:"mean_sigma_total"` // mean predicted sigma_total of the same pairs
+	TopFoundSoFar *float64 `json:"top1_found,omitempty"`
+}
+
+const campaignReportDesc = `Prints one line per round: the model version that chose it, suggestions and
+results, the best score in the round and so far, the mean absolute error of
+the predictions on the measured pairs against the mean predicted sigma_total
+(a calibration check), and, for a retrospective campaign, the fraction of the
+screen's top-1% pairs found so far. --json FILE also writes it as JSON.`
+
+func runCampaignReport(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup campaign report", "deup campaign report CAMPAIGN [--json FILE]", campaignReportDesc)
+	jsonOut := fs.String("json", "", "also write the report as JSON to FILE")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, 1, 1); err != nil {
+		return err
+	}
+	l, c, err := openCampaign(pos[0])
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	var top map[active.Pair]bool
+	if c.Config.Mode == active.Retrospective {
+		t, err := campaignOracle(c.Config)
+		if err != nil {
+			return err
+		}
+		top = active.TopFraction(t, 0.01)
+	}
+	best := math.Inf(-1)
+	for _, m := range c.Measured()[:c.Initial()] {
+		best = math.Max(best, m.Y)
+	}
+	found := 0
+	for _, m := range c.Measured()[:c.Initial()] {
+		if top[m.Pair] {
+			found++
+		}
+	}
+	fptr := func(v float64) *float64 { return &v }
+	var rows []roundReport
+	for _, r := range c.Rounds() {
+		row := roundReport{Round: r.Index, ModelVersion: r.ModelVersion, Suggested: len(r.Suggestions), Measured: len(r.Measured)}
+		bi := math.Inf(-1)
+		var ae, st float64
+		for _, s := range r.Suggestions {
+			y, ok := r.Measured[s.Pair]
+			if !ok {
+				continue
+			}
+			bi = math.Max(bi, y)
+			ae += math.Abs(y - s.Mu)
+			st += s.SigmaTotal
+			if top[s.Pair] {
+				found++
+			}
+		}
+		if len(r.Measured) > 0 {
+			best = math.Max(best, bi)
+			row.BestInRound = fptr(bi)
+			row.MeanAbsError = fptr(ae / float64(len(r.Measured)))
+			row.MeanSigmaTot = fptr(st / float64(len(r.Measured)))
+		}
+		row.BestSoFar = best
+		if top != nil {
+			row.TopFoundSoFar = fptr(float64(found) / float64(len(top)))
+		}
+		rows = append(rows, row)
+	}
+	fmt.Fprintf(env.Stdout, "campaign %s: %s, %s with %s, batch %d; %d initial pairs (best %.4g), %d rounds, %d open candidates\n",
+		pos[0], c.Config.Mode, c.Config.Model, c.Config.Acquisition, c.Config.Batch, c.Initial(), maxOf(c.Measured()[:c.Initial()]), len(rows), len(c.Pool()))
+	tw := tabwriter.NewWriter(env.Stdout, 2, 4, 2, ' ', 0)
+	head := "round\tmeasured\tbest in round\tbest so far\tmean |y-mu|\tmean sigma_total"
+	if top != nil {
+		head += "\ttop-1% found"
+	}
+	fmt.Fprintln(tw, head+"\tmodel")
+	num := func(p *float64) string {
+		if p == nil {
+			return "-"
+		}
+		return fmt.Sprintf("%.4g", *p)
+	}
+	for _, r := range rows {
+		line := fmt.Sprintf("%d\t%d/%d\t%s\t%.4g\t%s\t%s", r.Round, r.Measured, r.Suggested, num(r.BestInRound), r.BestSoFar, num(r.MeanAbsError), num(r.MeanSigmaTot))
+		if top != nil {
+			line += "\t" + num(r.TopFoundSoFar)
+		}
+		fmt.Fprintln(tw, line+"\t"+r.ModelVersion)
+	}
+	tw.Flush()
+	if *jsonOut != "" {
+		b, err := json.MarshalIndent(map[string]any{"config": c.Config, "initial": c.Initial(), "rounds": rows}, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := drugcomb.WriteFileAtomic(*jsonOut, append(b, '\n')); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func maxOf(ms []active.Measurement) float64 {
+	b := math.Inf(-1)
+	for _, m := range ms {
+		b = math.Max(b, m.Y)
+	}
+	return b
+}
+
+const campaignSimulateDesc = `Retrospective comparison of acquisition strategies on a measured screen (the
+oracle): each run starts from --init pairs drawn with its seed (the same for
+every strategy), then proposes --rounds batches of --batch pairs, revealing
+the screen's score of each chosen pair.
+
+Strategies (--acquisition, comma-separated): deup-ucb, deup-ei, deup-thompson
+(interactive DEUP, paper Alg. 3 with the Alg. 2 pre-fill), greedy (mu of the
+Bayesian-ridge main predictor), explore (DEUP's sigma_epistemic), random,
+ensemble-ucb (bootstrap ensemble of the main predictor, UCB on its spread), or
+MODEL-ACQUISITION (e.g. bayes-ridge-ucb).
+
+Reports per round, as mean and standard error over --seeds runs: the best
+score found so far, the fraction of the screen's top-1% pairs found (RECOVER's
+metric) and the RMSE of the model on the pairs not yet measured. Writes
+report.json, runs.csv, summary.csv and simulation.png/.svg into --out.`
+
+func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup campaign simulate", "deup campaign simulate [--screen DIR] [--init N] [--batch B] [--rounds R] [--acquisition LIST] [--seeds S] --out DIR", campaignSimulateDesc)
+	screenDir := fs.String("screen", "", "measured screen directory (default: the synthetic default screen)")
+	cellLine := fs.String("cell-line", "", "cell line (required when the screen has several)")
+	score := fs.String("score", "", "score column (default: the screen's first)")
+	initN := fs.Int("init", 0, "initial measured pairs (default: 10% of the screen)")
+	batch := fs.Int("batch", 30, "pairs per round")
+	rounds := fs.Int("rounds", 10, "rounds per run")
+	acqs := fs.String("acquisition", "deup-ucb,deup-ei,deup-thompson,greedy,explore,random,ensemble-ucb", "comma-separated strategies")
+	seeds := fs.Int("seeds", 3, "runs per strategy")
+	seed := fs.Uint64("seed", 1, "seed of the first run (run s uses seed+s)")
+	perDrug := fs.Int("max-per-drug", 0, "diversity: no drug more than K times in a batch (0: no limit)")
+	feat := fs.String("features", active.DefaultFeatures, "drug features: identity, morgan or identity+morgan")
+	topFrac := fs.Float64("top-frac", 0.01, "fraction of the best pairs counted as found (RECOVER: 0.01)")
+	workers := fs.Int("workers", 0, "parallel runs (0: one per CPU)")
+	out := fs.String("out", "", "output directory")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, 0, 0); err != nil {
+		return err
+	}
+	if *out == "" {
+		fs.Usage()
+		return fmt.Errorf("%w: deup campaign simulate: --out is required", ErrUsage)
+	}
+	if !(*topFrac > 0 && *topFrac < 1) {
+		return fmt.Errorf("%w: --top-frac %v: want 0 < f < 1", ErrUsage, *topFrac)
+	}
+	var sts []active.Strategy
+	for _, n := range strings.Split(*acqs, ",") {
+		st, err := active.ParseStrategy(strings.TrimSpace(n))
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrUsage, err)
+		}
+		sts = append(sts, st)
+	}
+	start := time.Now()
+	sc, err := campaignScreen(*screenDir)
+	if err != nil {
+		return err
+	}
+	si, err := campaignScoreIndex(sc, *score)
+	if err != nil {
+		return err
+	}
+	cl, err := cellLineOf(sc, *cellLine)
+	if err != nil {
+		return err
+	}
+	table, skipped, err := active.ScreenTable(sc, si, cl)
+	if err != nil {
+		return err
+	}
+	if skipped > 0 {
+		fmt.Fprintf(env.Stderr, "deup campaign simulate: %d pairs without a %s score left out\n", skipped, sc.ScoreNames[si])
+	}
+	n := *initN
+	if n == 0 {
+		n = int(math.Round(0.1 * float64(len(table))))
+	}
+	cfg := active.SimConfig{Init: n, Batch: *batch, Rounds: *rounds, MaxPerDrug: *perDrug, Strategies: sts, Seeds: *seeds,
+		Seed0: *seed, TopFrac: *topFrac, Features: *feat, Workers: *workers}
+	base := active.Config{Score: sc.ScoreNames[si], Drugs: sc.Drugs, CellLines: sc.CellLines}
+	if _, err := active.NewEncoder(active.Config{Features: *feat, Drugs: sc.Drugs, CellLines: sc.CellLines}); err != nil {
+		return err
+	}
+	top := active.TopFraction(table, *topFrac)
+	fmt.Fprintf(env.Stderr, "simulating %d strategies x %d seeds x %d rounds on %s (%s, %d pairs, top %g%% = %d pairs), %d initial, batch %d\n",
+		len(sts), *seeds, *rounds, screenLabel(*screenDir), cl, len(table), 100**topFrac, len(top), n, *batch)
+	bar := progress.New(env.Stderr, "simulate", len(sts)**seeds**rounds)
+	done := 0
+	traces, err := active.Simulate(ctx, table, base, cfg, func(p active.SimProgress) {
+		done++
+		bar.Set(done, fmt.Sprintf("%s seed %d round %d", p.Strategy, p.Seed, p.Round))
+	})
+	if err != nil {
+		return err
+	}
+	bar.Finish()
+	rep := simreport.Build(traces, cfg)
+	rep.Screen, rep.CellLine, rep.Pairs, rep.TopPairs = screenLabel(*screenDir), cl, len(table), len(top)
+	rep.WallSeconds = time.Since(start).Seconds()
+	title := fmt.Sprintf("%s %s", filepath.Base(screenLabel(*screenDir)), cl)
+	if err := simreport.WriteAll(*out, rep, traces, title); err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "strategy\ttop-1%% found (final)\tbest (final)\ttest RMSE (last model)\n")
+	last := *rounds
+	for _, name := range rep.Order {
+		s := rep.Acquisitions[name]
+		fmt.Fprintf(tw, "%s\t%.3f ± %.3f\t%.4g ± %.3g\t%.4g ± %.3g\n", name, s.Top1Found.Mean[last], s.Top1Found.SE[last],
+			s.Best.Mean[last], s.Best.SE[last], s.TestRMSE.Mean[last], s.TestRMSE.SE[last])
+	}
+	tw.Flush()
+	fmt.Fprintf(env.Stdout, "(mean ± standard error over %d seeds after %d rounds; %d of %d pairs measured)\nwrote %s/{report.json,runs.csv,summary.csv,simulation.png,simulation.svg} in %s\n",
+		*seeds, last, rep.Measured[last], len(table), *out, time.Since(start).Round(time.Millisecond))
+	return nil
+}
