@@ -45,7 +45,7 @@ func TestGradientsFiniteDifferences(t *testing.T) {
 			if tc.dropout {
 				d := newDropout(0.3, 5)
 				for _, m := range g.masks {
-					d.apply(m.Data())
+					d.fill(m.Data())
 				}
 			}
 			if _, err := g.run(); err != nil {

@@ -139,6 +139,7 @@ func (in *inferer[T]) pairs(f *Features, pa, pb []int, bit float64, drop *dropou
 			}
 			relu(dst)
 			if drop != nil {
+				drop.seedPair(a, b, 1)
 				drop.apply(dst)
 			}
 			copy(c2[r*ch:(r+1)*ch], bc2)
@@ -148,6 +149,7 @@ func (in *inferer[T]) pairs(f *Features, pa, pb []int, bit float64, drop *dropou
 			row := c2[r*ch : (r+1)*ch]
 			relu(row)
 			if drop != nil {
+				drop.seedPair(pa[lo+r], pb[lo+r], 2)
 				drop.apply(row)
 			}
 			mu[lo+r] = float64(dot(row, wmu) + bmu[0])

@@ -193,6 +193,21 @@ func Load(r io.Reader) (Method, error) {
 			return nil, fmt.Errorf("%w: aleatoric regressor of %d weights", ErrFormat, len(m.alea.W))
 		}
 		return m, nil
+	case "ensemble", "ensemble-nll":
+		nll := h.Method == "ensemble-nll"
+		if h.Sigma != nll {
+			return nil, fmt.Errorf("%w: %s model with σ path %v", ErrFormat, h.Method, h.Sigma)
+		}
+		e := &Ensemble{cfg: h.Config.config().withDefaults(), members: len(nets), nll: nll, nets: nets, feat: h.Features, mean: h.Mean, sd: h.SD, trained: true}
+		for _, n := range nets {
+			e.fwds = append(e.fwds, newForwarder(n))
+		}
+		return e, nil
+	case "mcdropout":
+		if len(nets) != 1 || h.Sigma || len(h.Extra) != 2 || !(h.Extra[0] > 0 && h.Extra[0] < 1) || h.Extra[1] < 2 {
+			return nil, fmt.Errorf("%w: mcdropout model: %d networks, settings %v", ErrFormat, len(nets), h.Extra)
+		}
+		return &MCDropout{cfg: h.Config.config().withDefaults(), p: h.Extra[0], passes: int(h.Extra[1]), net: nets[0], fwd: newForwarder(nets[0]), feat: h.Features, mean: h.Mean, sd: h.SD, trained: true}, nil
 	}
 	return nil, fmt.Errorf("%w: unknown method %q", ErrFormat, h.Method)
 }

@@ -62,7 +62,7 @@ func (t *trainer) step(idx []int, kind lossKind, bit float64) (float64, error) {
 	}
 	g.setInputs(t.d.Features, t.b.drugs, t.b.pa, t.b.pb, t.b.y, t.b.w, bit)
 	for _, m := range g.masks {
-		t.drop.apply(m.Data())
+		t.drop.fill(m.Data())
 	}
 	loss, err := g.run()
 	if err != nil {

@@ -1,0 +1,248 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/deup-screening/deup/drugcomb"
+)
+
+// Ensemble is a Deep Ensemble (Lakshminarayanan et al. 2017) of Members
+// independently initialized two-tower networks (seeds Seed+1..Seed+M, each
+// with its own shuffling), trained on split.Train with early stopping on
+// split.Val.
+//
+// With NLL false, members have only the μ head and are trained with the
+// squared error: μ = mean of member μ_m, σ = standard deviation of the μ_m
+// (population, 1/M): epistemic only, SigmaAleatoric = 0.
+// With NLL true, members also have a σ head (the σ path with its bit held
+// at 0) trained with the Gaussian NLL: σ² = mean σ_m² + variance of the μ_m,
+// SigmaAleatoric² = mean σ_m², SigmaEpistemic² = variance of the μ_m.
+type Ensemble struct {
+	cfg      Config
+	members  int
+	nll      bool
+	nets     []*network
+	fwds     []forwarder
+	feat     FeatureConfig
+	mean, sd float64
+	trained  bool
+}
+
+// NewEnsemble returns an untrained ensemble of members networks (paper: 3).
+func NewEnsemble(cfg Config, members int, nll bool) *Ensemble {
+	return &Ensemble{cfg: cfg.withDefaults(), members: members, nll: nll}
+}
+
+// Name is "ensemble" or "ensemble-nll".
+func (e *Ensemble) Name() string {
+	if e.nll {
+		return "ensemble-nll"
+	}
+	return "ensemble"
+}
+
+// FeatureConfig of the training features.
+func (e *Ensemble) FeatureConfig() FeatureConfig { return e.feat }
+
+// AleatoricNote says where SigmaAleatoric comes from.
+func (e *Ensemble) AleatoricNote() string {
+	if e.nll {
+		return "aleatoric from the members' NLL sigma heads (mean sigma_m^2); epistemic from the spread of member means"
+	}
+	return "MSE ensemble: sigma is the spread of member means (epistemic only); aleatoric 0"
+}
+
+// Fit trains the members one after the other; progress events carry the
+// member index.
+func (e *Ensemble) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progress func(Progress)) error {
+	if e.members < 1 {
+		return fmt.Errorf("model: ensemble: %d members", e.members)
+	}
+	if err := fitChecks(e.cfg, d, split); err != nil {
+		return err
+	}
+	e.trained = false
+	e.feat = d.Features.Config
+	e.mean, e.sd = standardization(d, split.Train)
+	e.nets, e.fwds = nil, nil
+	kind := lossMSE
+	if e.nll {
+		kind = lossNLL
+	}
+	for k := 0; k < e.members; k++ {
+		seed := e.cfg.Seed + uint64(k) + 1
+		n := newNetwork(e.cfg, d.Features.Config.Dim(), e.nll, seed)
+		t := newTrainer(n, d, e.mean, e.sd, seed, 0)
+		if err := t.fit(ctx, split, fitOpts{method: e.Name(), member: k, members: e.members, kind: kind}, progress); err != nil {
+			return err
+		}
+		e.nets = append(e.nets, n)
+		e.fwds = append(e.fwds, t.fwd)
+	}
+	e.trained = true
+	return nil
+}
+
+// Predict combines the members as described on Ensemble.
+func (e *Ensemble) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
+	if err := checkPredict(e.trained, e.feat, f, pairs); err != nil {
+		return nil, err
+	}
+	n := len(pairs)
+	pa, pb := splitPairs(pairs)
+	mus := make([][]float64, len(e.fwds))
+	sigs := make([][]float64, len(e.fwds))
+	for k, fw := range e.fwds {
+		mus[k] = make([]float64, n)
+		if e.nll {
+			sigs[k] = make([]float64, n)
+		}
+		fw.pairs(f, pa, pb, 0, nil, mus[k], sigs[k], nil)
+	}
+	out := make([]Prediction, n)
+	m := float64(len(e.fwds))
+	for i := range out {
+		var s, ss, al float64
+		for k := range mus {
+			s += mus[k][i]
+			if e.nll {
+				al += sigs[k][i] * sigs[k][i]
+			}
+		}
+		mu := s / m
+		for k := range mus {
+			ss += (mus[k][i] - mu) * (mus[k][i] - mu)
+		}
+		epi := math.Sqrt(ss/m) * e.sd
+		ale := math.Sqrt(al/m) * e.sd
+		out[i] = Prediction{Mu: mu*e.sd + e.mean, SigmaEpistemic: epi, SigmaAleatoric: ale, SigmaTotal: math.Hypot(epi, ale)}
+	}
+	return out, nil
+}
+
+// Save writes the trained ensemble.
+func (e *Ensemble) Save(w io.Writer) error {
+	if !e.trained {
+		return fmt.Errorf("model: save: model is not trained")
+	}
+	return writeModel(w, fileHeader{Method: e.Name(), Config: toFileConfig(e.cfg), Features: e.feat, Mean: e.mean, SD: e.sd}, e.nets)
+}
+
+// MCDropout is MC-Dropout (Gal & Ghahramani 2016) on the two-tower network:
+// dropout with rate P after both combined layers, trained with the squared
+// error on split.Train (early stopping on split.Val, evaluated without
+// dropout); Predict averages Passes stochastic forward passes: μ = mean,
+// σ = standard deviation (population) over passes, epistemic only. Masks
+// are drawn from Seed (per pair and pass at prediction, so a pair's output
+// does not depend on the batch it is predicted in) and scaled by 1/(1−P).
+type MCDropout struct {
+	cfg      Config
+	p        float64
+	passes   int
+	net      *network
+	fwd      forwarder
+	feat     FeatureConfig
+	mean, sd float64
+	trained  bool
+}
+
+// NewMCDropout returns an untrained MC-Dropout model (paper: p = 0.1,
+// 3 passes).
+func NewMCDropout(cfg Config, p float64, passes int) *MCDropout {
+	return &MCDropout{cfg: cfg.withDefaults(), p: p, passes: passes}
+}
+
+// Name is "mcdropout".
+func (m *MCDropout) Name() string { return "mcdropout" }
+
+// FeatureConfig of the training features.
+func (m *MCDropout) FeatureConfig() FeatureConfig { return m.feat }
+
+// AleatoricNote says SigmaAleatoric is 0.
+func (m *MCDropout) AleatoricNote() string {
+	return fmt.Sprintf("MC-Dropout: sigma is the spread of %d dropout passes (epistemic only); aleatoric 0", m.passes)
+}
+
+// SetPasses changes the number of prediction passes of a trained model.
+func (m *MCDropout) SetPasses(t int) { m.passes = t }
+
+// Fit trains the network with dropout masks.
+func (m *MCDropout) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progress func(Progress)) error {
+	if !(m.p > 0 && m.p < 1) || m.passes < 2 {
+		return fmt.Errorf("model: mcdropout: rate %v, passes %d (want 0 < p < 1, passes ≥ 2)", m.p, m.passes)
+	}
+	if err := fitChecks(m.cfg, d, split); err != nil {
+		return err
+	}
+	m.trained = false
+	m.feat = d.Features.Config
+	m.mean, m.sd = standardization(d, split.Train)
+	m.net = newNetwork(m.cfg, d.Features.Config.Dim(), false, m.cfg.Seed)
+	t := newTrainer(m.net, d, m.mean, m.sd, m.cfg.Seed, m.p)
+	if err := t.fit(ctx, split, fitOpts{method: m.Name(), members: 1, kind: lossMSE}, progress); err != nil {
+		return err
+	}
+	m.fwd = t.fwd
+	m.trained = true
+	return nil
+}
+
+// Predict runs the stochastic passes.
+func (m *MCDropout) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
+	if err := checkPredict(m.trained, m.feat, f, pairs); err != nil {
+		return nil, err
+	}
+	n := len(pairs)
+	pa, pb := splitPairs(pairs)
+	sum, sq := make([]float64, n), make([]float64, n)
+	mu := make([]float64, n)
+	drop := newDropout(m.p, m.cfg.Seed^0x6d63647270726564) // "mcdrpred"
+	for t := 0; t < m.passes; t++ {
+		drop.pass = uint64(t)
+		m.fwd.pairs(f, pa, pb, 0, drop, mu, nil, nil)
+		for i, v := range mu {
+			sum[i] += v
+			sq[i] += v * v
+		}
+	}
+	out := make([]Prediction, n)
+	T := float64(m.passes)
+	for i := range out {
+		mean := sum[i] / T
+		sd := math.Sqrt(max(sq[i]/T-mean*mean, 0)) * m.sd
+		out[i] = Prediction{Mu: mean*m.sd + m.mean, SigmaTotal: sd, SigmaEpistemic: sd}
+	}
+	return out, nil
+}
+
+// Save writes the trained model.
+func (m *MCDropout) Save(w io.Writer) error {
+	if !m.trained {
+		return fmt.Errorf("model: save: model is not trained")
+	}
+	return writeModel(w, fileHeader{Method: m.Name(), Config: toFileConfig(m.cfg), Features: m.feat, Mean: m.mean, SD: m.sd, Extra: []float64{m.p, float64(m.passes)}}, []*network{m.net})
+}
+
+func fitChecks(cfg Config, d *Dataset, split drugcomb.Split) error {
+	if err := cfg.validate(); err != nil {
+		return err
+	}
+	if err := d.Validate(); err != nil {
+		return err
+	}
+	if err := d.Features.Validate(); err != nil {
+		return err
+	}
+	return checkSplit(d, split, false)
+}
+
+func splitPairs(pairs []Pair) ([]int, []int) {
+	pa, pb := make([]int, len(pairs)), make([]int, len(pairs))
+	for i, p := range pairs {
+		pa[i], pb[i] = p.A, p.B
+	}
+	return pa, pb
+}
