@@ -3,6 +3,7 @@ package uq
 import (
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -331,5 +332,41 @@ func BenchmarkScore(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Score(y, mu, s, 1)
+	}
+}
+
+// A perfectly calibrated model: y_i = mu_i + sigma_i z_i with z_i standard
+// normal (seeded). Expected values follow from the Gaussian: coverage
+// 68.27 % (P(|z| <= 1)), miscal_area near 0, E[crps] = sigma/sqrt(pi) (for
+// y ~ F, E|X-y| = E|X-X'| = 2 sigma/sqrt(pi)), E[loglik] =
+// mean(-log sigma) - log(2 pi)/2 - 1/2, and corr reaching upper_bound.
+// Tolerances are about 4 standard errors at n = 100,000.
+func TestCalibratedModel(t *testing.T) {
+	n := 100000
+	rng := rand.New(rand.NewPCG(42, 0))
+	y, mu, s := make([]float64, n), make([]float64, n), make([]float64, n)
+	var meanS, meanLogS float64
+	for i := range y {
+		mu[i] = 10 * rng.Float64()
+		s[i] = 0.5 + 2*rng.Float64()
+		y[i] = mu[i] + s[i]*rng.NormFloat64()
+		meanS += s[i] / float64(n)
+		meanLogS += math.Log(s[i]) / float64(n)
+	}
+	m := Score(y, mu, s, 1)
+	for _, tc := range []struct {
+		name           string
+		got, want, tol float64
+	}{
+		{"coverage", m.Coverage, 68.2689, 0.6},
+		{"miscal_area", m.MiscalArea, 0, 0.006},
+		{"crps", m.CRPS, meanS / math.Sqrt(math.Pi), 0.01},
+		{"loglik", m.LogLik, -meanLogS - 0.5*math.Log(2*math.Pi) - 0.5, 0.01},
+		{"ratio", m.Ratio, 1, 0.05},
+	} {
+		t.Logf("%s = %.4f (expected %.4f)", tc.name, tc.got, tc.want)
+		if math.Abs(tc.got-tc.want) > tc.tol {
+			t.Errorf("%s = %.4f, want %.4f ± %v", tc.name, tc.got, tc.want, tc.tol)
+		}
 	}
 }
