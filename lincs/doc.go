@@ -7,7 +7,9 @@
 // (the precision L1000 data is published in): rows are genes, columns are
 // signatures. GCT 1.2 has one row metadata field ("Description") and no
 // column metadata; GCT 1.3 declares both counts on its dimensions line and
-// writes the column metadata as lines after the header. The missing-value
+// writes the column metadata as lines after the header (their cells under
+// the row metadata columns are placeholders, usually "na", and are ignored;
+// WriteGCT writes "na"). The missing-value
 // spellings NaN, -nan, NA, N/A, #N/A, #NA, NULL (any case) and empty fields
 // read as NaN. Values outside float32's range read as ±Inf, as a float32
 // reader gives. Every malformed input is a *ParseError naming the file, the
