@@ -28,6 +28,8 @@ type Bar struct {
 	tty     bool
 	detail  string
 	now     func() time.Time
+	// printedEnd is set once a line showing all work done was printed.
+	printedEnd bool
 }
 
 // New returns a bar writing to w. Total may be 0 for unknown amounts of work.
@@ -69,18 +71,20 @@ func (b *Bar) Finish() time.Duration {
 	if b.total > 0 && b.done < b.total {
 		b.done = b.total
 	}
-	b.draw(true)
+	now := b.now()
+	b.drawAt(now, true)
 	if b.tty {
 		fmt.Fprintln(b.w)
 	}
-	return b.now().Sub(b.start)
+	return now.Sub(b.start)
 }
 
 // Elapsed is the time since the bar was created.
 func (b *Bar) Elapsed() time.Duration { return b.now().Sub(b.start) }
 
-func (b *Bar) draw(final bool) {
-	now := b.now()
+func (b *Bar) draw(final bool) { b.drawAt(b.now(), final) }
+
+func (b *Bar) drawAt(now time.Time, final bool) {
 	pct := 0
 	if b.total > 0 {
 		pct = 100 * b.done / b.total
@@ -96,18 +100,18 @@ func (b *Bar) draw(final bool) {
 		fmt.Fprintf(b.w, "\r\033[K%s", b.line(pct, now))
 		return
 	}
-	// Not a terminal: one line per 10 % step, and the final line.
+	// Not a terminal: one line per 10 % step; the final line only if the
+	// last line printed did not already show the end state.
 	step := pct / 10
-	if !final && step == b.lastPct {
-		return
-	}
-	if final && b.lastPct == 100 {
+	if final {
+		if b.printedEnd {
+			return
+		}
+	} else if step == b.lastPct {
 		return
 	}
 	b.lastPct = step
-	if final {
-		b.lastPct = 100
-	}
+	b.printedEnd = final || (b.total > 0 && b.done >= b.total)
 	fmt.Fprintln(b.w, b.line(pct, now))
 }
 
