@@ -1,0 +1,212 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/deup-screening/deup/data"
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/features"
+	"github.com/deup-screening/deup/internal/progress"
+	"github.com/deup-screening/deup/lincs"
+	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/tui"
+	"github.com/deup-screening/deup/tui/pairs"
+)
+
+func tuiCommand() *Command {
+	return &Command{Name: "tui", Short: "browse predictions and uncertainty in the terminal and pick the next experiments", Run: runTUI}
+}
+
+const tuiDesc = `Opens a terminal UI on a screen's drug pairs: measured and unmeasured, with
+the predicted mu, sigma_total, sigma_epistemic, sigma_aleatoric and an
+acquisition score (mu + kappa*sigma_epistemic unless the predictions carry
+one). Sort and filter the table, open a pair's detail or a drug's partners,
+mark pairs with space and export them (e) as CSV, Parquet or JSON, the same
+files as deup suggest. Press ? inside for the keys.
+
+Predictions come from --model MODEL (a model from deup train: every
+unordered pair of the screen's drugs is scored on --cell-line, the tower
+running once per drug) or from --predictions FILE (.csv, .parquet or .arrow
+with drug_a, drug_b, [cell_line,] mu, sigma_total, sigma_epistemic,
+sigma_aleatoric[, acquisition], as deup predict writes). Without either, the
+table shows the measured pairs only. Without --screen it opens the synthetic
+default screen (data synth, seed 1).
+
+Running a campaign round from the UI comes with the active-learning
+campaigns (not yet wired).`
+
+func runTUI(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup tui", "deup tui [--screen DIR] [--model MODEL | --predictions FILE] [--cell-line NAME] [--kappa K] [--export FILE]", tuiDesc)
+	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
+	modelPath := fs.String("model", "", "trained model (deup train --out) to score every pair")
+	predPath := fs.String("predictions", "", "predictions file (.csv, .parquet, .arrow)")
+	cellLine := fs.String("cell-line", "", "cell line of --model's predictions (default: the screen's first) and of predictions without a cell_line column (needed when the screen has several)")
+	kappa := fs.Float64("kappa", 1, "weight of sigma_epistemic in the default acquisition mu + kappa*sigma_epistemic")
+	export := fs.String("export", "batch.csv", "file name the export prompt proposes (.csv, .parquet or .json)")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, 0, 0); err != nil {
+		return err
+	}
+	if *modelPath != "" && *predPath != "" {
+		fs.Usage()
+		return fmt.Errorf("%w: deup tui: give at most one of --model and --predictions", ErrUsage)
+	}
+	if math.IsNaN(*kappa) || math.IsInf(*kappa, 0) {
+		return fmt.Errorf("%w: deup tui: --kappa must be finite", ErrUsage)
+	}
+	tab, err := loadTUITable(ctx, env, *screenDir, *modelPath, *predPath, *cellLine, *kappa)
+	if err != nil {
+		return err
+	}
+	r := lipgloss.NewRenderer(env.Stdout)
+	m := tui.New(tab, tui.Options{Renderer: r, Context: ctx, Debounce: 120 * time.Millisecond, ExportPath: *export})
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(env.Stdout), tea.WithAltScreen()}
+	if env.Stdin != nil {
+		opts = append(opts, tea.WithInput(env.Stdin))
+	}
+	if _, err := tea.NewProgram(m, opts...).Run(); err != nil {
+		if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("deup tui: %w", err)
+	}
+	return nil
+}
+
+// loadTUITable opens the screen and builds the table of pairs the UI
+// browses, with predictions from a model, a file, or none.
+func loadTUITable(ctx context.Context, env Env, screenDir, modelPath, predPath, cellLine string, kappa float64) (*pairs.Table, error) {
+	var sc *drugcomb.Screen
+	var err error
+	if screenDir == "" {
+		sc, err = data.Synth(data.DefaultSynth(synthSeed))
+	} else {
+		sc, err = drugcomb.Open(screenDir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	cell := -1
+	switch {
+	case cellLine != "":
+		for i, c := range sc.CellLines {
+			if c == cellLine {
+				cell = i
+			}
+		}
+		if cell < 0 {
+			return nil, fmt.Errorf("%w: deup tui: no cell line %q in the screen (have %v)", ErrUsage, cellLine, sc.CellLines)
+		}
+	case len(sc.CellLines) > 0:
+		cell = 0
+	}
+	n := 0
+	if modelPath != "" {
+		n = len(sc.Drugs) * (len(sc.Drugs) - 1) / 2
+	}
+	bl, err := pairs.NewBuilder(sc, n)
+	if err != nil {
+		return nil, err
+	}
+	bl.Kappa = kappa
+	switch {
+	case modelPath != "":
+		if cell < 0 {
+			return nil, fmt.Errorf("deup tui: the screen has no cell lines")
+		}
+		if err := predictAllPairs(ctx, env, bl, sc, screenDir, modelPath, cell); err != nil {
+			return nil, err
+		}
+	case predPath != "":
+		if len(sc.CellLines) > 1 && cellLine == "" {
+			cell = -1 // rows without a cell line are an error unless --cell-line says which
+		}
+		if _, err := bl.ReadPredictions(predPath, cell); err != nil {
+			return nil, err
+		}
+	}
+	return bl.Build()
+}
+
+// predictAllPairs scores every unordered pair of the screen's drugs (those
+// with a usable structure) on cell line cell with the model in path.
+func predictAllPairs(ctx context.Context, env Env, bl *pairs.Builder, sc *drugcomb.Screen, screenDir, path string, cell int) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	m, err := model.Load(bufio.NewReader(f))
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	fc := m.FeatureConfig()
+	var sig *lincs.Signatures
+	if fc.Kind == features.FingerprintSignature {
+		if screenDir == "" {
+			return fmt.Errorf("%w: the model uses fp+sig features: give --screen with stored signatures", ErrUsage)
+		}
+		if sig, err = lincs.LoadSignatures(screenDir); err != nil {
+			return err
+		}
+	}
+	feats, kept, rep, err := features.BuildLenient(sc.Drugs, features.Config{Kind: fc.Kind, Radius: fc.Radius, NBits: fc.NBits}, sig)
+	if err != nil {
+		return err
+	}
+	if len(rep.Skipped) > 0 {
+		fmt.Fprintf(env.Stderr, "deup tui: %d of %d drugs have no usable structure and no predictions, e.g. %v\n", len(rep.Skipped), len(sc.Drugs), rep.Errors[0])
+	}
+	n := len(kept)
+	bar := progress.New(env.Stderr, "predict", n*(n-1)/2)
+	const chunk = 1 << 16
+	buf := make([]model.Pair, 0, chunk)
+	done := 0
+	flush := func() error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		pred, err := m.Predict(feats, buf)
+		if err != nil {
+			return err
+		}
+		for i, p := range buf {
+			q := pred[i]
+			if err := bl.Add(kept[p.A], kept[p.B], cell, pairs.Prediction{Mu: q.Mu, SigmaTotal: q.SigmaTotal, SigmaEpistemic: q.SigmaEpistemic, SigmaAleatoric: q.SigmaAleatoric, Acquisition: math.NaN()}); err != nil {
+				return err
+			}
+		}
+		done += len(buf)
+		bar.Set(done, "")
+		buf = buf[:0]
+		return nil
+	}
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			buf = append(buf, model.Pair{A: a, B: b})
+			if len(buf) == chunk {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if len(buf) > 0 {
+		if err := flush(); err != nil {
+			return err
+		}
+	}
+	bar.Finish()
+	return nil
+}
