@@ -2,6 +2,7 @@ package chem
 
 import (
 	"fmt"
+	"slices"
 )
 
 // perceive runs RDKit's MolFromSmiles post-processing on a parsed graph:
@@ -318,7 +319,28 @@ func (m *Mol) kekulizeFused(sys []int) (int, error) {
 	for _, b := range makeSingle {
 		m.Bonds[b].Order = Single
 	}
-	// find a matching covering every required candidate, trying
+	hasDummy := false
+	for _, a := range all {
+		if m.Atoms[a].Element == 0 {
+			hasDummy = true
+		}
+	}
+	if !hasDummy {
+		all = m.rdkitAtomOrder(all)
+		if m.kekulizeWorker(all, inSys, cand, 100) {
+			return -1, nil
+		}
+		bad := -1
+		for _, a := range all {
+			if cand[a] {
+				bad = a
+				break
+			}
+		}
+		return bad, fmt.Errorf("%w: no Kekulé structure for the aromatic ring system of atom %d", ErrKekulize, bad)
+	}
+	// with dummy atoms (which may or may not take a double bond): find a
+	// matching covering every required candidate, trying
 	// neighbours in bond order (close to RDKit's depth-first choice)
 	matched := m.ints(len(m.Atoms))
 	steps := 0
@@ -375,4 +397,248 @@ func (m *Mol) kekulizeFused(sys []int) (int, error) {
 		}
 	}
 	return -1, nil
+}
+
+// kekulizeWorker is RDKit's kekulizeWorker: a breadth-first walk from
+// all[0] that gives each candidate atom a double bond to the first
+// candidate neighbour, backtracking to the last atom that had a choice (at
+// most maxBackTracks times). cand is modified.
+func (m *Mol) kekulizeWorker(all []int, inSys, cand []bool, maxBackTracks int) bool {
+	n := len(m.Atoms)
+	isDone := m.bools(n)
+	var done []int
+	for _, a := range all {
+		if m.Atoms[a].Element != 0 && !m.isAromaticAtom(a) {
+			done = append(done, a)
+			isDone[a] = true
+		}
+	}
+	inStack := m.bools(n)
+	var astack []int
+	options := make(map[int][]int)
+	var btmoves []int
+	lastOpt := -1
+	numBT := 0
+	dAdds := m.bools(len(m.Bonds))
+	var added []int // bonds made double by this worker
+	for len(done) < len(all) || len(astack) > 0 {
+		curr := -1
+		if len(astack) > 0 {
+			curr = astack[0]
+			astack = astack[1:]
+			inStack[curr] = false
+		} else {
+			for _, a := range all {
+				if !isDone[a] {
+					curr = a
+					break
+				}
+			}
+		}
+		if curr < 0 {
+			return false
+		}
+		done = append(done, curr)
+		isDone[curr] = true
+		cCand := cand[curr]
+		var opts []int
+		prev, hadOpts := options[curr]
+		if hadOpts {
+			opts = prev
+		} else {
+			for _, b := range m.AtomBonds(curr) {
+				bd := &m.Bonds[b]
+				nb := bd.Other(curr)
+				if isDone[nb] || !inSys[nb] {
+					continue
+				}
+				if !inStack[nb] {
+					astack = append(astack, nb)
+					inStack[nb] = true
+				}
+				if cCand && cand[nb] && bd.aromatic {
+					opts = append(opts, nb)
+				}
+			}
+		}
+		if !cCand {
+			continue
+		}
+		if len(opts) > 0 {
+			nc := opts[0]
+			opts = opts[1:]
+			b := m.bondBetween(curr, nc)
+			m.Bonds[b].Order = Double
+			cand[curr], cand[nc] = false, false
+			dAdds[b] = true
+			added = append(added, b)
+			if hadOpts {
+				if len(opts) == 0 {
+					delete(options, curr)
+					btmoves = btmoves[:len(btmoves)-1]
+					if len(btmoves) > 0 {
+						lastOpt = btmoves[len(btmoves)-1]
+					} else {
+						lastOpt = -1
+					}
+				} else {
+					options[curr] = opts
+				}
+			} else if len(opts) > 0 {
+				lastOpt = curr
+				btmoves = append(btmoves, curr)
+				options[curr] = opts
+			}
+			continue
+		}
+		if lastOpt >= 0 && numBT < maxBackTracks {
+			// back to lastOpt: everything done after it goes back on the
+			// front of the stack, its double bonds are undone
+			k := slices.Index(done, lastOpt)
+			tdone := done[:k]
+			for j := len(done) - 1; j >= k; j-- {
+				a := done[j]
+				if !inStack[a] {
+					astack = append([]int{a}, astack...)
+					inStack[a] = true
+				} else {
+					astack = append([]int{a}, astack...)
+				}
+			}
+			for j := range isDone {
+				isDone[j] = false
+			}
+			for _, a := range tdone {
+				isDone[a] = true
+			}
+			for b := range dAdds {
+				if !dAdds[b] {
+					continue
+				}
+				a1, a2 := m.Bonds[b].Begin, m.Bonds[b].End
+				if !isDone[a1] && !isDone[a2] {
+					dAdds[b] = false
+					m.Bonds[b].Order = Single
+					cand[a1], cand[a2] = true, true
+				}
+			}
+			done = append([]int(nil), tdone...)
+			numBT++
+			continue
+		}
+		for _, b := range added {
+			m.Bonds[b].Order = Single
+		}
+		return false
+	}
+	return true
+}
+
+// rdkitAtomOrder orders the atoms of a fused ring system the way RDKit's
+// kekulization meets them first: the atoms of RDKit's first ring of the
+// system (found by a breadth-first search from the lowest-numbered atom
+// with two bonds in the graph's 2-core, listed from that root) and then
+// the others by index.
+func (m *Mol) rdkitAtomOrder(all []int) []int {
+	n := len(m.Atoms)
+	// 2-core: trim atoms of degree <= 1 repeatedly
+	deg := m.ints(n)
+	active := m.bools(len(m.Bonds))
+	for i := range active {
+		active[i] = true
+	}
+	queue := m.ints(n)[:0]
+	for i := 0; i < n; i++ {
+		deg[i] = m.Degree(i)
+		if deg[i] <= 1 {
+			queue = append(queue, i)
+		}
+	}
+	for q := 0; q < len(queue); q++ {
+		a := queue[q]
+		for _, b := range m.AtomBonds(a) {
+			if !active[b] {
+				continue
+			}
+			active[b] = false
+			deg[a]--
+			o := m.Bonds[b].Other(a)
+			deg[o]--
+			if deg[o] == 1 {
+				queue = append(queue, o)
+			}
+		}
+	}
+	slices.Sort(all)
+	root := -1
+	for _, a := range all {
+		if deg[a] == 2 {
+			root = a
+			break
+		}
+	}
+	if root < 0 {
+		return all
+	}
+	ring := m.firstRingBFS(root, active)
+	out := make([]int, 0, len(all))
+	out = append(out, ring...)
+	for _, a := range all {
+		if !slices.Contains(ring, a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// firstRingBFS is the first ring RDKit's smallestRingsBfs finds from root
+// over the active bonds, listed from root.
+func (m *Mol) firstRingBFS(root int, active []bool) []int {
+	n := len(m.Atoms)
+	const white, gray, black = 0, 1, 2
+	state := m.ints(n)
+	parent := m.ints(n)
+	for i := range parent {
+		parent[i] = -1
+	}
+	q := m.ints(n)[:0]
+	q = append(q, root)
+	for h := 0; h < len(q); h++ {
+		curr := q[h]
+		state[curr] = black
+		for _, b := range m.AtomBonds(curr) {
+			if !active[b] {
+				continue
+			}
+			nb := m.Bonds[b].Other(curr)
+			if state[nb] == black || parent[curr] == nb {
+				continue
+			}
+			if state[nb] == white {
+				parent[nb] = curr
+				state[nb] = gray
+				q = append(q, nb)
+				continue
+			}
+			ring := []int{nb}
+			for p := parent[nb]; p != -1 && p != root; p = parent[p] {
+				ring = append(ring, p)
+			}
+			back := []int{curr}
+			ok := true
+			for p := parent[curr]; p != -1; p = parent[p] {
+				if slices.Contains(ring, p) || slices.Contains(back, p) {
+					ok = false
+					break
+				}
+				back = append(back, p)
+			}
+			if !ok {
+				continue
+			}
+			slices.Reverse(back)
+			return append(back, ring...)
+		}
+	}
+	return nil
 }

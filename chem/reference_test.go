@@ -120,3 +120,43 @@ func compareReference(t *testing.T, path string) {
 	}
 	t.Logf("%d/%d molecules identical to RDKit 2022.09.3 (%.2f%%)", len(rows)-bad, len(rows), 100*float64(len(rows)-bad)/float64(len(rows)))
 }
+
+// TestRDKitRejected checks that every molecule RDKit 2022.09.3 refuses
+// (rdkit_rejected.tsv, and the file named by $DEUP_CHEM_EXTRA_REJECTED if
+// set; columns id, smiles, ...) is refused here too.
+func TestRDKitRejected(t *testing.T) {
+	paths := []string{shareddata.Path(t, "fingerprints", "rdkit_rejected.tsv")}
+	if p := os.Getenv("DEUP_CHEM_EXTRA_REJECTED"); p != "" {
+		paths = append(paths, p)
+	}
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		line, n, accepted := 0, 0, 0
+		for sc.Scan() {
+			line++
+			if line == 1 {
+				continue
+			}
+			c := strings.Split(sc.Text(), "\t")
+			if len(c) < 2 {
+				t.Fatalf("%s:%d: want id<TAB>smiles", path, line)
+			}
+			n++
+			if _, err := ParseSMILES(c[1]); err == nil {
+				accepted++
+				if accepted <= 10 {
+					t.Errorf("%s:%d %s: %q accepted, RDKit refuses it", filepath.Base(path), line, c[0], c[1])
+				}
+			}
+		}
+		f.Close()
+		if err := sc.Err(); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %d/%d refused like RDKit", filepath.Base(path), n-accepted, n)
+	}
+}

@@ -201,6 +201,10 @@ func (p *parser) parse() error {
 	}
 	prev := -1
 	var bond pendingBond
+	// afterOpen: the last token was "("; bondAfterOpen: the pending bond
+	// came right after "(" (a branch must start with an atom, possibly
+	// after a bond, as in RDKit's grammar)
+	afterOpen, bondAfterOpen := false, false
 	type branch struct{ atom, pos int }
 	var stack []branch
 	i := 0
@@ -208,6 +212,9 @@ func (p *parser) parse() error {
 		c := s[i]
 		switch {
 		case c == '(':
+			if afterOpen {
+				return p.errorf(i, ErrBranch, "a branch cannot start with '('")
+			}
 			if prev < 0 {
 				return p.errorf(i, ErrBranch, "branch without a preceding atom")
 			}
@@ -216,6 +223,8 @@ func (p *parser) parse() error {
 			}
 			stack = append(stack, branch{prev, i})
 			i++
+			afterOpen = true
+			continue
 		case c == ')':
 			if len(stack) == 0 {
 				return p.errorf(i, ErrBranch, "unmatched ')'")
@@ -223,8 +232,11 @@ func (p *parser) parse() error {
 			if bond.set {
 				return p.errorf(bond.pos, ErrSyntax, "bond %q without a following atom", s[bond.pos:i])
 			}
-			if s[i-1] == '(' {
+			if afterOpen {
 				return p.errorf(i, ErrBranch, "empty branch")
+			}
+			if prev < 0 {
+				return p.errorf(i-1, ErrSyntax, "'.' must be followed by an atom")
 			}
 			prev = stack[len(stack)-1].atom
 			stack = stack[:len(stack)-1]
@@ -233,8 +245,8 @@ func (p *parser) parse() error {
 			if bond.set {
 				return p.errorf(bond.pos, ErrSyntax, "bond %q without a following atom", s[bond.pos:i])
 			}
-			if prev < 0 {
-				return p.errorf(i, ErrSyntax, "'.' without a preceding atom")
+			if prev < 0 || afterOpen {
+				return p.errorf(i, ErrSyntax, "'.' must follow an atom")
 			}
 			prev = -1
 			i++
@@ -246,6 +258,7 @@ func (p *parser) parse() error {
 				return p.errorf(i, ErrSyntax, "bond %q without a preceding atom", string(c))
 			}
 			bond = pendingBond{set: true, pos: i}
+			bondAfterOpen = afterOpen
 			n := 1
 			switch c {
 			case '-':
@@ -277,9 +290,13 @@ func (p *parser) parse() error {
 				}
 			}
 			i += n
+			continue
 		case c >= '0' && c <= '9' || c == '%':
 			if prev < 0 {
 				return p.errorf(i, ErrRing, "ring-closure digit without a preceding atom")
+			}
+			if afterOpen || (bond.set && bondAfterOpen) {
+				return p.errorf(i, ErrRing, "a branch cannot start with a ring closure")
 			}
 			num, n, err := p.ringNumber(i)
 			if err != nil {
@@ -321,6 +338,10 @@ func (p *parser) parse() error {
 			prev = idx
 			i += n
 		}
+		afterOpen = false
+	}
+	if prev < 0 && len(s) > 0 && s[len(s)-1] == '.' {
+		return p.errorf(len(s)-1, ErrSyntax, "'.' must be followed by an atom")
 	}
 	if bond.set {
 		return p.errorf(bond.pos, ErrSyntax, "bond %q at the end", s[bond.pos:])
@@ -373,10 +394,10 @@ func (p *parser) ringNumber(i int) (num, n int, err error) {
 		v, _ := strconv.Atoi(s[i+2 : j])
 		return v, j + 1 - i, nil
 	}
-	if i+2 < len(s) && isDigit(s[i+1]) && isDigit(s[i+2]) {
+	if i+2 < len(s) && isDigit(s[i+1]) && isDigit(s[i+2]) && s[i+1] != '0' {
 		return int(s[i+1]-'0')*10 + int(s[i+2]-'0'), 3, nil
 	}
-	return 0, 0, p.errorf(i, ErrRing, "expected two digits after '%%'")
+	return 0, 0, p.errorf(i, ErrRing, "expected two digits (10 to 99) after '%%'")
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -450,6 +471,17 @@ func (p *parser) bracketAtom(i int) (Atom, int, error) {
 	case s[j] == '*':
 		a.Element = 0
 		j++
+	case s[j] == '#':
+		k := j + 1
+		for k < len(s) && isDigit(s[k]) && k-j <= 3 {
+			k++
+		}
+		z, _ := strconv.Atoi(s[j+1 : k])
+		if k == j+1 || z < 1 || z >= len(elements) {
+			return a, 0, p.errorf(j, ErrSyntax, "expected an atomic number from 1 to %d after '#'", len(elements)-1)
+		}
+		a.Element = z
+		j = k
 	case s[j] >= 'a' && s[j] <= 'z':
 		two := ""
 		if j+1 < len(s) {
