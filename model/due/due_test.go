@@ -311,3 +311,73 @@ func TestTrainRejectsBadInput(t *testing.T) {
 		t.Errorf("cancelled: err = %v", err)
 	}
 }
+
+// TestEpistemicRevertsToPriorFarAway: inputs far from the training data
+// (two extra "drugs" with every bit set at value 5, where training
+// fingerprints are binary with ~20% of bits set) get a GP variance near
+// the prior's and well above that of the training pairs. With a
+// distance-preserving (spectrally normalized) extractor they cannot
+// collapse onto the training features.
+func TestEpistemicRevertsToPriorFarAway(t *testing.T) {
+	X, all := synthetic(3)
+	train, val, _ := split(all, 4)
+	m, err := Train(context.Background(), smallConfig(), X, train, val, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	far := &Sparse{Dim: X.Dim, RowPtr: append([]int(nil), X.RowPtr...), Col: append([]int32(nil), X.Col...), Val: append([]float32(nil), X.Val...)}
+	for r := 0; r < 2; r++ {
+		for j := 0; j < X.Dim; j++ {
+			far.Col = append(far.Col, int32(j))
+			far.Val = append(far.Val, 5)
+		}
+		far.RowPtr = append(far.RowPtr, len(far.Col))
+	}
+	n := X.NumRows()
+	meanVar := func(X *Sparse, p Pairs) float64 {
+		_, v, _, err := m.Predict(X, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s float64
+		for _, x := range v {
+			s += x
+		}
+		return s / float64(len(v))
+	}
+	vTrain := meanVar(X, train)
+	vFar := meanVar(far, Pairs{A: []int{n, n, 0}, B: []int{n + 1, n, n + 1}})
+	prior := m.SVGP().Kernel.Variance() * m.YScale * m.YScale
+	t.Logf("GP variance: training pairs %.4g, far pairs %.4g, prior %.4g", vTrain, vFar, prior)
+	if !(vFar > 2*vTrain) || vFar > prior*(1+1e-9) {
+		t.Errorf("far pairs variance %g: want above 2x the training pairs' %g and at most the prior %g", vFar, vTrain, prior)
+	}
+}
+
+// TestKernels: every kernel family trains to finite predictions.
+func TestKernels(t *testing.T) {
+	X, all := synthetic(1)
+	train, val, test := split(all, 2)
+	for _, k := range []string{"rbf", "matern12", "matern32", "matern52"} {
+		t.Run(k, func(t *testing.T) {
+			cfg := smallConfig()
+			cfg.Kernel, cfg.MaxEpochs = k, 5
+			m, err := Train(context.Background(), cfg, X, train, val, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mean, v, noise, err := m.Predict(X, test)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range mean {
+				if math.IsNaN(mean[i]) || math.IsNaN(v[i]) || v[i] < 0 || !(noise > 0) {
+					t.Fatalf("pair %d: mean %v var %v noise %v", i, mean[i], v[i], noise)
+				}
+			}
+			if got := m.SVGP().Kernel.Family.String(); got != k {
+				t.Errorf("kernel %s, want %s", got, k)
+			}
+		})
+	}
+}
