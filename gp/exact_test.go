@@ -326,6 +326,29 @@ func TestFitDeterministic(t *testing.T) {
 	}
 }
 
+// TestFitWarmStart: a warm start from a previous fit on the same data
+// ends at least as high, and a mismatched warm start is an error.
+func TestFitWarmStart(t *testing.T) {
+	X, y := sampleGP(t, NewKernel(Matern52, 1, 0.5), 0.05, 40, 2, 3, 6)
+	cfg := FitConfig{Family: Matern52, ARD: true, Standardize: true, Restarts: 2, Seed: 3}
+	a, err := Fit(X, y, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Warm, cfg.Restarts = a, 0
+	b, err := Fit(X, y, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.LogMarginalLikelihood() < a.LogMarginalLikelihood()-1e-6 {
+		t.Errorf("warm-started lml %v below the warm start's %v", b.LogMarginalLikelihood(), a.LogMarginalLikelihood())
+	}
+	cfg.ARD = false
+	if _, err := Fit(X, y, cfg); err == nil {
+		t.Error("isotropic fit warm-started from an ARD GP: no error")
+	}
+}
+
 func TestFitFixedNoise(t *testing.T) {
 	X, y := sampleGP(t, NewKernel(RBF, 1, 0.5), 0.05, 20, 1, 3, 4)
 	g, err := Fit(X, y, FitConfig{FixedNoise: 0.3})

@@ -40,6 +40,11 @@ type FitConfig struct {
 	// FixedNoise > 0 holds the noise variance at this value (in units of
 	// the modelled, possibly standardized, targets) instead of fitting it.
 	FixedNoise float64
+
+	// Warm, if not nil, adds a start at its hyperparameters (typically the
+	// previous fit in a sequential loop), tried before the others. Its
+	// kernel must have the same family and number of lengthscales.
+	Warm *GP
 }
 
 // Fit chooses kernel hyperparameters and the noise variance by maximizing
@@ -203,6 +208,17 @@ func Fit(X mat.Matrix, y []float64, cfg FitConfig) (*GP, error) {
 	}
 	if fitNoise {
 		def = append(def, math.Log(math.Max(1e-2, floor)*vy))
+	}
+	if w := cfg.Warm; w != nil {
+		if w.Kernel.Family != cfg.Family || len(w.Kernel.LogLengthscales) != nls {
+			return nil, fmt.Errorf("gp: fit: warm start has a %v kernel with %d lengthscales, want %v with %d",
+				w.Kernel.Family, len(w.Kernel.LogLengthscales), cfg.Family, nls)
+		}
+		ws := w.Kernel.Params(nil)
+		if fitNoise {
+			ws = append(ws, w.LogNoise)
+		}
+		starts = append(starts, ws)
 	}
 	starts = append(starts, def)
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x67705f666974)) // "gp_fit"
