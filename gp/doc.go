@@ -37,6 +37,29 @@
 // the mean and variance with respect to x*, for optimizing acquisition
 // functions with a local optimizer.
 //
+// # Sparse variational GP
+//
+// SVGP follows Hensman et al. (2015) in the whitened form of GPyTorch's
+// VariationalStrategy: M inducing inputs Z, Kzz = k(Z, Z) + 1e-6 s2 I =
+// Lz Lz^T, u = c + Lz v with a constant mean c, q(v) = N(m, S), S = L L^T
+// (L lower triangular, unconstrained), p(v) = N(0, I). With
+// a(x) = Lz^-1 k(Z, x) the marginal is q(f(x)) = N(c + a^T m,
+// k(x, x) - a^T a + a^T S a), and on a minibatch of B of n points
+//
+//	ELBO = (n/B) sum_i [-1/2 log(2 pi s2n) - ((y_i - mu_i)^2 + var_i)/(2 s2n)]
+//	       - 1/2 (tr S + m^T m - M - log|S|).
+//
+// ELBO returns the gradient with respect to every parameter, flattened as
+// SVGPLayout describes (kernel, log noise, c, m, lower triangle of L, Z), and
+// optionally with respect to the inputs X, so that a feature extractor can
+// be trained through it. The backward pass through Lz uses the Cholesky
+// derivative of Murray (2016): Kbar = Lz^-T Phi(Lz^T Lbar) Lz^-1 with Phi
+// taking the lower triangle and halving the diagonal. SetOptimalQ sets q to
+// the Titsias (2009) optimum for fixed hyperparameters, with which an SVGP
+// whose Z equals the training inputs reproduces the exact GP. KMeans
+// (k-means++ seeding, Lloyd iterations) places inducing points; Adam is a
+// plain Adam over a flat parameter vector.
+//
 // # Errors, NaN and panics
 //
 // Data (inputs, targets) with NaN or Inf is rejected with an error naming
