@@ -535,10 +535,7 @@ func (p *parser) bracketAtom(i int) (Atom, int, error) {
 			for k < len(s) && isDigit(s[k]) && k-j < 2 {
 				k++
 			}
-			if k == j {
-				return a, 0, p.errorf(j, ErrSyntax, "expected a number after @%s", cls)
-			}
-			n, _ := strconv.Atoi(s[j:k])
+			n, _ := strconv.Atoi(s[j:k]) // RDKit allows the number to be left out
 			a.Chiral = Chirality{Class: cls, Number: n}
 			j = k
 		default:
