@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/deup-screening/deup/drugcomb"
 	"github.com/scigolib/hdf5"
 )
 
@@ -42,74 +43,20 @@ func ReadMatrixFile(path string) (*Matrix, error) {
 // read GCTX files only from trusted sources (LINCS/GEO releases), and prefer
 // GCT text, whose reader is fuzzed, for anything else.
 func ReadGCTXFile(path string) (m *Matrix, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			m, err = nil, fmt.Errorf("lincs: %s: gctx: corrupt HDF5 file (reader panicked: %v)", path, r)
-		}
-	}()
-	f, err := hdf5.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("lincs: %s: gctx: %w", path, err)
-	}
-	defer f.Close()
-	sets := map[string]*hdf5.Dataset{}
-	f.Walk(func(p string, obj hdf5.Object) {
-		if ds, ok := obj.(*hdf5.Dataset); ok {
-			sets[p] = ds
-		}
-	})
-	fail := func(format string, args ...any) error {
-		return fmt.Errorf("lincs: %s: gctx: "+format, append([]any{path}, args...)...)
-	}
-	need := func(p string) (*hdf5.Dataset, error) {
-		ds := sets[p]
-		if ds == nil {
-			return nil, fail("no dataset %s (is this a GCTX file?)", p)
-		}
-		return ds, nil
-	}
-	m = &Matrix{Version: "1.3", RowMeta: []Field{}, ColMeta: []Field{}}
-	for _, g := range []struct {
-		prefix string
-		ids    *[]string
-		meta   *[]Field
-	}{{gctxRowMeta, &m.Rows, &m.RowMeta}, {gctxColMeta, &m.Cols, &m.ColMeta}} {
-		ds, err := need(g.prefix + "id")
-		if err != nil {
-			return nil, err
-		}
-		if *g.ids, err = gctxStrings(ds); err != nil {
-			return nil, fail("%sid: %v", g.prefix, err)
-		}
-		var names []string
-		for p := range sets {
-			if strings.HasPrefix(p, g.prefix) && p != g.prefix+"id" && !strings.Contains(p[len(g.prefix):], "/") {
-				names = append(names, p)
-			}
-		}
-		sort.Strings(names)
-		for _, p := range names {
-			vals, err := gctxStrings(sets[p])
-			if err != nil {
-				return nil, fail("%s: %v", p, err)
-			}
-			if len(vals) != len(*g.ids) {
-				return nil, fail("%s has %d values for %d ids", p, len(vals), len(*g.ids))
-			}
-			*g.meta = append(*g.meta, Field{Name: p[len(g.prefix):], Values: vals})
-		}
-	}
-	ds, err := need(gctxMatrix)
+	defer recoverGCTX(path, &err)
+	g, err := openGCTX(path)
 	if err != nil {
 		return nil, err
 	}
-	data, err := ds.Read()
+	defer g.f.Close()
+	m = g.m
+	data, err := g.matrix.Read()
 	if err != nil {
-		return nil, fail("%s: %v", gctxMatrix, err)
+		return nil, g.fail("%s: %v", gctxMatrix, err)
 	}
 	nr, nc := len(m.Rows), len(m.Cols)
 	if len(data) != nr*nc {
-		return nil, fail("%s has %d values for %d rows x %d columns", gctxMatrix, len(data), nr, nc)
+		return nil, g.fail("%s has %d values for %d rows x %d columns", gctxMatrix, len(data), nr, nc)
 	}
 	m.Values = make([]float32, nr*nc)
 	for j := 0; j < nc; j++ {
@@ -121,6 +68,140 @@ func ReadGCTXFile(path string) (m *Matrix, err error) {
 		return nil, fmt.Errorf("%w (%s)", err, path)
 	}
 	return m, nil
+}
+
+// MatchGCTXFile matches drugs to the signatures of a GCTX file as
+// MatchDrugs does (on pert_iname when the file has that column metadata),
+// but reads only the ids, the metadata and the matched columns, so that a
+// LINCS level-5 file of hundreds of thousands of signatures needs memory
+// for the matched ones only. It also returns the number of signatures in
+// the file. The caveat of ReadGCTXFile on corrupt files applies.
+func MatchGCTXFile(path string, info *PertInfo, drugs []drugcomb.Drug) (s *Signatures, rep Report, nSignatures int, err error) {
+	defer recoverGCTX(path, &err)
+	g, err := openGCTX(path)
+	if err != nil {
+		return nil, Report{}, 0, err
+	}
+	defer g.f.Close()
+	m := g.m
+	for _, ids := range []struct {
+		what string
+		ids  []string
+	}{{"row", m.Rows}, {"column", m.Cols}} {
+		if i, j := firstDuplicate(ids.ids); j >= 0 {
+			return nil, Report{}, 0, g.fail("duplicate %s id %q (%ss %d and %d)", ids.what, ids.ids[j], ids.what, i+1, j+1)
+		}
+	}
+	nr := len(m.Rows)
+	s, rep, err = matchOn(m.Rows, m.Cols, m.ColMeta, defaultMatchField(m.ColMeta), info, drugs, func(j int) ([]float32, error) {
+		raw, err := g.matrix.ReadSlice([]uint64{uint64(j), 0}, []uint64{1, uint64(nr)})
+		if err != nil {
+			return nil, g.fail("%s: column %d (%s): %v", gctxMatrix, j, m.Cols[j], err)
+		}
+		var col []float32
+		switch v := raw.(type) {
+		case []float64:
+			col = make([]float32, len(v))
+			for i, x := range v {
+				col[i] = float32(x)
+			}
+		case []float32:
+			col = append([]float32(nil), v...)
+		default:
+			return nil, g.fail("%s: values of type %T, want float32", gctxMatrix, raw)
+		}
+		if len(col) != nr {
+			return nil, g.fail("%s: column %d has %d values for %d rows", gctxMatrix, j, len(col), nr)
+		}
+		return col, nil
+	})
+	if err != nil {
+		return nil, Report{}, 0, err
+	}
+	return s, rep, len(m.Cols), nil
+}
+
+func recoverGCTX(path string, err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("lincs: %s: gctx: corrupt HDF5 file (reader panicked: %v)", path, r)
+	}
+}
+
+// gctxFile is an open GCTX file with its ids and metadata read (m.Values
+// is nil) and its matrix dataset found.
+type gctxFile struct {
+	f      *hdf5.File
+	path   string
+	m      *Matrix
+	matrix *hdf5.Dataset
+}
+
+func (g *gctxFile) fail(format string, args ...any) error {
+	return fmt.Errorf("lincs: %s: gctx: "+format, append([]any{g.path}, args...)...)
+}
+
+// openGCTX opens path and reads its ids and metadata. On success the caller
+// closes g.f.
+func openGCTX(path string) (g *gctxFile, err error) {
+	f, err := hdf5.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("lincs: %s: gctx: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+		}
+	}()
+	g = &gctxFile{f: f, path: path}
+	sets := map[string]*hdf5.Dataset{}
+	f.Walk(func(p string, obj hdf5.Object) {
+		if ds, ok := obj.(*hdf5.Dataset); ok {
+			sets[p] = ds
+		}
+	})
+	need := func(p string) (*hdf5.Dataset, error) {
+		ds := sets[p]
+		if ds == nil {
+			return nil, g.fail("no dataset %s (is this a GCTX file?)", p)
+		}
+		return ds, nil
+	}
+	m := &Matrix{Version: "1.3", RowMeta: []Field{}, ColMeta: []Field{}}
+	for _, grp := range []struct {
+		prefix string
+		ids    *[]string
+		meta   *[]Field
+	}{{gctxRowMeta, &m.Rows, &m.RowMeta}, {gctxColMeta, &m.Cols, &m.ColMeta}} {
+		ds, err := need(grp.prefix + "id")
+		if err != nil {
+			return nil, err
+		}
+		if *grp.ids, err = gctxStrings(ds); err != nil {
+			return nil, g.fail("%sid: %v", grp.prefix, err)
+		}
+		var names []string
+		for p := range sets {
+			if strings.HasPrefix(p, grp.prefix) && p != grp.prefix+"id" && !strings.Contains(p[len(grp.prefix):], "/") {
+				names = append(names, p)
+			}
+		}
+		sort.Strings(names)
+		for _, p := range names {
+			vals, err := gctxStrings(sets[p])
+			if err != nil {
+				return nil, g.fail("%s: %v", p, err)
+			}
+			if len(vals) != len(*grp.ids) {
+				return nil, g.fail("%s has %d values for %d ids", p, len(vals), len(*grp.ids))
+			}
+			*grp.meta = append(*grp.meta, Field{Name: p[len(grp.prefix):], Values: vals})
+		}
+	}
+	if g.matrix, err = need(gctxMatrix); err != nil {
+		return nil, err
+	}
+	g.m = m
+	return g, nil
 }
 
 // gctxStrings reads a 1-D dataset of fixed- or variable-length strings, or

@@ -87,3 +87,48 @@ func TestMatchGCTXOnPertIname(t *testing.T) {
 		t.Errorf("on ids: %+v", rep)
 	}
 }
+
+// MatchGCTXFile reads only the matched columns and gives what MatchDrugs
+// gives on the fully read matrix.
+func TestMatchGCTXFile(t *testing.T) {
+	drugs := []drugcomb.Drug{{ID: "1", Name: "Gefitinib"}, {ID: "2", Name: "aspirin"}, {ID: "3", Name: "x", PubChemCID: 5311}, {ID: "4", Name: "gefitinib"}}
+	info := &PertInfo{Names: map[int64][]string{5311: {"vorinostat"}}}
+	for _, name := range []string{"small.gctx", "contiguous.gctx"} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join("testdata", name)
+			m, err := ReadGCTXFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, wantRep := MatchDrugs(m, info, drugs)
+			got, rep, n, err := MatchGCTXFile(path, info, drugs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n != 2 || rep.Matched != wantRep.Matched || rep.ByCID != wantRep.ByCID || len(rep.Missing) != len(wantRep.Missing) {
+				t.Errorf("%d signatures, report %+v, want %+v", n, rep, wantRep)
+			}
+			if !equalStrings(got.Columns, want.Columns) || !equalStrings(got.Genes, want.Genes) {
+				t.Fatalf("columns %q, want %q", got.Columns, want.Columns)
+			}
+			for i := range want.Vectors {
+				a, b := want.Vectors[i], got.Vectors[i]
+				if len(a) != len(b) {
+					t.Fatalf("drug %d: %v vs %v", i, a, b)
+				}
+				for k := range a {
+					if a[k] != b[k] && !(a[k] != a[k] && b[k] != b[k]) {
+						t.Fatalf("drug %d value %d: %v vs %v", i, k, a[k], b[k])
+					}
+				}
+			}
+			got.Vectors[0][1] = 7 // drugs 1 and 4 share a column but not memory
+			if got.Vectors[3][1] == 7 {
+				t.Error("vectors share memory")
+			}
+		})
+	}
+	if _, _, _, err := MatchGCTXFile(filepath.Join("testdata", "nope.gctx"), info, drugs); err == nil {
+		t.Error("no error for a missing file")
+	}
+}

@@ -229,13 +229,18 @@ func (s *Signatures) Validate() error {
 // (as GCTX files of LINCS level 5 do, whose column ids are signature ids);
 // see MatchDrugsOn. The vectors are copies; m may be discarded.
 func MatchDrugs(m *Matrix, info *PertInfo, drugs []drugcomb.Drug) (*Signatures, Report) {
-	field := ""
-	for _, f := range m.ColMeta {
+	return MatchDrugsOn(m, defaultMatchField(m.ColMeta), info, drugs)
+}
+
+// defaultMatchField is "pert_iname" when the column metadata has it, else
+// "" (the column ids).
+func defaultMatchField(colMeta []Field) string {
+	for _, f := range colMeta {
 		if f.Name == "pert_iname" {
-			field = f.Name
+			return f.Name
 		}
 	}
-	return MatchDrugsOn(m, field, info, drugs)
+	return ""
 }
 
 // MatchDrugsOn finds a signature column of m for each drug, comparing keys
@@ -251,10 +256,20 @@ func MatchDrugs(m *Matrix, info *PertInfo, drugs []drugcomb.Drug) (*Signatures, 
 // are listed in the report; an unknown field matches nothing. The
 // Signatures' Columns hold the column ids.
 func MatchDrugsOn(m *Matrix, field string, info *PertInfo, drugs []drugcomb.Drug) (*Signatures, Report) {
-	names := m.Cols
+	s, rep, _ := matchOn(m.Rows, m.Cols, m.ColMeta, field, info, drugs, func(j int) ([]float32, error) {
+		return m.Col(nil, j), nil
+	})
+	return s, rep
+}
+
+// matchOn does the matching of MatchDrugsOn on a matrix's ids and column
+// metadata, reading the values of matched columns only, through column
+// (which returns a fresh slice). It fails only if column does.
+func matchOn(rows, cols []string, colMeta []Field, field string, info *PertInfo, drugs []drugcomb.Drug, column func(j int) ([]float32, error)) (*Signatures, Report, error) {
+	names := cols
 	if field != "" {
 		names = nil
-		for _, f := range m.ColMeta {
+		for _, f := range colMeta {
 			if f.Name == field {
 				names = f.Values
 				break
@@ -281,19 +296,20 @@ func MatchDrugsOn(m *Matrix, field string, info *PertInfo, drugs []drugcomb.Drug
 		var others []string
 		for _, j := range cands {
 			if j != pick {
-				others = append(others, m.Cols[j])
+				others = append(others, cols[j])
 			}
 		}
 		return pick, others
 	}
 	s := &Signatures{
-		Genes:   append([]string(nil), m.Rows...),
+		Genes:   append([]string(nil), rows...),
 		DrugIDs: make([]string, len(drugs)),
 		Vectors: make([][]float32, len(drugs)),
 		Columns: make([]string, len(drugs)),
 		By:      make([]Method, len(drugs)),
 	}
 	rep := Report{Drugs: len(drugs), Missing: []MissingDrug{}}
+	read := map[int][]float32{} // a column matched by several drugs is read once
 	for i, d := range drugs {
 		s.DrugIDs[i] = d.ID
 		col, by := -1, None
@@ -317,8 +333,17 @@ func MatchDrugsOn(m *Matrix, field string, info *PertInfo, drugs []drugcomb.Drug
 			rep.Missing = append(rep.Missing, MissingDrug{Index: i, ID: d.ID, Name: d.Name, PubChemCID: d.PubChemCID, Tried: tried})
 			continue
 		}
-		s.Columns[i], s.By[i] = m.Cols[col], by
-		s.Vectors[i] = m.Col(nil, col)
+		v, ok := read[col]
+		if !ok {
+			var err error
+			if v, err = column(col); err != nil {
+				return nil, Report{}, err
+			}
+			read[col] = v
+		} else {
+			v = append([]float32(nil), v...)
+		}
+		s.Columns[i], s.By[i], s.Vectors[i] = cols[col], by, v
 		rep.Matched++
 		if by == ByCID {
 			rep.ByCID++
@@ -326,18 +351,18 @@ func MatchDrugsOn(m *Matrix, field string, info *PertInfo, drugs []drugcomb.Drug
 			rep.ByName++
 		}
 		finite := false
-		for _, v := range s.Vectors[i] {
-			finite = finite || v == v
+		for _, x := range v {
+			finite = finite || x == x
 		}
 		if !finite {
 			rep.AllNaN++
 			rep.AllNaNDrugs = append(rep.AllNaNDrugs, d.ID)
 		}
 		if len(amb) > 0 {
-			rep.Ambiguous = append(rep.Ambiguous, AmbiguousMatch{ID: d.ID, Signature: m.Cols[col], Others: amb})
+			rep.Ambiguous = append(rep.Ambiguous, AmbiguousMatch{ID: d.ID, Signature: cols[col], Others: amb})
 		}
 	}
-	return s, rep
+	return s, rep, nil
 }
 
 // Report summarizes a matching: how many drugs have a signature and which

@@ -102,9 +102,15 @@ func runDataSignatures(ctx context.Context, env Env, args []string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	m, err := lincs.ReadMatrixFile(*gct)
-	if err != nil {
-		return err
+	// A GCTX file is read whole only for --matrix-out; for matching, only
+	// its matched columns are read (LINCS level-5 files are tens of GB).
+	isGCTX := strings.HasSuffix(strings.ToLower(*gct), ".gctx")
+	var m *lincs.Matrix
+	if write != nil || !isGCTX {
+		var err error
+		if m, err = lincs.ReadMatrixFile(*gct); err != nil {
+			return err
+		}
 	}
 	if write != nil {
 		var buf bytes.Buffer
@@ -121,6 +127,7 @@ func runDataSignatures(ctx context.Context, env Env, args []string) error {
 	}
 	var info *lincs.PertInfo
 	if *pert != "" {
+		var err error
 		if info, err = lincs.ReadPertInfoFile(*pert); err != nil {
 			return err
 		}
@@ -134,8 +141,21 @@ func runDataSignatures(ctx context.Context, env Env, args []string) error {
 		}
 	}
 
-	sigs, rep := lincs.MatchDrugs(m, info, screen.Drugs)
-	sum := signaturesSummary{Report: rep, GCT: *gct, Genes: len(m.Rows), Signatures: len(m.Cols), Pairs: len(screen.Pairs), Measurements: screen.Measurements()}
+	var (
+		sigs *lincs.Signatures
+		rep  lincs.Report
+		nSig int
+	)
+	if m != nil {
+		sigs, rep = lincs.MatchDrugs(m, info, screen.Drugs)
+		nSig = len(m.Cols)
+	} else {
+		var err error
+		if sigs, rep, nSig, err = lincs.MatchGCTXFile(*gct, info, screen.Drugs); err != nil {
+			return err
+		}
+	}
+	sum := signaturesSummary{Report: rep, GCT: *gct, Genes: len(sigs.Genes), Signatures: nSig, Pairs: len(screen.Pairs), Measurements: screen.Measurements()}
 	for _, p := range screen.Pairs {
 		if sigs.Vectors[p.A] != nil && sigs.Vectors[p.B] != nil {
 			sum.PairsCovered++
