@@ -9,7 +9,7 @@ import (
 
 // minReplicatedPairs is the fewest pairs with replicates for which an
 // aleatoric regressor is fitted.
-const minReplicatedPairs = 10
+const minReplicatedPairs = 30
 
 // aleatoric is a ridge regression a(x) = max(0, wᵀh(x) + c) of the
 // replicate variance on the trained network's last combined-layer

@@ -18,7 +18,9 @@ type DEUP struct {
 	feat     FeatureConfig
 	mean, sd float64
 	alea     *aleatoric
-	trained  bool
+	// replicated is the number of train+val pairs with ≥2 replicates.
+	replicated int
+	trained    bool
 }
 
 // NewDEUP returns an untrained DEUP model; cfg's zero fields take defaults.
@@ -64,6 +66,12 @@ func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progre
 	h := m.cfg.CombHidden
 	hid := make([]float64, len(idx)*h)
 	m.fwd.pairs(d.Features, pa, pb, 0, nil, make([]float64, len(idx)), nil, hid)
+	m.replicated = 0
+	for _, i := range idx {
+		if d.N != nil && d.N[i] >= 2 && d.Var != nil && !math.IsNaN(d.Var[i]) {
+			m.replicated++
+		}
+	}
 	if d.N != nil && d.Var != nil {
 		a, err := fitAleatoric(d, idx, hid, h, m.sd)
 		if err != nil {
@@ -78,7 +86,7 @@ func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progre
 // AleatoricNote says where SigmaAleatoric comes from.
 func (m *DEUP) AleatoricNote() string {
 	if m.alea == nil {
-		return "no replicates: aleatoric estimate 0, sigma_total is an upper bound on sigma_epistemic"
+		return fmt.Sprintf("fewer than %d replicated pairs in train+val (%d): aleatoric estimate 0, sigma_total is an upper bound on sigma_epistemic", minReplicatedPairs, m.replicated)
 	}
 	return fmt.Sprintf("aleatoric from replicate variance (ridge regressor on %d replicated pairs, targets are means of %.2g replicates)", m.alea.Pairs, m.alea.RepN)
 }
@@ -90,27 +98,36 @@ func (m *DEUP) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 	if err := checkPredict(m.trained, m.feat, f, pairs); err != nil {
 		return nil, err
 	}
-	n := len(pairs)
+	out := make([]Prediction, len(pairs))
+	h := m.cfg.CombHidden
+	const chunk = 4096 // bounds the activations kept for the aleatoric regressor
+	n := min(chunk, len(pairs))
 	pa, pb := make([]int, n), make([]int, n)
-	for i, p := range pairs {
-		pa[i], pb[i] = p.A, p.B
-	}
 	mu, sig := make([]float64, n), make([]float64, n)
 	var hid []float64
-	h := m.cfg.CombHidden
 	if m.alea != nil {
 		hid = make([]float64, n*h)
 	}
-	m.fwd.pairs(f, pa, pb, 1, nil, mu, sig, hid)
-	out := make([]Prediction, n)
-	for i := range out {
-		st := sig[i] * m.sd
-		sa := 0.0
-		if m.alea != nil {
-			sa = min(math.Sqrt(m.alea.variance(hid[i*h:(i+1)*h])/m.alea.RepN)*m.sd, st)
+	for lo := 0; lo < len(pairs); lo += chunk {
+		part := pairs[lo:min(lo+chunk, len(pairs))]
+		k := len(part)
+		for i, p := range part {
+			pa[i], pb[i] = p.A, p.B
 		}
-		out[i] = Prediction{Mu: mu[i]*m.sd + m.mean, SigmaTotal: st, SigmaAleatoric: sa,
-			SigmaEpistemic: math.Sqrt(max(st*st-sa*sa, 0))}
+		var hk []float64
+		if hid != nil {
+			hk = hid[:k*h]
+		}
+		m.fwd.pairs(f, pa[:k], pb[:k], 1, nil, mu[:k], sig[:k], hk)
+		for i := 0; i < k; i++ {
+			st := sig[i] * m.sd
+			sa := 0.0
+			if m.alea != nil {
+				sa = min(math.Sqrt(m.alea.variance(hid[i*h:(i+1)*h])/m.alea.RepN)*m.sd, st)
+			}
+			out[lo+i] = Prediction{Mu: mu[i]*m.sd + m.mean, SigmaTotal: st, SigmaAleatoric: sa,
+				SigmaEpistemic: math.Sqrt(max(st*st-sa*sa, 0))}
+		}
 	}
 	return out, nil
 }

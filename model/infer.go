@@ -72,6 +72,9 @@ func (in *inferer[T]) ensure(f *Features, drugs []int) {
 			todo = append(todo, d)
 		}
 	}
+	if len(todo) == 0 {
+		return
+	}
 	const chunk = 128
 	th, to := cfg.TowerHidden, cfg.TowerOut
 	h1 := make([]T, chunk*th)

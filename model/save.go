@@ -46,6 +46,8 @@ type fileHeader struct {
 	Nets      int           `json:"nets"` // networks stored one after the other
 	Params    []fileParam   `json:"params"`
 	Extra     []float64     `json:"extra,omitempty"` // method-specific numbers
+	// Replicated is the number of training pairs with replicates (DEUP).
+	Replicated int `json:"replicated,omitempty"`
 }
 
 type fileConfig struct {
@@ -174,7 +176,7 @@ func (m *DEUP) Save(w io.Writer) error {
 	if !m.trained {
 		return fmt.Errorf("model: save: model is not trained")
 	}
-	return writeModel(w, fileHeader{Method: m.Name(), Config: toFileConfig(m.cfg), Features: m.feat, Mean: m.mean, SD: m.sd, Aleatoric: m.alea}, []*network{m.net})
+	return writeModel(w, fileHeader{Method: m.Name(), Config: toFileConfig(m.cfg), Features: m.feat, Mean: m.mean, SD: m.sd, Aleatoric: m.alea, Replicated: m.replicated}, []*network{m.net})
 }
 
 // Load reads a model written by any Method's Save.
@@ -188,7 +190,7 @@ func Load(r io.Reader) (Method, error) {
 		if len(nets) != 1 || !h.Sigma {
 			return nil, fmt.Errorf("%w: deup model with %d networks", ErrFormat, len(nets))
 		}
-		m := &DEUP{cfg: h.Config.config().withDefaults(), net: nets[0], fwd: newForwarder(nets[0]), feat: h.Features, mean: h.Mean, sd: h.SD, alea: h.Aleatoric, trained: true}
+		m := &DEUP{cfg: h.Config.config().withDefaults(), net: nets[0], fwd: newForwarder(nets[0]), feat: h.Features, mean: h.Mean, sd: h.SD, alea: h.Aleatoric, replicated: h.Replicated, trained: true}
 		if m.alea != nil && (len(m.alea.W) != m.cfg.CombHidden || !(m.alea.RepN >= 1)) {
 			return nil, fmt.Errorf("%w: aleatoric regressor of %d weights", ErrFormat, len(m.alea.W))
 		}

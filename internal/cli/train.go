@@ -28,6 +28,11 @@ Gaussian NLL (in/out bit 0); out-of-sample steps on the validation split train
 only the sigma path (bit 1). Early stopping on the validation RMSE of mu.
 Prints the test RMSE and corr(sigma_total, |residual|) at the end.
 
+Baselines on the same network: ensemble (--members M networks, MSE; sigma =
+spread of member means), ensemble-nll (members with a sigma head, Gaussian
+NLL), mcdropout (--dropout p after both combined layers, MSE; sigma = spread
+of --passes stochastic passes).
+
 Without --screen, trains on the embedded synthetic default screen (data synth,
 seed 1).`
 
@@ -36,10 +41,13 @@ seed 1).`
 const synthSeed = 1
 
 func runTrain(ctx context.Context, env Env, args []string) error {
-	fs := newFlagSet(env, "deup train", "deup train [--screen DIR] [--features fp|fp+sig] [--method deup] [--cell-line NAME] [--seed N] --out MODEL", trainDesc)
+	fs := newFlagSet(env, "deup train", "deup train [--screen DIR] [--features fp|fp+sig] [--method deup|ensemble|ensemble-nll|mcdropout] [--cell-line NAME] [--seed N] --out MODEL", trainDesc)
 	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
 	feat := fs.String("features", "fp", "drug features: fp (Morgan r=3, 1024 bits) or fp+sig (+ L1000 signature stored in the screen)")
-	method := fs.String("method", "deup", "method: deup")
+	method := fs.String("method", "deup", "method: deup, ensemble, ensemble-nll or mcdropout")
+	members := fs.Int("members", 3, "ensemble members (ensemble, ensemble-nll)")
+	passes := fs.Int("passes", 3, "stochastic prediction passes (mcdropout)")
+	dropRate := fs.Float64("dropout", 0.1, "dropout rate on the combined layers (mcdropout)")
 	cellLine := fs.String("cell-line", "", "cell line to train on (default: the screen's first)")
 	score := fs.String("score", "", "score column (default: the first)")
 	seed := fs.Uint64("seed", 1, "seed of the split, the weights and the shuffling")
@@ -57,8 +65,10 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 		fs.Usage()
 		return fmt.Errorf("%w: deup train: --out is required", ErrUsage)
 	}
-	if *method != "deup" {
-		return fmt.Errorf("%w: deup train: unknown method %q (available: deup)", ErrUsage, *method)
+	cfg := model.Config{Seed: *seed, MaxEpochs: *epochs, Patience: *patience}
+	m, err := newMethod(*method, cfg, *members, *passes, *dropRate)
+	if err != nil {
+		return err
 	}
 	start := time.Now()
 	sc, name, err := loadScreen(*screenDir)
@@ -84,19 +94,31 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	split := drugcomb.SplitRandom(len(d.Pairs), [3]float64{0.4, 0.3, 0.3}, *seed)
 	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s: %d drugs, %d pairs (train %d, val %d, test %d)\n",
 		name, sc.CellLines[0], sc.ScoreNames[si], len(sc.Drugs), len(d.Pairs), len(split.Train), len(split.Val), len(split.Test))
-	m := model.NewDEUP(model.Config{Seed: *seed, MaxEpochs: *epochs, Patience: *patience})
 	var bar *progress.Bar
 	var last model.Progress
+	epochsRun := 0
 	fitStart := time.Now()
 	err = m.Fit(ctx, d, split, func(p model.Progress) {
 		if p.Done {
 			return
 		}
-		if bar == nil {
-			bar = progress.New(env.Stderr, "train "+*method, p.MaxEpochs)
+		if bar == nil || p.Member != last.Member {
+			if bar != nil {
+				bar.Finish()
+			}
+			label := "train " + *method
+			if p.Members > 1 {
+				label += fmt.Sprintf(" member %d/%d", p.Member+1, p.Members)
+			}
+			bar = progress.New(env.Stderr, label, p.MaxEpochs)
 		}
 		last = p
-		bar.Set(p.Epoch, fmt.Sprintf("loss %.3f out %.3f val-rmse %.3g best %d", p.TrainLoss, p.OutLoss, p.ValRMSE, p.BestEpoch))
+		epochsRun++
+		detail := fmt.Sprintf("loss %.3f val-rmse %.3g best %d", p.TrainLoss, p.ValRMSE, p.BestEpoch)
+		if !math.IsNaN(p.OutLoss) {
+			detail = fmt.Sprintf("loss %.3f out %.3f val-rmse %.3g best %d", p.TrainLoss, p.OutLoss, p.ValRMSE, p.BestEpoch)
+		}
+		bar.Set(p.Epoch, detail)
 	})
 	if bar != nil {
 		bar.Finish()
@@ -120,7 +142,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 		se += r * r
 		res[k], sig[k] = math.Abs(r), pred[k].SigmaTotal
 	}
-	fmt.Fprintf(env.Stdout, "trained %d epochs (best %d) in %s (%.3f s/epoch)\n", last.Epoch, last.BestEpoch, fitTime.Round(time.Millisecond), fitTime.Seconds()/float64(max(last.Epoch, 1)))
+	fmt.Fprintf(env.Stdout, "trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n", m.Name(), epochsRun, last.Epoch, last.BestEpoch, fitTime.Round(time.Millisecond), fitTime.Seconds()/float64(max(epochsRun, 1)), model.BLAS())
 	fmt.Fprintf(env.Stdout, "validation RMSE %.4g; test RMSE %.4g; corr(sigma_total, |residual|) on test %.3f\n", last.ValRMSE, math.Sqrt(se/float64(len(test))), corrPearson(sig, res))
 	fmt.Fprintf(env.Stdout, "%s\n", m.AleatoricNote())
 	if err := saveModel(*out, m); err != nil {
@@ -128,6 +150,25 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s (%s total)\n", *out, time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// newMethod constructs an untrained method by its --method name.
+func newMethod(name string, cfg model.Config, members, passes int, dropRate float64) (model.Method, error) {
+	switch name {
+	case "deup":
+		return model.NewDEUP(cfg), nil
+	case "ensemble", "ensemble-nll":
+		if members < 1 {
+			return nil, fmt.Errorf("%w: --members %d, want >= 1", ErrUsage, members)
+		}
+		return model.NewEnsemble(cfg, members, name == "ensemble-nll"), nil
+	case "mcdropout":
+		if passes < 2 || !(dropRate > 0 && dropRate < 1) {
+			return nil, fmt.Errorf("%w: --passes %d (want >= 2), --dropout %v (want in (0,1))", ErrUsage, passes, dropRate)
+		}
+		return model.NewMCDropout(cfg, dropRate, passes), nil
+	}
+	return nil, fmt.Errorf("%w: deup train: unknown method %q (available: deup, ensemble, ensemble-nll, mcdropout)", ErrUsage, name)
 }
 
 func saveModel(path string, m model.Method) error {

@@ -31,7 +31,7 @@ func TestTrainPredict(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("train exit %d: %s", code, serr)
 	}
-	for _, want := range []string{"synthetic default", "trained 2 epochs", "test RMSE", "corr(sigma_total, |residual|)", "aleatoric from replicate variance"} {
+	for _, want := range []string{"synthetic default", "trained deup: 2 epochs", "test RMSE", "corr(sigma_total, |residual|)", "aleatoric from replicate variance"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("train output lacks %q:\n%s", want, out)
 		}

@@ -3,6 +3,7 @@ package due
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
@@ -144,4 +145,41 @@ func FuzzLoad(f *testing.F) {
 			t.Fatal("nil model without error")
 		}
 	})
+}
+
+// TestPredictConcurrent: Predict is safe for concurrent use (run with
+// -race) and gives the same answers from every goroutine.
+func TestPredictConcurrent(t *testing.T) {
+	d, split := syntheticDataset(t)
+	cfg := smallConfig()
+	cfg.MaxEpochs = 3
+	m := New(cfg)
+	if err := m.Fit(context.Background(), d, split, nil); err != nil {
+		t.Fatal(err)
+	}
+	pairs := testPairs(d, split.Test)
+	want, err := m.Predict(d.Features, pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 4)
+	for g := 0; g < 4; g++ {
+		go func() {
+			got, err := m.Predict(d.Features, pairs)
+			if err == nil {
+				for i := range got {
+					if got[i] != want[i] {
+						err = fmt.Errorf("pair %d: %+v vs %+v", i, got[i], want[i])
+						break
+					}
+				}
+			}
+			errs <- err
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
 }
