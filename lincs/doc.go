@@ -25,7 +25,8 @@
 // ReadGCTXFile reads GCTX, the HDF5 form of the same data (matrix stored
 // transposed in /0/DATA/0/matrix, ids and metadata under /0/META/ROW and
 // /0/META/COL), through the pure-Go github.com/scigolib/hdf5; ReadMatrixFile
-// picks GCTX or GCT by the file name. Unlike the GCT reader, the GCTX
+// picks GCTX or GCT by the file name, and MatchGCTXFile matches drugs
+// against a GCTX reading only the matched columns. Unlike the GCT reader, the GCTX
 // reader is not safe on corrupt files: the HDF5 library trusts declared
 // sizes and a damaged file can exhaust memory (see ReadGCTXFile).
 //
