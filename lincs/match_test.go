@@ -227,9 +227,13 @@ func TestSignaturesRoundTrip(t *testing.T) {
 	drugs, _ := pc3Drugs(t)
 	sigs, _ := MatchDrugs(consensus(t), pertInfo(t), drugs)
 	dir := t.TempDir()
-	if err := WriteSignatures(dir, sigs); err != nil {
-		t.Fatal(err)
-	}
+	t.Run("write", func(t *testing.T) {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		defer mem.AssertSize(t, 0)
+		if err := writeSignatures(dir, sigs, mem); err != nil {
+			t.Fatal(err)
+		}
+	})
 	check := func(t *testing.T, got *Signatures) {
 		t.Helper()
 		if !equalStrings(got.Genes, sigs.Genes) || !equalStrings(got.DrugIDs, sigs.DrugIDs) || !equalStrings(got.Columns, sigs.Columns) {

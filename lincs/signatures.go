@@ -149,7 +149,10 @@ func SignaturesFromRecords(schema *arrow.Schema, recs []arrow.Record) (*Signatur
 // signatures.arrow (an Arrow IPC file), each through a temporary file
 // renamed into place, so a reader never sees a half-written file.
 func WriteSignatures(dir string, s *Signatures) error {
-	mem := memory.DefaultAllocator
+	return writeSignatures(dir, s, memory.DefaultAllocator)
+}
+
+func writeSignatures(dir string, s *Signatures, mem memory.Allocator) error {
 	rec, err := s.Record(mem)
 	if err != nil {
 		return err
