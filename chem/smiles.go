@@ -427,9 +427,9 @@ func (p *parser) ringClosure(atom, num int, bond pendingBond, pos int) error {
 	case !b.set:
 		b = bond
 	case !bond.set:
-	case !b.unspc && !bond.unspc && b.order != bond.order:
-		return p.errorf(pos, ErrRing, "ring %d closed with bond %q but opened with %q", num, bond.order, b.order)
 	case b.unspc && !bond.unspc:
+		// otherwise the bond written at the opening wins (RDKit reads
+		// "C=1CC#1" as C1=CC1)
 		b = bond
 	}
 	p.addBond(open.atom, atom, b)

@@ -59,6 +59,7 @@ func TestWriteSMILES(t *testing.T) {
 		{"c1ccc2ccccc2c1", "c1ccc2ccccc2c1"},
 		{"[NH4+]", "[NH4+]"},
 		{"C%12CC%12", "C1CC1"},
+		{"C=1CC#1", "C1CC=1"}, // the opening bond wins, as in RDKit 2022.09.3
 	}
 	for _, c := range cases {
 		t.Run(c.in, func(t *testing.T) {
