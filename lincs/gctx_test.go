@@ -1,11 +1,13 @@
 package lincs
 
 import (
-	"github.com/deup-screening/deup/drugcomb"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/deup-screening/deup/drugcomb"
 )
 
 // The fixtures are written by testdata/make_gctx.py with h5py 3.7.0 / HDF5
@@ -130,5 +132,47 @@ func TestMatchGCTXFile(t *testing.T) {
 	}
 	if _, _, _, err := MatchGCTXFile(filepath.Join("testdata", "nope.gctx"), info, drugs); err == nil {
 		t.Error("no error for a missing file")
+	}
+}
+
+// chunked.gctx (gzip chunks of 7 x 11 across a 50 x 30 stored matrix) and
+// its GCT 1.3 twin chunked.gct were written from the same numpy array by
+// make_gctx.py: the GCTX reader, whole or column by column, must agree
+// with the GCT reader.
+func TestGCTXAgainstGCTTwin(t *testing.T) {
+	want, err := ReadGCTFile(filepath.Join("testdata", "chunked.gct"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadGCTXFile(filepath.Join("testdata", "chunked.gctx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameMatrix(t, got, want)
+
+	// drug0..drug9 name two columns each (sig0 and sig40, ...): the first
+	// is taken and the other reported.
+	var drugs []drugcomb.Drug
+	for k := 0; k < 45; k += 3 {
+		drugs = append(drugs, drugcomb.Drug{ID: fmt.Sprint(k), Name: fmt.Sprintf("DRUG%d", k)})
+	}
+	wantSigs, wantRep := MatchDrugs(want, nil, drugs)
+	sigs, rep, n, err := MatchGCTXFile(filepath.Join("testdata", "chunked.gctx"), nil, drugs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 50 || rep.Matched != 14 || wantRep.Matched != 14 || len(rep.Ambiguous) != 4 {
+		t.Errorf("%d signatures, %d matched (want 14, full read %d), %d ambiguous (want 4: drug0, 3, 6, 9)", n, rep.Matched, wantRep.Matched, len(rep.Ambiguous))
+	}
+	for i := range drugs {
+		a, b := wantSigs.Vectors[i], sigs.Vectors[i]
+		if len(a) != len(b) || wantSigs.Columns[i] != sigs.Columns[i] {
+			t.Fatalf("drug %s: %q vs %q", drugs[i].Name, wantSigs.Columns[i], sigs.Columns[i])
+		}
+		for k := range a {
+			if a[k] != b[k] && !(a[k] != a[k] && b[k] != b[k]) {
+				t.Fatalf("drug %s value %d: %v vs %v", drugs[i].Name, k, a[k], b[k])
+			}
+		}
 	}
 }

@@ -27,3 +27,24 @@ with h5py.File("mismatch.gctx", "w") as f:
     f.create_dataset("0/DATA/0/matrix", data=np.zeros((3, 3), dtype=np.float32))
     f.create_dataset("0/META/ROW/id", data=np.array(rows, dtype="S"))
     f.create_dataset("0/META/COL/id", data=np.array(cols, dtype="S"))
+
+# A larger file whose gzip chunks (7 x 11) cut across columns and rows, with
+# its GCT 1.3 text twin: the reader must give the same matrix from both.
+rng = np.random.default_rng(7)
+nr, nc = 30, 50
+big = np.round(rng.normal(size=(nr, nc)), 3).astype(np.float32)
+big[rng.random((nr, nc)) < 0.05] = np.nan
+rids = ["g%d" % i for i in range(nr)]
+cids = ["sig%d" % j for j in range(nc)]
+inames = ["drug%d" % (j % 40) for j in range(nc)]  # drug0..drug9 twice
+with h5py.File("chunked.gctx", "w") as f:
+    f.create_dataset("0/DATA/0/matrix", data=big.T, chunks=(7, 11), compression="gzip")
+    f.create_dataset("0/META/ROW/id", data=np.array(rids, dtype="S"))
+    f.create_dataset("0/META/COL/id", data=np.array(cids, dtype="S"))
+    f.create_dataset("0/META/COL/pert_iname", data=np.array(inames, dtype="S"))
+with open("chunked.gct", "w") as f:
+    f.write("#1.3\n%d\t%d\t0\t1\n" % (nr, nc))
+    f.write("id\t" + "\t".join(cids) + "\n")
+    f.write("pert_iname\t" + "\t".join(inames) + "\n")
+    for i in range(nr):
+        f.write(rids[i] + "\t" + "\t".join("NaN" if np.isnan(v) else repr(float(v)) for v in big[i]) + "\n")
