@@ -108,6 +108,7 @@ type Info struct {
 	CellLines   []string        // indexed by Row.CellLine
 	Scores      []float64       // measured scores of the screen, sorted ascending, no NaN
 	Acquisition string          // how the acquisition column is computed, e.g. "μ + 1·σ_epistemic"
+	Similarity  string          // how Nearest ranks measured pairs, e.g. "shared drugs"
 }
 
 // Rows is an immutable, ordered selection of rows: the result of a query.

@@ -188,7 +188,8 @@ func TestGoldenViews(t *testing.T) {
 		{"filtered", 80, 24, []string{"/", "tinib", "enter", "c", "m", "m"}}, // text, PC-3, unmeasured
 		{"search-typing", 80, 24, []string{"/", "cis"}},
 		{"detail", 80, 24, []string{"4", "4", "down", "enter"}}, // measured, ascending: 2nd pair
-		{"detail-unmeasured", 80, 24, []string{"enter"}},
+		{"detail-top", 80, 24, []string{"enter"}},
+		{"detail-morgan", 80, 24, []string{"enter"}}, // with Morgan-Tanimoto neighbours
 		{"drug", 80, 24, []string{"/", "cisplatin", "enter", "a"}},
 		{"batch", 80, 24, []string{"7", "space", "space", "space", "B"}},
 		{"export-prompt", 80, 24, []string{"space", "e"}},
@@ -199,6 +200,14 @@ func TestGoldenViews(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newModel(t, tc.w, tc.h)
+			if tc.name == "detail-morgan" {
+				tab := fixture(t)
+				if n := tab.UseMorganSimilarity(); n != 2 {
+					t.Fatalf("%d drugs without a fingerprint, want 2 (the fixture's two without SMILES)", n)
+				}
+				m = tui.New(tab, tui.Options{Renderer: asciiRenderer(), Width: tc.w, Height: tc.h})
+				m = send(t, m, m.(tui.Model).Init()())
+			}
 			m = send(t, m, keys(tc.script...)...)
 			v := m.View()
 			checkFrame(t, v, tc.w, tc.h)

@@ -330,12 +330,12 @@ func (m Model) viewDetail() string {
 	}
 	l = append(l, fmt.Sprintf("%-11s%s", "", textplot.Axis(lo, hi, pw)))
 	l = append(l, "")
-	l = append(l, "nearest measured pairs:")
+	l = append(l, "nearest measured pairs ("+m.info.Similarity+"):")
 	switch {
 	case m.nearFor != r.Index || (m.near == nil && m.status == ""):
 		l = append(l, "  working…")
 	case len(m.near) == 0:
-		l = append(l, "  none share a drug with this pair")
+		l = append(l, "  none similar to this pair")
 	}
 	nw := max((w-43)/2, 6)
 	for _, x := range m.near {

@@ -136,7 +136,12 @@ func loadTUITable(ctx context.Context, env Env, screenDir, modelPath, predPath, 
 			return nil, err
 		}
 	}
-	return bl.Build()
+	tab, err := bl.Build()
+	if err != nil {
+		return nil, err
+	}
+	tab.UseMorganSimilarity() // the detail view names how many drugs lack a fingerprint
+	return tab, nil
 }
 
 // predictAllPairs scores every unordered pair of the screen's drugs (those

@@ -18,6 +18,7 @@ import (
 type Table struct {
 	screen *drugcomb.Screen
 	acqDoc string
+	simDoc string
 
 	a, b     []int32
 	cell     []uint16
@@ -263,7 +264,13 @@ func (t *Table) Info() tui.Info {
 	if len(s.ScoreNames) > 0 {
 		name = s.ScoreNames[0]
 	}
-	return tui.Info{Name: s.Name, ScoreName: name, Drugs: s.Drugs, CellLines: s.CellLines, Scores: t.scores, Acquisition: t.acqDoc}
+	sim := t.simDoc
+	if t.Similarity == nil {
+		sim = "shared drugs"
+	} else if sim == "" {
+		sim = "drug similarity"
+	}
+	return tui.Info{Name: s.Name, ScoreName: name, Drugs: s.Drugs, CellLines: s.CellLines, Scores: t.scores, Acquisition: t.acqDoc, Similarity: sim}
 }
 
 // Len returns the number of rows.

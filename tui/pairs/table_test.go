@@ -328,3 +328,59 @@ func TestOrderedBits(t *testing.T) {
 		}
 	}
 }
+
+func TestTanimoto(t *testing.T) {
+	sim := Tanimoto([][]int{{1, 2, 3}, {2, 3, 4}, nil, {1, 2, 3}, {7}})
+	for _, tc := range []struct {
+		i, j int
+		want float64
+	}{
+		{0, 1, 2.0 / 4}, // |{2,3}| / |{1,2,3,4}|
+		{1, 0, 2.0 / 4},
+		{0, 3, 1}, // identical sets
+		{0, 4, 0}, // disjoint
+		{2, 2, 1}, // no fingerprint: itself only
+		{2, 0, 0},
+	} {
+		if got := sim(tc.i, tc.j); got != tc.want {
+			t.Errorf("sim(%d,%d) = %v, want %v", tc.i, tc.j, got, tc.want)
+		}
+	}
+}
+
+func TestNearestWithSimilarity(t *testing.T) {
+	// Drug c is a close analogue of a (similarity 0.9), d a distant one (0.1).
+	s := &drugcomb.Screen{
+		Drugs:     []drugcomb.Drug{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "d"}, {ID: "e"}},
+		CellLines: []string{"x"},
+		Pairs: []drugcomb.Pair{
+			{A: 0, B: 1, N: 1, Mean: []float64{0}}, // target
+			{A: 1, B: 3, N: 1, Mean: []float64{1}}, // b + d: (1 + 0.1)/2 = 0.55
+			{A: 1, B: 2, N: 1, Mean: []float64{2}}, // b + c: (1 + 0.9)/2 = 0.95
+			{A: 3, B: 4, N: 1, Mean: []float64{3}}, // d + e: (0.1 + 0)/2 = 0.05
+		},
+	}
+	bl, _ := NewBuilder(s, 0)
+	tab, err := bl.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab.Similarity = func(i, j int) float64 {
+		if i == j {
+			return 1
+		}
+		k := [2]int{min(i, j), max(i, j)}
+		return map[[2]int]float64{{0, 2}: 0.9, {0, 3}: 0.1}[k]
+	}
+	got, err := tab.Nearest(context.Background(), 0, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ps []int
+	for _, r := range got {
+		ps = append(ps, r.Pair)
+	}
+	if want := []int{2, 1, 3}; !slices.Equal(ps, want) {
+		t.Fatalf("nearest %v, want %v", ps, want)
+	}
+}
