@@ -25,6 +25,7 @@ import (
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/lincs"
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/due"
 )
 
 func predictCommand() *Command {
@@ -77,7 +78,7 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	m, err := model.Load(bufio.NewReader(mf))
+	m, err := due.LoadAny(bufio.NewReader(mf))
 	mf.Close()
 	if err != nil {
 		return fmt.Errorf("%s: %w", *modelPath, err)

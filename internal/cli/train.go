@@ -14,6 +14,7 @@ import (
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/lincs"
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/due"
 )
 
 func trainCommand() *Command {
@@ -31,7 +32,8 @@ Prints the test RMSE and corr(sigma_total, |residual|) at the end.
 Baselines on the same network: ensemble (--members M networks, MSE; sigma =
 spread of member means), ensemble-nll (members with a sigma head, Gaussian
 NLL), mcdropout (--dropout p after both combined layers, MSE; sigma = spread
-of --passes stochastic passes).
+of --passes stochastic passes), due (spectral-normalized extractor + sparse
+variational GP, package model/due).
 
 Without --screen, trains on the embedded synthetic default screen (data synth,
 seed 1).`
@@ -41,10 +43,10 @@ seed 1).`
 const synthSeed = 1
 
 func runTrain(ctx context.Context, env Env, args []string) error {
-	fs := newFlagSet(env, "deup train", "deup train [--screen DIR] [--features fp|fp+sig] [--method deup|ensemble|ensemble-nll|mcdropout] [--cell-line NAME] [--seed N] --out MODEL", trainDesc)
+	fs := newFlagSet(env, "deup train", "deup train [--screen DIR] [--features fp|fp+sig] [--method deup|ensemble|ensemble-nll|mcdropout|due] [--cell-line NAME] [--seed N] --out MODEL", trainDesc)
 	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
 	feat := fs.String("features", "fp", "drug features: fp (Morgan r=3, 1024 bits) or fp+sig (+ L1000 signature stored in the screen)")
-	method := fs.String("method", "deup", "method: deup, ensemble, ensemble-nll or mcdropout")
+	method := fs.String("method", "deup", "method: deup, ensemble, ensemble-nll, mcdropout or due")
 	members := fs.Int("members", 3, "ensemble members (ensemble, ensemble-nll)")
 	passes := fs.Int("passes", 3, "stochastic prediction passes (mcdropout)")
 	dropRate := fs.Float64("dropout", 0.1, "dropout rate on the combined layers (mcdropout)")
@@ -167,8 +169,10 @@ func newMethod(name string, cfg model.Config, members, passes int, dropRate floa
 			return nil, fmt.Errorf("%w: --passes %d (want >= 2), --dropout %v (want in (0,1))", ErrUsage, passes, dropRate)
 		}
 		return model.NewMCDropout(cfg, dropRate, passes), nil
+	case "due":
+		return due.New(due.Config{Seed: cfg.Seed, MaxEpochs: cfg.MaxEpochs, Patience: cfg.Patience}), nil
 	}
-	return nil, fmt.Errorf("%w: deup train: unknown method %q (available: deup, ensemble, ensemble-nll, mcdropout)", ErrUsage, name)
+	return nil, fmt.Errorf("%w: deup train: unknown method %q (available: deup, ensemble, ensemble-nll, mcdropout, due)", ErrUsage, name)
 }
 
 func saveModel(path string, m model.Method) error {
