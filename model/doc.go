@@ -1,0 +1,111 @@
+// Package model is the permutation-invariant two-tower network of the
+// paper's drug-combination experiments, on gorgonia, with DEUP training and
+// the Deep Ensemble and MC-Dropout baselines behind one small interface,
+// Method (Fit on a split, Predict μ and σ per pair, Save; Load reads any).
+// No gorgonia type appears in the exported API.
+//
+// # Network
+//
+// For a drug with feature row x (sparse: Morgan bits, optionally an L1000
+// signature), the single-drug tower is
+//
+//	T(x) = W_t2ᵀ relu(W_t1ᵀ x + b_t1) + b_t2      (F → TowerHidden → TowerOut; 1024 → 2048 → 1024)
+//
+// and a pair (a, b) has the embedding e = T(x_a) + T(x_b), exactly
+// symmetric. The combined network and μ head:
+//
+//	c1 = relu(W_c1ᵀ e + b_c1), c2 = relu(W_c2ᵀ c1 + b_c2), μ = w_μᵀ c2 + b_μ
+//
+// The σ path has its own layers and is the only place the in/out-of-sample
+// bit s enters:
+//
+//	s1 = relu(W_s1ᵀ e + w_bit·s + b_s1), s2 = relu(W_s2ᵀ s1 + b_s2),
+//	σ = softplus(w_σᵀ s2 + b_σ) + MinSigma
+//
+// (If the bit entered a layer shared with μ, its weights would only ever
+// see in-sample batches with s = 0 and never learn; here the out-of-sample
+// step trains w_bit and the rest of the σ path.) Weights are drawn from
+// U(−1/√fan_in, 1/√fan_in) with a PCG stream seeded by Config.Seed.
+// Targets are standardized with the training split's mean and sd;
+// predictions are in the original units.
+//
+// # DEUP training: which parameters each update touches
+//
+// Parameter sets: tower = {t1.w, t1.b, t2.w, t2.b}; combined = {c1.w,
+// c1.b, c2.w, c2.b}; μ head = {mu.w, mu.b}; σ path = {s1.w, s1.bit, s1.b,
+// s2.w, s2.b, sig.w, sig.b}.
+//
+//   - In-sample step (a minibatch of split.Train, s = 0): Gaussian NLL
+//     log σ + (μ−y)²/(2σ²) (the constant log √(2π) dropped); updates tower,
+//     combined, μ head and σ path.
+//   - Out-of-sample step (a minibatch of split.Val, s = 1): the same NLL
+//     with μ from the network (μ does not depend on s, so it is the bit-0 μ)
+//     and σ with s = 1; updates the σ path only. Tower, combined network and
+//     μ head, and their Adam moments and step counts, are untouched (tested
+//     bit for bit): the gradient is requested only for the σ path, so
+//     nothing flows into μ or the tower.
+//
+// Each epoch runs one in-sample step per training minibatch, each followed
+// by one out-of-sample step (validation minibatches cycle, reshuffled).
+// Early stopping: after each epoch the validation RMSE of μ is computed
+// (the validation split never updates μ, so it is a fair criterion); the
+// best epoch's parameters are restored after Patience epochs without
+// improvement or MaxEpochs. At prediction μ comes from bit 0 and
+// σ_total from bit 1.
+//
+// Aleatoric/epistemic split: when train ∪ val has at least 30 pairs with
+// replicates, a ridge regression (λ = 1) of the per-pair sample variance
+// (n−1 denominator, i.e. K/(K−1) × the empirical variance, the paper's
+// unbiased estimator) on the trained network's c2 activations gives a(x),
+// the noise variance of one measurement. A training target is a mean of
+// RepN measurements on average, so σ_aleatoric² = min(a(x)/RepN, σ_total²)
+// and σ_epistemic² = σ_total² − σ_aleatoric². Otherwise σ_aleatoric = 0 and
+// σ_total is an upper bound on σ_epistemic; AleatoricNote says which.
+//
+// # Optimizer
+//
+// Adam (β = 0.9, 0.999, ε = 1e-8) with L2 weight decay added to the
+// gradient, as PyTorch's Adam(weight_decay=…) that the paper used; defaults
+// lr 1e-4, wd 1e-5, batch 64. It is our own loop over the gorgonia value
+// tensors rather than gorgonia's AdamSolver, which clones tensors every
+// step, keeps one step count for all parameters (the out-of-sample step
+// updates only some) and does not implement this weight decay. Each
+// parameter keeps its own step count (for bias correction).
+//
+// # Speed
+//
+// A training step is one gorgonia graph (TapeMachine) compiled per padded
+// number of unique drugs in the batch (a multiple of 8) and per step kind,
+// reused across steps: the batch's pairs reference rows of its unique
+// drugs through a pair-by-drug incidence matrix, so the tower runs once
+// per unique drug, not per pair slot. The first layer is a custom gorgonia
+// op (sparseMulOp, with sparseTMulOp as its symbolic gradient) that reads
+// only the set entries of the feature rows: nnz·2048 multiply-adds instead
+// of rows·1024·2048, and the same for its weight gradient. Gradients are
+// read from the gradient nodes gorgonia builds (no accumulation into dual
+// values). Prediction does not use the graph: the first combined and σ
+// layers are linear in e, so W_c1ᵀ(T(a)+T(b)) = W_c1ᵀT(a) + W_c1ᵀT(b); the
+// per-drug projections are cached and a pair costs two 128×128 products.
+// Matrix products use gonum's pure-Go BLAS; building with -tags openblas
+// (cgo, Debian libopenblas-dev) routes the GEMMs, gorgonia's included,
+// through OpenBLAS.
+//
+// # Baselines
+//
+// Ensemble: M independently seeded networks (seeds Seed+1…Seed+M), MSE (μ
+// head only; σ = spread of member means) or NLL (σ path with bit 0; σ² =
+// mean σ_m² + variance of μ_m). MCDropout: inverted dropout with rate p
+// after both combined layers, masks drawn by us (seeded; scale 1/(1−p);
+// the mask is a graph input, so its gradient is exact) — gorgonia's Dropout
+// op is not used (its backward scale is 1/p and it seeds from the clock).
+//
+// # Concurrency, randomness, errors
+//
+// Every random draw comes from Config.Seed through math/rand/v2 PCG
+// streams: same seed, same numbers. Fit is not safe for concurrent use on
+// one model; graph construction is serialized package-wide (gorgonia's
+// graph building races). Predict is safe for concurrent use after Fit.
+// Invalid inputs (bad indices, NaN targets, mismatched feature
+// configuration, corrupted model files) are errors, never panics; a
+// diverging loss (NaN) stops Fit with an error.
+package model
