@@ -77,10 +77,10 @@ func sum(b []byte) string {
 }
 
 // testFiles are small files in the real formats: a DrugComb summary table
-// (testdata/summary_small.csv: the column layout of summary_v_1_5.csv,
-// made-up values) and a gzip-compressed LINCS-style pert_info table.
+// (drugcomb/testdata/drugcomb_summary_small.csv: the column layout of
+// summary_v_1_5.csv, made-up values) and a gzip-compressed LINCS-style pert_info table.
 func testFiles(t *testing.T) map[string][]byte {
-	summary, err := os.ReadFile("testdata/summary_small.csv")
+	summary, err := os.ReadFile("../drugcomb/testdata/drugcomb_summary_small.csv")
 	if err != nil {
 		t.Fatal(err)
 	}

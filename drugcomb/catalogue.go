@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 )
@@ -93,6 +94,11 @@ func ReadCatalogue(name string, r io.Reader) (*Catalogue, error) {
 		smi, err := get(is)
 		if err != nil {
 			return nil, fmt.Errorf("drugcomb: catalogue: %w", err)
+		}
+		for k, v := range []string{nm, cs, smi} {
+			if !utf8.ValidString(v) {
+				return nil, fmt.Errorf("drugcomb: catalogue: %w", src.perr([]int{in, ic, is}[k], ErrUTF8))
+			}
 		}
 		var cid int64
 		if cs != "" {

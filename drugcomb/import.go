@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 )
@@ -191,6 +192,11 @@ func importRows(file string, src rowSource, opt Options) (*Screen, *Report, erro
 			rep.Notes = append(rep.Notes, &c)
 		}
 	}
+	for i, n := range scoreNames {
+		if !utf8.ValidString(n) {
+			return nil, nil, src.perr(scoreIdx[i], fmt.Errorf("%w in a column name", ErrUTF8))
+		}
+	}
 	rep.ScoreColumns = scoreNames
 	tmp := &Screen{ScoreNames: scoreNames}
 	if err := tmp.Validate(); err != nil && !strings.Contains(err.Error(), "no score") {
@@ -224,6 +230,15 @@ func importRows(file string, src rowSource, opt Options) (*Screen, *Report, erro
 			return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
 		}
 		rep.RowsRead++
+		if bad, err := invalidText(src, ia, ib, ic, isa, isb); err != nil {
+			return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
+		} else if bad != nil {
+			if !opt.Lenient {
+				return nil, nil, fmt.Errorf("drugcomb: import: %w", bad)
+			}
+			rep.drop(ReasonBadText, src.loc(), bad.Err.Error())
+			continue
+		}
 		get := func(j int) (string, error) {
 			if j < 0 {
 				return "", nil
@@ -362,7 +377,7 @@ func importRows(file string, src rowSource, opt Options) (*Screen, *Report, erro
 		for _, ext := range []string{".gz", ".csv", ".tsv", ".tab", ".txt", ".parquet", ".pq", ".arrow", ".feather", ".ipc", ".arrows"} {
 			base = strings.TrimSuffix(base, ext)
 		}
-		name = base
+		name = strings.ToValidUTF8(base, "_")
 	}
 	s := b.Screen(name)
 	if opt.Catalogue != nil {
@@ -382,6 +397,25 @@ func importRows(file string, src rowSource, opt Options) (*Screen, *Report, erro
 		return nil, rep, ErrNoPairs
 	}
 	return s, rep, nil
+}
+
+// invalidText returns a ParseError for the first of the text columns
+// (drugs, cell line, SMILES; -1 for absent ones) of the current row that is
+// not valid UTF-8; err is a failure to read a field at all.
+func invalidText(src rowSource, cols ...int) (bad *ParseError, err error) {
+	for _, j := range cols {
+		if j < 0 {
+			continue
+		}
+		v, err := src.field(j)
+		if err != nil {
+			return nil, err
+		}
+		if !utf8.ValidString(v) {
+			return src.perr(j, fmt.Errorf("%w (is the file in another encoding, such as Latin-1? convert it to UTF-8)", ErrUTF8)), nil
+		}
+	}
+	return nil, nil
 }
 
 // resolveDrug maps a drug field to a Drug: the catalogue entry when the

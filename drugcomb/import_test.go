@@ -225,3 +225,47 @@ func TestImportLenient(t *testing.T) {
 		t.Errorf("rows read %d != used %d + dropped %d", rep.RowsRead, rep.Measurements, rep.DroppedRows())
 	}
 }
+
+// TestImportDrugComb reads testdata/drugcomb_summary_small.csv: the column
+// layout of DrugComb's summary_v_1_5.csv (with its \N for missing values
+// and empty drug_col on single-drug rows) and made-up values. Expected, row
+// by row: 1, 2, 3 kept (3 is row 1 in the other drug order), 4 single-drug,
+// 5 kept with synergy_loewe missing, 6 self-pair, 7 no cell line, 8 every
+// score missing.
+func TestImportDrugComb(t *testing.T) {
+	s, rep, err := ImportDrugComb("testdata/drugcomb_summary_small.csv", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(s.ScoreNames, DrugCombScores()) {
+		t.Errorf("scores %v", s.ScoreNames)
+	}
+	got := map[string]int{}
+	for _, tl := range rep.Dropped {
+		got[tl.Reason] = tl.Count
+	}
+	want := map[string]int{ReasonSingleDrug: 1, ReasonSelfPair: 1, ReasonMissingCellLine: 1, ReasonMissingScore: 1}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("dropped %v, want %v", got, want)
+	}
+	if rep.RowsRead != 8 || s.Measurements() != 4 || len(s.Pairs) != 3 || len(s.Drugs) != 4 || len(s.CellLines) != 2 {
+		t.Fatalf("rows %d, measurements %d, pairs %d, drugs %d, cell lines %d; want 8, 4, 3, 4, 2",
+			rep.RowsRead, s.Measurements(), len(s.Pairs), len(s.Drugs), len(s.CellLines))
+	}
+	// (5-FU, ABT-888) on A2058: css_ri 22.3 and 20.8: mean 21.55, sample
+	// variance 2 * 0.75^2 = 1.125.
+	p := s.Pairs[0]
+	if p.N != 2 || math.Abs(p.Mean[0]-21.55) > 1e-12 || math.Abs(p.Var[0]-1.125) > 1e-12 {
+		t.Errorf("(5-FU, ABT-888, A2058): n %d css_ri mean %v var %v", p.N, p.Mean[0], p.Var[0])
+	}
+	// (Cisplatin, Topotecan) on A2780: synergy_loewe missing: NaN mean, count 0.
+	var ct *Pair
+	for i := range s.Pairs {
+		if s.Drugs[s.Pairs[i].A].ID == "Cisplatin" {
+			ct = &s.Pairs[i]
+		}
+	}
+	if ct == nil || !math.IsNaN(ct.Mean[2]) || ct.Count == nil || ct.Count[2] != 0 || ct.Mean[0] != 49.8 {
+		t.Errorf("(Cisplatin, Topotecan) = %+v", ct)
+	}
+}

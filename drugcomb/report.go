@@ -23,6 +23,7 @@ const (
 	ReasonFieldCount      = "wrong number of fields" // a row wider or narrower than the header (only with Lenient)
 	ReasonMalformed       = "malformed record"       // CSV quoting error (only with Lenient)
 	ReasonInfiniteScore   = "infinite score"         // a score of ±Inf (only with Lenient)
+	ReasonBadText         = "invalid UTF-8"          // a drug, cell line or SMILES field that is not UTF-8 (only with Lenient)
 )
 
 // MaxExamples is how many example locations a Tally keeps.

@@ -19,6 +19,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/apache/arrow/go/v15/parquet"
 	"github.com/apache/arrow/go/v15/parquet/compress"
+	"github.com/apache/arrow/go/v15/parquet/file"
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 )
 
@@ -539,69 +540,37 @@ func openWith(dir string, form Form, mem memory.Allocator) (*Screen, error) {
 }
 
 // readIPCFile reads an Arrow IPC file into a table. The caller releases it.
-func readIPCFile(path string, mem memory.Allocator) (t arrow.Table, err error) {
-	f, err := os.Open(path)
+func readIPCFile(path string, mem memory.Allocator) (arrow.Table, error) {
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return readIPC(f, path, mem)
+	return readIPCBytes(b, path, mem)
 }
 
-// readIPC reads an Arrow IPC file. The file is the 8-byte magic, an IPC
-// stream, the footer, the footer's int32 length and the magic again; the
-// stream part is read with the stream Reader, because arrow-go v15's
-// FileReader never releases the dictionaries it reads (Close does not
-// clear its memo). A file whose layout does not check out goes through the
-// FileReader.
-func readIPC(r ipc.ReadAtSeeker, name string, mem memory.Allocator) (arrow.Table, error) {
-	size, err := r.Seek(0, io.SeekEnd)
-	if err != nil {
+// readIPCBytes reads an Arrow IPC file or stream held in memory. A file is
+// the 8-byte magic, an IPC stream, the footer, the footer's int32 length
+// and the magic again; only the stream part is read (the footer repeats
+// the schema and indexes the batches). It is read with the stream Reader
+// rather than the FileReader because arrow-go v15's FileReader never
+// releases the dictionaries it reads (Close does not clear its memo), and
+// only after checkIPCStream has vetted the lengths arrow-go trusts.
+func readIPCBytes(b []byte, name string, mem memory.Allocator) (arrow.Table, error) {
+	if bytes.HasPrefix(b, []byte("ARROW1")) {
+		if len(b) < 8+10 || !bytes.HasSuffix(b, []byte("ARROW1")) {
+			return nil, fmt.Errorf("%s: truncated Arrow IPC file (no footer)", name)
+		}
+		footer := int64(binary.LittleEndian.Uint32(b[len(b)-10:]))
+		end := int64(len(b)) - 10 - footer
+		if footer <= 0 || end < 8 {
+			return nil, fmt.Errorf("%s: corrupt Arrow IPC file: footer length %d", name, footer)
+		}
+		b = b[8:end]
+	}
+	if err := checkIPCStream(b); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	var tail [10]byte
-	if size >= 8+10 {
-		if _, err := r.ReadAt(tail[:], size-10); err == nil && string(tail[4:]) == "ARROW1" {
-			footer := int64(binary.LittleEndian.Uint32(tail[:4]))
-			end := size - 10 - footer
-			if footer > 0 && end >= 8 {
-				if t, err := readIPCStream(io.NewSectionReader(r, 8, end-8), name, mem); err == nil {
-					return t, nil
-				}
-			}
-		}
-	}
-	if _, err := r.Seek(0, io.SeekStart); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return readIPCFileReader(r, name, mem)
-}
-
-func readIPCFileReader(r ipc.ReadAtSeeker, name string, mem memory.Allocator) (t arrow.Table, err error) {
-	defer func() {
-		if p := recover(); p != nil { // arrow's reader panics on some corrupt files
-			t, err = nil, fmt.Errorf("%s: corrupt Arrow IPC file: %v", name, p)
-		}
-	}()
-	fr, err := ipc.NewFileReader(r, ipc.WithAllocator(mem))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	defer fr.Close()
-	var recs []arrow.Record
-	defer func() {
-		for _, r := range recs {
-			r.Release()
-		}
-	}()
-	for i := 0; i < fr.NumRecords(); i++ {
-		rec, err := fr.RecordAt(i)
-		if err != nil {
-			return nil, fmt.Errorf("%s: record batch %d: %w", name, i, err)
-		}
-		recs = append(recs, rec)
-	}
-	return array.NewTableFromRecords(fr.Schema(), recs), nil
+	return readIPCStream(bytes.NewReader(b), name, mem)
 }
 
 func readParquetFile(path string, mem memory.Allocator) (arrow.Table, error) {
@@ -613,15 +582,68 @@ func readParquetFile(path string, mem memory.Allocator) (arrow.Table, error) {
 	return readParquet(f, path, mem)
 }
 
+// readParquet reads a whole Parquet file into a table, one column after
+// the other in the calling goroutine (pqarrow.ReadTable reads in goroutines
+// of its own, where a panic on a corrupt file could not be recovered).
 func readParquet(r parquet.ReaderAtSeeker, name string, mem memory.Allocator) (t arrow.Table, err error) {
+	var cols []arrow.Column
 	defer func() {
 		if p := recover(); p != nil {
 			t, err = nil, fmt.Errorf("%s: corrupt Parquet file: %v", name, p)
 		}
+		if err != nil {
+			for i := range cols {
+				cols[i].Release()
+			}
+		}
 	}()
-	t, err = pqarrow.ReadTable(context.Background(), r, parquet.NewReaderProperties(mem), pqarrow.ArrowReadProperties{}, mem)
+	pf, err := file.NewParquetReader(r, file.WithReadProps(parquet.NewReaderProperties(mem)))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	defer pf.Close()
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, mem)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	var leaves, groups []int
+	for i := 0; i < pf.MetaData().Schema.NumColumns(); i++ {
+		leaves = append(leaves, i)
+	}
+	for i := 0; i < pf.NumRowGroups(); i++ {
+		groups = append(groups, i)
+	}
+	ctx := context.Background()
+	readers, sc, err := fr.GetFieldReaders(ctx, leaves, groups)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	defer func() {
+		for _, rd := range readers {
+			rd.Release()
+		}
+	}()
+	nrows := int64(-1)
+	for i, rd := range readers {
+		ch, err := fr.ReadColumn(groups, rd)
+		if err != nil {
+			return nil, fmt.Errorf("%s: column %q: %w", name, sc.Field(i).Name, err)
+		}
+		col := arrow.NewColumn(sc.Field(i), ch)
+		ch.Release()
+		cols = append(cols, *col)
+		if nrows >= 0 && int64(col.Len()) != nrows {
+			err = fmt.Errorf("%s: column %q has %d rows, the first has %d", name, sc.Field(i).Name, col.Len(), nrows)
+			return nil, err
+		}
+		nrows = int64(col.Len())
+	}
+	if nrows < 0 {
+		nrows = 0
+	}
+	t = array.NewTable(sc, cols, nrows)
+	for i := range cols {
+		cols[i].Release()
 	}
 	return t, nil
 }
@@ -668,7 +690,12 @@ func (c *columns) release() {
 	}
 }
 
-func decodeDrugs(s *Screen, t arrow.Table, mem memory.Allocator) error {
+func decodeDrugs(s *Screen, t arrow.Table, mem memory.Allocator) (err error) {
+	defer func() {
+		if p := recover(); p != nil { // arrow-go does not validate offsets it read
+			err = fmt.Errorf("corrupt table: %v", p)
+		}
+	}()
 	c := columns{mem: mem}
 	defer c.release()
 	id, err := c.get(t, colID, arrow.BinaryTypes.String)
@@ -705,7 +732,12 @@ func decodeDrugs(s *Screen, t arrow.Table, mem memory.Allocator) error {
 	return nil
 }
 
-func decodePairs(s *Screen, t arrow.Table, truth bool, mem memory.Allocator) error {
+func decodePairs(s *Screen, t arrow.Table, truth bool, mem memory.Allocator) (err error) {
+	defer func() {
+		if p := recover(); p != nil { // arrow-go does not validate offsets it read
+			err = fmt.Errorf("corrupt table: %v", p)
+		}
+	}()
 	c := columns{mem: mem}
 	defer c.release()
 	get32 := func(name string) (*array.Int32, error) {

@@ -61,6 +61,7 @@ var (
 	ErrNotNumber     = errors.New("not a number")
 	ErrInfinite      = errors.New("infinite value")
 	ErrType          = errors.New("unsupported column type")
+	ErrUTF8          = errors.New("text is not valid UTF-8")
 )
 
 // rowSource iterates over the data rows of a table.
@@ -295,13 +296,15 @@ func newBinarySource(name string, b []byte, mem memory.Allocator) (rowSource, er
 		tbl arrow.Table
 		err error
 	)
+	// A corrupt file can declare buffers of terabytes; the allocator
+	// refuses to hold more than the input could plausibly expand to (1 GiB
+	// plus 256 times its size), and the readers turn that into an error.
+	mem = &limitAllocator{Allocator: mem, max: 1<<30 + 256*len(b)}
 	switch {
 	case bytes.HasPrefix(b, []byte("PAR1")):
 		tbl, err = readParquet(bytes.NewReader(b), name, mem)
-	case bytes.HasPrefix(b, []byte("ARROW1")):
-		tbl, err = readIPC(bytes.NewReader(b), name, mem)
 	default:
-		tbl, err = readIPCStream(bytes.NewReader(b), name, mem)
+		tbl, err = readIPCBytes(b, name, mem)
 	}
 	if err != nil {
 		return nil, err // names the file
@@ -353,12 +356,17 @@ func (s *binarySource) next() (bool, error) {
 	return true, nil
 }
 
-func (s *binarySource) field(j int) (string, error) {
+func (s *binarySource) field(j int) (v string, err error) {
+	defer func() {
+		if p := recover(); p != nil { // arrow-go does not validate offsets it read
+			v, err = "", s.perr(j, fmt.Errorf("corrupt value: %v", p))
+		}
+	}()
 	a, i, ok := s.cols[j].at(s.row - 1)
 	if !ok {
 		return "", s.perr(j, errors.New("column shorter than the table"))
 	}
-	v, err := valueString(a, i)
+	v, err = valueString(a, i)
 	if err != nil {
 		return "", s.perr(j, err)
 	}
@@ -453,4 +461,34 @@ func parseScore(v string) (float64, error) {
 		return 0, fmt.Errorf("%w: %q", ErrInfinite, v)
 	}
 	return x, nil
+}
+
+// limitAllocator panics (with a message the table readers recover into an
+// error) when the bytes it has outstanding would exceed max.
+type limitAllocator struct {
+	memory.Allocator
+	max  int
+	used int // not safe for concurrent use: the readers run in one goroutine
+}
+
+func (l *limitAllocator) check(more int) {
+	if more > 0 && l.used+more > l.max {
+		panic(fmt.Sprintf("%d more bytes of buffers (beyond %d: the file is corrupt or not what it claims)", more, l.max))
+	}
+	l.used += more
+}
+
+func (l *limitAllocator) Allocate(size int) []byte {
+	l.check(size)
+	return l.Allocator.Allocate(size)
+}
+
+func (l *limitAllocator) Reallocate(size int, b []byte) []byte {
+	l.check(size - len(b))
+	return l.Allocator.Reallocate(size, b)
+}
+
+func (l *limitAllocator) Free(b []byte) {
+	l.used -= len(b)
+	l.Allocator.Free(b)
 }
