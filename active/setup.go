@@ -1,6 +1,7 @@
 package active
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -123,9 +124,13 @@ func TopFraction(t TableOracle, frac float64) map[Pair]bool {
 func sortDesc(x []float64) { sort.Sort(sort.Reverse(sort.Float64Slice(x))) }
 
 // NewSurrogate returns the surrogate named name: "deup" (interactive DEUP
-// on a Bayesian-ridge main predictor), "bayes-ridge" or "ensemble".
+// on a Bayesian-ridge main predictor), "bayes-ridge" or "ensemble". The
+// "deup-net" surrogate (interactive DEUP on package model's network) needs
+// the drugs: use NewSurrogateFor.
 func NewSurrogate(name string, enc Encoder) (Surrogate, error) {
 	switch name {
+	case "deup-net":
+		return nil, errors.New("active: deup-net needs the campaign's drugs (NewSurrogateFor)")
 	case "deup":
 		return &DEUP{Enc: enc}, nil
 	case "bayes-ridge":
@@ -133,8 +138,38 @@ func NewSurrogate(name string, enc Encoder) (Surrogate, error) {
 	case "ensemble":
 		return &Ensemble{Enc: enc}, nil
 	}
-	return nil, fmt.Errorf("active: unknown model %q (want deup, bayes-ridge or ensemble)", name)
+	return nil, fmt.Errorf("active: unknown model %q (want deup, deup-net, bayes-ridge or ensemble)", name)
 }
+
+// Surrogates lists the model names NewSurrogateFor accepts.
+var Surrogates = []string{"deup", "deup-net", "bayes-ridge", "ensemble"}
+
+// NewSurrogateFor returns the surrogate named in cfg.Model for cfg's drugs
+// and features: any NewSurrogate name, or "deup-net" (interactive DEUP whose
+// main predictor is package model's two-tower network, NetConfig, seeded
+// from cfg.Seed; needs SMILES and a feature spec with the identity part).
+func NewSurrogateFor(cfg Config, enc Encoder) (Surrogate, error) {
+	if cfg.Model != "deup-net" {
+		return NewSurrogate(cfg.Model, enc)
+	}
+	spec := cfg.Features
+	if spec == "" {
+		spec = DefaultFeatures
+	}
+	if spec != "identity" && spec != "identity+morgan" {
+		return nil, fmt.Errorf("active: deup-net needs drug features identity or identity+morgan, not %q", spec)
+	}
+	n, err := NewNet(cfg.Drugs, NetConfig, cfg.Seed)
+	if err != nil {
+		return nil, err
+	}
+	return &netDEUP{DEUP{Enc: enc, Main: n}}, nil
+}
+
+// netDEUP is DEUP named "deup-net".
+type netDEUP struct{ DEUP }
+
+func (s *netDEUP) Name() string { return "deup-net" }
 
 // DefaultFeatures is the drug feature spec of a campaign when none is given.
 const DefaultFeatures = "identity+morgan"

@@ -40,8 +40,12 @@ func ParseStrategy(name string) (Strategy, error) {
 		}
 		s.Model, s.Acquisition = name[:i], name[i+1:]
 	}
-	if _, err := NewSurrogate(s.Model, Encoder{}); err != nil {
-		return s, fmt.Errorf("active: strategy %q: %w", name, err)
+	known := false
+	for _, m := range Surrogates {
+		known = known || m == s.Model
+	}
+	if !known {
+		return s, fmt.Errorf("active: strategy %q: unknown model %q (want %s)", name, s.Model, strings.Join(Surrogates, ", "))
 	}
 	if _, err := ParseAcquisition(s.Acquisition); err != nil {
 		return s, fmt.Errorf("active: strategy %q: %w", name, err)
@@ -166,7 +170,7 @@ func simulateOne(ctx context.Context, t TableOracle, top map[Pair]bool, base Con
 	if err != nil {
 		return tr, err
 	}
-	sur, err := NewSurrogate(st.Model, enc)
+	sur, err := NewSurrogateFor(cc, enc)
 	if err != nil {
 		return tr, err
 	}

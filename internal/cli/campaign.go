@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -87,7 +88,9 @@ events: a kill at any moment loses and duplicates nothing; 'deup campaign
 resume' continues.
 
 Models: deup (interactive DEUP, paper Alg. 3 with the Alg. 2 pre-fill, on a
-Bayesian-ridge main predictor), bayes-ridge, ensemble (bootstrap ensemble).
+Bayesian-ridge main predictor; a round takes well under a second), deup-net
+(the same on the two-tower network of 'deup train', smaller: seconds per
+round), bayes-ridge, ensemble (bootstrap ensemble of Bayesian ridges).
 Acquisition: ucb[:KAPPA], ei[:XI], thompson, greedy, explore, random.`
 
 func runCampaignInit(ctx context.Context, env Env, args []string) error {
@@ -101,7 +104,7 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	batch := fs.Int("batch", 30, "suggestions per round")
 	rounds := fs.Int("rounds", 0, "rounds to run (0: no limit; retrospective default 10)")
 	acq := fs.String("acquisition", "ucb", "acquisition function")
-	modelName := fs.String("model", "deup", "surrogate model: deup, bayes-ridge or ensemble")
+	modelName := fs.String("model", "deup", "surrogate model: deup, deup-net, bayes-ridge or ensemble")
 	feat := fs.String("features", active.DefaultFeatures, "drug features: identity, morgan or identity+morgan")
 	perDrug := fs.Int("max-per-drug", 0, "diversity: no drug more than K times in a batch (0: no limit)")
 	seed := fs.Uint64("seed", 1, "seed of the initial set, the models and the random draws")
@@ -183,8 +186,8 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	if _, err := active.NewEncoder(cfg); err != nil {
 		return err
 	}
-	if _, err := active.NewSurrogate(cfg.Model, active.Encoder{}); err != nil {
-		return fmt.Errorf("%w: %v", ErrUsage, err)
+	if !slices.Contains(active.Surrogates, cfg.Model) {
+		return fmt.Errorf("%w: unknown model %q (want %s)", ErrUsage, cfg.Model, strings.Join(active.Surrogates, ", "))
 	}
 	l, err := ledger.Open(filepath.Join(dir, "ledger"))
 	if err != nil {
@@ -277,7 +280,7 @@ func campaignParts(c *active.Campaign) (active.Surrogate, active.Oracle, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	s, err := active.NewSurrogate(c.Config.Model, enc)
+	s, err := active.NewSurrogateFor(c.Config, enc)
 	if err != nil {
 		return nil, nil, err
 	}
