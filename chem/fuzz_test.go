@@ -16,7 +16,7 @@ func FuzzParseSMILES(f *testing.F) {
 		"C%(123)CC%(123)", "c1cc[nH]c1", "O=c1cc[nH]cc1", "[O-][n+]1ccccc1", "C#N", "C$C",
 		"[Cu+2]", "[Fe]", "C->[Fe]", "[NH4+]", "[13CH4]", "[C:1]", "*C", "c1ccc2c(c1)[se]cc2",
 		"Cl(=O)(=O)(=O)O", "C=P(=O)(C)C", "N=[N+]=[N-]", "C1CC2CCC1C2", "[H][H]", "[H]C([H])([H])[H]",
-		"C1CC", "C(", "C)", "[C", "c1cccc1", "C(C)(C)(C)(C)C", "", "C..C", "C==C", "[Xx]",
+		"C1CC->1", "C1CC<-1", "C->1CC1", "[Fe]1<-NCCN->1", "C1CC", "C(", "C)", "[C", "c1cccc1", "C(C)(C)(C)(C)C", "", "C..C", "C==C", "[Xx]",
 	} {
 		f.Add(s)
 	}

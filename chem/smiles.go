@@ -423,14 +423,20 @@ func (p *parser) ringClosure(atom, num int, bond pendingBond, pos int) error {
 		return p.errorf(pos, ErrRing, "ring %d duplicates an existing bond", num)
 	}
 	b := open.bond
+	fromClose := false
 	switch {
 	case !b.set:
-		b = bond
+		b, fromClose = bond, bond.set
 	case !bond.set:
 	case b.unspc && !bond.unspc:
 		// otherwise the bond written at the opening wins (RDKit reads
 		// "C=1CC#1" as C1=CC1)
-		b = bond
+		b, fromClose = bond, true
+	}
+	if fromClose && b.order == Dative {
+		// "X<-1" at the closing atom X reads X <- (ring partner)
+		p.addBond(atom, open.atom, b)
+		return nil
 	}
 	p.addBond(open.atom, atom, b)
 	return nil

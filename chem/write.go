@@ -91,7 +91,8 @@ func (w *writer) dfs(a, from int) {
 	// ring closures: first those closing here, then those opening here
 	for _, r := range w.pendingRing[a] {
 		bd := &m.Bonds[r.bond]
-		w.writeBond(bd, m.Bonds[r.bond].Other(a), a)
+		// a symbol at the closing digit reads "this atom SYMBOL partner"
+		w.writeBond(bd, a, m.Bonds[r.bond].Other(a))
 		w.writeDigit(r.digit)
 		w.inUse[r.digit] = false
 		w.bondDone[r.bond] = true
