@@ -1,8 +1,10 @@
 package pairs
 
 import (
+	"cmp"
 	"context"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -91,6 +93,30 @@ func BenchmarkCatalogue(b *testing.B) {
 			}
 		})
 	}
+	// Baselines in the same run, for ratios on a shared, noisy machine: one
+	// sequential pass over a float32 column, and the comparison sort a
+	// straightforward implementation would use.
+	b.Run("baseline/scan", func(b *testing.B) {
+		b.ReportAllocs()
+		var sum float32
+		for b.Loop() {
+			for _, x := range t.sigmaE {
+				sum += x
+			}
+		}
+		_ = sum
+	})
+	b.Run("baseline/slices.SortFunc", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			perm := make([]int32, t.Len())
+			for i := range perm {
+				perm[i] = int32(i)
+			}
+			col := t.sigmaE
+			slices.SortStableFunc(perm, func(i, j int32) int { return cmp.Compare(col[j], col[i]) })
+		}
+	})
 	b.Run("nearest", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
