@@ -5,8 +5,10 @@
 // atoms are removed where RDKit removes them, nitro-like groups are put in
 // charge-separated form, implicit hydrogens come from RDKit's default
 // valences (an atom above its largest allowed valence is refused with
-// ErrValence), aromatic input is kekulized (ErrKekulize when impossible),
-// rings are the symmetrized smallest set of smallest rings, and aromaticity
+// ErrValence), aromatic input is kekulized with RDKit's own walk
+// (breadth-first from the root of RDKit's first ring, first candidate
+// neighbour, at most 100 backtracks; ErrKekulize when it fails), rings are
+// the symmetrized smallest set of smallest rings, and aromaticity
 // is RDKit's own model (rings and fused systems of up to six rings, Hückel
 // 4n+2 over donor types, exocyclic multiple bonds to more electronegative
 // atoms taking an electron).
@@ -18,6 +20,12 @@
 // round r hashes (r-1, own invariant, sorted (bond type, neighbour
 // invariant) pairs). An environment whose bond set was already seen is not
 // added and its atom stops growing; folding is id mod nBits.
+//
+// Ownership: a *Mol from ParseSMILES belongs to the caller; slices it
+// returns (AtomBonds, Rings) belong to the Mol. A Fingerprinter reuses its
+// memory between calls and must not be shared between goroutines; the bit
+// slices it returns are new. MorganBitsAll runs one Fingerprinter per
+// worker goroutine.
 //
 // Errors from parsing are *ParseError values naming the input and the byte
 // position; they wrap ErrSyntax, ErrRing, ErrBranch, ErrValence,

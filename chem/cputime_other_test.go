@@ -1,0 +1,5 @@
+//go:build !unix
+
+package chem
+
+func cpuSeconds() float64 { return -1 }
