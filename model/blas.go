@@ -3,6 +3,8 @@ package model
 import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
 )
 
 // blasAPI is the subset of BLAS the model calls directly.
@@ -13,13 +15,26 @@ type blasAPI interface {
 	Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int)
 }
 
-// blasImpl is pure-Go gonum by default; building with -tags openblas (cgo,
-// Debian libopenblas-dev) replaces its GEMMs, and gorgonia's, by OpenBLAS
-// at program start (blas_openblas.go). It is not changed afterwards.
+// blasImpl is gonum's pure-Go BLAS, with Sgemm replaced by our AVX2/FMA
+// kernel GEMM (sgemm.go) when the CPU has both; building with -tags
+// openblas (cgo, Debian libopenblas-dev) replaces the GEMMs by OpenBLAS
+// instead (blas_openblas.go). The choice is made once, at program start,
+// for this package and for gorgonia (tensor.Use, gorgonia.Use: process-wide
+// settings of gorgonia, so other gorgonia users in the same program get the
+// same, tested, Sgemm). It is not changed afterwards.
 var blasImpl blasAPI = gonum.Implementation{}
 
-// BLAS names the BLAS the model's matrix products use: "gonum" (pure Go)
-// or "openblas".
-func BLAS() string { return blasName }
-
 var blasName = "gonum"
+
+func init() {
+	if haveKernel {
+		blasImpl = fastBLAS{}
+		blasName = "gonum+avx2-sgemm"
+		tensor.Use(fastBLAS{})
+		G.Use(fastBLAS{})
+	}
+}
+
+// BLAS names the BLAS the model's matrix products use: "gonum" (pure Go),
+// "gonum+avx2-sgemm" (pure Go with our assembly GEMM kernel) or "openblas".
+func BLAS() string { return blasName }

@@ -1,0 +1,10 @@
+//go:build amd64 && !purego
+
+package model
+
+import "golang.org/x/sys/cpu"
+
+//go:noescape
+func kern4x16(k int, a, b, c *float32, ldc int)
+
+var haveKernel = cpu.X86.HasAVX2 && cpu.X86.HasFMA

@@ -1,0 +1,7 @@
+//go:build !amd64 || purego
+
+package model
+
+func kern4x16(k int, a, b, c *float32, ldc int) { panic("model: no sgemm kernel") }
+
+const haveKernel = false
