@@ -87,10 +87,11 @@ The campaign's state is an append-only ledger (CAMPAIGN/ledger) of durable
 events: a kill at any moment loses and duplicates nothing; 'deup campaign
 resume' continues.
 
-Models: deup (interactive DEUP, paper Alg. 3 with the Alg. 2 pre-fill, on a
-Bayesian-ridge main predictor; a round takes well under a second), deup-net
-(the same on the two-tower network of 'deup train', smaller: seconds per
-round), bayes-ridge, ensemble (bootstrap ensemble of Bayesian ridges).
+Models: deup-net (the default: interactive DEUP, paper Alg. 3 with the Alg. 2
+pre-fill, whose main predictor is the two-tower network of 'deup train' in a
+smaller size: seconds per round), deup (the same on a Bayesian-ridge main
+predictor: well under a second per round), bayes-ridge, ensemble (bootstrap
+ensemble of Bayesian ridges).
 Acquisition: ucb[:KAPPA], ei[:XI], thompson, greedy, explore, random.`
 
 func runCampaignInit(ctx context.Context, env Env, args []string) error {
@@ -104,7 +105,7 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	batch := fs.Int("batch", 30, "suggestions per round")
 	rounds := fs.Int("rounds", 0, "rounds to run (0: no limit; retrospective default 10)")
 	acq := fs.String("acquisition", "ucb", "acquisition function")
-	modelName := fs.String("model", "deup", "surrogate model: deup, deup-net, bayes-ridge or ensemble")
+	modelName := fs.String("model", "deup-net", "surrogate model: deup-net, deup, bayes-ridge or ensemble")
 	feat := fs.String("features", active.DefaultFeatures, "drug features: identity, morgan or identity+morgan")
 	perDrug := fs.Int("max-per-drug", 0, "diversity: no drug more than K times in a batch (0: no limit)")
 	seed := fs.Uint64("seed", 1, "seed of the initial set, the models and the random draws")

@@ -72,7 +72,7 @@ func TestCampaignRetrospective(t *testing.T) {
 		t.Errorf("init output:\n%s", out)
 	}
 	out = mustRun(t, "campaign", "resume", dir)
-	if !strings.Contains(out, "campaign complete: 3 rounds, 38 pairs measured") {
+	if !strings.Contains(out, "campaign complete: 3 rounds, 38 pairs measured") || !strings.Contains(out, "deup-net/round-3/") {
 		t.Errorf("resume output:\n%s", out)
 	}
 	out = mustRun(t, "campaign", "resume", dir)
@@ -84,7 +84,7 @@ func TestCampaignRetrospective(t *testing.T) {
 	}
 	js := filepath.Join(t.TempDir(), "report.json")
 	out = mustRun(t, "campaign", "report", dir, "--json", js)
-	if !strings.Contains(out, "top-1% found") || strings.Count(out, "deup/round-") != 3 {
+	if !strings.Contains(out, "top-1% found") || strings.Count(out, "deup-net/round-") != 3 {
 		t.Errorf("report output:\n%s", out)
 	}
 	var rep struct {
@@ -154,7 +154,7 @@ func TestCampaignUsageErrors(t *testing.T) {
 func TestCampaignLiveImport(t *testing.T) {
 	screen := campaignScreenDir(t)
 	dir := filepath.Join(t.TempDir(), "c")
-	mustRun(t, "campaign", "init", "--screen", screen, "--batch", "4", "--acquisition", "ei", dir)
+	mustRun(t, "campaign", "init", "--screen", screen, "--batch", "4", "--acquisition", "ei", "--model", "deup", dir)
 	tmp := t.TempDir()
 	r1 := filepath.Join(tmp, "round1.csv")
 	out := mustRun(t, "suggest", "--campaign", dir, "--out", r1)
@@ -321,7 +321,7 @@ func deupProcess(env []string, args ...string) *exec.Cmd {
 // an uninterrupted run: nothing lost, nothing duplicated.
 func TestCampaignKill(t *testing.T) {
 	screen := campaignScreenDir(t)
-	args := []string{"--screen", screen, "--mode", "retrospective", "--init", "20", "--batch", "5", "--rounds", "4", "--acquisition", "thompson"}
+	args := []string{"--screen", screen, "--mode", "retrospective", "--init", "20", "--batch", "5", "--rounds", "4", "--acquisition", "thompson", "--model", "deup"}
 	ref := filepath.Join(t.TempDir(), "ref")
 	mustRun(t, append(append([]string{"campaign", "init"}, args...), ref)...)
 	mustRun(t, "campaign", "resume", ref)
