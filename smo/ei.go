@@ -30,7 +30,8 @@ func ExpectedImprovement(mu, sigma, best float64) float64 {
 // Starts best of them, each with at most Evals function evaluations; the
 // objective is evaluated at the clamp of the simplex's points to the box.
 // Zero values: Raw 512, Starts 10, Evals 100*d (BoTorch's optimize_acqf
-// defaults are raw_samples 512, num_restarts 10, with L-BFGS-B).
+// defaults are raw_samples 512, num_restarts 10, with L-BFGS-B); Starts < 0
+// means no local search (the best random candidate wins).
 type Maximizer struct {
 	Raw, Starts, Evals int
 }
@@ -43,7 +44,7 @@ func (m Maximizer) Maximize(f func([]float64) float64, lo, hi []float64, seeds [
 	if raw <= 0 {
 		raw = 512
 	}
-	if starts <= 0 {
+	if starts == 0 {
 		starts = 10
 	}
 	if evals <= 0 {

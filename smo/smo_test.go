@@ -353,3 +353,13 @@ func TestSummaryJSONShape(t *testing.T) {
 		t.Errorf("curve end %v want %v", mean[fast.Steps], want)
 	}
 }
+
+func TestMaximizerNoLocalSearch(t *testing.T) {
+	f := func(x []float64) float64 { return -(x[0] - 0.3) * (x[0] - 0.3) }
+	calls := 0
+	g := func(x []float64) float64 { calls++; return f(x) }
+	Maximizer{Raw: 16, Starts: -1}.Maximize(g, []float64{0}, []float64{1}, nil, rand.New(rand.NewPCG(1, 1)))
+	if calls != 16 {
+		t.Errorf("Starts -1: %d evaluations, want the 16 random candidates only", calls)
+	}
+}
