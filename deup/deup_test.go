@@ -277,3 +277,33 @@ func TestLogErrors(t *testing.T) {
 		t.Error("negative loss: no error")
 	}
 }
+
+type constLearner float64
+
+func (c constLearner) Fit([][]float64, []float64) (Predictor, error) { return c, nil }
+func (c constLearner) Predict([]float64) float64                     { return float64(c) }
+
+func TestEnsemble(t *testing.T) {
+	// Members predicting 1, 2, 6: mean 3, population variance (4+1+9)/3.
+	e := Ensemble{Members: []Learner{constLearner(1), constLearner(2), constLearner(6)}}
+	p, err := e.Fit([][]float64{{0}}, []float64{0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := p.(*EnsembleModel)
+	if m.Predict(nil) != 3 || math.Abs(m.Variance(nil)-14.0/3) > 1e-12 {
+		t.Errorf("mean %v variance %v, want 3, 14/3", m.Predict(nil), m.Variance(nil))
+	}
+	// As the main predictor it also serves the v feature.
+	cfg := Config{Main: e, Features: Featurizer{Set: FeatV}, Error: LogErrors{Learner: Linear{}}}
+	_, phi, err := fitModel(&cfg, [][]float64{{0}, {1}}, []float64{0, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := phi.Features(nil, []float64{0.5})[0]; math.Abs(got-math.Log(14.0/3)) > 1e-12 {
+		t.Errorf("v feature %v want log(14/3)", got)
+	}
+	if _, err := (Ensemble{Members: []Learner{constLearner(1)}}).Fit(nil, nil); err == nil {
+		t.Error("one member: no error")
+	}
+}
