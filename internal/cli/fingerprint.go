@@ -79,6 +79,7 @@ func runFingerprint(ctx context.Context, env Env, args []string) error {
 	var (
 		ids, smiles []string
 		lines       []int
+		bad         []string // per entry: a malformed line's message, or ""
 		line        int
 		nMol, nFail int
 	)
@@ -86,6 +87,12 @@ func runFingerprint(ctx context.Context, env Env, args []string) error {
 		res, errs := chem.MorganBitsAll(smiles, *radius, *bits, nw)
 		var b []byte
 		for i := range ids {
+			if bad[i] != "" {
+				nFail++
+				fmt.Fprintf(env.Stderr, "deup fingerprint: %s:%d: %s\n", name, lines[i], bad[i])
+				continue
+			}
+			nMol++
 			b = append(b[:0], ids[i]...)
 			b = append(b, '\t')
 			if errs[i] != nil {
@@ -103,8 +110,7 @@ func runFingerprint(ctx context.Context, env Env, args []string) error {
 				return fmt.Errorf("fingerprint: %w", err)
 			}
 		}
-		nMol += len(ids)
-		ids, smiles, lines = ids[:0], smiles[:0], lines[:0]
+		ids, smiles, lines, bad = ids[:0], smiles[:0], lines[:0], bad[:0]
 		return ctx.Err()
 	}
 	for sc.Scan() {
@@ -114,15 +120,16 @@ func runFingerprint(ctx context.Context, env Env, args []string) error {
 		}
 		text := strings.TrimSuffix(sc.Text(), "\r")
 		id, rest, ok := strings.Cut(text, "\t")
-		if !ok {
-			nFail++
-			fmt.Fprintf(env.Stderr, "deup fingerprint: %s:%d: want id<TAB>smiles, got %q\n", name, line, fpTruncate(text, 60))
-			continue
-		}
 		smi, _, _ := strings.Cut(rest, "\t")
+		msg := ""
+		if !ok {
+			id, smi = "", "C" // placeholder, not fingerprinted
+			msg = fmt.Sprintf("want id<TAB>smiles, got %q", fpTruncate(text, 60))
+		}
 		ids = append(ids, id)
 		smiles = append(smiles, smi)
 		lines = append(lines, line)
+		bad = append(bad, msg)
 		if len(ids) == fingerprintBatch {
 			if err := flush(); err != nil {
 				return err
