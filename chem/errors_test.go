@@ -81,3 +81,39 @@ func TestMorganArguments(t *testing.T) {
 		t.Errorf("benzene bits %s, want 64 208 389 849", got)
 	}
 }
+
+// TestSMILESExtras checks what RDKit 2022.09.3 reads besides the SMILES
+// itself: surrounding white space, a name after it, and the radical fields
+// of a CXSMILES block. Expected bits: GetMorganFingerprintAsBitVect(mol, 3,
+// nBits=1024) of MolFromSmiles on the same strings.
+func TestSMILESExtras(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"CCO ethanol", "33 80 222 294 386 807"},
+		{"c1ccccc1O phenol", "64 65 175 356 389 527 578 726 745 754 807 849 923"},
+		{"  c1ccccc1O", "64 65 175 356 389 527 578 726 745 754 807 849 923"},
+		{"CCO |^1:0|", "80 222 223 342 807 902"},
+		{"C[C]C |^1:1|", "33 603 674 888"},
+		{"CC(=O)O |c:1|", "33 389 508 650 807 893 1017"},
+		{"c1ccccc1 |^1:0|", "64 335 388 389 535 553 576 662 790 849"},
+		{"[CH3]C |^1:0|", "33 251"},
+	}
+	for _, c := range cases {
+		t.Run(c.in, func(t *testing.T) {
+			bits, err := MorganBits(c.in, 3, 1024)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := joinInts(bits); got != c.want {
+				t.Errorf("bits %s, want %s", got, c.want)
+			}
+		})
+	}
+	if _, err := ParseSMILES("CCO |"); err == nil {
+		t.Error(`"CCO |" accepted; RDKit 2022.09.3 refuses it`)
+	}
+	// RDKit returns a molecule without atoms for blank input; we refuse it
+	// (an empty fingerprint would hide a missing structure).
+	if _, err := ParseSMILES("   "); !errors.Is(err, ErrSyntax) {
+		t.Errorf("blank input: error %v, want ErrSyntax", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Errors a ParseError may wrap (test with errors.Is).
@@ -134,12 +135,99 @@ func ParseSMILES(s string) (*Mol, error) {
 
 // parse fills m (reusing its memory) from s and perceives it.
 func (m *Mol) parse(s string) error {
-	pos, err := m.parseGraph(s, m.posBuf)
+	core, start, cx, err := splitSMILES(s)
 	if err != nil {
 		return err
 	}
-	m.posBuf = pos
-	return perceive(m, pos)
+	pos, err := m.parseGraph(core, m.posBuf)
+	if err == nil && cx != "" {
+		m.applyCXRadicals(cx)
+	}
+	if err == nil {
+		m.posBuf = pos
+		err = perceive(m, pos)
+	}
+	var pe *ParseError
+	if err != nil && start > 0 && errors.As(err, &pe) {
+		pe.Pos += start
+	}
+	if err != nil && errors.As(err, &pe) {
+		pe.SMILES = s
+	}
+	m.source = s
+	return err
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// splitSMILES separates, as RDKit does, the SMILES proper from surrounding
+// white space and from what follows it: a CXSMILES block "|...|" (of which
+// the radical fields ^n:i,j,... are used) and/or a name (ignored).
+func splitSMILES(s string) (core string, start int, cx string, err error) {
+	for start < len(s) && isSpace(s[start]) {
+		start++
+	}
+	end := start
+	for end < len(s) && !isSpace(s[end]) {
+		end++
+	}
+	core = s[start:end]
+	rest := end
+	for rest < len(s) && isSpace(s[rest]) {
+		rest++
+	}
+	if rest < len(s) && s[rest] == '|' {
+		k := strings.IndexByte(s[rest+1:], '|')
+		if k < 0 {
+			return "", 0, "", &ParseError{SMILES: s, Pos: rest, Err: fmt.Errorf("%w: CXSMILES block '|' never closed", ErrSyntax)}
+		}
+		cx = s[rest+1 : rest+1+k]
+	}
+	if core == "" {
+		return "", 0, "", &ParseError{SMILES: s, Pos: len(s), Err: fmt.Errorf("%w: empty SMILES", ErrSyntax)}
+	}
+	return core, start, cx, nil
+}
+
+// applyCXRadicals sets the radical electrons given by CXSMILES fields
+// "^n:i,j,...": ^1 one, ^2..^4 two, ^5..^7 three (RDKit's reading). Atom
+// indices outside the molecule are ignored, as RDKit does.
+func (m *Mol) applyCXRadicals(cx string) {
+	for i := 0; i+2 < len(cx); i++ {
+		if cx[i] != '^' || !isDigit(cx[i+1]) || cx[i+2] != ':' {
+			continue
+		}
+		n := 0
+		switch cx[i+1] {
+		case '1':
+			n = 1
+		case '2', '3', '4':
+			n = 2
+		case '5', '6', '7':
+			n = 3
+		default:
+			continue
+		}
+		j := i + 3
+		for {
+			k := j
+			for k < len(cx) && isDigit(cx[k]) {
+				k++
+			}
+			if k == j {
+				break
+			}
+			idx, _ := strconv.Atoi(cx[j:k])
+			if idx < len(m.Atoms) {
+				m.Atoms[idx].Radicals = n
+			}
+			if k < len(cx) && cx[k] == ',' && k+1 < len(cx) && isDigit(cx[k+1]) {
+				j = k + 1
+				continue
+			}
+			break
+		}
+	}
 }
 
 // parseGraph reads the SMILES syntax into a graph without perception.
