@@ -237,3 +237,25 @@ func FuzzReadEvent(f *testing.F) {
 		readEvent(p, memory.NewGoAllocator())
 	})
 }
+
+// BenchmarkAppend appends a 30-suggestion event durably (write, fsync,
+// link, directory fsync).
+func BenchmarkAppend(b *testing.B) {
+	l, err := Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	ev := sampleEvents()[1]
+	for len(ev.Records) < 30 {
+		ev.Records = append(ev.Records, ev.Records[0])
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		e := ev
+		if err := l.Append(&e); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

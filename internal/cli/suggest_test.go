@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/features"
+	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/suggest"
+)
+
+// updateCampaign rewrites the golden files of the campaign and suggest
+// commands (go test ./internal/cli -run 'Campaign|Suggest' -update-campaign).
+var updateCampaign = flag.Bool("update-campaign", false, "rewrite testdata/campaign_* and suggest_* golden files")
+
+func campaignGolden(t *testing.T, name, got string) {
+	t.Helper()
+	p := filepath.Join("testdata", name)
+	if *updateCampaign {
+		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("%v (run with -update-campaign to create)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the golden file (rerun with -update-campaign if intended):\n%s", name, got)
+	}
+}
+
+func TestCampaignHelp(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		args []string
+	}{
+		{"campaign_init_help.stderr", []string{"campaign", "init", "-h"}},
+		{"campaign_import_help.stderr", []string{"campaign", "import-results", "-h"}},
+		{"campaign_simulate_help.stderr", []string{"campaign", "simulate", "-h"}},
+		{"campaign_help.stderr", []string{"campaign", "-h"}},
+		{"suggest_help.stderr", []string{"suggest", "-h"}},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			_, errs, code := run(t, c.args...)
+			if code != 0 {
+				t.Fatalf("exit %d", code)
+			}
+			campaignGolden(t, c.file, errs)
+		})
+	}
+}
+
+// TestSuggestFromModel trains a small network on a synthetic screen, saves
+// it, and exports suggestions from it in the three formats.
+func TestSuggestFromModel(t *testing.T) {
+	screen := campaignScreenDir(t)
+	sc, err := drugcomb.Open(screen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _, err := features.Build(sc.Drugs, features.Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := model.NewDataset(sc, f, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := model.NewDEUP(model.Config{TowerHidden: 32, TowerOut: 16, CombHidden: 16, SigmaHidden: 16, LR: 1e-3, MaxEpochs: 5, Patience: 5, Seed: 1})
+	if err := m.Fit(context.Background(), ds, drugcomb.SplitRandom(len(ds.Pairs), [3]float64{0.6, 0.4, 0}, 1), nil); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	mp := filepath.Join(dir, "model.bin")
+	mf, err := os.Create(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Save(mf); err != nil {
+		t.Fatal(err)
+	}
+	mf.Close()
+	for _, ext := range []string{"csv", "parquet", "json"} {
+		out := filepath.Join(dir, "next."+ext)
+		stdout := mustRun(t, "suggest", "--model", mp, "--screen", screen, "--batch", "7", "--acquisition", "ucb:1", "--max-per-drug", "1", "--out", out)
+		if !strings.Contains(stdout, "wrote 7 suggestions (ucb:1 by deup, from 40 unmeasured pairs") {
+			t.Errorf("output: %s", stdout)
+		}
+		rows, err := suggest.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) != 7 {
+			t.Fatalf("%s: %d rows", ext, len(rows))
+		}
+		seen := map[string]bool{}
+		for i, r := range rows {
+			if r.Rank != i+1 || !strings.HasPrefix(r.Reason, "ucb ") || !strings.Contains(r.Reason, "at most 1 per drug") {
+				t.Errorf("%s row %d: %+v", ext, i, r)
+			}
+			if want := r.Mu + r.SigmaEpistemic; abs(r.Acquisition-want) > 1e-9*(1+abs(want)) {
+				t.Errorf("%s row %d: acquisition %v, want mu + sigma_epistemic = %v", ext, i, r.Acquisition, want)
+			}
+			if i > 0 && r.Acquisition > rows[i-1].Acquisition {
+				t.Errorf("%s: not sorted at rank %d", ext, r.Rank)
+			}
+			if seen[r.DrugA.ID] || seen[r.DrugB.ID] {
+				t.Errorf("%s: a drug appears twice with --max-per-drug 1", ext)
+			}
+			seen[r.DrugA.ID], seen[r.DrugB.ID] = true, true
+		}
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
