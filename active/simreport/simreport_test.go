@@ -27,7 +27,7 @@ func TestReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got struct {
-		Acquisitions map[string]map[string]struct{ Mean, SE []*float64 }
+		Acquisitions  map[string]map[string]struct{ Mean, SE []*float64 }
 		Rounds, Seeds int
 	}
 	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
