@@ -79,6 +79,14 @@ func TestRDKitReference(t *testing.T) {
 	compareReference(t, referencePath(t))
 }
 
+// TestRDKitTricky compares hand-picked hard cases (porphyrins, C60, cages,
+// metal salts, isotopes, ylides, charged aromatics, radicals; testdata/
+// tricky.txt) as written and as RDKit rewrites them, aromatic and Kekulé,
+// with RDKit 2022.09.3's output (testdata/mk_tricky.py).
+func TestRDKitTricky(t *testing.T) {
+	compareReference(t, filepath.Join("testdata", "rdkit_tricky.tsv"))
+}
+
 func referencePath(t testing.TB) string {
 	return shareddata.Path(t, "fingerprints", "rdkit_morgan.tsv")
 }
@@ -125,7 +133,7 @@ func compareReference(t *testing.T, path string) {
 // (rdkit_rejected.tsv, and the file named by $DEUP_CHEM_EXTRA_REJECTED if
 // set; columns id, smiles, ...) is refused here too.
 func TestRDKitRejected(t *testing.T) {
-	paths := []string{shareddata.Path(t, "fingerprints", "rdkit_rejected.tsv")}
+	paths := []string{shareddata.Path(t, "fingerprints", "rdkit_rejected.tsv"), filepath.Join("testdata", "rdkit_tricky_rejected.tsv")}
 	if p := os.Getenv("DEUP_CHEM_EXTRA_REJECTED"); p != "" {
 		paths = append(paths, p)
 	}
