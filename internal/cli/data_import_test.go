@@ -1,0 +1,205 @@
+package cli
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/shareddata"
+)
+
+// updateData rewrites the golden files of the deup data import, inspect,
+// synth and fetch commands (go test ./internal/cli -run Data -update-data).
+var updateData = flag.Bool("update-data", false, "rewrite testdata/data_* golden files of import/inspect/synth/fetch")
+
+func dataRun(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Main(context.Background(), args, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb})
+	return out.String(), errb.String(), code
+}
+
+func dataGolden(t *testing.T, name, got string) {
+	t.Helper()
+	p := filepath.Join("testdata", name)
+	if *updateData {
+		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("%v (run with -update-data to create)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", p, got, want)
+	}
+}
+
+func TestDataHelp(t *testing.T) {
+	for _, cmd := range []string{"import", "inspect", "synth", "fetch"} {
+		t.Run(cmd, func(t *testing.T) {
+			out, errOut, code := dataRun(t, "data", cmd, "-h")
+			if code != 0 || out != "" {
+				t.Fatalf("exit %d, stdout %q", code, out)
+			}
+			dataGolden(t, "data_"+cmd+"_help.stderr", errOut)
+		})
+	}
+}
+
+// importPC3 imports the shared ALMANAC PC-3 table into a temporary screen
+// directory and returns it with the command's standard output.
+func importPC3(t *testing.T) (dir, stdout string) {
+	t.Helper()
+	dir = filepath.Join(t.TempDir(), "pc3")
+	pairs := shareddata.Path(t, "almanac", "synergy_PC-3.csv")
+	drugs := shareddata.Path(t, "almanac", "drugs.csv")
+	out, errOut, code := dataRun(t, "data", "import", "--format", "almanac", "--pairs", pairs, "--drugs", drugs, "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	shared := filepath.Dir(filepath.Dir(pairs))
+	out = strings.ReplaceAll(out, shared, "$SHARED")
+	out = strings.ReplaceAll(out, dir, "$OUT")
+	return dir, out
+}
+
+// TestDataImportAlmanacPC3 is the issue's done-when: 1,474 measurements of
+// 1,440 unordered pairs, 80 drugs, 1 cell line, and inspect --json says so.
+func TestDataImportAlmanacPC3(t *testing.T) {
+	dir, out := importPC3(t)
+	dataGolden(t, "data_import_pc3.stdout", out)
+	js, errOut, code := dataRun(t, "data", "inspect", dir, "--json")
+	if code != 0 {
+		t.Fatalf("inspect: exit %d: %s", code, errOut)
+	}
+	dataGolden(t, "data_inspect_pc3.json", js)
+	var got struct {
+		Drugs, Pairs, Measurements, CellLines int
+	}
+	if err := json.Unmarshal([]byte(strings.ReplaceAll(js, "cell_lines", "CellLines")), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Pairs != 1440 || got.Measurements != 1474 || got.Drugs != 80 || got.CellLines != 1 {
+		t.Errorf("inspect: %+v; want 1440 pairs, 1474 measurements, 80 drugs, 1 cell line", got)
+	}
+	// report.json is beside the screen and matches.
+	b, err := os.ReadFile(filepath.Join(dir, drugcomb.ReportFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep drugcomb.Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.RowsRead != 1474 || rep.Pairs != 1440 || rep.ReplicatedPairs != 34 {
+		t.Errorf("report.json: %+v", rep)
+	}
+	text, _, _ := dataRun(t, "data", "inspect", dir)
+	dataGolden(t, "data_inspect_pc3.stdout", strings.ReplaceAll(text, dir, "$OUT"))
+}
+
+func TestDataImportErrors(t *testing.T) {
+	tmp := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(tmp, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("good.csv", "a,b,cell,score\nx,y,c,1\n")
+	semi := write("semi.csv", "a;b;cell;score\nx;y;c;1\n")
+	trunc := write("trunc.csv", "a,b,cell,score\nx,y,c,1\nx,z")
+	text := write("text.csv", "a,b,cell,score\nx,y,c,1\nx,z,c,high\n")
+	table := []string{"--drug-a", "a", "--drug-b", "b", "--cell-line", "cell", "--score", "score"}
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string // in stderr
+	}{
+		{"no out", append([]string{good}, table...), 2, "--out DIR is required"},
+		{"no input", append([]string{"--out", filepath.Join(tmp, "o1")}, table...), 2, "no input file"},
+		{"table without map", []string{good, "--out", filepath.Join(tmp, "o2")}, 2, "needs --drug-a, --drug-b and --score"},
+		{"almanac without drugs", []string{"--format", "almanac", "--pairs", good, "--out", filepath.Join(tmp, "o3")}, 2, "needs --drugs"},
+		{"unknown format", []string{"--format", "xlsx", good, "--out", filepath.Join(tmp, "o4")}, 2, `unknown --format "xlsx"`},
+		{"bad delimiter", append([]string{good, "--delimiter", "ab", "--out", filepath.Join(tmp, "o5")}, table...), 2, "--delimiter"},
+		{"missing column", []string{good, "--drug-a", "a", "--drug-b", "b", "--score", "synergy", "--out", filepath.Join(tmp, "o6")}, 1, good + `:1: missing column "synergy"`},
+		{"wrong delimiter", append([]string{semi, "--delimiter", "comma", "--out", filepath.Join(tmp, "o7")}, table...), 1, "is the delimiter right?"},
+		{"truncated", append([]string{trunc, "--out", filepath.Join(tmp, "o8")}, table...), 1, trunc + ":3: wrong number of fields"},
+		{"non-numeric score", append([]string{text, "--out", filepath.Join(tmp, "o9")}, table...), 1, text + `:3:7: column "score": not a number: "high"`},
+		{"missing file", append([]string{filepath.Join(tmp, "nope.csv"), "--out", filepath.Join(tmp, "o10")}, table...), 1, "no such file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, errOut, code := dataRun(t, append([]string{"data", "import"}, tc.args...)...)
+			if code != tc.code || !strings.Contains(errOut, tc.want) {
+				t.Errorf("exit %d (want %d), stderr:\n%s\nwant it to contain %q", code, tc.code, errOut, tc.want)
+			}
+		})
+	}
+	// --lenient turns the bad row into a counted one.
+	out, errOut, code := dataRun(t, append([]string{"data", "import", text, "--lenient", "--out", filepath.Join(tmp, "ok")}, table...)...)
+	if code != 0 || !strings.Contains(out, "unparsable score") || !strings.Contains(out, text+":3: not a number") {
+		t.Errorf("lenient: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestDataImportUnseenFormat imports tables laid out unlike anything above,
+// as a new user would: a gzip-compressed, pipe-delimited .dat file with
+// CRLF line ends, a byte-order mark, quoted names holding the delimiter,
+// columns in another case than the flags, unrelated extra columns, numbers
+// in exponent form and NA spellings; nothing but the column-map flags.
+func TestDataImportUnseenFormat(t *testing.T) {
+	src := "\xef\xbb\xbfExperiment|Compound One|Compound Two|Cell|Synergy (Bliss)|Note\r\n" +
+		"e1|\"Drug|A\"|DrugB|MCF7|1.5e1|ok\r\n" +
+		"e2|DrugB|\"Drug|A\"|MCF7|5|\r\n" +
+		"e3|DrugB|DrugC|MCF7|#N/A|\r\n" +
+		"e4|DrugC|\"Drug|A\"|MCF7|-2.5E-1|\"multi\r\nline note\"\r\n"
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(src))
+	zw.Close()
+	p := filepath.Join(t.TempDir(), "screen_export.dat.gz")
+	if err := os.WriteFile(p, gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "s")
+	out, errOut, code := dataRun(t, "data", "import", p, "--drug-a", "compound one", "--drug-b", "COMPOUND TWO", "--cell-line", "cell", "--score", "synergy (bliss)", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	s, err := drugcomb.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// (Drug|A, DrugB): 15 and 5: mean 10, variance 50; (Drug|A, DrugC): -0.25.
+	if len(s.Pairs) != 2 || s.Measurements() != 3 || s.ScoreNames[0] != "Synergy (Bliss)" {
+		t.Fatalf("pairs %d, measurements %d, scores %v", len(s.Pairs), s.Measurements(), s.ScoreNames)
+	}
+	if p := s.Pairs[0]; s.Drugs[p.A].ID != "Drug|A" || p.Mean[0] != 10 || p.Var[0] != 50 {
+		t.Errorf("pair 0 = %+v (%s, %s)", p, s.Drugs[p.A].ID, s.Drugs[p.B].ID)
+	}
+	if !strings.Contains(out, "missing score") || !strings.Contains(out, "screen_export.dat.gz:4") {
+		t.Errorf("report does not count line 4's #N/A:\n%s", out)
+	}
+}
+
+func TestDataImportDrugComb(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "dc")
+	in := filepath.Join("..", "..", "drugcomb", "testdata", "drugcomb_summary_small.csv")
+	out, errOut, code := dataRun(t, "data", "import", "--format", "drugcomb", in, "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	dataGolden(t, "data_import_drugcomb.stdout", strings.ReplaceAll(out, dir, "$OUT"))
+}
