@@ -1,3 +1,5 @@
+//go:build amd64 && !purego && !openblas
+
 #include "textflag.h"
 
 // func kern4x16(k int, a, b, c *float32, ldc int)
