@@ -9,9 +9,10 @@ import (
 )
 
 // TestNetSurrogate runs two rounds of interactive DEUP on package model's
-// network over a small synthetic screen (with SMILES), twice: the same
-// seed must give the same batches (resume relies on it), and the
-// predictions must be finite with their stationarizing features.
+// network, and of model's Deep Ensemble, over a small synthetic screen
+// (with SMILES), twice each: the same seed must give the same batches
+// (resume relies on it), and the predictions must be finite (with their
+// stationarizing features for DEUP).
 func TestNetSurrogate(t *testing.T) {
 	sc, err := data.Synth(data.SynthConfig{Seed: 5, Drugs: 16, CellLines: 1, Pairs: 100, LatentDim: 2, Scale: 10, NoiseMin: 1, NoiseMax: 2, RareWeight: 0.1})
 	if err != nil {
@@ -21,9 +22,9 @@ func TestNetSurrogate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runOnce := func() []Measurement {
+	runOnce := func(model string) []Measurement {
 		initial, cands, _ := SplitInitial(table, 30, 2)
-		cfg := Config{Mode: Retrospective, Model: "deup-net", Acquisition: "ucb", Batch: 5, Rounds: 2, Seed: 2, Score: "synergy", Drugs: sc.Drugs, CellLines: sc.CellLines}
+		cfg := Config{Mode: Retrospective, Model: model, Acquisition: "ucb", Batch: 5, Rounds: 2, Seed: 2, Score: "synergy", Drugs: sc.Drugs, CellLines: sc.CellLines}
 		c, err := Create(NewMemoryStore(), cfg, initial, cands)
 		if err != nil {
 			t.Fatal(err)
@@ -36,7 +37,7 @@ func TestNetSurrogate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s.Name() != "deup-net" {
+		if s.Name() != model {
 			t.Errorf("name %q", s.Name())
 		}
 		for !c.Done() {
@@ -45,20 +46,22 @@ func TestNetSurrogate(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i, p := range prop.Preds {
-				if math.IsNaN(p.Mu) || math.IsNaN(p.SigmaTotal) || len(p.Phi) != enc.Dim()+3 {
+				if math.IsNaN(p.Mu) || math.IsNaN(p.SigmaTotal) || (model == "deup-net" && len(p.Phi) != enc.Dim()+3) {
 					t.Fatalf("prediction %d: %+v", i, p)
 				}
 			}
 		}
 		return c.Measured()
 	}
-	a, b := runOnce(), runOnce()
-	if len(a) != 40 {
-		t.Fatalf("%d measured, want 40", len(a))
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			t.Fatalf("same seed, different campaign at measurement %d: %v vs %v", i, a[i], b[i])
+	for _, model := range []string{"deup-net", "ensemble-net"} {
+		a, b := runOnce(model), runOnce(model)
+		if len(a) != 40 {
+			t.Fatalf("%s: %d measured, want 40", model, len(a))
+		}
+		for i := range a {
+			if a[i] != b[i] {
+				t.Fatalf("%s: same seed, different campaign at measurement %d: %v vs %v", model, i, a[i], b[i])
+			}
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package active
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -129,8 +128,8 @@ func sortDesc(x []float64) { sort.Sort(sort.Reverse(sort.Float64Slice(x))) }
 // the drugs: use NewSurrogateFor.
 func NewSurrogate(name string, enc Encoder) (Surrogate, error) {
 	switch name {
-	case "deup-net":
-		return nil, errors.New("active: deup-net needs the campaign's drugs (NewSurrogateFor)")
+	case "deup-net", "ensemble-net":
+		return nil, fmt.Errorf("active: %s needs the campaign's drugs (NewSurrogateFor)", name)
 	case "deup":
 		return &DEUP{Enc: enc}, nil
 	case "bayes-ridge":
@@ -138,18 +137,28 @@ func NewSurrogate(name string, enc Encoder) (Surrogate, error) {
 	case "ensemble":
 		return &Ensemble{Enc: enc}, nil
 	}
-	return nil, fmt.Errorf("active: unknown model %q (want deup, deup-net, bayes-ridge or ensemble)", name)
+	return nil, fmt.Errorf("active: unknown model %q (want %s)", name, strings.Join(Surrogates, ", "))
 }
 
 // Surrogates lists the model names NewSurrogateFor accepts.
-var Surrogates = []string{"deup", "deup-net", "bayes-ridge", "ensemble"}
+var Surrogates = []string{"deup-net", "deup", "bayes-ridge", "ensemble", "ensemble-net"}
 
 // NewSurrogateFor returns the surrogate named in cfg.Model for cfg's drugs
-// and features: any NewSurrogate name, or "deup-net" (interactive DEUP whose
+// and features: any NewSurrogate name, "deup-net" (interactive DEUP whose
 // main predictor is package model's two-tower network, NetConfig, seeded
-// from cfg.Seed; needs SMILES and a feature spec with the identity part).
+// from cfg.Seed; needs SMILES and a feature spec with the identity part) or
+// "ensemble-net" (package model's Deep Ensemble of 3 such networks; needs
+// SMILES).
 func NewSurrogateFor(cfg Config, enc Encoder) (Surrogate, error) {
-	if cfg.Model != "deup-net" {
+	switch cfg.Model {
+	case "ensemble-net":
+		f, _, err := features.Build(cfg.Drugs, features.Config{}, nil)
+		if err != nil {
+			return nil, fmt.Errorf("active: ensemble-net: %w", err)
+		}
+		return &NetEnsemble{Feat: f}, nil
+	case "deup-net":
+	default:
 		return NewSurrogate(cfg.Model, enc)
 	}
 	spec := cfg.Features

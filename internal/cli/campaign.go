@@ -91,7 +91,7 @@ Models: deup-net (the default: interactive DEUP, paper Alg. 3 with the Alg. 2
 pre-fill, whose main predictor is the two-tower network of 'deup train' in a
 smaller size: seconds per round), deup (the same on a Bayesian-ridge main
 predictor: well under a second per round), bayes-ridge, ensemble (bootstrap
-ensemble of Bayesian ridges).
+ensemble of Bayesian ridges), ensemble-net (Deep Ensemble of 3 such networks).
 Acquisition: ucb[:KAPPA], ei[:XI], thompson, greedy, explore, random.`
 
 func runCampaignInit(ctx context.Context, env Env, args []string) error {
@@ -105,7 +105,7 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	batch := fs.Int("batch", 30, "suggestions per round")
 	rounds := fs.Int("rounds", 0, "rounds to run (0: no limit; retrospective default 10)")
 	acq := fs.String("acquisition", "ucb", "acquisition function")
-	modelName := fs.String("model", "deup-net", "surrogate model: deup-net, deup, bayes-ridge or ensemble")
+	modelName := fs.String("model", "deup-net", "surrogate model: "+strings.Join(active.Surrogates, ", "))
 	feat := fs.String("features", active.DefaultFeatures, "drug features: identity, morgan or identity+morgan")
 	perDrug := fs.Int("max-per-drug", 0, "diversity: no drug more than K times in a batch (0: no limit)")
 	seed := fs.Uint64("seed", 1, "seed of the initial set, the models and the random draws")
@@ -635,7 +635,8 @@ Strategies (--acquisition, comma-separated): deup-ucb, deup-ei, deup-thompson
 (interactive DEUP, paper Alg. 3 with the Alg. 2 pre-fill), greedy (mu of the
 Bayesian-ridge main predictor), explore (DEUP's sigma_epistemic), random,
 ensemble-ucb (bootstrap ensemble of the main predictor, UCB on its spread), or
-MODEL-ACQUISITION (e.g. bayes-ridge-ucb).
+MODEL-ACQUISITION for any model of 'campaign init' (e.g. deup-net-ucb,
+ensemble-net-ucb: the network versions, seconds per round).
 
 Reports per round, as mean and standard error over --seeds runs: the best
 score found so far, the fraction of the screen's top-1% pairs found (RECOVER's
