@@ -1,0 +1,376 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/due"
+	"github.com/deup-screening/deup/uq"
+)
+
+// Trained method names, in table order.
+const (
+	DEUP        = "deup"
+	Ensemble    = "ensemble"
+	EnsembleNLL = "ensemble-nll"
+	MCDropout   = "mcdropout"
+	DUE         = "due"
+	// Constant is the reference row derived from DEUP (see the package doc).
+	Constant = "constant"
+)
+
+// Known lists the trained methods Run accepts.
+func Known() []string { return []string{DEUP, Ensemble, EnsembleNLL, MCDropout, DUE} }
+
+// Config of a benchmark run. Zero values mean the defaults shown.
+type Config struct {
+	Methods []string   // trained methods, in table order; default deup, ensemble, mcdropout, due
+	Seeds   []uint64   // one split and one training per seed; default 1, 2, 3
+	Fracs   [3]float64 // train/validation/test fractions; default 0.4/0.3/0.3
+	Model   model.Config
+	DUE     due.Config // Seed is overridden per seed
+	// Members of the ensembles; default 3 (the paper).
+	Members int
+	// Passes of MC-Dropout at prediction; default 3 (the paper). ExtraPasses
+	// adds a row with that many passes of the same network; default 30,
+	// negative for none.
+	Passes, ExtraPasses int
+	Dropout             float64 // MC-Dropout rate; default 0.1
+}
+
+func (c Config) withDefaults() Config {
+	if len(c.Methods) == 0 {
+		c.Methods = []string{DEUP, Ensemble, MCDropout, DUE}
+	}
+	if len(c.Seeds) == 0 {
+		c.Seeds = []uint64{1, 2, 3}
+	}
+	if c.Fracs == ([3]float64{}) {
+		c.Fracs = [3]float64{0.4, 0.3, 0.3}
+	}
+	if c.Members == 0 {
+		c.Members = 3
+	}
+	if c.Passes == 0 {
+		c.Passes = 3
+	}
+	if c.ExtraPasses == 0 {
+		c.ExtraPasses = 30
+	}
+	if c.Dropout == 0 {
+		c.Dropout = 0.1
+	}
+	return c
+}
+
+// Validate checks the configuration.
+func (c Config) Validate() error {
+	c = c.withDefaults()
+	seen := map[string]bool{}
+	for _, m := range c.Methods {
+		if !slices.Contains(Known(), m) {
+			return fmt.Errorf("bench: unknown method %q (known: %s)", m, strings.Join(Known(), ", "))
+		}
+		if seen[m] {
+			return fmt.Errorf("bench: method %q listed twice", m)
+		}
+		seen[m] = true
+	}
+	var sum float64
+	for _, f := range c.Fracs {
+		if !(f > 0) {
+			return fmt.Errorf("bench: split fractions %v: each must be > 0", c.Fracs)
+		}
+		sum += f
+	}
+	if math.Abs(sum-1) > 1e-9 {
+		return fmt.Errorf("bench: split fractions %v sum to %v, want 1", c.Fracs, sum)
+	}
+	if c.Members < 1 || c.Passes < 2 || !(c.Dropout > 0 && c.Dropout < 1) {
+		return fmt.Errorf("bench: members %d (want ≥ 1), passes %d (want ≥ 2), dropout %v (want in (0,1))", c.Members, c.Passes, c.Dropout)
+	}
+	return nil
+}
+
+// Rows returns the table rows Run produces for c, in order.
+func (c Config) Rows() []string {
+	c = c.withDefaults()
+	var rows []string
+	for _, m := range c.Methods {
+		rows = append(rows, m)
+		if m == MCDropout && c.ExtraPasses > 0 {
+			rows = append(rows, extraName(c.ExtraPasses))
+		}
+	}
+	if slices.Contains(c.Methods, DEUP) {
+		rows = append(rows, Constant)
+	}
+	return rows
+}
+
+func extraName(t int) string { return fmt.Sprintf("%s-t%d", MCDropout, t) }
+
+// Event reports progress: Done of Total trainings finished; Train is the
+// last epoch report of the training under way.
+type Event struct {
+	Done, Total int
+	Method      string
+	Seed        uint64
+	Train       model.Progress
+}
+
+// PairPrediction is one test pair's prediction by one method under one seed.
+type PairPrediction struct {
+	Seed   uint64
+	Method string
+	Pair   int // index into the screen's pairs
+	Y      float64
+	model.Prediction
+	Truth float64 // true mean (synthetic screens); NaN otherwise
+}
+
+// TruthMetrics scores uncertainty against a known truth (see the package doc).
+type TruthMetrics struct {
+	EpiCorr     float64 `json:"epi_corr"`
+	EpiSpearman float64 `json:"epi_spearman"`
+	EpiRatio    float64 `json:"epi_ratio"`
+	AleaCorr    float64 `json:"alea_corr"`
+}
+
+// Row is one method's results over the seeds.
+type Row struct {
+	Method       string
+	PerSeed      []uq.Metrics
+	Truth        []TruthMetrics // per seed; nil without a truth
+	TrainSeconds []float64      // per seed
+	Note         string         // the method's AleatoricNote
+	Floored      []int          // per seed: test pairs whose sigma was raised to the floor
+}
+
+// SigmaFloor is the smallest sigma scored, as a fraction of the standard
+// deviation of the screen's targets: a method that predicts sigma = 0 (for
+// example MC-Dropout when every pass drops the same units) is scored as
+// predicting this, and Row.Floored counts how often.
+const SigmaFloor = 1e-6
+
+// Result of a benchmark run.
+type Result struct {
+	Seeds       []uint64
+	Rows        []Row
+	TestPairs   int // test pairs per seed
+	Predictions []PairPrediction
+	WallSeconds float64
+	HasTruth    bool
+	Screen      string
+}
+
+// Row returns the named row, or nil.
+func (r *Result) Row(name string) *Row {
+	for i := range r.Rows {
+		if r.Rows[i].Method == name {
+			return &r.Rows[i]
+		}
+	}
+	return nil
+}
+
+// Run trains and scores every method of cfg on every seed. d holds the
+// screen's pairs (Pairs[i] is sc.Pairs[i]); truth, when not nil, is the true
+// mean and noise variance per pair. progress may be nil.
+func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Config, progress func(Event)) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg = cfg.withDefaults()
+	if err := d.Validate(); err != nil {
+		return nil, err
+	}
+	if truth != nil && (len(truth.Mean) != len(d.Pairs) || len(truth.NoiseVar) != len(d.Pairs)) {
+		return nil, fmt.Errorf("bench: truth for %d/%d pairs, dataset has %d", len(truth.Mean), len(truth.NoiseVar), len(d.Pairs))
+	}
+	start := time.Now()
+	_, ysd := uq.MeanSD(d.Y)
+	floor := SigmaFloor * ysd
+	res := &Result{Seeds: cfg.Seeds, HasTruth: truth != nil}
+	rows := cfg.Rows()
+	byName := map[string]*Row{}
+	for _, name := range rows {
+		res.Rows = append(res.Rows, Row{Method: name})
+	}
+	for i := range res.Rows {
+		byName[res.Rows[i].Method] = &res.Rows[i]
+	}
+	total := len(cfg.Seeds) * len(cfg.Methods)
+	done := 0
+	for _, seed := range cfg.Seeds {
+		split := drugcomb.SplitRandom(len(d.Pairs), cfg.Fracs, seed)
+		if len(split.Test) < 3 || len(split.Val) < 3 || len(split.Train) < 3 {
+			return nil, fmt.Errorf("bench: split of %d pairs too small (train %d, val %d, test %d)", len(d.Pairs), len(split.Train), len(split.Val), len(split.Test))
+		}
+		res.TestPairs = len(split.Test)
+		test := pairsOf(d, split.Test)
+		yTest := valuesOf(d.Y, split.Test)
+		for _, name := range cfg.Methods {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			m := newMethod(name, cfg, seed)
+			t0 := time.Now()
+			err := m.Fit(ctx, d, split, func(p model.Progress) {
+				if progress != nil {
+					progress(Event{Done: done, Total: total, Method: name, Seed: seed, Train: p})
+				}
+			})
+			if err != nil {
+				return nil, fmt.Errorf("bench: %s, seed %d: %w", name, seed, err)
+			}
+			secs := time.Since(t0).Seconds()
+			pred, err := m.Predict(d.Features, test)
+			if err != nil {
+				return nil, fmt.Errorf("bench: %s, seed %d: predict: %w", name, seed, err)
+			}
+			if err := res.add(byName[name], seed, split.Test, yTest, pred, truth, secs, m.AleatoricNote(), floor); err != nil {
+				return nil, err
+			}
+			switch name {
+			case MCDropout:
+				if cfg.ExtraPasses > 0 {
+					mc := m.(*model.MCDropout)
+					mc.SetPasses(cfg.ExtraPasses)
+					pred, err := mc.Predict(d.Features, test)
+					if err != nil {
+						return nil, fmt.Errorf("bench: %s, seed %d: predict: %w", extraName(cfg.ExtraPasses), seed, err)
+					}
+					if err := res.add(byName[extraName(cfg.ExtraPasses)], seed, split.Test, yTest, pred, truth, secs, mc.AleatoricNote(), floor); err != nil {
+						return nil, err
+					}
+				}
+			case DEUP:
+				// The constant reference: DEUP's μ, σ = validation RMSE of μ.
+				val, err := m.Predict(d.Features, pairsOf(d, split.Val))
+				if err != nil {
+					return nil, fmt.Errorf("bench: deup, seed %d: predict validation: %w", seed, err)
+				}
+				var se float64
+				for k, i := range split.Val {
+					r := val[k].Mu - d.Y[i]
+					se += r * r
+				}
+				s := math.Sqrt(se / float64(len(split.Val)))
+				cp := make([]model.Prediction, len(pred))
+				for k := range pred {
+					cp[k] = model.Prediction{Mu: pred[k].Mu, SigmaTotal: s, SigmaEpistemic: s}
+				}
+				note := fmt.Sprintf("constant: DEUP's mu, one sigma = validation RMSE of mu (%.4g)", s)
+				if err := res.add(byName[Constant], seed, split.Test, yTest, cp, truth, secs, note, floor); err != nil {
+					return nil, err
+				}
+			}
+			done++
+			if progress != nil {
+				progress(Event{Done: done, Total: total, Method: name, Seed: seed, Train: model.Progress{Done: true}})
+			}
+		}
+	}
+	res.WallSeconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+func (res *Result) add(row *Row, seed uint64, idx []int, y []float64, pred []model.Prediction, truth *drugcomb.Truth, secs float64, note string, floor float64) error {
+	if len(pred) != len(idx) {
+		return fmt.Errorf("bench: %s, seed %d: %d predictions for %d pairs", row.Method, seed, len(pred), len(idx))
+	}
+	mu, sigma := make([]float64, len(pred)), make([]float64, len(pred))
+	floored := 0
+	for k := range pred {
+		if pred[k].SigmaTotal < floor {
+			pred[k].SigmaTotal = floor
+			floored++
+		}
+		mu[k], sigma[k] = pred[k].Mu, pred[k].SigmaTotal
+	}
+	row.Floored = append(row.Floored, floored)
+	if err := uq.Validate(y, mu, sigma); err != nil {
+		return fmt.Errorf("bench: %s, seed %d: %w", row.Method, seed, err)
+	}
+	row.PerSeed = append(row.PerSeed, uq.Score(y, mu, sigma, seed))
+	row.TrainSeconds = append(row.TrainSeconds, secs)
+	row.Note = note
+	for k, p := range pred {
+		pp := PairPrediction{Seed: seed, Method: row.Method, Pair: idx[k], Y: y[k], Prediction: p, Truth: math.NaN()}
+		if truth != nil {
+			pp.Truth = truth.Mean[idx[k]]
+		}
+		res.Predictions = append(res.Predictions, pp)
+	}
+	if truth != nil {
+		row.Truth = append(row.Truth, scoreTruth(pred, idx, truth))
+	}
+	return nil
+}
+
+// scoreTruth computes TruthMetrics of predictions for pairs idx.
+func scoreTruth(pred []model.Prediction, idx []int, truth *drugcomb.Truth) TruthMetrics {
+	n := len(pred)
+	epi, exc, alea, noise := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	var se, ss float64
+	for k, p := range pred {
+		i := idx[k]
+		epi[k] = p.SigmaEpistemic
+		exc[k] = math.Abs(p.Mu - truth.Mean[i])
+		alea[k] = p.SigmaAleatoric
+		noise[k] = math.Sqrt(truth.NoiseVar[i])
+		se += exc[k] * exc[k]
+		ss += epi[k] * epi[k]
+	}
+	return TruthMetrics{
+		EpiCorr:     uq.Pearson(epi, exc),
+		EpiSpearman: uq.Spearman(epi, exc),
+		EpiRatio:    math.Sqrt(ss/float64(n)) / math.Sqrt(se/float64(n)),
+		AleaCorr:    uq.Pearson(alea, noise),
+	}
+}
+
+func newMethod(name string, cfg Config, seed uint64) model.Method {
+	mc := cfg.Model
+	mc.Seed = seed
+	switch name {
+	case DEUP:
+		return model.NewDEUP(mc)
+	case Ensemble, EnsembleNLL:
+		return model.NewEnsemble(mc, cfg.Members, name == EnsembleNLL)
+	case MCDropout:
+		return model.NewMCDropout(mc, cfg.Dropout, cfg.Passes)
+	case DUE:
+		dc := cfg.DUE
+		dc.Seed = seed
+		return due.New(dc)
+	}
+	panic("bench: unvalidated method " + name) // Validate ran first
+}
+
+func pairsOf(d *model.Dataset, idx []int) []model.Pair {
+	out := make([]model.Pair, len(idx))
+	for k, i := range idx {
+		out[k] = d.Pairs[i]
+	}
+	return out
+}
+
+func valuesOf(x []float64, idx []int) []float64 {
+	out := make([]float64, len(idx))
+	for k, i := range idx {
+		out[k] = x[i]
+	}
+	return out
+}
+
+// ErrNoRows is returned by writers given an empty result.
+var ErrNoRows = errors.New("bench: no rows")

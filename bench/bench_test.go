@@ -1,0 +1,297 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/apache/arrow/go/v15/parquet/file"
+	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+
+	"github.com/deup-screening/deup/data"
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/features"
+	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/due"
+)
+
+// smallConfig is a benchmark small enough for a unit test: narrow networks,
+// few epochs, two seeds.
+func smallConfig(methods ...string) Config {
+	return Config{
+		Methods:     methods,
+		Seeds:       []uint64{1, 2},
+		Model:       model.Config{TowerHidden: 32, TowerOut: 16, CombHidden: 16, SigmaHidden: 16, MaxEpochs: 4, Patience: 4, LR: 1e-3},
+		DUE:         due.Config{TowerHidden: 32, TowerOut: 16, CombHidden: 16, Embedding: 4, Inducing: 10, MaxEpochs: 3, Patience: 3},
+		Members:     2,
+		ExtraPasses: 10,
+	}
+}
+
+func synthDataset(t *testing.T) (*drugcomb.Screen, *model.Dataset) {
+	t.Helper()
+	sc, err := data.Synth(data.DefaultSynth(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One cell line, as the CLI trains.
+	var pairs []drugcomb.Pair
+	var tm, tv []float64
+	for i, p := range sc.Pairs {
+		if p.CellLine == 0 {
+			pairs = append(pairs, p)
+			tm = append(tm, sc.Truth.Mean[i])
+			tv = append(tv, sc.Truth.NoiseVar[i])
+		}
+	}
+	sc.Pairs, sc.Truth = pairs, &drugcomb.Truth{Mean: tm, NoiseVar: tv}
+	sc.CellLines = sc.CellLines[:1]
+	f, _, err := features.Build(sc.Drugs, features.Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := model.NewDataset(sc, f, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc, d
+}
+
+func TestRunRowsAndConstant(t *testing.T) {
+	sc, d := synthDataset(t)
+	cfg := smallConfig(DEUP, MCDropout)
+	res, err := Run(context.Background(), d, sc.Truth, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{DEUP, MCDropout, "mcdropout-t10", Constant}
+	if got := cfg.Rows(); !equal(got, want) {
+		t.Fatalf("Rows() = %v, want %v", got, want)
+	}
+	for i, row := range res.Rows {
+		if row.Method != want[i] {
+			t.Errorf("row %d is %s, want %s", i, row.Method, want[i])
+		}
+		if len(row.PerSeed) != 2 || len(row.Truth) != 2 || len(row.TrainSeconds) != 2 {
+			t.Errorf("%s: %d/%d/%d per-seed entries, want 2", row.Method, len(row.PerSeed), len(row.Truth), len(row.TrainSeconds))
+		}
+		for _, m := range row.PerSeed {
+			if m.N != res.TestPairs || !(m.RMSE > 0) || math.IsNaN(m.LogLik) {
+				t.Errorf("%s: metrics %+v", row.Method, m)
+			}
+		}
+	}
+	// 30 % of the pairs are test pairs (SplitRandom rounds).
+	if frac := float64(res.TestPairs) / float64(len(d.Pairs)); math.Abs(frac-0.3) > 0.01 {
+		t.Errorf("test fraction %.3f, want 0.3", frac)
+	}
+	// The constant row: DEUP's mu, one sigma per seed.
+	deupMu := map[[2]uint64]float64{}
+	sigma := map[uint64]float64{}
+	for _, p := range res.Predictions {
+		key := [2]uint64{p.Seed, uint64(p.Pair)}
+		switch p.Method {
+		case DEUP:
+			deupMu[key] = p.Mu
+		case Constant:
+			if mu, ok := deupMu[key]; !ok || mu != p.Mu {
+				t.Fatalf("constant mu %v for pair %d seed %d, DEUP's is %v", p.Mu, p.Pair, p.Seed, mu)
+			}
+			if s, ok := sigma[p.Seed]; ok && s != p.SigmaTotal {
+				t.Fatalf("constant sigma varies within seed %d: %v and %v", p.Seed, s, p.SigmaTotal)
+			}
+			sigma[p.Seed] = p.SigmaTotal
+		}
+	}
+	if len(sigma) != 2 {
+		t.Fatalf("constant row has predictions for %d seeds, want 2", len(sigma))
+	}
+	// A constant sigma has no correlation with anything: corr is NaN by definition (uq/doc.go).
+	if c := res.Row(Constant).PerSeed[0].Corr; !math.IsNaN(c) {
+		t.Errorf("constant corr = %v, want NaN", c)
+	}
+	// MC-Dropout with 10 passes scores the same network: same mu up to the
+	// pass noise, so the same RMSE within a loose bound, and a different sigma.
+	a, b := res.Row(MCDropout).PerSeed[0], res.Row("mcdropout-t10").PerSeed[0]
+	if a.Sharpness == b.Sharpness {
+		t.Errorf("mcdropout and mcdropout-t10 have the same sharpness %v", a.Sharpness)
+	}
+}
+
+func TestRunReproducible(t *testing.T) {
+	sc, d := synthDataset(t)
+	cfg := smallConfig(DEUP)
+	cfg.Seeds = []uint64{3}
+	var out [2][]byte
+	for i := range out {
+		res, err := Run(context.Background(), d, sc.Truth, cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.WallSeconds = 0
+		for j := range res.Rows {
+			res.Rows[j].TrainSeconds = []float64{0}
+		}
+		var buf bytes.Buffer
+		if err := res.WriteJSON(&buf); err != nil {
+			t.Fatal(err)
+		}
+		out[i] = buf.Bytes()
+	}
+	if !bytes.Equal(out[0], out[1]) {
+		t.Errorf("same seed, different results:\n%s\n%s", out[0], out[1])
+	}
+}
+
+func TestOutputs(t *testing.T) {
+	sc, d := synthDataset(t)
+	cfg := smallConfig(DEUP, Ensemble)
+	res, err := Run(context.Background(), d, sc.Truth, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("results.json shape", func(t *testing.T) {
+		var buf bytes.Buffer
+		if err := res.WriteJSON(&buf); err != nil {
+			t.Fatal(err)
+		}
+		// The shape the issue fixes: methods.<name>.<metric>.{mean,sd,per_seed}, wall_seconds, seeds, test_pairs.
+		var got struct {
+			Methods map[string]map[string]struct {
+				Mean    *float64   `json:"mean"`
+				SD      *float64   `json:"sd"`
+				PerSeed []*float64 `json:"per_seed"`
+			} `json:"methods"`
+			WallSeconds *float64 `json:"wall_seconds"`
+			Seeds       int      `json:"seeds"`
+			TestPairs   int      `json:"test_pairs"`
+		}
+		if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Seeds != 2 || got.TestPairs != res.TestPairs || got.WallSeconds == nil {
+			t.Errorf("seeds %d test_pairs %d wall %v", got.Seeds, got.TestPairs, got.WallSeconds)
+		}
+		for _, m := range []string{DEUP, Ensemble, Constant} {
+			ms, ok := got.Methods[m]
+			if !ok {
+				t.Fatalf("no method %q in results.json", m)
+			}
+			for _, k := range []string{"corr", "upper_bound", "ratio", "loglik", "coverage", "ci_width", "spearman", "rmse", "pearson_mu", "crps", "miscal_area", "sharpness", "train_seconds", "epi_corr"} {
+				s, ok := ms[k]
+				if !ok || len(s.PerSeed) != 2 {
+					t.Errorf("%s.%s: present %v, %d per-seed values", m, k, ok, len(s.PerSeed))
+				}
+			}
+			r := ms["rmse"]
+			mean := (*r.PerSeed[0] + *r.PerSeed[1]) / 2
+			if math.Abs(*r.Mean-mean) > 1e-12 {
+				t.Errorf("%s rmse mean %v, per-seed mean %v", m, *r.Mean, mean)
+			}
+		}
+	})
+	t.Run("predictions.parquet round trip", func(t *testing.T) {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		defer mem.AssertSize(t, 0)
+		var buf bytes.Buffer
+		ids := func(i int) (string, string) { return sc.Drugs[sc.Pairs[i].A].ID, sc.Drugs[sc.Pairs[i].B].ID }
+		if err := res.WritePredictions(&buf, ids, mem); err != nil {
+			t.Fatal(err)
+		}
+		rdr, err := file.NewParquetReader(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{}, mem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tbl, err := fr.ReadTable(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tbl.Release()
+		if int(tbl.NumRows()) != len(res.Predictions) || int(tbl.NumCols()) != PredictionsSchema().NumFields() {
+			t.Errorf("table %d×%d, want %d×%d", tbl.NumRows(), tbl.NumCols(), len(res.Predictions), PredictionsSchema().NumFields())
+		}
+	})
+	t.Run("figures", func(t *testing.T) {
+		dir := t.TempDir()
+		paths, err := res.WriteFigures(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(paths) != 6 {
+			t.Fatalf("wrote %v, want 3 PNG + 3 SVG", paths)
+		}
+		for _, base := range []string{FigPairs, FigCalibration, FigResiduals} {
+			f, err := os.Open(filepath.Join(dir, base+".png"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, err := png.Decode(f)
+			f.Close()
+			if err != nil {
+				t.Fatalf("%s.png: %v", base, err)
+			}
+			if img.Bounds().Dx() < 300 {
+				t.Errorf("%s.png is %v", base, img.Bounds())
+			}
+			svg, err := os.ReadFile(filepath.Join(dir, base+".svg"))
+			if err != nil || !bytes.Contains(svg, []byte("<svg")) {
+				t.Errorf("%s.svg: %v", base, err)
+			}
+		}
+	})
+	t.Run("markdown", func(t *testing.T) {
+		var buf bytes.Buffer
+		if err := res.WriteMarkdown(&buf); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range []string{"| method | corr | upper_bound | ratio | loglik |", "| deup |", "| ensemble |", "| constant |", "2 seeds", "epi_corr"} {
+			if !bytes.Contains(buf.Bytes(), []byte(s)) {
+				t.Errorf("markdown lacks %q:\n%s", s, buf.String())
+			}
+		}
+	})
+}
+
+func TestConfigValidate(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  Config
+		ok   bool
+	}{
+		{"defaults", Config{}, true},
+		{"unknown method", Config{Methods: []string{"bnn"}}, false},
+		{"duplicate", Config{Methods: []string{DEUP, DEUP}}, false},
+		{"fractions not summing to one", Config{Fracs: [3]float64{0.5, 0.3, 0.3}}, false},
+		{"zero fraction", Config{Fracs: [3]float64{0.7, 0.3, 0}}, false},
+		{"bad dropout", Config{Dropout: 1.5}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.cfg.Validate(); (err == nil) != tc.ok {
+				t.Errorf("Validate() = %v, want ok=%v", err, tc.ok)
+			}
+		})
+	}
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,31 @@
+// Package bench runs the paper's 40/30/30 uncertainty benchmark: for each
+// seed one random split of a screen's pairs shared by every method, each
+// method trained on it (model.Method.Fit sees the train and validation
+// parts only) and scored on the same test pairs with every metric of
+// package uq.
+//
+// Rows of the table:
+//   - one per trained method (deup, ensemble, ensemble-nll, mcdropout, due);
+//   - mcdropout-t<T>: the same trained MC-Dropout network with T stochastic
+//     passes at prediction instead of 3 (no retraining);
+//   - constant: DEUP's μ with one σ for every pair, equal to the RMSE of
+//     DEUP's μ on the validation split. A method claims per-pair uncertainty
+//     only if it beats this row's loglik and crps.
+//
+// On a screen with a known truth (the synthetic default), Result also holds,
+// per method, how σ_epistemic tracks the true excess risk |μ − E[y]| (the
+// epistemic part of the error: E[(μ−y)²] − Var[y]) and how σ_aleatoric
+// tracks the true noise standard deviation:
+//
+//	epi_corr     = Pearson(σ_epistemic, |μ − truth|)
+//	epi_spearman = Spearman(σ_epistemic, |μ − truth|)
+//	epi_ratio    = sqrt(mean σ_epistemic²) / sqrt(mean (μ − truth)²)   (1 is calibrated)
+//	alea_corr    = Pearson(σ_aleatoric, true noise sd); NaN when σ_aleatoric is constant
+//
+// A predicted sigma below SigmaFloor × sd(y) (MC-Dropout gives exactly 0
+// when every pass drops the same units) is scored at that floor, and the
+// number of such pairs is reported per row: nothing is dropped.
+//
+// Every random draw comes from the seeds: the same seeds give the same
+// numbers. Libraries never print: Run reports progress through a callback.
+package bench

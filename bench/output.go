@@ -1,0 +1,239 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/apache/arrow/go/v15/parquet"
+	"github.com/apache/arrow/go/v15/parquet/compress"
+	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+
+	"github.com/deup-screening/deup/uq"
+)
+
+// stat is the JSON form of one metric of one row: mean and sample sd over
+// seeds and the per-seed values. NaN is written as null.
+type stat struct {
+	Mean    *float64   `json:"mean"`
+	SD      *float64   `json:"sd"`
+	PerSeed []*float64 `json:"per_seed"`
+}
+
+func num(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+func newStat(x []float64) stat {
+	m, s := uq.MeanSD(x)
+	st := stat{Mean: num(m), SD: num(s), PerSeed: make([]*float64, len(x))}
+	for i, v := range x {
+		st.PerSeed[i] = num(v)
+	}
+	return st
+}
+
+// metric returns the per-seed values of a metric of a row: a uq metric, a
+// truth metric or train_seconds.
+func (r *Row) metric(name string) []float64 {
+	switch name {
+	case "train_seconds":
+		return r.TrainSeconds
+	case "epi_corr", "epi_spearman", "epi_ratio", "alea_corr":
+		if r.Truth == nil {
+			return nil
+		}
+		out := make([]float64, len(r.Truth))
+		for i, t := range r.Truth {
+			out[i] = map[string]float64{"epi_corr": t.EpiCorr, "epi_spearman": t.EpiSpearman, "epi_ratio": t.EpiRatio, "alea_corr": t.AleaCorr}[name]
+		}
+		return out
+	}
+	out := make([]float64, len(r.PerSeed))
+	for i, m := range r.PerSeed {
+		out[i], _ = m.Get(name)
+	}
+	return out
+}
+
+// TruthNames lists the truth metrics (present only for screens with a truth).
+func TruthNames() []string { return []string{"epi_corr", "epi_spearman", "epi_ratio", "alea_corr"} }
+
+// WriteJSON writes results.json: {"methods": {name: {metric: {"mean", "sd",
+// "per_seed"}, ..., "train_seconds": {...}}}, "wall_seconds", "seeds",
+// "test_pairs"} plus "rows" (table order), "seed_values", "screen" and
+// "notes".
+func (r *Result) WriteJSON(w io.Writer) error {
+	if len(r.Rows) == 0 {
+		return ErrNoRows
+	}
+	methods := map[string]map[string]stat{}
+	notes := map[string]string{}
+	floored := map[string][]int{}
+	var order []string
+	for i := range r.Rows {
+		row := &r.Rows[i]
+		ms := map[string]stat{}
+		names := append(uq.Names(), "train_seconds")
+		if r.HasTruth {
+			names = append(names, TruthNames()...)
+		}
+		for _, n := range names {
+			ms[n] = newStat(row.metric(n))
+		}
+		methods[row.Method] = ms
+		notes[row.Method] = row.Note
+		floored[row.Method] = row.Floored
+		order = append(order, row.Method)
+	}
+	out := struct {
+		Methods     map[string]map[string]stat `json:"methods"`
+		WallSeconds float64                    `json:"wall_seconds"`
+		Seeds       int                        `json:"seeds"`
+		TestPairs   int                        `json:"test_pairs"`
+		Rows        []string                   `json:"rows"`
+		SeedValues  []uint64                   `json:"seed_values"`
+		Screen      string                     `json:"screen,omitempty"`
+		Notes       map[string]string          `json:"notes"`
+		Floored     map[string][]int           `json:"sigma_floored"`
+		SigmaFloor  float64                    `json:"sigma_floor_fraction_of_sd"`
+	}{methods, r.WallSeconds, len(r.Seeds), r.TestPairs, order, r.Seeds, r.Screen, notes, floored, SigmaFloor}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// tableMetrics are the columns of the markdown table with their precision.
+var tableMetrics = []struct {
+	name string
+	prec int
+}{
+	{"corr", 2}, {"upper_bound", 2}, {"ratio", 2}, {"loglik", 2}, {"coverage", 1}, {"ci_width", 1},
+	{"spearman", 2}, {"rmse", 1}, {"pearson_mu", 2}, {"crps", 1}, {"miscal_area", 3}, {"sharpness", 1},
+}
+
+// WriteMarkdown writes the table: one row per method, one column per
+// metric, mean ± sd over seeds; then, for screens with a truth, a second
+// table of the truth metrics.
+func (r *Result) WriteMarkdown(w io.Writer) error {
+	if len(r.Rows) == 0 {
+		return ErrNoRows
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "| method |")
+	for _, m := range tableMetrics {
+		fmt.Fprintf(&b, " %s |", m.name)
+	}
+	fmt.Fprintf(&b, " train s |\n|---|")
+	for range tableMetrics {
+		b.WriteString("---|")
+	}
+	b.WriteString("---|\n")
+	for i := range r.Rows {
+		row := &r.Rows[i]
+		fmt.Fprintf(&b, "| %s |", row.Method)
+		for _, m := range tableMetrics {
+			fmt.Fprintf(&b, " %s |", pm(row.metric(m.name), m.prec))
+		}
+		fmt.Fprintf(&b, " %s |\n", pm(row.TrainSeconds, 1))
+	}
+	fmt.Fprintf(&b, "\n%d seeds (mean ± sample sd), %d test pairs per seed; wall time %.1f s\n", len(r.Seeds), r.TestPairs, r.WallSeconds)
+	if r.HasTruth {
+		b.WriteString("\nAgainst the known truth (epistemic: |mu - true mean|; aleatoric: true noise sd):\n\n| method |")
+		for _, n := range TruthNames() {
+			fmt.Fprintf(&b, " %s |", n)
+		}
+		b.WriteString("\n|---|---|---|---|---|\n")
+		for i := range r.Rows {
+			row := &r.Rows[i]
+			fmt.Fprintf(&b, "| %s |", row.Method)
+			for _, n := range TruthNames() {
+				fmt.Fprintf(&b, " %s |", pm(row.metric(n), 2))
+			}
+			b.WriteString("\n")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func pm(x []float64, prec int) string {
+	m, s := uq.MeanSD(x)
+	f := func(v float64) string {
+		if math.IsNaN(v) {
+			return "n/a"
+		}
+		return fmt.Sprintf("%.*f", prec, v)
+	}
+	if len(x) < 2 || math.IsNaN(m) {
+		return f(m)
+	}
+	return f(m) + " ± " + f(s)
+}
+
+// PredictionsSchema is the schema of predictions.parquet.
+func PredictionsSchema() *arrow.Schema {
+	f64 := arrow.PrimitiveTypes.Float64
+	return arrow.NewSchema([]arrow.Field{
+		{Name: "seed", Type: arrow.PrimitiveTypes.Uint64},
+		{Name: "method", Type: arrow.BinaryTypes.String},
+		{Name: "pair", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "drug_a", Type: arrow.BinaryTypes.String},
+		{Name: "drug_b", Type: arrow.BinaryTypes.String},
+		{Name: "y", Type: f64},
+		{Name: "mu", Type: f64},
+		{Name: "sigma", Type: f64},
+		{Name: "sigma_epistemic", Type: f64},
+		{Name: "sigma_aleatoric", Type: f64},
+		{Name: "true_mean", Type: f64, Nullable: true},
+	}, nil)
+}
+
+// WritePredictions writes every test prediction as Parquet (one row per
+// seed, method and test pair). drugIDs maps a pair index to its two drug
+// ids.
+func (r *Result) WritePredictions(w io.Writer, drugIDs func(pair int) (string, string), mem memory.Allocator) error {
+	schema := PredictionsSchema()
+	b := array.NewRecordBuilder(mem, schema)
+	defer b.Release()
+	for _, p := range r.Predictions {
+		a, bb := drugIDs(p.Pair)
+		b.Field(0).(*array.Uint64Builder).Append(p.Seed)
+		b.Field(1).(*array.StringBuilder).Append(p.Method)
+		b.Field(2).(*array.Int64Builder).Append(int64(p.Pair))
+		b.Field(3).(*array.StringBuilder).Append(a)
+		b.Field(4).(*array.StringBuilder).Append(bb)
+		b.Field(5).(*array.Float64Builder).Append(p.Y)
+		b.Field(6).(*array.Float64Builder).Append(p.Mu)
+		b.Field(7).(*array.Float64Builder).Append(p.SigmaTotal)
+		b.Field(8).(*array.Float64Builder).Append(p.SigmaEpistemic)
+		b.Field(9).(*array.Float64Builder).Append(p.SigmaAleatoric)
+		if math.IsNaN(p.Truth) {
+			b.Field(10).AppendNull()
+		} else {
+			b.Field(10).(*array.Float64Builder).Append(p.Truth)
+		}
+	}
+	rec := b.NewRecord()
+	defer rec.Release()
+	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Snappy), parquet.WithAllocator(mem))
+	// pqarrow closes its sink if it can: hide Close so the caller keeps
+	// ownership of w.
+	fw, err := pqarrow.NewFileWriter(schema, struct{ io.Writer }{w}, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem)))
+	if err != nil {
+		return fmt.Errorf("bench: predictions: %w", err)
+	}
+	if err := fw.Write(rec); err != nil {
+		fw.Close()
+		return fmt.Errorf("bench: predictions: %w", err)
+	}
+	return fw.Close()
+}

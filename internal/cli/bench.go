@@ -1,0 +1,245 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/deup-screening/deup/bench"
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/features"
+	"github.com/deup-screening/deup/internal/progress"
+	"github.com/deup-screening/deup/lincs"
+	"github.com/deup-screening/deup/model"
+)
+
+func benchCommand() *Command {
+	return &Command{Name: "bench", Short: "the 40/30/30 uncertainty benchmark: DEUP against the baselines", Run: runBench}
+}
+
+const benchDesc = `For each seed, splits the screen's pairs at random (40/30/30 by default)
+into train, validation and test; trains every method on the same split and
+scores it on the same test pairs with every uncertainty metric (see
+METRICS.md): corr, upper_bound, ratio, loglik, coverage, ci_width, spearman,
+rmse, pearson_mu, crps, miscal_area, sharpness.
+
+Rows: each method; mcdropout-t30 (the same MC-Dropout network with 30
+passes); constant (DEUP's mu with one sigma, the validation RMSE: the row a
+method must beat to claim per-pair uncertainty). On a screen with a known
+truth (the synthetic default) a second table scores sigma_epistemic against
+the true excess risk and sigma_aleatoric against the true noise.
+
+Prints the table and writes into --out: results.json, predictions.parquet,
+and the figures pairs, calibration and residuals (PNG and SVG).
+
+Without --screen, runs on the embedded synthetic default screen.`
+
+func runBench(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup bench", "deup bench [--screen DIR] [--features fp|fp+sig] [--methods deup,ensemble,mcdropout,due] [--seeds 3] [--split 40/30/30] [--out DIR]", benchDesc)
+	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
+	feat := fs.String("features", "fp", "drug features: fp or fp+sig (fp+sig keeps only pairs whose two drugs have a signature)")
+	methods := fs.String("methods", "deup,ensemble,mcdropout,due", "comma-separated methods: "+strings.Join(bench.Known(), ", "))
+	seeds := fs.Int("seeds", 3, "number of seeds (splits and trainings): seeds 1..N")
+	splitFlag := fs.String("split", "40/30/30", "train/validation/test percentages")
+	out := fs.String("out", "bench-out", "output directory")
+	cellLine := fs.String("cell-line", "", "cell line (default: the screen's first)")
+	score := fs.String("score", "", "score column (default: the first)")
+	epochs := fs.Int("epochs", 0, "maximum epochs per training (0: the default, 300)")
+	patience := fs.Int("patience", 0, "early-stopping patience (0: the default, 25)")
+	members := fs.Int("members", 3, "ensemble members")
+	passes := fs.Int("passes", 3, "MC-Dropout prediction passes")
+	extra := fs.Int("extra-passes", 30, "passes of the extra MC-Dropout row (negative: no extra row)")
+	noFigs := fs.Bool("no-figures", false, "do not draw the figures")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, 0, 0); err != nil {
+		return err
+	}
+	fracs, err := parseSplit(*splitFlag)
+	if err != nil {
+		return err
+	}
+	if *seeds < 1 {
+		return fmt.Errorf("%w: --seeds %d, want ≥ 1", ErrUsage, *seeds)
+	}
+	cfg := bench.Config{
+		Fracs:       fracs,
+		Model:       model.Config{MaxEpochs: *epochs, Patience: *patience},
+		Members:     *members,
+		Passes:      *passes,
+		ExtraPasses: *extra,
+	}
+	cfg.DUE.MaxEpochs, cfg.DUE.Patience = *epochs, *patience
+	for _, m := range strings.Split(*methods, ",") {
+		if m = strings.TrimSpace(m); m != "" {
+			cfg.Methods = append(cfg.Methods, m)
+		}
+	}
+	for s := 1; s <= *seeds; s++ {
+		cfg.Seeds = append(cfg.Seeds, uint64(s))
+	}
+	if err := cfg.Validate(); err != nil {
+		return fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	start := time.Now()
+	sc, name, err := loadScreen(*screenDir)
+	if err != nil {
+		return err
+	}
+	if sc, err = oneCellLine(sc, *cellLine); err != nil {
+		return err
+	}
+	si, err := scoreIndex(sc, *score)
+	if err != nil {
+		return err
+	}
+	if *feat == features.FingerprintSignature && *screenDir != "" {
+		if sc, err = keepSignaturePairs(env, sc, *screenDir); err != nil {
+			return err
+		}
+	}
+	f, err := buildFeatures(env, sc, *screenDir, *feat)
+	if err != nil {
+		return err
+	}
+	d, err := model.NewDataset(sc, f, si)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s, features %s: %d drugs, %d pairs; %d seeds × %d methods (BLAS %s)\n",
+		name, sc.CellLines[0], sc.ScoreNames[si], *feat, len(sc.Drugs), len(d.Pairs), *seeds, len(cfg.Methods), model.BLAS())
+	bar := progress.New(env.Stderr, "bench", *seeds*len(cfg.Methods))
+	res, err := bench.Run(ctx, d, sc.Truth, cfg, func(e bench.Event) {
+		if e.Train.Done {
+			bar.Set(e.Done, fmt.Sprintf("%s seed %d done", e.Method, e.Seed))
+			return
+		}
+		detail := fmt.Sprintf("%s seed %d epoch %d/%d val-rmse %.3g", e.Method, e.Seed, e.Train.Epoch, e.Train.MaxEpochs, e.Train.ValRMSE)
+		if e.Train.Members > 1 {
+			detail = fmt.Sprintf("%s seed %d member %d/%d epoch %d/%d val-rmse %.3g", e.Method, e.Seed, e.Train.Member+1, e.Train.Members, e.Train.Epoch, e.Train.MaxEpochs, e.Train.ValRMSE)
+		}
+		bar.Set(e.Done, detail)
+	})
+	bar.Finish()
+	if err != nil {
+		return err
+	}
+	res.Screen = name
+	if err := res.WriteMarkdown(env.Stdout); err != nil {
+		return err
+	}
+	for _, row := range res.Rows {
+		fmt.Fprintf(env.Stdout, "  %s: %s\n", row.Method, row.Note)
+		n := 0
+		for _, f := range row.Floored {
+			n += f
+		}
+		if n > 0 {
+			fmt.Fprintf(env.Stdout, "  %s: %d test predictions had sigma below %g × sd(y) and were scored at that floor\n", row.Method, n, bench.SigmaFloor)
+		}
+	}
+	var written []string
+	jsonPath := filepath.Join(*out, "results.json")
+	if err := writeFileWith(jsonPath, func(w *os.File) error { return res.WriteJSON(w) }); err != nil {
+		return err
+	}
+	written = append(written, jsonPath)
+	predPath := filepath.Join(*out, "predictions.parquet")
+	ids := func(i int) (string, string) { return sc.Drugs[sc.Pairs[i].A].ID, sc.Drugs[sc.Pairs[i].B].ID }
+	if err := writeFileWith(predPath, func(w *os.File) error {
+		return res.WritePredictions(w, ids, memory.DefaultAllocator)
+	}); err != nil {
+		return err
+	}
+	written = append(written, predPath)
+	if !*noFigs {
+		figs, err := res.WriteFigures(*out)
+		if err != nil {
+			return err
+		}
+		written = append(written, figs...)
+	}
+	fmt.Fprintf(env.Stdout, "wrote %s\n", strings.Join(written, ", "))
+	fmt.Fprintf(env.Stdout, "total wall time %.1f s (training and scoring %.1f s)\n", time.Since(start).Seconds(), res.WallSeconds)
+	return nil
+}
+
+// parseSplit reads "40/30/30" (percentages or fractions) into fractions.
+func parseSplit(s string) ([3]float64, error) {
+	parts := strings.Split(s, "/")
+	var f [3]float64
+	if len(parts) != 3 {
+		return f, fmt.Errorf("%w: --split %q: want three numbers like 40/30/30", ErrUsage, s)
+	}
+	var sum float64
+	for i, p := range parts {
+		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || !(v > 0) {
+			return f, fmt.Errorf("%w: --split %q: part %d (%q) is not a positive number", ErrUsage, s, i+1, p)
+		}
+		f[i] = v
+		sum += v
+	}
+	for i := range f {
+		f[i] /= sum
+	}
+	return f, nil
+}
+
+// keepSignaturePairs restricts a screen to the pairs whose two drugs both
+// have a stored signature, as the paper did with fp+sig.
+func keepSignaturePairs(env Env, sc *drugcomb.Screen, dir string) (*drugcomb.Screen, error) {
+	sig, err := lincs.LoadSignatures(dir)
+	if err != nil {
+		return nil, err
+	}
+	has := map[string]bool{}
+	for i, id := range sig.DrugIDs {
+		if sig.Vectors[i] != nil {
+			has[id] = true
+		}
+	}
+	out := *sc
+	out.Pairs = nil
+	var tm, tv []float64
+	for i, p := range sc.Pairs {
+		if has[sc.Drugs[p.A].ID] && has[sc.Drugs[p.B].ID] {
+			out.Pairs = append(out.Pairs, p)
+			if sc.Truth != nil {
+				tm = append(tm, sc.Truth.Mean[i])
+				tv = append(tv, sc.Truth.NoiseVar[i])
+			}
+		}
+	}
+	if sc.Truth != nil {
+		out.Truth = &drugcomb.Truth{Mean: tm, NoiseVar: tv}
+	}
+	fmt.Fprintf(env.Stdout, "fp+sig: %d of %d pairs have a signature for both drugs (%d of %d drugs have one)\n", len(out.Pairs), len(sc.Pairs), len(has), len(sc.Drugs))
+	if len(out.Pairs) == 0 {
+		return nil, fmt.Errorf("no pair has a signature for both drugs (run deup data signatures first)")
+	}
+	return &out, nil
+}
+
+func writeFileWith(path string, fn func(*os.File) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := fn(f); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Close()
+}
