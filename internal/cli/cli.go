@@ -45,6 +45,7 @@ func commands() []*Command {
 		fingerprintCommand(),
 		trainCommand(),
 		predictCommand(),
+		benchCommand(),
 		tuiCommand(),
 		campaignCommand(),
 		suggestCommand(),
