@@ -266,6 +266,59 @@ func TestCampaignLiveImport(t *testing.T) {
 	if !strings.Contains(out, "closed: 3 unmeasured suggestions returned") {
 		t.Errorf("close: %s", out)
 	}
+	// This round's acquisition and batch size can be overridden at export.
+	r3 := filepath.Join(tmp, "round3.parquet")
+	out = mustRun(t, "suggest", "--campaign", dir, "--batch", "2", "--acquisition", "greedy", "--out", r3)
+	if !strings.Contains(out, "wrote 2 suggestions of round 3") {
+		t.Errorf("suggest with overrides: %s", out)
+	}
+	if _, errs, code := run(t, "suggest", "--campaign", dir, "--batch", "3", "--out", r3); code != 2 || !strings.Contains(errs, "already proposed") {
+		t.Errorf("override of an open round: exit %d stderr %q", code, errs)
+	}
+	evs := ledgerEvents(t, dir)
+	last := evs[len(evs)-1]
+	if last.Kind != active.KindSuggest || len(last.Records) != 2 || !strings.HasPrefix(last.Records[0].Reason, "greedy") || !strings.Contains(last.Extra, `"acquisition":"greedy"`) {
+		t.Errorf("round 3 event: %+v", last)
+	}
+}
+
+func TestCampaignCandidatesFile(t *testing.T) {
+	screen := campaignScreenDir(t)
+	sc, err := drugcomb.Open(screen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	measured := map[[2]int]bool{}
+	for _, p := range sc.Pairs {
+		measured[[2]int{p.A, p.B}] = true
+	}
+	var free [][2]int
+	for a := 0; a < len(sc.Drugs) && len(free) < 3; a++ {
+		for b := a + 1; b < len(sc.Drugs) && len(free) < 3; b++ {
+			if !measured[[2]int{a, b}] {
+				free = append(free, [2]int{a, b})
+			}
+		}
+	}
+	m := sc.Pairs[0]
+	name := func(i int) string { return sc.Drugs[i].ID }
+	tmp := t.TempDir()
+	good := filepath.Join(tmp, "cands.csv")
+	body := "drug_a,drug_b\n"
+	for _, p := range free {
+		body += name(p[0]) + "," + name(p[1]) + "\n"
+	}
+	os.WriteFile(good, []byte(body), 0o644)
+	bad := filepath.Join(tmp, "bad.csv")
+	os.WriteFile(bad, []byte(body+name(m.B)+","+name(m.A)+"\n"+name(free[0][1])+","+name(free[0][0])+"\n"), 0o644)
+	_, errs, code := run(t, "campaign", "init", "--screen", screen, "--candidates", bad, "--model", "deup", filepath.Join(tmp, "c1"))
+	if code != 1 || !strings.Contains(errs, "bad.csv:5: pair already measured") || !strings.Contains(errs, "bad.csv:6: pair listed twice (first on line 2)") {
+		t.Errorf("bad candidates: exit %d stderr:\n%s", code, errs)
+	}
+	out := mustRun(t, "campaign", "init", "--screen", screen, "--candidates", good, "--model", "deup", filepath.Join(tmp, "c2"))
+	if !strings.Contains(out, "150 initial pairs, 3 candidates") {
+		t.Errorf("init output: %s", out)
+	}
 }
 
 // lines2 returns one result row for the first suggestion of the open round.
