@@ -271,6 +271,18 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case roundStartedMsg, roundProgressMsg, roundDoneMsg:
 		return m.updateRound(msg)
 	case tea.KeyMsg:
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && m.mode != modeSearch && m.mode != modeExport {
+			// Keys typed faster than the terminal is read arrive as one
+			// message ("jjj", "/cis"): handle them one by one, each in the
+			// mode the previous one left.
+			var cmds []tea.Cmd
+			for _, r := range msg.Runes {
+				mm, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
+				m = mm.(Model)
+				cmds = append(cmds, cmd)
+			}
+			return m, tea.Batch(cmds...)
+		}
 		return m.key(msg)
 	}
 	return m, nil

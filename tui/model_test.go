@@ -90,6 +90,8 @@ func press(s string) tea.KeyMsg {
 		return tea.KeyMsg{Type: tea.KeyEnter}
 	case "esc":
 		return tea.KeyMsg{Type: tea.KeyEsc}
+	case "up":
+		return tea.KeyMsg{Type: tea.KeyUp}
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
 }
@@ -291,5 +293,22 @@ func TestRoundMessageFlow(t *testing.T) {
 				t.Fatalf("round %v status %q, want %q", m.round, m.status, tc.want)
 			}
 		})
+	}
+}
+
+func TestKeysArrivingTogether(t *testing.T) {
+	m := ready(t, Options{})
+	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jjj")})
+	if m.tbl.Cursor != 3 {
+		t.Fatalf("cursor %d after \"jjj\", want 3", m.tbl.Cursor)
+	}
+	m, cmd := update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("/be")})
+	if m.mode != modeSearch || m.search.Value != "be" || cmd == nil {
+		t.Fatalf("mode %v search %q after \"/be\"", m.mode, m.search.Value)
+	}
+	// in the search box a burst is text, "q" included
+	m, _ = update(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("tq")})
+	if m.search.Value != "betq" {
+		t.Fatalf("search %q", m.search.Value)
 	}
 }

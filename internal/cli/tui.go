@@ -38,19 +38,22 @@ running once per drug) or from --predictions FILE (.csv, .parquet or .arrow
 with drug_a, drug_b, [cell_line,] mu, sigma_total, sigma_epistemic,
 sigma_aleatoric[, acquisition], as deup predict writes). Without either, the
 table shows the measured pairs only. Without --screen it opens the synthetic
-default screen (data synth, seed 1).
+default screen (data synth, seed 1). --drugs FILE adds drugs to the screen's
+(for example the DrugComb catalogue: --model then scores its 8.6 million
+pairs, which takes minutes, and the table browses them all).
 
 Running a campaign round from the UI comes with the active-learning
 campaigns (not yet wired).`
 
 func runTUI(ctx context.Context, env Env, args []string) error {
-	fs := newFlagSet(env, "deup tui", "deup tui [--screen DIR] [--model MODEL | --predictions FILE] [--cell-line NAME] [--kappa K] [--export FILE]", tuiDesc)
+	fs := newFlagSet(env, "deup tui", "deup tui [--screen DIR] [--drugs FILE] [--model MODEL | --predictions FILE] [--cell-line NAME] [--kappa K] [--export FILE]", tuiDesc)
 	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
 	modelPath := fs.String("model", "", "trained model (deup train --out) to score every pair")
 	predPath := fs.String("predictions", "", "predictions file (.csv, .parquet, .arrow)")
 	cellLine := fs.String("cell-line", "", "cell line of --model's predictions (default: the screen's first) and of predictions without a cell_line column (needed when the screen has several)")
 	kappa := fs.Float64("kappa", 1, "weight of sigma_epistemic in the default acquisition mu + kappa*sigma_epistemic")
 	export := fs.String("export", "batch.csv", "file name the export prompt proposes (.csv, .parquet or .json)")
+	drugsPath := fs.String("drugs", "", "CSV of more drugs (id or pubchem_cid, smiles, optional name), e.g. a catalogue, added to the screen's")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -65,7 +68,7 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	if math.IsNaN(*kappa) || math.IsInf(*kappa, 0) {
 		return fmt.Errorf("%w: deup tui: --kappa must be finite", ErrUsage)
 	}
-	tab, err := loadTUITable(ctx, env, *screenDir, *modelPath, *predPath, *cellLine, *kappa)
+	tab, err := loadTUITable(ctx, env, tuiInputs{*screenDir, *drugsPath, *modelPath, *predPath, *cellLine, *kappa})
 	if err != nil {
 		return err
 	}
@@ -84,9 +87,17 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
-// loadTUITable opens the screen and builds the table of pairs the UI
-// browses, with predictions from a model, a file, or none.
-func loadTUITable(ctx context.Context, env Env, screenDir, modelPath, predPath, cellLine string, kappa float64) (*pairs.Table, error) {
+// tuiInputs are the command's data flags.
+type tuiInputs struct {
+	screenDir, drugsPath, modelPath, predPath, cellLine string
+	kappa                                               float64
+}
+
+// loadTUITable opens the screen (extended with --drugs) and builds the
+// table of pairs the UI browses, with predictions from a model, a file, or
+// none.
+func loadTUITable(ctx context.Context, env Env, in tuiInputs) (*pairs.Table, error) {
+	screenDir, modelPath, predPath, cellLine, kappa := in.screenDir, in.modelPath, in.predPath, in.cellLine, in.kappa
 	var sc *drugcomb.Screen
 	var err error
 	if screenDir == "" {
@@ -96,6 +107,13 @@ func loadTUITable(ctx context.Context, env Env, screenDir, modelPath, predPath, 
 	}
 	if err != nil {
 		return nil, err
+	}
+	if in.drugsPath != "" {
+		extra, err := readDrugsCSV(in.drugsPath)
+		if err != nil {
+			return nil, err
+		}
+		sc = withDrugs(sc, extra)
 	}
 	cell := -1
 	switch {
@@ -142,6 +160,25 @@ func loadTUITable(ctx context.Context, env Env, screenDir, modelPath, predPath, 
 	}
 	tab.UseMorganSimilarity() // the detail view names how many drugs lack a fingerprint
 	return tab, nil
+}
+
+// withDrugs returns a shallow copy of sc whose drug list also holds the
+// drugs of extra whose ID is not already in it (appended, so pair indices
+// stay valid).
+func withDrugs(sc *drugcomb.Screen, extra []drugcomb.Drug) *drugcomb.Screen {
+	out := *sc
+	out.Drugs = append([]drugcomb.Drug(nil), sc.Drugs...)
+	have := make(map[string]bool, len(sc.Drugs))
+	for _, d := range sc.Drugs {
+		have[d.ID] = true
+	}
+	for _, d := range extra {
+		if !have[d.ID] {
+			have[d.ID] = true
+			out.Drugs = append(out.Drugs, d)
+		}
+	}
+	return &out
 }
 
 // predictAllPairs scores every unordered pair of the screen's drugs (those

@@ -80,7 +80,7 @@ func TestTUITableFromPredictions(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stderr bytes.Buffer
-	tab, err := loadTUITable(context.Background(), Env{Stderr: &stderr}, "", "", path, "", 1)
+	tab, err := loadTUITable(context.Background(), Env{Stderr: &stderr}, tuiInputs{predPath: path, kappa: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,33 @@ func TestTUITableFromPredictions(t *testing.T) {
 	}
 	// without a cell_line column the screen's two cell lines are ambiguous
 	os.WriteFile(path, []byte("drug_a,drug_b,mu,sigma_total,sigma_epistemic,sigma_aleatoric\n"+sc.Drugs[0].ID+","+sc.Drugs[1].ID+",1,1,1,1\n"), 0o644)
-	if _, err := loadTUITable(context.Background(), Env{Stderr: &stderr}, "", "", path, "", 1); err == nil || !strings.Contains(err.Error(), "no cell line") {
+	if _, err := loadTUITable(context.Background(), Env{Stderr: &stderr}, tuiInputs{predPath: path, kappa: 1}); err == nil || !strings.Contains(err.Error(), "no cell line") {
 		t.Fatalf("err = %v, want the ambiguous cell line named", err)
+	}
+}
+
+func TestTUIWithDrugs(t *testing.T) {
+	sc, err := data.Synth(data.DefaultSynth(synthSeed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(sc.Drugs)
+	path := filepath.Join(t.TempDir(), "more.csv")
+	// one drug already in the screen (by ID), two new ones
+	csv := "pubchem_cid,smiles\n" + sc.Drugs[3].ID + ",CCO\n2244,CC(=O)Oc1ccccc1C(=O)O\n3672,CC(C)Cc1ccc(C(C)C(=O)O)cc1\n"
+	if err := os.WriteFile(path, []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	tab, err := loadTUITable(context.Background(), Env{Stderr: &stderr}, tuiInputs{drugsPath: path, kappa: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := tab.Info()
+	if len(info.Drugs) != n+2 || info.Drugs[n].ID != "2244" || info.Drugs[n+1].ID != "3672" || info.Drugs[3].SMILES == "CCO" {
+		t.Fatalf("%d drugs (want %d), added %v; the screen's drug 3 must keep its own entry", len(info.Drugs), n+2, info.Drugs[n:])
+	}
+	if len(sc.Drugs) != n {
+		t.Fatal("the screen was modified")
 	}
 }

@@ -345,33 +345,41 @@ func (t *Table) Select(ctx context.Context, q tui.Query) (*View, error) {
 			rows[i] = int32(i)
 		}
 	} else {
-		for lo := 0; lo < n; lo += block {
-			if err := ctx.Err(); err != nil {
-				return nil, err
+		keep := func(i int) bool {
+			a, b := t.a[i], t.b[i]
+			switch {
+			case match != nil && !match[a] && !match[b]:
+				return false
+			case q.Drug >= 0 && int(a) != q.Drug && int(b) != q.Drug:
+				return false
+			case q.CellLine >= 0 && int(t.cell[i]) != q.CellLine:
+				return false
+			case q.Measured == tui.OnlyMeasured && t.pair[i] < 0:
+				return false
+			case q.Measured == tui.OnlyUnmeasured && t.pair[i] >= 0:
+				return false
 			}
-			hi := min(lo+block, n)
-			for i := lo; i < hi; i++ {
-				a, b := t.a[i], t.b[i]
-				if match != nil && !match[a] && !match[b] {
-					continue
+			return true
+		}
+		// two passes (count, then fill) so the result is allocated once
+		count := 0
+		for pass := range 2 {
+			if pass == 1 {
+				rows = make([]int32, 0, count)
+			}
+			for lo := 0; lo < n; lo += block {
+				if err := ctx.Err(); err != nil {
+					return nil, err
 				}
-				if q.Drug >= 0 && int(a) != q.Drug && int(b) != q.Drug {
-					continue
-				}
-				if q.CellLine >= 0 && int(t.cell[i]) != q.CellLine {
-					continue
-				}
-				switch q.Measured {
-				case tui.OnlyMeasured:
-					if t.pair[i] < 0 {
-						continue
+				for i := lo; i < min(lo+block, n); i++ {
+					if keep(i) {
+						if pass == 0 {
+							count++
+						} else {
+							rows = append(rows, int32(i))
+						}
 					}
-				case tui.OnlyUnmeasured:
-					if t.pair[i] >= 0 {
-						continue
-					}
 				}
-				rows = append(rows, int32(i))
 			}
 		}
 	}
