@@ -9,9 +9,12 @@
 //   - Surrogate (Fit on Evidence, Predict mu and sigmas for pairs) and Oracle
 //     (measures pairs; TableOracle answers from a measured screen) are the
 //     small interfaces the campaign consumes. Surrogates here: DEUP
-//     (interactive DEUP, below), Ridge (Bayesian linear regression, its
-//     posterior variance as the epistemic part), Ensemble (bootstrap
-//     ensemble of Bayesian ridges).
+//     (interactive DEUP, below) with a Bayesian-ridge main predictor
+//     ("deup") or package model's two-tower network ("deup-net", the CLI
+//     default; Net adapts it to deup.Learner), Ridge (Bayesian linear
+//     regression, its posterior variance as the epistemic part), Ensemble
+//     (bootstrap ensemble of Bayesian ridges), NetEnsemble (package model's
+//     Deep Ensemble, "ensemble-net"). NewSurrogateFor builds them by name.
 //   - Acquisition: UCB mu + kappa*sigma_epistemic, EI (expected improvement
 //     over the best measured score), Thompson (one draw from
 //     N(mu, sigma_epistemic^2) per candidate, seeded), Greedy (mu), Explore
