@@ -28,7 +28,7 @@ type Config struct {
 	PowerIters int     // power iterations per training step; default 1
 
 	LR          float64 // Adam learning rate of the GP (hyperparameters, variational parameters, inducing points); default 1e-2 (the paper's best DUE setting)
-	NetLR       float64 // Adam learning rate of the feature extractor; default 1e-3 (see doc.go: at 1e-2 the network stops learning)
+	NetLR       float64 // Adam learning rate of the feature extractor; default 1e-4, the shared two-tower network's (see doc.go: at 1e-2 or 1e-3 the full-size network stops learning)
 	WeightDecay float64 // L2 weight decay on the feature extractor (PyTorch Adam's weight_decay); default 5e-4 (DUE); negative means 0
 	BatchSize   int     // pairs per minibatch; default 128 (DUE)
 	MaxEpochs   int     // default 300
@@ -62,7 +62,7 @@ func (c Config) withDefaults() Config {
 		c.LR = 1e-2
 	}
 	if c.NetLR == 0 {
-		c.NetLR = 1e-3
+		c.NetLR = 1e-4
 	}
 	if c.WeightDecay == 0 {
 		c.WeightDecay = 5e-4
