@@ -83,10 +83,15 @@ func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []
 			for jp := lo; jp < hi; jp++ {
 				jc := jp * nrTile
 				w := min(nrTile, n-jc)
+				bsrc, bld := &bp[0], nrTile
 				if w < nrTile {
 					clear(bp)
 				}
-				if tB == blas.NoTrans {
+				if tB == blas.NoTrans && w == nrTile {
+					// Full panel of an untransposed B: the kernel reads it in
+					// place (16 contiguous floats per row, constant stride).
+					bsrc, bld = &b[pc*ldb+jc], ldb
+				} else if tB == blas.NoTrans {
 					for p := 0; p < kc; p++ {
 						copy(bp[p*nrTile:p*nrTile+w], b[(pc+p)*ldb+jc:(pc+p)*ldb+jc+w])
 					}
@@ -100,11 +105,11 @@ func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []
 				for ic := 0; ic < mPad; ic += mrTile {
 					h := min(mrTile, m-ic)
 					if h == mrTile && w == nrTile {
-						kern4x16(kc, &ap[ic*kc], &bp[0], &c[ic*ldc+jc], ldc)
+						kern4x16(kc, &ap[ic*kc], bsrc, &c[ic*ldc+jc], ldc, bld)
 						continue
 					}
 					clear(tile[:])
-					kern4x16(kc, &ap[ic*kc], &bp[0], &tile[0], nrTile)
+					kern4x16(kc, &ap[ic*kc], bsrc, &tile[0], nrTile, bld)
 					for ii := 0; ii < h; ii++ {
 						row := c[(ic+ii)*ldc+jc : (ic+ii)*ldc+jc+w]
 						for jj := range row {

@@ -2,16 +2,19 @@
 
 #include "textflag.h"
 
-// func kern4x16(k int, a, b, c *float32, ldc int)
-// C[0:4, 0:16] += Ap · Bp for a packed A panel (k×4, a[p*4+i]) and a
-// packed B panel (k×16, b[p*16+j]); ldc is C's row stride in elements.
-TEXT ·kern4x16(SB), NOSPLIT, $0-40
+// func kern4x16(k int, a, b, c *float32, ldc, ldb int)
+// C[0:4, 0:16] += Ap · B for a packed A panel (k×4, a[p*4+i]) and 16
+// columns of B (b[p*ldb+j], j < 16); ldc and ldb are row strides in
+// elements (ldb = 16 for a packed B panel).
+TEXT ·kern4x16(SB), NOSPLIT, $0-48
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
 	MOVQ c+24(FP), DX
 	MOVQ ldc+32(FP), R8
 	SHLQ $2, R8
+	MOVQ ldb+40(FP), R9
+	SHLQ $2, R9
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -39,7 +42,7 @@ loop:
 	VFMADD231PS  Y8, Y13, Y6
 	VFMADD231PS  Y9, Y13, Y7
 	ADDQ         $16, SI
-	ADDQ         $64, DI
+	ADDQ         R9, DI
 	DECQ         CX
 	JNZ          loop
 
