@@ -71,6 +71,12 @@ func (bl *Builder) mem() memory.Allocator {
 type resolver struct {
 	drug map[string]int // by ID, then (if unambiguous) by name and PubChem CID
 	cell map[string]int
+
+	// the last value looked up and its index: files from `deup predict
+	// --all-pairs` repeat drug_a for thousands of rows
+	lastV  string
+	lastI  int
+	lastOK bool
 }
 
 func (bl *Builder) resolver() *resolver {
@@ -108,7 +114,11 @@ func (bl *Builder) resolver() *resolver {
 }
 
 func (r *resolver) drugIndex(v string) (int, error) {
+	if r.lastOK && v == r.lastV {
+		return r.lastI, nil
+	}
 	if i, ok := r.drug[v]; ok {
+		r.lastV, r.lastI, r.lastOK = v, i, true
 		return i, nil
 	}
 	if i, ok := r.drug[strings.ToLower(v)]; ok {
@@ -327,6 +337,7 @@ func (bl *Builder) readParquet(f *os.File, cell int) error {
 	if err != nil {
 		return err
 	}
+	bl.grow(int(pf.NumRows()))
 	r := bl.resolver()
 	row := 0
 	for rr.Next() {

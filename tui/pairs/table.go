@@ -116,6 +116,15 @@ func (bl *Builder) Add(a, b, c int, p Prediction) error {
 	return nil
 }
 
+// grow makes room for n more predictions.
+func (bl *Builder) grow(n int) {
+	t := bl.t
+	t.a, t.b = slices.Grow(t.a, n), slices.Grow(t.b, n)
+	t.cell = slices.Grow(t.cell, n)
+	t.mu, t.sigmaT, t.sigmaE = slices.Grow(t.mu, n), slices.Grow(t.sigmaT, n), slices.Grow(t.sigmaE, n)
+	t.sigmaA, t.acq = slices.Grow(t.sigmaA, n), slices.Grow(t.acq, n)
+}
+
 // ErrDuplicate reports two predictions for the same pair.
 var ErrDuplicate = errors.New("duplicate prediction")
 
