@@ -68,10 +68,15 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	if math.IsNaN(*kappa) || math.IsInf(*kappa, 0) {
 		return fmt.Errorf("%w: deup tui: --kappa must be finite", ErrUsage)
 	}
+	start := time.Now()
+	if *predPath != "" {
+		fmt.Fprintf(env.Stderr, "deup tui: reading %s\n", *predPath)
+	}
 	tab, err := loadTUITable(ctx, env, tuiInputs{*screenDir, *drugsPath, *modelPath, *predPath, *cellLine, *kappa})
 	if err != nil {
 		return err
 	}
+	fmt.Fprintf(env.Stderr, "deup tui: %d pairs of %d drugs ready in %s\n", tab.Len(), len(tab.Info().Drugs), time.Since(start).Round(time.Millisecond))
 	r := lipgloss.NewRenderer(env.Stdout)
 	m := tui.New(tab, tui.Options{Renderer: r, Context: ctx, Debounce: 120 * time.Millisecond, ExportPath: *export})
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(env.Stdout), tea.WithAltScreen()}
