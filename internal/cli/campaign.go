@@ -271,6 +271,13 @@ func openCampaign(dir string) (*ledger.Ledger, *active.Campaign, error) {
 		l.Close()
 		return nil, nil, err
 	}
+	// A kill right after init's ledger event leaves no human-readable copy.
+	if _, err := os.Stat(filepath.Join(dir, "campaign.json")); os.IsNotExist(err) {
+		if err := writeCampaignJSON(dir, c.Config); err != nil {
+			l.Close()
+			return nil, nil, err
+		}
+	}
 	return l, c, nil
 }
 

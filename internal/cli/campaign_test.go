@@ -392,9 +392,20 @@ func TestCampaignKill(t *testing.T) {
 	if n := len(ledgerEvents(t, dir)); n != 0 {
 		t.Fatalf("init killed before link left %d events", n)
 	}
-	mustRun(t, append(append([]string{"campaign", "init"}, args...), dir)...)
+	// Kill it after the event is complete: the campaign exists, its
+	// human-readable campaign.json does not yet, and resume writes it.
+	cmd = deupProcess([]string{ledger.CrashEnv + "=1:after-sync"}, append(append([]string{"campaign", "init"}, args...), dir)...)
+	if err := cmd.Run(); !killed(err) {
+		t.Fatalf("init with a crash point: %v", err)
+	}
+	if n := len(ledgerEvents(t, dir)); n != 1 {
+		t.Fatalf("init killed after sync left %d events, want 1", n)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "campaign.json")); !os.IsNotExist(err) {
+		t.Fatalf("campaign.json exists after a kill before it was written: %v", err)
+	}
 
-	kills := 0
+	kills := 2
 	// Crash points: every stage of the prefill (2), first suggest (3) and
 	// measure (4), a middle suggest (7) and the last measure (10).
 	for _, seq := range []int{2, 3, 4, 7, 10} {
@@ -446,6 +457,9 @@ func TestCampaignKill(t *testing.T) {
 		t.Fatalf("after %d kills: %d events, want %d", kills, len(got), len(want))
 	}
 	checkPrefix(t, got, want)
+	if _, err := os.Stat(filepath.Join(dir, "campaign.json")); err != nil {
+		t.Errorf("campaign.json not rewritten by resume: %v", err)
+	}
 	left, _ := filepath.Glob(filepath.Join(dir, "ledger", ".tmp-*"))
 	if len(left) != 0 {
 		t.Errorf("temporary files left: %v", left)
