@@ -203,8 +203,12 @@ func (m *Mol) AtomBonds(i int) []int32 { return m.adj[m.adjStart[i]:m.adjStart[i
 // Degree is the number of bonds of atom i in the graph.
 func (m *Mol) Degree(i int) int { return int(m.adjStart[i+1] - m.adjStart[i]) }
 
-// Rings returns the rings (smallest set of smallest rings, symmetrized as
-// RDKit does) as atom indices. The slices belong to m.
+// Rings returns the rings as sorted atom indices: a smallest set of
+// smallest rings plus equal-size alternatives, like RDKit's symmetrized
+// SSSR. Ring membership is exactly RDKit's; in some bridged systems the
+// extra equal-size rings differ from RDKit's list (RDKit's own choice there
+// depends on its traversal), which the fingerprints do not depend on. The
+// slices belong to m.
 func (m *Mol) Rings() [][]int { return m.rings }
 
 // buildAdjacency (re)computes the compressed adjacency lists.

@@ -275,7 +275,10 @@ func (m *Mol) ringSystem(atoms, bonds []int, ringBond []bool, nr int) {
 	}
 	// Every cycle of a ring system with more than one ring passes through
 	// an atom with three or more ring bonds, and Horton's theorem holds for
-	// every atom of a basis cycle, so those atoms suffice as roots.
+	// every atom of a basis cycle, so those atoms suffice as roots for the
+	// basis. The equal-size alternatives RDKit adds (bicyclo[2.1.1]hexane's
+	// second five-membered ring) can need the other atoms as roots too.
+	const allRoots = true
 	for _, v := range atoms {
 		rdeg := 0
 		for _, b := range m.AtomBonds(v) {
@@ -283,7 +286,7 @@ func (m *Mol) ringSystem(atoms, bonds []int, ringBond []bool, nr int) {
 				rdeg++
 			}
 		}
-		if rdeg < 3 {
+		if rdeg < 3 && !allRoots {
 			continue
 		}
 		for _, a := range atoms {
