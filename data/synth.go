@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sort"
 	"strings"
 
 	"github.com/deup-screening/deup/drugcomb"
@@ -158,10 +159,11 @@ type synthDrug struct {
 // w_f ~ Normal(0, I_k) (k = LatentDim; rare-family fragments are scaled by
 // 1.5, so rare drugs lie away from the common ones). A drug's latent vector
 // is z = sum over its fragments of w_f, a function of its substructures and
-// so of its Morgan fingerprint; write t = tanh(z) elementwise. The true
-// synergy of drugs a and b on cell line c is
+// so of its Morgan fingerprint; write t = tanh(z / 2) elementwise. The true
+// synergy of drugs a and b on cell line c is an additive part (each drug's
+// own effect, about 90 % of the variance) plus a pairwise interaction:
 //
-//	mu = Scale * (beta_c + sum_i {d_ci * t_ai * t_bi} + 0.5 * u . (t_a + t_b))
+//	mu = Scale * (beta_c + 0.75 * u . (t_a + t_b) + 0.5 * sum_i {d_ci * t_ai * t_bi})
 //
 // (d_c, u, beta_c drawn once per screen), symmetric in a and b. One
 // measurement is mu + sigma * e, e ~ Normal(0, 1), with the heteroscedastic
@@ -218,7 +220,7 @@ func synth(cfg SynthConfig) (*drugcomb.Screen, []synthDrug, error) {
 			}
 		}
 		for j := range z {
-			z[j] = math.Tanh(z[j])
+			z[j] = math.Tanh(0.5 * z[j])
 		}
 		t[i] = z
 	}
@@ -242,8 +244,33 @@ func synth(cfg SynthConfig) (*drugcomb.Screen, []synthDrug, error) {
 			}
 		}
 	}
-	rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
-	cands = cands[:cfg.Pairs]
+	// Weighted sampling without replacement (Efraimidis and Spirakis 2006:
+	// keep the Pairs largest u^(1/w)): a pair's weight is the product of
+	// its drugs' weights, 1 for common drugs and rareDrugWeight for drugs
+	// with a rare fragment, so rare drugs are also rarely measured, as new
+	// chemistry is in a real screen.
+	const rareDrugWeight = 0.25
+	keys := make([]float64, len(cands))
+	for i, cd := range cands {
+		w := 1.0
+		if drugs[cd.a].rare {
+			w *= rareDrugWeight
+		}
+		if drugs[cd.b].rare {
+			w *= rareDrugWeight
+		}
+		keys[i] = math.Log(rng.Float64()) / w // log(u^(1/w)): same order, no underflow
+	}
+	order := make([]int, len(cands))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return keys[order[i]] > keys[order[j]] })
+	picked := make([]cand, cfg.Pairs)
+	for i := range picked {
+		picked[i] = cands[order[i]]
+	}
+	cands = picked
 
 	type truth struct{ mu, v float64 }
 	truths := map[[3]int]truth{}
@@ -257,7 +284,7 @@ func synth(cfg SynthConfig) (*drugcomb.Screen, []synthDrug, error) {
 			lin += u[j] * (ta[j] + tb[j])
 			nz += v[j] * (ta[j] + tb[j])
 		}
-		mu = cfg.Scale * (mu + 0.5*lin)
+		mu = cfg.Scale * (beta[cd.c] + 0.5*(mu-beta[cd.c]) + 0.75*lin) // mu held beta_c + the interaction
 		sigma := cfg.NoiseMin + (cfg.NoiseMax-cfg.NoiseMin)/(1+math.Exp(-nz))
 		truths[[3]int{cd.a, cd.b, cd.c}] = truth{mu, sigma * sigma}
 		reps := 1
