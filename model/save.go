@@ -142,6 +142,10 @@ func readModel(r io.Reader) (fileHeader, []*network, error) {
 	if err := cfg.validate(); err != nil || h.Nets < 1 || h.Nets > 1000 || h.Features.Dim() <= 0 || !(h.SD > 0) {
 		return h, nil, fmt.Errorf("%w: header: invalid configuration (%v)", ErrFormat, err)
 	}
+	// Check the size the configuration implies before allocating anything.
+	if want := impliedParams(cfg, h.Features.Dim(), h.Sigma) * float64(h.Nets) * 4; want != float64(len(body)-p) {
+		return h, nil, fmt.Errorf("%w: %d parameter bytes, configuration implies %.0f", ErrFormat, len(body)-p, want)
+	}
 	var nets []*network
 	for k := 0; k < h.Nets; k++ {
 		n := newNetwork(cfg, h.Features.Dim(), h.Sigma, 0)
@@ -212,4 +216,15 @@ func Load(r io.Reader) (Method, error) {
 		return &MCDropout{cfg: h.Config.config().withDefaults(), p: h.Extra[0], passes: int(h.Extra[1]), net: nets[0], fwd: newForwarder(nets[0]), feat: h.Features, mean: h.Mean, sd: h.SD, trained: true}, nil
 	}
 	return nil, fmt.Errorf("%w: unknown method %q", ErrFormat, h.Method)
+}
+
+// impliedParams is the number of parameters newNetwork allocates, in
+// float64 so that absurd configurations cannot overflow.
+func impliedParams(c Config, dim int, sigma bool) float64 {
+	d, th, to, ch, sh := float64(dim), float64(c.TowerHidden), float64(c.TowerOut), float64(c.CombHidden), float64(c.SigmaHidden)
+	n := d*th + th + th*to + to + to*ch + ch + ch*ch + ch + ch + 1
+	if sigma {
+		n += to*sh + 2*sh + sh*sh + sh + sh + 1
+	}
+	return n
 }
