@@ -138,30 +138,30 @@ func importRows(file string, src rowSource, opt Options) (*Screen, *Report, erro
 	}
 	ia, err := col(opt.DrugA, "drug A", true)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
 	}
 	ib, err := col(opt.DrugB, "drug B", true)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
 	}
 	ic, err := col(opt.CellLine, "cell line", true)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
 	}
 	isa, err := col(opt.SMILESA, "SMILES of drug A", true)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
 	}
 	isb, err := col(opt.SMILESB, "SMILES of drug B", true)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
 	}
 	var scoreIdx []int
 	var scoreNames []string
 	for _, s := range opt.Scores {
 		i, err := col(s, "score", true)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
 		}
 		scoreIdx = append(scoreIdx, i)
 		scoreNames = append(scoreNames, s)
@@ -170,7 +170,7 @@ func importRows(file string, src rowSource, opt Options) (*Screen, *Report, erro
 	for _, s := range opt.OptionalScores {
 		i, err := col(s, "score", false)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
 		}
 		if i < 0 {
 			rep.note("score column absent", file+":1", s)
@@ -180,7 +180,7 @@ func importRows(file string, src rowSource, opt Options) (*Screen, *Report, erro
 		scoreNames = append(scoreNames, s)
 	}
 	if len(scoreIdx) == 0 {
-		return nil, nil, missingColumnError(src, hdr, strings.Join(append(append([]string(nil), opt.Scores...), opt.OptionalScores...), " or "), "score")
+		return nil, nil, fmt.Errorf("drugcomb: import: %w", missingColumnError(src, hdr, strings.Join(append(append([]string(nil), opt.Scores...), opt.OptionalScores...), " or "), "score"))
 	}
 	for i := range scoreNames { // a score column keeps the header's spelling of its name
 		scoreNames[i] = hdr[scoreIdx[i]]
@@ -194,7 +194,7 @@ func importRows(file string, src rowSource, opt Options) (*Screen, *Report, erro
 	}
 	for i, n := range scoreNames {
 		if !utf8.ValidString(n) {
-			return nil, nil, src.perr(scoreIdx[i], fmt.Errorf("%w in a column name", ErrUTF8))
+			return nil, nil, fmt.Errorf("drugcomb: import: %w", src.perr(scoreIdx[i], fmt.Errorf("%w in a column name", ErrUTF8)))
 		}
 	}
 	rep.ScoreColumns = scoreNames
