@@ -270,6 +270,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case roundStartedMsg, roundProgressMsg, roundDoneMsg:
 		return m.updateRound(msg)
+	case tea.MouseMsg:
+		return m.mouse(msg), nil
 	case tea.KeyMsg:
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && m.mode != modeSearch && m.mode != modeExport {
 			// Keys typed faster than the terminal is read arrive as one
@@ -286,6 +288,38 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.key(msg)
 	}
 	return m, nil
+}
+
+// mouse scrolls the table of the current screen with the wheel and puts
+// the cursor on a clicked row (mouse reporting is optional: the command
+// turns it on).
+func (m Model) mouse(msg tea.MouseMsg) Model {
+	var t *table.Model
+	var n, top int // rows, and the screen line of the first body row
+	switch m.mode {
+	case modeTable:
+		t, n, top = &m.tbl, m.n(), 3
+	case modeDrug:
+		t, top = &m.drugTbl, 3
+		if m.drugRows != nil {
+			n = m.drugRows.Len()
+		}
+	case modeBatch:
+		t, n, top = &m.batchTbl, len(m.marks), 4
+	default:
+		return m
+	}
+	switch {
+	case msg.Button == tea.MouseButtonWheelUp:
+		*t = t.MoveTo(t.Cursor-3, n)
+	case msg.Button == tea.MouseButtonWheelDown:
+		*t = t.MoveTo(t.Cursor+3, n)
+	case msg.Button == tea.MouseButtonLeft && msg.Action == tea.MouseActionPress:
+		if i := t.Offset + msg.Y - top; msg.Y >= top && msg.Y < top+t.Height && i < n {
+			*t = t.MoveTo(i, n)
+		}
+	}
+	return m
 }
 
 func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {

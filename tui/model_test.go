@@ -312,3 +312,30 @@ func TestKeysArrivingTogether(t *testing.T) {
 		t.Fatalf("search %q", m.search.Value)
 	}
 }
+
+func TestMouse(t *testing.T) {
+	m := ready(t, Options{})
+	m, _ = update(m, tea.MouseMsg{Button: tea.MouseButtonWheelDown})
+	if m.tbl.Cursor != 3 {
+		t.Fatalf("wheel down: cursor %d, want 3", m.tbl.Cursor)
+	}
+	m, _ = update(m, tea.MouseMsg{Button: tea.MouseButtonWheelUp})
+	m, _ = update(m, tea.MouseMsg{Button: tea.MouseButtonWheelUp})
+	if m.tbl.Cursor != 0 {
+		t.Fatalf("wheel up twice: cursor %d, want 0", m.tbl.Cursor)
+	}
+	// line 0 title, 1 filter, 2 column header, 3 first row
+	m, _ = update(m, tea.MouseMsg{Button: tea.MouseButtonLeft, Action: tea.MouseActionPress, Y: 5})
+	if m.tbl.Cursor != 2 {
+		t.Fatalf("click on line 5: cursor %d, want 2", m.tbl.Cursor)
+	}
+	for _, y := range []int{0, 2, 9, 23} { // title, header, below the 6 rows
+		m2, _ := update(m, tea.MouseMsg{Button: tea.MouseButtonLeft, Action: tea.MouseActionPress, Y: y})
+		if m2.tbl.Cursor != 2 {
+			t.Fatalf("click on line %d moved the cursor to %d", y, m2.tbl.Cursor)
+		}
+	}
+	if v := m.View(); !strings.Contains(strings.Split(v, "\n")[5], ">") {
+		t.Fatalf("cursor not on line 5:\n%s", v)
+	}
+}

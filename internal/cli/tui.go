@@ -53,6 +53,7 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	cellLine := fs.String("cell-line", "", "cell line of --model's predictions (default: the screen's first) and of predictions without a cell_line column (needed when the screen has several)")
 	kappa := fs.Float64("kappa", 1, "weight of sigma_epistemic in the default acquisition mu + kappa*sigma_epistemic")
 	export := fs.String("export", "batch.csv", "file name the export prompt proposes (.csv, .parquet or .json)")
+	mouse := fs.Bool("mouse", false, "scroll with the wheel and select rows by clicking (the terminal's own text selection then needs shift)")
 	drugsPath := fs.String("drugs", "", "CSV of more drugs (id or pubchem_cid, smiles, optional name), e.g. a catalogue, added to the screen's")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -80,6 +81,9 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	r := lipgloss.NewRenderer(env.Stdout)
 	m := tui.New(tab, tui.Options{Renderer: r, Context: ctx, Debounce: 120 * time.Millisecond, ExportPath: *export})
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(env.Stdout), tea.WithAltScreen()}
+	if *mouse {
+		opts = append(opts, tea.WithMouseCellMotion())
+	}
 	if env.Stdin != nil {
 		opts = append(opts, tea.WithInput(env.Stdin))
 	}
