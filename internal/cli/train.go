@@ -99,6 +99,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	var bar *progress.Bar
 	var last model.Progress
 	epochsRun := 0
+	bestVal := math.Inf(1) // of the (first) network, at its best epoch
 	fitStart := time.Now()
 	err = m.Fit(ctx, d, split, func(p model.Progress) {
 		if p.Done {
@@ -106,6 +107,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 		}
 		if bar == nil || p.Member != last.Member {
 			if bar != nil {
+				bar.SetTotal(last.Epoch)
 				bar.Finish()
 			}
 			label := "train " + *method
@@ -116,6 +118,9 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 		}
 		last = p
 		epochsRun++
+		if p.Member == 0 || p.Members <= 1 {
+			bestVal = math.Min(bestVal, p.ValRMSE)
+		}
 		detail := fmt.Sprintf("loss %.3f val-rmse %.3g best %d", p.TrainLoss, p.ValRMSE, p.BestEpoch)
 		if !math.IsNaN(p.OutLoss) {
 			detail = fmt.Sprintf("loss %.3f out %.3f val-rmse %.3g best %d", p.TrainLoss, p.OutLoss, p.ValRMSE, p.BestEpoch)
@@ -123,6 +128,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 		bar.Set(p.Epoch, detail)
 	})
 	if bar != nil {
+		bar.SetTotal(last.Epoch) // early stopping ends before MaxEpochs
 		bar.Finish()
 	}
 	if err != nil {
@@ -145,7 +151,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 		res[k], sig[k] = math.Abs(r), pred[k].SigmaTotal
 	}
 	fmt.Fprintf(env.Stdout, "trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n", m.Name(), epochsRun, last.Epoch, last.BestEpoch, fitTime.Round(time.Millisecond), fitTime.Seconds()/float64(max(epochsRun, 1)), model.BLAS())
-	fmt.Fprintf(env.Stdout, "validation RMSE %.4g; test RMSE %.4g; corr(sigma_total, |residual|) on test %.3f\n", last.ValRMSE, math.Sqrt(se/float64(len(test))), corrPearson(sig, res))
+	fmt.Fprintf(env.Stdout, "best validation RMSE %.4g; test RMSE %.4g; corr(sigma_total, |residual|) on test %.3f\n", bestVal, math.Sqrt(se/float64(len(test))), corrPearson(sig, res))
 	fmt.Fprintf(env.Stdout, "%s\n", m.AleatoricNote())
 	if err := saveModel(*out, m); err != nil {
 		return err
