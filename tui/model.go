@@ -69,7 +69,10 @@ type Model struct {
 	keys keyMap
 
 	width, height int
-	mode, back    mode // back: where esc from detail/help/drug returns
+	mode          mode
+	// the screens esc returns to, innermost last (detail, drug view and
+	// help open on top of the current screen)
+	stack []mode
 
 	// the pairs table
 	q       Query
@@ -332,8 +335,7 @@ func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case modeExport:
 		return m.keyExport(msg)
 	case modeHelp:
-		m.mode = m.back
-		return m, nil
+		return m.pop(), nil
 	case modeExported:
 		m.mode = modeTable
 		return m, nil
@@ -365,7 +367,7 @@ func (m Model) keyTable(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Quit):
 		return m, tea.Quit
 	case key.Matches(msg, k.Help):
-		m.back, m.mode = modeTable, modeHelp
+		m = m.push(modeHelp)
 	case key.Matches(msg, k.Sort):
 		c := Column(msg.Runes[0] - '1')
 		if c == m.q.Sort {
@@ -404,7 +406,7 @@ func (m Model) keyTable(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 	case key.Matches(msg, k.Detail):
 		if r, ok := m.current(); ok {
-			return m.openDetail(r, modeTable)
+			return m.openDetail(r)
 		}
 	case key.Matches(msg, k.DrugA), key.Matches(msg, k.DrugB):
 		if r, ok := m.current(); ok {
@@ -412,7 +414,7 @@ func (m Model) keyTable(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			if key.Matches(msg, k.DrugB) {
 				d = r.B
 			}
-			return m.openDrug(d, modeTable)
+			return m.openDrug(d)
 		}
 	case key.Matches(msg, k.Batch):
 		m.mode = modeBatch
@@ -453,8 +455,10 @@ func (m Model) keySearch(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	return m, tea.Tick(m.opt.Debounce, func(time.Time) tea.Msg { return searchTickMsg{seq} })
 }
 
-func (m Model) openDetail(r Row, back mode) (Model, tea.Cmd) {
-	m.mode, m.back = modeDetail, back
+func (m Model) openDetail(r Row) (Model, tea.Cmd) {
+	if m.mode != modeDetail {
+		m = m.push(modeDetail)
+	}
 	m.detail, m.near, m.nearFor = r, nil, r.Index
 	return m, m.nearCmd(r.Index)
 }
@@ -465,30 +469,30 @@ func (m Model) keyDetail(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Quit):
 		return m, tea.Quit
 	case key.Matches(msg, k.Back), key.Matches(msg, k.Detail):
-		m.mode = m.back
+		m = m.pop()
 	case key.Matches(msg, k.Help):
-		m.back, m.mode = modeDetail, modeHelp
+		m = m.push(modeHelp)
 	case key.Matches(msg, k.Mark):
 		m = m.toggle(m.detail.Index, "picked in deup tui from the detail view, "+m.describe())
 	case key.Matches(msg, k.DrugA):
-		return m.openDrug(m.detail.A, modeDetail)
+		return m.openDrug(m.detail.A)
 	case key.Matches(msg, k.DrugB):
-		return m.openDrug(m.detail.B, modeDetail)
+		return m.openDrug(m.detail.B)
 	case key.Matches(msg, k.Move.Up), key.Matches(msg, k.Move.Down):
 		// walk the list the detail was opened from
-		if m.back == modeTable {
+		if len(m.stack) > 0 && m.stack[len(m.stack)-1] == modeTable {
 			t, _ := m.tbl.Update(msg, m.keys.Move, m.n())
 			m.tbl = t
 			if r, ok := m.current(); ok {
-				return m.openDetail(r, modeTable)
+				return m.openDetail(r)
 			}
 		}
 	}
 	return m, nil
 }
 
-func (m Model) openDrug(d int, back mode) (Model, tea.Cmd) {
-	m.mode, m.back = modeDrug, back
+func (m Model) openDrug(d int) (Model, tea.Cmd) {
+	m = m.push(modeDrug)
 	m.drug, m.drugLoaded, m.drugRows = d, false, nil
 	m.drugSeq++
 	return m, m.drugCmd()
@@ -508,9 +512,9 @@ func (m Model) keyDrug(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Quit):
 		return m, tea.Quit
 	case key.Matches(msg, k.Back):
-		m.mode = modeTable
+		m = m.pop()
 	case key.Matches(msg, k.Help):
-		m.back, m.mode = modeDrug, modeHelp
+		m = m.push(modeHelp)
 	case key.Matches(msg, k.Mark):
 		if n > 0 {
 			r := m.drugRows.Row(m.drugTbl.Cursor)
@@ -519,7 +523,7 @@ func (m Model) keyDrug(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 	case key.Matches(msg, k.Detail):
 		if n > 0 {
-			return m.openDetail(m.drugRows.Row(m.drugTbl.Cursor), modeDrug)
+			return m.openDetail(m.drugRows.Row(m.drugTbl.Cursor))
 		}
 	}
 	return m, nil
@@ -537,7 +541,7 @@ func (m Model) keyBatch(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Back), key.Matches(msg, k.Batch):
 		m.mode = modeTable
 	case key.Matches(msg, k.Help):
-		m.back, m.mode = modeBatch, modeHelp
+		m = m.push(modeHelp)
 	case key.Matches(msg, k.Unmark):
 		if len(m.marks) > 0 {
 			m = m.toggle(m.marks[m.batchTbl.Cursor].row, "")
@@ -577,6 +581,26 @@ func (m Model) keyExport(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	m.path, _ = m.path.Update(msg)
 	return m, nil
+}
+
+// push opens screen next on top of the current one.
+func (m Model) push(next mode) Model {
+	st := append(m.stack[:len(m.stack):len(m.stack)], m.mode) // copy: other Models may share the array
+	if len(st) > 32 {
+		st = st[len(st)-32:]
+	}
+	m.stack, m.mode = st, next
+	return m
+}
+
+// pop returns to the screen below the current one (the table when none).
+func (m Model) pop() Model {
+	if len(m.stack) == 0 {
+		m.mode = modeTable
+		return m
+	}
+	m.mode, m.stack = m.stack[len(m.stack)-1], m.stack[:len(m.stack)-1]
+	return m
 }
 
 // toggle marks row (with reason) or unmarks it if marked.

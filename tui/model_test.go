@@ -339,3 +339,48 @@ func TestMouse(t *testing.T) {
 		t.Fatalf("cursor not on line 5:\n%s", v)
 	}
 }
+
+func TestNavigationStack(t *testing.T) {
+	m := ready(t, Options{})
+	run := func(m Model, k tea.KeyMsg) Model {
+		m, cmd := update(m, k)
+		for cmd != nil {
+			m, cmd = update(m, cmd())
+		}
+		return m
+	}
+	steps := []struct {
+		key  string
+		want mode
+	}{
+		{"enter", modeDetail}, // table → detail
+		{"?", modeHelp},
+		{"x", modeDetail}, // any key closes help, back to the detail
+		{"a", modeDrug},   // detail → drug A's partners
+		{"enter", modeDetail},
+		{"esc", modeDrug},
+		{"esc", modeDetail},
+		{"esc", modeTable},
+		{"esc", modeTable},
+		{"B", modeBatch},
+		{"?", modeHelp},
+		{"x", modeBatch},
+		{"esc", modeTable},
+	}
+	for i, s := range steps {
+		m = run(m, press(s.key))
+		if m.mode != s.want {
+			t.Fatalf("step %d (%s): mode %v, want %v", i, s.key, m.mode, s.want)
+		}
+	}
+	if len(m.stack) != 0 {
+		t.Fatalf("stack %v left", m.stack)
+	}
+	// j/k in the detail view walk the table without growing the stack
+	m = run(m, press("enter"))
+	m = run(m, press("j"))
+	m = run(m, press("j"))
+	if m.mode != modeDetail || len(m.stack) != 1 || m.detail.Index != m.rows.Row(2).Index {
+		t.Fatalf("mode %v stack %v detail %d", m.mode, m.stack, m.detail.Index)
+	}
+}
