@@ -441,7 +441,11 @@ func (s *seekBuffer) Seek(off int64, whence int) (int64, error) {
 
 func encodeParquet(rec arrow.Record, mem memory.Allocator) ([]byte, error) {
 	var buf bytes.Buffer
-	props := parquet.NewWriterProperties(parquet.WithAllocator(mem), parquet.WithCompression(compress.Codecs.Snappy))
+	// A REQUIRED root, as Arrow C++ (pyarrow) writes it: arrow-go's default,
+	// REPEATED, makes other readers (parquet-go) expect repetition levels
+	// in every column and fail.
+	props := parquet.NewWriterProperties(parquet.WithAllocator(mem), parquet.WithCompression(compress.Codecs.Snappy),
+		parquet.WithRootRepetition(parquet.Repetitions.Required))
 	w, err := pqarrow.NewFileWriter(rec.Schema(), &buf, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem), pqarrow.WithStoreSchema()))
 	if err != nil {
 		return nil, err

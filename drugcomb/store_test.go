@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/apache/arrow/go/v15/parquet"
+	"github.com/apache/arrow/go/v15/parquet/file"
 )
 
 // testScreen covers every on-disk case: missing scores (NaN means), single
@@ -113,5 +115,26 @@ func TestValidate(t *testing.T) {
 	}
 	if err := testScreen(true).Validate(); err != nil {
 		t.Errorf("Validate rejected a good screen: %v", err)
+	}
+}
+
+// TestParquetRootRequired: the Parquet files have a REQUIRED root, as
+// pyarrow writes them. arrow-go's default (REPEATED) made an independent
+// reader, parquet-go v0.24.0, fail on every column ("decoding repetition
+// levels of data page v1: unexpected EOF"); with REQUIRED it reads all rows.
+func TestParquetRootRequired(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "s")
+	if err := Save(dir, testScreen(true)); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{DrugsParquetFile, PairsParquetFile} {
+		pf, err := file.OpenParquetFile(filepath.Join(dir, f), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pf.MetaData().Schema.Root().RepetitionType(); got != parquet.Repetitions.Required {
+			t.Errorf("%s: root repetition %v, want required", f, got)
+		}
+		pf.Close()
 	}
 }
