@@ -37,6 +37,28 @@
 // screens add true_mean and true_noise_var (float64). Parquet files carry
 // the Arrow schema, so types round-trip exactly.
 //
+// # Importers
+//
+// ImportTable reads any table (CSV, TSV or other delimited text, plain or
+// gzip-compressed; Parquet; Arrow IPC file or stream, told apart by their
+// first bytes) given a Columns map; ImportAlmanac and ImportDrugComb are
+// ImportTable with fixed maps. A Catalogue (ReadCatalogueFile) supplies
+// names, CIDs and SMILES by PubChem CID or by name. Every import returns a
+// Report: RowsRead = Measurements + the sum of the Dropped counts, each
+// reason with its first MaxExamples locations.
+//
+// # Errors and bad input
+//
+// A bad file is a *ParseError naming the file, line (data row for binary
+// tables), column and problem; with Options.Lenient, row-level problems
+// (unparsable or infinite scores, wrong field counts, bad quoting, invalid
+// UTF-8) are counted in the report instead. Input never panics: the text
+// path uses encoding/csv; for Arrow IPC the metadata lengths arrow-go v15
+// trusts are checked first (checkIPCStream), Parquet columns are read in
+// the calling goroutine, arrow-go panics on corrupt data are recovered into
+// errors, and a binary table may hold at most 1 GiB + 256 times its size
+// in buffers. The importers are fuzzed (FuzzReadTable, FuzzCatalogue).
+//
 // # Ownership
 //
 // Functions return screens that share nothing with their inputs. Arrow
