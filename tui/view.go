@@ -255,7 +255,11 @@ func (m Model) viewTable() string {
 	cursor := m.tbl.Cursor
 	b.WriteString(m.tbl.View(cols, n, func(i int) []string { return m.cells(m.rows.Row(i), shown, i == cursor) }, m.st.table))
 	b.WriteByte('\n')
-	b.WriteString(m.statusLine())
+	if n == 0 && !m.loading && m.rows != nil && m.status == "" && m.round == nil {
+		b.WriteString("no pair matches the filter (x clears it)")
+	} else {
+		b.WriteString(m.statusLine())
+	}
 	b.WriteByte('\n')
 	b.WriteString(m.st.dim.Render("? help · 1–9 sort · / search · c cell · m measured · space mark · enter detail · B batch · e export · q quit"))
 	return b.String()
