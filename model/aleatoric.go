@@ -17,8 +17,8 @@ const minReplicatedPairs = 30
 // sample variances (n−1 denominator), i.e. K/(K−1) × the empirical
 // variance, whose expectation is the noise variance of one measurement
 // (paper §3, Eq. au-estimator); squared loss makes the fit an estimate of
-// that variance. Ridge (λ = 1 on standardized features) keeps it small,
-// as the paper's linear regressor does, to avoid overfitting.
+// that variance. A strong ridge penalty keeps it simple, as the paper's
+// linear regressor is, to avoid overfitting.
 type aleatoric struct {
 	W     []float64 `json:"w"`
 	C     float64   `json:"c"`
@@ -55,8 +55,18 @@ func fitAleatoric(d *Dataset, idx []int, hid []float64, h int, sd float64) (*ale
 	}
 	var xtx mat.SymDense
 	xtx.SymOuterK(1, X.T())
-	for j := 0; j < h; j++ { // no penalty on the intercept
-		xtx.SetSym(j, j, xtx.At(j, j)+1)
+	// λ = the mean diagonal of XᵀX over the features: strong shrinkage,
+	// because single sample variances of 2–3 replicates are very noisy
+	// (χ² with 1–2 degrees of freedom) and a(x) is clipped at 0, so an
+	// overfitted regressor would be biased upward. No penalty on the
+	// intercept.
+	lambda := 0.0
+	for j := 0; j < h; j++ {
+		lambda += xtx.At(j, j)
+	}
+	lambda = max(lambda/float64(h), 1e-6)
+	for j := 0; j < h; j++ {
+		xtx.SetSym(j, j, xtx.At(j, j)+lambda)
 	}
 	xtx.SetSym(h, h, xtx.At(h, h)+1e-9)
 	var xty mat.VecDense

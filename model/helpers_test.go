@@ -57,7 +57,7 @@ func makeToy(seed uint64, nDrugs, dim, bits int, noiseSD float64) *toyProblem {
 			sb, eb := s(b)
 			mean := sa + sb + 4*math.Tanh(ea[0]*eb[0]+ea[1]*eb[1]-ea[2]*eb[2])
 			nsd := noiseSD * (1 + float64((a+b)%3)) // heteroscedastic, known
-			n := 1 + (a*7+b)%3                      // 1..3 replicates
+			n := 1 + (a*b+a/2)%3                    // 1..3 replicates, not tied to the noise level
 			sum, ss := 0.0, 0.0
 			reps := make([]float64, n)
 			for r := range reps {
