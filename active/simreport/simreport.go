@@ -149,8 +149,6 @@ func (r *Report) plots(title string) ([]*plot.Plot, error) {
 		}
 		p.X.Label.Text = "pairs measured"
 		p.Y.Label.Text = pn.ylabel
-		p.Legend.Top = pi != 2
-		p.Legend.Left = pi == 2
 		for si, name := range r.Order {
 			sm := pn.get(r.Acquisitions[name])
 			var pts plotter.XYs
@@ -165,13 +163,11 @@ func (r *Report) plots(title string) ([]*plot.Plot, error) {
 			if len(pts) == 0 {
 				continue
 			}
-			l, err := plotter.NewLine(pts)
+			l, sc, err := plotter.NewLinePoints(pts)
 			if err != nil {
 				return nil, err
 			}
-			l.Color = plotutil.Color(si)
-			l.Dashes = plotutil.Dashes(si)
-			l.Width = vg.Points(1.5)
+			style(si, l, sc)
 			eb, err := plotter.NewYErrorBars(struct {
 				plotter.XYer
 				plotter.YErrorer
@@ -180,12 +176,35 @@ func (r *Report) plots(title string) ([]*plot.Plot, error) {
 				return nil, err
 			}
 			eb.Color = l.Color
-			p.Add(l, eb)
-			p.Legend.Add(name, l)
+			p.Add(l, sc, eb)
 		}
 		out = append(out, p)
 	}
-	return out, nil
+	// A fourth tile holds the legend, so that it hides no curve.
+	leg := plot.New()
+	leg.HideAxes()
+	leg.Legend.Top, leg.Legend.Left = true, true
+	leg.Legend.TextStyle.Font.Size = vg.Points(11)
+	for si, name := range r.Order {
+		l, sc, err := plotter.NewLinePoints(plotter.XYs{{X: 0, Y: 0}})
+		if err != nil {
+			return nil, err
+		}
+		style(si, l, sc)
+		leg.Legend.Add(name, l, sc)
+	}
+	return append(out, leg), nil
+}
+
+// style gives strategy i its color (cycling through 7), dash pattern and
+// marker shape, so that up to 7*6 strategies stay distinguishable.
+func style(i int, l *plotter.Line, sc *plotter.Scatter) {
+	l.Color = plotutil.Color(i)
+	l.Dashes = plotutil.Dashes(i)
+	l.Width = vg.Points(1.5)
+	sc.Color = l.Color
+	sc.Shape = plotutil.Shape(i)
+	sc.Radius = vg.Points(2.5)
 }
 
 // WriteFigures writes base+".png" and base+".svg".
@@ -194,7 +213,7 @@ func (r *Report) WriteFigures(base, title string) error {
 	if err != nil {
 		return err
 	}
-	const w, h = 15 * vg.Inch, 4.5 * vg.Inch
+	const w, h = 18 * vg.Inch, 4.5 * vg.Inch
 	tiles := draw.Tiles{Rows: 1, Cols: len(ps), PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2, PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2}
 	render := func(c draw.Canvas) {
 		grid := [][]*plot.Plot{ps}
