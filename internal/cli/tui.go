@@ -79,6 +79,9 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stderr, "deup tui: %d pairs of %d drugs ready in %s\n", tab.Len(), len(tab.Info().Drugs), time.Since(start).Round(time.Millisecond))
 	r := lipgloss.NewRenderer(env.Stdout)
+	// Ask the terminal for its background colour now: once the program
+	// reads the keyboard, the terminal's answer would arrive as keys.
+	r.HasDarkBackground()
 	m := tui.New(tab, tui.Options{Renderer: r, Context: ctx, Debounce: 120 * time.Millisecond, ExportPath: *export})
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(env.Stdout), tea.WithAltScreen()}
 	if *mouse {
