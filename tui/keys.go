@@ -16,19 +16,17 @@ type keyMap struct {
 	Measured key.Binding
 	Clear    key.Binding
 
-	Detail  key.Binding
-	DrugA   key.Binding
-	DrugB   key.Binding
-	Mark    key.Binding
-	Batch   key.Binding
-	Export  key.Binding
-	Unmark  key.Binding
-	Round   key.Binding
-	Back    key.Binding
-	Help    key.Binding
-	Quit    key.Binding
-	Accept  key.Binding
-	Discard key.Binding
+	Detail key.Binding
+	DrugA  key.Binding
+	DrugB  key.Binding
+	Mark   key.Binding
+	Batch  key.Binding
+	Export key.Binding
+	Unmark key.Binding
+	Round  key.Binding
+	Back   key.Binding
+	Help   key.Binding
+	Quit   key.Binding
 }
 
 func defaultKeys() keyMap {
@@ -51,8 +49,6 @@ func defaultKeys() keyMap {
 		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		Accept:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "accept")),
-		Discard:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 	}
 }
 
