@@ -203,12 +203,11 @@ func (m *Mol) AtomBonds(i int) []int32 { return m.adj[m.adjStart[i]:m.adjStart[i
 // Degree is the number of bonds of atom i in the graph.
 func (m *Mol) Degree(i int) int { return int(m.adjStart[i+1] - m.adjStart[i]) }
 
-// Rings returns the rings as sorted atom indices: a smallest set of
-// smallest rings plus equal-size alternatives, like RDKit's symmetrized
-// SSSR. Ring membership is exactly RDKit's; in some bridged systems the
-// extra equal-size rings differ from RDKit's list (RDKit's own choice there
-// depends on its traversal), which the fingerprints do not depend on. The
-// slices belong to m.
+// Rings returns the rings as atom indices in ring order: RDKit's
+// symmetrized smallest set of smallest rings, in RDKit's order (FindSSSR
+// reimplemented; where RDKit would fall back to its approximate ring
+// finder, a minimum cycle basis from Horton's candidates is used instead).
+// The slices belong to m.
 func (m *Mol) Rings() [][]int { return m.rings }
 
 // buildAdjacency (re)computes the compressed adjacency lists.

@@ -191,21 +191,20 @@ func (m *Mol) kekulize() (int, error) {
 		if done[r0] || !use[r0] {
 			continue
 		}
+		// RDKit's pickFusedRings: depth first, neighbours (rings sharing a
+		// bond) in increasing order
 		var sys []int
-		stack := []int{r0}
-		done[r0] = true
-		for len(stack) > 0 {
-			r := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
+		var pick func(r int)
+		pick = func(r int) {
+			done[r] = true
 			sys = append(sys, r)
 			for r2 := 0; r2 < nr; r2++ {
-				if done[r2] || !use[r2] || !sharesBond(m.ringBnds[r], m.ringBnds[r2]) {
-					continue
+				if !done[r2] && use[r2] && sharesBond(m.ringBnds[r], m.ringBnds[r2]) {
+					pick(r2)
 				}
-				done[r2] = true
-				stack = append(stack, r2)
 			}
 		}
+		pick(r0)
 		if atom, err := m.kekulizeFused(sys); err != nil {
 			return atom, err
 		}
@@ -326,7 +325,6 @@ func (m *Mol) kekulizeFused(sys []int) (int, error) {
 		}
 	}
 	if !hasDummy {
-		all = m.rdkitAtomOrder(all)
 		if m.kekulizeWorker(all, inSys, cand, 100) {
 			return -1, nil
 		}
@@ -532,113 +530,4 @@ func (m *Mol) kekulizeWorker(all []int, inSys, cand []bool, maxBackTracks int) b
 		return false
 	}
 	return true
-}
-
-// rdkitAtomOrder orders the atoms of a fused ring system the way RDKit's
-// kekulization meets them first: the atoms of RDKit's first ring of the
-// system (found by a breadth-first search from the lowest-numbered atom
-// with two bonds in the graph's 2-core, listed from that root) and then
-// the others by index.
-func (m *Mol) rdkitAtomOrder(all []int) []int {
-	n := len(m.Atoms)
-	// 2-core: trim atoms of degree <= 1 repeatedly
-	deg := m.ints(n)
-	active := m.bools(len(m.Bonds))
-	for i := range active {
-		active[i] = true
-	}
-	queue := m.ints(n)[:0]
-	for i := 0; i < n; i++ {
-		deg[i] = m.Degree(i)
-		if deg[i] <= 1 {
-			queue = append(queue, i)
-		}
-	}
-	for q := 0; q < len(queue); q++ {
-		a := queue[q]
-		for _, b := range m.AtomBonds(a) {
-			if !active[b] {
-				continue
-			}
-			active[b] = false
-			deg[a]--
-			o := m.Bonds[b].Other(a)
-			deg[o]--
-			if deg[o] == 1 {
-				queue = append(queue, o)
-			}
-		}
-	}
-	slices.Sort(all)
-	root := -1
-	for _, a := range all {
-		if deg[a] == 2 {
-			root = a
-			break
-		}
-	}
-	if root < 0 {
-		return all
-	}
-	ring := m.firstRingBFS(root, active)
-	out := make([]int, 0, len(all))
-	out = append(out, ring...)
-	for _, a := range all {
-		if !slices.Contains(ring, a) {
-			out = append(out, a)
-		}
-	}
-	return out
-}
-
-// firstRingBFS is the first ring RDKit's smallestRingsBfs finds from root
-// over the active bonds, listed from root.
-func (m *Mol) firstRingBFS(root int, active []bool) []int {
-	n := len(m.Atoms)
-	const white, gray, black = 0, 1, 2
-	state := m.ints(n)
-	parent := m.ints(n)
-	for i := range parent {
-		parent[i] = -1
-	}
-	q := m.ints(n)[:0]
-	q = append(q, root)
-	for h := 0; h < len(q); h++ {
-		curr := q[h]
-		state[curr] = black
-		for _, b := range m.AtomBonds(curr) {
-			if !active[b] {
-				continue
-			}
-			nb := m.Bonds[b].Other(curr)
-			if state[nb] == black || parent[curr] == nb {
-				continue
-			}
-			if state[nb] == white {
-				parent[nb] = curr
-				state[nb] = gray
-				q = append(q, nb)
-				continue
-			}
-			ring := []int{nb}
-			for p := parent[nb]; p != -1 && p != root; p = parent[p] {
-				ring = append(ring, p)
-			}
-			back := []int{curr}
-			ok := true
-			for p := parent[curr]; p != -1; p = parent[p] {
-				if slices.Contains(ring, p) || slices.Contains(back, p) {
-					ok = false
-					break
-				}
-				back = append(back, p)
-			}
-			if !ok {
-				continue
-			}
-			slices.Reverse(back)
-			return append(back, ring...)
-		}
-	}
-	return nil
 }

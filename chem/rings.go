@@ -116,6 +116,17 @@ func (m *Mol) perceiveRings() {
 		}
 		nComp++
 	}
+	if rings, ok := m.rdkitRings(); ok {
+		for _, r := range rings {
+			m.rings = append(m.rings, r)
+			bs := m.ints(len(r))
+			for i := range r {
+				bs[i] = m.bondBetween(r[i], r[(i+1)%len(r)])
+			}
+			m.ringBnds = append(m.ringBnds, bs)
+		}
+		nComp = 0 // RDKit's rings replace the Horton basis below
+	}
 	for c := 0; c < nComp; c++ {
 		atoms, bonds := m.ints(nA)[:0], m.ints(nB)[:0]
 		for i := 0; i < nA; i++ {

@@ -3,6 +3,7 @@ package chem
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -116,6 +117,15 @@ type parser struct {
 	m     *Mol
 	pos   []int      // byte offset of each atom
 	rings []ringOpen // open ring closures
+	// closed ring closures; RDKit adds their bonds after all chain bonds,
+	// by ring number, then in order (which fixes bond and neighbour order)
+	closures []closure
+}
+
+type closure struct {
+	num, a, b int // bond from a (Begin) to b unless the bond says otherwise
+	bond      pendingBond
+	pos       int
 }
 
 func (p *parser) errorf(pos int, sentinel error, format string, args ...any) error {
@@ -441,6 +451,9 @@ func (p *parser) parse() error {
 		r := p.rings[0]
 		return p.errorf(r.pos, ErrRing, "ring %d never closed", r.num)
 	}
+	if err := p.addClosures(); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -507,26 +520,26 @@ func (p *parser) ringClosure(atom, num int, bond pendingBond, pos int) error {
 	if open.atom == atom {
 		return p.errorf(pos, ErrRing, "ring %d closes on its own atom", num)
 	}
-	if p.bondExists(open.atom, atom) {
-		return p.errorf(pos, ErrRing, "ring %d duplicates an existing bond", num)
+	// The bond written at the opening wins unless it is missing or only a
+	// direction (RDKit reads "C=1CC#1" as C1=CC1); a bond taken from the
+	// closing side reads "closing atom SYMBOL opening atom".
+	if open.bond.set && !open.bond.unspc {
+		p.closures = append(p.closures, closure{num, open.atom, atom, open.bond, pos})
+	} else {
+		p.closures = append(p.closures, closure{num, atom, open.atom, bond, pos})
 	}
-	b := open.bond
-	fromClose := false
-	switch {
-	case !b.set:
-		b, fromClose = bond, bond.set
-	case !bond.set:
-	case b.unspc && !bond.unspc:
-		// otherwise the bond written at the opening wins (RDKit reads
-		// "C=1CC#1" as C1=CC1)
-		b, fromClose = bond, true
+	return nil
+}
+
+// addClosures adds the ring-closure bonds in RDKit's order.
+func (p *parser) addClosures() error {
+	slices.SortStableFunc(p.closures, func(x, y closure) int { return x.num - y.num })
+	for _, c := range p.closures {
+		if p.bondExists(c.a, c.b) {
+			return p.errorf(c.pos, ErrRing, "ring %d duplicates an existing bond", c.num)
+		}
+		p.addBond(c.a, c.b, c.bond)
 	}
-	if fromClose && b.order == Dative {
-		// "X<-1" at the closing atom X reads X <- (ring partner)
-		p.addBond(atom, open.atom, b)
-		return nil
-	}
-	p.addBond(open.atom, atom, b)
 	return nil
 }
 
