@@ -13,8 +13,10 @@
 //     ("deup") or package model's two-tower network ("deup-net", the CLI
 //     default; Net adapts it to deup.Learner), Ridge (Bayesian linear
 //     regression, its posterior variance as the epistemic part), Ensemble
-//     (bootstrap ensemble of Bayesian ridges), NetEnsemble (package model's
-//     Deep Ensemble, "ensemble-net"). NewSurrogateFor builds them by name.
+//     (bootstrap ensemble of Bayesian ridges), NetMethod (package model's
+//     Deep Ensemble, MC-Dropout and two-head DEUP used directly:
+//     "ensemble-net", "mcdropout-net", "twohead-net"). NewSurrogateFor
+//     builds them by name.
 //   - Acquisition: UCB mu + kappa*sigma_epistemic, EI (expected improvement
 //     over the best measured score), Thompson (one draw from
 //     N(mu, sigma_epistemic^2) per candidate, seeded), Greedy (mu), Explore

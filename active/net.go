@@ -118,26 +118,27 @@ func (nm *netModel) Variance(x []float64) float64 {
 	return s * s
 }
 
-// NetEnsemble is the Deep Ensemble baseline of package model (3 two-tower
-// networks of NetConfig size, trained with the squared error, seeds from
-// Evidence.Seed) as a campaign surrogate: mu is the members' mean,
-// sigma_epistemic their spread, sigma_aleatoric 0. Each Fit trains on 80 %
-// of the measured pairs with early stopping on the other 20 %.
-type NetEnsemble struct {
-	Feat    *model.Features
-	Members int // 0 means 3 (the paper's)
-	m       *model.Ensemble
+// NetMethod is a method of package model used directly as a campaign
+// surrogate: each Fit trains New(seed) from scratch on 80 % of the measured
+// pairs, the other 20 % being its validation split (early stopping, and
+// the out-of-sample set of the two-head DEUP), and Predict returns the
+// method's own mu and sigmas. The named ones (NewSurrogateFor):
+//
+//	ensemble-net   Deep Ensemble of 3 NetConfig networks (squared error): sigma is their spread
+//	mcdropout-net  MC-Dropout, p = 0.1, 3 test passes
+//	twohead-net    the benchmark's two-head DEUP (deup train) refitted each round
+type NetMethod struct {
+	Label string
+	Feat  *model.Features
+	New   func(seed uint64) model.Method
+	m     model.Method
 }
 
 // Name implements Surrogate.
-func (s *NetEnsemble) Name() string { return "ensemble-net" }
+func (s *NetMethod) Name() string { return s.Label }
 
 // Fit implements Surrogate.
-func (s *NetEnsemble) Fit(ctx context.Context, ev Evidence) error {
-	k := s.Members
-	if k <= 0 {
-		k = 3
-	}
+func (s *NetMethod) Fit(ctx context.Context, ev Evidence) error {
 	d := &model.Dataset{Features: s.Feat}
 	for _, m := range ev.Measured {
 		d.Pairs = append(d.Pairs, model.Pair{A: m.Pair.A, B: m.Pair.B})
@@ -145,20 +146,18 @@ func (s *NetEnsemble) Fit(ctx context.Context, ev Evidence) error {
 		d.N = append(d.N, 1)
 		d.Var = append(d.Var, math.NaN())
 	}
-	cfg := NetConfig
-	cfg.Seed = ev.Seed
-	s.m = model.NewEnsemble(cfg, k, false)
+	s.m = s.New(ev.Seed)
 	split := drugcomb.SplitRandom(len(d.Pairs), [3]float64{0.8, 0.2, 0}, ev.Seed)
 	if err := s.m.Fit(ctx, d, split, nil); err != nil {
-		return fmt.Errorf("active: ensemble-net: %w", err)
+		return fmt.Errorf("active: %s: %w", s.Label, err)
 	}
 	return nil
 }
 
 // Predict implements Surrogate.
-func (s *NetEnsemble) Predict(ctx context.Context, pairs []Pair) ([]Prediction, error) {
+func (s *NetMethod) Predict(ctx context.Context, pairs []Pair) ([]Prediction, error) {
 	if s.m == nil {
-		return nil, errors.New("active: ensemble-net: Predict before Fit")
+		return nil, fmt.Errorf("active: %s: Predict before Fit", s.Label)
 	}
 	mp := make([]model.Pair, len(pairs))
 	for i, p := range pairs {
@@ -173,4 +172,21 @@ func (s *NetEnsemble) Predict(ctx context.Context, pairs []Pair) ([]Prediction, 
 		out[i] = Prediction{Mu: p.Mu, SigmaTotal: p.SigmaTotal, SigmaEpistemic: p.SigmaEpistemic, SigmaAleatoric: p.SigmaAleatoric}
 	}
 	return out, nil
+}
+
+// newNetMethod returns the named NetMethod surrogate, or nil.
+func newNetMethod(name string, f *model.Features) *NetMethod {
+	withSeed := func(seed uint64) model.Config { c := NetConfig; c.Seed = seed; return c }
+	var mk func(seed uint64) model.Method
+	switch name {
+	case "ensemble-net":
+		mk = func(seed uint64) model.Method { return model.NewEnsemble(withSeed(seed), 3, false) }
+	case "mcdropout-net":
+		mk = func(seed uint64) model.Method { return model.NewMCDropout(withSeed(seed), 0.1, 3) }
+	case "twohead-net":
+		mk = func(seed uint64) model.Method { return model.NewDEUP(withSeed(seed)) }
+	default:
+		return nil
+	}
+	return &NetMethod{Label: name, Feat: f, New: mk}
 }

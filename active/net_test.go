@@ -9,7 +9,7 @@ import (
 )
 
 // TestNetSurrogate runs two rounds of interactive DEUP on package model's
-// network, and of model's Deep Ensemble, over a small synthetic screen
+// network, and of model's Deep Ensemble, MC-Dropout and two-head DEUP, over a small synthetic screen
 // (with SMILES), twice each: the same seed must give the same batches
 // (resume relies on it), and the predictions must be finite (with their
 // stationarizing features for DEUP).
@@ -53,7 +53,7 @@ func TestNetSurrogate(t *testing.T) {
 		}
 		return c.Measured()
 	}
-	for _, model := range []string{"deup-net", "ensemble-net"} {
+	for _, model := range []string{"deup-net", "ensemble-net", "mcdropout-net", "twohead-net"} {
 		a, b := runOnce(model), runOnce(model)
 		if len(a) != 40 {
 			t.Fatalf("%s: %d measured, want 40", model, len(a))

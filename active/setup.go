@@ -128,7 +128,7 @@ func sortDesc(x []float64) { sort.Sort(sort.Reverse(sort.Float64Slice(x))) }
 // the drugs: use NewSurrogateFor.
 func NewSurrogate(name string, enc Encoder) (Surrogate, error) {
 	switch name {
-	case "deup-net", "ensemble-net":
+	case "deup-net", "ensemble-net", "mcdropout-net", "twohead-net":
 		return nil, fmt.Errorf("active: %s needs the campaign's drugs (NewSurrogateFor)", name)
 	case "deup":
 		return &DEUP{Enc: enc}, nil
@@ -141,22 +141,22 @@ func NewSurrogate(name string, enc Encoder) (Surrogate, error) {
 }
 
 // Surrogates lists the model names NewSurrogateFor accepts.
-var Surrogates = []string{"deup-net", "deup", "bayes-ridge", "ensemble", "ensemble-net"}
+var Surrogates = []string{"deup-net", "deup", "bayes-ridge", "ensemble", "ensemble-net", "mcdropout-net", "twohead-net"}
 
 // NewSurrogateFor returns the surrogate named in cfg.Model for cfg's drugs
 // and features: any NewSurrogate name, "deup-net" (interactive DEUP whose
 // main predictor is package model's two-tower network, NetConfig, seeded
-// from cfg.Seed; needs SMILES and a feature spec with the identity part) or
-// "ensemble-net" (package model's Deep Ensemble of 3 such networks; needs
-// SMILES).
+// from cfg.Seed; needs SMILES and a feature spec with the identity part),
+// or a NetMethod: "ensemble-net", "mcdropout-net", "twohead-net" (package
+// model's methods on NetConfig networks; need SMILES).
 func NewSurrogateFor(cfg Config, enc Encoder) (Surrogate, error) {
 	switch cfg.Model {
-	case "ensemble-net":
+	case "ensemble-net", "mcdropout-net", "twohead-net":
 		f, _, err := features.Build(cfg.Drugs, features.Config{}, nil)
 		if err != nil {
-			return nil, fmt.Errorf("active: ensemble-net: %w", err)
+			return nil, fmt.Errorf("active: %s: %w", cfg.Model, err)
 		}
-		return &NetEnsemble{Feat: f}, nil
+		return newNetMethod(cfg.Model, f), nil
 	case "deup-net":
 	default:
 		return NewSurrogate(cfg.Model, enc)

@@ -91,7 +91,9 @@ Models: deup-net (the default: interactive DEUP, paper Alg. 3 with the Alg. 2
 pre-fill, whose main predictor is the two-tower network of 'deup train' in a
 smaller size: seconds per round), deup (the same on a Bayesian-ridge main
 predictor: well under a second per round), bayes-ridge, ensemble (bootstrap
-ensemble of Bayesian ridges), ensemble-net (Deep Ensemble of 3 such networks).
+ensemble of Bayesian ridges), and the benchmark's methods on such networks,
+refitted each round: ensemble-net (Deep Ensemble of 3), mcdropout-net,
+twohead-net (the two-head DEUP of 'deup train').
 Acquisition: ucb[:KAPPA], ei[:XI], thompson, greedy, explore, random.`
 
 func runCampaignInit(ctx context.Context, env Env, args []string) error {
