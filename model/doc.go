@@ -54,7 +54,8 @@
 // σ_total from bit 1.
 //
 // Aleatoric/epistemic split: when train ∪ val has at least 30 pairs with
-// replicates, a ridge regression (λ = 1) of the per-pair sample variance
+// replicates, a ridge regression (strong shrinkage: λ = the mean diagonal
+// of XᵀX) of the per-pair sample variance
 // (n−1 denominator, i.e. K/(K−1) × the empirical variance, the paper's
 // unbiased estimator) on the trained network's c2 activations gives a(x),
 // the noise variance of one measurement. A training target is a mean of
