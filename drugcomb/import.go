@@ -41,7 +41,13 @@ type Options struct {
 	Lenient       bool             // count bad rows (unparsable score, wrong width, bad quoting) instead of failing
 	SingleDrug    bool             // an empty drug B marks a single-drug row (DrugComb), not a missing drug
 	Allocator     memory.Allocator // for Arrow and Parquet inputs; nil means memory.DefaultAllocator
+	// Progress, if set, is called with the number of rows read so far,
+	// every ProgressEvery rows.
+	Progress func(rows int)
 }
+
+// ProgressEvery is how many rows pass between calls of Options.Progress.
+const ProgressEvery = 1 << 16
 
 // ErrNoPairs is returned (with the report) when an import keeps no pair.
 var ErrNoPairs = errors.New("drugcomb: no usable rows: the screen would be empty")
@@ -230,6 +236,9 @@ func importRows(file string, src rowSource, opt Options) (*Screen, *Report, erro
 			return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
 		}
 		rep.RowsRead++
+		if opt.Progress != nil && rep.RowsRead%ProgressEvery == 0 {
+			opt.Progress(rep.RowsRead)
+		}
 		if bad, err := invalidText(src, ia, ib, ic, isa, isb); err != nil {
 			return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
 		} else if bad != nil {

@@ -360,6 +360,10 @@ func pairsRecord(s *Screen, mem memory.Allocator) arrow.Record {
 	schema := pairsSchema(s)
 	b := array.NewRecordBuilder(mem, schema)
 	defer b.Release()
+	withCount := make([]bool, len(s.ScoreNames))
+	for j, n := range s.ScoreNames {
+		withCount[j] = len(schema.FieldIndices(n+suffixCount)) > 0
+	}
 	for i, p := range s.Pairs {
 		b.Field(0).(*array.Int32Builder).Append(int32(p.A))
 		b.Field(1).(*array.Int32Builder).Append(int32(p.B))
@@ -368,11 +372,11 @@ func pairsRecord(s *Screen, mem memory.Allocator) arrow.Record {
 		b.Field(4).(*array.StringBuilder).Append(s.CellLines[p.CellLine])
 		b.Field(5).(*array.Int32Builder).Append(int32(p.N))
 		c := 6
-		for j, n := range s.ScoreNames {
+		for j := range s.ScoreNames {
 			appendFloat(b.Field(c).(*array.Float64Builder), p.Mean[j])
 			appendFloat(b.Field(c+1).(*array.Float64Builder), p.Var[j])
 			c += 2
-			if c < len(schema.Fields()) && schema.Field(c).Name == n+suffixCount {
+			if withCount[j] {
 				cnt := p.N
 				if p.Count != nil {
 					cnt = p.Count[j]

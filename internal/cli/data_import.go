@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/progress"
 )
 
 func dataImportCommand() *Command {
@@ -173,7 +174,17 @@ func runDataImport(ctx context.Context, env Env, args []string) error {
 		return fmt.Errorf("%w: deup data import: --known-only needs --drugs FILE", ErrUsage)
 	}
 
+	var bar *progress.Bar
+	opt.Progress = func(rows int) {
+		if bar == nil {
+			bar = progress.New(env.Stderr, "import "+input, 0)
+		}
+		bar.Set(rows, "rows")
+	}
 	s, rep, err := drugcomb.ImportTable(input, opt)
+	if bar != nil {
+		bar.Finish()
+	}
 	if rep != nil {
 		if *asJSON {
 			b, jerr := json.MarshalIndent(rep, "", "  ")
