@@ -17,7 +17,8 @@ type Prediction struct {
 	SigmaAleatoric float64 // 0 when the method has no aleatoric estimate (see AleatoricNote)
 }
 
-// Progress is sent after every epoch (and once at the end with Done set).
+// Progress is sent after every epoch, and once at the end of each network's
+// training with Done set (Epoch = epochs run, BestEpoch = the one kept).
 // Losses are in standardized target units; RMSEs in original units.
 type Progress struct {
 	Method    string

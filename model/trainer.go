@@ -125,6 +125,7 @@ func (t *trainer) fit(ctx context.Context, split drugcomb.Split, o fitOpts, prog
 	outPos := len(outOrder)
 	best, bestEpoch := math.Inf(1), 0
 	var bestParams [][]float64
+	epochsDone := 0
 	for epoch := 1; epoch <= cfg.MaxEpochs; epoch++ {
 		t.rng.Shuffle(len(train), func(i, j int) { train[i], train[j] = train[j], train[i] })
 		var inSum, outSum float64
@@ -157,6 +158,7 @@ func (t *trainer) fit(ctx context.Context, split drugcomb.Split, o fitOpts, prog
 			outN += len(oidx)
 		}
 		t.fwd.invalidate()
+		epochsDone = epoch
 		p := Progress{Method: o.method, Member: o.member, Members: o.members, Epoch: epoch, MaxEpochs: cfg.MaxEpochs,
 			TrainLoss: inSum / float64(inN), OutLoss: math.NaN(), ValRMSE: math.NaN()}
 		if outN > 0 {
@@ -187,7 +189,7 @@ func (t *trainer) fit(ctx context.Context, split drugcomb.Split, o fitOpts, prog
 		t.fwd.invalidate()
 	}
 	if progress != nil {
-		progress(Progress{Method: o.method, Member: o.member, Members: o.members, BestEpoch: bestEpoch, MaxEpochs: cfg.MaxEpochs, Elapsed: time.Since(start), Done: true, OutLoss: math.NaN(), ValRMSE: math.NaN()})
+		progress(Progress{Method: o.method, Member: o.member, Members: o.members, Epoch: epochsDone, BestEpoch: bestEpoch, MaxEpochs: cfg.MaxEpochs, Elapsed: time.Since(start), Done: true, OutLoss: math.NaN(), ValRMSE: math.NaN()})
 	}
 	return nil
 }
