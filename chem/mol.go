@@ -189,6 +189,8 @@ type Mol struct {
 	donors    []donor
 	neigh     [][]int
 	openRings []ringOpen
+	closures  []closure
+	sssr      sssrState
 	posBuf    []int
 	cands     []cand
 }

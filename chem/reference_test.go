@@ -106,7 +106,11 @@ func compareReference(t *testing.T, path string) {
 	name := filepath.Base(path)
 	rows := readReference(t, path)
 	bad := 0
+	var fp Fingerprinter // reused across all molecules, as MorganBitsAll does
 	for _, r := range rows {
+		if got, err := fp.Bits(r.smiles, 3, 1024); err == nil && joinInts(got) != r.r3b1024 {
+			t.Errorf("%s:%d %s: reused Fingerprinter gives %s, want %s", name, r.line, r.id, joinInts(got), r.r3b1024)
+		}
 		m, err := ParseSMILES(r.smiles)
 		if err != nil {
 			bad++
@@ -137,6 +141,7 @@ func TestRDKitRejected(t *testing.T) {
 	if p := os.Getenv("DEUP_CHEM_EXTRA_REJECTED"); p != "" {
 		paths = append(paths, p)
 	}
+	var fp Fingerprinter
 	for _, path := range paths {
 		f, err := os.Open(path)
 		if err != nil {
@@ -154,6 +159,13 @@ func TestRDKitRejected(t *testing.T) {
 				t.Fatalf("%s:%d: want id<TAB>smiles", path, line)
 			}
 			n++
+			// a refused molecule must leave a reused Fingerprinter clean
+			if _, err := fp.Bits(c[1], 3, 1024); err == nil {
+				t.Errorf("%s:%d: reused Fingerprinter accepts %q", filepath.Base(path), line, c[1])
+			}
+			if got, _ := fp.Bits("c1ccccc1", 3, 1024); joinInts(got) != "64 208 389 849" {
+				t.Fatalf("%s:%d: benzene after %q gives %v", filepath.Base(path), line, c[1], got)
+			}
 			if _, err := ParseSMILES(c[1]); err == nil {
 				accepted++
 				if accepted <= 10 {

@@ -282,9 +282,9 @@ func (m *Mol) parseGraph(s string, pos []int) ([]int, error) {
 		pos = make([]int, 0, nAtoms)
 	}
 	m.Atoms, m.Bonds, m.source = m.Atoms[:0], m.Bonds[:0], s
-	p := parser{s: s, m: m, pos: pos[:0], rings: m.openRings[:0]}
+	p := parser{s: s, m: m, pos: pos[:0], rings: m.openRings[:0], closures: m.closures[:0]}
 	err := p.parse()
-	m.openRings = p.rings[:0]
+	m.openRings, m.closures = p.rings[:0], p.closures[:0]
 	if err != nil {
 		return nil, err
 	}

@@ -23,6 +23,14 @@ type sssrState struct {
 	bfsDone []int
 	bfsPar  []int
 	bfsDep  []int
+	bfsQ    []int
+	fwd     []int
+	back    []int
+
+	nodeInvars []nodeInv
+	dupPairs   []intPair
+	entries    []bitset
+	candPairs  []intPair
 }
 
 func (s *sssrState) known(inv bitset) bool {
@@ -35,16 +43,41 @@ func (s *sssrState) known(inv bitset) bool {
 }
 
 func (s *sssrState) invariant(ring []int) bitset {
-	b := make(bitset, (len(s.m.Atoms)+63)/64)
+	b := s.m.bits(len(s.m.Atoms))
 	for _, a := range ring {
 		b.set(a)
 	}
 	return b
 }
 
+// atomSet is a set of atom indices whose smallest member can be taken
+// (RDKit's std::set<int>).
+type atomSet struct {
+	in []bool
+	n  int
+}
+
+func (a *atomSet) add(i int) {
+	if !a.in[i] {
+		a.in[i] = true
+		a.n++
+	}
+}
+
+func (a *atomSet) popSmallest() int {
+	for i, v := range a.in {
+		if v {
+			a.in[i] = false
+			a.n--
+			return i
+		}
+	}
+	return -1
+}
+
 // trimBonds removes the active bonds of cand; neighbours left with degree
 // <= 1 go into changed.
-func (s *sssrState) trimBonds(cand int, changed map[int]bool, deg []int, active []bool) {
+func (s *sssrState) trimBonds(cand int, changed *atomSet, deg []int, active []bool) {
 	m := s.m
 	for _, b := range m.AtomBonds(cand) {
 		if !active[b] {
@@ -52,23 +85,12 @@ func (s *sssrState) trimBonds(cand int, changed map[int]bool, deg []int, active 
 		}
 		o := m.Bonds[b].Other(cand)
 		if deg[o] <= 2 {
-			changed[o] = true
+			changed.add(o)
 		}
 		active[b] = false
 		deg[o]--
 		deg[cand]--
 	}
-}
-
-func popSmallest(set map[int]bool) int {
-	best := -1
-	for k := range set {
-		if best < 0 || k < best {
-			best = k
-		}
-	}
-	delete(set, best)
-	return best
 }
 
 // smallestRingsBfs is RDKit's BFSWorkspace::smallestRingsBfs: all smallest
@@ -78,6 +100,7 @@ func (s *sssrState) smallestRingsBfs(root int, active []bool, forbidden []int) [
 	n := len(m.Atoms)
 	const white, gray, black = 0, 1, 2
 	if cap(s.bfsDone) < n {
+		// kept across molecules, so not from the per-parse arena
 		s.bfsDone, s.bfsPar, s.bfsDep = make([]int, n), make([]int, n), make([]int, n)
 	}
 	done, par, dep := s.bfsDone[:n], s.bfsPar[:n], s.bfsDep[:n]
@@ -89,10 +112,9 @@ func (s *sssrState) smallestRingsBfs(root int, active []bool, forbidden []int) [
 	}
 	var rings [][]int
 	curSize := int(^uint(0) >> 1)
-	q := []int{root}
-	for len(q) > 0 {
-		curr := q[0]
-		q = q[1:]
+	q := append(s.bfsQ[:0], root)
+	for h := 0; h < len(q); h++ {
+		curr := q[h]
 		done[curr] = black
 		depth := dep[curr] + 1
 		if depth > curSize {
@@ -113,24 +135,32 @@ func (s *sssrState) smallestRingsBfs(root int, active []bool, forbidden []int) [
 				q = append(q, nb)
 				continue
 			}
-			ring := []int{nb}
+			fwd := append(s.fwd[:0], nb)
 			for p := par[nb]; p != -1 && p != root; p = par[p] {
-				ring = append(ring, p)
+				fwd = append(fwd, p)
 			}
-			back := []int{curr}
+			back := append(s.back[:0], curr)
 			ok := true
 			for p := par[curr]; p != -1; p = par[p] {
-				if slices.Contains(ring, p) || slices.Contains(back, p) {
+				if slices.Contains(fwd, p) || slices.Contains(back, p) {
 					ok = false
 					break
 				}
 				back = append(back, p)
 			}
+			s.fwd, s.back = fwd, back
 			if !ok {
 				continue
 			}
-			slices.Reverse(back)
-			ring = append(back, ring...)
+			if len(back)+len(fwd) > curSize {
+				s.bfsQ = q[:0]
+				return rings
+			}
+			ring := m.ints(len(back) + len(fwd))
+			for i, a := range back {
+				ring[len(back)-1-i] = a
+			}
+			copy(ring[len(back):], fwd)
 			if len(ring) > 1 {
 				if len(ring) <= curSize {
 					curSize = len(ring)
@@ -141,6 +171,7 @@ func (s *sssrState) smallestRingsBfs(root int, active []bool, forbidden []int) [
 			}
 		}
 	}
+	s.bfsQ = q[:0]
 	return rings
 }
 
@@ -173,71 +204,90 @@ func bitsetLess(a, b bitset) bool {
 	return false
 }
 
+type nodeInv struct {
+	node int
+	inv  bitset
+}
+
+type intPair struct{ a, b int }
+
 func (s *sssrState) findRingsD2nodes(res *[][]int, d2nodes []int) {
-	type dupEntry struct {
-		inv   bitset
-		cands []int
-	}
-	var dupD2 []dupEntry // std::map<RINGINVAR, INT_VECT>
-	nodeInvars := map[int][]bitset{}
-	dupMap := map[int][]int{}
+	// RDKit's std::map<int, RINGINVAR_VECT> nodeInvars (d2nodes increase,
+	// so appending keeps node order), dupMap as (node, other) pairs in push
+	// order, and std::map<RINGINVAR, INT_VECT> dupD2Cands as entries plus
+	// (entry, cand) pairs.
+	nodeInvars := s.nodeInvars[:0]
+	dupPairs := s.dupPairs[:0]
+	entries := s.entries[:0]
+	candPairs := s.candPairs[:0]
+	defer func() {
+		s.nodeInvars, s.dupPairs, s.entries, s.candPairs = nodeInvars[:0], dupPairs[:0], entries[:0], candPairs[:0]
+	}()
 	for _, cand := range d2nodes {
 		srings := s.smallestRingsBfs(cand, s.active, nil)
 		for _, ring := range srings {
 			inv := s.invariant(ring)
 			s.addFound(res, ring, true)
-			nodeInvars[cand] = append(nodeInvars[cand], inv)
-			nodes := make([]int, 0, len(nodeInvars))
-			for k := range nodeInvars {
-				nodes = append(nodes, k)
-			}
-			sort.Ints(nodes)
-			for _, k := range nodes {
-				if k == cand {
+			nodeInvars = append(nodeInvars, nodeInv{cand, inv})
+			last := -1
+			for _, e := range nodeInvars {
+				if e.node == cand || e.node == last || !e.inv.equal(inv) {
 					continue
 				}
-				for _, v := range nodeInvars[k] {
-					if v.equal(inv) {
-						dupMap[cand] = append(dupMap[cand], k)
-						dupMap[k] = append(dupMap[k], cand)
-						break
-					}
-				}
+				last = e.node
+				dupPairs = append(dupPairs, intPair{cand, e.node}, intPair{e.node, cand})
 			}
-			found := false
-			for i := range dupD2 {
-				if dupD2[i].inv.equal(inv) {
-					dupD2[i].cands = append(dupD2[i].cands, cand)
-					found = true
+			k := -1
+			for i, e := range entries {
+				if e.equal(inv) {
+					k = i
 					break
 				}
 			}
-			if !found {
-				dupD2 = append(dupD2, dupEntry{inv, []int{cand}})
+			if k < 0 {
+				k = len(entries)
+				entries = append(entries, inv)
 			}
+			candPairs = append(candPairs, intPair{k, cand})
 		}
 		if len(srings) == 0 {
-			changed := map[int]bool{cand: true}
-			for len(changed) > 0 {
-				c := popSmallest(changed)
-				s.trimBonds(c, changed, s.deg, s.active)
+			changed := atomSet{in: s.m.bools(len(s.m.Atoms))}
+			changed.add(cand)
+			for changed.n > 0 {
+				c := changed.popSmallest()
+				s.trimBonds(c, &changed, s.deg, s.active)
 			}
 		}
 	}
-	sort.SliceStable(dupD2, func(i, j int) bool { return bitsetLess(dupD2[i].inv, dupD2[j].inv) })
+	if len(candPairs) == len(entries) {
+		return // no ring was found from two d2 nodes
+	}
+	order := make([]int, len(entries))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return bitsetLess(entries[order[i]], entries[order[j]]) })
 	// findSSSRforDupCands
-	for _, e := range dupD2 {
-		if len(e.cands) <= 1 {
+	for _, e := range order {
+		var cands []int
+		for _, cp := range candPairs {
+			if cp.a == e {
+				cands = append(cands, cp.b)
+			}
+		}
+		if len(cands) <= 1 {
 			continue
 		}
 		var nrings [][]int
 		minSiz := int(^uint(0) >> 1)
-		for _, dc := range e.cands {
+		for _, dc := range cands {
 			deg := slices.Clone(s.deg)
 			active := slices.Clone(s.active)
-			changed := map[int]bool{}
-			for _, dn := range dupMap[dc] {
-				s.trimBonds(dn, changed, deg, active)
+			changed := atomSet{in: s.m.bools(len(s.m.Atoms))}
+			for _, dp := range dupPairs {
+				if dp.a == dc {
+					s.trimBonds(dp.b, &changed, deg, active)
+				}
 			}
 			for _, r := range s.smallestRingsBfs(dc, active, nil) {
 				if len(r) < minSiz {
@@ -423,8 +473,9 @@ func popcount(x uint64) int {
 // false where RDKit itself would fall back to its approximate ring finder.
 func (m *Mol) rdkitRings() (rings [][]int, ok bool) {
 	nA, nB := len(m.Atoms), len(m.Bonds)
-	s := &sssrState{m: m, deg: make([]int, nA), active: make([]bool, nB),
-		ringB: make([]bool, nB), ringA: make([]bool, nA)}
+	s := &m.sssr
+	s.m, s.deg, s.active, s.ringB, s.ringA = m, m.ints(nA), m.bools(nB), m.bools(nB), m.bools(nA)
+	s.invars, s.extras, s.failed = s.invars[:0], nil, false
 	for i := range s.active {
 		s.active[i] = true
 	}
@@ -432,7 +483,7 @@ func (m *Mol) rdkitRings() (rings [][]int, ok bool) {
 		s.deg[i] = m.Degree(i)
 	}
 	// fragments, atoms in increasing order, ordered by their first atom
-	frag := make([]int, nA)
+	frag := m.ints(nA)
 	for i := range frag {
 		frag[i] = -1
 	}
@@ -465,12 +516,12 @@ func (m *Mol) rdkitRings() (rings [][]int, ok bool) {
 		if len(cur) < 3 {
 			continue
 		}
-		changed := map[int]bool{}
+		changed := atomSet{in: m.bools(nA)}
 		nbnds := 0
 		for _, a := range cur {
 			nbnds += s.deg[a]
 			if s.deg[a] < 2 {
-				changed[a] = true
+				changed.add(a)
 			}
 		}
 		nbnds /= 2
@@ -479,20 +530,21 @@ func (m *Mol) rdkitRings() (rings [][]int, ok bool) {
 			continue
 		}
 		var fragRes [][]int
-		doneAts := make([]bool, nA)
+		doneAts := m.bools(nA)
+		forb := m.bools(nA)
 		nDone := 0
 		for nDone < len(cur) {
-			for len(changed) > 0 {
-				c := popSmallest(changed)
+			for changed.n > 0 {
+				c := changed.popSmallest()
 				if !doneAts[c] {
 					doneAts[c] = true
 					nDone++
-					s.trimBonds(c, changed, s.deg, s.active)
+					s.trimBonds(c, &changed, s.deg, s.active)
 				}
 			}
 			// pickD2Nodes
 			var d2 []int
-			forb := make([]bool, nA)
+			clear(forb)
 			var mark func(root int)
 			mark = func(root int) {
 				for _, b := range m.AtomBonds(root) {
@@ -526,7 +578,7 @@ func (m *Mol) rdkitRings() (rings [][]int, ok bool) {
 				for _, a := range d2 {
 					doneAts[a] = true
 					nDone++
-					s.trimBonds(a, changed, s.deg, s.active)
+					s.trimBonds(a, &changed, s.deg, s.active)
 				}
 			} else if nDone < len(cur) {
 				cand := -1
@@ -542,7 +594,7 @@ func (m *Mol) rdkitRings() (rings [][]int, ok bool) {
 				s.findRingsD3Node(&fragRes, cand)
 				doneAts[cand] = true
 				nDone++
-				s.trimBonds(cand, changed, s.deg, s.active)
+				s.trimBonds(cand, &changed, s.deg, s.active)
 			}
 			if s.failed {
 				return nil, false
