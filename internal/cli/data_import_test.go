@@ -203,3 +203,27 @@ func TestDataImportDrugComb(t *testing.T) {
 	}
 	dataGolden(t, "data_import_drugcomb.stdout", strings.ReplaceAll(out, dir, "$OUT"))
 }
+
+// TestDataImportJSONReport: --json prints the report as one JSON object,
+// the same one saved as report.json.
+func TestDataImportJSONReport(t *testing.T) {
+	tmp := t.TempDir()
+	in := filepath.Join(tmp, "t.csv")
+	os.WriteFile(in, []byte("a,b,cell,score\nx,y,c,1\ny,x,c,2\nx,x,c,3\n"), 0o644)
+	dir := filepath.Join(tmp, "s")
+	out, errOut, code := dataRun(t, "data", "import", in, "--drug-a", "a", "--drug-b", "b", "--cell-line", "cell", "--score", "score", "--out", dir, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep drugcomb.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("stdout is not one JSON object: %v\n%s", err, out)
+	}
+	if rep.RowsRead != 3 || rep.Measurements != 2 || rep.Pairs != 1 || len(rep.Dropped) != 1 || rep.Dropped[0].Reason != drugcomb.ReasonSelfPair {
+		t.Errorf("report %+v", rep)
+	}
+	saved, _ := os.ReadFile(filepath.Join(dir, drugcomb.ReportFile))
+	if strings.TrimSpace(string(saved)) != strings.TrimSpace(out) {
+		t.Errorf("report.json differs from the printed report:\n%s\n%s", saved, out)
+	}
+}
