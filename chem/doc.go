@@ -8,7 +8,9 @@
 // ErrValence), aromatic input is kekulized with RDKit's own walk
 // (breadth-first from the root of RDKit's first ring, first candidate
 // neighbour, at most 100 backtracks; ErrKekulize when it fails), rings are
-// the symmetrized smallest set of smallest rings, and aromaticity
+// RDKit's symmetrized smallest set of smallest rings (its FindSSSR
+// reimplemented, ring-closure bonds ordered after the chain bonds as RDKit
+// orders them, so ring lists and walks follow RDKit's order), and aromaticity
 // is RDKit's own model (rings and fused systems of up to six rings, Hückel
 // 4n+2 over donor types, exocyclic multiple bonds to more electronegative
 // atoms taking an electron).
