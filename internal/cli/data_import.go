@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -202,14 +204,45 @@ func runDataImport(ctx context.Context, env Env, args []string) error {
 		}
 		return err
 	}
+	replaced := isScreenDir(*out)
 	if err := drugcomb.Save(*out, s); err != nil {
 		return err
 	}
 	if err := drugcomb.SaveReport(*out, rep); err != nil {
 		return err
 	}
+	if replaced {
+		if extra := otherFiles(*out); len(extra) > 0 {
+			fmt.Fprintf(env.Stderr, "deup: replaced the screen in %s; kept %s, which may describe the old one\n", *out, strings.Join(extra, ", "))
+		}
+	}
 	if !*asJSON {
 		fmt.Fprintf(env.Stdout, "wrote %s: %d pairs, %d measurements, %d drugs, %d cell line(s)\n", *out, len(s.Pairs), s.Measurements(), len(s.Drugs), len(s.CellLines))
 	}
 	return nil
+}
+
+// isScreenDir reports whether dir holds a screen (its meta.json).
+func isScreenDir(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, drugcomb.MetaFile))
+	return err == nil
+}
+
+// otherFiles lists the files in a screen directory that are not the
+// screen's own (for example signatures added by deup data signatures).
+func otherFiles(dir string) []string {
+	own := map[string]bool{drugcomb.MetaFile: true, drugcomb.ReportFile: true,
+		drugcomb.DrugsArrowFile: true, drugcomb.DrugsParquetFile: true,
+		drugcomb.PairsArrowFile: true, drugcomb.PairsParquetFile: true}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if !own[e.Name()] {
+			out = append(out, e.Name())
+		}
+	}
+	return out
 }
