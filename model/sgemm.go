@@ -8,18 +8,18 @@ import (
 )
 
 // fastBLAS is gonum's pure-Go BLAS with Sgemm replaced by a blocked GEMM
-// around a 4×16 AVX2/FMA micro-kernel in Go assembly (sgemm_amd64.s),
+// around a 6×16 AVX2/FMA micro-kernel in Go assembly (sgemm_amd64.s),
 // used when the CPU has AVX2 and FMA. Layout (GotoBLAS style): for each
 // block of kc = 256 along k, A (scaled by alpha) is packed into 4-row
 // panels, and for each 16-column panel of B (packed into 16 KiB, which
-// stays in L1) the kernel accumulates every 4×16 tile of C. Partial tiles
+// stays in L1) the kernel accumulates every 6×16 tile of C. Partial tiles
 // are zero-padded. Column panels are split between two goroutines for
 // large products.
 type fastBLAS struct{ gonum.Implementation }
 
 const (
 	kcBlock = 256
-	mrTile  = 4
+	mrTile  = 6
 	nrTile  = 16
 )
 
@@ -55,7 +55,7 @@ func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []
 	ap := make([]float32, mPad*min(kcBlock, k))
 	for pc := 0; pc < k; pc += kcBlock {
 		kc := min(kcBlock, k-pc)
-		// Pack alpha·A[:, pc:pc+kc] into 4-row panels (rows ≥ m are zero).
+		// Pack alpha·A[:, pc:pc+kc] into 6-row panels (rows ≥ m are zero).
 		for ic := 0; ic < mPad; ic += mrTile {
 			dst := ap[ic*kc : (ic+mrTile)*kc]
 			for ii := 0; ii < mrTile; ii++ {
@@ -105,11 +105,11 @@ func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []
 				for ic := 0; ic < mPad; ic += mrTile {
 					h := min(mrTile, m-ic)
 					if h == mrTile && w == nrTile {
-						kern4x16(kc, &ap[ic*kc], bsrc, &c[ic*ldc+jc], ldc, bld)
+						kern6x16(kc, &ap[ic*kc], bsrc, &c[ic*ldc+jc], ldc, bld)
 						continue
 					}
 					clear(tile[:])
-					kern4x16(kc, &ap[ic*kc], bsrc, &tile[0], nrTile, bld)
+					kern6x16(kc, &ap[ic*kc], bsrc, &tile[0], nrTile, bld)
 					for ii := 0; ii < h; ii++ {
 						row := c[(ic+ii)*ldc+jc : (ic+ii)*ldc+jc+w]
 						for jj := range row {

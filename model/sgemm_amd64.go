@@ -5,6 +5,6 @@ package model
 import "golang.org/x/sys/cpu"
 
 //go:noescape
-func kern4x16(k int, a, b, c *float32, ldc, ldb int)
+func kern6x16(k int, a, b, c *float32, ldc, ldb int)
 
 var haveKernel = cpu.X86.HasAVX2 && cpu.X86.HasFMA

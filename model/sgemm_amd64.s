@@ -2,11 +2,12 @@
 
 #include "textflag.h"
 
-// func kern4x16(k int, a, b, c *float32, ldc, ldb int)
-// C[0:4, 0:16] += Ap · B for a packed A panel (k×4, a[p*4+i]) and 16
+// func kern6x16(k int, a, b, c *float32, ldc, ldb int)
+// C[0:6, 0:16] += Ap · B for a packed A panel (k×6, a[p*6+i]) and 16
 // columns of B (b[p*ldb+j], j < 16); ldc and ldb are row strides in
-// elements (ldb = 16 for a packed B panel).
-TEXT ·kern4x16(SB), NOSPLIT, $0-48
+// elements (ldb = 16 for a packed B panel). Twelve accumulators (Y0–Y11),
+// two B vectors (Y12, Y13), one broadcast register (Y14).
+TEXT ·kern6x16(SB), NOSPLIT, $0-48
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -23,25 +24,35 @@ TEXT ·kern4x16(SB), NOSPLIT, $0-48
 	VXORPS Y5, Y5, Y5
 	VXORPS Y6, Y6, Y6
 	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
 	TESTQ CX, CX
 	JZ    store
 
 loop:
-	VMOVUPS      (DI), Y8
-	VMOVUPS      32(DI), Y9
-	VBROADCASTSS (SI), Y10
-	VFMADD231PS  Y8, Y10, Y0
-	VFMADD231PS  Y9, Y10, Y1
-	VBROADCASTSS 4(SI), Y11
-	VFMADD231PS  Y8, Y11, Y2
-	VFMADD231PS  Y9, Y11, Y3
-	VBROADCASTSS 8(SI), Y12
-	VFMADD231PS  Y8, Y12, Y4
-	VFMADD231PS  Y9, Y12, Y5
-	VBROADCASTSS 12(SI), Y13
-	VFMADD231PS  Y8, Y13, Y6
-	VFMADD231PS  Y9, Y13, Y7
-	ADDQ         $16, SI
+	VMOVUPS      (DI), Y12
+	VMOVUPS      32(DI), Y13
+	VBROADCASTSS (SI), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS 4(SI), Y14
+	VFMADD231PS  Y12, Y14, Y2
+	VFMADD231PS  Y13, Y14, Y3
+	VBROADCASTSS 8(SI), Y14
+	VFMADD231PS  Y12, Y14, Y4
+	VFMADD231PS  Y13, Y14, Y5
+	VBROADCASTSS 12(SI), Y14
+	VFMADD231PS  Y12, Y14, Y6
+	VFMADD231PS  Y13, Y14, Y7
+	VBROADCASTSS 16(SI), Y14
+	VFMADD231PS  Y12, Y14, Y8
+	VFMADD231PS  Y13, Y14, Y9
+	VBROADCASTSS 20(SI), Y14
+	VFMADD231PS  Y12, Y14, Y10
+	VFMADD231PS  Y13, Y14, Y11
+	ADDQ         $24, SI
 	ADDQ         R9, DI
 	DECQ         CX
 	JNZ          loop
@@ -66,5 +77,15 @@ store:
 	VMOVUPS Y6, (DX)
 	VADDPS  32(DX), Y7, Y7
 	VMOVUPS Y7, 32(DX)
+	ADDQ    R8, DX
+	VADDPS  (DX), Y8, Y8
+	VMOVUPS Y8, (DX)
+	VADDPS  32(DX), Y9, Y9
+	VMOVUPS Y9, 32(DX)
+	ADDQ    R8, DX
+	VADDPS  (DX), Y10, Y10
+	VMOVUPS Y10, (DX)
+	VADDPS  32(DX), Y11, Y11
+	VMOVUPS Y11, 32(DX)
 	VZEROUPPER
 	RET

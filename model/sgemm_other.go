@@ -2,6 +2,6 @@
 
 package model
 
-func kern4x16(k int, a, b, c *float32, ldc, ldb int) { panic("model: no sgemm kernel") }
+func kern6x16(k int, a, b, c *float32, ldc, ldb int) { panic("model: no sgemm kernel") }
 
 const haveKernel = false
