@@ -10,7 +10,7 @@ import (
 // fastBLAS is gonum's pure-Go BLAS with Sgemm replaced by a blocked GEMM
 // around a 6×16 AVX2/FMA micro-kernel in Go assembly (sgemm_amd64.s),
 // used when the CPU has AVX2 and FMA. Layout (GotoBLAS style): for each
-// block of kc = 256 along k, A (scaled by alpha) is packed into 4-row
+// block of kc = 256 along k, A (scaled by alpha) is packed into 6-row
 // panels, and for each 16-column panel of B (packed into 16 KiB, which
 // stays in L1) the kernel accumulates every 6×16 tile of C. Partial tiles
 // are zero-padded. Column panels are split between two goroutines for
