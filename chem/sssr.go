@@ -377,7 +377,7 @@ func (s *sssrState) ringBonds(ring []int) []int {
 // sorted by size, those adding bonds to the union (preferring, among equal
 // sizes, the ring overlapping the union most); the others become extras.
 func (s *sssrState) removeExtraRings(res [][]int) [][]int {
-	sort.SliceStable(res, func(i, j int) bool { return len(res[i]) < len(res[j]) })
+	stdSort(res, func(a, b []int) bool { return len(a) < len(b) })
 	nB := len(s.m.Bonds)
 	bits := make([]bitset, len(res))
 	for i, r := range res {
