@@ -138,10 +138,10 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	if skipped > 0 {
 		fmt.Fprintf(env.Stderr, "deup campaign init: %d pairs without a %s score left out\n", skipped, sc.ScoreNames[si])
 	}
-	cli := -1
+	cellIdx := -1
 	for i, c := range sc.CellLines {
 		if strings.EqualFold(c, cl) {
-			cli = i
+			cellIdx = i
 		}
 	}
 	abs := ""
@@ -177,11 +177,11 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 			initial = append(initial, active.Measurement{Pair: p, Y: table[p]})
 		}
 		if *candidates != "" {
-			if cands, err = readCandidates(*candidates, cfg, cli, table); err != nil {
+			if cands, err = readCandidates(*candidates, cfg, cellIdx, table); err != nil {
 				return err
 			}
 		} else {
-			cands = active.AllUnmeasured(table, len(sc.Drugs), []int{cli})
+			cands = active.AllUnmeasured(table, len(sc.Drugs), []int{cellIdx})
 		}
 	default:
 		return fmt.Errorf("%w: --mode %q: want live or retrospective", ErrUsage, *mode)
@@ -511,7 +511,7 @@ func runCampaignImport(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
-// RoundReport is one row of 'deup campaign report'.
+// roundReport is one row of 'deup campaign report'.
 type roundReport struct {
 	Round         int      `json:"round"`
 	ModelVersion  string   `json:"model_version"`

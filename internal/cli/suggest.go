@@ -167,17 +167,17 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 	if len(rep.Skipped) > 0 {
 		fmt.Fprintf(env.Stderr, "deup suggest: %d of %d drugs have no usable structure and are not suggested, e.g. %v\n", len(rep.Skipped), len(sc.Drugs), rep.Errors[0])
 	}
-	cli := 0
+	cellIdx := 0
 	for i, c := range sc.CellLines {
 		if c == cl {
-			cli = i
+			cellIdx = i
 		}
 	}
 	var cands []active.Pair
 	var mp []model.Pair
 	for ra := 0; ra < len(kept); ra++ {
 		for rb := ra + 1; rb < len(kept); rb++ {
-			p := active.NewPair(kept[ra], kept[rb], cli)
+			p := active.NewPair(kept[ra], kept[rb], cellIdx)
 			if _, measured := table[p]; measured {
 				continue
 			}
