@@ -58,12 +58,29 @@ var ErrNoPairs = errors.New("drugcomb: no usable rows: the screen would be empty
 // *ParseError naming file, line and column; with ErrNoPairs the report is
 // still returned.
 func ImportTable(path string, opt Options) (*Screen, *Report, error) {
-	src, err := openTable(path, opt.Delimiter, opt.allocator())
-	if err != nil {
-		return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
+	return ImportTables([]string{path}, opt)
+}
+
+// ImportTables imports several tables with the same column map (and the
+// same score columns) into one screen, for example one file per cell line.
+// A pair measured in two files is one pair with replicates from both.
+func ImportTables(paths []string, opt Options) (*Screen, *Report, error) {
+	if len(paths) == 0 {
+		return nil, nil, errors.New("drugcomb: import: no input")
 	}
-	defer src.close()
-	return importRows(path, src, opt)
+	im := newImporter(opt)
+	for _, p := range paths {
+		src, err := openTable(p, opt.Delimiter, opt.allocator())
+		if err != nil {
+			return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
+		}
+		err = im.add(p, src)
+		src.close()
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	return im.finish(opt.Name)
 }
 
 // ReadTable is ImportTable on a reader; name is used in messages and for
@@ -74,7 +91,11 @@ func ReadTable(name string, r io.Reader, opt Options) (*Screen, *Report, error) 
 		return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
 	}
 	defer src.close()
-	return importRows(name, src, opt)
+	im := newImporter(opt)
+	if err := im.add(name, src); err != nil {
+		return nil, nil, err
+	}
+	return im.finish(opt.Name)
 }
 
 func (o *Options) allocator() memory.Allocator {
@@ -123,8 +144,32 @@ func missingColumnError(src rowSource, hdr []string, name, role string) error {
 	return src.perr(-1, err)
 }
 
-// importRows is the common importer: every format maps onto Columns.
-func importRows(file string, src rowSource, opt Options) (*Screen, *Report, error) {
+// importer is the common importer: every format maps onto Columns, and
+// several files add to one builder and one report.
+type importer struct {
+	opt     Options
+	rep     *Report
+	b       *Builder          // nil until the first file sets the score columns
+	keyOf   map[string]string // lower-case drug value -> drug ID (first spelling)
+	usedCat map[int]bool      // catalogue entries in kept rows
+	first   string            // the first file
+}
+
+func newImporter(opt Options) *importer {
+	im := &importer{opt: opt, rep: &Report{Format: opt.Format, Inputs: []string{}}, keyOf: map[string]string{}, usedCat: map[int]bool{}}
+	if opt.Catalogue != nil {
+		for _, t := range opt.Catalogue.Notes {
+			c := *t
+			im.rep.Notes = append(im.rep.Notes, &c)
+		}
+	}
+	return im
+}
+
+// add reads the rows of one table.
+func (im *importer) add(file string, src rowSource) error {
+	opt, rep := im.opt, im.rep
+	rep.Inputs = append(rep.Inputs, file)
 	hdr := src.header()
 	col := func(name, role string, required bool) (int, error) {
 		if name == "" {
@@ -140,43 +185,42 @@ func importRows(file string, src rowSource, opt Options) (*Screen, *Report, erro
 		return i, nil
 	}
 	if opt.DrugA == "" || opt.DrugB == "" {
-		return nil, nil, errors.New("drugcomb: import: the drug A and drug B columns must be named")
+		return errors.New("drugcomb: import: the drug A and drug B columns must be named")
 	}
 	ia, err := col(opt.DrugA, "drug A", true)
 	if err != nil {
-		return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
+		return fmt.Errorf("drugcomb: import: %w", err)
 	}
 	ib, err := col(opt.DrugB, "drug B", true)
 	if err != nil {
-		return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
+		return fmt.Errorf("drugcomb: import: %w", err)
 	}
 	ic, err := col(opt.CellLine, "cell line", true)
 	if err != nil {
-		return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
+		return fmt.Errorf("drugcomb: import: %w", err)
 	}
 	isa, err := col(opt.SMILESA, "SMILES of drug A", true)
 	if err != nil {
-		return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
+		return fmt.Errorf("drugcomb: import: %w", err)
 	}
 	isb, err := col(opt.SMILESB, "SMILES of drug B", true)
 	if err != nil {
-		return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
+		return fmt.Errorf("drugcomb: import: %w", err)
 	}
 	var scoreIdx []int
 	var scoreNames []string
 	for _, s := range opt.Scores {
 		i, err := col(s, "score", true)
 		if err != nil {
-			return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
+			return fmt.Errorf("drugcomb: import: %w", err)
 		}
 		scoreIdx = append(scoreIdx, i)
 		scoreNames = append(scoreNames, s)
 	}
-	rep := &Report{Format: opt.Format, Inputs: []string{file}}
 	for _, s := range opt.OptionalScores {
 		i, err := col(s, "score", false)
 		if err != nil {
-			return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
+			return fmt.Errorf("drugcomb: import: %w", err)
 		}
 		if i < 0 {
 			rep.note("score column absent", file+":1", s)
@@ -186,37 +230,32 @@ func importRows(file string, src rowSource, opt Options) (*Screen, *Report, erro
 		scoreNames = append(scoreNames, s)
 	}
 	if len(scoreIdx) == 0 {
-		return nil, nil, fmt.Errorf("drugcomb: import: %w", missingColumnError(src, hdr, strings.Join(append(append([]string(nil), opt.Scores...), opt.OptionalScores...), " or "), "score"))
+		return fmt.Errorf("drugcomb: import: %w", missingColumnError(src, hdr, strings.Join(append(append([]string(nil), opt.Scores...), opt.OptionalScores...), " or "), "score"))
 	}
 	for i := range scoreNames { // a score column keeps the header's spelling of its name
 		scoreNames[i] = hdr[scoreIdx[i]]
 	}
-	if opt.Catalogue != nil {
-		rep.Inputs = append(rep.Inputs, opt.Catalogue.File)
-		for _, t := range opt.Catalogue.Notes {
-			c := *t
-			rep.Notes = append(rep.Notes, &c)
-		}
-	}
 	for i, n := range scoreNames {
 		if !utf8.ValidString(n) {
-			return nil, nil, fmt.Errorf("drugcomb: import: %w", src.perr(scoreIdx[i], fmt.Errorf("%w in a column name", ErrUTF8)))
+			return fmt.Errorf("drugcomb: import: %w", src.perr(scoreIdx[i], fmt.Errorf("%w in a column name", ErrUTF8)))
 		}
 	}
-	rep.ScoreColumns = scoreNames
-	tmp := &Screen{ScoreNames: scoreNames}
-	if err := tmp.Validate(); err != nil && !strings.Contains(err.Error(), "no score") {
-		return nil, nil, fmt.Errorf("drugcomb: import: %s: score columns: %w", file, err)
+	if im.b == nil {
+		tmp := &Screen{ScoreNames: scoreNames}
+		if err := tmp.Validate(); err != nil && !strings.Contains(err.Error(), "no score") {
+			return fmt.Errorf("drugcomb: import: %s: score columns: %w", file, err)
+		}
+		im.b, im.first = NewBuilder(scoreNames...), file
+		rep.ScoreColumns = scoreNames
+	} else if !strings.EqualFold(strings.Join(scoreNames, "\x00"), strings.Join(rep.ScoreColumns, "\x00")) {
+		return fmt.Errorf("drugcomb: import: %s: score columns %s differ from those of %s (%s)", file, strings.Join(scoreNames, ", "), im.first, strings.Join(rep.ScoreColumns, ", "))
 	}
-
-	b := NewBuilder(scoreNames...)
-	keyOf := map[string]string{} // lower-case drug value -> drug ID (first spelling)
+	b, keyOf, usedCat := im.b, im.keyOf, im.usedCat
 	cellName := opt.CellLineName
 	if cellName == "" {
 		cellName = "unknown"
 	}
 	scores := make([]float64, len(scoreIdx))
-	usedCat := map[int]bool{} // catalogue entries in kept rows
 
 	for {
 		ok, err := src.next()
@@ -231,19 +270,19 @@ func importRows(file string, src rowSource, opt Options) (*Screen, *Report, erro
 				continue
 			}
 			if errors.As(err, &re) {
-				return nil, nil, fmt.Errorf("drugcomb: import: %w", re.err)
+				return fmt.Errorf("drugcomb: import: %w", re.err)
 			}
-			return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
+			return fmt.Errorf("drugcomb: import: %w", err)
 		}
 		rep.RowsRead++
 		if opt.Progress != nil && rep.RowsRead%ProgressEvery == 0 {
 			opt.Progress(rep.RowsRead)
 		}
 		if bad, err := invalidText(src, ia, ib, ic, isa, isb); err != nil {
-			return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
+			return fmt.Errorf("drugcomb: import: %w", err)
 		} else if bad != nil {
 			if !opt.Lenient {
-				return nil, nil, fmt.Errorf("drugcomb: import: %w", bad)
+				return fmt.Errorf("drugcomb: import: %w", bad)
 			}
 			rep.drop(ReasonBadText, src.loc(), bad.Err.Error())
 			continue
@@ -257,11 +296,11 @@ func importRows(file string, src rowSource, opt Options) (*Screen, *Report, erro
 		}
 		va, err := get(ia)
 		if err != nil {
-			return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
+			return fmt.Errorf("drugcomb: import: %w", err)
 		}
 		vb, err := get(ib)
 		if err != nil {
-			return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
+			return fmt.Errorf("drugcomb: import: %w", err)
 		}
 		if isMissing(va) {
 			rep.drop(ReasonMissingDrug, src.loc(), "drug A empty")
@@ -278,7 +317,7 @@ func importRows(file string, src rowSource, opt Options) (*Screen, *Report, erro
 		cell := cellName
 		if ic >= 0 {
 			if cell, err = get(ic); err != nil {
-				return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
+				return fmt.Errorf("drugcomb: import: %w", err)
 			}
 			if isMissing(cell) {
 				rep.drop(ReasonMissingCellLine, src.loc(), "")
@@ -303,7 +342,7 @@ func importRows(file string, src rowSource, opt Options) (*Screen, *Report, erro
 		for k, j := range []int{isa, isb} {
 			smi, err := get(j)
 			if err != nil {
-				return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
+				return fmt.Errorf("drugcomb: import: %w", err)
 			}
 			if isMissing(smi) {
 				continue
@@ -342,7 +381,7 @@ func importRows(file string, src rowSource, opt Options) (*Screen, *Report, erro
 		for k, j := range scoreIdx {
 			v, err := get(j)
 			if err != nil {
-				return nil, nil, fmt.Errorf("drugcomb: import: %w", err)
+				return fmt.Errorf("drugcomb: import: %w", err)
 			}
 			x, err := parseScore(v)
 			if err != nil {
@@ -360,7 +399,7 @@ func importRows(file string, src rowSource, opt Options) (*Screen, *Report, erro
 		}
 		if bad != nil {
 			if !opt.Lenient {
-				return nil, nil, fmt.Errorf("drugcomb: import: %w", bad)
+				return fmt.Errorf("drugcomb: import: %w", bad)
 			}
 			rep.drop(badReason, src.loc(), bad.Err.Error())
 			continue
@@ -376,22 +415,35 @@ func importRows(file string, src rowSource, opt Options) (*Screen, *Report, erro
 		bb := b.Drug(drugs[1])
 		c := b.CellLine(cell)
 		if err := b.Measure(a, bb, c, scores); err != nil {
-			return nil, nil, fmt.Errorf("drugcomb: import: %s: %w", src.loc(), err)
+			return fmt.Errorf("drugcomb: import: %s: %w", src.loc(), err)
 		}
 		usedCat[catIdx[0]], usedCat[catIdx[1]] = true, true
 	}
-	name := opt.Name
+	return nil
+}
+
+// finish returns the screen and the report. name "" means the first
+// input's base name without extension.
+func (im *importer) finish(name string) (*Screen, *Report, error) {
+	rep, opt := im.rep, im.opt
+	if opt.Catalogue != nil {
+		rep.Inputs = append(rep.Inputs, opt.Catalogue.File)
+	}
 	if name == "" {
-		base := filepath.Base(file)
+		base := filepath.Base(im.first)
 		for _, ext := range []string{".gz", ".csv", ".tsv", ".tab", ".txt", ".parquet", ".pq", ".arrow", ".feather", ".ipc", ".arrows"} {
 			base = strings.TrimSuffix(base, ext)
 		}
 		name = strings.ToValidUTF8(base, "_")
 	}
+	b := im.b
+	if b == nil {
+		b = NewBuilder()
+	}
 	s := b.Screen(name)
 	if opt.Catalogue != nil {
 		for i, d := range opt.Catalogue.Drugs {
-			if !usedCat[i] {
+			if !im.usedCat[i] {
 				rep.note("catalogue drug in no kept pair", opt.Catalogue.File, d.Name)
 			}
 		}

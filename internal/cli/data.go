@@ -6,7 +6,7 @@ func dataCommand() *Command {
 	return &Command{
 		Name:  "data",
 		Short: "import, inspect, generate and fetch screens and signatures",
-		Subs:  []*Command{
+		Subs: []*Command{
 			// data_*.go files append here.
 			dataImportCommand(),
 			dataInspectCommand(),

@@ -40,10 +40,11 @@ Formats:
                      --score (comma-separated for several), and optionally
                      --cell-line, --smiles-a, --smiles-b, --drugs.
 
-Replicates of a (drug pair, cell line), in either drug order, are aggregated
-into mean, sample variance and count. The data report (rows read, pairs kept,
-every row not used counted by reason, with the first file:line examples) is
-printed and saved as report.json. A bad input file (missing column, wrong
+Several input files (same columns; for example one per cell line) make one
+screen. Replicates of a (drug pair, cell line), in either drug order and in
+any of the files, are aggregated into mean, sample variance and count. The
+data report (rows read, pairs kept, every row not used counted by reason,
+with the first file:line examples) is printed and saved as report.json. A bad input file (missing column, wrong
 delimiter, truncated line, non-numeric score) is an error naming file, line
 and column; --lenient counts such rows in the report instead.`
 
@@ -84,9 +85,9 @@ func parseDelimiter(s string) (rune, error) {
 
 func runDataImport(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup data import",
-		"deup data import --format almanac --pairs FILE --drugs FILE --out DIR\n"+
-			"       deup data import --format drugcomb FILE [--drugs FILE] --out DIR\n"+
-			"       deup data import --format table FILE --drug-a COL --drug-b COL [--cell-line COL] --score COL[,COL...] [--smiles-a COL --smiles-b COL] [--drugs FILE] --out DIR",
+		"deup data import --format almanac --pairs FILE [FILE...] --drugs FILE --out DIR\n"+
+			"       deup data import --format drugcomb FILE [FILE...] [--drugs FILE] --out DIR\n"+
+			"       deup data import --format table FILE [FILE...] --drug-a COL --drug-b COL [--cell-line COL] --score COL[,COL...] [--smiles-a COL --smiles-b COL] [--drugs FILE] --out DIR",
 		dataImportDesc)
 	format := fs.String("format", "table", "input format: almanac, drugcomb or table")
 	pairs := fs.String("pairs", "", "the pairs table (almanac; for the other formats the positional FILE)")
@@ -110,7 +111,7 @@ func runDataImport(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := wantArgs(fs, pos, 0, 1); err != nil {
+	if err := wantArgs(fs, pos, 0, -1); err != nil {
 		return err
 	}
 	if *out == "" {
@@ -121,17 +122,16 @@ func runDataImport(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	input := *pairs
-	if len(pos) == 1 {
-		if input != "" {
-			return fmt.Errorf("%w: deup data import: give the input once (--pairs or FILE), not both", ErrUsage)
-		}
-		input = pos[0]
+	var inputs []string
+	if *pairs != "" {
+		inputs = append(inputs, *pairs)
 	}
-	if input == "" {
+	inputs = append(inputs, pos...)
+	if len(inputs) == 0 {
 		fs.Usage()
 		return fmt.Errorf("%w: deup data import: no input file", ErrUsage)
 	}
+	input := strings.Join(inputs, ", ")
 	opt := drugcomb.Options{
 		Format: *format, Name: *name, Delimiter: d, CellLineName: *cellName,
 		Lenient: *lenient, RequireSMILES: *requireSMILES, RequireKnown: *knownOnly,
@@ -179,11 +179,11 @@ func runDataImport(ctx context.Context, env Env, args []string) error {
 	var bar *progress.Bar
 	opt.Progress = func(rows int) {
 		if bar == nil {
-			bar = progress.New(env.Stderr, "import "+input, 0)
+			bar = progress.New(env.Stderr, "import", 0)
 		}
 		bar.Set(rows, "rows")
 	}
-	s, rep, err := drugcomb.ImportTable(input, opt)
+	s, rep, err := drugcomb.ImportTables(inputs, opt)
 	if bar != nil {
 		bar.Finish()
 	}

@@ -227,3 +227,26 @@ func TestDataImportJSONReport(t *testing.T) {
 		t.Errorf("report.json differs from the printed report:\n%s\n%s", saved, out)
 	}
 }
+
+// TestDataImportTwoFiles: PC-3 and MCF7 into one screen with two cell
+// lines: 1,440 + 1,476 pairs (each file's own count, as imported alone)
+// and 1,474 + 1,492 measurements, drugs the union.
+func TestDataImportTwoFiles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "two")
+	_, errOut, code := dataRun(t, "data", "import", "--format", "almanac",
+		"--pairs", shareddata.Path(t, "almanac", "synergy_PC-3.csv"), shareddata.Path(t, "almanac", "synergy_MCF7.csv"),
+		"--drugs", shareddata.Path(t, "almanac", "drugs.csv"), "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	s, err := drugcomb.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.CellLines) != 2 || len(s.Pairs) != 1440+1476 || s.Measurements() != 1474+1492 {
+		t.Errorf("cell lines %v, pairs %d, measurements %d; want 2, 2916, 2966", s.CellLines, len(s.Pairs), s.Measurements())
+	}
+	if len(s.Drugs) < 86 || len(s.Drugs) > 87 {
+		t.Errorf("%d drugs, want the union of 80 and 86 (at most the catalogue's 87)", len(s.Drugs))
+	}
+}
