@@ -146,8 +146,22 @@ func (s *Summary) Plot(paths ...string) error {
 	p.Y.Label.Text = "best value so far"
 	p.Legend.Top = false
 	p.Legend.Left = false
+	// Integer step labels (the default ticker prints 25.00).
+	p.X.Tick.Marker = plot.TickerFunc(func(min, max float64) []plot.Tick {
+		ticks := plot.DefaultTicks{}.Ticks(min, max)
+		for i := range ticks {
+			if ticks[i].Label != "" {
+				ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'f', -1, 64)
+			}
+		}
+		return ticks
+	})
+	lo, hi := s.GlobalMax, s.GlobalMax
 	for i, m := range s.Order {
 		mean, se := s.Curve(m)
+		for k := range mean {
+			lo, hi = math.Min(lo, mean[k]-se[k]), math.Max(hi, mean[k]+se[k])
+		}
 		c := plotutil.Color(i)
 		band := make(plotter.XYs, 0, 2*len(mean))
 		line := make(plotter.XYs, len(mean))
@@ -182,6 +196,12 @@ func (s *Summary) Plot(paths ...string) error {
 	opt.Color = color.Gray{Y: 90}
 	p.Add(opt)
 	p.Legend.Add("global max", opt)
+	// Head room so the global-maximum line does not sit on the frame.
+	pad := 0.05 * (hi - lo)
+	if !(pad > 0) {
+		pad = 0.05
+	}
+	p.Y.Min, p.Y.Max = lo-pad, hi+pad
 	for _, path := range paths {
 		if err := p.Save(7*vg.Inch, 4.5*vg.Inch, path); err != nil {
 			return fmt.Errorf("smo: plot: %w", err)
