@@ -155,21 +155,20 @@ func (r *Result) calibrationPlot() (*plot.Plot, error) {
 		}
 		y, mu, s := columns(preds)
 		pts := uq.Calibration(y, mu, s, levels)
-		xy := make(plotter.XYs, 0, len(pts)+2)
+		xy := make(plotter.XYs, 0, len(pts)+1)
 		xy = append(xy, plotter.XY{})
 		for _, q := range pts {
 			if !math.IsNaN(q.Observed) {
 				xy = append(xy, plotter.XY{X: q.Expected, Y: q.Observed})
 			}
 		}
-		xy = append(xy, plotter.XY{X: 1, Y: 1})
 		l, err := plotter.NewLine(xy)
 		if err != nil {
 			return nil, err
 		}
 		l.LineStyle.Color = plotutil.Color(ri)
 		l.LineStyle.Width = vg.Points(1.5)
-		l.LineStyle.Dashes = plotutil.Dashes(ri / 7)
+		l.LineStyle.Dashes = plotutil.Dashes(ri)
 		p.Add(l)
 		p.Legend.Add(row.Method, l)
 	}
