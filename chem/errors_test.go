@@ -38,7 +38,7 @@ func TestParseErrors(t *testing.T) {
 		{"CCO(C)C", ErrValence, 2, `chem: smiles "CCO(C)C": at position 3: valence not permitted: explicit valence 3 of atom 2 (O) is greater than permitted`},
 		{"F=C", ErrValence, 0, `chem: smiles "F=C": at position 1: valence not permitted: explicit valence 2 of atom 0 (F) is greater than permitted`},
 		{"[H+2]", ErrValence, 0, `chem: smiles "[H+2]": at position 1: valence not permitted: explicit valence 2 of atom 0 (H) is greater than permitted`},
-		{"c1cccc1", ErrKekulize, 4, `chem: smiles "c1cccc1": at position 5: cannot kekulize: no Kekulé structure for the aromatic ring system of atom 3`},
+		{"c1cccc1", ErrKekulize, 0, `chem: smiles "c1cccc1": at position 1: cannot kekulize: no Kekulé structure for the aromatic ring system of atom 0`},
 		{"c1ccccc1n", ErrAromatic, 8, `chem: smiles "c1ccccc1n": at position 9: non-ring atom marked aromatic: atom 6 (N)`},
 	}
 	for _, c := range cases {

@@ -265,16 +265,30 @@ func (m *Mol) kekulizeFused(sys []int) (int, error) {
 		return -1, nil
 	}
 	cand := m.bools(len(m.Atoms))
-	optional := m.bools(len(m.Atoms))
-	var makeSingle []int
+	var makeSingle, questions []int
+	// RDKit: a ring is "not a candidate" (for dummy atoms) unless one of its
+	// atoms is aromatic and in that ring only
+	ringNotCand := m.bools(len(m.rings))
+	for r, ring := range m.rings {
+		ringNotCand[r] = true
+		for _, a := range ring {
+			if m.isAromaticAtom(a) && m.atomRing[a] == 1 {
+				ringNotCand[r] = false
+				break
+			}
+		}
+	}
 	for _, ai := range all {
 		a := &m.Atoms[ai]
 		if a.Element != 0 && !m.isAromaticAtom(ai) {
 			continue
 		}
-		sbo, nIgnore := 0, 0
+		sbo, nIgnore, nonArNonDummy := 0, 0, 0
 		for _, b := range m.AtomBonds(ai) {
 			bd := &m.Bonds[b]
+			if o := bd.Other(ai); m.Atoms[o].Element != 0 && !m.Atoms[o].Aromatic && inSys[o] {
+				nonArNonDummy++
+			}
 			if bd.aromatic && (bd.Order == Single || bd.Order == Double || bd.Order == Aromatic) {
 				sbo++
 				makeSingle = append(makeSingle, int(b))
@@ -288,9 +302,18 @@ func (m *Mol) kekulizeFused(sys []int) (int, error) {
 			}
 		}
 		if a.Element == 0 {
-			cand[ai] = true
-			optional[ai] = true
-			continue
+			nRings, nNonCand := int(m.atomRing[ai]), 0
+			for r, ring := range m.rings {
+				if ringNotCand[r] && slices.Contains(ring, ai) {
+					nNonCand++
+				}
+			}
+			if nonArNonDummy < nRings && nNonCand < nRings {
+				// dummies start as candidates that may do without
+				cand[ai] = true
+				questions = append(questions, ai)
+			}
+			continue // otherwise no default valence: never a candidate
 		}
 		sbo += a.TotalHs()
 		chrg := valenceCharge(a.Element, a.Charge)
@@ -318,95 +341,54 @@ func (m *Mol) kekulizeFused(sys []int) (int, error) {
 	for _, b := range makeSingle {
 		m.Bonds[b].Order = Single
 	}
-	hasDummy := false
+	orig := slices.Clone(cand)
+	ok := m.kekulizeWorker(all, inSys, cand, 100, true)
+	if !ok && len(questions) > 0 {
+		// RDKit's permuteDummiesAndKekulize: switch off subsets of the
+		// dummy candidates, in the order of a binary counter
+		nq := len(questions)
+		if nq > 16 {
+			nq = 16 // RDKit's 32-bit counter would not finish either
+		}
+		for pos := 1; pos < 1<<nq && !ok; pos++ {
+			for b := range m.Bonds {
+				bd := &m.Bonds[b]
+				if bd.aromatic && bd.Order != Single && inSys[bd.Begin] && inSys[bd.End] {
+					bd.Order = Single
+				}
+			}
+			copy(cand, orig)
+			for i := 0; i < nq; i++ {
+				if pos&(1<<i) != 0 {
+					cand[questions[i]] = false
+				}
+			}
+			ok = m.kekulizeWorker(all, inSys, cand, 100, false)
+		}
+	}
+	if ok {
+		return -1, nil
+	}
+	bad := -1
 	for _, a := range all {
-		if m.Atoms[a].Element == 0 {
-			hasDummy = true
+		if orig[a] {
+			bad = a
+			break
 		}
 	}
-	if !hasDummy {
-		if m.kekulizeWorker(all, inSys, cand, 100) {
-			return -1, nil
-		}
-		bad := -1
-		for _, a := range all {
-			if cand[a] {
-				bad = a
-				break
-			}
-		}
-		return bad, fmt.Errorf("%w: no Kekulé structure for the aromatic ring system of atom %d", ErrKekulize, bad)
-	}
-	// with dummy atoms (which may or may not take a double bond): find a
-	// matching covering every required candidate, trying
-	// neighbours in bond order (close to RDKit's depth-first choice)
-	matched := m.ints(len(m.Atoms))
-	steps := 0
-	var solve func(k int) bool
-	solve = func(k int) bool {
-		steps++
-		if steps > 200000 {
-			return false
-		}
-		for k < len(all) && (!cand[all[k]] || matched[all[k]] != 0) {
-			k++
-		}
-		if k == len(all) {
-			return true
-		}
-		ai := all[k]
-		for _, b := range m.AtomBonds(ai) {
-			bd := &m.Bonds[b]
-			o := bd.Other(ai)
-			if !inSys[o] || !cand[o] || matched[o] != 0 {
-				continue
-			}
-			if !bd.aromatic && m.Atoms[ai].Element != 0 && m.Atoms[o].Element != 0 {
-				continue
-			}
-			matched[ai], matched[o] = int(b)+1, int(b)+1
-			if solve(k + 1) {
-				return true
-			}
-			matched[ai], matched[o] = 0, 0
-		}
-		if optional[ai] {
-			matched[ai] = -1
-			if solve(k + 1) {
-				return true
-			}
-			matched[ai] = 0
-		}
-		return false
-	}
-	if !solve(0) {
-		bad := -1
-		for _, a := range all {
-			if cand[a] {
-				bad = a
-				break
-			}
-		}
-		return bad, fmt.Errorf("%w: no Kekulé structure for the aromatic ring system of atom %d", ErrKekulize, bad)
-	}
-	for _, b := range matched {
-		if b > 0 {
-			m.Bonds[b-1].Order = Double
-		}
-	}
-	return -1, nil
+	return bad, fmt.Errorf("%w: no Kekulé structure for the aromatic ring system of atom %d", ErrKekulize, bad)
 }
 
 // kekulizeWorker is RDKit's kekulizeWorker: a breadth-first walk from
 // all[0] that gives each candidate atom a double bond to the first
 // candidate neighbour, backtracking to the last atom that had a choice (at
 // most maxBackTracks times). cand is modified.
-func (m *Mol) kekulizeWorker(all []int, inSys, cand []bool, maxBackTracks int) bool {
+func (m *Mol) kekulizeWorker(all []int, inSys, cand []bool, maxBackTracks int, initDone bool) bool {
 	n := len(m.Atoms)
 	isDone := m.bools(n)
 	var done []int
 	for _, a := range all {
-		if m.Atoms[a].Element != 0 && !m.isAromaticAtom(a) {
+		if initDone && m.Atoms[a].Element != 0 && !m.isAromaticAtom(a) {
 			done = append(done, a)
 			isDone[a] = true
 		}
@@ -454,7 +436,7 @@ func (m *Mol) kekulizeWorker(all []int, inSys, cand []bool, maxBackTracks int) b
 					astack = append(astack, nb)
 					inStack[nb] = true
 				}
-				if cCand && cand[nb] && bd.aromatic {
+				if cCand && cand[nb] && (bd.aromatic || m.Atoms[curr].Element == 0 || m.Atoms[nb].Element == 0) {
 					opts = append(opts, nb)
 				}
 			}
@@ -488,6 +470,9 @@ func (m *Mol) kekulizeWorker(all []int, inSys, cand []bool, maxBackTracks int) b
 				options[curr] = opts
 			}
 			continue
+		}
+		if m.Atoms[curr].Element == 0 {
+			continue // a dummy may stay without a double bond
 		}
 		if lastOpt >= 0 && numBT < maxBackTracks {
 			// back to lastOpt: everything done after it goes back on the
