@@ -235,6 +235,12 @@ func (s *csvSource) next() (bool, error) {
 	s.line, _ = s.r.FieldPos(0)
 	if len(rec) != len(s.hdr) {
 		e := &ParseError{File: s.name, Line: s.line, Err: fmt.Errorf("%w: %d fields, the header has %d", ErrFieldCount, len(rec), len(s.hdr))}
+		if len(rec) > 0 { // the column just after the last field
+			l, c := s.r.FieldPos(len(rec) - 1)
+			if l == s.line {
+				e.Column = c + len(rec[len(rec)-1])
+			}
+		}
 		if len(rec) == 1 && len(s.hdr) > 1 {
 			e.Err = fmt.Errorf("%w (a truncated or blank-padded line?)", e.Err)
 		}

@@ -136,7 +136,7 @@ func TestDataImportErrors(t *testing.T) {
 		{"bad delimiter", append([]string{good, "--delimiter", "ab", "--out", filepath.Join(tmp, "o5")}, table...), 2, "--delimiter"},
 		{"missing column", []string{good, "--drug-a", "a", "--drug-b", "b", "--score", "synergy", "--out", filepath.Join(tmp, "o6")}, 1, good + `:1: missing column "synergy"`},
 		{"wrong delimiter", append([]string{semi, "--delimiter", "comma", "--out", filepath.Join(tmp, "o7")}, table...), 1, "is the delimiter right?"},
-		{"truncated", append([]string{trunc, "--out", filepath.Join(tmp, "o8")}, table...), 1, trunc + ":3: wrong number of fields"},
+		{"truncated", append([]string{trunc, "--out", filepath.Join(tmp, "o8")}, table...), 1, trunc + ":3:4: wrong number of fields"},
 		{"non-numeric score", append([]string{text, "--out", filepath.Join(tmp, "o9")}, table...), 1, text + `:3:7: column "score": not a number: "high"`},
 		{"missing file", append([]string{filepath.Join(tmp, "nope.csv"), "--out", filepath.Join(tmp, "o10")}, table...), 1, "no such file"},
 	} {
