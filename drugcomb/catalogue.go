@@ -144,20 +144,17 @@ func ReadCatalogue(name string, r io.Reader) (*Catalogue, error) {
 }
 
 // lookup finds a drug by PubChem CID (when v is one) or by name, ignoring
-// case. The returned drug's ID is the key that matched: the CID as text, or
-// the catalogue's spelling of the name. i is the entry's index, -1 if none.
+// case. The drug's ID is the entry's own (its CID as text when it has one,
+// else its name), however it was found, so one entry is one drug. i is the
+// entry's index, -1 if none.
 func (c *Catalogue) lookup(v string) (Drug, int) {
 	if cid, ok := parseCID(v); ok {
 		if i, ok := c.byCID[cid]; ok {
-			d := c.Drugs[i]
-			d.ID = strconv.FormatInt(cid, 10)
-			return d, i
+			return c.Drugs[i], i
 		}
 	}
 	if i, ok := c.byKey[strings.ToLower(strings.TrimSpace(v))]; ok {
-		d := c.Drugs[i]
-		d.ID = d.Name
-		return d, i
+		return c.Drugs[i], i
 	}
 	return Drug{}, -1
 }

@@ -482,7 +482,7 @@ func invalidText(src rowSource, cols ...int) (bad *ParseError, err error) {
 // resolveDrug maps a drug field to a Drug: the catalogue entry when the
 // value is a PubChem CID or a name (case-insensitive) the catalogue knows,
 // otherwise a drug whose ID is the value (its first spelling: values equal
-// ignoring case are one drug). ci is the catalogue index, or -1.
+// ignoring case are one drug) and whose CID is unknown. ci is the catalogue index, or -1.
 func resolveDrug(v string, cat *Catalogue, keyOf map[string]string) (d Drug, ci int) {
 	if cat != nil {
 		if e, i := cat.lookup(v); i >= 0 {
@@ -495,11 +495,9 @@ func resolveDrug(v string, cat *Catalogue, keyOf map[string]string) (d Drug, ci 
 		id = v
 		keyOf[low] = v
 	}
-	d = Drug{ID: id, Name: id}
-	if cid, ok := parseCID(v); ok {
-		d.PubChemCID = cid
-	}
-	return d, -1
+	// The value is an id of the user's; it is not taken for a PubChem CID
+	// even when it is a number (NSC numbers are numbers too).
+	return Drug{ID: id, Name: id}, -1
 }
 
 // parseCID parses a PubChem CID: a positive integer, possibly written as a

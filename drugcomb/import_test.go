@@ -269,3 +269,28 @@ func TestImportDrugComb(t *testing.T) {
 		t.Errorf("(Cisplatin, Topotecan) = %+v", ct)
 	}
 }
+
+// TestImportCatalogueIdentity: a catalogue entry found by CID in one row
+// and by name in another is one drug; numbers not in a catalogue are ids,
+// not PubChem CIDs.
+func TestImportCatalogueIdentity(t *testing.T) {
+	c, err := ReadCatalogue("cat.csv", strings.NewReader("name,pubchem_cid,smiles\nAlpha,11,CCO\nBeta,22,CCN\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := tableOpts()
+	opt.Catalogue = c
+	s, _, err := ReadTable("p.csv", strings.NewReader("a,b,cell,score\n11,Beta,c,1\nalpha,22,c,3\n701,702,c,5\n"), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Drugs) != 4 || len(s.Pairs) != 2 || s.Pairs[0].N != 2 {
+		t.Fatalf("drugs %+v, pairs %+v", s.Drugs, s.Pairs)
+	}
+	if d := s.Drugs[0]; d.ID != "11" || d.Name != "Alpha" || d.PubChemCID != 11 || d.SMILES != "CCO" {
+		t.Errorf("drug 0 = %+v", d)
+	}
+	if d := s.Drugs[2]; d.ID != "701" || d.PubChemCID != 0 {
+		t.Errorf("drug 2 = %+v; a number outside the catalogue is not a CID", d)
+	}
+}
