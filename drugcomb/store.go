@@ -87,8 +87,8 @@ func (s *Screen) Validate() error {
 		names[w] = true
 	}
 	for _, n := range s.ScoreNames {
-		if n == "" || names[n] || strings.HasSuffix(n, suffixVar) && names[strings.TrimSuffix(n, suffixVar)] {
-			return fmt.Errorf("drugcomb: bad or duplicate score column name %q", n)
+		if n == "" || names[n] || names[n+suffixVar] || names[n+suffixCount] {
+			return fmt.Errorf("drugcomb: score column name %q is empty, reserved, or collides with another score's columns", n)
 		}
 		names[n] = true
 		names[n+suffixVar] = true

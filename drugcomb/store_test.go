@@ -100,6 +100,8 @@ func TestValidate(t *testing.T) {
 		{"duplicate drug", func(s *Screen) { s.Drugs[1].ID = "5-FU" }},
 		{"empty id", func(s *Screen) { s.Drugs[1].ID = "" }},
 		{"reserved score name", func(s *Screen) { s.ScoreNames[0] = "n" }},
+		{"score named like another's variance", func(s *Screen) { s.ScoreNames = []string{"zip_var", "zip"} }},
+		{"score named like another's count", func(s *Screen) { s.ScoreNames = []string{"zip", "zip_n"} }},
 		{"n zero", func(s *Screen) { s.Pairs[0].N = 0 }},
 		{"short means", func(s *Screen) { s.Pairs[0].Mean = s.Pairs[0].Mean[:1] }},
 		{"truth misaligned", func(s *Screen) { s.Truth = &Truth{Mean: []float64{1}, NoiseVar: []float64{1}} }},
