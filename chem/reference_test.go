@@ -180,3 +180,23 @@ func TestRDKitRejected(t *testing.T) {
 		t.Logf("%s: %d/%d refused like RDKit", filepath.Base(path), n-accepted, n)
 	}
 }
+
+// TestMorganBitsAllMatchesReference runs the batch API on several workers
+// over the reference file (RDKit 2022.09.3's morgan_r2_2048 column).
+func TestMorganBitsAllMatchesReference(t *testing.T) {
+	rows := readReference(t, referencePath(t))
+	smiles := make([]string, len(rows))
+	for i, r := range rows {
+		smiles[i] = r.smiles
+	}
+	res, errs := MorganBitsAll(smiles, 2, 2048, 3)
+	for i, r := range rows {
+		if errs[i] != nil {
+			t.Errorf("%s: %v", r.id, errs[i])
+			continue
+		}
+		if got := joinInts(res[i]); got != r.r2b2048 {
+			t.Errorf("%s: got %s, want %s", r.id, got, r.r2b2048)
+		}
+	}
+}
