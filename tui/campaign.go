@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/deup-screening/deup/suggest"
@@ -10,8 +11,8 @@ import (
 
 // Campaign is what the UI needs to run one round of an active-learning
 // campaign (train on everything measured so far, then suggest the next
-// batch). The active-learning package implements it; until then no command
-// sets Options.Campaign and the R key is disabled.
+// batch). deup tui --campaign DIR sets Options.Campaign to an adapter over
+// package active's campaigns; without it the R key says no campaign is open.
 //
 // Round may take minutes. It must report progress through progress (from
 // any goroutine, never after it returns) and stop with ctx.Err() when ctx is
@@ -32,6 +33,13 @@ type RoundProgress struct {
 type RoundResult struct {
 	Suggestions []suggest.Suggestion
 	Source      Source
+	// Marks, when not nil, holds the Row.Index of each suggestion (in
+	// Source, or in the current source when Source is nil): the UI marks
+	// them for export, with the suggestion's reason, replacing the marks.
+	Marks []int
+	// Note, when set, is the status line instead of "round done: …" (e.g.
+	// that a round is already waiting for results and nothing was run).
+	Note string
 }
 
 // The message flow of a round: startRound's Cmd starts Round in a goroutine
@@ -52,7 +60,7 @@ type (
 
 func (m Model) startRound() (Model, tea.Cmd) {
 	if m.opt.Campaign == nil {
-		m.status = "no campaign open (running a round needs deup tui --campaign, which comes with active learning)"
+		m.status = "no campaign open (run deup tui --campaign DIR to run rounds)"
 		return m, nil
 	}
 	if m.round != nil {
@@ -99,12 +107,44 @@ func (m Model) updateRound(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.status = "round failed: " + msg.err.Error()
 			return m, nil
 		}
-		m.status = fmt.Sprintf("round done: %d suggestions", len(msg.res.Suggestions))
-		if msg.res.Source != nil {
-			m.src, m.info = msg.res.Source, msg.res.Source.Info()
+		res := msg.res
+		m.status = fmt.Sprintf("round done: %d suggestions", len(res.Suggestions))
+		if res.Source != nil {
+			m.src, m.info = res.Source, res.Source.Info()
+			// The open detail and drug views show rows of the old source.
+			m.marks, m.nearFor, m.drugLoaded, m.drugRows = nil, -1, false, nil
+			m.mode, m.stack = modeTable, nil
+		}
+		if res.Marks != nil {
 			m.marks = nil
+			for i, row := range res.Marks {
+				reason := "campaign round"
+				if i < len(res.Suggestions) && res.Suggestions[i].Reason != "" {
+					reason = res.Suggestions[i].Reason
+				}
+				if row >= 0 && row < m.src.Len() && !m.marked(row) {
+					m.marks = append(m.marks, mark{row: row, reason: reason})
+				}
+			}
+			m.batchTbl = m.batchTbl.MoveTo(0, len(m.marks))
+			m.status += fmt.Sprintf(", %d marked (B: batch, e: export)", len(m.marks))
+		}
+		if res.Note != "" {
+			m.status = res.Note
+		}
+		if res.Source != nil {
 			return m.requery()
 		}
 	}
 	return m, nil
+}
+
+// progressBar renders done/total as a bar of width cells.
+func progressBar(done, total, width int) string {
+	if total <= 0 || width <= 0 {
+		return ""
+	}
+	done = min(max(done, 0), total)
+	full := done * width / total
+	return "[" + strings.Repeat("█", full) + strings.Repeat("░", width-full) + "]"
 }

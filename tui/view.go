@@ -215,7 +215,7 @@ func (m Model) statusLine() string {
 		p := m.round
 		s := "round: " + p.Stage
 		if p.Total > 0 {
-			s += fmt.Sprintf(" %d/%d", p.Done, p.Total)
+			s += fmt.Sprintf(" %s %d/%d", progressBar(p.Done, p.Total, 20), p.Done, p.Total)
 		}
 		if p.Detail != "" {
 			s += " · " + p.Detail
