@@ -40,7 +40,7 @@ func TestRoundGoldenViews(t *testing.T) {
 	var m tea.Model = tui.New(fixture(t), tui.Options{Renderer: asciiRenderer(), Campaign: c})
 	m = send(t, m, m.(tui.Model).Init()())
 	m, cmd := m.Update(keys("R")[0])
-	m, cmd = m.Update(cmd()) // started: waits on the round's channel
+	m, cmd = m.Update(cmd())   // started: waits on the round's channel
 	m, wait := m.Update(cmd()) // the epoch report; wait reads the next message
 	// Keys still work while the round runs (the wait is a pending Cmd).
 	m = send(t, m, keys("down")...)
