@@ -42,11 +42,18 @@ default screen (data synth, seed 1). --drugs FILE adds drugs to the screen's
 (for example the DrugComb catalogue: --model then scores its 8.6 million
 pairs, which takes minutes, and the table browses them all).
 
-Running a campaign round from the UI comes with the active-learning
-campaigns (not yet wired).`
+--campaign DIR (a campaign from deup campaign init) lets R run one round in
+the UI: the campaign's model trains on every measured pair (a progress bar
+shows the stages and epochs; the UI stays usable), the round is recorded in
+the campaign's ledger exactly as by deup campaign step, the table shows the
+round's predictions for every candidate and the suggestions are marked for
+export. A live round then waits for the lab's results (deup campaign
+import-results); R says so instead of proposing another. Without --screen
+the campaign's own screen opens; a --screen must hold the campaign's drugs
+and cell lines.`
 
 func runTUI(ctx context.Context, env Env, args []string) error {
-	fs := newFlagSet(env, "deup tui", "deup tui [--screen DIR] [--drugs FILE] [--model MODEL | --predictions FILE] [--cell-line NAME] [--kappa K] [--export FILE]", tuiDesc)
+	fs := newFlagSet(env, "deup tui", "deup tui [--screen DIR] [--drugs FILE] [--model MODEL | --predictions FILE] [--campaign DIR] [--cell-line NAME] [--kappa K] [--export FILE]", tuiDesc)
 	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
 	modelPath := fs.String("model", "", "trained model (deup train --out) to score every pair")
 	predPath := fs.String("predictions", "", "predictions file (.csv, .parquet, .arrow)")
@@ -54,6 +61,7 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	kappa := fs.Float64("kappa", 1, "weight of sigma_epistemic in the default acquisition mu + kappa*sigma_epistemic")
 	export := fs.String("export", "batch.csv", "file name the export prompt proposes (.csv, .parquet or .json)")
 	mouse := fs.Bool("mouse", false, "scroll with the wheel and select rows by clicking (the terminal's own text selection then needs shift)")
+	campaignDir := fs.String("campaign", "", "campaign directory (deup campaign init): R runs a round in the UI")
 	drugsPath := fs.String("drugs", "", "CSV of more drugs (id or pubchem_cid, smiles, optional name), e.g. a catalogue, added to the screen's")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -73,7 +81,29 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	if *predPath != "" {
 		fmt.Fprintf(env.Stderr, "deup tui: reading %s\n", *predPath)
 	}
-	tab, err := loadTUITable(ctx, env, tuiInputs{*screenDir, *drugsPath, *modelPath, *predPath, *cellLine, *kappa})
+	in := tuiInputs{*screenDir, *drugsPath, *modelPath, *predPath, *cellLine, *kappa}
+	if *campaignDir != "" && *screenDir == "" {
+		// The campaign's own screen ("" is the synthetic default for both).
+		l, c, err := openCampaign(*campaignDir)
+		if err != nil {
+			return err
+		}
+		l.Close()
+		in.screenDir = c.Config.Screen
+	}
+	sc, err := loadTUIScreen(in)
+	if err != nil {
+		return err
+	}
+	var campaign tui.Campaign
+	if *campaignDir != "" {
+		tc, err := newTUICampaign(*campaignDir, sc, *kappa)
+		if err != nil {
+			return err
+		}
+		campaign = tc
+	}
+	tab, err := tuiTable(ctx, env, sc, in)
 	if err != nil {
 		return err
 	}
@@ -82,7 +112,7 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	// Ask the terminal for its background colour now: once the program
 	// reads the keyboard, the terminal's answer would arrive as keys.
 	r.HasDarkBackground()
-	m := tui.New(tab, tui.Options{Renderer: r, Context: ctx, Debounce: 120 * time.Millisecond, ExportPath: *export})
+	m := tui.New(tab, tui.Options{Renderer: r, Context: ctx, Debounce: 120 * time.Millisecond, ExportPath: *export, Campaign: campaign})
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(env.Stdout), tea.WithAltScreen()}
 	if *mouse {
 		opts = append(opts, tea.WithMouseCellMotion())
@@ -109,13 +139,22 @@ type tuiInputs struct {
 // table of pairs the UI browses, with predictions from a model, a file, or
 // none.
 func loadTUITable(ctx context.Context, env Env, in tuiInputs) (*pairs.Table, error) {
-	screenDir, modelPath, predPath, cellLine, kappa := in.screenDir, in.modelPath, in.predPath, in.cellLine, in.kappa
+	sc, err := loadTUIScreen(in)
+	if err != nil {
+		return nil, err
+	}
+	return tuiTable(ctx, env, sc, in)
+}
+
+// loadTUIScreen opens the screen of in (the synthetic default without a
+// directory) extended with --drugs.
+func loadTUIScreen(in tuiInputs) (*drugcomb.Screen, error) {
 	var sc *drugcomb.Screen
 	var err error
-	if screenDir == "" {
+	if in.screenDir == "" {
 		sc, err = data.Synth(data.DefaultSynth(synthSeed))
 	} else {
-		sc, err = drugcomb.Open(screenDir)
+		sc, err = drugcomb.Open(in.screenDir)
 	}
 	if err != nil {
 		return nil, err
@@ -127,6 +166,13 @@ func loadTUITable(ctx context.Context, env Env, in tuiInputs) (*pairs.Table, err
 		}
 		sc = withDrugs(sc, extra)
 	}
+	return sc, nil
+}
+
+// tuiTable builds the table of sc's pairs with the predictions of in.
+func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (*pairs.Table, error) {
+	screenDir, modelPath, predPath, cellLine, kappa := in.screenDir, in.modelPath, in.predPath, in.cellLine, in.kappa
+	var err error
 	cell := -1
 	switch {
 	case cellLine != "":

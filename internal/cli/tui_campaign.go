@@ -1,0 +1,255 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/deup"
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/suggest"
+	"github.com/deup-screening/deup/tui"
+	"github.com/deup-screening/deup/tui/pairs"
+)
+
+// tuiCampaign runs the rounds of the campaign in dir for deup tui: it
+// implements tui.Campaign. Each Round opens the campaign's ledger (so
+// results imported meanwhile by 'deup campaign import-results' count, and
+// the ledger is not locked while the UI merely browses), advances it exactly
+// as 'deup campaign step' does, and closes it.
+type tuiCampaign struct {
+	dir   string
+	sc    *drugcomb.Screen // the screen the UI browses: the campaign's drugs first
+	kappa float64          // weight of sigma_epistemic in the table's acquisition column, when the campaign's is not UCB
+
+	mu sync.Mutex // one round at a time (an active.Campaign is not safe for concurrent use)
+}
+
+var _ tui.Campaign = (*tuiCampaign)(nil)
+
+// newTUICampaign checks that the campaign in dir runs on sc (the same
+// drugs, in the same order, possibly followed by more, and the same cell
+// lines).
+func newTUICampaign(dir string, sc *drugcomb.Screen, kappa float64) (*tuiCampaign, error) {
+	l, c, err := openCampaign(dir)
+	if err != nil {
+		return nil, err
+	}
+	l.Close()
+	if err := sameScreen(c.Config, sc); err != nil {
+		return nil, err
+	}
+	return &tuiCampaign{dir: dir, sc: sc, kappa: kappa}, nil
+}
+
+// sameScreen reports whether the campaign's drugs and cell lines are those
+// of sc (extra drugs after the campaign's are allowed: deup tui --drugs
+// appends).
+func sameScreen(cfg active.Config, sc *drugcomb.Screen) error {
+	if len(sc.Drugs) < len(cfg.Drugs) {
+		return fmt.Errorf("the campaign runs on %d drugs, the screen %s has %d: open it with the campaign's screen (%s)", len(cfg.Drugs), sc.Name, len(sc.Drugs), screenLabel(cfg.Screen))
+	}
+	for i, d := range cfg.Drugs {
+		if sc.Drugs[i].ID != d.ID {
+			return fmt.Errorf("the campaign's drug %d is %s, the screen's is %s: open it with the campaign's screen (%s)", i, d.ID, sc.Drugs[i].ID, screenLabel(cfg.Screen))
+		}
+	}
+	if len(sc.CellLines) != len(cfg.CellLines) {
+		return fmt.Errorf("the campaign has %d cell lines, the screen %d: open it with the campaign's screen (%s)", len(cfg.CellLines), len(sc.CellLines), screenLabel(cfg.Screen))
+	}
+	for i, cl := range cfg.CellLines {
+		if sc.CellLines[i] != cl {
+			return fmt.Errorf("the campaign's cell line %d is %s, the screen's is %s: open it with the campaign's screen (%s)", i, cl, sc.CellLines[i], screenLabel(cfg.Screen))
+		}
+	}
+	return nil
+}
+
+// Round implements tui.Campaign: it proposes the next round (training the
+// campaign's surrogate on every measured pair, reporting its stages and, for
+// the network surrogates, every epoch) and records it in the ledger; a
+// retrospective campaign also measures it from its screen. A live campaign
+// whose round is still waiting for results runs nothing and says so. The
+// result's Source holds the round's predictions for every open candidate
+// and the screen's measured pairs; Marks are the suggestions.
+func (tc *tuiCampaign) Round(ctx context.Context, progress func(tui.RoundProgress)) (tui.RoundResult, error) {
+	tc.mu.Lock()
+	defer tc.mu.Unlock()
+	progress(tui.RoundProgress{Stage: "opening the campaign"})
+	l, c, err := openCampaign(tc.dir)
+	if err != nil {
+		return tui.RoundResult{}, err
+	}
+	defer l.Close()
+	if err := sameScreen(c.Config, tc.sc); err != nil {
+		return tui.RoundResult{}, err
+	}
+	s, oracle, err := campaignParts(c)
+	if err != nil {
+		return tui.RoundResult{}, err
+	}
+	if rd := c.Open(); rd != nil && oracle == nil {
+		return tui.RoundResult{Note: fmt.Sprintf("round %d is already open, waiting for %d of %d results: nothing run (export it with deup suggest --campaign %s, import results with deup campaign import-results)",
+			rd.Index, len(rd.Suggestions)-len(rd.Measured), len(rd.Suggestions), tc.dir)}, nil
+	}
+	if c.Done() {
+		return tui.RoundResult{Note: fmt.Sprintf("campaign complete: %d rounds, nothing left to run", len(c.Rounds()))}, nil
+	}
+	st := &stageReporter{progress: progress}
+	prop, err := c.Step(ctx, st.wrap(active.WithTrainProgress(s, st.epoch)), oracle)
+	if err != nil {
+		return tui.RoundResult{}, err
+	}
+	rd := c.Rounds()[len(c.Rounds())-1]
+	if prop == nil {
+		// A retrospective round left open by a crash: Step measured it.
+		return tui.RoundResult{Note: fmt.Sprintf("round %d: measured its %d missing results from the screen", rd.Index, len(rd.Suggestions))}, nil
+	}
+	progress(tui.RoundProgress{Stage: "building the table"})
+	res, err := tc.result(c, prop)
+	if err != nil {
+		return tui.RoundResult{}, err
+	}
+	if oracle == nil {
+		res.Note = fmt.Sprintf("round %d: %d suggestions by %s recorded in the ledger and marked (B: batch, e: export); waiting for the lab's results",
+			rd.Index, len(rd.Suggestions), rd.ModelVersion)
+	} else {
+		res.Note = fmt.Sprintf("round %d: %d suggestions measured from the screen (best %.4g, best so far %.4g) and marked (B: batch)",
+			rd.Index, len(rd.Suggestions), maxOfRound(rd), c.Best())
+	}
+	return res, nil
+}
+
+func maxOfRound(rd *active.Round) float64 {
+	b := math.Inf(-1)
+	for _, y := range rd.Measured {
+		b = math.Max(b, y)
+	}
+	return b
+}
+
+// result builds the UI's table from a proposal: the round's predictions on
+// every candidate of the pool, plus the screen's measured pairs, with the
+// suggestions marked.
+func (tc *tuiCampaign) result(c *active.Campaign, prop *active.Proposal) (tui.RoundResult, error) {
+	bl, err := pairs.NewBuilder(tc.sc, len(prop.Pool))
+	if err != nil {
+		return tui.RoundResult{}, err
+	}
+	bl.Kappa = tc.kappa
+	if acq, err := active.ParseAcquisition(c.Config.Acquisition); err == nil && acq.Kind == active.UCB {
+		bl.Kappa = acq.Kappa // the table's column is then the campaign's own UCB score
+	}
+	for i, p := range prop.Pool {
+		q := prop.Preds[i]
+		if err := bl.Add(p.A, p.B, p.CellLine, pairs.Prediction{Mu: q.Mu, SigmaTotal: q.SigmaTotal, SigmaEpistemic: q.SigmaEpistemic,
+			SigmaAleatoric: q.SigmaAleatoric, Acquisition: math.NaN()}); err != nil {
+			return tui.RoundResult{}, err
+		}
+	}
+	tab, err := bl.Build()
+	if err != nil {
+		return tui.RoundResult{}, err
+	}
+	tab.UseMorganSimilarity()
+	at := make(map[active.Pair]int, len(prop.Round.Suggestions))
+	for i, s := range prop.Round.Suggestions {
+		at[s.Pair] = i
+	}
+	marks := make([]int, len(prop.Round.Suggestions))
+	for i := range marks {
+		marks[i] = -1
+	}
+	for i := range tab.Len() {
+		r := tab.Row(i)
+		if j, ok := at[active.Pair{A: r.A, B: r.B, CellLine: r.CellLine}]; ok {
+			marks[j] = r.Index
+		}
+	}
+	for j, m := range marks {
+		if m < 0 {
+			return tui.RoundResult{}, fmt.Errorf("suggestion %s is not in the table", c.PairName(prop.Round.Suggestions[j].Pair))
+		}
+	}
+	return tui.RoundResult{Suggestions: campaignSuggestions(c, prop.Round), Source: tab, Marks: marks}, nil
+}
+
+// campaignSuggestions converts a round's suggestions to the rows 'deup
+// suggest --campaign' exports.
+func campaignSuggestions(c *active.Campaign, rd *active.Round) []suggest.Suggestion {
+	rows := make([]suggest.Suggestion, 0, len(rd.Suggestions))
+	for _, s := range rd.Suggestions {
+		rows = append(rows, suggest.Suggestion{Rank: s.Rank, DrugA: c.Config.Drugs[s.Pair.A], DrugB: c.Config.Drugs[s.Pair.B],
+			CellLine: c.Config.CellLines[s.Pair.CellLine], Mu: s.Mu, SigmaTotal: s.SigmaTotal, SigmaEpistemic: s.SigmaEpistemic,
+			SigmaAleatoric: s.SigmaAleatoric, Acquisition: s.Score, Reason: s.Reason})
+	}
+	return rows
+}
+
+// stageReporter turns a round's surrogate calls and network epochs into
+// tui.RoundProgress reports. Every call comes from the goroutine running
+// the round.
+type stageReporter struct {
+	progress func(tui.RoundProgress)
+	stage    string
+	networks int // networks trained in this stage so far
+}
+
+func (r *stageReporter) set(stage string) {
+	r.stage, r.networks = stage, 0
+	r.progress(tui.RoundProgress{Stage: stage})
+}
+
+// epoch reports one epoch of a network training.
+func (r *stageReporter) epoch(p model.Progress) {
+	if p.Done {
+		r.networks++
+		return
+	}
+	d := fmt.Sprintf("network %d, epoch %d/%d", r.networks+1, p.Epoch, p.MaxEpochs)
+	if p.Members > 1 {
+		d = fmt.Sprintf("member %d/%d, epoch %d/%d", p.Member+1, p.Members, p.Epoch, p.MaxEpochs)
+	}
+	if !math.IsNaN(p.ValRMSE) {
+		d += fmt.Sprintf(", val RMSE %.3g", p.ValRMSE)
+	}
+	r.progress(tui.RoundProgress{Stage: r.stage, Done: p.Epoch, Total: p.MaxEpochs, Detail: d})
+}
+
+// wrap returns s reporting its stages (prefill, train, predict); it is a
+// Prefiller exactly when s is.
+func (r *stageReporter) wrap(s active.Surrogate) active.Surrogate {
+	st := stagedSurrogate{Surrogate: s, r: r}
+	if pf, ok := s.(active.Prefiller); ok {
+		return stagedPrefiller{stagedSurrogate: st, pf: pf}
+	}
+	return st
+}
+
+type stagedSurrogate struct {
+	active.Surrogate
+	r *stageReporter
+}
+
+func (s stagedSurrogate) Fit(ctx context.Context, ev active.Evidence) error {
+	s.r.set(fmt.Sprintf("train (round %d, %d pairs)", ev.Round, len(ev.Measured)))
+	return s.Surrogate.Fit(ctx, ev)
+}
+
+func (s stagedSurrogate) Predict(ctx context.Context, ps []active.Pair) ([]active.Prediction, error) {
+	s.r.set(fmt.Sprintf("predict (%d candidates)", len(ps)))
+	return s.Surrogate.Predict(ctx, ps)
+}
+
+type stagedPrefiller struct {
+	stagedSurrogate
+	pf active.Prefiller
+}
+
+func (s stagedPrefiller) Prefill(ctx context.Context, initial []active.Measurement, seed uint64) ([]deup.Example, error) {
+	s.r.set(fmt.Sprintf("prefill (Alg. 2 on %d initial pairs)", len(initial)))
+	return s.pf.Prefill(ctx, initial, seed)
+}
