@@ -17,10 +17,13 @@
 // a superseded request is dropped. Search keystrokes can be debounced
 // (Options.Debounce) so typing a word runs one query.
 //
-// Campaign rounds: Options.Campaign (an interface the active-learning
-// package will implement) runs in a goroutine started by a Cmd and reports
-// RoundProgress through a channel that Update drains one Cmd at a time; no
-// command sets it yet, so the R key explains that a campaign is needed.
+// Campaign rounds: Options.Campaign (deup tui --campaign sets an adapter
+// over package active, in internal/cli) runs in a goroutine started by a Cmd
+// and reports RoundProgress through a channel that Update drains one Cmd at
+// a time, shown as a progress bar in the status line. Its RoundResult may
+// replace the source (the round's predictions) and marks the suggestions
+// (Marks), replacing the batch; without a campaign the R key explains that
+// one is needed. One round runs at a time.
 //
 // Colours: styles come from a lipgloss.Renderer (Options.Renderer); with the
 // Ascii profile (no colour support, NO_COLOR) the output is plain text and
