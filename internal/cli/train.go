@@ -15,6 +15,7 @@ import (
 	"github.com/deup-screening/deup/lincs"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/model/due"
+	"github.com/deup-screening/deup/uq"
 )
 
 func trainCommand() *Command {
@@ -151,7 +152,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 		res[k], sig[k] = math.Abs(r), pred[k].SigmaTotal
 	}
 	fmt.Fprintf(env.Stdout, "trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n", m.Name(), epochsRun, last.Epoch, last.BestEpoch, fitTime.Round(time.Millisecond), fitTime.Seconds()/float64(max(epochsRun, 1)), model.BLAS())
-	fmt.Fprintf(env.Stdout, "best validation RMSE %.4g; test RMSE %.4g; corr(sigma_total, |residual|) on test %.3f\n", bestVal, math.Sqrt(se/float64(len(test))), corrPearson(sig, res))
+	fmt.Fprintf(env.Stdout, "best validation RMSE %.4g; test RMSE %.4g; corr(sigma_total, |residual|) on test %.3f\n", bestVal, math.Sqrt(se/float64(len(test))), uq.Pearson(sig, res))
 	fmt.Fprintf(env.Stdout, "%s\n", m.AleatoricNote())
 	if err := saveModel(*out, m); err != nil {
 		return err
@@ -290,22 +291,4 @@ func buildFeatures(env Env, sc *drugcomb.Screen, dir, kind string) (*model.Featu
 		fmt.Fprintf(env.Stdout, "signatures: %d of %d drugs have one (the others get zeros)\n", rep.WithSignature, len(sc.Drugs))
 	}
 	return f, nil
-}
-
-func corrPearson(x, y []float64) float64 {
-	n := float64(len(x))
-	var mx, my float64
-	for i := range x {
-		mx += x[i]
-		my += y[i]
-	}
-	mx /= n
-	my /= n
-	var sxy, sxx, syy float64
-	for i := range x {
-		sxy += (x[i] - mx) * (y[i] - my)
-		sxx += (x[i] - mx) * (x[i] - mx)
-		syy += (y[i] - my) * (y[i] - my)
-	}
-	return sxy / math.Sqrt(sxx*syy)
 }
