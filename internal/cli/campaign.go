@@ -60,6 +60,30 @@ func campaignScoreIndex(sc *drugcomb.Screen, name string) (int, error) {
 
 // cellLineOf returns the cell line name to restrict to: name, or the only
 // cell line, or an error listing them.
+// campaignTable opens the campaign's screen (dir "" is the synthetic
+// default), resolves the score column and the cell line, and returns the
+// measured pairs as an oracle table. Pairs without a score are counted on
+// stderr, never dropped silently.
+func campaignTable(env Env, cmd, dir, score, cellLine string) (sc *drugcomb.Screen, si int, cl string, table active.TableOracle, err error) {
+	if sc, err = campaignScreen(dir); err != nil {
+		return nil, 0, "", nil, err
+	}
+	if si, err = campaignScoreIndex(sc, score); err != nil {
+		return nil, 0, "", nil, err
+	}
+	if cl, err = cellLineOf(sc, cellLine); err != nil {
+		return nil, 0, "", nil, err
+	}
+	table, skipped, err := active.ScreenTable(sc, si, cl)
+	if err != nil {
+		return nil, 0, "", nil, err
+	}
+	if skipped > 0 {
+		fmt.Fprintf(env.Stderr, "deup campaign %s: %d pairs without a %s score left out\n", cmd, skipped, sc.ScoreNames[si])
+	}
+	return sc, si, cl, table, nil
+}
+
 func cellLineOf(sc *drugcomb.Screen, name string) (string, error) {
 	if name != "" || len(sc.CellLines) == 1 {
 		if name == "" {
@@ -119,24 +143,9 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	dir := pos[0]
-	sc, err := campaignScreen(*screenDir)
+	sc, si, cl, table, err := campaignTable(env, "init", *screenDir, *score, *cellLine)
 	if err != nil {
 		return err
-	}
-	si, err := campaignScoreIndex(sc, *score)
-	if err != nil {
-		return err
-	}
-	cl, err := cellLineOf(sc, *cellLine)
-	if err != nil {
-		return err
-	}
-	table, skipped, err := active.ScreenTable(sc, si, cl)
-	if err != nil {
-		return err
-	}
-	if skipped > 0 {
-		fmt.Fprintf(env.Stderr, "deup campaign init: %d pairs without a %s score left out\n", skipped, sc.ScoreNames[si])
 	}
 	cellIdx := -1
 	for i, c := range sc.CellLines {
@@ -691,24 +700,9 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 		sts = append(sts, st)
 	}
 	start := time.Now()
-	sc, err := campaignScreen(*screenDir)
+	sc, si, cl, table, err := campaignTable(env, "simulate", *screenDir, *score, *cellLine)
 	if err != nil {
 		return err
-	}
-	si, err := campaignScoreIndex(sc, *score)
-	if err != nil {
-		return err
-	}
-	cl, err := cellLineOf(sc, *cellLine)
-	if err != nil {
-		return err
-	}
-	table, skipped, err := active.ScreenTable(sc, si, cl)
-	if err != nil {
-		return err
-	}
-	if skipped > 0 {
-		fmt.Fprintf(env.Stderr, "deup campaign simulate: %d pairs without a %s score left out\n", skipped, sc.ScoreNames[si])
 	}
 	n := *initN
 	if n == 0 {
