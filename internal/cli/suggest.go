@@ -9,8 +9,6 @@ import (
 	"os"
 
 	"github.com/deup-screening/deup/active"
-	"github.com/deup-screening/deup/features"
-	"github.com/deup-screening/deup/lincs"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/suggest"
 )
@@ -150,22 +148,9 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 	if err != nil {
 		return err
 	}
-	fc := m.FeatureConfig()
-	var sig *lincs.Signatures
-	if fc.Kind == features.FingerprintSignature {
-		if screenDir == "" {
-			return fmt.Errorf("%w: the model uses fp+sig features: give --screen with stored signatures", ErrUsage)
-		}
-		if sig, err = lincs.LoadSignatures(screenDir); err != nil {
-			return err
-		}
-	}
-	f, kept, rep, err := features.BuildLenient(sc.Drugs, features.Config{Kind: fc.Kind, Radius: fc.Radius, NBits: fc.NBits}, sig)
+	f, kept, err := modelFeatures(env, "suggest", "and are not suggested", m, sc, screenDir)
 	if err != nil {
 		return err
-	}
-	if len(rep.Skipped) > 0 {
-		fmt.Fprintf(env.Stderr, "deup suggest: %d of %d drugs have no usable structure and are not suggested, e.g. %v\n", len(rep.Skipped), len(sc.Drugs), rep.Errors[0])
 	}
 	cellIdx := 0
 	for i, c := range sc.CellLines {

@@ -292,3 +292,30 @@ func buildFeatures(env Env, sc *drugcomb.Screen, dir, kind string) (*model.Featu
 	}
 	return f, nil
 }
+
+// modelFeatures builds the feature matrix a trained model needs for a
+// screen's drugs: the model's own fingerprint settings, plus the signatures
+// stored beside the screen when it was trained with fp+sig. Drugs without a
+// usable structure are left out (kept lists the rows' drug indices) and
+// counted on stderr with the consequence named, never dropped silently.
+func modelFeatures(env Env, cmd, consequence string, m model.Method, sc *drugcomb.Screen, screenDir string) (*model.Features, []int, error) {
+	fc := m.FeatureConfig()
+	var sig *lincs.Signatures
+	if fc.Kind == features.FingerprintSignature {
+		if screenDir == "" {
+			return nil, nil, fmt.Errorf("%w: the model uses fp+sig features: give --screen with stored signatures", ErrUsage)
+		}
+		var err error
+		if sig, err = lincs.LoadSignatures(screenDir); err != nil {
+			return nil, nil, err
+		}
+	}
+	f, kept, rep, err := features.BuildLenient(sc.Drugs, features.Config{Kind: fc.Kind, Radius: fc.Radius, NBits: fc.NBits}, sig)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(rep.Skipped) > 0 {
+		fmt.Fprintf(env.Stderr, "deup %s: %d of %d drugs have no usable structure %s, e.g. %v\n", cmd, len(rep.Skipped), len(sc.Drugs), consequence, rep.Errors[0])
+	}
+	return f, kept, nil
+}

@@ -13,9 +13,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/drugcomb"
-	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/internal/progress"
-	"github.com/deup-screening/deup/lincs"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/tui"
 	"github.com/deup-screening/deup/tui/pairs"
@@ -251,22 +249,9 @@ func predictAllPairs(ctx context.Context, env Env, bl *pairs.Builder, sc *drugco
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	fc := m.FeatureConfig()
-	var sig *lincs.Signatures
-	if fc.Kind == features.FingerprintSignature {
-		if screenDir == "" {
-			return fmt.Errorf("%w: the model uses fp+sig features: give --screen with stored signatures", ErrUsage)
-		}
-		if sig, err = lincs.LoadSignatures(screenDir); err != nil {
-			return err
-		}
-	}
-	feats, kept, rep, err := features.BuildLenient(sc.Drugs, features.Config{Kind: fc.Kind, Radius: fc.Radius, NBits: fc.NBits}, sig)
+	feats, kept, err := modelFeatures(env, "tui", "and no predictions", m, sc, screenDir)
 	if err != nil {
 		return err
-	}
-	if len(rep.Skipped) > 0 {
-		fmt.Fprintf(env.Stderr, "deup tui: %d of %d drugs have no usable structure and no predictions, e.g. %v\n", len(rep.Skipped), len(sc.Drugs), rep.Errors[0])
 	}
 	n := len(kept)
 	bar := progress.New(env.Stderr, "predict", n*(n-1)/2)
