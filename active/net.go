@@ -31,6 +31,9 @@ type Net struct {
 	Feat   *model.Features
 	Config model.Config
 	Seed   uint64
+	// Progress, when not nil, receives every epoch of each network trained
+	// by Fit (see WithTrainProgress).
+	Progress func(model.Progress)
 }
 
 // NewNet builds the fingerprint features of drugs.
@@ -78,7 +81,7 @@ func (n *Net) Fit(x [][]float64, y []float64) (deup.Predictor, error) {
 	}
 	split := drugcomb.SplitRandom(len(d.Pairs), [3]float64{0.8, 0.2, 0}, n.Seed)
 	m := model.NewDEUP(n.Config)
-	if err := m.Fit(context.Background(), d, split, nil); err != nil {
+	if err := m.Fit(context.Background(), d, split, n.Progress); err != nil {
 		return nil, fmt.Errorf("active: deup-net: %w", err)
 	}
 	return &netModel{net: n, m: m, cache: map[model.Pair]model.Prediction{}}, nil
@@ -131,7 +134,10 @@ type NetMethod struct {
 	Label string
 	Feat  *model.Features
 	New   func(seed uint64) model.Method
-	m     model.Method
+	// Progress, when not nil, receives every epoch of the networks trained
+	// by Fit (see WithTrainProgress).
+	Progress func(model.Progress)
+	m        model.Method
 }
 
 // Name implements Surrogate.
@@ -148,7 +154,7 @@ func (s *NetMethod) Fit(ctx context.Context, ev Evidence) error {
 	}
 	s.m = s.New(ev.Seed)
 	split := drugcomb.SplitRandom(len(d.Pairs), [3]float64{0.8, 0.2, 0}, ev.Seed)
-	if err := s.m.Fit(ctx, d, split, nil); err != nil {
+	if err := s.m.Fit(ctx, d, split, s.Progress); err != nil {
 		return fmt.Errorf("active: %s: %w", s.Label, err)
 	}
 	return nil
