@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -267,6 +268,23 @@ func readCandidates(path string, cfg active.Config, cellLine int, measured activ
 	return out, errors.Join(errs...)
 }
 
+// openCampaignArgs parses a command line whose one argument is a campaign
+// directory and opens that campaign's ledger; the caller closes it.
+func openCampaignArgs(fs *flag.FlagSet, args []string) (string, *ledger.Ledger, *active.Campaign, error) {
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	if err := wantArgs(fs, pos, 1, 1); err != nil {
+		return "", nil, nil, err
+	}
+	l, c, err := openCampaign(pos[0])
+	if err != nil {
+		return "", nil, nil, err
+	}
+	return pos[0], l, c, nil
+}
+
 // openCampaign opens the ledger of dir and replays it.
 func openCampaign(dir string) (*ledger.Ledger, *active.Campaign, error) {
 	ld := filepath.Join(dir, "ledger")
@@ -358,14 +376,7 @@ FILE', then import the lab's results with 'deup campaign import-results'.`
 
 func runCampaignStep(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign step", "deup campaign step CAMPAIGN", campaignStepDesc)
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := wantArgs(fs, pos, 1, 1); err != nil {
-		return err
-	}
-	l, c, err := openCampaign(pos[0])
+	dir, l, c, err := openCampaignArgs(fs, args)
 	if err != nil {
 		return err
 	}
@@ -384,7 +395,7 @@ func runCampaignStep(ctx context.Context, env Env, args []string) error {
 	}
 	printRound(env.Stdout, c, r)
 	if oracle == nil {
-		fmt.Fprintf(env.Stdout, "export it: deup suggest --campaign %s --out round%d.csv\n", pos[0], r.Index)
+		fmt.Fprintf(env.Stdout, "export it: deup suggest --campaign %s --out round%d.csv\n", dir, r.Index)
 	}
 	return nil
 }
@@ -398,14 +409,7 @@ models and draws are seeded).`
 
 func runCampaignResume(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign resume", "deup campaign resume CAMPAIGN", campaignResumeDesc)
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := wantArgs(fs, pos, 1, 1); err != nil {
-		return err
-	}
-	l, c, err := openCampaign(pos[0])
+	dir, l, c, err := openCampaignArgs(fs, args)
 	if err != nil {
 		return err
 	}
@@ -417,7 +421,7 @@ func runCampaignResume(ctx context.Context, env Env, args []string) error {
 	if oracle == nil {
 		if r := c.Open(); r != nil {
 			fmt.Fprintf(env.Stdout, "round %d is waiting for %d of %d results: import them with 'deup campaign import-results %s FILE'\n",
-				r.Index, len(r.Suggestions)-len(r.Measured), len(r.Suggestions), pos[0])
+				r.Index, len(r.Suggestions)-len(r.Measured), len(r.Suggestions), dir)
 			return nil
 		}
 		if c.Done() {
@@ -429,7 +433,7 @@ func runCampaignResume(ctx context.Context, env Env, args []string) error {
 		}
 		r := c.Rounds()[len(c.Rounds())-1]
 		printRound(env.Stdout, c, r)
-		fmt.Fprintf(env.Stdout, "export it: deup suggest --campaign %s --out round%d.csv\n", pos[0], r.Index)
+		fmt.Fprintf(env.Stdout, "export it: deup suggest --campaign %s --out round%d.csv\n", dir, r.Index)
 		return nil
 	}
 	total := c.Config.Rounds
@@ -542,14 +546,7 @@ screen's top-1% pairs found so far. --json FILE also writes it as JSON.`
 func runCampaignReport(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign report", "deup campaign report CAMPAIGN [--json FILE]", campaignReportDesc)
 	jsonOut := fs.String("json", "", "also write the report as JSON to FILE")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	if err := wantArgs(fs, pos, 1, 1); err != nil {
-		return err
-	}
-	l, c, err := openCampaign(pos[0])
+	dir, l, c, err := openCampaignArgs(fs, args)
 	if err != nil {
 		return err
 	}
@@ -603,7 +600,7 @@ func runCampaignReport(ctx context.Context, env Env, args []string) error {
 		rows = append(rows, row)
 	}
 	fmt.Fprintf(env.Stdout, "campaign %s: %s, %s with %s, batch %d; %d initial pairs (best %.4g), %d rounds, %d open candidates\n",
-		pos[0], c.Config.Mode, c.Config.Model, c.Config.Acquisition, c.Config.Batch, c.Initial(), maxOf(c.Measured()[:c.Initial()]), len(rows), len(c.Pool()))
+		dir, c.Config.Mode, c.Config.Model, c.Config.Acquisition, c.Config.Batch, c.Initial(), maxOf(c.Measured()[:c.Initial()]), len(rows), len(c.Pool()))
 	tw := tabwriter.NewWriter(env.Stdout, 2, 4, 2, ' ', 0)
 	head := "round\tmeasured\tbest in round\tbest so far\tmean |y-mu|\tmean sigma_total"
 	if top != nil {
