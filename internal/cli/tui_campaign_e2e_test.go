@@ -1,14 +1,10 @@
 package cli
 
 import (
-	"fmt"
 	"math"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/deup-screening/deup/suggest"
 )
@@ -20,54 +16,12 @@ import (
 // file must be the batch 'deup suggest --campaign' exports, and the ledger
 // must hold exactly one round. Skipped without tmux (.ci/run installs it).
 func TestTUICampaignEndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	tmux, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Skip("tmux not installed")
-	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "deup")
-	sh := func(name string, args ...string) string {
-		t.Helper()
-		cmd := exec.Command(name, args...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-		}
-		return string(out)
-	}
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/deup-screening/deup/cmd/deup").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	e := newE2ETerm(t, "campaign")
+	dir, bin, sh := e.dir, e.bin, e.run
 	sh(bin, "campaign", "init", "--cell-line", "SYNTH-1", "--model", "deup", "--features", "identity", "--batch", "5", "camp")
 
-	sock := fmt.Sprintf("deup-e2e-campaign-%d", os.Getpid())
-	tm := func(args ...string) string {
-		t.Helper()
-		return sh(tmux, append([]string{"-L", sock}, args...)...)
-	}
-	tm("new-session", "-d", "-s", "e2e", "-x", "120", "-y", "30", "-c", dir,
-		bin+" tui --campaign camp --export picked.csv; echo exit=$? > status; sleep 60")
-	t.Cleanup(func() { exec.Command(tmux, "-L", sock, "kill-server").Run() })
-	screen := func() string { return tm("capture-pane", "-p", "-t", "e2e") }
-	waitFor := func(what string) string {
-		t.Helper()
-		deadline := time.Now().Add(60 * time.Second)
-		for {
-			s := screen()
-			if strings.Contains(s, what) {
-				return s
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("no %q on the screen after 60s:\n%s", what, s)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
-	keys := func(k ...string) { t.Helper(); tm(append([]string{"send-keys", "-t", "e2e"}, k...)...) }
+	e.start(120, "tui --campaign camp --export picked.csv")
+	waitFor, keys := e.waitFor, e.keys
 
 	waitFor("of 1,800 pairs")
 	keys("R")
@@ -82,17 +36,7 @@ func TestTUICampaignEndToEnd(t *testing.T) {
 	keys("x")
 	waitFor("pairs")
 	keys("q")
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		b, _ := os.ReadFile(filepath.Join(dir, "status"))
-		if strings.TrimSpace(string(b)) == "exit=0" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("deup tui did not exit 0 (status %q):\n%s", b, screen())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	e.waitExit()
 
 	sh(bin, "suggest", "--campaign", "camp", "--out", "cli.csv")
 	got, err := suggest.ReadFile(filepath.Join(dir, "picked.csv"))

@@ -2,15 +2,11 @@ package cli
 
 import (
 	"encoding/csv"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/deup-screening/deup/internal/shareddata"
 	"github.com/deup-screening/deup/suggest"
@@ -25,28 +21,8 @@ import (
 // it). The test polls the terminal until the expected text appears (a
 // deadline, no fixed sleeps).
 func TestTUIEndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary and trains a model")
-	}
-	tmux, err := exec.LookPath("tmux")
-	if err != nil {
-		t.Skip("tmux not installed")
-	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "deup")
-	run := func(name string, args ...string) string {
-		t.Helper()
-		cmd := exec.Command(name, args...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-		}
-		return string(out)
-	}
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/deup-screening/deup/cmd/deup").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	e := newE2ETerm(t, "tui")
+	dir, bin, run := e.dir, e.bin, e.run
 	run(bin, "data", "import", "--format", "almanac",
 		"--pairs", shareddata.Path(t, "almanac", "synergy_PC-3.csv"),
 		"--drugs", shareddata.Path(t, "almanac", "drugs.csv"), "--out", "pc3")
@@ -54,31 +30,8 @@ func TestTUIEndToEnd(t *testing.T) {
 	run(bin, "predict", "--model", "pc3.model", "--screen", "pc3", "--all-pairs", "--out", "all.csv")
 	want := topBySigmaEpistemic(t, filepath.Join(dir, "all.csv"), 3)
 
-	sock := fmt.Sprintf("deup-e2e-%d", os.Getpid())
-	tm := func(args ...string) string {
-		t.Helper()
-		return run(tmux, append([]string{"-L", sock}, args...)...)
-	}
-	tm("new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30", "-c", dir,
-		bin+" tui --screen pc3 --model pc3.model --export picked.csv; echo exit=$? > status; sleep 60")
-	t.Cleanup(func() { exec.Command(tmux, "-L", sock, "kill-server").Run() })
-
-	screen := func() string { return tm("capture-pane", "-p", "-t", "e2e") }
-	waitFor := func(what string) string {
-		t.Helper()
-		deadline := time.Now().Add(60 * time.Second)
-		for {
-			s := screen()
-			if strings.Contains(s, what) {
-				return s
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("no %q on the screen after 60s:\n%s", what, s)
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
-	keys := func(k ...string) { t.Helper(); tm(append([]string{"send-keys", "-t", "e2e"}, k...)...) }
+	e.start(100, "tui --screen pc3 --model pc3.model --export picked.csv")
+	waitFor, keys := e.waitFor, e.keys
 
 	waitFor("of 3,160 pairs")
 	keys("7")
@@ -98,17 +51,7 @@ func TestTUIEndToEnd(t *testing.T) {
 	keys("x") // any key: back to the table
 	waitFor("of 3,160 pairs")
 	keys("q")
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		b, _ := os.ReadFile(filepath.Join(dir, "status"))
-		if strings.TrimSpace(string(b)) == "exit=0" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("deup tui did not exit 0 (status %q):\n%s", b, screen())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	e.waitExit()
 
 	got, err := suggest.ReadFile(filepath.Join(dir, "picked.csv"))
 	if err != nil {
