@@ -27,11 +27,12 @@ var blasImpl blasAPI = gonum.Implementation{}
 var blasName = "gonum"
 
 func init() {
-	if haveKernel {
-		blasImpl = fastBLAS{}
-		blasName = "gonum+avx2-sgemm"
-		tensor.Use(fastBLAS{})
-		G.Use(fastBLAS{})
+	if ks := kernels(); len(ks) > 0 {
+		fb := fastBLAS{k: ks[0]}
+		blasImpl = fb
+		blasName = "gonum+" + ks[0].name + "-sgemm"
+		tensor.Use(fb)
+		G.Use(fb)
 	}
 }
 

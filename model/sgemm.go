@@ -8,20 +8,30 @@ import (
 )
 
 // fastBLAS is gonum's pure-Go BLAS with Sgemm replaced by a blocked GEMM
-// around a 6×16 AVX2/FMA micro-kernel in Go assembly (sgemm_amd64.s),
-// used when the CPU has AVX2 and FMA. Layout (GotoBLAS style): for each
-// block of kc = 256 along k, A (scaled by alpha) is packed into 6-row
-// panels, and for each 16-column panel of B (packed into 16 KiB, which
-// stays in L1) the kernel accumulates every 6×16 tile of C. Partial tiles
-// are zero-padded. Column panels are split between two goroutines for
-// large products.
-type fastBLAS struct{ gonum.Implementation }
+// around an assembly micro-kernel: 8×32 with AVX-512 where the CPU has
+// it, else 6×16 with AVX2/FMA (sgemm_amd64.s). Layout (GotoBLAS style):
+// for each block of kc = 256 along k, A (scaled by alpha) is packed into
+// mr-row panels, and for each nr-column panel of B (packed, at most 32 KiB,
+// so it stays in L1) the kernel computes every mr×nr tile of C. Partial
+// tiles go through a scratch tile. Column panels are split between two
+// goroutines for large products. With beta = 0 the first k block
+// overwrites C instead of clearing it and adding.
+type fastBLAS struct {
+	gonum.Implementation
+	k microKernel
+}
 
-const (
-	kcBlock = 256
-	mrTile  = 6
-	nrTile  = 16
-)
+// microKernel computes C[0:mr, 0:nr] (+)= Ap·B for a packed A panel
+// (a[p*mr+i]) and nr columns of B with row stride ldb; add selects C += or
+// C =. Every element of C is one chain of fused multiply-adds over p in
+// order, whatever the kernel, so all kernels give the same results.
+type microKernel struct {
+	name   string
+	mr, nr int
+	fn     func(k int, a, b, c *float32, ldc, ldb int, add bool)
+}
+
+const kcBlock = 256
 
 // Sgemm computes C = alpha·op(A)·op(B) + beta·C (row-major, as gonum).
 // Every element of C goes through the same kernel arithmetic whatever its
@@ -29,13 +39,13 @@ const (
 // so a row of the result does not depend on the other rows of the batch:
 // a pair's prediction is bit-identical whichever pairs it is predicted with.
 func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-	if m == 0 || n == 0 || k == 0 {
+	if m == 0 || n == 0 || k == 0 || fb.k.fn == nil {
 		fb.Implementation.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
 	// Argument checks as gonum does (panics on misuse, a programmer error).
 	checkSgemm(tA, tB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc)
-	if beta != 1 {
+	if alpha == 0 || (beta != 0 && beta != 1) {
 		for i := 0; i < m; i++ {
 			row := c[i*ldc : i*ldc+n]
 			if beta == 0 {
@@ -50,83 +60,87 @@ func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []
 	if alpha == 0 {
 		return
 	}
-	mPad := (m + mrTile - 1) / mrTile * mrTile
-	panels := (n + nrTile - 1) / nrTile
+	mr, nr, kern := fb.k.mr, fb.k.nr, fb.k.fn
+	mPad := (m + mr - 1) / mr * mr
+	panels := (n + nr - 1) / nr
 	ap := make([]float32, mPad*min(kcBlock, k))
+	// Scratch of each goroutine: a packed B panel and a partial tile.
+	var scratch [2][]float32
+	for i := range scratch {
+		scratch[i] = make([]float32, min(kcBlock, k)*nr+mr*nr)
+	}
 	for pc := 0; pc < k; pc += kcBlock {
 		kc := min(kcBlock, k-pc)
-		// Pack alpha·A[:, pc:pc+kc] into 6-row panels (rows ≥ m are zero).
-		for ic := 0; ic < mPad; ic += mrTile {
-			dst := ap[ic*kc : (ic+mrTile)*kc]
-			for ii := 0; ii < mrTile; ii++ {
+		add := pc > 0 || beta != 0
+		// Pack alpha·A[:, pc:pc+kc] into mr-row panels (rows ≥ m are zero).
+		for ic := 0; ic < mPad; ic += mr {
+			dst := ap[ic*kc : (ic+mr)*kc]
+			for ii := 0; ii < mr; ii++ {
 				i := ic + ii
 				if i >= m {
 					for p := 0; p < kc; p++ {
-						dst[p*mrTile+ii] = 0
+						dst[p*mr+ii] = 0
 					}
 					continue
 				}
 				if tA == blas.NoTrans {
 					for p, v := range a[i*lda+pc : i*lda+pc+kc] {
-						dst[p*mrTile+ii] = alpha * v
+						dst[p*mr+ii] = alpha * v
 					}
 				} else {
 					for p := 0; p < kc; p++ {
-						dst[p*mrTile+ii] = alpha * a[(pc+p)*lda+i]
+						dst[p*mr+ii] = alpha * a[(pc+p)*lda+i]
 					}
 				}
 			}
 		}
-		work := func(lo, hi int) {
-			bp := make([]float32, kc*nrTile)
-			var tile [mrTile * nrTile]float32
+		work := func(lo, hi int, s []float32) {
+			bp, tile := s[:kc*nr], s[kc*nr:kc*nr+mr*nr]
 			for jp := lo; jp < hi; jp++ {
-				jc := jp * nrTile
-				w := min(nrTile, n-jc)
-				bsrc, bld := &bp[0], nrTile
-				if w < nrTile {
+				jc := jp * nr
+				w := min(nr, n-jc)
+				if w < nr {
 					clear(bp)
 				}
-				if tB == blas.NoTrans && w == nrTile {
-					// Full panel of an untransposed B: the kernel reads it in
-					// place (16 contiguous floats per row, constant stride).
-					bsrc, bld = &b[pc*ldb+jc], ldb
-				} else if tB == blas.NoTrans {
+				if tB == blas.NoTrans {
 					for p := 0; p < kc; p++ {
-						copy(bp[p*nrTile:p*nrTile+w], b[(pc+p)*ldb+jc:(pc+p)*ldb+jc+w])
+						copy(bp[p*nr:p*nr+w], b[(pc+p)*ldb+jc:(pc+p)*ldb+jc+w])
 					}
 				} else {
 					for jj := 0; jj < w; jj++ {
 						for p, v := range b[(jc+jj)*ldb+pc : (jc+jj)*ldb+pc+kc] {
-							bp[p*nrTile+jj] = v
+							bp[p*nr+jj] = v
 						}
 					}
 				}
-				for ic := 0; ic < mPad; ic += mrTile {
-					h := min(mrTile, m-ic)
-					if h == mrTile && w == nrTile {
-						kern6x16(kc, &ap[ic*kc], bsrc, &c[ic*ldc+jc], ldc, bld)
+				for ic := 0; ic < mPad; ic += mr {
+					h := min(mr, m-ic)
+					if h == mr && w == nr {
+						kern(kc, &ap[ic*kc], &bp[0], &c[ic*ldc+jc], ldc, nr, add)
 						continue
 					}
-					clear(tile[:])
-					kern6x16(kc, &ap[ic*kc], bsrc, &tile[0], nrTile, bld)
+					kern(kc, &ap[ic*kc], &bp[0], &tile[0], nr, nr, false)
 					for ii := 0; ii < h; ii++ {
 						row := c[(ic+ii)*ldc+jc : (ic+ii)*ldc+jc+w]
+						if !add {
+							copy(row, tile[ii*nr:ii*nr+w])
+							continue
+						}
 						for jj := range row {
-							row[jj] += tile[ii*nrTile+jj]
+							row[jj] += tile[ii*nr+jj]
 						}
 					}
 				}
 			}
 		}
-		if panels >= 8 && mPad*kc*panels*nrTile >= 1<<20 {
+		if panels >= 4 && mPad*kc*panels*nr >= 1<<20 {
 			var wg sync.WaitGroup
 			wg.Add(1)
-			go func() { defer wg.Done(); work(panels/2, panels) }()
-			work(0, panels/2)
+			go func() { defer wg.Done(); work(panels/2, panels, scratch[1]) }()
+			work(0, panels/2, scratch[0])
 			wg.Wait()
 		} else {
-			work(0, panels)
+			work(0, panels, scratch[0])
 		}
 	}
 }

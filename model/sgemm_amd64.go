@@ -5,6 +5,19 @@ package model
 import "golang.org/x/sys/cpu"
 
 //go:noescape
-func kern6x16(k int, a, b, c *float32, ldc, ldb int)
+func kern6x16(k int, a, b, c *float32, ldc, ldb int, add bool)
 
-var haveKernel = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+//go:noescape
+func kern8x32(k int, a, b, c *float32, ldc, ldb int, add bool)
+
+// kernels lists the micro-kernels this CPU runs, fastest first.
+func kernels() []microKernel {
+	var ks []microKernel
+	if cpu.X86.HasAVX512F {
+		ks = append(ks, microKernel{name: "avx512", mr: 8, nr: 32, fn: kern8x32})
+	}
+	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
+		ks = append(ks, microKernel{name: "avx2", mr: 6, nr: 16, fn: kern6x16})
+	}
+	return ks
+}

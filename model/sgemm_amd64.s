@@ -2,12 +2,14 @@
 
 #include "textflag.h"
 
-// func kern6x16(k int, a, b, c *float32, ldc, ldb int)
-// C[0:6, 0:16] += Ap · B for a packed A panel (k×6, a[p*6+i]) and 16
+// func kern6x16(k int, a, b, c *float32, ldc, ldb int, add bool)
+// C[0:6, 0:16] (+)= Ap · B for a packed A panel (k×6, a[p*6+i]) and 16
 // columns of B (b[p*ldb+j], j < 16); ldc and ldb are row strides in
-// elements (ldb = 16 for a packed B panel). Twelve accumulators (Y0–Y11),
-// two B vectors (Y12, Y13), one broadcast register (Y14).
-TEXT ·kern6x16(SB), NOSPLIT, $0-48
+// elements (ldb = 16 for a packed B panel). With add the product is added
+// to C, otherwise it overwrites C (C is not read). Twelve accumulators
+// (Y0–Y11), two B vectors (Y12, Y13), one broadcast register (Y14).
+// Every element is one chain of fused multiply-adds over p in order.
+TEXT ·kern6x16(SB), NOSPLIT, $0-49
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
@@ -16,6 +18,7 @@ TEXT ·kern6x16(SB), NOSPLIT, $0-48
 	SHLQ $2, R8
 	MOVQ ldb+40(FP), R9
 	SHLQ $2, R9
+	MOVBQZX add+48(FP), R10
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -58,6 +61,8 @@ loop:
 	JNZ          loop
 
 store:
+	TESTQ R10, R10
+	JZ    overwrite
 	VADDPS  (DX), Y0, Y0
 	VMOVUPS Y0, (DX)
 	VADDPS  32(DX), Y1, Y1
@@ -87,5 +92,164 @@ store:
 	VMOVUPS Y10, (DX)
 	VADDPS  32(DX), Y11, Y11
 	VMOVUPS Y11, 32(DX)
+	VZEROUPPER
+	RET
+
+overwrite:
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, 32(DX)
+	ADDQ    R8, DX
+	VMOVUPS Y2, (DX)
+	VMOVUPS Y3, 32(DX)
+	ADDQ    R8, DX
+	VMOVUPS Y4, (DX)
+	VMOVUPS Y5, 32(DX)
+	ADDQ    R8, DX
+	VMOVUPS Y6, (DX)
+	VMOVUPS Y7, 32(DX)
+	ADDQ    R8, DX
+	VMOVUPS Y8, (DX)
+	VMOVUPS Y9, 32(DX)
+	ADDQ    R8, DX
+	VMOVUPS Y10, (DX)
+	VMOVUPS Y11, 32(DX)
+	VZEROUPPER
+	RET
+
+// func kern8x32(k int, a, b, c *float32, ldc, ldb int, add bool)
+// The AVX-512 kernel: C[0:8, 0:32] (+)= Ap · B for a packed A panel
+// (k×8) and 32 columns of B, as kern6x16 (same per-element arithmetic, so
+// the same results). Sixteen accumulators (Z0–Z15), two B vectors (Z16,
+// Z17), one broadcast register (Z18).
+TEXT ·kern8x32(SB), NOSPLIT, $0-49
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DI
+	MOVQ c+24(FP), DX
+	MOVQ ldc+32(FP), R8
+	SHLQ $2, R8
+	MOVQ ldb+40(FP), R9
+	SHLQ $2, R9
+	MOVBQZX add+48(FP), R10
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
+	VPXORD Z15, Z15, Z15
+	TESTQ CX, CX
+	JZ    store512
+
+loop512:
+	VMOVUPS      (DI), Z16
+	VMOVUPS      64(DI), Z17
+	VBROADCASTSS (SI), Z18
+	VFMADD231PS  Z16, Z18, Z0
+	VFMADD231PS  Z17, Z18, Z1
+	VBROADCASTSS 4(SI), Z18
+	VFMADD231PS  Z16, Z18, Z2
+	VFMADD231PS  Z17, Z18, Z3
+	VBROADCASTSS 8(SI), Z18
+	VFMADD231PS  Z16, Z18, Z4
+	VFMADD231PS  Z17, Z18, Z5
+	VBROADCASTSS 12(SI), Z18
+	VFMADD231PS  Z16, Z18, Z6
+	VFMADD231PS  Z17, Z18, Z7
+	VBROADCASTSS 16(SI), Z18
+	VFMADD231PS  Z16, Z18, Z8
+	VFMADD231PS  Z17, Z18, Z9
+	VBROADCASTSS 20(SI), Z18
+	VFMADD231PS  Z16, Z18, Z10
+	VFMADD231PS  Z17, Z18, Z11
+	VBROADCASTSS 24(SI), Z18
+	VFMADD231PS  Z16, Z18, Z12
+	VFMADD231PS  Z17, Z18, Z13
+	VBROADCASTSS 28(SI), Z18
+	VFMADD231PS  Z16, Z18, Z14
+	VFMADD231PS  Z17, Z18, Z15
+	ADDQ         $32, SI
+	ADDQ         R9, DI
+	DECQ         CX
+	JNZ          loop512
+
+store512:
+	TESTQ R10, R10
+	JZ    overwrite512
+	VADDPS  (DX), Z0, Z0
+	VMOVUPS Z0, (DX)
+	VADDPS  64(DX), Z1, Z1
+	VMOVUPS Z1, 64(DX)
+	ADDQ    R8, DX
+	VADDPS  (DX), Z2, Z2
+	VMOVUPS Z2, (DX)
+	VADDPS  64(DX), Z3, Z3
+	VMOVUPS Z3, 64(DX)
+	ADDQ    R8, DX
+	VADDPS  (DX), Z4, Z4
+	VMOVUPS Z4, (DX)
+	VADDPS  64(DX), Z5, Z5
+	VMOVUPS Z5, 64(DX)
+	ADDQ    R8, DX
+	VADDPS  (DX), Z6, Z6
+	VMOVUPS Z6, (DX)
+	VADDPS  64(DX), Z7, Z7
+	VMOVUPS Z7, 64(DX)
+	ADDQ    R8, DX
+	VADDPS  (DX), Z8, Z8
+	VMOVUPS Z8, (DX)
+	VADDPS  64(DX), Z9, Z9
+	VMOVUPS Z9, 64(DX)
+	ADDQ    R8, DX
+	VADDPS  (DX), Z10, Z10
+	VMOVUPS Z10, (DX)
+	VADDPS  64(DX), Z11, Z11
+	VMOVUPS Z11, 64(DX)
+	ADDQ    R8, DX
+	VADDPS  (DX), Z12, Z12
+	VMOVUPS Z12, (DX)
+	VADDPS  64(DX), Z13, Z13
+	VMOVUPS Z13, 64(DX)
+	ADDQ    R8, DX
+	VADDPS  (DX), Z14, Z14
+	VMOVUPS Z14, (DX)
+	VADDPS  64(DX), Z15, Z15
+	VMOVUPS Z15, 64(DX)
+	VZEROUPPER
+	RET
+
+overwrite512:
+	VMOVUPS Z0, (DX)
+	VMOVUPS Z1, 64(DX)
+	ADDQ    R8, DX
+	VMOVUPS Z2, (DX)
+	VMOVUPS Z3, 64(DX)
+	ADDQ    R8, DX
+	VMOVUPS Z4, (DX)
+	VMOVUPS Z5, 64(DX)
+	ADDQ    R8, DX
+	VMOVUPS Z6, (DX)
+	VMOVUPS Z7, 64(DX)
+	ADDQ    R8, DX
+	VMOVUPS Z8, (DX)
+	VMOVUPS Z9, 64(DX)
+	ADDQ    R8, DX
+	VMOVUPS Z10, (DX)
+	VMOVUPS Z11, 64(DX)
+	ADDQ    R8, DX
+	VMOVUPS Z12, (DX)
+	VMOVUPS Z13, 64(DX)
+	ADDQ    R8, DX
+	VMOVUPS Z14, (DX)
+	VMOVUPS Z15, 64(DX)
 	VZEROUPPER
 	RET

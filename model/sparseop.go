@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"hash"
 	"hash/fnv"
+	"slices"
+	"sync"
 
 	"github.com/chewxy/hm"
 	G "gorgonia.org/gorgonia"
@@ -14,11 +16,25 @@ import (
 // rows beyond the real drugs are empty padding). The gorgonia ops below
 // read it when the machine runs, so one graph serves every batch of the
 // same padded size: the trainer refills it before each run.
+//
+// fill also builds the column view: the distinct stored columns in
+// increasing order (cols), and for each the entries (row, value) in
+// increasing row order (colPtr, entRow, entVal). The ops walk the columns,
+// so each weight row W[c,:] is read once per batch however many drugs set
+// bit c. Because Features keeps columns increasing within a row, every
+// output row still sums its terms in increasing column order: the results
+// are the row-by-row loop's, bit for bit.
 type sparseBatch struct {
 	rows   int
 	rowPtr []int
 	col    []int32
 	val    []float32
+
+	cols   []int32
+	colPtr []int
+	entRow []int32
+	entVal []float32
+	count  []int // scratch: entries per column, len = feature dimension
 }
 
 // fill loads the given feature rows, padding to b.rows with empty rows.
@@ -34,6 +50,94 @@ func (b *sparseBatch) fill(f *Features, drugs []int) {
 	for len(b.rowPtr) < b.rows+1 {
 		b.rowPtr = append(b.rowPtr, len(b.col))
 	}
+	b.buildColumns(f.Config.Dim())
+}
+
+// buildColumns computes the column view from the CSR rows (counting sort).
+func (b *sparseBatch) buildColumns(dim int) {
+	if len(b.count) != dim {
+		b.count = make([]int, dim)
+	}
+	cnt := b.count
+	b.cols = b.cols[:0]
+	for _, c := range b.col {
+		if cnt[c] == 0 {
+			b.cols = append(b.cols, c)
+		}
+		cnt[c]++
+	}
+	slices.Sort(b.cols)
+	b.colPtr = append(b.colPtr[:0], 0)
+	for _, c := range b.cols {
+		n := cnt[c]
+		cnt[c] = b.colPtr[len(b.colPtr)-1] // next free slot of column c
+		b.colPtr = append(b.colPtr, cnt[c]+n)
+	}
+	nnz := len(b.col)
+	b.entRow = slices.Grow(b.entRow[:0], nnz)[:nnz]
+	b.entVal = slices.Grow(b.entVal[:0], nnz)[:nnz]
+	for r := 0; r < b.rows; r++ {
+		for k := b.rowPtr[r]; k < b.rowPtr[r+1]; k++ {
+			c := b.col[k]
+			b.entRow[cnt[c]], b.entVal[cnt[c]] = int32(r), b.val[k]
+			cnt[c]++
+		}
+	}
+	for _, c := range b.cols {
+		cnt[c] = 0
+	}
+}
+
+// mul computes dst[:, lo:hi] = X·W[:, lo:hi] for W with `out` columns.
+func mul[T float32 | float64](x *sparseBatch, w, dst []T, out, lo, hi int) {
+	for r := 0; r < x.rows; r++ {
+		clear(dst[r*out+lo : r*out+hi])
+	}
+	for j, c := range x.cols {
+		src := w[int(c)*out+lo : int(c)*out+hi]
+		for k := x.colPtr[j]; k < x.colPtr[j+1]; k++ {
+			r := int(x.entRow[k])
+			axpy(T(x.entVal[k]), src, dst[r*out+lo:r*out+hi])
+		}
+	}
+}
+
+// tmul computes dst[:, lo:hi] = Xᵀ·G[:, lo:hi] on the rows of dst at
+// stored columns, and clears the rows listed in stale that are not stored
+// columns of this batch (the other rows of dst must already be zero).
+func tmul[T float32 | float64](x *sparseBatch, g, dst []T, out, lo, hi int, stale []int32) {
+	j := 0
+	for _, c := range stale { // both increasing: a merge
+		for j < len(x.cols) && x.cols[j] < c {
+			j++
+		}
+		if j == len(x.cols) || x.cols[j] != c {
+			clear(dst[int(c)*out+lo : int(c)*out+hi])
+		}
+	}
+	for j, c := range x.cols {
+		row := dst[int(c)*out+lo : int(c)*out+hi]
+		clear(row)
+		for k := x.colPtr[j]; k < x.colPtr[j+1]; k++ {
+			r := int(x.entRow[k])
+			axpy(T(x.entVal[k]), g[r*out+lo:r*out+hi], row)
+		}
+	}
+}
+
+// split2 runs fn on the two halves of [0, n) concurrently when the work
+// (rows of length n) is large enough to pay for a goroutine.
+func split2(n, rows int, fn func(lo, hi int)) {
+	if n < 64 || n*rows < 1<<15 {
+		fn(0, n)
+		return
+	}
+	mid := n / 2 &^ 7
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); fn(mid, n) }()
+	fn(0, mid)
+	wg.Wait()
 }
 
 // sparseMulOp computes X·W for the sparse batch X (rows×in) and the dense
@@ -70,24 +174,10 @@ func (op *sparseMulOp) UsePreallocDo(prealloc G.Value, vals ...G.Value) (G.Value
 	switch wd := w.Data().(type) {
 	case []float32:
 		rd := ret.Data().([]float32)
-		clear(rd)
-		for r := 0; r < x.rows; r++ {
-			dst := rd[r*op.out : (r+1)*op.out]
-			for k := x.rowPtr[r]; k < x.rowPtr[r+1]; k++ {
-				c := int(x.col[k])
-				blasImpl.Saxpy(op.out, x.val[k], wd[c*op.out:(c+1)*op.out], 1, dst, 1)
-			}
-		}
+		split2(op.out, len(x.col), func(lo, hi int) { mul(x, wd, rd, op.out, lo, hi) })
 	case []float64:
 		rd := ret.Data().([]float64)
-		clear(rd)
-		for r := 0; r < x.rows; r++ {
-			dst := rd[r*op.out : (r+1)*op.out]
-			for k := x.rowPtr[r]; k < x.rowPtr[r+1]; k++ {
-				c := int(x.col[k])
-				blasImpl.Daxpy(op.out, float64(x.val[k]), wd[c*op.out:(c+1)*op.out], 1, dst, 1)
-			}
-		}
+		split2(op.out, len(x.col), func(lo, hi int) { mul(x, wd, rd, op.out, lo, hi) })
 	default:
 		return nil, fmt.Errorf("model: sparse matmul: dtype %v", w.Dtype())
 	}
@@ -118,10 +208,16 @@ func (op *sparseMulOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, e
 }
 
 // sparseTMulOp computes Xᵀ·G (in×out) for G (rows×out): only the rows of
-// the result at stored columns of X are non-zero; the rest are cleared.
+// the result at stored columns of X are non-zero. The op keeps the tensor
+// it last wrote and the columns it wrote there: when it gets the same
+// tensor again it rewrites those rows and clears only the rows of the
+// previous batch that this batch does not set (a few hundred of the
+// in = 1,024 rows), instead of clearing the whole matrix every step.
 type sparseTMulOp struct {
 	x       *sparseBatch
 	in, out int
+	last    *tensor.Dense // the tensor of the previous run
+	stale   []int32       // its non-zero rows (increasing)
 }
 
 func (op *sparseTMulOp) Arity() int { return 1 }
@@ -133,8 +229,11 @@ func (op *sparseTMulOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{op.in, op.out}, nil
 }
 func (op *sparseTMulOp) Do(vals ...G.Value) (G.Value, error) {
-	g := vals[0].(*tensor.Dense)
-	ret := tensor.New(tensor.WithShape(op.in, op.out), tensor.Of(g.Dtype()))
+	ret := op.last
+	if ret == nil {
+		g := vals[0].(*tensor.Dense)
+		ret = tensor.New(tensor.WithShape(op.in, op.out), tensor.Of(g.Dtype()))
+	}
 	return op.UsePreallocDo(ret, vals...)
 }
 func (op *sparseTMulOp) UsePreallocDo(prealloc G.Value, vals ...G.Value) (G.Value, error) {
@@ -143,34 +242,25 @@ func (op *sparseTMulOp) UsePreallocDo(prealloc G.Value, vals ...G.Value) (G.Valu
 	}
 	g, ok := vals[0].(*tensor.Dense)
 	ret, ok2 := prealloc.(*tensor.Dense)
-	if !ok || !ok2 || !g.Shape().Eq(tensor.Shape{op.x.rows, op.out}) {
+	if !ok || !ok2 || !g.Shape().Eq(tensor.Shape{op.x.rows, op.out}) || !ret.Shape().Eq(tensor.Shape{op.in, op.out}) || ret.Dtype() != g.Dtype() {
 		return nil, fmt.Errorf("model: sparse matmulᵀ: bad gradient %v", vals[0].Shape())
+	}
+	if ret != op.last {
+		ret.Zero()
+		op.last, op.stale = ret, op.stale[:0]
 	}
 	x := op.x
 	switch gd := g.Data().(type) {
 	case []float32:
 		rd := ret.Data().([]float32)
-		clear(rd)
-		for r := 0; r < x.rows; r++ {
-			src := gd[r*op.out : (r+1)*op.out]
-			for k := x.rowPtr[r]; k < x.rowPtr[r+1]; k++ {
-				c := int(x.col[k])
-				blasImpl.Saxpy(op.out, x.val[k], src, 1, rd[c*op.out:(c+1)*op.out], 1)
-			}
-		}
+		split2(op.out, len(x.col), func(lo, hi int) { tmul(x, gd, rd, op.out, lo, hi, op.stale) })
 	case []float64:
 		rd := ret.Data().([]float64)
-		clear(rd)
-		for r := 0; r < x.rows; r++ {
-			src := gd[r*op.out : (r+1)*op.out]
-			for k := x.rowPtr[r]; k < x.rowPtr[r+1]; k++ {
-				c := int(x.col[k])
-				blasImpl.Daxpy(op.out, float64(x.val[k]), src, 1, rd[c*op.out:(c+1)*op.out], 1)
-			}
-		}
+		split2(op.out, len(x.col), func(lo, hi int) { tmul(x, gd, rd, op.out, lo, hi, op.stale) })
 	default:
 		return nil, fmt.Errorf("model: sparse matmulᵀ: dtype %v", g.Dtype())
 	}
+	op.stale = append(op.stale[:0], x.cols...)
 	return ret, nil
 }
 func (op *sparseTMulOp) ReturnsPtr() bool     { return false }

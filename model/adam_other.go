@@ -1,0 +1,7 @@
+//go:build !amd64 || purego
+
+package model
+
+func adamAVX(w, grad, m, v *float32, n int, c *[8]float32) { panic("model: no AVX Adam kernel") }
+
+const haveAdamAVX = false
