@@ -156,13 +156,13 @@ func TestOutOfSampleStepTouchesOnlySigma(t *testing.T) {
 		kind lossKind
 		bit  float64
 	}{{lossNLLSigma, 1}, {lossNLL, 0}} {
-		before := n.snapshot()
+		before := n.snapshot(nil)
 		if _, err := tr.step(tp.split.Val[:64], tc.kind, tc.bit); err != nil {
 			t.Fatal(err)
 		}
-		after := n.snapshot()
+		after := n.snapshot(nil)
 		for i, p := range n.params {
-			changed := !slices.Equal(before[i], after[i])
+			changed := !slices.Equal(toFloat64(before[i]), toFloat64(after[i]))
 			want := tc.kind == lossNLL || p.group == groupSigma
 			if changed != want {
 				t.Errorf("kind %d: %s (%v) changed=%v, want %v", tc.kind, p.name, p.group, changed, want)

@@ -117,18 +117,35 @@ func (n *network) numParams() int {
 	return s
 }
 
-// snapshot copies all parameter values (for restoring the best epoch).
-func (n *network) snapshot() [][]float64 {
-	out := make([][]float64, len(n.params))
-	for i, p := range n.params {
-		out[i] = toFloat64(p.t.Data())
+// snapshot copies all parameter values into s (for restoring the best
+// epoch), reusing s's buffers when it was filled by an earlier call; the
+// copy keeps the network's element type.
+func (n *network) snapshot(s []any) []any {
+	if len(s) != len(n.params) {
+		s = make([]any, len(n.params))
 	}
-	return out
+	for i, p := range n.params {
+		switch d := p.t.Data().(type) {
+		case []float32:
+			b, _ := s[i].([]float32)
+			s[i] = append(b[:0], d...)
+		case []float64:
+			b, _ := s[i].([]float64)
+			s[i] = append(b[:0], d...)
+		}
+	}
+	return s
 }
 
-func (n *network) restore(s [][]float64) {
+// restore copies a snapshot back into the parameters.
+func (n *network) restore(s []any) {
 	for i, p := range n.params {
-		fromFloat64(p.t.Data(), s[i])
+		switch d := p.t.Data().(type) {
+		case []float32:
+			copy(d, s[i].([]float32))
+		case []float64:
+			copy(d, s[i].([]float64))
+		}
 	}
 }
 
@@ -146,13 +163,3 @@ func toFloat64(d any) []float64 {
 	panic(fmt.Sprintf("model: unsupported data %T", d))
 }
 
-func fromFloat64(dst any, src []float64) {
-	switch d := dst.(type) {
-	case []float32:
-		for i, v := range src {
-			d[i] = float32(v)
-		}
-	case []float64:
-		copy(d, src)
-	}
-}

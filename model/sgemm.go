@@ -72,25 +72,29 @@ func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []
 	for pc := 0; pc < k; pc += kcBlock {
 		kc := min(kcBlock, k-pc)
 		add := pc > 0 || beta != 0
-		// Pack alpha·A[:, pc:pc+kc] into mr-row panels (rows ≥ m are zero).
+		// Pack alpha·op(A)[:, pc:pc+kc] into mr-row panels (rows ≥ m are
+		// zero): ap[ic*kc + p*mr + ii] = alpha·op(A)[ic+ii, pc+p].
 		for ic := 0; ic < mPad; ic += mr {
 			dst := ap[ic*kc : (ic+mr)*kc]
-			for ii := 0; ii < mr; ii++ {
-				i := ic + ii
-				if i >= m {
-					for p := 0; p < kc; p++ {
-						dst[p*mr+ii] = 0
-					}
-					continue
-				}
-				if tA == blas.NoTrans {
+			h := min(mr, m-ic)
+			if h < mr {
+				clear(dst)
+			}
+			if tA == blas.NoTrans {
+				for ii := 0; ii < h; ii++ {
+					i := ic + ii
 					for p, v := range a[i*lda+pc : i*lda+pc+kc] {
 						dst[p*mr+ii] = alpha * v
 					}
-				} else {
-					for p := 0; p < kc; p++ {
-						dst[p*mr+ii] = alpha * a[(pc+p)*lda+i]
-					}
+				}
+				continue
+			}
+			// op(A) = Aᵀ: the mr values of one p are contiguous in A.
+			for p := 0; p < kc; p++ {
+				src := a[(pc+p)*lda+ic : (pc+p)*lda+ic+h]
+				o := dst[p*mr : p*mr+h]
+				for ii, v := range src {
+					o[ii] = alpha * v
 				}
 			}
 		}
@@ -99,27 +103,31 @@ func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []
 			for jp := lo; jp < hi; jp++ {
 				jc := jp * nr
 				w := min(nr, n-jc)
-				if w < nr {
+				bsrc, bld := &bp[0], nr
+				switch {
+				case tB == blas.NoTrans && w == nr:
+					// A full panel of an untransposed B is read in place
+					// (nr contiguous floats per row): packing it would
+					// copy all of B once per product.
+					bsrc, bld = &b[pc*ldb+jc], ldb
+				case tB == blas.NoTrans:
 					clear(bp)
-				}
-				if tB == blas.NoTrans {
 					for p := 0; p < kc; p++ {
 						copy(bp[p*nr:p*nr+w], b[(pc+p)*ldb+jc:(pc+p)*ldb+jc+w])
 					}
-				} else {
-					for jj := 0; jj < w; jj++ {
-						for p, v := range b[(jc+jj)*ldb+pc : (jc+jj)*ldb+pc+kc] {
-							bp[p*nr+jj] = v
-						}
+				default:
+					if w < nr {
+						clear(bp)
 					}
+					packTransposed(bp, b[jc*ldb+pc:], ldb, kc, w, nr)
 				}
 				for ic := 0; ic < mPad; ic += mr {
 					h := min(mr, m-ic)
 					if h == mr && w == nr {
-						kern(kc, &ap[ic*kc], &bp[0], &c[ic*ldc+jc], ldc, nr, add)
+						kern(kc, &ap[ic*kc], bsrc, &c[ic*ldc+jc], ldc, bld, add)
 						continue
 					}
-					kern(kc, &ap[ic*kc], &bp[0], &tile[0], nr, nr, false)
+					kern(kc, &ap[ic*kc], bsrc, &tile[0], nr, bld, false)
 					for ii := 0; ii < h; ii++ {
 						row := c[(ic+ii)*ldc+jc : (ic+ii)*ldc+jc+w]
 						if !add {
@@ -141,6 +149,28 @@ func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []
 			wg.Wait()
 		} else {
 			work(0, panels, scratch[0])
+		}
+	}
+}
+
+// packTransposed writes bp[p*nr+j] = b[j*ldb+p] for j < w, p < kc: the
+// panel of op(B) = Bᵀ, reading four rows of B at a time so the writes of
+// one p are contiguous.
+func packTransposed(bp, b []float32, ldb, kc, w, nr int) {
+	j := 0
+	for ; j+4 <= w; j += 4 {
+		r0 := b[j*ldb : j*ldb+kc]
+		r1 := b[(j+1)*ldb : (j+1)*ldb+kc]
+		r2 := b[(j+2)*ldb : (j+2)*ldb+kc]
+		r3 := b[(j+3)*ldb : (j+3)*ldb+kc]
+		for p := range r0 {
+			o := bp[p*nr+j : p*nr+j+4]
+			o[0], o[1], o[2], o[3] = r0[p], r1[p], r2[p], r3[p]
+		}
+	}
+	for ; j < w; j++ {
+		for p, v := range b[j*ldb : j*ldb+kc] {
+			bp[p*nr+j] = v
 		}
 	}
 }

@@ -124,7 +124,7 @@ func (t *trainer) fit(ctx context.Context, split drugcomb.Split, o fitOpts, prog
 	outOrder := append([]int(nil), split.Val...)
 	outPos := len(outOrder)
 	best, bestEpoch := math.Inf(1), 0
-	var bestParams [][]float64
+	var bestParams []any
 	epochsDone := 0
 	for epoch := 1; epoch <= cfg.MaxEpochs; epoch++ {
 		t.rng.Shuffle(len(train), func(i, j int) { train[i], train[j] = train[j], train[i] })
@@ -169,7 +169,7 @@ func (t *trainer) fit(ctx context.Context, split drugcomb.Split, o fitOpts, prog
 			p.ValRMSE = r * t.sd
 			if r < best {
 				best, bestEpoch = r, epoch
-				bestParams = t.net.snapshot()
+				bestParams = t.net.snapshot(bestParams)
 			}
 		} else {
 			bestEpoch = epoch

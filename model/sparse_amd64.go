@@ -1,0 +1,12 @@
+//go:build amd64 && !purego
+
+package model
+
+import "golang.org/x/sys/cpu"
+
+// spAccum64 is accumulate for 64 columns in AVX assembly (same results).
+//
+//go:noescape
+func spAccum64(idx *int32, val *float32, n int, src *float32, ld int, dst *float32)
+
+var haveSpAccum = cpu.X86.HasAVX

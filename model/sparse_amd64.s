@@ -1,0 +1,65 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func spAccum64(idx *int32, val *float32, n int, src *float32, ld int, dst *float32)
+// dst[0:64] = Σ_k val[k]·src[idx[k]·ld : idx[k]·ld+64], k = 0..n−1 in
+// order, starting from zero; each term is rounded, then added (VMULPS,
+// VADDPS: no fused multiply-add), as accumulate does. Accumulators Y0–Y7,
+// products Y8–Y11, the broadcast value Y15.
+TEXT ·spAccum64(SB), NOSPLIT, $0-48
+	MOVQ idx+0(FP), SI
+	MOVQ val+8(FP), BX
+	MOVQ n+16(FP), CX
+	MOVQ src+24(FP), DI
+	MOVQ ld+32(FP), R8
+	SHLQ $2, R8
+	MOVQ dst+40(FP), DX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	TESTQ CX, CX
+	JZ    store
+
+loop:
+	MOVLQSX      (SI), AX
+	IMULQ        R8, AX
+	ADDQ         DI, AX
+	VBROADCASTSS (BX), Y15
+	VMULPS       (AX), Y15, Y8
+	VADDPS       Y8, Y0, Y0
+	VMULPS       32(AX), Y15, Y9
+	VADDPS       Y9, Y1, Y1
+	VMULPS       64(AX), Y15, Y10
+	VADDPS       Y10, Y2, Y2
+	VMULPS       96(AX), Y15, Y11
+	VADDPS       Y11, Y3, Y3
+	VMULPS       128(AX), Y15, Y8
+	VADDPS       Y8, Y4, Y4
+	VMULPS       160(AX), Y15, Y9
+	VADDPS       Y9, Y5, Y5
+	VMULPS       192(AX), Y15, Y10
+	VADDPS       Y10, Y6, Y6
+	VMULPS       224(AX), Y15, Y11
+	VADDPS       Y11, Y7, Y7
+	ADDQ         $4, SI
+	ADDQ         $4, BX
+	DECQ         CX
+	JNZ          loop
+
+store:
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, 32(DX)
+	VMOVUPS Y2, 64(DX)
+	VMOVUPS Y3, 96(DX)
+	VMOVUPS Y4, 128(DX)
+	VMOVUPS Y5, 160(DX)
+	VMOVUPS Y6, 192(DX)
+	VMOVUPS Y7, 224(DX)
+	VZEROUPPER
+	RET

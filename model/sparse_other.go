@@ -1,0 +1,9 @@
+//go:build !amd64 || purego
+
+package model
+
+func spAccum64(idx *int32, val *float32, n int, src *float32, ld int, dst *float32) {
+	panic("model: no AVX sparse kernel")
+}
+
+const haveSpAccum = false
