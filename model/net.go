@@ -162,4 +162,3 @@ func toFloat64(d any) []float64 {
 	}
 	panic(fmt.Sprintf("model: unsupported data %T", d))
 }
-
