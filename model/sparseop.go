@@ -163,9 +163,13 @@ func split2(n, rows int, fn func(lo, hi int)) {
 // sparseMulOp computes X·W for the sparse batch X (rows×in) and the dense
 // weight W (in×out): for every stored entry (r, c, v), out[r,:] += v·W[c,:].
 // Cost: nnz·out multiply-adds instead of rows·in·out.
+//
+// The op keeps its output tensor from run to run (Do allocates it once):
+// every element is rewritten by each run.
 type sparseMulOp struct {
 	x       *sparseBatch
 	in, out int
+	buf     *tensor.Dense
 }
 
 func (op *sparseMulOp) Arity() int { return 1 }
@@ -178,8 +182,10 @@ func (op *sparseMulOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 }
 func (op *sparseMulOp) Do(vals ...G.Value) (G.Value, error) {
 	w := vals[0].(*tensor.Dense)
-	ret := tensor.New(tensor.WithShape(op.x.rows, op.out), tensor.Of(w.Dtype()))
-	return op.UsePreallocDo(ret, vals...)
+	if op.buf == nil || op.buf.Dtype() != w.Dtype() {
+		op.buf = tensor.New(tensor.WithShape(op.x.rows, op.out), tensor.Of(w.Dtype()))
+	}
+	return op.UsePreallocDo(op.buf, vals...)
 }
 func (op *sparseMulOp) UsePreallocDo(prealloc G.Value, vals ...G.Value) (G.Value, error) {
 	if len(vals) != 1 {
