@@ -1,6 +1,8 @@
 package model
 
 import (
+	"sync"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 	G "gorgonia.org/gorgonia"
@@ -28,7 +30,7 @@ var blasName = "gonum"
 
 func init() {
 	if ks := kernels(); len(ks) > 0 {
-		fb := fastBLAS{k: ks[0]}
+		fb := fastBLAS{k: ks[0], scratch: &sync.Pool{}}
 		blasImpl = fb
 		blasName = "gonum+" + ks[0].name + "-sgemm"
 		tensor.Use(fb)

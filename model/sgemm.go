@@ -20,6 +20,25 @@ import (
 type fastBLAS struct {
 	gonum.Implementation
 	k microKernel
+	// scratch recycles packing buffers (*[]float32) between calls: a
+	// prediction makes tens of thousands of small products, whose
+	// buffers would otherwise be allocated and cleared every time. Nil:
+	// allocate per call.
+	scratch *sync.Pool
+}
+
+// buf returns a buffer of n floats (contents undefined) and its release.
+func (fb fastBLAS) buf(n int) ([]float32, func()) {
+	if fb.scratch == nil {
+		return make([]float32, n), func() {}
+	}
+	p, _ := fb.scratch.Get().(*[]float32)
+	if p == nil || cap(*p) < n {
+		s := make([]float32, n)
+		p = &s
+	}
+	b := (*p)[:n]
+	return b, func() { fb.scratch.Put(p) }
 }
 
 // microKernel computes C[0:mr, 0:nr] (+)= Ap·B for a packed A panel
@@ -64,19 +83,21 @@ func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []
 	mr, nr, kern := fb.k.mr, fb.k.nr, fb.k.fn
 	mPad := (m + mr - 1) / mr * mr
 	panels := (n + nr - 1) / nr
-	ap := make([]float32, mPad*min(kcBlock, k))
-	// Scratch of each goroutine: its packed share of the B block and a
-	// partial tile (the first goroutine's holds the whole block when the
-	// product is not split).
+	// Scratch: packed A, then each goroutine's packed share of the B block
+	// and a partial tile (the first goroutine's holds the whole block when
+	// the product is not split).
+	kb := min(kcBlock, k)
 	half := (panels + 1) / 2
-	split := panels >= 4 && mPad*min(kcBlock, k)*panels*nr >= 1<<20
-	var scratch [2][]float32
+	split := panels >= 4 && mPad*kb*panels*nr >= 1<<20
+	s0 := kb * panels * nr
 	if split {
-		scratch[0] = make([]float32, min(kcBlock, k)*half*nr+mr*nr)
-		scratch[1] = make([]float32, min(kcBlock, k)*(panels-half)*nr+mr*nr)
-	} else {
-		scratch[0] = make([]float32, min(kcBlock, k)*panels*nr+mr*nr)
+		s0 = kb * half * nr
 	}
+	s1 := kb * (panels - half) * nr
+	buf, release := fb.buf(mPad*kb + s0 + s1 + 2*mr*nr)
+	defer release()
+	ap := buf[:mPad*kb]
+	scratch := [2][]float32{buf[mPad*kb : mPad*kb+s0+mr*nr], buf[mPad*kb+s0+mr*nr:]}
 	for pc := 0; pc < k; pc += kcBlock {
 		kc := min(kcBlock, k-pc)
 		add := pc > 0 || beta != 0

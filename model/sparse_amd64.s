@@ -63,3 +63,26 @@ store:
 	VMOVUPS Y7, 224(DX)
 	VZEROUPPER
 	RET
+
+// func relu8(x *float32, n int)
+// x[i] = max(0, x[i]) for n elements (a multiple of 8). VMAXPS returns its
+// second source when either is NaN or both are zeros, and x is the second
+// source here: NaN and −0 stay as they are, as in relu's scalar loop.
+TEXT ·relu8(SB), NOSPLIT, $0-16
+	MOVQ   x+0(FP), DI
+	MOVQ   n+8(FP), CX
+	SHRQ   $3, CX
+	JZ     reludone
+	VXORPS Y1, Y1, Y1
+
+reluloop:
+	VMOVUPS (DI), Y0
+	VMAXPS  Y0, Y1, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     reluloop
+
+reludone:
+	VZEROUPPER
+	RET

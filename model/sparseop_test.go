@@ -151,3 +151,21 @@ func TestAccumulateAssembly(t *testing.T) {
 		}
 	}
 }
+
+// TestReluAssembly checks relu's AVX path against the scalar rule on
+// negatives, positives, ±0, NaN and ±Inf, with a tail.
+func TestReluAssembly(t *testing.T) {
+	nan := float32(math.NaN())
+	in := []float32{-1, 2, float32(math.Copysign(0, -1)), 0, nan, float32(math.Inf(-1)), float32(math.Inf(1)), -1e-30, 3, -4, 5}
+	x := append([]float32(nil), in...)
+	relu(x)
+	for i, v := range in {
+		want := v
+		if v < 0 {
+			want = 0
+		}
+		if math.Float32bits(x[i]) != math.Float32bits(want) {
+			t.Errorf("relu(%v) = %v, want %v", v, x[i], want)
+		}
+	}
+}
