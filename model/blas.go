@@ -17,8 +17,8 @@ type blasAPI interface {
 	Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int)
 }
 
-// blasImpl is gonum's pure-Go BLAS, with Sgemm replaced by our AVX2/FMA
-// kernel GEMM (sgemm.go) when the CPU has both; building with -tags
+// blasImpl is gonum's pure-Go BLAS, with Sgemm replaced by our kernel
+// GEMM (sgemm.go: AVX-512 where the CPU has it, else AVX2/FMA); building with -tags
 // openblas (cgo, Debian libopenblas-dev) replaces the GEMMs by OpenBLAS
 // instead (blas_openblas.go). The choice is made once, at program start,
 // for this package and for gorgonia (tensor.Use, gorgonia.Use: process-wide
@@ -39,5 +39,6 @@ func init() {
 }
 
 // BLAS names the BLAS the model's matrix products use: "gonum" (pure Go),
-// "gonum+avx2-sgemm" (pure Go with our assembly GEMM kernel) or "openblas".
+// "gonum+avx512-sgemm" or "gonum+avx2-sgemm" (pure Go with our assembly
+// GEMM kernel) or "openblas".
 func BLAS() string { return blasName }
