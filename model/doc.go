@@ -82,14 +82,26 @@
 // per unique drug, not per pair slot. The first layer is a custom gorgonia
 // op (sparseMulOp, with sparseTMulOp as its symbolic gradient) that reads
 // only the set entries of the feature rows: nnz·2048 multiply-adds instead
-// of rows·1024·2048, and the same for its weight gradient. Gradients are
-// read from the gradient nodes gorgonia builds (no accumulation into dual
-// values). Prediction does not use the graph: the first combined and σ
-// layers are linear in e, so W_c1ᵀ(T(a)+T(b)) = W_c1ᵀT(a) + W_c1ᵀT(b); the
-// per-drug projections are cached and a pair costs two 128×128 products.
-// Matrix products use gonum's pure-Go BLAS; building with -tags openblas
+// of rows·1024·2048, and the same for its weight gradient. Both sum each
+// output row in registers, 64 columns at a time (AVX assembly,
+// spAccum64), and the weight-gradient op rewrites only the rows of the
+// batch's bits and clears only the previous batch's, not all 1,024 rows.
+// Gradients are read from the gradient nodes gorgonia builds (no
+// accumulation into dual values). Adam runs eight lanes at a time (AVX
+// assembly, adamAVX). Every assembly kernel gives the scalar Go loop's
+// results bit for bit (tested), so results do not depend on the CPU.
+//
+// Matrix products go through our GEMM (sgemm.go), installed for gorgonia
+// too: GotoBLAS-style packing around an 8×32 AVX-512 micro-kernel, or a
+// 6×16 AVX2/FMA one on CPUs without AVX-512; both run the same chain of
+// fused multiply-adds per element, so they agree exactly. Building with
+// -tags purego uses gonum's pure-Go Sgemm and scalar loops; -tags openblas
 // (cgo, Debian libopenblas-dev) routes the GEMMs, gorgonia's included,
 // through OpenBLAS.
+//
+// Prediction does not use the graph: the first combined and σ layers are
+// linear in e, so W_c1ᵀ(T(a)+T(b)) = W_c1ᵀT(a) + W_c1ᵀT(b); the per-drug
+// projections are cached and a pair costs two 128×128 products.
 //
 // # Baselines
 //
