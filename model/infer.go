@@ -120,6 +120,45 @@ func (in *inferer[T]) pairs(f *Features, pa, pb []int, bit float64, drop *dropou
 	defer in.mu.Unlock()
 	in.ensure(f, pa)
 	in.ensure(f, pb)
+	// The pairs are independent (and a pair's numbers do not depend on its
+	// neighbours in a product): two goroutines take half each.
+	const minSplit = 2048
+	n := len(pa)
+	if n < minSplit || drop != nil {
+		in.pairRange(pa, pb, bit, drop, mu, sigma, hid)
+		return
+	}
+	mid := n / 2
+	ch := in.n.cfg.CombHidden
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var h []float64
+		if hid != nil {
+			h = hid[mid*ch:]
+		}
+		var s []float64
+		if sigma != nil {
+			s = sigma[mid:]
+		}
+		in.pairRange(pa[mid:], pb[mid:], bit, nil, mu[mid:], s, h)
+	}()
+	var h []float64
+	if hid != nil {
+		h = hid[:mid*ch]
+	}
+	var s []float64
+	if sigma != nil {
+		s = sigma[:mid]
+	}
+	in.pairRange(pa[:mid], pb[:mid], bit, nil, mu[:mid], s, h)
+	wg.Wait()
+}
+
+// pairRange is pairs on projections already ensured; it only reads the
+// inferer's state.
+func (in *inferer[T]) pairRange(pa, pb []int, bit float64, drop *dropout, mu, sigma, hid []float64) {
 	cfg := in.n.cfg
 	ch, sh := cfg.CombHidden, cfg.SigmaHidden
 	const chunk = 512
