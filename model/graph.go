@@ -119,7 +119,15 @@ func (n *network) buildGraph(u, b int, kind lossKind, dropout bool) (*graph, err
 	if bl.err == nil {
 		h1 = bl.relu(bl.do(G.BroadcastAdd(h1, P("t1.b"), nil, []byte{0})))
 	}
-	emb := bl.linear(h1, P("t2.w"), P("t2.b"))
+	// The tower's second layer: a denseOp, so its products write into
+	// tensors kept between runs (see denseOp).
+	var emb *G.Node
+	if bl.err == nil {
+		y := bl.do(G.ApplyOp(&denseOp{}, h1, P("t2.w")))
+		if bl.err == nil {
+			emb = bl.do(G.BroadcastAdd(y, P("t2.b"), nil, []byte{0}))
+		}
+	}
 	var pe *G.Node
 	if bl.err == nil {
 		pe = bl.do(G.Mul(sN, emb)) // b×TowerOut: summed embeddings of each pair
