@@ -3,7 +3,6 @@ package model
 import (
 	"fmt"
 	"hash"
-	"hash/fnv"
 
 	"github.com/chewxy/hm"
 	"gonum.org/v1/gonum/blas"
@@ -104,12 +103,8 @@ func (op *denseOp) OverwritesInput() int { return -1 }
 func (op *denseOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "dense(%v,%v,%p)", op.tA, op.tB, op)
 }
-func (op *denseOp) Hashcode() uint32 {
-	h := fnv.New32a()
-	op.WriteHash(h)
-	return h.Sum32()
-}
-func (op *denseOp) String() string { return fmt.Sprintf("Dense(%v,%v)", op.tA, op.tB) }
+func (op *denseOp) Hashcode() uint32 { return hashOf(op) }
+func (op *denseOp) String() string   { return fmt.Sprintf("Dense(%v,%v)", op.tA, op.tB) }
 
 // DiffWRT and SymDiff make the plain product C = A·B differentiable:
 // dA = G·Bᵀ and dB = Aᵀ·G, each a denseOp with its own tensor.

@@ -117,7 +117,10 @@ func (n *network) buildGraph(u, b int, kind lossKind, dropout bool) (*graph, err
 	var bl gb
 	h1 := bl.do(G.ApplyOp(&sparseMulOp{x: gr.x, in: n.dim, out: cfg.TowerHidden}, P("t1.w")))
 	if bl.err == nil {
-		h1 = bl.relu(bl.do(G.BroadcastAdd(h1, P("t1.b"), nil, []byte{0})))
+		h1 = bl.do(G.BroadcastAdd(h1, P("t1.b"), nil, []byte{0}))
+	}
+	if bl.err == nil {
+		h1 = bl.do(G.ApplyOp(&reluOp{}, h1)) // Rectify, in tensors kept between runs
 	}
 	// The tower's second layer: a denseOp, so its products write into
 	// tensors kept between runs (see denseOp).
