@@ -3,7 +3,6 @@ package model
 import (
 	"fmt"
 	"math"
-	"sync"
 
 	"gorgonia.org/tensor"
 )
@@ -30,7 +29,7 @@ func adam(p *param, g *tensor.Dense, lr, wd float64) error {
 			return fmt.Errorf("model: adam: gradient of %s has %v, want %d float32", p.name, g.Shape(), len(w))
 		}
 		m, v := p.m.Data().([]float32), p.v.Data().([]float32)
-		parallel(len(w), func(lo, hi int) {
+		forChunks(len(w), adamGrain, func(_, lo, hi int) {
 			adam32(w[lo:hi], gd[lo:hi], m[lo:hi], v[lo:hi], float32(step), float32(wd), float32(1/math.Sqrt(bc2)))
 		})
 	case []float64:
@@ -38,7 +37,7 @@ func adam(p *param, g *tensor.Dense, lr, wd float64) error {
 		if !ok || len(gd) != len(w) {
 			return fmt.Errorf("model: adam: gradient of %s has %v, want %d float64", p.name, g.Shape(), len(w))
 		}
-		parallel(len(w), func(lo, hi int) {
+		forChunks(len(w), adamGrain, func(_, lo, hi int) {
 			adamKernel(w[lo:hi], gd[lo:hi], p.m.Data().([]float64)[lo:hi], p.v.Data().([]float64)[lo:hi], step, wd, 1/math.Sqrt(bc2))
 		})
 	}
@@ -78,17 +77,6 @@ func adam32(w, g, m, v []float32, step, wd, rbc2 float32) {
 
 func sqrt[T float32 | float64](x T) T { return T(math.Sqrt(float64(x))) }
 
-// parallel runs fn over [0,n) in two halves when n is large.
-func parallel(n int, fn func(lo, hi int)) {
-	const minSplit = 1 << 16
-	if n < minSplit {
-		fn(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	mid := n / 2
-	wg.Add(1)
-	go func() { defer wg.Done(); fn(mid, n) }()
-	fn(0, mid)
-	wg.Wait()
-}
+// adamGrain is the chunk of parameters one worker updates at a time
+// (parameters smaller than this are updated on the calling goroutine).
+const adamGrain = 1 << 16

@@ -11,12 +11,12 @@ import (
 // around an assembly micro-kernel: 8×32 with AVX-512 where the CPU has
 // it, else 6×16 with AVX2/FMA (sgemm_amd64.s). Layout (GotoBLAS style):
 // for each block of kc = 256 along k, A (scaled by alpha) is packed into
-// mr-row panels and B into nr-column panels (each goroutine packs its half
-// of the block, at most 512 KiB for the tower, which stays in L2), and for
-// each B panel (32 KiB, in L1) the kernel computes every mr×nr tile of C. Partial
-// tiles go through a scratch tile. Column panels are split between two
-// goroutines for large products. With beta = 0 the first k block
-// overwrites C instead of clearing it and adding.
+// mr-row panels; the nr-column panels of B are shared out in chunks of
+// four (forChunks: two workers for large products), each chunk packed
+// (128 KiB for the tower, in L2) and then, panel by panel (32 KiB, in L1),
+// multiplied into every mr×nr tile of C. Partial tiles go through a
+// scratch tile. With beta = 0 the first k block overwrites C instead of
+// clearing it and adding.
 type fastBLAS struct {
 	gonum.Implementation
 	k microKernel
@@ -53,6 +53,11 @@ type microKernel struct {
 
 const kcBlock = 256
 
+// chunkPanels is the number of B panels a worker packs and computes at a
+// time (128 columns for the AVX-512 kernel: a 128 KiB packed chunk for
+// kc = 256, read row by row).
+const chunkPanels = 4
+
 // Sgemm computes C = alpha·op(A)·op(B) + beta·C (row-major, as gonum).
 // Every element of C goes through the same kernel arithmetic whatever its
 // position (partial tiles are zero-padded and computed in a scratch tile),
@@ -83,21 +88,20 @@ func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []
 	mr, nr, kern := fb.k.mr, fb.k.nr, fb.k.fn
 	mPad := (m + mr - 1) / mr * mr
 	panels := (n + nr - 1) / nr
-	// Scratch: packed A, then each goroutine's packed share of the B block
-	// and a partial tile (the first goroutine's holds the whole block when
-	// the product is not split).
+	// Column panels are shared out in chunks of chunkPanels (forChunks)
+	// when the product is large enough; one chunk otherwise.
+	// Scratch: packed A, then per worker the packed B chunk and a partial
+	// tile.
 	kb := min(kcBlock, k)
-	half := (panels + 1) / 2
-	split := panels >= 4 && mPad*kb*panels*nr >= 1<<20
-	s0 := kb * panels * nr
-	if split {
-		s0 = kb * half * nr
+	chunk := panels
+	if panels >= 4 && mPad*kb*panels*nr >= 1<<20 {
+		chunk = min(chunkPanels, (panels+1)/2)
 	}
-	s1 := kb * (panels - half) * nr
-	buf, release := fb.buf(mPad*kb + s0 + s1 + 2*mr*nr)
+	per := kb*chunk*nr + mr*nr
+	buf, release := fb.buf(mPad*kb + 2*per)
 	defer release()
 	ap := buf[:mPad*kb]
-	scratch := [2][]float32{buf[mPad*kb : mPad*kb+s0+mr*nr], buf[mPad*kb+s0+mr*nr:]}
+	scratch := [2][]float32{buf[mPad*kb : mPad*kb+per], buf[mPad*kb+per:]}
 	for pc := 0; pc < k; pc += kcBlock {
 		kc := min(kcBlock, k-pc)
 		add := pc > 0 || beta != 0
@@ -181,15 +185,7 @@ func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []
 				}
 			}
 		}
-		if split {
-			var wg sync.WaitGroup
-			wg.Add(1)
-			go func() { defer wg.Done(); work(half, panels, scratch[1]) }()
-			work(0, half, scratch[0])
-			wg.Wait()
-		} else {
-			work(0, panels, scratch[0])
-		}
+		forChunks(panels, chunk, func(worker, lo, hi int) { work(lo, hi, scratch[worker]) })
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"hash"
 	"hash/fnv"
 	"slices"
-	"sync"
 
 	"github.com/chewxy/hm"
 	G "gorgonia.org/gorgonia"
@@ -145,19 +144,14 @@ func tmul[T float32 | float64](x *sparseBatch, g, dst []T, out, lo, hi int, stal
 	}
 }
 
-// split2 runs fn on the two halves of [0, n) concurrently when the work
-// (rows of length n) is large enough to pay for a goroutine.
-func split2(n, rows int, fn func(lo, hi int)) {
-	if n < 64 || n*rows < 1<<15 {
-		fn(0, n)
-		return
+// sparseChunk returns the column chunk for forChunks over `out` columns
+// of a batch with nnz stored entries: whole 64-column blocks for the
+// assembly, and a single chunk when the batch is too small to share.
+func sparseChunk(out, nnz int) int {
+	if out*nnz < 1<<15 {
+		return out
 	}
-	mid := n / 2 &^ 63 // whole 64-column blocks for the assembly
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() { defer wg.Done(); fn(mid, n) }()
-	fn(0, mid)
-	wg.Wait()
+	return accBlock
 }
 
 // sparseMulOp computes X·W for the sparse batch X (rows×in) and the dense
@@ -200,10 +194,10 @@ func (op *sparseMulOp) UsePreallocDo(prealloc G.Value, vals ...G.Value) (G.Value
 	switch wd := w.Data().(type) {
 	case []float32:
 		rd := ret.Data().([]float32)
-		split2(op.out, len(x.col), func(lo, hi int) { mul(x, wd, rd, op.out, lo, hi) })
+		forChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { mul(x, wd, rd, op.out, lo, hi) })
 	case []float64:
 		rd := ret.Data().([]float64)
-		split2(op.out, len(x.col), func(lo, hi int) { mul(x, wd, rd, op.out, lo, hi) })
+		forChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { mul(x, wd, rd, op.out, lo, hi) })
 	default:
 		return nil, fmt.Errorf("model: sparse matmul: dtype %v", w.Dtype())
 	}
@@ -279,10 +273,10 @@ func (op *sparseTMulOp) UsePreallocDo(prealloc G.Value, vals ...G.Value) (G.Valu
 	switch gd := g.Data().(type) {
 	case []float32:
 		rd := ret.Data().([]float32)
-		split2(op.out, len(x.col), func(lo, hi int) { tmul(x, gd, rd, op.out, lo, hi, op.stale) })
+		forChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { tmul(x, gd, rd, op.out, lo, hi, op.stale) })
 	case []float64:
 		rd := ret.Data().([]float64)
-		split2(op.out, len(x.col), func(lo, hi int) { tmul(x, gd, rd, op.out, lo, hi, op.stale) })
+		forChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { tmul(x, gd, rd, op.out, lo, hi, op.stale) })
 	default:
 		return nil, fmt.Errorf("model: sparse matmulᵀ: dtype %v", g.Dtype())
 	}

@@ -83,7 +83,7 @@ func TestSparseOpsMatchDense(t *testing.T) {
 				}
 				y := make([]float64, rows*out)
 				mul(x, w, y, out, 0, out)
-				split2(out, len(x.col), func(lo, hi int) { tmul(x, gd, gw, out, lo, hi, stale) })
+				forChunks(out, sparseChunk(out, len(x.col)), func(_, lo, hi int) { tmul(x, gd, gw, out, lo, hi, stale) })
 				stale = append(stale[:0], x.cols...)
 				for r := 0; r < rows; r++ {
 					for j := 0; j < out; j++ {
