@@ -14,7 +14,7 @@ import (
 // (resume relies on it), and the predictions must be finite (with their
 // stationarizing features for DEUP).
 func TestNetSurrogate(t *testing.T) {
-	sc, err := data.Synth(data.SynthConfig{Seed: 5, Drugs: 16, CellLines: 1, Pairs: 100, LatentDim: 2, Scale: 10, NoiseMin: 1, NoiseMax: 2, RareWeight: 0.1})
+	sc, err := data.Synth(data.SynthConfig{Seed: 5, Drugs: 16, CellLines: 1, Pairs: 100, LatentDim: 2, Scale: 10, NoiseMin: 1, NoiseMax: 2, RareWeight: 0.1, RareEffect: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

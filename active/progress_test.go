@@ -15,7 +15,7 @@ import (
 // this guards against the copies drifting — and reports every epoch of
 // every network it trains.
 func TestWithTrainProgress(t *testing.T) {
-	sc, err := data.Synth(data.SynthConfig{Seed: 5, Drugs: 16, CellLines: 1, Pairs: 100, LatentDim: 2, Scale: 10, NoiseMin: 1, NoiseMax: 2, RareWeight: 0.1})
+	sc, err := data.Synth(data.SynthConfig{Seed: 5, Drugs: 16, CellLines: 1, Pairs: 100, LatentDim: 2, Scale: 10, NoiseMin: 1, NoiseMax: 2, RareWeight: 0.1, RareEffect: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

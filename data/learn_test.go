@@ -107,18 +107,23 @@ func (m *pairKRR) fitPredict(t *testing.T, train, test []int) []float64 {
 }
 
 // TestSynthLearnableFromFingerprints checks the promise of the embedded
-// default: the hidden synergy is learnable from Morgan fingerprints.
+// default: the hidden synergy is learnable from Morgan fingerprints, except
+// where the training data are thin (the rare chemotypes).
 //
 // Random 40/30/30 split: kernel ridge (pairKRR) must explain most of the
 // variance of the true mean on the test split, far more than the cell-line
-// means do (measured on seeds 1–5: R^2 0.90, 0.71, 0.92, 0.92, 0.96; the
-// test uses seed 1).
+// means do (measured on seeds 1–5: R^2 0.81, 0.42, 0.72, 0.75, 0.84; the
+// test uses seed 1; seed 2 has only 8 rare drugs, whose large effects the
+// kernel cannot learn from their few pairs). On the same split the test
+// pairs involving a rare-family drug must have a far larger error than the
+// others (measured MSE ratio, seeds 1–5: 8.4, 8.7, 8.4, 13.3, 15.4; the
+// test asks for 3).
 //
-// The split by drug (pairs of held-out drugs as the test set) is logged,
-// not asserted: this kernel does not extrapolate to unseen drugs well (test
-// MSE about 100 against about 18 for the random split, seed 1), and on
-// seeds 1–5 its error on held-out drugs with a rare-family fragment was not
-// consistently above that on held-out drugs of common fragments.
+// The split by drug (pairs of held-out drugs as the test set): this kernel
+// extrapolates badly to any unseen drug (test MSE about 150 against about
+// 42 for the random split, seed 1), and worse to held-out drugs with a
+// rare-family fragment (MSE ratio rare / other, seeds 1–5: 1.69, 6.4, 3.4,
+// 2.8, 5.3); the test asks for rare > other.
 func TestSynthLearnableFromFingerprints(t *testing.T) {
 	s, drugs, err := synth(DefaultSynth(1))
 	if err != nil {
@@ -147,8 +152,25 @@ func TestSynthLearnableFromFingerprints(t *testing.T) {
 	}
 	r2, r2Base := 1-ssRes/ssTot, 1-ssBase/ssTot
 	t.Logf("random split: test R^2 of the true mean: kernel ridge on fingerprints %.3f, cell-line means %.3f (RMSE %.2f)", r2, r2Base, math.Sqrt(ssRes/float64(len(sp.Test))))
-	if r2 < 0.8 || r2 < r2Base+0.5 {
-		t.Errorf("fingerprints explain R^2 = %.3f of the true synergy (cell-line means: %.3f); want >= 0.8 and 0.5 above", r2, r2Base)
+	if r2 < 0.75 || r2 < r2Base+0.5 {
+		t.Errorf("fingerprints explain R^2 = %.3f of the true synergy (cell-line means: %.3f); want >= 0.75 and 0.5 above", r2, r2Base)
+	}
+	var rr, rc float64
+	var nr, nc int
+	for j, qi := range sp.Test {
+		q := s.Pairs[qi]
+		e := (s.Truth.Mean[qi] - pred[j]) * (s.Truth.Mean[qi] - pred[j])
+		if drugs[q.A].rare || drugs[q.B].rare {
+			rr += e
+			nr++
+		} else {
+			rc += e
+			nc++
+		}
+	}
+	t.Logf("random split: test MSE on %d pairs with a rare-family drug %.1f, on %d other pairs %.1f", nr, rr/float64(nr), nc, rc/float64(nc))
+	if nr == 0 || rr/float64(nr) < 3*rc/float64(nc) {
+		t.Errorf("random split: rare-family pairs MSE %.1f (%d pairs) not >= 3 × the others' %.1f", rr/float64(max(nr, 1)), nr, rc/float64(nc))
 	}
 
 	bd := drugcomb.SplitByDrug(s, 0.3, 0.3, 1)
@@ -172,4 +194,7 @@ func TestSynthLearnableFromFingerprints(t *testing.T) {
 	}
 	t.Logf("split by drug: test MSE on %d pairs with a held-out rare-family drug %.2f, on %d other test pairs %.2f",
 		nRare, ssRare/float64(nRare), nCommon, ssCommon/float64(nCommon))
+	if nRare == 0 || ssRare/float64(nRare) <= ssCommon/float64(nCommon) {
+		t.Errorf("split by drug: held-out rare-family drugs MSE %.1f (%d pairs) not above the others' %.1f", ssRare/float64(max(nRare, 1)), nRare, ssCommon/float64(nCommon))
+	}
 }

@@ -25,16 +25,19 @@ type SynthConfig struct {
 	NoiseMin      float64 // smallest noise standard deviation of one measurement
 	NoiseMax      float64 // largest noise standard deviation of one measurement
 	RareWeight    float64 // relative probability of drawing a fragment of a rare family (common families: 1)
+	RareEffect    float64 // scale, relative to Scale, of the partner-dependent effect of rare-family fragments
 }
 
 // DefaultSynth is the embedded default: 60 drugs, 1,800 pairs on 2 cell
 // lines, 30 % of pairs replicated 2–3 times, 4 latent dimensions, synergy
-// of scale 10 with noise standard deviation between 1 and 6.
+// of scale 10, noise standard deviation between 1 and 12 (set by the
+// drugs), rare chemotypes in about one drug in five (13 of 60 for seed 1)
+// with a partner-dependent effect of twice the synergy scale.
 func DefaultSynth(seed uint64) SynthConfig {
 	return SynthConfig{
 		Seed: seed, Drugs: 60, CellLines: 2, Pairs: 1800,
 		ReplicateFrac: 0.3, MaxReplicates: 3, LatentDim: 4,
-		Scale: 10, NoiseMin: 1, NoiseMax: 6, RareWeight: 0.08,
+		Scale: 10, NoiseMin: 1, NoiseMax: 12, RareWeight: 0.2, RareEffect: 2,
 	}
 }
 
@@ -58,9 +61,17 @@ func (c SynthConfig) validate() error {
 		return fmt.Errorf("data: synth: noise range [%g, %g] invalid", c.NoiseMin, c.NoiseMax)
 	case !(c.RareWeight > 0 && c.RareWeight <= 1):
 		return fmt.Errorf("data: synth: rare weight %g not in (0, 1]", c.RareWeight)
+	case !(c.RareEffect > 0) || math.IsInf(c.RareEffect, 0):
+		return fmt.Errorf("data: synth: rare effect %g must be positive and finite", c.RareEffect)
 	}
 	return nil
 }
+
+// Shape constants of the hidden truth (see Synth).
+const (
+	rareOffset = 0.5 // mean part of a rare drug's effect, relative to its partner-dependent part
+	noiseSharp = 1.5 // how sharply the drugs' latents drive the noise level
+)
 
 // fragKind is the role of a fragment in the assembled SMILES.
 type fragKind int
@@ -159,21 +170,36 @@ type synthDrug struct {
 // w_f ~ Normal(0, I_k) (k = LatentDim; rare-family fragments are scaled by
 // 1.5, so rare drugs lie away from the common ones). A drug's latent vector
 // is z = sum over its fragments of w_f, a function of its substructures and
-// so of its Morgan fingerprint; write t = tanh(z / 2) elementwise. The true
+// so of its Morgan fingerprint; write t = tanh(z / 2) elementwise. Every
+// rare-family fragment also has a potency rho_f ~ Normal(0, 1) (0 for
+// common fragments), and a drug's rare potency r is the sum of rho_f over
+// its fragments: a new chemotype, absent from most of the screen. The true
 // synergy of drugs a and b on cell line c is an additive part (each drug's
-// own effect, about 90 % of the variance) plus a pairwise interaction:
+// own effect), a pairwise interaction and the rare chemotypes' effect:
 //
-//	mu = Scale * (beta_c + 0.75 * u . (t_a + t_b) + 0.5 * sum_i {d_ci * t_ai * t_bi})
+//	mu = Scale * (beta_c + 0.75 * u . (t_a + t_b) + 0.5 * sum_i {d_ci * t_ai * t_bi}
+//	              + RareEffect * (r_a * (0.5 + tanh(p_c . t_b)) + r_b * (0.5 + tanh(p_c . t_a))))
 //
-// (d_c, u, beta_c drawn once per screen), symmetric in a and b. One
-// measurement is mu + sigma * e, e ~ Normal(0, 1), with the heteroscedastic
-// noise standard deviation
+// (d_c, u, beta_c, p_c drawn once per screen), symmetric in a and b. A
+// rare drug's effect is large and its sign depends on the partner (through
+// p_c), so it cannot be learned from the few pairs such drugs get (below):
+// a model errs most there, an error predictable from the inputs (distance
+// from the training data). One measurement is mu + sigma * e,
+// e ~ Normal(0, 1), with the heteroscedastic noise standard deviation
 //
-//	sigma = NoiseMin + (NoiseMax - NoiseMin) * logistic(v . (t_a + t_b) + g_c)
+//	sigma = NoiseMin * (NoiseMax / NoiseMin)^logistic(1.5 * (v . (t_a + t_b) - m) + g_c)
 //
-// Truth holds mu and sigma^2 per pair; the pair's Mean and Var are the
-// sample mean and variance of its replicates (N = 1 for most pairs;
-// ReplicateFrac of them get 2..MaxReplicates).
+// (m is the mean of v . (t_a + t_b) over the drugs, so the noise is centred
+// on the geometric mean of NoiseMin and NoiseMax): some drugs make every
+// pair they are in noisy, as unstable or cytotoxic compounds do in a real
+// screen, and since the noise level is a function of the drugs' latents it
+// is learnable from their fingerprints.
+//
+// Pairs are sampled without replacement with weight 1/4 per rare drug, so
+// the rare chemotypes are also rarely measured. Truth holds mu and sigma^2
+// per pair; the pair's Mean and Var are the sample mean and variance of its
+// replicates (N = 1 for most pairs; ReplicateFrac of them get
+// 2..MaxReplicates).
 func Synth(cfg SynthConfig) (*drugcomb.Screen, error) {
 	s, _, err := synth(cfg)
 	return s, err
@@ -206,23 +232,46 @@ func synth(cfg SynthConfig) (*drugcomb.Screen, []synthDrug, error) {
 		beta[c] = 0.5 * rng.NormFloat64()
 		g[c] = 0.5 * rng.NormFloat64()
 	}
+	// Rare chemotypes: a potency per rare-family fragment and, per cell
+	// line, the direction in the partner's latent space that decides
+	// whether the rare drug's effect is synergistic or antagonistic.
+	rho := make([]float64, len(fragments))
+	for f := range fragments {
+		if rareFamilies[fragments[f].family] {
+			rho[f] = rng.NormFloat64()
+		}
+	}
+	pc := make([][]float64, cfg.CellLines)
+	for c := range pc {
+		pc[c] = normals(rng, k)
+	}
 
 	drugs, err := makeDrugs(rng, cfg.Drugs, cfg.RareWeight)
 	if err != nil {
 		return nil, nil, err
 	}
 	t := make([][]float64, len(drugs))
+	r := make([]float64, len(drugs)) // rare potency: sum of rho over the drug's fragments
 	for i, dr := range drugs {
 		z := make([]float64, k)
 		for _, f := range dr.frags {
 			for j := range z {
 				z[j] += w[f][j]
 			}
+			r[i] += rho[f]
 		}
 		for j := range z {
 			z[j] = math.Tanh(0.5 * z[j])
 		}
 		t[i] = z
+	}
+	// The drugs' mean noise propensity, so that the noise level is centred
+	// on the geometric mean of NoiseMin and NoiseMax whatever v is.
+	nzMean := 0.0
+	for i := range t {
+		for j := 0; j < k; j++ {
+			nzMean += 2 * v[j] * t[i][j] / float64(len(t))
+		}
 	}
 
 	b := drugcomb.NewBuilder("synergy")
@@ -277,15 +326,17 @@ func synth(cfg SynthConfig) (*drugcomb.Screen, []synthDrug, error) {
 	score := make([]float64, 1)
 	for _, cd := range cands {
 		ta, tb := t[cd.a], t[cd.b]
-		mu := beta[cd.c]
-		lin, nz := 0.0, g[cd.c]
+		inter, lin, nz, pa, pb := 0.0, 0.0, 0.0, 0.0, 0.0
 		for j := 0; j < k; j++ {
-			mu += d[cd.c][j] * ta[j] * tb[j]
+			inter += d[cd.c][j] * ta[j] * tb[j]
 			lin += u[j] * (ta[j] + tb[j])
 			nz += v[j] * (ta[j] + tb[j])
+			pa += pc[cd.c][j] * ta[j]
+			pb += pc[cd.c][j] * tb[j]
 		}
-		mu = cfg.Scale * (beta[cd.c] + 0.5*(mu-beta[cd.c]) + 0.75*lin) // mu held beta_c + the interaction
-		sigma := cfg.NoiseMin + (cfg.NoiseMax-cfg.NoiseMin)/(1+math.Exp(-nz))
+		rare := r[cd.a]*(rareOffset+math.Tanh(pb)) + r[cd.b]*(rareOffset+math.Tanh(pa))
+		mu := cfg.Scale * (beta[cd.c] + 0.75*lin + 0.5*inter + cfg.RareEffect*rare)
+		sigma := cfg.NoiseMin * math.Pow(cfg.NoiseMax/cfg.NoiseMin, 1/(1+math.Exp(-(noiseSharp*(nz-nzMean)+g[cd.c]))))
 		truths[[3]int{cd.a, cd.b, cd.c}] = truth{mu, sigma * sigma}
 		reps := 1
 		if rng.Float64() < cfg.ReplicateFrac {

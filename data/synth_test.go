@@ -2,6 +2,7 @@ package data
 
 import (
 	"math"
+	"sort"
 	"testing"
 )
 
@@ -43,9 +44,19 @@ func TestSynthDefault(t *testing.T) {
 		} else if !math.IsNaN(p.Var[0]) {
 			t.Errorf("pair %d: n=1 but variance %g", i, p.Var[0])
 		}
-		if v := s.Truth.NoiseVar[i]; !(v >= 1 && v <= 36) {
-			t.Errorf("pair %d: true noise variance %g outside [1, 36]", i, v)
+		if v := s.Truth.NoiseVar[i]; !(v >= 1 && v <= 144) {
+			t.Errorf("pair %d: true noise variance %g outside [1, 144]", i, v)
 		}
+	}
+	// Strongly heteroscedastic noise: the 95th percentile of the noise sd
+	// is several times the 5th (measured, seed 1: 9.04 / 1.27 = 7.1).
+	sds := make([]float64, len(s.Pairs))
+	for i := range sds {
+		sds[i] = math.Sqrt(s.Truth.NoiseVar[i])
+	}
+	sort.Float64s(sds)
+	if lo, hi := sds[len(sds)/20], sds[len(sds)*19/20]; hi < 4*lo {
+		t.Errorf("noise sd 5th–95th percentile %.2f–%.2f: not heteroscedastic enough (want a ratio >= 4)", lo, hi)
 	}
 	// ReplicateFrac 0.3 of 1800 = 540 expected; binomial sd ≈ 19.
 	if reps < 450 || reps > 630 {
@@ -116,4 +127,32 @@ func meanSD(x []float64) (float64, float64) {
 		ss += (v - m) * (v - m)
 	}
 	return m, math.Sqrt(ss / float64(len(x)-1))
+}
+
+// TestSynthInvalid: every out-of-range field is an error, never a default.
+func TestSynthInvalid(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(*SynthConfig)
+	}{
+		{"one drug", func(c *SynthConfig) { c.Drugs = 1 }},
+		{"no cell line", func(c *SynthConfig) { c.CellLines = 0 }},
+		{"too many pairs", func(c *SynthConfig) { c.Pairs = c.CellLines*c.Drugs*(c.Drugs-1)/2 + 1 }},
+		{"replicate fraction", func(c *SynthConfig) { c.ReplicateFrac = 1.5 }},
+		{"max replicates", func(c *SynthConfig) { c.MaxReplicates = 1 }},
+		{"latent dim", func(c *SynthConfig) { c.LatentDim = 0 }},
+		{"scale", func(c *SynthConfig) { c.Scale = 0 }},
+		{"noise range", func(c *SynthConfig) { c.NoiseMax = c.NoiseMin / 2 }},
+		{"rare weight", func(c *SynthConfig) { c.RareWeight = 0 }},
+		{"rare effect zero", func(c *SynthConfig) { c.RareEffect = 0 }},
+		{"rare effect infinite", func(c *SynthConfig) { c.RareEffect = math.Inf(1) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := DefaultSynth(1)
+			tc.edit(&c)
+			if _, err := Synth(c); err == nil {
+				t.Errorf("%+v: no error", c)
+			}
+		})
+	}
 }

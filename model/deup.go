@@ -34,8 +34,9 @@ func (m *DEUP) FeatureConfig() FeatureConfig { return m.feat }
 
 // Fit trains on split.Train (in-sample steps, both heads, bit 0) and
 // split.Val (out-of-sample steps, σ path only, bit 1), stopping early on
-// the validation RMSE of μ, then fits the aleatoric regressor on the
-// replicated pairs of train ∪ val.
+// the validation RMSE of μ, then refits the σ path alone on split.Val with
+// the rest of the network frozen (see doc.go) and fits the aleatoric
+// regressor on the replicated pairs of train ∪ val.
 func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progress func(Progress)) error {
 	if err := m.cfg.validate(); err != nil {
 		return err
@@ -57,7 +58,15 @@ func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progre
 	if err := t.fit(ctx, split, fitOpts{method: "deup", members: 1, kind: lossNLL, deupOut: true}, progress); err != nil {
 		return err
 	}
-	m.fwd = t.fwd
+	// The σ refit (sigmafit.go) on the frozen network, with its own
+	// trainer: fit closed the first one's graphs.
+	rt := newTrainer(m.net, d, m.mean, m.sd, m.cfg.Seed, 0)
+	_, _, _, err := rt.refitSigma(ctx, split.Val, m.cfg.Seed)
+	rt.close()
+	if err != nil {
+		return err
+	}
+	m.fwd = rt.fwd
 	idx := append(append([]int(nil), split.Train...), split.Val...)
 	pa, pb := make([]int, len(idx)), make([]int, len(idx))
 	for k, i := range idx {

@@ -53,6 +53,17 @@
 // improvement or MaxEpochs. At prediction μ comes from bit 0 and
 // σ_total from bit 1.
 //
+// σ refit (sigmafit.go): μ's best epoch is not the σ path's; at the
+// default learning rate the σ path is often far from fitted there. With
+// the tower, combined network and μ head frozen (so the pair embeddings
+// and μ's out-of-sample errors are stationary), the σ path alone takes
+// out-of-sample steps (bit 1) on a seeded half of split.Val, early-stopped
+// (patience 20, at most 200 epochs) on the out-of-sample NLL of the other
+// half; the best epoch's σ parameters are kept, and the state the joint
+// phase left is a candidate, so the refit never raises that held-out NLL
+// (tested, with the frozen groups bit-identical). Skipped with fewer than
+// 20 validation pairs.
+//
 // Aleatoric/epistemic split: when train ∪ val has at least 30 pairs with
 // replicates, a ridge regression (strong shrinkage: λ = the mean diagonal
 // of XᵀX) of the per-pair sample variance

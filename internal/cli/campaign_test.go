@@ -27,7 +27,7 @@ import (
 func campaignScreenDir(t *testing.T) string {
 	t.Helper()
 	sc, err := data.Synth(data.SynthConfig{Seed: 3, Drugs: 20, CellLines: 1, Pairs: 150, ReplicateFrac: 0.2, MaxReplicates: 3,
-		LatentDim: 3, Scale: 10, NoiseMin: 1, NoiseMax: 3, RareWeight: 0.1})
+		LatentDim: 3, Scale: 10, NoiseMin: 1, NoiseMax: 3, RareWeight: 0.1, RareEffect: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

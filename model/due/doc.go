@@ -29,7 +29,8 @@
 // tower 256/128, 40 epochs) validation RMSE never beats the training mean
 // (45.1, training loss stuck at 1.52 nats), while 1e-3 and 1e-4 reach
 // 41.4-41.8. At the full size (tower 2048/1024) on the synthetic default
-// screen, 1e-3 stalls too (validation RMSE 16.0 for 15 epochs, training loss
+// screen (as it was before its rare chemotypes and wider noise range were
+// added), 1e-3 stalls too (validation RMSE 16.0 for 15 epochs, training loss
 // 1.88 -> 1.65) while 1e-4 learns (15.5 -> 11.4).
 // Targets are standardized on the training pairs; early stopping on the
 // validation RMSE of the predictive mean restores the best epoch.

@@ -1,0 +1,56 @@
+package model
+
+import (
+	"context"
+	"slices"
+	"testing"
+)
+
+// TestSigmaRefit: the refit after early stopping changes only σ-path
+// values (tower, combined network and μ head bit-identical), never raises
+// the held-out out-of-sample NLL it selects on, and leaves the network at
+// the reported value.
+func TestSigmaRefit(t *testing.T) {
+	tp := makeToy(12, 40, 64, 8, 0.3)
+	cfg := toyConfig(5).withDefaults()
+	n := newNetwork(cfg, 64, true, 5)
+	// A few joint epochs first, as Fit does, so the σ path has something
+	// to refine.
+	tr := newTrainer(n, tp.d, 0, 1, 5, 0)
+	if err := tr.fit(context.Background(), tp.split, fitOpts{method: "deup", members: 1, kind: lossNLL, deupOut: true}, nil); err != nil {
+		t.Fatal(err)
+	}
+	before := n.snapshot()
+	rt := newTrainer(n, tp.d, 0, 1, 5, 0)
+	defer rt.close()
+	b, a, epochs, err := rt.refitSigma(context.Background(), tp.split.Val, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("held-out NLL %.4f -> %.4f in %d epochs", b, a, epochs)
+	if !(a <= b) || epochs < 1 {
+		t.Errorf("held-out NLL %v -> %v in %d epochs, want no increase and ≥ 1 epoch", b, a, epochs)
+	}
+	after := n.snapshot()
+	changed := false
+	for i, p := range n.params {
+		same := slices.Equal(before[i], after[i])
+		if p.group != groupSigma && !same {
+			t.Errorf("%s (%v) changed in the σ refit", p.name, p.group)
+		}
+		if p.group == groupSigma && !same {
+			changed = true
+		}
+	}
+	if a < b && !changed {
+		t.Error("held-out NLL improved but no σ parameter changed")
+	}
+	// Too few validation pairs: no refit, nothing changes.
+	_, _, epochs, err = rt.refitSigma(context.Background(), tp.split.Val[:minSigmaRefitVal-1], 5)
+	if err != nil || epochs != 0 {
+		t.Errorf("refit on %d pairs: %d epochs, err %v; want none", minSigmaRefitVal-1, epochs, err)
+	}
+	if !slices.EqualFunc(after, n.snapshot(), slices.Equal) {
+		t.Error("a skipped refit changed the network")
+	}
+}
