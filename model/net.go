@@ -120,11 +120,18 @@ func (n *network) numParams() int {
 // snapshot copies all parameter values into s (for restoring the best
 // epoch), reusing s's buffers when it was filled by an earlier call; the
 // copy keeps the network's element type.
-func (n *network) snapshot(s []any) []any {
-	if len(s) != len(n.params) {
-		s = make([]any, len(n.params))
+func (n *network) snapshot(s []any) []any { return copyParams(n.params, s) }
+
+// restore copies a snapshot back into the parameters.
+func (n *network) restore(s []any) { restoreParams(n.params, s) }
+
+// copyParams copies the values of ps into s (reusing its buffers when it
+// holds a copy of the same parameters).
+func copyParams(ps []*param, s []any) []any {
+	if len(s) != len(ps) {
+		s = make([]any, len(ps))
 	}
-	for i, p := range n.params {
+	for i, p := range ps {
 		switch d := p.t.Data().(type) {
 		case []float32:
 			b, _ := s[i].([]float32)
@@ -137,9 +144,9 @@ func (n *network) snapshot(s []any) []any {
 	return s
 }
 
-// restore copies a snapshot back into the parameters.
-func (n *network) restore(s []any) {
-	for i, p := range n.params {
+// restoreParams copies s, made by copyParams(ps, …), back into ps.
+func restoreParams(ps []*param, s []any) {
+	for i, p := range ps {
 		switch d := p.t.Data().(type) {
 		case []float32:
 			copy(d, s[i].([]float32))

@@ -44,17 +44,10 @@ func (t *trainer) refitSigma(ctx context.Context, val []int, seed uint64) (befor
 			sig = append(sig, p)
 		}
 	}
-	save := func() [][]float64 {
-		s := make([][]float64, len(sig))
-		for i, p := range sig {
-			s[i] = toFloat64(p.t.Data())
-		}
-		return s
-	}
 	t.fwd.invalidate()
 	best := t.outNLL(hold)
 	before = best
-	bestParams, bestEpoch := save(), 0
+	bestParams, bestEpoch := copyParams(sig, nil), 0
 	bs := t.cfg.BatchSize
 	for epoch := 1; epoch <= sigmaRefitMaxEpochs; epoch++ {
 		rng.Shuffle(len(fit), func(i, j int) { fit[i], fit[j] = fit[j], fit[i] })
@@ -69,15 +62,13 @@ func (t *trainer) refitSigma(ctx context.Context, val []int, seed uint64) (befor
 		t.fwd.invalidate()
 		epochs = epoch
 		if l := t.outNLL(hold); l < best {
-			best, bestEpoch, bestParams = l, epoch, save()
+			best, bestEpoch, bestParams = l, epoch, copyParams(sig, bestParams)
 		}
 		if epoch-bestEpoch >= sigmaRefitPatience {
 			break
 		}
 	}
-	for i, p := range sig {
-		fromFloat64(p.t.Data(), bestParams[i])
-	}
+	restoreParams(sig, bestParams)
 	t.fwd.invalidate()
 	return before, best, epochs, nil
 }
