@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/deup-screening/deup/drugcomb"
@@ -43,6 +44,12 @@ type Config struct {
 	// negative for none.
 	Passes, ExtraPasses int
 	Dropout             float64 // MC-Dropout rate; default 0.1
+	// Workers is how many trainings run at the same time (each a method
+	// on a seed's split); default 1. The results do not depend on it:
+	// every training is seeded and results are merged in table order. The
+	// train-seconds column is wall time, so with more than one worker it
+	// includes time shared with the other trainings.
+	Workers int
 }
 
 func (c Config) withDefaults() Config {
@@ -66,6 +73,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Dropout == 0 {
 		c.Dropout = 0.1
+	}
+	if c.Workers <= 0 {
+		c.Workers = 1
 	}
 	return c
 }
@@ -208,79 +218,152 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 		byName[res.Rows[i].Method] = &res.Rows[i]
 	}
 	total := len(cfg.Seeds) * len(cfg.Methods)
-	done := 0
+	type job struct {
+		seed  uint64
+		name  string
+		split drugcomb.Split
+	}
+	var jobs []job
 	for _, seed := range cfg.Seeds {
 		split := drugcomb.SplitRandom(len(d.Pairs), cfg.Fracs, seed)
 		if len(split.Test) < 3 || len(split.Val) < 3 || len(split.Train) < 3 {
 			return nil, fmt.Errorf("bench: split of %d pairs too small (train %d, val %d, test %d)", len(d.Pairs), len(split.Train), len(split.Val), len(split.Test))
 		}
 		res.TestPairs = len(split.Test)
-		test := pairsOf(d, split.Test)
-		yTest := valuesOf(d.Y, split.Test)
 		for _, name := range cfg.Methods {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			m := newMethod(name, cfg, seed)
-			t0 := time.Now()
-			err := m.Fit(ctx, d, split, func(p model.Progress) {
-				if progress != nil {
-					progress(Event{Done: done, Total: total, Method: name, Seed: seed, Train: p})
-				}
-			})
-			if err != nil {
-				return nil, fmt.Errorf("bench: %s, seed %d: %w", name, seed, err)
-			}
-			secs := time.Since(t0).Seconds()
-			pred, err := m.Predict(d.Features, test)
-			if err != nil {
-				return nil, fmt.Errorf("bench: %s, seed %d: predict: %w", name, seed, err)
-			}
-			if err := res.add(byName[name], seed, split.Test, yTest, pred, truth, secs, m.AleatoricNote(), floor); err != nil {
-				return nil, err
-			}
-			switch name {
-			case MCDropout:
-				if cfg.ExtraPasses > 0 {
-					mc := m.(*model.MCDropout)
-					mc.SetPasses(cfg.ExtraPasses)
-					pred, err := mc.Predict(d.Features, test)
-					if err != nil {
-						return nil, fmt.Errorf("bench: %s, seed %d: predict: %w", extraName(cfg.ExtraPasses), seed, err)
-					}
-					if err := res.add(byName[extraName(cfg.ExtraPasses)], seed, split.Test, yTest, pred, truth, secs, mc.AleatoricNote(), floor); err != nil {
-						return nil, err
-					}
-				}
-			case DEUP:
-				// The constant reference: DEUP's μ, σ = validation RMSE of μ.
-				val, err := m.Predict(d.Features, pairsOf(d, split.Val))
+			jobs = append(jobs, job{seed, name, split})
+		}
+	}
+	// Trainings run on cfg.Workers goroutines; their outputs are added to
+	// the result in job order afterwards, so the result is the same
+	// whatever the number of workers. Progress events are serialized.
+	var mu sync.Mutex
+	done := 0
+	report := func(e Event) {
+		if progress == nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		e.Done, e.Total = done, total
+		progress(e)
+	}
+	outs := make([]jobOut, len(jobs))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan int)
+	errs := make(chan error, cfg.Workers)
+	var wg sync.WaitGroup
+	for w := 0; w < min(cfg.Workers, len(jobs)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				j := jobs[k]
+				o, err := runJob(ctx, d, cfg, j.name, j.seed, j.split, func(p model.Progress) {
+					report(Event{Method: j.name, Seed: j.seed, Train: p})
+				})
 				if err != nil {
-					return nil, fmt.Errorf("bench: deup, seed %d: predict validation: %w", seed, err)
+					errs <- err
+					cancel()
+					return
 				}
-				var se float64
-				for k, i := range split.Val {
-					r := val[k].Mu - d.Y[i]
-					se += r * r
-				}
-				s := math.Sqrt(se / float64(len(split.Val)))
-				cp := make([]model.Prediction, len(pred))
-				for k := range pred {
-					cp[k] = model.Prediction{Mu: pred[k].Mu, SigmaTotal: s, SigmaEpistemic: s}
-				}
-				note := fmt.Sprintf("constant: DEUP's mu, one sigma = validation RMSE of mu (%.4g)", s)
-				if err := res.add(byName[Constant], seed, split.Test, yTest, cp, truth, secs, note, floor); err != nil {
-					return nil, err
-				}
+				outs[k] = o
+				mu.Lock()
+				done++
+				mu.Unlock()
+				report(Event{Method: j.name, Seed: j.seed, Train: model.Progress{Done: true}})
 			}
-			done++
-			if progress != nil {
-				progress(Event{Done: done, Total: total, Method: name, Seed: seed, Train: model.Progress{Done: true}})
+		}()
+	}
+feed:
+	for k := range jobs {
+		select {
+		case next <- k:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	select {
+	case err := <-errs:
+		return nil, err
+	default:
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for k, j := range jobs {
+		test, yTest := j.split.Test, valuesOf(d.Y, j.split.Test)
+		for _, r := range outs[k].rows {
+			if err := res.add(byName[r.name], j.seed, test, yTest, r.pred, truth, outs[k].secs, r.note, floor); err != nil {
+				return nil, err
 			}
 		}
 	}
 	res.WallSeconds = time.Since(start).Seconds()
 	return res, nil
+}
+
+// jobOut is what one training contributes: its rows' test predictions
+// (the method's, and for MC-Dropout the extra-passes row, for DEUP the
+// constant row) and its training time.
+type jobOut struct {
+	rows []jobRow
+	secs float64
+}
+
+type jobRow struct {
+	name string
+	pred []model.Prediction
+	note string
+}
+
+// runJob trains one method on one seed's split and predicts its test pairs.
+func runJob(ctx context.Context, d *model.Dataset, cfg Config, name string, seed uint64, split drugcomb.Split, progress func(model.Progress)) (jobOut, error) {
+	test := pairsOf(d, split.Test)
+	m := newMethod(name, cfg, seed)
+	t0 := time.Now()
+	if err := m.Fit(ctx, d, split, progress); err != nil {
+		return jobOut{}, fmt.Errorf("bench: %s, seed %d: %w", name, seed, err)
+	}
+	out := jobOut{secs: time.Since(t0).Seconds()}
+	pred, err := m.Predict(d.Features, test)
+	if err != nil {
+		return jobOut{}, fmt.Errorf("bench: %s, seed %d: predict: %w", name, seed, err)
+	}
+	out.rows = append(out.rows, jobRow{name, pred, m.AleatoricNote()})
+	switch name {
+	case MCDropout:
+		if cfg.ExtraPasses > 0 {
+			mc := m.(*model.MCDropout)
+			mc.SetPasses(cfg.ExtraPasses)
+			pred, err := mc.Predict(d.Features, test)
+			if err != nil {
+				return jobOut{}, fmt.Errorf("bench: %s, seed %d: predict: %w", extraName(cfg.ExtraPasses), seed, err)
+			}
+			out.rows = append(out.rows, jobRow{extraName(cfg.ExtraPasses), pred, mc.AleatoricNote()})
+		}
+	case DEUP:
+		// The constant reference: DEUP's μ, σ = validation RMSE of μ.
+		val, err := m.Predict(d.Features, pairsOf(d, split.Val))
+		if err != nil {
+			return jobOut{}, fmt.Errorf("bench: deup, seed %d: predict validation: %w", seed, err)
+		}
+		var se float64
+		for k, i := range split.Val {
+			r := val[k].Mu - d.Y[i]
+			se += r * r
+		}
+		s := math.Sqrt(se / float64(len(split.Val)))
+		cp := make([]model.Prediction, len(pred))
+		for k := range pred {
+			cp[k] = model.Prediction{Mu: pred[k].Mu, SigmaTotal: s, SigmaEpistemic: s}
+		}
+		out.rows = append(out.rows, jobRow{Constant, cp, fmt.Sprintf("constant: DEUP's mu, one sigma = validation RMSE of mu (%.4g)", s)})
+	}
+	return out, nil
 }
 
 func (res *Result) add(row *Row, seed uint64, idx []int, y []float64, pred []model.Prediction, truth *drugcomb.Truth, secs float64, note string, floor float64) error {

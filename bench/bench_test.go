@@ -149,6 +149,44 @@ func TestRunReproducible(t *testing.T) {
 	}
 }
 
+// TestRunWorkers: the result does not depend on how many trainings run at
+// the same time (every method, two seeds, 1 and 3 workers; times zeroed).
+func TestRunWorkers(t *testing.T) {
+	sc, d := synthDataset(t)
+	var out [2][]byte
+	for i, w := range []int{1, 3} {
+		cfg := smallConfig(DEUP, Ensemble, MCDropout, DUE)
+		cfg.Workers = w
+		var events int
+		res, err := Run(context.Background(), d, sc.Truth, cfg, func(e Event) {
+			events++ // serialized by Run: no race (go test -race)
+			if e.Total != 8 || e.Done < 0 || e.Done > e.Total {
+				t.Errorf("event %+v", e)
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if events < 8 {
+			t.Errorf("%d workers: %d progress events, want ≥ 8", w, events)
+		}
+		res.WallSeconds = 0
+		for j := range res.Rows {
+			for k := range res.Rows[j].TrainSeconds {
+				res.Rows[j].TrainSeconds[k] = 0
+			}
+		}
+		var buf bytes.Buffer
+		if err := res.WriteJSON(&buf); err != nil {
+			t.Fatal(err)
+		}
+		out[i] = buf.Bytes()
+	}
+	if !bytes.Equal(out[0], out[1]) {
+		t.Errorf("1 and 3 workers differ:\n%s\n%s", out[0], out[1])
+	}
+}
+
 func TestOutputs(t *testing.T) {
 	sc, d := synthDataset(t)
 	cfg := smallConfig(DEUP, Ensemble)

@@ -56,6 +56,7 @@ func runBench(ctx context.Context, env Env, args []string) error {
 	passes := fs.Int("passes", 3, "MC-Dropout prediction passes")
 	extra := fs.Int("extra-passes", 30, "passes of the extra MC-Dropout row (negative: no extra row)")
 	noFigs := fs.Bool("no-figures", false, "do not draw the figures")
+	workers := fs.Int("workers", 2, "trainings run at the same time (the results do not depend on it; train seconds are wall time shared between them)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -70,12 +71,16 @@ func runBench(ctx context.Context, env Env, args []string) error {
 	if *seeds < 1 {
 		return fmt.Errorf("%w: --seeds %d, want ≥ 1", ErrUsage, *seeds)
 	}
+	if *workers < 1 {
+		return fmt.Errorf("%w: --workers %d, want ≥ 1", ErrUsage, *workers)
+	}
 	cfg := bench.Config{
 		Fracs:       fracs,
 		Model:       model.Config{MaxEpochs: *epochs, Patience: *patience},
 		Members:     *members,
 		Passes:      *passes,
 		ExtraPasses: *extra,
+		Workers:     *workers,
 	}
 	cfg.DUE.MaxEpochs, cfg.DUE.Patience = *epochs, *patience
 	for _, m := range strings.Split(*methods, ",") {
