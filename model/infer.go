@@ -34,6 +34,9 @@ type inferer[T float32 | float64] struct {
 	feats *Features
 	have  []bool
 	p, q  []T // numDrugs×CombHidden, numDrugs×SigmaHidden
+	// scratch holds the activation buffers of pairRange, one per worker
+	// of pairs (guarded by mu like the rest).
+	scratch [2][]T
 }
 
 func newForwarder(n *network) forwarder {
@@ -125,7 +128,7 @@ func (in *inferer[T]) pairs(f *Features, pa, pb []int, bit float64, drop *dropou
 	const minSplit = 2048
 	n := len(pa)
 	if n < minSplit || drop != nil {
-		in.pairRange(pa, pb, bit, drop, mu, sigma, hid)
+		in.pairRange(0, pa, pb, bit, drop, mu, sigma, hid)
 		return
 	}
 	mid := n / 2
@@ -142,7 +145,7 @@ func (in *inferer[T]) pairs(f *Features, pa, pb []int, bit float64, drop *dropou
 		if sigma != nil {
 			s = sigma[mid:]
 		}
-		in.pairRange(pa[mid:], pb[mid:], bit, nil, mu[mid:], s, h)
+		in.pairRange(1, pa[mid:], pb[mid:], bit, nil, mu[mid:], s, h)
 	}()
 	var h []float64
 	if hid != nil {
@@ -152,22 +155,24 @@ func (in *inferer[T]) pairs(f *Features, pa, pb []int, bit float64, drop *dropou
 	if sigma != nil {
 		s = sigma[:mid]
 	}
-	in.pairRange(pa[:mid], pb[:mid], bit, nil, mu[:mid], s, h)
+	in.pairRange(0, pa[:mid], pb[:mid], bit, nil, mu[:mid], s, h)
 	wg.Wait()
 }
 
-// pairRange is pairs on projections already ensured; it only reads the
-// inferer's state.
-func (in *inferer[T]) pairRange(pa, pb []int, bit float64, drop *dropout, mu, sigma, hid []float64) {
+// pairRange is pairs on projections already ensured, for worker w (its
+// scratch buffers); it only reads the rest of the inferer's state.
+func (in *inferer[T]) pairRange(w int, pa, pb []int, bit float64, drop *dropout, mu, sigma, hid []float64) {
 	cfg := in.n.cfg
 	ch, sh := cfg.CombHidden, cfg.SigmaHidden
 	const chunk = 512
-	c1 := make([]T, chunk*ch)
-	c2 := make([]T, chunk*ch)
+	if need := 2 * chunk * (ch + sh); len(in.scratch[w]) < need {
+		in.scratch[w] = make([]T, need)
+	}
+	buf := in.scratch[w] // every row is written before it is read
+	c1, c2 := buf[:chunk*ch], buf[chunk*ch:2*chunk*ch]
 	var s1, s2 []T
 	if in.n.sigma && sigma != nil {
-		s1 = make([]T, chunk*sh)
-		s2 = make([]T, chunk*sh)
+		s1, s2 = buf[2*chunk*ch:2*chunk*ch+chunk*sh], buf[2*chunk*ch+chunk*sh:2*chunk*(ch+sh)]
 	}
 	bc1, wc2, bc2, wmu, bmu := in.w("c1.b"), in.w("c2.w"), in.w("c2.b"), in.w("mu.w"), in.w("mu.b")
 	for lo := 0; lo < len(pa); lo += chunk {
