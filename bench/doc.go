@@ -27,5 +27,9 @@
 // number of such pairs is reported per row: nothing is dropped.
 //
 // Every random draw comes from the seeds: the same seeds give the same
-// numbers. Libraries never print: Run reports progress through a callback.
+// numbers. Trainings (one method on one seed's split) run on
+// Config.Workers goroutines and their results are merged in table order,
+// so the numbers do not depend on the number of workers either (tested);
+// only the train-seconds column, wall time, does. Libraries never print:
+// Run reports progress through a callback, one call at a time.
 package bench
