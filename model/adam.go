@@ -65,7 +65,7 @@ func adamKernel[T float32 | float64](w, g, m, v []T, step, wd, rbc2 T) {
 // bound by the latency of its square root and division).
 func adam32(w, g, m, v []float32, step, wd, rbc2 float32) {
 	n := 0
-	if haveAdamAVX {
+	if haveAVX {
 		n = len(w) &^ 7
 		if n > 0 {
 			c := [8]float32{wd, 0.9, 1 - 0.9, 0.999, 1 - 0.999, step, rbc2, 1e-8}

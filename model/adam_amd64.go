@@ -11,4 +11,6 @@ import "golang.org/x/sys/cpu"
 //go:noescape
 func adamAVX(w, grad, m, v *float32, n int, c *[8]float32)
 
-var haveAdamAVX = cpu.X86.HasAVX
+// haveAVX says whether the CPU runs the AVX kernels of this package
+// (Adam, the sparse products, ReLU).
+var haveAVX = cpu.X86.HasAVX

@@ -4,4 +4,4 @@ package model
 
 func adamAVX(w, grad, m, v *float32, n int, c *[8]float32) { panic("model: no AVX Adam kernel") }
 
-const haveAdamAVX = false
+const haveAVX = false

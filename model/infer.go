@@ -242,7 +242,7 @@ func softplus(z float64) float64 {
 // float32 with AVX, eight at a time in assembly: a compare and branch per
 // element mispredicts on about half of them.
 func relu[T float32 | float64](x []T) {
-	if x32, ok := any(x).([]float32); ok && haveSpAccum && len(x) >= 8 {
+	if x32, ok := any(x).([]float32); ok && haveAVX && len(x) >= 8 {
 		n := len(x) &^ 7
 		relu8(&x32[0], n)
 		x = x[n:]

@@ -2,8 +2,6 @@
 
 package model
 
-import "golang.org/x/sys/cpu"
-
 // spAccum64 is accumulate for 64 columns in AVX assembly (same results).
 //
 //go:noescape
@@ -14,5 +12,3 @@ func spAccum64(idx *int32, val *float32, n int, src *float32, ld int, dst *float
 //
 //go:noescape
 func relu8(x *float32, n int)
-
-var haveSpAccum = cpu.X86.HasAVX

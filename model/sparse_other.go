@@ -7,5 +7,3 @@ func spAccum64(idx *int32, val *float32, n int, src *float32, ld int, dst *float
 }
 
 func relu8(x *float32, n int) { panic("model: no AVX relu") }
-
-const haveSpAccum = false

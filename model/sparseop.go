@@ -90,7 +90,7 @@ func (b *sparseBatch) buildColumns(dim int) {
 // with AVX, 64 columns at a time in assembly (spAccum64): the sums stay in
 // registers instead of reading and writing dst once per term.
 func accumulate[T float32 | float64](idx []int32, val []float32, src []T, ld, lo, hi int, dst []T) {
-	if s32, ok := any(src).([]float32); ok && haveSpAccum && len(idx) > 0 {
+	if s32, ok := any(src).([]float32); ok && haveAVX && len(idx) > 0 {
 		d32 := any(dst).([]float32)
 		for ; hi-lo >= 64; lo += 64 {
 			spAccum64(&idx[0], &val[0], len(idx), &s32[lo], ld, &d32[0])
