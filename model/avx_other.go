@@ -2,6 +2,10 @@
 
 package model
 
+func adamAVX(w, grad, m, v *float32, n int, c *[8]float32) { panic("model: no AVX Adam kernel") }
+
+const haveAVX = false
+
 func spAccum64(idx *int32, val *float32, n int, src *float32, ld int, dst *float32) {
 	panic("model: no AVX sparse kernel")
 }
