@@ -131,31 +131,21 @@ func (in *inferer[T]) pairs(f *Features, pa, pb []int, bit float64, drop *dropou
 		in.pairRange(0, pa, pb, bit, drop, mu, sigma, hid)
 		return
 	}
-	mid := n / 2
 	ch := in.n.cfg.CombHidden
+	rows := func(x []float64, lo, hi, width int) []float64 { // nil stays nil
+		if x == nil {
+			return nil
+		}
+		return x[lo*width : hi*width]
+	}
+	run := func(w, lo, hi int) {
+		in.pairRange(w, pa[lo:hi], pb[lo:hi], bit, nil, mu[lo:hi], rows(sigma, lo, hi, 1), rows(hid, lo, hi, ch))
+	}
+	mid := n / 2
 	var wg sync.WaitGroup
 	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		var h []float64
-		if hid != nil {
-			h = hid[mid*ch:]
-		}
-		var s []float64
-		if sigma != nil {
-			s = sigma[mid:]
-		}
-		in.pairRange(1, pa[mid:], pb[mid:], bit, nil, mu[mid:], s, h)
-	}()
-	var h []float64
-	if hid != nil {
-		h = hid[:mid*ch]
-	}
-	var s []float64
-	if sigma != nil {
-		s = sigma[:mid]
-	}
-	in.pairRange(0, pa[:mid], pb[:mid], bit, nil, mu[:mid], s, h)
+	go func() { defer wg.Done(); run(1, mid, n) }()
+	run(0, 0, mid)
 	wg.Wait()
 }
 

@@ -3,7 +3,6 @@ package model
 import (
 	"fmt"
 	"hash"
-	"hash/fnv"
 	"slices"
 
 	"github.com/chewxy/hm"
@@ -124,19 +123,29 @@ func mul[T float32 | float64](x *sparseBatch, w, dst []T, out, lo, hi int) {
 	}
 }
 
-// tmul computes dst[:, lo:hi] = Xᵀ·G[:, lo:hi] on the rows of dst at
-// stored columns (each from its entries in increasing row order), and
-// clears the rows listed in stale that are not stored columns of this
-// batch (the other rows of dst must already be zero).
-func tmul[T float32 | float64](x *sparseBatch, g, dst []T, out, lo, hi int, stale []int32) {
+// goneRows appends to buf the rows of stale (increasing) that are not
+// stored columns of x: the rows a reused weight gradient must clear.
+func goneRows(x *sparseBatch, stale, buf []int32) []int32 {
+	buf = buf[:0]
 	j := 0
 	for _, c := range stale { // both increasing: a merge
 		for j < len(x.cols) && x.cols[j] < c {
 			j++
 		}
 		if j == len(x.cols) || x.cols[j] != c {
-			clear(dst[int(c)*out+lo : int(c)*out+hi])
+			buf = append(buf, c)
 		}
+	}
+	return buf
+}
+
+// tmul computes dst[:, lo:hi] = Xᵀ·G[:, lo:hi] on the rows of dst at
+// stored columns (each from its entries in increasing row order), and
+// clears the rows listed in gone (see goneRows; the other rows of dst must
+// already be zero).
+func tmul[T float32 | float64](x *sparseBatch, g, dst []T, out, lo, hi int, gone []int32) {
+	for _, c := range gone {
+		clear(dst[int(c)*out+lo : int(c)*out+hi])
 	}
 	for j, c := range x.cols {
 		k0, k1 := x.colPtr[j], x.colPtr[j+1]
@@ -209,12 +218,8 @@ func (op *sparseMulOp) OverwritesInput() int { return -1 }
 func (op *sparseMulOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "sparseMul(%p,%d,%d)", op.x, op.in, op.out)
 }
-func (op *sparseMulOp) Hashcode() uint32 {
-	h := fnv.New32a()
-	op.WriteHash(h)
-	return h.Sum32()
-}
-func (op *sparseMulOp) String() string { return "SparseMul" }
+func (op *sparseMulOp) Hashcode() uint32 { return hashOf(op) }
+func (op *sparseMulOp) String() string   { return "SparseMul" }
 
 // DiffWRT and SymDiff make the op differentiable for gorgonia's Grad: the
 // weight gradient is Xᵀ·grad, computed by sparseTMulOp.
@@ -238,6 +243,7 @@ type sparseTMulOp struct {
 	in, out int
 	last    *tensor.Dense // the tensor of the previous run
 	stale   []int32       // its non-zero rows (increasing)
+	gone    []int32       // scratch: rows of stale this run clears
 }
 
 func (op *sparseTMulOp) Arity() int { return 1 }
@@ -270,13 +276,14 @@ func (op *sparseTMulOp) UsePreallocDo(prealloc G.Value, vals ...G.Value) (G.Valu
 		op.last, op.stale = ret, op.stale[:0]
 	}
 	x := op.x
+	op.gone = goneRows(x, op.stale, op.gone)
 	switch gd := g.Data().(type) {
 	case []float32:
 		rd := ret.Data().([]float32)
-		forChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { tmul(x, gd, rd, op.out, lo, hi, op.stale) })
+		forChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { tmul(x, gd, rd, op.out, lo, hi, op.gone) })
 	case []float64:
 		rd := ret.Data().([]float64)
-		forChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { tmul(x, gd, rd, op.out, lo, hi, op.stale) })
+		forChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { tmul(x, gd, rd, op.out, lo, hi, op.gone) })
 	default:
 		return nil, fmt.Errorf("model: sparse matmulᵀ: dtype %v", g.Dtype())
 	}
@@ -289,9 +296,5 @@ func (op *sparseTMulOp) OverwritesInput() int { return -1 }
 func (op *sparseTMulOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "sparseTMul(%p,%d,%d)", op.x, op.in, op.out)
 }
-func (op *sparseTMulOp) Hashcode() uint32 {
-	h := fnv.New32a()
-	op.WriteHash(h)
-	return h.Sum32()
-}
-func (op *sparseTMulOp) String() string { return "SparseTMul" }
+func (op *sparseTMulOp) Hashcode() uint32 { return hashOf(op) }
+func (op *sparseTMulOp) String() string   { return "SparseTMul" }

@@ -83,7 +83,8 @@ func TestSparseOpsMatchDense(t *testing.T) {
 				}
 				y := make([]float64, rows*out)
 				mul(x, w, y, out, 0, out)
-				forChunks(out, sparseChunk(out, len(x.col)), func(_, lo, hi int) { tmul(x, gd, gw, out, lo, hi, stale) })
+				gone := goneRows(x, stale, nil)
+				forChunks(out, sparseChunk(out, len(x.col)), func(_, lo, hi int) { tmul(x, gd, gw, out, lo, hi, gone) })
 				stale = append(stale[:0], x.cols...)
 				for r := 0; r < rows; r++ {
 					for j := 0; j < out; j++ {
