@@ -15,7 +15,8 @@ import (
 // than this loop on our sizes), keeps one shared step count although the
 // DEUP out-of-sample step updates only some parameters, and its weight
 // decay is not PyTorch's. This loop runs on the gorgonia value tensors
-// directly, split across two goroutines for large parameters.
+// directly, in chunks shared by two goroutines (forChunks) for large
+// parameters.
 func adam(p *param, g *tensor.Dense, lr, wd float64) error {
 	const b1, b2, eps = 0.9, 0.999, 1e-8
 	p.step++

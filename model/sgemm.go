@@ -70,7 +70,7 @@ func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []
 	}
 	// Argument checks as gonum does (panics on misuse, a programmer error).
 	checkSgemm(tA, tB, m, n, k, len(a), lda, len(b), ldb, len(c), ldc)
-	if alpha == 0 || (beta != 0 && beta != 1) {
+	if beta != 1 && (alpha == 0 || beta != 0) { // alpha ≠ 0, beta = 0: the first k block overwrites C
 		for i := 0; i < m; i++ {
 			row := c[i*ldc : i*ldc+n]
 			if beta == 0 {
