@@ -23,6 +23,21 @@
 // invariant) pairs). An environment whose bond set was already seen is not
 // added and its atom stops growing; folding is id mod nBits.
 //
+// Salts and mixtures: Mol.Fragments lists the connected components (RDKit's
+// getMolFrags order) and LargestFragmentChooser keeps the one RDKit's
+// rdMolStandardize.LargestFragmentChooser keeps: most atoms counting
+// hydrogens, then largest exact (monoisotopic) mass, optionally any
+// fragment with a carbon before any without (PreferOrganic). RDKit's last
+// tie-break (canonical SMILES) is not reproduced: the first tied fragment
+// is kept and FragmentChoice.Tied says so. LargestFragmentBits and
+// LargestFragmentBitsAll fingerprint the kept fragment; on the 664
+// multi-fragment SMILES of the shared catalogues they equal RDKit 2022.09.3's
+// GetMorganFingerprintAsBitVect(LargestFragmentChooser(preferOrganic=True)
+// .choose(mol)). The raw-molecule functions (MorganBits, ...) keep every
+// fragment, as RDKit's fingerprint of the whole molecule does. A metal
+// drawn as a separate ion ("[Pt+2].[NH3].[NH3].[Cl-].[Cl-]") is dropped,
+// as RDKit drops it.
+//
 // Ownership: a *Mol from ParseSMILES belongs to the caller; slices it
 // returns (AtomBonds, Rings) belong to the Mol. A Fingerprinter reuses its
 // memory between calls and must not be shared between goroutines; the bit

@@ -27,5 +27,6 @@ for z in range(0, 119):
         iso = "isoFirst: %d, isoMass: []float64{%s}," % (a0, ", ".join(ms))
     else:
         iso = ""
-    print("\t{symbol: \"%s\", weight: %r, outer: %d, valences: []int{%s}, %s}, // %d" % (sym, w, no, ", ".join(map(str, vl)), iso, z))
+    common = pt.GetMostCommonIsotopeMass(z)
+    print("\t{symbol: \"%s\", weight: %r, common: %r, outer: %d, valences: []int{%s}, %s}, // %d" % (sym, w, common, no, ", ".join(map(str, vl)), iso, z))
 print("}")

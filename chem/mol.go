@@ -6,6 +6,7 @@ package chem
 type element struct {
 	symbol   string
 	weight   float64 // average atomic weight
+	common   float64 // mass of the most common isotope (RDKit's getMostCommonIsotopeMass)
 	outer    int     // number of outer-shell electrons
 	valences []int   // allowed valences, smallest first; -1 means "any"
 	isoFirst int     // mass number of isoMass[0]

@@ -135,11 +135,20 @@ func MorganBits(smiles string, radius, nBits int) ([]int, error) {
 func MorganBitsAll(smiles []string, radius, nBits, workers int) ([][]int, []error) {
 	res := make([][]int, len(smiles))
 	errs := make([]error, len(smiles))
+	forEachParallel(len(smiles), workers, func(f *Fingerprinter, i int) {
+		res[i], errs[i] = f.Bits(smiles[i], radius, nBits)
+	})
+	return res, errs
+}
+
+// forEachParallel calls fn(f, i) for every i in [0, n) on workers
+// goroutines (workers <= 0: GOMAXPROCS), each with its own Fingerprinter.
+func forEachParallel(n, workers int, fn func(f *Fingerprinter, i int)) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	if workers > len(smiles) {
-		workers = len(smiles)
+	if workers > n {
+		workers = n
 	}
 	const chunk = 16
 	var (
@@ -157,18 +166,16 @@ func MorganBitsAll(smiles []string, radius, nBits, workers int) ([][]int, []erro
 				lo := next
 				next += chunk
 				mu.Unlock()
-				if lo >= len(smiles) {
+				if lo >= n {
 					return
 				}
-				hi := min(lo+chunk, len(smiles))
-				for i := lo; i < hi; i++ {
-					res[i], errs[i] = f.Bits(smiles[i], radius, nBits)
+				for i := lo; i < min(lo+chunk, n); i++ {
+					fn(&f, i)
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	return res, errs
 }
 
 // morganWork holds the scratch buffers of morganIDs so that a goroutine
