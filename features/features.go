@@ -2,6 +2,17 @@
 // Morgan fingerprint bits computed from each drug's SMILES (chem), and
 // optionally an L1000 signature vector appended (lincs).
 //
+// Salts and mixtures: by default the fingerprint is that of each SMILES's
+// largest organic fragment, the one RDKit's standardizer keeps
+// (chem.LargestFragmentChooser with PreferOrganic: most atoms counting
+// hydrogens, then exact mass, a fragment with carbon before any without),
+// so that "vincristine sulfate" and "vincristine" get the same bits.
+// Config.WholeMolecule fingerprints every fragment instead (RDKit's
+// fingerprint of the raw molecule). The choice is recorded in
+// model.FeatureConfig.Fragment ("largest-organic", or "" for the whole
+// molecule) and a saved model's features are rebuilt the same way
+// (ConfigOf).
+//
 // Layout of a row (model.Features, CSR): columns [0, NBits) are the folded
 // Morgan bits (value 1 where set); with Kind "fp+sig", columns
 // [NBits, NBits+len(genes)) hold the drug's signature (discretized
@@ -27,20 +38,48 @@ const (
 	FingerprintSignature = "fp+sig"
 )
 
+// LargestOrganicFragment is the model.FeatureConfig.Fragment value of
+// features built from each SMILES's largest organic fragment.
+const LargestOrganicFragment = "largest-organic"
+
 // Config selects the features. Zero Radius/NBits mean the paper's 3/1024.
 type Config struct {
 	Kind    string // Fingerprint (default when "") or FingerprintSignature
 	Radius  int
 	NBits   int
 	Workers int // goroutines for fingerprints; <= 0: GOMAXPROCS
+	// WholeMolecule fingerprints every fragment of a SMILES (counter-ions
+	// and solvents included) instead of the largest organic fragment.
+	WholeMolecule bool
+}
+
+// ConfigOf returns the Config that rebuilds features the way a saved
+// model's fc says they were built (Workers left at its default).
+func ConfigOf(fc model.FeatureConfig) (Config, error) {
+	c := Config{Kind: fc.Kind, Radius: fc.Radius, NBits: fc.NBits}
+	switch fc.Fragment {
+	case "":
+		c.WholeMolecule = true
+	case LargestOrganicFragment:
+	default:
+		return c, fmt.Errorf("features: unknown fragment choice %q in the model (want %q or none)", fc.Fragment, LargestOrganicFragment)
+	}
+	return c, nil
 }
 
 // Report says what Build did with the drugs.
 type Report struct {
-	WithSignature int     // drugs whose signature was appended
-	Skipped       []int   // indices (into the input drugs) not in the matrix (BuildLenient only)
-	Errors        []error // one per skipped drug, naming it
-	MeanBits      float64 // mean number of set fingerprint bits per drug
+	WithSignature int // drugs whose signature was appended
+	// Stripped counts the drugs whose SMILES had more than one fragment
+	// and whose fingerprint is that of the largest organic one alone (0
+	// with Config.WholeMolecule); Tied lists the IDs of those where two
+	// different fragments were equally large (the first was kept; see
+	// chem.LargestFragmentChooser).
+	Stripped int
+	Tied     []string
+	Skipped  []int   // indices (into the input drugs) not in the matrix (BuildLenient only)
+	Errors   []error // one per skipped drug, naming it
+	MeanBits float64 // mean number of set fingerprint bits per drug
 }
 
 // Build returns the feature matrix of drugs, one row per drug in order.
@@ -91,6 +130,9 @@ func build(drugs []drugcomb.Drug, cfg Config, sig *lincs.Signatures, lenient boo
 		return nil, rep, fmt.Errorf("features: radius %d, bits %d", cfg.Radius, cfg.NBits)
 	}
 	mc := model.FeatureConfig{Kind: cfg.Kind, Radius: cfg.Radius, NBits: cfg.NBits}
+	if !cfg.WholeMolecule {
+		mc.Fragment = LargestOrganicFragment
+	}
 	var sigRow map[string]int
 	switch cfg.Kind {
 	case Fingerprint:
@@ -110,7 +152,14 @@ func build(drugs []drugcomb.Drug, cfg Config, sig *lincs.Signatures, lenient boo
 	for i, d := range drugs {
 		smiles[i] = d.SMILES
 	}
-	bits, errs := chem.MorganBitsAll(smiles, cfg.Radius, cfg.NBits, cfg.Workers)
+	var bits [][]int
+	var errs []error
+	var choices []chem.FragmentChoice
+	if cfg.WholeMolecule {
+		bits, errs = chem.MorganBitsAll(smiles, cfg.Radius, cfg.NBits, cfg.Workers)
+	} else {
+		bits, choices, errs = chem.LargestFragmentBitsAll(smiles, cfg.Radius, cfg.NBits, cfg.Workers, chem.LargestFragmentChooser{PreferOrganic: true})
+	}
 	f := &model.Features{Config: mc, RowPtr: []int{0}}
 	nb := 0
 	for i, d := range drugs {
@@ -122,6 +171,12 @@ func build(drugs []drugcomb.Drug, cfg Config, sig *lincs.Signatures, lenient boo
 			rep.Skipped = append(rep.Skipped, i)
 			rep.Errors = append(rep.Errors, fmt.Errorf("drug %d (%s): %w", i, d.ID, err))
 			continue
+		}
+		if choices != nil && choices[i].Dropped() {
+			rep.Stripped++
+			if choices[i].Tied {
+				rep.Tied = append(rep.Tied, d.ID)
+			}
 		}
 		set := append([]int(nil), bits[i]...)
 		sortUnique(&set)

@@ -3,6 +3,7 @@ package features
 import (
 	"bufio"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,11 +11,15 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/shareddata"
 	"github.com/deup-screening/deup/lincs"
+	"github.com/deup-screening/deup/model"
 )
 
-// TestFingerprintRowsMatchRDKit: the fp rows of the ALMANAC drugs are the
-// RDKit 2022.09.3 GetMorganFingerprintAsBitVect(mol, 3, 1024) on-bits
-// (../shared/data/fingerprints/rdkit_morgan.tsv).
+// TestFingerprintRowsMatchRDKit: with WholeMolecule the fp rows of the
+// ALMANAC drugs are the RDKit 2022.09.3 GetMorganFingerprintAsBitVect(mol,
+// 3, 1024) on-bits of the whole SMILES
+// (../shared/data/fingerprints/rdkit_morgan.tsv); by default those of the
+// single-fragment drugs are the same and those of the 22 salts and mixtures
+// (the SMILES with a dot) are not.
 func TestFingerprintRowsMatchRDKit(t *testing.T) {
 	fh, err := os.Open(shareddata.Path(t, "fingerprints", "rdkit_morgan.tsv"))
 	if err != nil {
@@ -41,9 +46,25 @@ func TestFingerprintRowsMatchRDKit(t *testing.T) {
 	if len(drugs) != 87 {
 		t.Fatalf("%d ALMANAC rows in the reference, want 87", len(drugs))
 	}
-	f, rep, err := Build(drugs, Config{}, nil)
+	def, defRep, err := Build(drugs, Config{}, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if def.Config.Fragment != LargestOrganicFragment || defRep.Stripped != 22 || len(defRep.Tied) != 0 {
+		t.Errorf("default: fragment %q, %d stripped (want 22), tied %v", def.Config.Fragment, defRep.Stripped, defRep.Tied)
+	}
+	for i, d := range drugs {
+		same := slices.Equal(def.Col[def.RowPtr[i]:def.RowPtr[i+1]], toInt32(want[i]))
+		if multi := strings.Contains(d.SMILES, "."); same == multi {
+			t.Errorf("%s: default row equal to RDKit's whole-molecule bits: %v; SMILES has a dot: %v", d.ID, same, multi)
+		}
+	}
+	f, rep, err := Build(drugs, Config{WholeMolecule: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Config.Fragment != "" || rep.Stripped != 0 {
+		t.Errorf("whole molecule: fragment %q, %d stripped", f.Config.Fragment, rep.Stripped)
 	}
 	if f.Config.NBits != 1024 || f.Config.Radius != 3 || f.NumDrugs() != 87 {
 		t.Fatalf("config %+v rows %d", f.Config, f.NumDrugs())
@@ -62,6 +83,64 @@ func TestFingerprintRowsMatchRDKit(t *testing.T) {
 		}
 	}
 	t.Logf("mean set bits %.1f", rep.MeanBits)
+}
+
+func toInt32(v []int) []int32 {
+	out := make([]int32, len(v))
+	for i, x := range v {
+		out[i] = int32(x)
+	}
+	return out
+}
+
+// TestSaltStripped: a salt and its parent get the same row by default
+// (the counter-ion is not fingerprinted), different rows with
+// WholeMolecule; the choice is recorded and ConfigOf rebuilds it.
+func TestSaltStripped(t *testing.T) {
+	drugs := []drugcomb.Drug{
+		{ID: "imatinib", SMILES: "Cc1ccc(NC(=O)c2ccc(CN3CCN(C)CC3)cc2)cc1Nc1nccc(-c2cccnc2)n1"},
+		{ID: "imatinib mesylate", SMILES: "Cc1ccc(NC(=O)c2ccc(CN3CCN(C)CC3)cc2)cc1Nc1nccc(-c2cccnc2)n1.CS(=O)(=O)O"},
+	}
+	row := func(f *model.Features, i int) []int32 { return f.Col[f.RowPtr[i]:f.RowPtr[i+1]] }
+	for _, tc := range []struct {
+		name     string
+		cfg      Config
+		same     bool
+		fragment string
+	}{
+		{"default", Config{}, true, LargestOrganicFragment},
+		{"whole molecule", Config{WholeMolecule: true}, false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, rep, err := Build(drugs, tc.cfg, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := slices.Equal(row(f, 0), row(f, 1)); got != tc.same {
+				t.Errorf("salt and parent rows equal: %v, want %v", got, tc.same)
+			}
+			if f.Config.Fragment != tc.fragment {
+				t.Errorf("recorded fragment %q, want %q", f.Config.Fragment, tc.fragment)
+			}
+			if wantStripped := map[bool]int{true: 1, false: 0}[tc.same]; rep.Stripped != wantStripped {
+				t.Errorf("stripped %d, want %d", rep.Stripped, wantStripped)
+			}
+			back, err := ConfigOf(f.Config)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, _, err := Build(drugs, back, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.Config != f.Config || !slices.Equal(g.Col, f.Col) {
+				t.Errorf("rebuilt from ConfigOf(%+v): config %+v", f.Config, g.Config)
+			}
+		})
+	}
+	if _, err := ConfigOf(model.FeatureConfig{Kind: Fingerprint, Fragment: "smallest"}); err == nil {
+		t.Error("ConfigOf accepted an unknown fragment choice")
+	}
 }
 
 func TestSignaturesAppendedAndErrors(t *testing.T) {

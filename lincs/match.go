@@ -134,8 +134,85 @@ type Method string
 const (
 	ByCID  Method = "pubchem_cid" // a pert_iname of the drug's CID equals a column id (case-insensitive)
 	ByName Method = "name"        // the drug's name equals a column id (case-insensitive)
-	None   Method = ""            // no signature
+	// ByParentName: the drug's name is a salt or solvate form ("daunorubicin
+	// hydrochloride", "sunitinib (free base)") and its parent name
+	// (ParentName) equals a column id (case-insensitive).
+	ByParentName Method = "parent_name"
+	None         Method = "" // no signature
 )
+
+// saltWords are the words ParentName strips from the end of a drug name:
+// the counter-ions of pharmaceutical salts (FDA and USAN salt names, their
+// INN -ate/-ite/-ilate spellings), hydrates and the words that say a name
+// is a salt or a base. Words that are also ester names in common drug names
+// ("acetate" in megestrol acetate, "propionate", "valerate", ...) are not
+// in the list: there the word names part of the molecule itself. For the
+// same reason "phosphate" and "succinate" are left out (fludarabine
+// phosphate and hydrocortisone succinate are esters, prodrugs of another
+// molecule, not salts).
+var saltWords = map[string]bool{
+	// hydrohalides
+	"hydrochloride": true, "dihydrochloride": true, "trihydrochloride": true, "monohydrochloride": true,
+	"hcl": true, "hydrobromide": true, "dihydrobromide": true, "hbr": true, "hydroiodide": true,
+	// sulfur and phosphorus acids
+	"sulfate": true, "sulphate": true, "bisulfate": true, "hemisulfate": true, "disulfate": true,
+	"mesylate": true, "mesilate": true, "dimesylate": true, "methanesulfonate": true,
+	"besylate": true, "besilate": true, "tosylate": true, "tosilate": true, "ditosylate": true,
+	"esylate": true, "edisylate": true, "napsylate": true, "isethionate": true,
+	"nitrate": true,
+	// carboxylic acids
+	"citrate": true, "tartrate": true, "bitartrate": true, "maleate": true, "dimaleate": true,
+	"malate": true, "fumarate": true, "hemifumarate": true, "lactate": true,
+	"gluconate": true, "glucuronate": true, "lactobionate": true, "oxalate": true, "pamoate": true,
+	"embonate": true, "xinafoate": true, "trifluoroacetate": true, "tfa": true,
+	// cations and bases
+	"sodium": true, "disodium": true, "trisodium": true, "potassium": true, "dipotassium": true,
+	"calcium": true, "magnesium": true, "meglumine": true, "tromethamine": true,
+	// solvates and forms
+	"hydrate": true, "monohydrate": true, "dihydrate": true, "trihydrate": true, "hemihydrate": true,
+	"sesquihydrate": true, "pentahydrate": true, "heptahydrate": true, "anhydrous": true,
+	"salt": true, "base": true, "free": true,
+}
+
+// ParentName returns name without the salt and solvate words at its end
+// (saltWords: "Lapatinib ditosylate" → "Lapatinib", "Pemetrexed disodium
+// heptahydrate" → "Pemetrexed") and without a trailing parenthesized group
+// made of such words ("Sunitinib (free base)" → "Sunitinib"), trimmed of
+// spaces, commas and hyphens. It returns "" when nothing was stripped or
+// when nothing would remain (a name that is only salt words).
+func ParentName(name string) string {
+	s := strings.TrimSpace(name)
+	stripped := false
+	for {
+		t := strings.TrimRight(s, " ,-")
+		if strings.HasSuffix(t, ")") {
+			if open := strings.LastIndexByte(t, '('); open >= 0 && allSaltWords(t[open+1:len(t)-1]) {
+				s, stripped = t[:open], true
+				continue
+			}
+		}
+		i := strings.LastIndexAny(t, " -")
+		if i < 0 || !saltWords[strings.ToLower(t[i+1:])] {
+			s = t
+			break
+		}
+		s, stripped = t[:i], true
+	}
+	if !stripped || s == "" {
+		return ""
+	}
+	return s
+}
+
+func allSaltWords(s string) bool {
+	f := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '-' })
+	for _, w := range f {
+		if !saltWords[strings.ToLower(w)] {
+			return false
+		}
+	}
+	return len(f) > 0
+}
 
 // Signatures holds one signature per drug of a screen, aligned with the
 // drugs it was built for (or loaded with). It is what `deup data signatures`
@@ -248,7 +325,10 @@ func defaultMatchField(colMeta []Field) string {
 // metadata field. For a drug with a PubChem CID, each pert_iname that info
 // gives for the CID is looked up among those names, case-insensitively, in
 // info's order; failing that (or without a CID, or with info nil), the
-// drug's Name, trimmed of surrounding spaces, is looked up the same way.
+// drug's Name, trimmed of surrounding spaces, is looked up the same way;
+// failing that, the parent name of a salt form (ParentName: the name
+// without "hydrochloride", "ditosylate", "(free base)", ...) is, and the
+// match is reported with Method ByParentName and in Report.Parents.
 // Among columns whose names differ only in case (or are equal, for a
 // metadata field), the one equal to the key exactly wins, else the first in
 // file order; the others are reported as ambiguous. MatchDrugsOn never
@@ -327,6 +407,12 @@ func matchOn(rows, cols []string, colMeta []Field, field string, info *PertInfo,
 			tried = append(tried, "name:"+name)
 			if j, a := lookup(name); j >= 0 {
 				col, by, amb = j, ByName, a
+			} else if parent := ParentName(name); parent != "" {
+				tried = append(tried, "parent:"+parent)
+				if j, a := lookup(parent); j >= 0 {
+					col, by, amb = j, ByParentName, a
+					rep.Parents = append(rep.Parents, ParentMatch{ID: d.ID, Name: d.Name, Parent: parent, Signature: cols[j]})
+				}
 			}
 		}
 		if col < 0 {
@@ -345,10 +431,13 @@ func matchOn(rows, cols []string, colMeta []Field, field string, info *PertInfo,
 		}
 		s.Columns[i], s.By[i], s.Vectors[i] = cols[col], by, v
 		rep.Matched++
-		if by == ByCID {
+		switch by {
+		case ByCID:
 			rep.ByCID++
-		} else {
+		case ByName:
 			rep.ByName++
+		case ByParentName:
+			rep.ByParentName++
 		}
 		finite := false
 		for _, x := range v {
@@ -372,6 +461,10 @@ type Report struct {
 	Matched int `json:"matched"`
 	ByCID   int `json:"by_pubchem_cid"`
 	ByName  int `json:"by_name"`
+	// ByParentName counts the drugs matched by the parent name of a salt
+	// form; Parents lists them.
+	ByParentName int           `json:"by_parent_name"`
+	Parents      []ParentMatch `json:"parents,omitempty"`
 	// AllNaN counts matched drugs whose signature has no finite value.
 	AllNaN int `json:"all_nan"`
 	// AllNaNDrugs lists the IDs of those drugs.
@@ -391,6 +484,14 @@ type MissingDrug struct {
 	Name       string   `json:"name"`
 	PubChemCID int64    `json:"pubchem_cid,omitempty"`
 	Tried      []string `json:"tried"`
+}
+
+// ParentMatch is a drug matched by the parent name of its salt form.
+type ParentMatch struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`      // the drug's name ("Lapatinib ditosylate")
+	Parent    string `json:"parent"`    // the name looked up ("Lapatinib")
+	Signature string `json:"signature"` // the column id matched ("lapatinib")
 }
 
 // AmbiguousMatch is a matched drug whose key matched several columns.

@@ -123,8 +123,8 @@ func SignaturesFromRecords(schema *arrow.Schema, recs []arrow.Record) (*Signatur
 				continue
 			}
 			m := Method(by.Value(r))
-			if by.IsNull(r) || (m != ByCID && m != ByName) {
-				return nil, fmt.Errorf("lincs: signatures table row %d (%s): matched_by %q is neither %q nor %q", row, ids.Value(r), by.Value(r), ByCID, ByName)
+			if by.IsNull(r) || (m != ByCID && m != ByName && m != ByParentName) {
+				return nil, fmt.Errorf("lincs: signatures table row %d (%s): matched_by %q is not %q, %q or %q", row, ids.Value(r), by.Value(r), ByCID, ByName, ByParentName)
 			}
 			start, end := l.ValueOffsets(r)
 			v := make([]float32, end-start)

@@ -12,6 +12,11 @@ type FeatureConfig struct {
 	Radius int    `json:"radius"` // Morgan radius (paper: 3)
 	NBits  int    `json:"nbits"`  // folded fingerprint length (paper: 1024)
 	SigDim int    `json:"sigdim"` // signature length appended after the bits; 0 for "fp"
+	// Fragment is the part of each SMILES fingerprinted: "" the whole
+	// molecule (every fragment, salts included; models saved before this
+	// field existed), "largest-organic" the fragment RDKit's standardizer
+	// keeps (chem.LargestFragmentChooser with PreferOrganic).
+	Fragment string `json:"fragment,omitempty"`
 }
 
 // Dim is the feature vector length NBits + SigDim.

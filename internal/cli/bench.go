@@ -12,10 +12,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/deup-screening/deup/bench"
-	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/internal/progress"
-	"github.com/deup-screening/deup/lincs"
 	"github.com/deup-screening/deup/model"
 )
 
@@ -56,6 +54,7 @@ func runBench(ctx context.Context, env Env, args []string) error {
 	passes := fs.Int("passes", 3, "MC-Dropout prediction passes")
 	extra := fs.Int("extra-passes", 30, "passes of the extra MC-Dropout row (negative: no extra row)")
 	noFigs := fs.Bool("no-figures", false, "do not draw the figures")
+	whole := fs.Bool("whole-molecule", false, "fingerprint every fragment of a SMILES (salts, counter-ions) instead of the largest organic one")
 	workers := fs.Int("workers", 2, "trainings run at the same time (the results do not depend on it; train seconds are wall time shared between them)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -106,12 +105,7 @@ func runBench(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *feat == features.FingerprintSignature && *screenDir != "" {
-		if sc, err = keepSignaturePairs(env, sc, *screenDir); err != nil {
-			return err
-		}
-	}
-	f, err := buildFeatures(env, sc, *screenDir, *feat)
+	sc, f, err := buildFeatures(env, sc, *screenDir, features.Config{Kind: *feat, WholeMolecule: *whole})
 	if err != nil {
 		return err
 	}
@@ -200,41 +194,6 @@ func parseSplit(s string) ([3]float64, error) {
 		f[i] /= sum
 	}
 	return f, nil
-}
-
-// keepSignaturePairs restricts a screen to the pairs whose two drugs both
-// have a stored signature, as the paper did with fp+sig.
-func keepSignaturePairs(env Env, sc *drugcomb.Screen, dir string) (*drugcomb.Screen, error) {
-	sig, err := lincs.LoadSignatures(dir)
-	if err != nil {
-		return nil, err
-	}
-	has := map[string]bool{}
-	for i, id := range sig.DrugIDs {
-		if sig.Vectors[i] != nil {
-			has[id] = true
-		}
-	}
-	out := *sc
-	out.Pairs = nil
-	var tm, tv []float64
-	for i, p := range sc.Pairs {
-		if has[sc.Drugs[p.A].ID] && has[sc.Drugs[p.B].ID] {
-			out.Pairs = append(out.Pairs, p)
-			if sc.Truth != nil {
-				tm = append(tm, sc.Truth.Mean[i])
-				tv = append(tv, sc.Truth.NoiseVar[i])
-			}
-		}
-	}
-	if sc.Truth != nil {
-		out.Truth = &drugcomb.Truth{Mean: tm, NoiseVar: tv}
-	}
-	fmt.Fprintf(env.Stdout, "fp+sig: %d of %d pairs have a signature for both drugs (%d of %d drugs have one)\n", len(out.Pairs), len(sc.Pairs), len(has), len(sc.Drugs))
-	if len(out.Pairs) == 0 {
-		return nil, fmt.Errorf("no pair has a signature for both drugs (run deup data signatures first)")
-	}
-	return &out, nil
 }
 
 func writeFileWith(path string, fn func(*os.File) error) error {

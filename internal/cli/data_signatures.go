@@ -179,8 +179,11 @@ func writeSignaturesReport(env Env, s signaturesSummary, asJSON bool) error {
 		return enc.Encode(s)
 	}
 	w := env.Stdout
-	fmt.Fprintf(w, "%d of %d drugs have a signature (%d by PubChem CID, %d by name) in %s (%d genes x %d signatures)\n",
-		s.Matched, s.Drugs, s.ByCID, s.ByName, filepath.Base(s.GCT), s.Genes, s.Signatures)
+	fmt.Fprintf(w, "%d of %d drugs have a signature (%d by PubChem CID, %d by name, %d by the parent name of a salt) in %s (%d genes x %d signatures)\n",
+		s.Matched, s.Drugs, s.ByCID, s.ByName, s.ByParentName, filepath.Base(s.GCT), s.Genes, s.Signatures)
+	for _, p := range s.Parents {
+		fmt.Fprintf(w, "  %-10s %-36q by parent name %q: signature %q\n", p.ID, p.Name, p.Parent, p.Signature)
+	}
 	fmt.Fprintf(w, "pairs with both drugs covered: %d of %d (%d of %d measurements)\n", s.PairsCovered, s.Pairs, s.MeasurementsCovered, s.Measurements)
 	if s.AllNaN > 0 {
 		fmt.Fprintf(w, "warning: %d matched signatures are entirely NaN in the file (drugs %s)\n", s.AllNaN, strings.Join(s.AllNaNDrugs, ", "))

@@ -109,7 +109,11 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 			}
 		}
 	}
-	f, kept, rep, err := features.BuildLenient(drugs, features.Config{Kind: fc.Kind, Radius: fc.Radius, NBits: fc.NBits}, sig)
+	fcfg, err := features.ConfigOf(fc)
+	if err != nil {
+		return err
+	}
+	f, kept, rep, err := features.BuildLenient(drugs, fcfg, sig)
 	if err != nil {
 		return err
 	}

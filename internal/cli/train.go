@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/deup-screening/deup/data"
@@ -57,6 +58,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	epochs := fs.Int("epochs", 0, "maximum epochs (0: the default, 300)")
 	patience := fs.Int("patience", 0, "early-stopping patience in epochs (0: the default, 25)")
 	out := fs.String("out", "", "where to write the trained model")
+	whole := fs.Bool("whole-molecule", false, "fingerprint every fragment of a SMILES (salts, counter-ions) instead of the largest organic one")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -86,7 +88,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	f, err := buildFeatures(env, sc, *screenDir, *feat)
+	sc, f, err := buildFeatures(env, sc, *screenDir, features.Config{Kind: *feat, WholeMolecule: *whole})
 	if err != nil {
 		return err
 	}
@@ -264,33 +266,84 @@ func scoreIndex(sc *drugcomb.Screen, name string) (int, error) {
 	return 0, fmt.Errorf("%w: no score column %q (have %v)", ErrUsage, name, sc.ScoreNames)
 }
 
-// buildFeatures computes the drug feature matrix of a screen.
-func buildFeatures(env Env, sc *drugcomb.Screen, dir, kind string) (*model.Features, error) {
+// buildFeatures computes the drug feature matrix of a screen for train and
+// bench, and says on stdout which fragment of each SMILES was fingerprinted.
+// Under fp+sig it applies the one rule of every fp+sig command: a pair is
+// kept only when both its drugs have a signature (the paper's choice; a
+// missing signature is never replaced by zeros, which would read as "no
+// change in expression"), and the returned screen holds those pairs.
+func buildFeatures(env Env, sc *drugcomb.Screen, dir string, cfg features.Config) (*drugcomb.Screen, *model.Features, error) {
 	var sig *lincs.Signatures
-	switch kind {
+	switch cfg.Kind {
 	case features.Fingerprint:
 	case features.FingerprintSignature:
 		if dir == "" {
-			return nil, fmt.Errorf("%w: --features fp+sig needs --screen with stored signatures", ErrUsage)
+			return nil, nil, fmt.Errorf("%w: --features fp+sig needs --screen with stored signatures", ErrUsage)
 		}
 		var err error
 		if sig, err = lincs.LoadSignatures(dir); err != nil {
 			if errors.Is(err, lincs.ErrNoSignatures) {
-				return nil, fmt.Errorf("%w: --features fp+sig: %v (run deup data signatures first)", ErrUsage, err)
+				return nil, nil, fmt.Errorf("%w: --features fp+sig: %v (run deup data signatures first)", ErrUsage, err)
 			}
-			return nil, err
+			return nil, nil, err
+		}
+		if sc, err = keepSignaturePairs(env, sc, sig); err != nil {
+			return nil, nil, err
 		}
 	default:
-		return nil, fmt.Errorf("%w: unknown --features %q (want fp or fp+sig)", ErrUsage, kind)
+		return nil, nil, fmt.Errorf("%w: unknown --features %q (want fp or fp+sig)", ErrUsage, cfg.Kind)
 	}
-	f, rep, err := features.Build(sc.Drugs, features.Config{Kind: kind}, sig)
+	f, rep, err := features.Build(sc.Drugs, cfg, sig)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if sig != nil {
-		fmt.Fprintf(env.Stdout, "signatures: %d of %d drugs have one (the others get zeros)\n", rep.WithSignature, len(sc.Drugs))
+	if cfg.WholeMolecule {
+		fmt.Fprintf(env.Stdout, "fingerprints: whole molecules, salts and mixtures included (--whole-molecule)\n")
+	} else {
+		fmt.Fprintf(env.Stdout, "fingerprints: largest organic fragment of each SMILES (%d of %d drugs had a salt or mixture stripped; --whole-molecule keeps them)\n", rep.Stripped, len(sc.Drugs))
+		if len(rep.Tied) > 0 {
+			fmt.Fprintf(env.Stdout, "fingerprints: %d drugs have two different fragments of the same size and mass; the first was kept: %s\n", len(rep.Tied), strings.Join(rep.Tied, ", "))
+		}
 	}
-	return f, nil
+	return sc, f, nil
+}
+
+// keepSignaturePairs restricts a screen to the pairs whose two drugs both
+// have a signature in sig, and says so on stdout.
+func keepSignaturePairs(env Env, sc *drugcomb.Screen, sig *lincs.Signatures) (*drugcomb.Screen, error) {
+	has := map[string]bool{}
+	for i, id := range sig.DrugIDs {
+		if sig.Vectors[i] != nil {
+			has[id] = true
+		}
+	}
+	out := *sc
+	out.Pairs = nil
+	var tm, tv []float64
+	withSig := map[string]bool{}
+	for _, d := range sc.Drugs {
+		if has[d.ID] {
+			withSig[d.ID] = true
+		}
+	}
+	for i, p := range sc.Pairs {
+		if has[sc.Drugs[p.A].ID] && has[sc.Drugs[p.B].ID] {
+			out.Pairs = append(out.Pairs, p)
+			if sc.Truth != nil {
+				tm = append(tm, sc.Truth.Mean[i])
+				tv = append(tv, sc.Truth.NoiseVar[i])
+			}
+		}
+	}
+	if sc.Truth != nil {
+		out.Truth = &drugcomb.Truth{Mean: tm, NoiseVar: tv}
+	}
+	fmt.Fprintf(env.Stdout, "fp+sig: %d of %d drugs have a signature; %d of %d pairs have one for both drugs and are used, the other %d are left out\n",
+		len(withSig), len(sc.Drugs), len(out.Pairs), len(sc.Pairs), len(sc.Pairs)-len(out.Pairs))
+	if len(out.Pairs) == 0 {
+		return nil, fmt.Errorf("no pair has a signature for both drugs (run deup data signatures first)")
+	}
+	return &out, nil
 }
 
 // modelFeatures builds the feature matrix a trained model needs for a
@@ -310,7 +363,11 @@ func modelFeatures(env Env, cmd, consequence string, m model.Method, sc *drugcom
 			return nil, nil, err
 		}
 	}
-	f, kept, rep, err := features.BuildLenient(sc.Drugs, features.Config{Kind: fc.Kind, Radius: fc.Radius, NBits: fc.NBits}, sig)
+	cfg, err := features.ConfigOf(fc)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, kept, rep, err := features.BuildLenient(sc.Drugs, cfg, sig)
 	if err != nil {
 		return nil, nil, err
 	}
