@@ -46,8 +46,12 @@
 // signature names (the column ids, or the column metadata pert_iname when
 // present, as in LINCS level-5 GCTX; MatchDrugsOn chooses): first through its PubChem CID, whose perturbagen
 // names (pert_iname) come from the LINCS perturbagen table (ReadPertInfo),
-// then by its own name; both case-insensitively, an exact-case column
-// winning over others that differ only in case. It returns Signatures
+// then by its own name, then by the parent name of a salt form
+// (ParentName: "Lapatinib ditosylate" → "Lapatinib", "Sunitinib (free
+// base)" → "Sunitinib"; esters such as "megestrol acetate" are left
+// alone); all case-insensitively, an exact-case column winning over others
+// that differ only in case. A parent-name match has method "parent_name"
+// and is listed in Report.Parents (name, parent, column). It returns Signatures
 // aligned with the drugs (nil vector where none) and a Report: counts by
 // method, the drugs without a signature with the keys tried, ambiguous
 // matches, and how many matched signatures are entirely NaN (the

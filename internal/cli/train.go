@@ -309,12 +309,16 @@ func buildFeatures(env Env, sc *drugcomb.Screen, dir string, cfg features.Config
 }
 
 // keepSignaturePairs restricts a screen to the pairs whose two drugs both
-// have a signature in sig, and says so on stdout.
+// have a signature in sig (a vector with at least one finite value: an
+// all-NaN column counts as none), and says so on stdout.
 func keepSignaturePairs(env Env, sc *drugcomb.Screen, sig *lincs.Signatures) (*drugcomb.Screen, error) {
-	has := map[string]bool{}
+	has := map[string]bool{} // a signature with at least one finite value
 	for i, id := range sig.DrugIDs {
-		if sig.Vectors[i] != nil {
-			has[id] = true
+		for _, x := range sig.Vectors[i] {
+			if x == x {
+				has[id] = true
+				break
+			}
 		}
 	}
 	out := *sc
