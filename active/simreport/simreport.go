@@ -12,6 +12,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"image/color"
 	"io"
 	"math"
 	"os"
@@ -19,6 +20,7 @@ import (
 	"strconv"
 
 	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/internal/plotstyle"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -128,10 +130,14 @@ func (r *Report) WriteSummaryCSV(w io.Writer) error {
 	return cw.Error()
 }
 
-// Plot returns three aligned panels (top-1 % found, best score, test RMSE
-// against pairs measured), one line per strategy with ±1 standard error
-// bars.
-func (r *Report) plots(title string) ([]*plot.Plot, error) {
+// plots returns three panels (top-1 % found, best score, test RMSE against
+// pairs measured), one line per strategy with ±1 standard error bars, and a
+// legend. Every panel spans the same pairs-measured range (the RMSE has no
+// value at the initial set, but its axis starts there too), count axes are
+// labelled in whole numbers, and each strategy's points are shifted by a
+// few pairs (at most a fifth of a batch in all) so that strategies with
+// identical curves stay visible side by side.
+func (r *Report) plots(title string) ([]*plot.Plot, *plot.Plot, error) {
 	panels := []struct {
 		name, ylabel string
 		get          func(Series) active.Summary
@@ -140,6 +146,11 @@ func (r *Report) plots(title string) ([]*plot.Plot, error) {
 		{"best score found", "best score so far", func(s Series) active.Summary { return s.Best }},
 		{"model error on unmeasured pairs", "test RMSE", func(s Series) active.Summary { return s.TestRMSE }},
 	}
+	var xmin, xmax float64
+	if n := len(r.Measured); n > 0 {
+		xmin, xmax = float64(r.Measured[0]), float64(r.Measured[n-1])
+	}
+	pad := 0.03 * (xmax - xmin)
 	var out []*plot.Plot
 	for pi, pn := range panels {
 		p := plot.New()
@@ -148,16 +159,18 @@ func (r *Report) plots(title string) ([]*plot.Plot, error) {
 			p.Title.Text = title + ": " + pn.name
 		}
 		p.X.Label.Text = "pairs measured"
+		p.X.Tick.Marker = plotstyle.CountTicks{}
 		p.Y.Label.Text = pn.ylabel
 		for si, name := range r.Order {
 			sm := pn.get(r.Acquisitions[name])
+			dx := r.xShift(si)
 			var pts plotter.XYs
 			var errs plotter.YErrors
 			for i, m := range sm.Mean {
 				if math.IsNaN(m) || i >= len(r.Measured) {
 					continue
 				}
-				pts = append(pts, plotter.XY{X: float64(r.Measured[i]), Y: m})
+				pts = append(pts, plotter.XY{X: float64(r.Measured[i]) + dx, Y: m})
 				errs = append(errs, struct{ Low, High float64 }{sm.SE[i], sm.SE[i]})
 			}
 			if len(pts) == 0 {
@@ -165,7 +178,7 @@ func (r *Report) plots(title string) ([]*plot.Plot, error) {
 			}
 			l, sc, err := plotter.NewLinePoints(pts)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			style(si, l, sc)
 			eb, err := plotter.NewYErrorBars(struct {
@@ -173,33 +186,49 @@ func (r *Report) plots(title string) ([]*plot.Plot, error) {
 				plotter.YErrorer
 			}{pts, errs})
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			eb.Color = l.Color
 			p.Add(l, sc, eb)
 		}
+		// After Add, which widens the axes to the data: the same range in
+		// every panel.
+		p.X.Min, p.X.Max = xmin+r.xShift(0)-pad, xmax+r.xShift(len(r.Order)-1)+pad
 		out = append(out, p)
 	}
-	// A fourth tile holds the legend, so that it hides no curve.
+	// The legend has its own narrow strip, so that it hides no curve.
 	leg := plot.New()
 	leg.HideAxes()
 	leg.Legend.Top, leg.Legend.Left = true, true
 	leg.Legend.TextStyle.Font.Size = vg.Points(11)
+	leg.Legend.ThumbnailWidth = vg.Points(30)
 	for si, name := range r.Order {
 		l, sc, err := plotter.NewLinePoints(plotter.XYs{{X: 0, Y: 0}})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		style(si, l, sc)
 		leg.Legend.Add(name, l, sc)
 	}
-	return append(out, leg), nil
+	return out, leg, nil
 }
 
-// style gives strategy i its color (cycling through 7), dash pattern and
-// marker shape, so that up to 7*6 strategies stay distinguishable.
+// xShift is the horizontal offset of strategy si's points: the strategies
+// spread evenly over a fifth of the first batch, centred on the true count.
+func (r *Report) xShift(si int) float64 {
+	n := len(r.Order)
+	if n < 2 || len(r.Measured) < 2 {
+		return 0
+	}
+	step := 0.2 * float64(r.Measured[1]-r.Measured[0]) / float64(n-1)
+	return (float64(si) - float64(n-1)/2) * step
+}
+
+// style gives strategy i its colour (cycling through plotstyle's 7), dash
+// pattern and marker shape, so that up to 7*6 strategies stay
+// distinguishable.
 func style(i int, l *plotter.Line, sc *plotter.Scatter) {
-	l.Color = plotutil.Color(i)
+	l.Color = plotstyle.Color(i)
 	l.Dashes = plotutil.Dashes(i)
 	l.Width = vg.Points(1.5)
 	sc.Color = l.Color
@@ -207,20 +236,24 @@ func style(i int, l *plotter.Line, sc *plotter.Scatter) {
 	sc.Radius = vg.Points(2.5)
 }
 
-// WriteFigures writes base+".png" and base+".svg".
+// WriteFigures writes base+".png" and base+".svg": the three panels side
+// by side and the legend in a strip on their right.
 func (r *Report) WriteFigures(base, title string) error {
-	ps, err := r.plots(title)
+	ps, leg, err := r.plots(title)
 	if err != nil {
 		return err
 	}
-	const w, h = 18 * vg.Inch, 4.5 * vg.Inch
-	tiles := draw.Tiles{Rows: 1, Cols: len(ps), PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2, PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2}
+	const w, h, legW = 15 * vg.Inch, 4.5 * vg.Inch, 1.7 * vg.Inch
+	tiles := draw.Tiles{Rows: 1, Cols: len(ps), PadX: vg.Millimeter * 6, PadY: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2, PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2}
 	render := func(c draw.Canvas) {
+		c.SetColor(color.White)
+		c.Fill(c.Rectangle.Path())
 		grid := [][]*plot.Plot{ps}
-		cs := plot.Align(grid, tiles, c)
+		cs := plot.Align(grid, tiles, draw.Crop(c, 0, -legW, 0, 0))
 		for i, p := range ps {
 			p.Draw(cs[0][i])
 		}
+		leg.Draw(draw.Crop(c, w-legW, 0, vg.Millimeter*6, -vg.Millimeter*6))
 	}
 	img := vgimg.New(w, h)
 	dc := draw.New(img)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/deup-screening/deup/active"
+	"gonum.org/v1/plot/plotter"
 )
 
 func TestReport(t *testing.T) {
@@ -60,5 +61,62 @@ func TestReport(t *testing.T) {
 	svg, _ := os.ReadFile(filepath.Join(dir, "simulation.svg"))
 	if !bytes.HasPrefix(png, []byte("\x89PNG")) || !bytes.Contains(svg, []byte("<svg")) {
 		t.Errorf("figures: png %d bytes, svg %d bytes", len(png), len(svg))
+	}
+}
+
+// TestFigureLayout: the three panels share one pairs-measured range (the
+// RMSE panel too, although it has no value at the initial set), count axes
+// have whole-number labels, strategies get different colours and are
+// shifted apart, and the legend is drawn apart from the panels.
+func TestFigureLayout(t *testing.T) {
+	nan := math.NaN()
+	var traces []active.Trace
+	var strategies []active.Strategy
+	for _, s := range []string{"a", "b", "c"} {
+		// identical curves: without the shift they would hide each other
+		traces = append(traces, active.Trace{Strategy: s, Seed: 1, Measured: []int{175, 205, 235},
+			Best: []float64{3, 5, 5}, TopFound: []float64{0, 0.5, 1}, TestRMSE: []float64{nan, 2, 1}})
+		strategies = append(strategies, active.Strategy{Name: s})
+	}
+	r := Build(traces, active.SimConfig{Init: 175, Batch: 30, Rounds: 2, Seeds: 1, TopFrac: 0.01, Strategies: strategies})
+	panels, leg, err := r.plots("t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(panels) != 3 || leg == nil {
+		t.Fatalf("%d panels, legend %v", len(panels), leg != nil)
+	}
+	for i, p := range panels {
+		if p.X.Min != panels[0].X.Min || p.X.Max != panels[0].X.Max || !(p.X.Min < 175 && p.X.Max > 235) {
+			t.Errorf("panel %d spans x [%g, %g], panel 0 [%g, %g]", i, p.X.Min, p.X.Max, panels[0].X.Min, panels[0].X.Max)
+		}
+		for _, tk := range p.X.Tick.Marker.Ticks(p.X.Min, p.X.Max) {
+			if strings.Contains(tk.Label, ".") {
+				t.Errorf("panel %d: x tick label %q", i, tk.Label)
+			}
+		}
+	}
+	// Each strategy's points: shifted apart by less than a fifth of a batch
+	// in all, in different colours.
+	var xs []float64
+	colors := map[any]bool{}
+	for si := range r.Order {
+		xs = append(xs, 175+r.xShift(si))
+		l, sc, err := plotter.NewLinePoints(plotter.XYs{{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		style(si, l, sc)
+		colors[l.Color] = true
+	}
+	if len(colors) != 3 {
+		t.Errorf("%d colours for 3 strategies", len(colors))
+	}
+	if !(xs[0] < xs[1] && xs[1] < xs[2]) || xs[2]-xs[0] > 0.2*30+1e-9 || xs[0]+xs[2] != 2*175 {
+		t.Errorf("first points at %v: want increasing, centred on 175, within 6 pairs", xs)
+	}
+	dir := t.TempDir()
+	if err := r.WriteFigures(filepath.Join(dir, "sim"), "t"); err != nil {
+		t.Fatal(err)
 	}
 }
