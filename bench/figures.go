@@ -103,7 +103,7 @@ func (r *Result) pairPanels(n int) ([]*plot.Plot, error) {
 		}
 		p := plot.New()
 		p.Title.Text = row.Method
-		p.X.Label.Text = fmt.Sprintf("test pair (ordered by observed score, seed %d)", seed)
+		p.X.Label.Text = fmt.Sprintf("%d of %d test pairs (seed %d), evenly spaced in order of observed score", k, len(preds), seed)
 		p.Y.Label.Text = "score"
 		ts, err := plotter.NewScatter(truth)
 		if err != nil {
@@ -126,7 +126,7 @@ func (r *Result) pairPanels(n int) ([]*plot.Plot, error) {
 		p.Add(eb, ms, ts, plotter.NewGrid())
 		p.Legend.Add("observed", ts)
 		p.Legend.Add("mu ± sigma", ms)
-		p.Legend.Top = true
+		p.Legend.Top, p.Legend.Left = true, true // the low scores are on the left: the top left is empty
 		out = append(out, p)
 	}
 	return out, nil
@@ -178,18 +178,27 @@ func (r *Result) calibrationPlot() (*plot.Plot, error) {
 }
 
 // residualPanels: |mu − y| against sigma, one panel per method, all seeds.
+// Every panel has the same axes (sigma from 0 to the largest sigma of any
+// method, |residual| from 0 to the largest residual), so that the methods'
+// sigmas compare at a glance, and the dashed line |residual| = sigma is
+// named in each panel's legend.
 func (r *Result) residualPanels() ([]*plot.Plot, error) {
 	var out []*plot.Plot
+	var smax, rmax float64
+	for _, row := range r.Rows {
+		for _, q := range r.byMethod(row.Method, nil) {
+			smax = max(smax, q.SigmaTotal)
+			rmax = max(rmax, math.Abs(q.Mu-q.Y))
+		}
+	}
 	for ri, row := range r.Rows {
 		preds := r.byMethod(row.Method, nil)
 		if len(preds) == 0 {
 			continue
 		}
 		xy := make(plotter.XYs, len(preds))
-		var smax float64
 		for i, q := range preds {
 			xy[i] = plotter.XY{X: q.SigmaTotal, Y: math.Abs(q.Mu - q.Y)}
-			smax = max(smax, q.SigmaTotal)
 		}
 		p := plot.New()
 		p.Title.Text = fmt.Sprintf("%s (corr %s)", row.Method, pm(row.metric("corr"), 2))
@@ -208,6 +217,10 @@ func (r *Result) residualPanels() ([]*plot.Plot, error) {
 		}
 		l.LineStyle.Dashes = []vg.Length{vg.Points(3), vg.Points(3)}
 		p.Add(sc, l, plotter.NewGrid())
+		p.Legend.Add("|residual| = sigma", l)
+		p.Legend.Top = true
+		p.X.Min, p.X.Max = 0, smax
+		p.Y.Min, p.Y.Max = 0, rmax
 		out = append(out, p)
 	}
 	return out, nil

@@ -167,6 +167,10 @@ func saveWith(dir string, s *Screen, mem memory.Allocator) error {
 		if err != nil {
 			return fmt.Errorf("drugcomb: save: %w", err)
 		}
+		if err := os.Chmod(tmp, 0o755); err != nil { // MkdirTemp makes 0700
+			os.RemoveAll(tmp)
+			return fmt.Errorf("drugcomb: save: %w", err)
+		}
 		for _, f := range files {
 			if err := os.WriteFile(filepath.Join(tmp, f.name), f.data, 0o644); err != nil {
 				os.RemoveAll(tmp)
@@ -213,6 +217,11 @@ func WriteFileAtomic(path string, data []byte) error {
 		return err
 	}
 	tmp := f.Name()
+	if err := f.Chmod(0o644); err != nil { // CreateTemp makes 0600
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
 	if _, err := f.Write(data); err != nil {
 		f.Close()
 		os.Remove(tmp)

@@ -181,6 +181,11 @@ func writeFileAtomic(path string, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("lincs: %w", err)
 	}
+	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes 0600
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("lincs: %w", err)
+	}
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())

@@ -105,6 +105,9 @@ func WriteFile(path string, s []Suggestion) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
+	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes 0600; suggestions hold no secret
+		return fmt.Errorf("suggest: %w", err)
+	}
 	if err := Write(tmp, f, s); err != nil {
 		return fmt.Errorf("%w (writing %s)", err, path)
 	}

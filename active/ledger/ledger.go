@@ -163,6 +163,11 @@ func (l *Ledger) Append(e *Event) error {
 	if err != nil {
 		return fmt.Errorf("ledger: %w", err)
 	}
+	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes 0600; the ledger holds no secret
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("ledger: %w", err)
+	}
 	tmpName := tmp.Name()
 	e.Seq = seq
 	crash := crashPoint(seq)

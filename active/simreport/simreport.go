@@ -271,7 +271,10 @@ func writeAtomic(path string, write func(io.Writer) error) error {
 	if err != nil {
 		return err
 	}
-	err = write(tmp)
+	err = tmp.Chmod(0o644) // CreateTemp makes 0600
+	if err == nil {
+		err = write(tmp)
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

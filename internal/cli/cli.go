@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"sort"
 	"strings"
 )
@@ -17,6 +18,19 @@ type Env struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+
+	// usage is set by Main: the command being run records in it how to
+	// print its help and its usage line (newFlagSet), and Main prints them
+	// after the command returns (help on stdout for -h; the error, the
+	// usage line and a pointer to -h on stderr for a usage error).
+	usage *usageState
+}
+
+// usageState is what a running command's flag set tells Main.
+type usageState struct {
+	path     string // "deup train"
+	synopsis string // the usage line(s) without "usage: "
+	help     func(w io.Writer)
 }
 
 // Command is one subcommand (or a group of subcommands when Subs is set).
@@ -53,20 +67,45 @@ func commands() []*Command {
 }
 
 // Main runs the tool with args (without the program name) and returns the
-// process exit status.
+// process exit status: 0, 1 for a failure, 2 for a usage error.
+//
+// Help asked for (-h, --help, or "help" for a group) goes to stdout; a usage
+// error prints, on stderr, the error, the command's usage line and "run
+// 'deup CMD -h' for help" (never the whole help). "deup --version" prints the
+// module version and VCS commit the binary was built from.
 func Main(ctx context.Context, args []string, env Env) int {
 	root := &Command{Name: "deup", Short: "drug-combination synergy with direct epistemic uncertainty prediction", Subs: commands()}
+	if len(args) == 1 && (args[0] == "--version" || args[0] == "-version" || args[0] == "version") {
+		bi, ok := debug.ReadBuildInfo()
+		fmt.Fprintln(env.Stdout, versionLine(bi, ok))
+		return 0
+	}
+	st := &usageState{path: "deup"}
+	env.usage = st
 	err := dispatch(ctx, env, root, args)
 	var ee exitError
 	switch {
 	case err == nil:
 		return 0
 	case errors.Is(err, flag.ErrHelp):
+		if st.help != nil {
+			st.help(env.Stdout)
+		}
 		return 0
 	case errors.As(err, &ee):
 		return ee.code
 	case errors.Is(err, ErrUsage):
-		fmt.Fprintf(env.Stderr, "deup: %v\n", err)
+		// "usage: deup train: --out is required" → "deup train: --out is
+		// required"; a message without the command's name gets it.
+		msg := strings.TrimPrefix(err.Error(), ErrUsage.Error()+": ")
+		if !strings.HasPrefix(msg, "deup") {
+			msg = st.path + ": " + msg
+		}
+		fmt.Fprintln(env.Stderr, msg)
+		if st.synopsis != "" {
+			fmt.Fprintf(env.Stderr, "usage: %s\n", st.synopsis)
+		}
+		fmt.Fprintf(env.Stderr, "run '%s -h' for help\n", st.path)
 		return 2
 	default:
 		fmt.Fprintf(env.Stderr, "deup: %v\n", err)
@@ -74,14 +113,64 @@ func Main(ctx context.Context, args []string, env Env) int {
 	}
 }
 
+// versionLine describes the build: the main module's version ("(devel)"
+// for a build from a checkout), and the VCS commit, its time and whether
+// the tree had changes, when the go command recorded them.
+func versionLine(bi *debug.BuildInfo, ok bool) string {
+	if !ok || bi == nil {
+		return "deup (no build information)"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	line := "deup " + v
+	var rev, when, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			when = s.Value
+		case "vcs.modified":
+			modified = s.Value
+		}
+	}
+	if rev != "" {
+		line += " commit " + rev
+		if when != "" {
+			line += " (" + when + ")"
+		}
+		if modified == "true" {
+			line += " with local changes"
+		}
+	} else {
+		line += " commit unknown"
+	}
+	if bi.GoVersion != "" {
+		line += ", " + bi.GoVersion
+	}
+	return line
+}
+
 func dispatch(ctx context.Context, env Env, c *Command, args []string) error {
+	if env.usage != nil && c.Name != "deup" {
+		env.usage.path += " " + c.Name
+		env.usage.synopsis, env.usage.help = "", nil
+	}
 	if c.Run != nil {
 		return c.Run(ctx, env, args)
 	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		printGroupHelp(env.Stderr, c)
-		if len(args) == 0 {
-			return fmt.Errorf("%w: %s needs a subcommand", ErrUsage, c.Name)
+	if env.usage != nil {
+		env.usage.synopsis = env.usage.path + " SUBCOMMAND [flags]"
+		env.usage.help = func(w io.Writer) { printGroupHelp(w, env.usage.path, c) }
+	}
+	if len(args) == 0 {
+		return fmt.Errorf("%w: missing subcommand", ErrUsage)
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "-help" || args[0] == "help" {
+		if env.usage == nil {
+			printGroupHelp(env.Stderr, c.Name, c)
 		}
 		return flag.ErrHelp
 	}
@@ -90,28 +179,43 @@ func dispatch(ctx context.Context, env Env, c *Command, args []string) error {
 			return dispatch(ctx, env, s, args[1:])
 		}
 	}
-	printGroupHelp(env.Stderr, c)
-	return fmt.Errorf("%w: unknown subcommand %q of %s", ErrUsage, args[0], c.Name)
+	return fmt.Errorf("%w: unknown subcommand %q", ErrUsage, args[0])
 }
 
-func printGroupHelp(w io.Writer, c *Command) {
+func printGroupHelp(w io.Writer, path string, c *Command) {
 	fmt.Fprintf(w, "%s: %s\n\nSubcommands:\n", c.Name, c.Short)
 	subs := append([]*Command(nil), c.Subs...)
 	sort.Slice(subs, func(i, j int) bool { return subs[i].Name < subs[j].Name })
 	for _, s := range subs {
 		fmt.Fprintf(w, "  %-16s %s\n", s.Name, s.Short)
 	}
-	fmt.Fprintf(w, "\nRun '%s SUBCOMMAND -h' for the help of one.\n", c.Name)
+	fmt.Fprintf(w, "\nRun '%s SUBCOMMAND -h' for the help of one.\n", path)
 }
 
-// newFlagSet returns a flag set that writes its usage to env.Stderr with the
-// given usage line and description.
+// newFlagSet returns a flag set for a command with the given usage line(s)
+// (without "usage: ") and description. Its help (usage, description,
+// flags) is what -h prints, on stdout; fs.Usage, which the flag package
+// calls on a bad flag and commands call before returning an ErrUsage
+// error, prints nothing itself under Main, which prints the error, the
+// usage line and "run 'deup CMD -h' for help" on stderr. (Run without Main,
+// fs.Usage writes the usage line to env.Stderr.) The flag package's own
+// error messages are discarded: the error reaches Main.
 func newFlagSet(env Env, name, usage, desc string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(env.Stderr, "usage: %s\n\n%s\n\nFlags:\n", usage, strings.TrimSpace(desc))
+	fs.SetOutput(io.Discard)
+	help := func(w io.Writer) {
+		fmt.Fprintf(w, "usage: %s\n\n%s\n\nFlags:\n", usage, strings.TrimSpace(desc))
+		fs.SetOutput(w)
 		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	if env.usage != nil {
+		env.usage.synopsis, env.usage.help = usage, help
+	}
+	fs.Usage = func() {
+		if env.usage == nil {
+			fmt.Fprintf(env.Stderr, "usage: %s\n", usage)
+		}
 	}
 	return fs
 }

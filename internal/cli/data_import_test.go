@@ -48,10 +48,10 @@ func TestDataHelp(t *testing.T) {
 	for _, cmd := range []string{"import", "inspect", "synth", "fetch"} {
 		t.Run(cmd, func(t *testing.T) {
 			out, errOut, code := dataRun(t, "data", cmd, "-h")
-			if code != 0 || out != "" {
-				t.Fatalf("exit %d, stdout %q", code, out)
+			if code != 0 || errOut != "" {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
 			}
-			dataGolden(t, "data_"+cmd+"_help.stderr", errOut)
+			dataGolden(t, "data_"+cmd+"_help.stderr", out) // help goes to stdout
 		})
 	}
 }

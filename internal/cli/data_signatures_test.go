@@ -283,7 +283,7 @@ func TestDataSignaturesErrors(t *testing.T) {
 }
 
 func TestDataSignaturesHelp(t *testing.T) {
-	_, errs, code := runSignaturesCmd(t, "data", "signatures", "-h")
+	errs, _, code := runSignaturesCmd(t, "data", "signatures", "-h") // help goes to stdout
 	if code != 0 {
 		t.Errorf("exit %d", code)
 	}

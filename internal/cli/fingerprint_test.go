@@ -80,7 +80,7 @@ func TestFingerprintCommand(t *testing.T) {
 }
 
 func TestFingerprintHelpAndUsage(t *testing.T) {
-	_, errs, code := runMain(t, "", "fingerprint", "-h")
+	errs, _, code := runMain(t, "", "fingerprint", "-h") // help goes to stdout
 	if code != 0 {
 		t.Errorf("-h: exit %d", code)
 	}

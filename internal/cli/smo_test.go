@@ -21,7 +21,7 @@ func smoMain(t *testing.T, args ...string) (code int, stdout, stderr string) {
 }
 
 func TestSMOHelpGolden(t *testing.T) {
-	code, _, stderr := smoMain(t, "smo", "-h")
+	code, stderr, _ := smoMain(t, "smo", "-h") // help goes to stdout
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}

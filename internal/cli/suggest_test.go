@@ -48,11 +48,11 @@ func TestCampaignHelp(t *testing.T) {
 		{"suggest_help.stderr", []string{"suggest", "-h"}},
 	} {
 		t.Run(c.file, func(t *testing.T) {
-			_, errs, code := run(t, c.args...)
+			out, _, code := run(t, c.args...) // help goes to stdout
 			if code != 0 {
 				t.Fatalf("exit %d", code)
 			}
-			campaignGolden(t, c.file, errs)
+			campaignGolden(t, c.file, out)
 		})
 	}
 }

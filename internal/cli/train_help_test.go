@@ -14,7 +14,7 @@ var updateTrainHelp = flag.Bool("update-train-help", false, "rewrite testdata/{t
 func TestTrainPredictHelp(t *testing.T) {
 	for _, cmd := range []string{"train", "predict"} {
 		t.Run(cmd, func(t *testing.T) {
-			_, serr, code := runCLI(t, cmd, "-h")
+			serr, _, code := runCLI(t, cmd, "-h") // help goes to stdout
 			if code != 0 {
 				t.Fatalf("exit %d", code)
 			}

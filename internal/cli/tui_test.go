@@ -22,7 +22,7 @@ func TestTUIHelp(t *testing.T) {
 	}
 	path := filepath.Join("testdata", "tui_help.golden")
 	if *updateTUI {
-		if err := os.WriteFile(path, stderr.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(path, stdout.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -30,8 +30,8 @@ func TestTUIHelp(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v (run with -update-tui to create)", err)
 	}
-	if stderr.String() != string(want) {
-		t.Fatalf("help differs from %s:\n%s", path, stderr.String())
+	if stdout.String() != string(want) {
+		t.Fatalf("help differs from %s:\n%s", path, stdout.String())
 	}
 }
 

@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"testing"
+)
+
+var updateUsage = flag.Bool("update-usage", false, "rewrite testdata/usage_*.stderr")
+
+// TestHelpOnStdout: help asked for goes to stdout (so that `deup train -h |
+// head` shows it), with exit status 0 and nothing on stderr.
+func TestHelpOnStdout(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		start string
+	}{
+		{[]string{"train", "-h"}, "usage: deup train "},
+		{[]string{"train", "--help"}, "usage: deup train "},
+		{[]string{"data", "import", "-h"}, "usage: deup data import "},
+		{[]string{"-h"}, "deup: "},
+		{[]string{"help"}, "deup: "},
+		{[]string{"campaign", "--help"}, "campaign: "},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			out, serr, code := runCLI(t, tc.args...)
+			if code != 0 || serr != "" || !strings.HasPrefix(out, tc.start) {
+				t.Errorf("exit %d, stderr %q, stdout starts %q; want 0, empty, %q", code, serr, out[:min(len(out), 40)], tc.start)
+			}
+		})
+	}
+}
+
+// TestUsageErrorIsShort: a usage error prints the error, the usage line and
+// where the help is, on stderr (golden files), never the whole help; exit 2.
+func TestUsageErrorIsShort(t *testing.T) {
+	for _, tc := range []struct {
+		golden string
+		args   []string
+	}{
+		{"usage_unknown_flag.stderr", []string{"train", "--nosuch"}},
+		{"usage_missing_flag.stderr", []string{"train"}},
+		{"usage_bad_value.stderr", []string{"train", "--seed", "x", "--out", "m"}},
+		{"usage_no_subcommand.stderr", []string{"campaign"}},
+		{"usage_unknown_subcommand.stderr", []string{"nosuch"}},
+	} {
+		t.Run(tc.golden, func(t *testing.T) {
+			out, serr, code := runCLI(t, tc.args...)
+			if code != 2 || out != "" {
+				t.Errorf("exit %d, stdout %q; want 2, empty", code, out)
+			}
+			if strings.Contains(serr, "Flags:") || strings.Count(serr, "\n") > 5 {
+				t.Errorf("usage error prints the whole help:\n%s", serr)
+			}
+			p := filepath.Join("testdata", tc.golden)
+			if *updateUsage {
+				if err := os.WriteFile(p, []byte(serr), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatalf("%v (run with -update-usage to create)", err)
+			}
+			if serr != string(want) {
+				t.Errorf("stderr:\n%s\nwant (%s):\n%s", serr, p, want)
+			}
+		})
+	}
+}
+
+func TestVersion(t *testing.T) {
+	out, serr, code := runCLI(t, "--version")
+	if code != 0 || serr != "" || !strings.HasPrefix(out, "deup ") || !strings.Contains(out, "commit ") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, serr)
+	}
+	for _, tc := range []struct {
+		name string
+		bi   *debug.BuildInfo
+		ok   bool
+		want string
+	}{
+		{"no build info", nil, false, "deup (no build information)"},
+		{"release with commit", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/deup-screening/deup", Version: "v0.3.0"},
+			Settings: []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "ce2cee8f"}, {Key: "vcs.time", Value: "2026-11-24T18:00:00Z"}, {Key: "vcs.modified", Value: "false"}}},
+			true, "deup v0.3.0 commit ce2cee8f (2026-11-24T18:00:00Z), go1.26.8"},
+		{"checkout with changes", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"},
+			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc"}, {Key: "vcs.modified", Value: "true"}}},
+			true, "deup (devel) commit abc with local changes, go1.26.8"},
+		{"built without VCS stamping", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, true, "deup (devel) commit unknown"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := versionLine(tc.bi, tc.ok); got != tc.want {
+				t.Errorf("versionLine = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
