@@ -119,4 +119,9 @@ func TestFigureLayout(t *testing.T) {
 	if err := r.WriteFigures(filepath.Join(dir, "sim"), "t"); err != nil {
 		t.Fatal(err)
 	}
+	for _, name := range []string{"sim.png", "sim.svg"} { // os.CreateTemp alone: 0600
+		if fi, err := os.Stat(filepath.Join(dir, name)); err != nil || fi.Mode().Perm() != 0o644 {
+			t.Errorf("%s: %v, want mode 0644", name, err)
+		}
+	}
 }
