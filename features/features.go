@@ -16,9 +16,12 @@
 // Layout of a row (model.Features, CSR): columns [0, NBits) are the folded
 // Morgan bits (value 1 where set); with Kind "fp+sig", columns
 // [NBits, NBits+len(genes)) hold the drug's signature (discretized
-// z-scores). A drug without a signature gets an all-zero signature part
-// (NaN entries of a signature are zero too); Report counts them so the
-// caller can say so.
+// z-scores; NaN entries are zero). A drug without a signature (none, or no
+// finite value) is refused or left out with Config.RequireSignature, which
+// the commands use with a trained model (the project's fp+sig rule: such
+// drugs and their pairs are left out, never given zeros); without it, it
+// gets an all-zero signature part, and Report.WithSignature counts the
+// others.
 package features
 
 import (
@@ -51,6 +54,11 @@ type Config struct {
 	// WholeMolecule fingerprints every fragment of a SMILES (counter-ions
 	// and solvents included) instead of the largest organic fragment.
 	WholeMolecule bool
+	// RequireSignature (FingerprintSignature only) treats a drug without a
+	// signature with a finite value like a drug without a usable structure:
+	// Build refuses it, BuildLenient leaves it out. Without it such a drug
+	// gets an all-zero signature part.
+	RequireSignature bool
 }
 
 // ConfigOf returns the Config that rebuilds features the way a saved
@@ -167,6 +175,9 @@ func build(drugs []drugcomb.Drug, cfg Config, sig *lincs.Signatures, lenient boo
 		if err == nil && d.SMILES == "" {
 			err = errors.New("no SMILES")
 		}
+		if err == nil && cfg.RequireSignature && sigRow != nil && !hasFinite(sig, sigRow, d.ID) {
+			err = ErrNoSignature
+		}
 		if err != nil {
 			rep.Skipped = append(rep.Skipped, i)
 			rep.Errors = append(rep.Errors, fmt.Errorf("drug %d (%s): %w", i, d.ID, err))
@@ -214,6 +225,24 @@ func build(drugs []drugcomb.Drug, cfg Config, sig *lincs.Signatures, lenient boo
 	}
 	_ = lenient
 	return f, rep, nil
+}
+
+// ErrNoSignature marks a drug left out because it has no signature with a
+// finite value (Config.RequireSignature).
+var ErrNoSignature = errors.New("no L1000 signature (fp+sig features need one)")
+
+// hasFinite reports whether drug id has a signature with a finite value.
+func hasFinite(sig *lincs.Signatures, row map[string]int, id string) bool {
+	r, ok := row[id]
+	if !ok {
+		return false
+	}
+	for _, x := range sig.Vectors[r] {
+		if !math.IsNaN(float64(x)) && !math.IsInf(float64(x), 0) {
+			return true
+		}
+	}
+	return false
 }
 
 func sortUnique(x *[]int) {

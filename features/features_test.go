@@ -2,6 +2,8 @@ package features
 
 import (
 	"bufio"
+	"errors"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -177,4 +179,34 @@ func TestSignaturesAppendedAndErrors(t *testing.T) {
 			t.Fatal("no error")
 		}
 	})
+}
+
+// TestRequireSignature: under RequireSignature a drug without a signature,
+// or with an all-NaN one, is left out by BuildLenient (ErrNoSignature) and
+// refused by Build.
+func TestRequireSignature(t *testing.T) {
+	nan := float32(math.NaN())
+	drugs := []drugcomb.Drug{{ID: "a", SMILES: "CCO"}, {ID: "b", SMILES: "c1ccccc1"}, {ID: "c", SMILES: "CCN"}, {ID: "d", SMILES: "CCC"}}
+	sig := &lincs.Signatures{Genes: []string{"g1", "g2"}, DrugIDs: []string{"a", "b", "c"},
+		Vectors: [][]float32{{1, 2}, nil, {nan, nan}}}
+	cfg := Config{Kind: FingerprintSignature, RequireSignature: true}
+	f, kept, rep, err := BuildLenient(drugs, cfg, sig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(kept, []int{0}) || f.NumDrugs() != 1 || len(rep.Errors) != 3 {
+		t.Fatalf("kept %v, %d rows, errors %v; want [0], 1, 3", kept, f.NumDrugs(), rep.Errors)
+	}
+	for _, e := range rep.Errors {
+		if !errors.Is(e, ErrNoSignature) {
+			t.Errorf("error %v is not ErrNoSignature", e)
+		}
+	}
+	if _, _, err := Build(drugs, cfg, sig); !errors.Is(err, ErrNoSignature) {
+		t.Errorf("Build: %v, want ErrNoSignature", err)
+	}
+	cfg.RequireSignature = false
+	if _, kept, _, err := BuildLenient(drugs, cfg, sig); err != nil || len(kept) != 4 {
+		t.Errorf("without RequireSignature: kept %v, %v", kept, err)
+	}
 }

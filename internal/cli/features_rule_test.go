@@ -10,7 +10,8 @@ import (
 
 // TestFPSigRuleSameInTrainAndBench: under --features fp+sig, train and
 // bench state and apply the same rule for drugs without a signature (their
-// pairs are left out), and the same fragment rule for fingerprints. PC-3:
+// pairs are left out), and the same fragment rule for fingerprints; predict
+// with an fp+sig model leaves those drugs out as well. PC-3:
 // 42 of 80 drugs have a signature with a finite value (47 matched, 5 of them
 // all NaN; lincs.TestMatchPC3), and 412 of the 1,440 pairs have one for both
 // drugs; 20 of the 80 drugs are salts or mixtures (SMILES with a dot) (independent Python 3.11 counts over the shared CSVs).
@@ -44,6 +45,18 @@ func TestFPSigRuleSameInTrainAndBench(t *testing.T) {
 	}
 	if !strings.Contains(train, "412 pairs") {
 		t.Errorf("train did not train on the 412 pairs:\n%s", train)
+	}
+	// predict with the fp+sig model: the 38 drugs without a signature are
+	// left out too (42·41/2 = 861 pairs), and stderr says so.
+	pout, serr, code := runCLI(t, "predict", "--model", filepath.Join(tmp, "m.deup"), "--screen", dir, "--all-pairs", "--out", filepath.Join(tmp, "p.parquet"))
+	if code != 0 {
+		t.Fatalf("predict: exit %d: %s", code, serr)
+	}
+	if want := "deup predict: 38 of 80 drugs have no L1000 signature, which fp+sig features need, and are skipped"; !strings.Contains(serr, want) {
+		t.Errorf("predict stderr lacks %q:\n%s", want, serr)
+	}
+	if !strings.Contains(pout, "861 pairs") {
+		t.Errorf("predict output lacks 861 pairs:\n%s", pout)
 	}
 	whole, serr, code := runCLI(t, "train", "--screen", dir, "--epochs", "1", "--whole-molecule", "--out", filepath.Join(tmp, "w.deup"))
 	if code != 0 {

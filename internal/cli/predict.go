@@ -113,13 +113,12 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	fcfg.RequireSignature = true // the fp+sig rule of every command (see buildFeatures)
 	f, kept, rep, err := features.BuildLenient(drugs, fcfg, sig)
 	if err != nil {
 		return err
 	}
-	if len(rep.Skipped) > 0 {
-		fmt.Fprintf(env.Stderr, "deup predict: skipped %d of %d drugs without a usable structure, e.g. %v\n", len(rep.Skipped), len(drugs), rep.Errors[0])
-	}
+	reportSkipped(env, "deup predict", "and are skipped", rep, len(drugs))
 	row := make(map[string]int, len(kept))
 	for r, i := range kept {
 		row[drugs[i].ID] = r

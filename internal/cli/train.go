@@ -350,6 +350,30 @@ func keepSignaturePairs(env Env, sc *drugcomb.Screen, sig *lincs.Signatures) (*d
 	return &out, nil
 }
 
+// reportSkipped says on stderr how many drugs were left out of a feature
+// matrix and why (no usable structure; under fp+sig, no signature), with
+// the consequence named.
+func reportSkipped(env Env, who, consequence string, rep features.Report, n int) {
+	noSig := 0
+	var first [2]error
+	for _, e := range rep.Errors {
+		if errors.Is(e, features.ErrNoSignature) {
+			noSig++
+			if first[1] == nil {
+				first[1] = e
+			}
+		} else if first[0] == nil {
+			first[0] = e
+		}
+	}
+	if k := len(rep.Errors) - noSig; k > 0 {
+		fmt.Fprintf(env.Stderr, "%s: %d of %d drugs have no usable structure %s, e.g. %v\n", who, k, n, consequence, first[0])
+	}
+	if noSig > 0 {
+		fmt.Fprintf(env.Stderr, "%s: %d of %d drugs have no L1000 signature, which fp+sig features need, %s, e.g. %v\n", who, noSig, n, consequence, first[1])
+	}
+}
+
 // modelFeatures builds the feature matrix a trained model needs for a
 // screen's drugs: the model's own fingerprint settings, plus the signatures
 // stored beside the screen when it was trained with fp+sig. Drugs without a
@@ -371,12 +395,11 @@ func modelFeatures(env Env, cmd, consequence string, m model.Method, sc *drugcom
 	if err != nil {
 		return nil, nil, err
 	}
+	cfg.RequireSignature = true // the fp+sig rule of every command (see buildFeatures)
 	f, kept, rep, err := features.BuildLenient(sc.Drugs, cfg, sig)
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(rep.Skipped) > 0 {
-		fmt.Fprintf(env.Stderr, "deup %s: %d of %d drugs have no usable structure %s, e.g. %v\n", cmd, len(rep.Skipped), len(sc.Drugs), consequence, rep.Errors[0])
-	}
+	reportSkipped(env, "deup "+cmd, consequence, rep, len(sc.Drugs))
 	return f, kept, nil
 }
