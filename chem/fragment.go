@@ -42,6 +42,32 @@ func (m *Mol) Fragments() [][]int {
 	return frags
 }
 
+// connected reports whether m has exactly one fragment, using m's scratch
+// memory.
+func (m *Mol) connected() bool {
+	n := len(m.Atoms)
+	if n == 0 {
+		return false
+	}
+	seen := m.bools(n)
+	stack := m.ints(n)[:0]
+	seen[0] = true
+	stack = append(stack, 0)
+	count := 1
+	for len(stack) > 0 {
+		a := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, b := range m.AtomBonds(a) {
+			if o := m.Bonds[b].Other(a); !seen[o] {
+				seen[o] = true
+				count++
+				stack = append(stack, o)
+			}
+		}
+	}
+	return count == n
+}
+
 // A LargestFragmentChooser picks the fragment of a molecule that RDKit's
 // rdMolStandardize.LargestFragmentChooser picks (RDKit 2022.09.3,
 // MolStandardize/Fragment.cpp):
@@ -265,12 +291,19 @@ func (f *Fingerprinter) LargestFragmentBits(smiles string, radius, nBits int, c 
 	if err := f.mol.parse(smiles); err != nil {
 		return nil, FragmentChoice{}, err
 	}
-	ch := c.Choose(&f.mol)
 	m := &f.mol
-	if ch.Dropped() {
+	var ch FragmentChoice
+	if m.connected() { // the common case, without Fragments' allocations
+		atoms := make([]int, m.NumAtoms())
+		for i := range atoms {
+			atoms[i] = i
+		}
+		fi := m.fragInfo(atoms)
+		ch = FragmentChoice{Atoms: atoms, NumFragments: 1, Size: fi.size, ExactMass: fi.mass, Organic: fi.organic}
+	} else {
+		ch = c.Choose(m)
 		m = f.mol.Fragment(ch.Atoms)
 	}
-	ch.Atoms = append([]int(nil), ch.Atoms...)
 	f.ids = f.work.ids(m, radius, f.ids[:0])
 	return foldIDs(f.ids, nBits), ch, nil
 }

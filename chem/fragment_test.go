@@ -269,3 +269,22 @@ func FuzzLargestFragment(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkLargestFragmentBits is BenchmarkFingerprinter with the largest
+// organic fragment chosen first (what the model features do by default).
+func BenchmarkLargestFragmentBits(b *testing.B) {
+	smiles := referenceSMILES(b)
+	var f Fingerprinter
+	c := LargestFragmentChooser{PreferOrganic: true}
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuSeconds()
+	for i := 0; i < b.N; i++ {
+		for _, s := range smiles {
+			if _, _, err := f.LargestFragmentBits(s, 3, 1024, c); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	reportThroughput(b, len(smiles), cpu0)
+}
