@@ -119,10 +119,19 @@ predictor: well under a second per round), bayes-ridge, ensemble (bootstrap
 ensemble of Bayesian ridges), and the benchmark's methods on such networks,
 refitted each round: ensemble-net (Deep Ensemble of 3), mcdropout-net,
 twohead-net (the two-head DEUP of 'deup train').
-Acquisition: ucb[:KAPPA], ei[:XI], thompson, greedy, explore, random.`
+Acquisition: ucb[:KAPPA], ei[:XI], thompson, greedy, explore, random.
+
+--from-model MODEL (a file from deup train, any method) starts the campaign
+on the screen, cell line and score that model was trained on. The campaign
+still refits its own --model each round on every measured pair; to export a
+batch chosen by the trained model itself, use deup suggest --model MODEL.
+
+Next: deup campaign step CAMPAIGN (or deup suggest --campaign CAMPAIGN --out
+FILE for a live campaign; deup campaign resume CAMPAIGN for a retrospective
+one).`
 
 func runCampaignInit(ctx context.Context, env Env, args []string) error {
-	fs := newFlagSet(env, "deup campaign init", "deup campaign init [--screen DIR] [--mode live|retrospective] [flags] CAMPAIGN", campaignInitDesc)
+	fs := newFlagSet(env, "deup campaign init", "deup campaign init [--screen DIR | --from-model MODEL] [--mode live|retrospective] [flags] CAMPAIGN", campaignInitDesc)
 	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
 	mode := fs.String("mode", active.Live, "live or retrospective")
 	cellLine := fs.String("cell-line", "", "cell line (required when the screen has several)")
@@ -136,6 +145,7 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	feat := fs.String("features", active.DefaultFeatures, "drug features: identity, morgan or identity+morgan")
 	perDrug := fs.Int("max-per-drug", 0, "diversity: no drug more than K times in a batch (0: no limit)")
 	seed := fs.Uint64("seed", 1, "seed of the initial set, the models and the random draws")
+	fromModel := fs.String("from-model", "", "model file from deup train: the campaign runs on the screen, cell line and score it was trained on (unless --screen, --cell-line, --score say otherwise)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -144,6 +154,29 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	dir := pos[0]
+	if *fromModel != "" {
+		tm, err := openModel(*fromModel)
+		if err != nil {
+			return err
+		}
+		if tm.Meta == nil {
+			return errNoMeta(*fromModel, "--screen DIR")
+		}
+		id := tm.Meta.Screen
+		if *screenDir == "" && !id.Synthetic() {
+			*screenDir = id.Dir
+		}
+		if *screenDir == id.Dir {
+			if *cellLine == "" {
+				*cellLine = id.CellLine
+			}
+			if *score == "" {
+				*score = id.Score
+			}
+		}
+		fmt.Fprintf(env.Stderr, "deup campaign init: screen %s, cell line %s, score %s from %s (%s, trained on %d pairs)\n",
+			screenLabel(*screenDir), *cellLine, *score, *fromModel, tm.Method.Name(), id.Pairs)
+	}
 	sc, si, cl, table, err := campaignTable(env, "init", *screenDir, *score, *cellLine)
 	if err != nil {
 		return err

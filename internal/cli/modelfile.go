@@ -1,0 +1,141 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/deup-screening/deup/data"
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/features"
+	"github.com/deup-screening/deup/lincs"
+	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/trained"
+)
+
+// The one model loader of the command tree: predict, suggest, tui and
+// campaign read every method's file (deup, ensemble, ensemble-nll,
+// mcdropout, due) through openModel, and find the drugs and screen to score
+// through modelScreen and modelFeatures.
+
+// openModel reads the model file at path.
+func openModel(path string) (*trained.Model, error) {
+	return trained.ReadFile(path)
+}
+
+// errNoMeta explains what to do with a model file from before models
+// recorded their drugs.
+func errNoMeta(path, what string) error {
+	return fmt.Errorf("%w: %s was written by an older deup and does not record the drugs and screen it was trained on: give %s, or retrain it with deup train", ErrUsage, path, what)
+}
+
+// modelScreen returns the screen a command scores with model tm: the screen
+// in screenDir when given (an explicit choice), otherwise the screen the
+// model was trained on (its directory, or the synthetic default). It also
+// returns the directory actually used ("" for the synthetic default).
+// A model's own screen whose pairs changed since training is used with a
+// note on stderr.
+func modelScreen(env Env, cmd, path string, tm *trained.Model, screenDir string) (*drugcomb.Screen, string, error) {
+	if screenDir != "" {
+		sc, err := drugcomb.Open(screenDir)
+		return sc, screenDir, err
+	}
+	if tm.Meta == nil {
+		return nil, "", errNoMeta(path, "--screen DIR")
+	}
+	id := tm.Meta.Screen
+	var sc *drugcomb.Screen
+	var err error
+	if id.Synthetic() {
+		sc, err = data.Synth(data.DefaultSynth(id.SynthSeed))
+	} else {
+		if _, serr := os.Stat(id.Dir); serr != nil {
+			return nil, "", fmt.Errorf("%w: %s was trained on the screen in %s, which is not there (%v): give --screen DIR (that screen, imported again with deup data import)", ErrUsage, path, id.Dir, serr)
+		}
+		sc, err = drugcomb.Open(id.Dir)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	if ci := indexFold(sc.CellLines, id.CellLine); ci >= 0 {
+		if si := indexFold(sc.ScoreNames, id.Score); si >= 0 && trained.PairsDigest(sc, ci, si) != id.Digest {
+			fmt.Fprintf(env.Stderr, "deup %s: note: the pairs of %s (%s, %s) changed since %s was trained on them; scoring with the model as trained\n", cmd, screenName(id), id.CellLine, id.Score, path)
+		}
+	}
+	return sc, id.Dir, nil
+}
+
+func screenName(id trained.Screen) string {
+	if id.Synthetic() {
+		return fmt.Sprintf("the synthetic default screen (seed %d)", id.SynthSeed)
+	}
+	return id.Dir
+}
+
+func indexFold(xs []string, x string) int {
+	for i, s := range xs {
+		if strings.EqualFold(s, x) {
+			return i
+		}
+	}
+	return -1
+}
+
+// modelSignatures returns the L1000 signatures an fp+sig model needs for
+// drugs: those stored in screenDir when given, otherwise the ones the model
+// file carries (matched by drug ID; other drugs get zeros, counted on
+// stderr). nil for an fp model.
+func modelSignatures(env Env, cmd string, tm *trained.Model, screenDir string, drugs []drugcomb.Drug) (*lincs.Signatures, error) {
+	if tm.Method.FeatureConfig().Kind != features.FingerprintSignature {
+		return nil, nil
+	}
+	if screenDir != "" {
+		sig, err := lincs.LoadSignatures(screenDir)
+		if err != nil {
+			return nil, fmt.Errorf("the model uses fp+sig features: %w (run deup data signatures --screen %s)", err, screenDir)
+		}
+		return sig, nil
+	}
+	if tm.Meta == nil || tm.Meta.Signatures == nil {
+		return nil, fmt.Errorf("%w: the model uses fp+sig features and its file holds no signatures: give --screen DIR with signatures stored by deup data signatures", ErrUsage)
+	}
+	sig := tm.Meta.LincsSignatures()
+	have := make(map[string]bool, len(sig.DrugIDs))
+	for i, id := range sig.DrugIDs {
+		have[id] = sig.Vectors[i] != nil
+	}
+	n := 0
+	for _, d := range drugs {
+		if have[d.ID] {
+			n++
+		}
+	}
+	if n < len(drugs) {
+		fmt.Fprintf(env.Stderr, "deup %s: %d of %d drugs have a signature in the model file (the others get zeros, as in training)\n", cmd, n, len(drugs))
+	}
+	return sig, nil
+}
+
+// modelFeatures builds the feature matrix a trained model needs for drugs:
+// the model's own fingerprint settings, plus signatures for fp+sig models
+// (modelSignatures). Drugs without a usable structure are left out (kept
+// lists the rows' drug indices) and counted on stderr with the consequence
+// named, never dropped silently.
+func modelFeatures(env Env, cmd, consequence string, tm *trained.Model, drugs []drugcomb.Drug, screenDir string) (*model.Features, []int, error) {
+	fc := tm.Method.FeatureConfig()
+	sig, err := modelSignatures(env, cmd, tm, screenDir, drugs)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, kept, rep, err := features.BuildLenient(drugs, features.Config{Kind: fc.Kind, Radius: fc.Radius, NBits: fc.NBits}, sig)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(rep.Skipped) > 0 {
+		fmt.Fprintf(env.Stderr, "deup %s: %d of %d drugs have no usable structure %s, e.g. %v\n", cmd, len(rep.Skipped), len(drugs), consequence, rep.Errors[0])
+	}
+	if len(kept) < 2 {
+		return nil, nil, fmt.Errorf("deup %s: %d of %d drugs have a usable structure: no pair to score (check the SMILES column of the drugs)", cmd, len(kept), len(drugs))
+	}
+	return f, kept, nil
+}
