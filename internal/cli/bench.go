@@ -25,9 +25,10 @@ func benchCommand() *Command {
 
 const benchDesc = `For each seed, splits the screen's pairs at random (40/30/30 by default)
 into train, validation and test; trains every method on the same split and
-scores it on the same test pairs with every uncertainty metric (see
-METRICS.md): corr, upper_bound, ratio, loglik, coverage, ci_width, spearman,
-rmse, pearson_mu, crps, miscal_area, sharpness.
+scores it on the same test pairs with every uncertainty metric (defined in
+docs/metrics.md of the source repository, and in go doc
+github.com/deup-screening/deup/uq): corr, upper_bound, ratio, loglik,
+coverage, ci_width, spearman, rmse, pearson_mu, crps, miscal_area, sharpness.
 
 Rows: each method; mcdropout-t30 (the same MC-Dropout network with 30
 passes); constant (DEUP's mu with one sigma, the validation RMSE: the row a
