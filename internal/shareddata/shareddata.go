@@ -104,6 +104,7 @@ func Missing(tb testing.TB, err error) {
 	msg := fmt.Sprintf("real data missing (%v): put the project's data directory at ../shared/data beside the checkout or set %s=DIR", err, EnvVar)
 	if Required() {
 		tb.Fatalf("%s; %s=1 makes this a failure", msg, RequireVar)
+		return
 	}
 	tb.Skip(msg)
 }
