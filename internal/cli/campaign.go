@@ -44,7 +44,7 @@ func campaignScreen(dir string) (*drugcomb.Screen, error) {
 	if dir == "" {
 		return data.Synth(data.DefaultSynth(synthSeed))
 	}
-	return drugcomb.Open(dir)
+	return openScreen(dir)
 }
 
 func campaignScoreIndex(sc *drugcomb.Screen, name string) (int, error) {

@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/lincs"
 )
 
@@ -87,7 +86,7 @@ func summarize(name string, x []float64, missing int) scoreSummary {
 }
 
 func inspectScreen(dir string) (*inspectOut, error) {
-	s, err := drugcomb.Open(dir)
+	s, err := openScreen(dir)
 	if err != nil {
 		return nil, err
 	}

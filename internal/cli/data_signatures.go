@@ -95,7 +95,7 @@ func runDataSignatures(ctx context.Context, env Env, args []string) error {
 	var screen *drugcomb.Screen
 	if *screenDir != "" {
 		var err error
-		if screen, err = drugcomb.Open(*screenDir); err != nil {
+		if screen, err = openScreen(*screenDir); err != nil {
 			return err
 		}
 	}

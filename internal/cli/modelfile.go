@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/deup-screening/deup/data"
@@ -20,7 +23,22 @@ import (
 
 // openModel reads the model file at path.
 func openModel(path string) (*trained.Model, error) {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("model file %s does not exist: train one with deup train --out %s", path, path)
+	}
 	return trained.ReadFile(path)
+}
+
+// openScreen opens the screen directory dir, saying what to do when it is
+// not one.
+func openScreen(dir string) (*drugcomb.Screen, error) {
+	if _, err := os.Stat(filepath.Join(dir, drugcomb.MetaFile)); errors.Is(err, fs.ErrNotExist) {
+		if _, derr := os.Stat(dir); errors.Is(derr, fs.ErrNotExist) {
+			return nil, fmt.Errorf("screen directory %s does not exist: create it with deup data import --out %s (or leave out --screen for the synthetic default)", dir, dir)
+		}
+		return nil, fmt.Errorf("%s is not a screen directory (no %s): screen directories are written by deup data import --out DIR", dir, drugcomb.MetaFile)
+	}
+	return drugcomb.Open(dir)
 }
 
 // errNoMeta explains what to do with a model file from before models
@@ -37,7 +55,7 @@ func errNoMeta(path, what string) error {
 // note on stderr.
 func modelScreen(env Env, cmd, path string, tm *trained.Model, screenDir string) (*drugcomb.Screen, string, error) {
 	if screenDir != "" {
-		sc, err := drugcomb.Open(screenDir)
+		sc, err := openScreen(screenDir)
 		return sc, screenDir, err
 	}
 	if tm.Meta == nil {
@@ -52,7 +70,7 @@ func modelScreen(env Env, cmd, path string, tm *trained.Model, screenDir string)
 		if _, serr := os.Stat(id.Dir); serr != nil {
 			return nil, "", fmt.Errorf("%w: %s was trained on the screen in %s, which is not there (%v): give --screen DIR (that screen, imported again with deup data import)", ErrUsage, path, id.Dir, serr)
 		}
-		sc, err = drugcomb.Open(id.Dir)
+		sc, err = openScreen(id.Dir)
 	}
 	if err != nil {
 		return nil, "", err

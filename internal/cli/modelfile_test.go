@@ -178,3 +178,34 @@ func readCSVRows(t *testing.T, path string) [][]string {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestFirstErrors: the errors a newcomer meets first say what to do next.
+func TestFirstErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"predict", "--model", filepath.Join(dir, "none.model"), "--all-pairs", "--out", filepath.Join(dir, "x.csv")}, 1, "does not exist: train one with deup train --out"},
+		{[]string{"train", "--screen", filepath.Join(dir, "pc3"), "--out", filepath.Join(dir, "m")}, 1, "does not exist: create it with deup data import --out"},
+		{[]string{"tui", "--screen", dir}, 1, "is not a screen directory (no meta.json): screen directories are written by deup data import"},
+		{[]string{"train", "--split", "70/20", "--out", filepath.Join(dir, "m")}, 2, "must add up to 100"},
+		{[]string{"train", "--split", "60/40/0", "--out", filepath.Join(dir, "m")}, 2, "use IN/OUT"},
+		{[]string{"train", "--split", "half", "--out", filepath.Join(dir, "m")}, 2, "want IN/OUT (e.g. 70/30) or TRAIN/VAL/TEST"},
+		{[]string{"predict", "--model", filepath.Join(dir, "none.model"), "--all-pairs", "--drugs", writeTrainFile(t, dir, "d.csv", "cid,structure\n1,C\n"), "--out", filepath.Join(dir, "x.csv")}, 1, "does not exist"},
+	} {
+		_, serr, code := runCLI(t, tc.args...)
+		if code != tc.code || !strings.Contains(serr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tc.args, code, serr, tc.code, tc.want)
+		}
+	}
+	// A catalogue without a SMILES column names its columns and the flag.
+	if _, err := readDrugsCSV(Env{Stderr: new(bytes.Buffer)}, "predict", writeTrainFile(t, dir, "d2.csv", "cid,structure\n1,C\n"), "", ""); err == nil ||
+		!strings.Contains(err.Error(), "no drug has a SMILES (SMILES column: none found; the file's columns: cid, structure): name the SMILES column with --smiles-col") {
+		t.Errorf("catalogue without SMILES: %v", err)
+	}
+	if drugs, err := readDrugsCSV(Env{Stderr: new(bytes.Buffer)}, "predict", writeTrainFile(t, dir, "d3.csv", "cid,structure\n1,C\n"), "", "structure"); err != nil || len(drugs) != 1 || drugs[0].SMILES != "C" || drugs[0].ID != "1" {
+		t.Errorf("--smiles-col structure: %v %+v", err, drugs)
+	}
+}

@@ -94,7 +94,7 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 			return err
 		}
 	case *screenDir != "":
-		sc, err := drugcomb.Open(*screenDir)
+		sc, err := openScreen(*screenDir)
 		if err != nil {
 			return err
 		}

@@ -333,7 +333,7 @@ func loadScreen(dir string) (*drugcomb.Screen, string, error) {
 		}
 		return sc, fmt.Sprintf("synthetic default (seed %d)", synthSeed), nil
 	}
-	sc, err := drugcomb.Open(dir)
+	sc, err := openScreen(dir)
 	if err != nil {
 		return nil, "", err
 	}

@@ -173,7 +173,7 @@ func loadTUIScreen(env Env, in *tuiInputs) (*drugcomb.Screen, error) {
 	case in.screenDir == "":
 		sc, err = data.Synth(data.DefaultSynth(synthSeed))
 	default:
-		sc, err = drugcomb.Open(in.screenDir)
+		sc, err = openScreen(in.screenDir)
 	}
 	if err != nil {
 		return nil, err

@@ -32,7 +32,7 @@ func TestMissingData(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name, data, require, file string
-		wantSkip, wantFail     bool
+		wantSkip, wantFail        bool
 	}{
 		{"present", dir, "", "drugs.csv", false, false},
 		{"present, required", dir, "1", "drugs.csv", false, false},
