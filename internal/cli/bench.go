@@ -39,7 +39,10 @@ the true excess risk and sigma_aleatoric against the true noise.
 Prints the table and writes into --out: results.json, predictions.parquet,
 and the figures pairs, calibration and residuals (PNG and SVG).
 
-Without --screen, runs on the embedded synthetic default screen.`
+Without --screen, runs on the embedded synthetic default screen.
+
+Next: deup train --screen DIR --out MODEL trains the model to use (on every
+measured pair); the metrics are explained in docs/metrics.md.`
 
 func runBench(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup bench", "deup bench [--screen DIR] [--features fp|fp+sig] [--methods deup,ensemble,mcdropout,due] [--seeds 3] [--split 40/30/30] [--out DIR]", benchDesc)

@@ -405,7 +405,10 @@ const campaignStepDesc = `Advances the campaign by one round: fits the model on 
 scores the open candidates, and appends the chosen batch to the ledger. A
 retrospective campaign then measures the batch from its screen. A live
 campaign waits: export the batch with 'deup suggest --campaign CAMPAIGN --out
-FILE', then import the lab's results with 'deup campaign import-results'.`
+FILE', then import the lab's results with 'deup campaign import-results'.
+
+Next: for a live campaign, deup suggest --campaign CAMPAIGN --out FILE
+exports the round for the lab; deup campaign report CAMPAIGN shows progress.`
 
 func runCampaignStep(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign step", "deup campaign step CAMPAIGN", campaignStepDesc)
@@ -502,7 +505,9 @@ unknown drug or a pair that was not suggested in the open round, repeats a
 pair, gives a pair already measured, or has a score that is not a finite
 number; every problem is listed with its file:line. Results may come in
 several files; --close ends the round with the missing ones returned to the
-candidate pool (failed wells).`
+candidate pool (failed wells).
+
+Next: deup campaign step CAMPAIGN proposes the next round.`
 
 func runCampaignImport(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign import-results", "deup campaign import-results CAMPAIGN FILE [--close]", campaignImportDesc)
@@ -689,7 +694,10 @@ ensemble-net-ucb: the network versions, seconds per round).
 Reports per round, as mean and standard error over --seeds runs: the best
 score found so far, the fraction of the screen's top-1% pairs found (RECOVER's
 metric) and the RMSE of the model on the pairs not yet measured. Writes
-report.json, runs.csv, summary.csv and simulation.png/.svg into --out.`
+report.json, runs.csv, summary.csv and simulation.png/.svg into --out.
+
+Next: start a real campaign with the best strategy MODEL-ACQ:
+deup campaign init --screen DIR --model MODEL --acquisition ACQ CAMPAIGN.`
 
 func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign simulate", "deup campaign simulate [--screen DIR] [--init N] [--batch B] [--rounds R] [--acquisition LIST] [--seeds S] --out DIR", campaignSimulateDesc)

@@ -46,7 +46,10 @@ any of the files, are aggregated into mean, sample variance and count. The
 data report (rows read, pairs kept, every row not used counted by reason,
 with the first file:line examples) is printed and saved as report.json. A bad input file (missing column, wrong
 delimiter, truncated line, non-numeric score) is an error naming file, line
-and column; --lenient counts such rows in the report instead.`
+and column; --lenient counts such rows in the report instead.
+
+Next: deup data inspect DIR to check the screen, then
+deup train --screen DIR --out MODEL (or deup bench --screen DIR).`
 
 // scoreList is a repeatable, comma-separated flag value.
 type scoreList []string
