@@ -209,3 +209,28 @@ func TestFirstErrors(t *testing.T) {
 		t.Errorf("--smiles-col structure: %v %+v", err, drugs)
 	}
 }
+
+// TestTrainBenchmarkSplit: --split 40/30/30 keeps a test part out of
+// training and prints its score beside the trivial reference; the model
+// file records the split.
+func TestTrainBenchmarkSplit(t *testing.T) {
+	screen := campaignScreenDir(t)
+	mp := filepath.Join(t.TempDir(), "b.model")
+	out, serr, code := runCLI(t, "train", "--screen", screen, "--split", "40/30/30", "--epochs", "1", "--out", mp)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, serr)
+	}
+	for _, want := range []string{"split 40/30/30 (seed 1): train 60, validation 45 (sigma path, early stopping), test 45 (never seen in training)",
+		"validation RMSE", "test RMSE", "(predicting the training mean:", "corr(sigma_total, |residual|) on test"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	tm, err := openModel(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr := tm.Meta.Training; tr.Split != "40/30/30" || tr.InSample != 60 || tr.OutOfSample != 45 || tr.Test != 45 || tr.TestRMSE == nil || tr.MeanRMSE == nil {
+		t.Errorf("training record %+v", tr)
+	}
+}
