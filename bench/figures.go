@@ -17,6 +17,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/deup-screening/deup/internal/plotstyle"
 	"github.com/deup-screening/deup/uq"
 )
 
@@ -115,7 +116,7 @@ func (r *Result) pairPanels(n int) ([]*plot.Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		c := plotutil.Color(ri)
+		c := plotstyle.Color(ri)
 		ms.GlyphStyle.Color = c
 		ms.GlyphStyle.Shape = draw.CircleGlyph{}
 		eb, err := plotter.NewYErrorBars(ep)
@@ -166,14 +167,18 @@ func (r *Result) calibrationPlot() (*plot.Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		l.LineStyle.Color = plotutil.Color(ri)
+		l.LineStyle.Color = plotstyle.Color(ri)
 		l.LineStyle.Width = vg.Points(1.5)
 		l.LineStyle.Dashes = plotutil.Dashes(ri)
 		p.Add(l)
 		p.Legend.Add(row.Method, l)
 	}
-	p.Legend.Top = false
-	p.Legend.Left = false
+	// Top left: the emptiest corner in practice (a curve reaches it only
+	// when sigma is far too large); bottom right is where overconfident
+	// methods run.
+	p.Legend.Top = true
+	p.Legend.Left = true
+	p.Legend.XOffs, p.Legend.YOffs = vg.Millimeter*3, -vg.Millimeter*3
 	return p, nil
 }
 
@@ -208,7 +213,7 @@ func (r *Result) residualPanels() ([]*plot.Plot, error) {
 		if err != nil {
 			return nil, err
 		}
-		sc.GlyphStyle.Color = plotutil.Color(ri)
+		sc.GlyphStyle.Color = plotstyle.Color(ri)
 		sc.GlyphStyle.Radius = vg.Points(1.5)
 		// |residual| = sigma: the 68 % line of a calibrated Gaussian.
 		l, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: smax, Y: smax}})

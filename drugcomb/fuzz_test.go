@@ -55,7 +55,11 @@ func fuzzSeeds(f *testing.F) [][]byte {
 	sw.Write(rec)
 	sw.Close()
 	seeds = append(seeds, as.Bytes())
-	if b, err := os.ReadFile(filepath.Join(mustDir(f), "almanac", "synergy_PC-3.csv")); err == nil {
+	if p, ok := shareddata.Optional(f, "almanac", "synergy_PC-3.csv"); ok {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
 		// The first 40 lines of the real table, with its header mapped.
 		lines := bytes.SplitN(b, []byte("\n"), 41)
 		head := bytes.Join(lines[:40], []byte("\n"))
@@ -63,14 +67,6 @@ func fuzzSeeds(f *testing.F) [][]byte {
 		seeds = append(seeds, head)
 	}
 	return seeds
-}
-
-func mustDir(f *testing.F) string {
-	d, err := shareddata.Dir()
-	if err != nil {
-		f.Fatal(err)
-	}
-	return d
 }
 
 // FuzzReadTable: no input panics; an accepted input gives a valid screen

@@ -441,11 +441,29 @@ func (im *importer) finish(name string) (*Screen, *Report, error) {
 		b = NewBuilder()
 	}
 	s := b.Screen(name)
-	if opt.Catalogue != nil {
-		for i, d := range opt.Catalogue.Drugs {
+	var catErr error
+	if cat := opt.Catalogue; cat != nil {
+		used := 0
+		for i, d := range cat.Drugs {
 			if !im.usedCat[i] {
-				rep.note("catalogue drug in no kept pair", opt.Catalogue.File, d.Name)
+				rep.note("catalogue drug in no kept pair", cat.File, d.Name)
+			} else {
+				used++
 			}
+		}
+		if used == 0 {
+			catErr = fmt.Errorf("%w: %s: none of its %d drugs is a drug of the pairs (read by %s; the catalogue's columns: %s)",
+				ErrCatalogue, cat.File, len(cat.Drugs), cat.keyColumns(), strings.Join(cat.Header, ", "))
+		}
+		withSMILES := 0
+		for _, d := range s.Drugs {
+			if d.SMILES != "" {
+				withSMILES++
+			}
+		}
+		if withSMILES == 0 && catErr == nil {
+			catErr = fmt.Errorf("%w: %s: no drug of the screen has a SMILES (SMILES column: %s; the catalogue's columns: %s; recognised SMILES columns: %s)",
+				ErrCatalogue, cat.File, orNone(cat.SMILESColumn), strings.Join(cat.Header, ", "), strings.Join(catSMILESCols, ", "))
 		}
 	}
 	for _, d := range s.Drugs {
@@ -454,6 +472,9 @@ func (im *importer) finish(name string) (*Screen, *Report, error) {
 		}
 	}
 	rep.finish(s)
+	if catErr != nil {
+		return nil, rep, catErr
+	}
 	if len(s.Pairs) == 0 {
 		return nil, rep, ErrNoPairs
 	}

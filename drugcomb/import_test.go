@@ -294,3 +294,45 @@ func TestImportCatalogueIdentity(t *testing.T) {
 		t.Errorf("drug 2 = %+v; a number outside the catalogue is not a CID", d)
 	}
 }
+
+// TestCatalogueSpellings: the column spellings public synergy data sets use
+// for the drug id, PubChem CID and SMILES are recognised, explicit columns
+// override them, and a catalogue an import cannot use is an error naming
+// the columns it saw.
+func TestCatalogueSpellings(t *testing.T) {
+	pairs := "a,b,cell,score\n11,22,c,1\n"
+	for _, tc := range []struct {
+		name, cat string
+		cols      CatalogueColumns
+		wantErr   string // "" for success
+	}{
+		{"pubchemid isosmiles", "name,pubchemid,isosmiles\nAlpha,11,CCO\nBeta,22,CCN\n", CatalogueColumns{}, ""},
+		{"cid canonical_smiles", "cid,canonical_smiles\n11,CCO\n22,CCN\n", CatalogueColumns{}, ""},
+		{"pubchem_cid isomeric_smiles", "Drug_Name,PubChem_CID,Isomeric_SMILES\nAlpha,11,CCO\nBeta,22,CCN\n", CatalogueColumns{}, ""},
+		{"explicit columns", "compound_key,structure\n11,CCO\n22,CCN\n", CatalogueColumns{ID: "compound_key", SMILES: "structure"}, ""},
+		{"explicit column missing", "cid,smiles\n11,CCO\n", CatalogueColumns{SMILES: "structure"}, `no SMILES column "structure"; the header has: cid, smiles`},
+		{"no SMILES at all", "name,pubchemid,structure\nAlpha,11,CCO\nBeta,22,CCN\n", CatalogueColumns{}, "no drug of the screen has a SMILES (SMILES column: none found; the catalogue's columns: name, pubchemid, structure"},
+		{"matches no drug", "name,smiles\nAlpha,CCO\nBeta,CCN\n", CatalogueColumns{}, "none of its 2 drugs is a drug of the pairs (read by column name; the catalogue's columns: name, smiles)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := ReadCatalogueWith("cat.csv", strings.NewReader(tc.cat), tc.cols)
+			if err == nil {
+				opt := tableOpts()
+				opt.Catalogue = c
+				var s *Screen
+				s, _, err = ReadTable("p.csv", strings.NewReader(pairs), opt)
+				if err == nil {
+					if len(s.Drugs) != 2 || s.Drugs[0].PubChemCID != 11 || s.Drugs[0].SMILES != "CCO" || s.Drugs[1].SMILES != "CCN" {
+						t.Errorf("drugs %+v", s.Drugs)
+					}
+				}
+			}
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Fatal(err)
+			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+				t.Fatalf("error %v, want it to contain %q", err, tc.wantErr)
+			}
+		})
+	}
+}

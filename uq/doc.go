@@ -1,5 +1,5 @@
-// Package uq scores predictive uncertainty: the metrics of METRICS.md
-// (docs/METRICS.md in the shared docs), their aggregation over seeds, and
+// Package uq scores predictive uncertainty: the metrics defined in
+// docs/metrics.md of this repository, their aggregation over seeds, and
 // calibration curves for plots.
 //
 // For example i of a test split, y_i is the observed score, mu_i the
@@ -55,7 +55,7 @@
 //   - MeanSD and Aggregate propagate NaN: a failed seed shows as NaN in the
 //     table rather than vanishing; the sd of a single run is NaN.
 //
-// Validate refuses what METRICS.md excludes (unequal or zero lengths,
+// Validate refuses what docs/metrics.md excludes (unequal or zero lengths,
 // non-finite values, sigma <= 0) with an error naming the first bad
 // example; callers scoring model output should call it first.
 //

@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Metrics holds every regression metric of METRICS.md for one test split,
+// Metrics holds every regression metric of docs/metrics.md for one test split,
 // in the target's original units. JSON keys are the metric names; NaN and
 // ±Inf are written as null (and null reads back as NaN).
 type Metrics struct {

@@ -23,9 +23,10 @@ func benchCommand() *Command {
 
 const benchDesc = `For each seed, splits the screen's pairs at random (40/30/30 by default)
 into train, validation and test; trains every method on the same split and
-scores it on the same test pairs with every uncertainty metric (see
-METRICS.md): corr, upper_bound, ratio, loglik, coverage, ci_width, spearman,
-rmse, pearson_mu, crps, miscal_area, sharpness.
+scores it on the same test pairs with every uncertainty metric (defined in
+docs/metrics.md of the source repository, and in go doc
+github.com/deup-screening/deup/uq): corr, upper_bound, ratio, loglik,
+coverage, ci_width, spearman, rmse, pearson_mu, crps, miscal_area, sharpness.
 
 Rows: each method; mcdropout-t30 (the same MC-Dropout network with 30
 passes); constant (DEUP's mu with one sigma, the validation RMSE: the row a
@@ -36,7 +37,10 @@ the true excess risk and sigma_aleatoric against the true noise.
 Prints the table and writes into --out: results.json, predictions.parquet,
 and the figures pairs, calibration and residuals (PNG and SVG).
 
-Without --screen, runs on the embedded synthetic default screen.`
+Without --screen, runs on the embedded synthetic default screen.
+
+Next: deup train --screen DIR --out MODEL trains the model to use (on every
+measured pair); the metrics are explained in docs/metrics.md.`
 
 func runBench(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup bench", "deup bench [--screen DIR] [--features fp|fp+sig] [--methods deup,ensemble,mcdropout,due] [--seeds 3] [--split 40/30/30] [--out DIR]", benchDesc)
@@ -105,7 +109,7 @@ func runBench(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	sc, f, err := buildFeatures(env, sc, *screenDir, features.Config{Kind: *feat, WholeMolecule: *whole})
+	sc, f, _, err := buildFeatures(env, sc, *screenDir, features.Config{Kind: *feat, WholeMolecule: *whole})
 	if err != nil {
 		return err
 	}

@@ -44,7 +44,7 @@ func campaignScreen(dir string) (*drugcomb.Screen, error) {
 	if dir == "" {
 		return data.Synth(data.DefaultSynth(synthSeed))
 	}
-	return drugcomb.Open(dir)
+	return openScreen(dir)
 }
 
 func campaignScoreIndex(sc *drugcomb.Screen, name string) (int, error) {
@@ -119,10 +119,19 @@ predictor: well under a second per round), bayes-ridge, ensemble (bootstrap
 ensemble of Bayesian ridges), and the benchmark's methods on such networks,
 refitted each round: ensemble-net (Deep Ensemble of 3), mcdropout-net,
 twohead-net (the two-head DEUP of 'deup train').
-Acquisition: ucb[:KAPPA], ei[:XI], thompson, greedy, explore, random.`
+Acquisition: ucb[:KAPPA], ei[:XI], thompson, greedy, explore, random.
+
+--from-model MODEL (a file from deup train, any method) starts the campaign
+on the screen, cell line and score that model was trained on. The campaign
+still refits its own --model each round on every measured pair; to export a
+batch chosen by the trained model itself, use deup suggest --model MODEL.
+
+Next: deup campaign step CAMPAIGN (or deup suggest --campaign CAMPAIGN --out
+FILE for a live campaign; deup campaign resume CAMPAIGN for a retrospective
+one).`
 
 func runCampaignInit(ctx context.Context, env Env, args []string) error {
-	fs := newFlagSet(env, "deup campaign init", "deup campaign init [--screen DIR] [--mode live|retrospective] [flags] CAMPAIGN", campaignInitDesc)
+	fs := newFlagSet(env, "deup campaign init", "deup campaign init [--screen DIR | --from-model MODEL] [--mode live|retrospective] [flags] CAMPAIGN", campaignInitDesc)
 	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
 	mode := fs.String("mode", active.Live, "live or retrospective")
 	cellLine := fs.String("cell-line", "", "cell line (required when the screen has several)")
@@ -136,6 +145,7 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	feat := fs.String("features", active.DefaultFeatures, "drug features: identity, morgan or identity+morgan")
 	perDrug := fs.Int("max-per-drug", 0, "diversity: no drug more than K times in a batch (0: no limit)")
 	seed := fs.Uint64("seed", 1, "seed of the initial set, the models and the random draws")
+	fromModel := fs.String("from-model", "", "model file from deup train: the campaign runs on the screen, cell line and score it was trained on (unless --screen, --cell-line, --score say otherwise)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -144,6 +154,29 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	dir := pos[0]
+	if *fromModel != "" {
+		tm, err := openModel(*fromModel)
+		if err != nil {
+			return err
+		}
+		if tm.Meta == nil {
+			return errNoMeta(*fromModel, "--screen DIR")
+		}
+		id := tm.Meta.Screen
+		if *screenDir == "" && !id.Synthetic() {
+			*screenDir = id.Dir
+		}
+		if *screenDir == id.Dir {
+			if *cellLine == "" {
+				*cellLine = id.CellLine
+			}
+			if *score == "" {
+				*score = id.Score
+			}
+		}
+		fmt.Fprintf(env.Stderr, "deup campaign init: screen %s, cell line %s, score %s from %s (%s, trained on %d pairs)\n",
+			screenLabel(*screenDir), *cellLine, *score, *fromModel, tm.Method.Name(), id.Pairs)
+	}
 	sc, si, cl, table, err := campaignTable(env, "init", *screenDir, *score, *cellLine)
 	if err != nil {
 		return err
@@ -372,7 +405,10 @@ const campaignStepDesc = `Advances the campaign by one round: fits the model on 
 scores the open candidates, and appends the chosen batch to the ledger. A
 retrospective campaign then measures the batch from its screen. A live
 campaign waits: export the batch with 'deup suggest --campaign CAMPAIGN --out
-FILE', then import the lab's results with 'deup campaign import-results'.`
+FILE', then import the lab's results with 'deup campaign import-results'.
+
+Next: for a live campaign, deup suggest --campaign CAMPAIGN --out FILE
+exports the round for the lab; deup campaign report CAMPAIGN shows progress.`
 
 func runCampaignStep(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign step", "deup campaign step CAMPAIGN", campaignStepDesc)
@@ -469,7 +505,9 @@ unknown drug or a pair that was not suggested in the open round, repeats a
 pair, gives a pair already measured, or has a score that is not a finite
 number; every problem is listed with its file:line. Results may come in
 several files; --close ends the round with the missing ones returned to the
-candidate pool (failed wells).`
+candidate pool (failed wells).
+
+Next: deup campaign step CAMPAIGN proposes the next round.`
 
 func runCampaignImport(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign import-results", "deup campaign import-results CAMPAIGN FILE [--close]", campaignImportDesc)
@@ -656,7 +694,10 @@ ensemble-net-ucb: the network versions, seconds per round).
 Reports per round, as mean and standard error over --seeds runs: the best
 score found so far, the fraction of the screen's top-1% pairs found (RECOVER's
 metric) and the RMSE of the model on the pairs not yet measured. Writes
-report.json, runs.csv, summary.csv and simulation.png/.svg into --out.`
+report.json, runs.csv, summary.csv and simulation.png/.svg into --out.
+
+Next: start a real campaign with the best strategy MODEL-ACQ:
+deup campaign init --screen DIR --model MODEL --acquisition ACQ CAMPAIGN.`
 
 func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign simulate", "deup campaign simulate [--screen DIR] [--init N] [--batch B] [--rounds R] [--acquisition LIST] [--seeds S] --out DIR", campaignSimulateDesc)

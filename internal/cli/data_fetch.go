@@ -29,7 +29,10 @@ Downloads resume: an interrupted file stays as FILE.part and the next run
 continues it with an HTTP Range request. A file is moved into place only when
 its length matches what the server announced (and the manifest's size and
 SHA-256, where pinned); FILE.sha256 records its SHA-256. Cached complete
-files are not downloaded again unless --force.`
+files are not downloaded again unless --force.
+
+Next: deup data import (see deup data import -h) turns a downloaded table
+into a screen directory.`
 
 func runDataFetch(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup data fetch", "deup data fetch [--cache DIR] [--manifest FILE] [--list] [--force] [NAME|GROUP ...]", dataFetchDesc)

@@ -46,7 +46,10 @@ any of the files, are aggregated into mean, sample variance and count. The
 data report (rows read, pairs kept, every row not used counted by reason,
 with the first file:line examples) is printed and saved as report.json. A bad input file (missing column, wrong
 delimiter, truncated line, non-numeric score) is an error naming file, line
-and column; --lenient counts such rows in the report instead.`
+and column; --lenient counts such rows in the report instead.
+
+Next: deup data inspect DIR to check the screen, then
+deup train --screen DIR --out MODEL (or deup bench --screen DIR).`
 
 // scoreList is a repeatable, comma-separated flag value.
 type scoreList []string
@@ -91,7 +94,9 @@ func runDataImport(ctx context.Context, env Env, args []string) error {
 		dataImportDesc)
 	format := fs.String("format", "table", "input format: almanac, drugcomb or table")
 	pairs := fs.String("pairs", "", "the pairs table (almanac; for the other formats the positional FILE)")
-	drugs := fs.String("drugs", "", "drug catalogue: columns name and/or pubchem_cid, optionally smiles")
+	drugs := fs.String("drugs", "", "drug catalogue: a name and/or PubChem CID column (name, pubchem_cid, pubchemid, cid, ...) and a SMILES column (smiles, isosmiles, canonical_smiles, ...)")
+	idCol := fs.String("drug-id-col", "", "catalogue column of the drug id the pairs use (a PubChem CID or a name), when not a recognised spelling")
+	smilesCol := fs.String("smiles-col", "", "catalogue column of the SMILES, when not a recognised spelling")
 	out := fs.String("out", "", "screen directory to write (required)")
 	name := fs.String("name", "", "screen name (default: the input file's base name)")
 	drugA := fs.String("drug-a", "", "table: column of drug A (a name, id or PubChem CID)")
@@ -137,9 +142,9 @@ func runDataImport(ctx context.Context, env Env, args []string) error {
 		Lenient: *lenient, RequireSMILES: *requireSMILES, RequireKnown: *knownOnly,
 	}
 	if *drugs != "" {
-		cat, err := drugcomb.ReadCatalogueFile(*drugs)
+		cat, err := drugcomb.ReadCatalogueFileWith(*drugs, drugcomb.CatalogueColumns{ID: *idCol, SMILES: *smilesCol})
 		if err != nil {
-			return err
+			return fmt.Errorf("%w (name the columns with --drug-id-col and --smiles-col)", err)
 		}
 		opt.Catalogue = cat
 	}
@@ -199,6 +204,9 @@ func runDataImport(ctx context.Context, env Env, args []string) error {
 		}
 	}
 	if err != nil {
+		if errors.Is(err, drugcomb.ErrCatalogue) {
+			return fmt.Errorf("import %s: %w: name the catalogue's columns with --drug-id-col and --smiles-col", input, err)
+		}
 		if errors.Is(err, drugcomb.ErrNoPairs) {
 			return fmt.Errorf("import %s: %w", input, err)
 		}

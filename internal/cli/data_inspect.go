@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/lincs"
 )
 
@@ -28,7 +27,10 @@ means, and the drugs that have no SMILES and, when signatures are stored
 beside the screen (deup data signatures), the drugs that have none.
 --json prints one JSON object (keys: name, drugs, pairs, measurements,
 cell_lines, cell_line_names, replicated_pairs, truth, scores,
-drugs_without_smiles, signatures, drugs_without_signatures).`
+drugs_without_smiles, signatures, drugs_without_signatures).
+
+Next: deup data signatures --gct FILE --screen DIR to add L1000 signatures,
+or deup train --screen DIR --out MODEL.`
 
 // scoreSummary summarizes one score column over the pairs' means.
 type scoreSummary struct {
@@ -87,7 +89,7 @@ func summarize(name string, x []float64, missing int) scoreSummary {
 }
 
 func inspectScreen(dir string) (*inspectOut, error) {
-	s, err := drugcomb.Open(dir)
+	s, err := openScreen(dir)
 	if err != nil {
 		return nil, err
 	}

@@ -48,7 +48,10 @@ omitted to convert only.
 
 Exit status: 0 when at least one drug matched (or, without --screen, the
 conversion succeeded), 1 on an error or when no drug matched (no signatures
-are written then), 2 on bad usage.`
+are written then), 2 on bad usage.
+
+Next: deup train --screen DIR --features fp+sig --out MODEL, or
+deup bench --screen DIR --features fp+sig.`
 
 type signaturesSummary struct {
 	lincs.Report
@@ -95,7 +98,7 @@ func runDataSignatures(ctx context.Context, env Env, args []string) error {
 	var screen *drugcomb.Screen
 	if *screenDir != "" {
 		var err error
-		if screen, err = drugcomb.Open(*screenDir); err != nil {
+		if screen, err = openScreen(*screenDir); err != nil {
 			return err
 		}
 	}

@@ -265,7 +265,7 @@ func TestDataSignaturesErrors(t *testing.T) {
 		{"missing --gct", []string{"--screen", dir}, 2, "--gct and --screen (or --matrix-out) are required"},
 		{"positional argument", []string{"--screen", dir, "--gct", gct, "extra"}, 2, `unexpected argument "extra"`},
 		{"unknown flag", []string{"--gtc", gct}, 2, "flag provided but not defined"},
-		{"not a screen", []string{"--screen", t.TempDir(), "--gct", gct}, 1, "drugcomb"},
+		{"not a screen", []string{"--screen", t.TempDir(), "--gct", gct}, 1, "is not a screen directory (no meta.json): screen directories are written by deup data import"},
 		{"bad value", []string{"--screen", dir, "--gct", bad}, 1, "bad.gct:4: column 4: not a number"},
 		{"no match", []string{"--screen", dir, "--gct", nomatch}, 1, "no drug matched"},
 	}

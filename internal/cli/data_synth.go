@@ -24,7 +24,9 @@ Generates a synthetic screen deterministically from --seed and writes it as a
 screen directory: drugs as valid SMILES assembled from real fragments, pairs
 on one or more cell lines, replicate measurements with heteroscedastic noise,
 and the ground truth (true_mean, true_noise_var columns of the pairs table)
-that real screens lack. The same seed and flags give the same files.`
+that real screens lack. The same seed and flags give the same files.
+
+Next: deup train --screen DIR --out MODEL, or deup bench --screen DIR.`
 
 func runDataSynth(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup data synth", "deup data synth --seed N --out DIR [--drugs N --pairs N --cell-lines N]", dataSynthDesc)

@@ -21,11 +21,8 @@ import (
 	"github.com/apache/arrow/go/v15/parquet/compress"
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 	"github.com/deup-screening/deup/drugcomb"
-	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/internal/progress"
-	"github.com/deup-screening/deup/lincs"
 	"github.com/deup-screening/deup/model"
-	"github.com/deup-screening/deup/model/due"
 )
 
 func predictCommand() *Command {
@@ -36,21 +33,31 @@ const predictDesc = `Writes mu, sigma_total, sigma_epistemic and sigma_aleatoric
 each pair, as Arrow IPC (.arrow), Parquet (.parquet) or CSV (.csv), chosen by
 the extension of --out.
 
-The drugs come from --screen DIR (its drugs table and, for fp+sig models, its
-signatures), or from --drugs FILE (CSV with an id column named id, drug_id or
-pubchem_cid, and a smiles column; drugs whose SMILES cannot be read are
-skipped and counted), or by default from the synthetic default screen.
+The drugs are, by default, the ones the model was trained on (the model file
+records them, with their signatures for fp+sig models). To score other drugs,
+give --screen DIR (a screen from deup data import: its drugs and, for fp+sig
+models, its signatures) or --drugs FILE (a CSV catalogue: an id column such as
+id, drug_id, pubchem_cid, pubchemid or cid, and a SMILES column such as
+smiles, isosmiles or canonical_smiles; --drug-id-col and --smiles-col name
+others; drugs whose SMILES cannot be read are skipped and counted; an fp+sig
+model uses the signatures its file carries, zeros for other drugs).
+
 --pairs FILE is a CSV with drug_a and drug_b columns holding drug ids;
 --all-pairs scores every unordered pair of distinct drugs (the tower runs once
-per drug, then the combined network once per pair).`
+per drug, then the combined network once per pair).
+
+Next: sort the output by mu or sigma, or let deup suggest --model MODEL pick a
+batch of experiments.`
 
 func runPredict(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup predict", "deup predict --model MODEL (--pairs FILE | --all-pairs) [--screen DIR | --drugs FILE] --out FILE", predictDesc)
-	modelPath := fs.String("model", "", "trained model (deup train --out)")
+	modelPath := fs.String("model", "", "model file written by deup train --out (any method)")
 	pairsPath := fs.String("pairs", "", "CSV of pairs (drug_a, drug_b)")
 	all := fs.Bool("all-pairs", false, "score every unordered pair of the drugs")
-	screenDir := fs.String("screen", "", "screen directory providing the drugs")
-	drugsPath := fs.String("drugs", "", "CSV of drugs (id, smiles)")
+	screenDir := fs.String("screen", "", "screen directory whose drugs to score instead of the model's")
+	drugsPath := fs.String("drugs", "", "CSV catalogue of drugs (id, smiles) to score instead of the model's")
+	idCol := fs.String("drug-id-col", "", "with --drugs: the id column (default: the first of id, drug_id, pubchem_cid, pubchemid, cid, ...)")
+	smilesCol := fs.String("smiles-col", "", "with --drugs: the SMILES column (default: the first of smiles, isosmiles, canonical_smiles, ...)")
 	out := fs.String("out", "", "output file: .arrow, .parquet or .csv")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -74,51 +81,35 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	start := time.Now()
-	mf, err := os.Open(*modelPath)
+	tm, err := openModel(*modelPath)
 	if err != nil {
 		return err
 	}
-	m, err := due.LoadAny(bufio.NewReader(mf))
-	mf.Close()
-	if err != nil {
-		return fmt.Errorf("%s: %w", *modelPath, err)
-	}
-	fc := m.FeatureConfig()
+	m := tm.Method
 	var drugs []drugcomb.Drug
-	var sig *lincs.Signatures
+	sigDir := ""
 	switch {
 	case *drugsPath != "":
-		if drugs, err = readDrugsCSV(*drugsPath); err != nil {
+		if drugs, err = readDrugsCSV(env, "predict", *drugsPath, *idCol, *smilesCol); err != nil {
 			return err
 		}
-		if fc.Kind == features.FingerprintSignature {
-			return fmt.Errorf("%w: the model uses fp+sig features: give --screen with stored signatures", ErrUsage)
-		}
-	default:
-		sc, _, err := loadScreen(*screenDir)
+	case *screenDir != "":
+		sc, err := openScreen(*screenDir)
 		if err != nil {
 			return err
 		}
-		drugs = sc.Drugs
-		if fc.Kind == features.FingerprintSignature {
-			if *screenDir == "" {
-				return fmt.Errorf("%w: the model uses fp+sig features: give --screen with stored signatures", ErrUsage)
-			}
-			if sig, err = lincs.LoadSignatures(*screenDir); err != nil {
-				return err
-			}
+		drugs, sigDir = sc.Drugs, *screenDir
+	default:
+		if tm.Meta == nil {
+			return errNoMeta(*modelPath, "--screen DIR or --drugs FILE")
 		}
+		drugs = tm.Meta.ScreenDrugs()
+		fmt.Fprintf(env.Stderr, "deup predict: the %d drugs %s was trained on (%s, %s); --screen or --drugs scores others\n", len(drugs), *modelPath, screenName(tm.Meta.Screen), tm.Meta.Screen.CellLine)
 	}
-	fcfg, err := features.ConfigOf(fc)
+	f, kept, err := modelFeatures(env, "predict", "and are skipped", tm, drugs, sigDir)
 	if err != nil {
 		return err
 	}
-	fcfg.RequireSignature = true // the fp+sig rule of every command (see buildFeatures)
-	f, kept, rep, err := features.BuildLenient(drugs, fcfg, sig)
-	if err != nil {
-		return err
-	}
-	reportSkipped(env, "deup predict", "and are skipped", rep, len(drugs))
 	row := make(map[string]int, len(kept))
 	for r, i := range kept {
 		row[drugs[i].ID] = r
@@ -213,60 +204,37 @@ func outputFormat(path string) (string, error) {
 	}
 }
 
-// readDrugsCSV reads a drugs table: an id column (id, drug_id or
-// pubchem_cid), a smiles column, an optional name column.
-func readDrugsCSV(path string) ([]drugcomb.Drug, error) {
-	fh, err := os.Open(path)
+// readDrugsCSV reads a drug catalogue (the importer's catalogue reader:
+// any table format, the common spellings of the id, CID and SMILES columns,
+// or the columns idCol and smilesCol name). Rows it leaves out (duplicates,
+// rows without a key) are counted on stderr; a catalogue without a SMILES
+// column, or whose SMILES column is empty, is an error naming its columns.
+func readDrugsCSV(env Env, cmd, path, idCol, smilesCol string) ([]drugcomb.Drug, error) {
+	cat, err := drugcomb.ReadCatalogueFileWith(path, drugcomb.CatalogueColumns{ID: idCol, SMILES: smilesCol})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w (name the columns with --drug-id-col and --smiles-col)", err)
 	}
-	defer fh.Close()
-	r := csv.NewReader(bufio.NewReader(fh))
-	head, err := r.Read()
-	if err != nil {
-		return nil, fmt.Errorf("%s: header: %w", path, err)
-	}
-	idc, smc, nmc := -1, -1, -1
-	for i, h := range head {
-		switch strings.ToLower(strings.TrimSpace(h)) {
-		case "id", "drug_id", "pubchem_cid":
-			if idc < 0 {
-				idc = i
-			}
-		case "smiles":
-			smc = i
-		case "name":
-			nmc = i
+	n := 0
+	for _, d := range cat.Drugs {
+		if d.SMILES != "" {
+			n++
 		}
 	}
-	if idc < 0 || smc < 0 {
-		return nil, fmt.Errorf("%s: header %v: need an id (id, drug_id or pubchem_cid) and a smiles column", path, head)
+	if n == 0 {
+		return nil, fmt.Errorf("%w: %s: no drug has a SMILES (SMILES column: %s; the file's columns: %s): name the SMILES column with --smiles-col",
+			ErrUsage, path, orNone(cat.SMILESColumn), strings.Join(cat.Header, ", "))
 	}
-	var drugs []drugcomb.Drug
-	seen := map[string]int{}
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		line, _ := r.FieldPos(0)
-		d := drugcomb.Drug{ID: strings.TrimSpace(rec[idc]), SMILES: strings.TrimSpace(rec[smc])}
-		if nmc >= 0 {
-			d.Name = rec[nmc]
-		}
-		if d.ID == "" {
-			return nil, fmt.Errorf("%s:%d: empty id", path, line)
-		}
-		if prev, ok := seen[d.ID]; ok {
-			return nil, fmt.Errorf("%s:%d: id %q already on line %d", path, line, d.ID, prev)
-		}
-		seen[d.ID] = line
-		drugs = append(drugs, d)
+	for _, t := range cat.Notes {
+		fmt.Fprintf(env.Stderr, "deup %s: %s: %d rows left out: %s\n", cmd, path, t.Count, t.Reason)
 	}
-	return drugs, nil
+	return cat.Drugs, nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none found"
+	}
+	return s
 }
 
 // readPairsCSV reads drug_a, drug_b ids and maps them to feature rows.

@@ -1,12 +1,10 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/model"
@@ -26,18 +24,22 @@ the acquisition score and the reason the pair was chosen.
 proposed now and recorded durably in the campaign's ledger (with --batch and
 --acquisition overriding the campaign's settings for that round).
 
---model MODEL: a model trained with 'deup train', scoring every unmeasured
-pair of the screen's drugs on the cell line (the screen is --screen DIR, or
-the synthetic default). Acquisition: ucb[:KAPPA], ei[:XI], thompson, greedy,
-explore, random; EI improves on the best measured score of the screen.`
+--model MODEL: a model file from 'deup train' (any method), scoring every
+unmeasured pair of the drugs of the screen it was trained on, on its cell line
+and score (the model file records them). --screen DIR scores another screen's
+drugs instead. Acquisition: ucb[:KAPPA], ei[:XI], thompson, greedy, explore,
+random; EI improves on the best measured score of the screen.
+
+Next: give the file to the lab; with a campaign, bring the results back with
+deup campaign import-results.`
 
 func runSuggest(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup suggest", "deup suggest (--campaign DIR | --model MODEL [--screen DIR]) [--batch B] [--acquisition ucb] --out FILE", suggestDesc)
 	campaignDir := fs.String("campaign", "", "campaign directory")
-	modelPath := fs.String("model", "", "trained model (deup train --out)")
-	screenDir := fs.String("screen", "", "with --model: screen directory (default: the synthetic default screen)")
-	cellLine := fs.String("cell-line", "", "with --model: cell line (default: the screen's only one)")
-	score := fs.String("score", "", "with --model: score column (default: the screen's first)")
+	modelPath := fs.String("model", "", "model file from deup train --out (any method)")
+	screenDir := fs.String("screen", "", "with --model: screen directory (default: the screen the model was trained on)")
+	cellLine := fs.String("cell-line", "", "with --model: cell line (default: the model's)")
+	score := fs.String("score", "", "with --model: score column (default: the model's)")
 	batch := fs.Int("batch", 0, "suggestions (default: the campaign's batch; 30 with --model)")
 	acqName := fs.String("acquisition", "", "acquisition function (default: the campaign's; ucb with --model)")
 	perDrug := fs.Int("max-per-drug", -1, "diversity: no drug more than K times (default: the campaign's; 0 = no limit)")
@@ -123,18 +125,23 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
-	mf, err := os.Open(modelPath)
+	tm, err := openModel(modelPath)
 	if err != nil {
 		return err
 	}
-	m, err := model.Load(bufio.NewReader(mf))
-	mf.Close()
-	if err != nil {
-		return fmt.Errorf("%s: %w", modelPath, err)
-	}
-	sc, err := campaignScreen(screenDir)
+	m := tm.Method
+	sc, sigDir, err := modelScreen(env, "suggest", modelPath, tm, screenDir)
 	if err != nil {
 		return err
+	}
+	if tm.Meta != nil && screenDir == "" {
+		// The model's own screen: its cell line and score by default.
+		if cellLine == "" {
+			cellLine = tm.Meta.Screen.CellLine
+		}
+		if score == "" {
+			score = tm.Meta.Screen.Score
+		}
 	}
 	si, err := campaignScoreIndex(sc, score)
 	if err != nil {
@@ -148,7 +155,7 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 	if err != nil {
 		return err
 	}
-	f, kept, err := modelFeatures(env, "suggest", "and are not suggested", m, sc, screenDir)
+	f, kept, err := modelFeatures(env, "suggest", "and are not suggested", tm, sc.Drugs, sigDir)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/deup-screening/deup/lincs"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/model/due"
+	"github.com/deup-screening/deup/model/trained"
 	"github.com/deup-screening/deup/uq"
 )
 
@@ -24,29 +26,68 @@ func trainCommand() *Command {
 }
 
 const trainDesc = `Trains the permutation-invariant two-tower network on one cell line of a
-screen, split 40/30/30 (train/validation/test) from --seed, and saves it.
+screen and saves it, with the screen's identity, its drugs (IDs, names, SMILES
+and, for fp+sig, their signatures) and how it was trained, so that deup
+predict, suggest and tui score the right drugs by default.
 
-DEUP: in-sample steps on the training split train everything with the
-Gaussian NLL (in/out bit 0); out-of-sample steps on the validation split train
-only the sigma path (bit 1). Early stopping on the validation RMSE of mu.
-Prints the test RMSE and corr(sigma_total, |residual|) at the end.
+--split 70/30 (the default) trains the model for use: every measured pair of
+the cell line, split (seeded by --seed) into 70% in-sample pairs, on which mu
+is fitted, and 30% out-of-sample pairs, which DEUP's sigma path learns from
+and early stopping watches. It prints the out-of-sample RMSE beside the
+trivial references: predicting the in-sample mean, and the replicate noise
+where pairs were measured more than once (no model can beat it).
+--split 40/30/30 is the benchmark split (train/validation/test): the test 30%
+is never seen in training and its RMSE and corr(sigma_total, |residual|) are
+printed. deup bench compares the methods on that split over several seeds.
 
-Baselines on the same network: ensemble (--members M networks, MSE; sigma =
-spread of member means), ensemble-nll (members with a sigma head, Gaussian
-NLL), mcdropout (--dropout p after both combined layers, MSE; sigma = spread
-of --passes stochastic passes), due (spectral-normalized extractor + sparse
-variational GP, package model/due).
+DEUP: in-sample steps train everything with the Gaussian NLL (in/out bit 0);
+out-of-sample steps train only the sigma path (bit 1). Early stopping on the
+out-of-sample RMSE of mu. Baselines on the same network: ensemble (--members
+M networks, MSE; sigma = spread of member means), ensemble-nll (members with a
+sigma head, Gaussian NLL), mcdropout (--dropout p after both combined layers,
+MSE; sigma = spread of --passes stochastic passes), due (spectral-normalized
+extractor + sparse variational GP, package model/due).
 
 Without --screen, trains on the embedded synthetic default screen (data synth,
-seed 1).`
+seed 1). Import a real screen first with deup data import.
+
+Next: deup predict --model MODEL --all-pairs --out pairs.csv, or
+deup suggest --model MODEL --out next.csv.`
 
 // synthSeed is the seed of the embedded default screen used when --screen
 // is not given.
 const synthSeed = 1
 
+// parseTrainSplit reads --split: "IN/OUT" (in-sample/out-of-sample, no test part)
+// or "TRAIN/VAL/TEST" percentages.
+func parseTrainSplit(s string) ([3]float64, error) {
+	var f [3]float64
+	parts := strings.Split(s, "/")
+	if len(parts) != 2 && len(parts) != 3 {
+		return f, fmt.Errorf("%w: --split %q: want IN/OUT (e.g. 70/30) or TRAIN/VAL/TEST (e.g. 40/30/30)", ErrUsage, s)
+	}
+	sum := 0.0
+	for i, p := range parts {
+		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || !(v >= 0) || math.IsInf(v, 0) {
+			return f, fmt.Errorf("%w: --split %q: part %d is not a percentage", ErrUsage, s, i+1)
+		}
+		f[i] = v
+		sum += v
+	}
+	if f[0] <= 0 || f[1] <= 0 || math.Abs(sum-100) > 1e-9 {
+		return f, fmt.Errorf("%w: --split %q: the parts must add up to 100, with in-sample and out-of-sample parts above 0", ErrUsage, s)
+	}
+	if len(parts) == 3 && f[2] <= 0 {
+		return f, fmt.Errorf("%w: --split %q: a test part of 0: use IN/OUT (e.g. 70/30)", ErrUsage, s)
+	}
+	return f, nil
+}
+
 func runTrain(ctx context.Context, env Env, args []string) error {
-	fs := newFlagSet(env, "deup train", "deup train [--screen DIR] [--features fp|fp+sig] [--method deup|ensemble|ensemble-nll|mcdropout|due] [--cell-line NAME] [--seed N] --out MODEL", trainDesc)
-	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
+	fs := newFlagSet(env, "deup train", "deup train [--screen DIR] [--split 70/30|40/30/30] [--features fp|fp+sig] [--method deup|ensemble|ensemble-nll|mcdropout|due] [--cell-line NAME] [--seed N] --out MODEL", trainDesc)
+	screenDir := fs.String("screen", "", "screen directory from deup data import (default: the synthetic default screen)")
+	splitFlag := fs.String("split", "70/30", "IN/OUT: every measured pair, in-sample/out-of-sample; TRAIN/VAL/TEST (40/30/30): the benchmark split with a test score")
 	feat := fs.String("features", "fp", "drug features: fp (Morgan r=3, 1024 bits) or fp+sig (+ L1000 signature stored in the screen)")
 	method := fs.String("method", "deup", "method: deup, ensemble, ensemble-nll, mcdropout or due")
 	members := fs.Int("members", 3, "ensemble members (ensemble, ensemble-nll)")
@@ -68,7 +109,11 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	}
 	if *out == "" {
 		fs.Usage()
-		return fmt.Errorf("%w: deup train: --out is required", ErrUsage)
+		return fmt.Errorf("%w: deup train: --out is required (the model file to write, e.g. --out pc3.model)", ErrUsage)
+	}
+	fracs, err := parseTrainSplit(*splitFlag)
+	if err != nil {
+		return err
 	}
 	cfg := model.Config{Seed: *seed, MaxEpochs: *epochs, Patience: *patience}
 	m, err := newMethod(*method, cfg, *members, *passes, *dropRate)
@@ -88,21 +133,29 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	sc, f, err := buildFeatures(env, sc, *screenDir, features.Config{Kind: *feat, WholeMolecule: *whole})
+	// scUsed holds the pairs trained on (under fp+sig, those whose drugs
+	// both have a signature); the model file names the whole screen sc.
+	scUsed, f, sig, err := buildFeatures(env, sc, *screenDir, features.Config{Kind: *feat, WholeMolecule: *whole})
 	if err != nil {
 		return err
 	}
-	d, err := model.NewDataset(sc, f, si)
+	d, err := model.NewDataset(scUsed, f, si)
 	if err != nil {
 		return err
 	}
-	split := drugcomb.SplitRandom(len(d.Pairs), [3]float64{0.4, 0.3, 0.3}, *seed)
-	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s: %d drugs, %d pairs (train %d, val %d, test %d)\n",
-		name, sc.CellLines[0], sc.ScoreNames[si], len(sc.Drugs), len(d.Pairs), len(split.Train), len(split.Val), len(split.Test))
+	split := drugcomb.SplitRandom(len(d.Pairs), fracs, *seed)
+	benchmark := len(split.Test) > 0
+	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s: %d drugs, %d pairs\n", name, sc.CellLines[0], sc.ScoreNames[si], len(sc.Drugs), len(d.Pairs))
+	if benchmark {
+		fmt.Fprintf(env.Stdout, "split %s (seed %d): train %d, validation %d (sigma path, early stopping), test %d (never seen in training)\n",
+			*splitFlag, *seed, len(split.Train), len(split.Val), len(split.Test))
+	} else {
+		fmt.Fprintf(env.Stdout, "split %s (seed %d) of all %d pairs: %d in-sample (mu fitted), %d out-of-sample (sigma path, early stopping)\n",
+			*splitFlag, *seed, len(d.Pairs), len(split.Train), len(split.Val))
+	}
 	var bar *progress.Bar
 	var last model.Progress
 	epochsRun := 0
-	bestVal := math.Inf(1) // of the (first) network, at its best epoch
 	fitStart := time.Now()
 	err = m.Fit(ctx, d, split, func(p model.Progress) {
 		if p.Done {
@@ -121,9 +174,6 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 		}
 		last = p
 		epochsRun++
-		if p.Member == 0 || p.Members <= 1 {
-			bestVal = math.Min(bestVal, p.ValRMSE)
-		}
 		detail := fmt.Sprintf("loss %.3f val-rmse %.3g best %d", p.TrainLoss, p.ValRMSE, p.BestEpoch)
 		if !math.IsNaN(p.OutLoss) {
 			detail = fmt.Sprintf("loss %.3f out %.3f val-rmse %.3g best %d", p.TrainLoss, p.OutLoss, p.ValRMSE, p.BestEpoch)
@@ -138,29 +188,122 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	fitTime := time.Since(fitStart)
-	test := make([]model.Pair, len(split.Test))
-	for k, i := range split.Test {
-		test[k] = d.Pairs[i]
-	}
-	pred, err := m.Predict(f, test)
+	fmt.Fprintf(env.Stdout, "trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n", m.Name(), epochsRun, last.Epoch, last.BestEpoch, fitTime.Round(time.Millisecond), fitTime.Seconds()/float64(max(epochsRun, 1)), model.BLAS())
+	tr := trained.Training{Split: *splitFlag, Seed: *seed, InSample: len(split.Train), OutOfSample: len(split.Val), Test: len(split.Test),
+		Epochs: epochsRun, BestEpoch: last.BestEpoch}
+	refs := trivialReferences(d, split.Train, split.Val)
+	valRMSE, _, err := rmseOn(m, f, d, split.Val)
 	if err != nil {
 		return err
 	}
+	tr.ValRMSE, tr.MeanRMSE, tr.NoiseSD = trained.Float(valRMSE), trained.Float(refs.meanRMSE), trained.Float(refs.noiseSD)
+	fmt.Fprintf(env.Stdout, "%s RMSE %.4g on %d pairs; trivial references: predicting the in-sample mean %.4g, %s\n",
+		map[bool]string{true: "validation", false: "out-of-sample"}[benchmark], valRMSE, len(split.Val), refs.meanRMSE, refs.noiseText())
+	if benchmark {
+		testRMSE, corr, err := rmseOn(m, f, d, split.Test)
+		if err != nil {
+			return err
+		}
+		tr.TestRMSE = trained.Float(testRMSE)
+		testRefs := trivialReferences(d, split.Train, split.Test)
+		fmt.Fprintf(env.Stdout, "test RMSE %.4g on %d pairs (predicting the training mean: %.4g); corr(sigma_total, |residual|) on test %.3f\n",
+			testRMSE, len(split.Test), testRefs.meanRMSE, corr)
+	} else {
+		fmt.Fprintf(env.Stdout, "note: the out-of-sample pairs chose the stopping epoch, so this RMSE is slightly optimistic; --split 40/30/30 gives an unseen test score\n")
+	}
+	fmt.Fprintf(env.Stdout, "%s\n", m.AleatoricNote())
+	meta, err := modelMeta(sc, *screenDir, si, *method, sig, tr)
+	if err != nil {
+		return err
+	}
+	if err := trained.WriteFile(*out, &trained.Model{Method: m, Meta: meta}); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "wrote %s (%s total); it remembers its %d drugs and screen: next, deup predict --model %s --all-pairs --out pairs.csv\n",
+		*out, time.Since(start).Round(time.Millisecond), len(sc.Drugs), *out)
+	return nil
+}
+
+// modelMeta is the metadata a trained model file carries: sc is the
+// one-cell-line screen trained on (dir "" for the synthetic default).
+func modelMeta(sc *drugcomb.Screen, dir string, score int, method string, sig *lincs.Signatures, tr trained.Training) (*trained.Meta, error) {
+	id := trained.Screen{Name: sc.Name, CellLine: sc.CellLines[0], Score: sc.ScoreNames[score], Pairs: len(sc.Pairs),
+		Measurements: sc.Measurements(), Digest: trained.PairsDigest(sc, 0, score)}
+	if dir == "" {
+		id.SynthSeed = synthSeed
+	} else {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return nil, err
+		}
+		id.Dir = abs
+	}
+	return &trained.Meta{Method: method, Screen: id, Drugs: trained.NewDrugs(sc.Drugs), Signatures: trained.NewSignatures(sig, sc.Drugs), Training: tr}, nil
+}
+
+// refs are the trivial references a model's error is read against.
+type refs struct {
+	meanRMSE  float64 // RMSE on the evaluated pairs of predicting the mean of the fitted pairs
+	noiseSD   float64 // pooled replicate standard deviation of one measurement; NaN without replicates
+	replPairs int     // pairs with at least 2 replicates
+}
+
+func (r refs) noiseText() string {
+	if r.replPairs == 0 {
+		return "replicate noise unknown (no pair measured twice)"
+	}
+	return fmt.Sprintf("replicate noise sd %.4g (%d pairs measured more than once)", r.noiseSD, r.replPairs)
+}
+
+// trivialReferences computes the references for a model fitted on the
+// pairs fit and evaluated on eval.
+func trivialReferences(d *model.Dataset, fit, eval []int) refs {
+	var mean float64
+	for _, i := range fit {
+		mean += d.Y[i]
+	}
+	mean /= float64(max(len(fit), 1))
 	var se float64
-	res, sig := make([]float64, len(test)), make([]float64, len(test))
-	for k, i := range split.Test {
+	for _, i := range eval {
+		r := d.Y[i] - mean
+		se += r * r
+	}
+	out := refs{meanRMSE: math.Sqrt(se / float64(max(len(eval), 1))), noiseSD: math.NaN()}
+	// Pooled variance: sum (n_i-1) s_i^2 / sum (n_i-1) over every pair of
+	// the screen with replicates (the noise of one measurement).
+	var ss, df float64
+	for i := range d.Y {
+		if d.N[i] >= 2 && !math.IsNaN(d.Var[i]) {
+			ss += float64(d.N[i]-1) * d.Var[i]
+			df += float64(d.N[i] - 1)
+			out.replPairs++
+		}
+	}
+	if df > 0 {
+		out.noiseSD = math.Sqrt(ss / df)
+	}
+	return out
+}
+
+// rmseOn predicts the pairs idx of d and returns the RMSE of mu and
+// corr(sigma_total, |residual|).
+func rmseOn(m model.Method, f *model.Features, d *model.Dataset, idx []int) (rmse, corr float64, err error) {
+	ps := make([]model.Pair, len(idx))
+	for k, i := range idx {
+		ps[k] = d.Pairs[i]
+	}
+	pred, err := m.Predict(f, ps)
+	if err != nil {
+		return 0, 0, err
+	}
+	var se float64
+	res, sig := make([]float64, len(idx)), make([]float64, len(idx))
+	for k, i := range idx {
 		r := pred[k].Mu - d.Y[i]
 		se += r * r
 		res[k], sig[k] = math.Abs(r), pred[k].SigmaTotal
 	}
-	fmt.Fprintf(env.Stdout, "trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n", m.Name(), epochsRun, last.Epoch, last.BestEpoch, fitTime.Round(time.Millisecond), fitTime.Seconds()/float64(max(epochsRun, 1)), model.BLAS())
-	fmt.Fprintf(env.Stdout, "best validation RMSE %.4g; test RMSE %.4g; corr(sigma_total, |residual|) on test %.3f\n", bestVal, math.Sqrt(se/float64(len(test))), uq.Pearson(sig, res))
-	fmt.Fprintf(env.Stdout, "%s\n", m.AleatoricNote())
-	if err := saveModel(*out, m); err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stdout, "wrote %s (%s total)\n", *out, time.Since(start).Round(time.Millisecond))
-	return nil
+	return math.Sqrt(se / float64(max(len(idx), 1))), uq.Pearson(sig, res), nil
 }
 
 // newMethod constructs an untrained method by its --method name.
@@ -184,18 +327,6 @@ func newMethod(name string, cfg model.Config, members, passes int, dropRate floa
 	return nil, fmt.Errorf("%w: deup train: unknown method %q (available: deup, ensemble, ensemble-nll, mcdropout, due)", ErrUsage, name)
 }
 
-func saveModel(path string, m model.Method) error {
-	fh, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := m.Save(fh); err != nil {
-		fh.Close()
-		return err
-	}
-	return fh.Close()
-}
-
 // loadScreen opens dir, or generates the synthetic default when dir is "".
 func loadScreen(dir string) (*drugcomb.Screen, string, error) {
 	if dir == "" {
@@ -205,7 +336,7 @@ func loadScreen(dir string) (*drugcomb.Screen, string, error) {
 		}
 		return sc, fmt.Sprintf("synthetic default (seed %d)", synthSeed), nil
 	}
-	sc, err := drugcomb.Open(dir)
+	sc, err := openScreen(dir)
 	if err != nil {
 		return nil, "", err
 	}
@@ -271,31 +402,32 @@ func scoreIndex(sc *drugcomb.Screen, name string) (int, error) {
 // Under fp+sig it applies the one rule of every fp+sig command: a pair is
 // kept only when both its drugs have a signature (the paper's choice; a
 // missing signature is never replaced by zeros, which would read as "no
-// change in expression"), and the returned screen holds those pairs.
-func buildFeatures(env Env, sc *drugcomb.Screen, dir string, cfg features.Config) (*drugcomb.Screen, *model.Features, error) {
+// change in expression"); the returned screen holds those pairs, and the
+// signatures used are returned too (nil for fp).
+func buildFeatures(env Env, sc *drugcomb.Screen, dir string, cfg features.Config) (*drugcomb.Screen, *model.Features, *lincs.Signatures, error) {
 	var sig *lincs.Signatures
 	switch cfg.Kind {
 	case features.Fingerprint:
 	case features.FingerprintSignature:
 		if dir == "" {
-			return nil, nil, fmt.Errorf("%w: --features fp+sig needs --screen with stored signatures", ErrUsage)
+			return nil, nil, nil, fmt.Errorf("%w: --features fp+sig needs --screen DIR with signatures stored by deup data signatures", ErrUsage)
 		}
 		var err error
 		if sig, err = lincs.LoadSignatures(dir); err != nil {
 			if errors.Is(err, lincs.ErrNoSignatures) {
-				return nil, nil, fmt.Errorf("%w: --features fp+sig: %v (run deup data signatures first)", ErrUsage, err)
+				return nil, nil, nil, fmt.Errorf("%w: --features fp+sig: %v (run deup data signatures first)", ErrUsage, err)
 			}
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if sc, err = keepSignaturePairs(env, sc, sig); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	default:
-		return nil, nil, fmt.Errorf("%w: unknown --features %q (want fp or fp+sig)", ErrUsage, cfg.Kind)
+		return nil, nil, nil, fmt.Errorf("%w: unknown --features %q (want fp or fp+sig)", ErrUsage, cfg.Kind)
 	}
 	f, rep, err := features.Build(sc.Drugs, cfg, sig)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if cfg.WholeMolecule {
 		fmt.Fprintf(env.Stdout, "fingerprints: whole molecules, salts and mixtures included (--whole-molecule)\n")
@@ -305,7 +437,7 @@ func buildFeatures(env Env, sc *drugcomb.Screen, dir string, cfg features.Config
 			fmt.Fprintf(env.Stdout, "fingerprints: %d drugs have two different fragments of the same size and mass; the first was kept: %s\n", len(rep.Tied), strings.Join(rep.Tied, ", "))
 		}
 	}
-	return sc, f, nil
+	return sc, f, sig, nil
 }
 
 // keepSignaturePairs restricts a screen to the pairs whose two drugs both
@@ -372,34 +504,4 @@ func reportSkipped(env Env, who, consequence string, rep features.Report, n int)
 	if noSig > 0 {
 		fmt.Fprintf(env.Stderr, "%s: %d of %d drugs have no L1000 signature, which fp+sig features need, %s, e.g. %v\n", who, noSig, n, consequence, first[1])
 	}
-}
-
-// modelFeatures builds the feature matrix a trained model needs for a
-// screen's drugs: the model's own fingerprint settings, plus the signatures
-// stored beside the screen when it was trained with fp+sig. Drugs without a
-// usable structure are left out (kept lists the rows' drug indices) and
-// counted on stderr with the consequence named, never dropped silently.
-func modelFeatures(env Env, cmd, consequence string, m model.Method, sc *drugcomb.Screen, screenDir string) (*model.Features, []int, error) {
-	fc := m.FeatureConfig()
-	var sig *lincs.Signatures
-	if fc.Kind == features.FingerprintSignature {
-		if screenDir == "" {
-			return nil, nil, fmt.Errorf("%w: the model uses fp+sig features: give --screen with stored signatures", ErrUsage)
-		}
-		var err error
-		if sig, err = lincs.LoadSignatures(screenDir); err != nil {
-			return nil, nil, err
-		}
-	}
-	cfg, err := features.ConfigOf(fc)
-	if err != nil {
-		return nil, nil, err
-	}
-	cfg.RequireSignature = true // the fp+sig rule of every command (see buildFeatures)
-	f, kept, rep, err := features.BuildLenient(sc.Drugs, cfg, sig)
-	if err != nil {
-		return nil, nil, err
-	}
-	reportSkipped(env, "deup "+cmd, consequence, rep, len(sc.Drugs))
-	return f, kept, nil
 }

@@ -1,12 +1,10 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -15,6 +13,7 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/trained"
 	"github.com/deup-screening/deup/tui"
 	"github.com/deup-screening/deup/tui/pairs"
 )
@@ -30,15 +29,16 @@ one). Sort and filter the table, open a pair's detail or a drug's partners,
 mark pairs with space and export them (e) as CSV, Parquet or JSON, the same
 files as deup suggest. Press ? inside for the keys.
 
-Predictions come from --model MODEL (a model from deup train: every
-unordered pair of the screen's drugs is scored on --cell-line, the tower
-running once per drug) or from --predictions FILE (.csv, .parquet or .arrow
+Predictions come from --model MODEL (a model file from deup train, any
+method: every unordered pair of the drugs of the screen it was trained on is
+scored on its cell line, the tower running once per drug; --screen DIR opens
+another screen instead) or from --predictions FILE (.csv, .parquet or .arrow
 with drug_a, drug_b, [cell_line,] mu, sigma_total, sigma_epistemic,
 sigma_aleatoric[, acquisition], as deup predict writes). Without either, the
-table shows the measured pairs only. Without --screen it opens the synthetic
-default screen (data synth, seed 1). --drugs FILE adds drugs to the screen's
-(for example the DrugComb catalogue: --model then scores its 8.6 million
-pairs, which takes minutes, and the table browses them all).
+table shows the measured pairs only. Without --screen or --model it opens the
+synthetic default screen (data synth, seed 1). --drugs FILE adds drugs to the
+screen's (for example the DrugComb catalogue: --model then scores its 8.6
+million pairs, which takes minutes, and the table browses them all).
 
 --campaign DIR (a campaign from deup campaign init) lets R run one round in
 the UI: the campaign's model trains on every measured pair (a progress bar
@@ -52,10 +52,10 @@ and cell lines.`
 
 func runTUI(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup tui", "deup tui [--screen DIR] [--drugs FILE] [--model MODEL | --predictions FILE] [--campaign DIR] [--cell-line NAME] [--kappa K] [--export FILE]", tuiDesc)
-	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
-	modelPath := fs.String("model", "", "trained model (deup train --out) to score every pair")
+	screenDir := fs.String("screen", "", "screen directory (default: --model's own screen, else the synthetic default screen)")
+	modelPath := fs.String("model", "", "model file from deup train --out (any method) to score every pair")
 	predPath := fs.String("predictions", "", "predictions file (.csv, .parquet, .arrow)")
-	cellLine := fs.String("cell-line", "", "cell line of --model's predictions (default: the screen's first) and of predictions without a cell_line column (needed when the screen has several)")
+	cellLine := fs.String("cell-line", "", "cell line of --model's predictions (default: the model's, else the screen's first) and of predictions without a cell_line column (needed when the screen has several)")
 	kappa := fs.Float64("kappa", 1, "weight of sigma_epistemic in the default acquisition mu + kappa*sigma_epistemic")
 	export := fs.String("export", "batch.csv", "file name the export prompt proposes (.csv, .parquet or .json)")
 	mouse := fs.Bool("mouse", false, "scroll with the wheel and select rows by clicking (the terminal's own text selection then needs shift)")
@@ -79,7 +79,7 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	if *predPath != "" {
 		fmt.Fprintf(env.Stderr, "deup tui: reading %s\n", *predPath)
 	}
-	in := tuiInputs{*screenDir, *drugsPath, *modelPath, *predPath, *cellLine, *kappa}
+	in := tuiInputs{screenDir: *screenDir, drugsPath: *drugsPath, modelPath: *modelPath, predPath: *predPath, cellLine: *cellLine, kappa: *kappa}
 	if *campaignDir != "" && *screenDir == "" {
 		// The campaign's own screen ("" is the synthetic default for both).
 		l, c, err := openCampaign(*campaignDir)
@@ -88,8 +88,9 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 		}
 		l.Close()
 		in.screenDir = c.Config.Screen
+		in.campaignScreen = true
 	}
-	sc, err := loadTUIScreen(in)
+	sc, err := loadTUIScreen(env, &in)
 	if err != nil {
 		return err
 	}
@@ -131,34 +132,54 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 type tuiInputs struct {
 	screenDir, drugsPath, modelPath, predPath, cellLine string
 	kappa                                               float64
+	// campaignScreen: screenDir is the campaign's screen ("" is the
+	// synthetic default), not a default to replace with the model's.
+	campaignScreen bool
+	tm             *trained.Model // the model of modelPath, read by loadTUIScreen
 }
 
 // loadTUITable opens the screen (extended with --drugs) and builds the
 // table of pairs the UI browses, with predictions from a model, a file, or
 // none.
 func loadTUITable(ctx context.Context, env Env, in tuiInputs) (*pairs.Table, error) {
-	sc, err := loadTUIScreen(in)
+	sc, err := loadTUIScreen(env, &in)
 	if err != nil {
 		return nil, err
 	}
 	return tuiTable(ctx, env, sc, in)
 }
 
-// loadTUIScreen opens the screen of in (the synthetic default without a
-// directory) extended with --drugs.
-func loadTUIScreen(in tuiInputs) (*drugcomb.Screen, error) {
+// loadTUIScreen opens the screen of in extended with --drugs: --screen,
+// else the campaign's, else the screen the model of --model was trained on,
+// else the synthetic default. It reads the model (in.tm) and sets
+// in.screenDir to the directory used and in.cellLine to the model's cell
+// line when none was given.
+func loadTUIScreen(env Env, in *tuiInputs) (*drugcomb.Screen, error) {
 	var sc *drugcomb.Screen
 	var err error
-	if in.screenDir == "" {
+	if in.modelPath != "" {
+		if in.tm, err = openModel(in.modelPath); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case in.tm != nil && in.screenDir == "" && !in.campaignScreen:
+		if sc, in.screenDir, err = modelScreen(env, "tui", in.modelPath, in.tm, ""); err != nil {
+			return nil, err
+		}
+		if in.cellLine == "" && indexFold(sc.CellLines, in.tm.Meta.Screen.CellLine) >= 0 {
+			in.cellLine = sc.CellLines[indexFold(sc.CellLines, in.tm.Meta.Screen.CellLine)]
+		}
+	case in.screenDir == "":
 		sc, err = data.Synth(data.DefaultSynth(synthSeed))
-	} else {
-		sc, err = drugcomb.Open(in.screenDir)
+	default:
+		sc, err = openScreen(in.screenDir)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if in.drugsPath != "" {
-		extra, err := readDrugsCSV(in.drugsPath)
+		extra, err := readDrugsCSV(env, "tui", in.drugsPath, "", "")
 		if err != nil {
 			return nil, err
 		}
@@ -169,7 +190,7 @@ func loadTUIScreen(in tuiInputs) (*drugcomb.Screen, error) {
 
 // tuiTable builds the table of sc's pairs with the predictions of in.
 func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (*pairs.Table, error) {
-	screenDir, modelPath, predPath, cellLine, kappa := in.screenDir, in.modelPath, in.predPath, in.cellLine, in.kappa
+	screenDir, predPath, cellLine, kappa := in.screenDir, in.predPath, in.cellLine, in.kappa
 	var err error
 	cell := -1
 	switch {
@@ -186,7 +207,7 @@ func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (
 		cell = 0
 	}
 	n := 0
-	if modelPath != "" {
+	if in.tm != nil {
 		n = len(sc.Drugs) * (len(sc.Drugs) - 1) / 2
 	}
 	bl, err := pairs.NewBuilder(sc, n)
@@ -195,11 +216,11 @@ func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (
 	}
 	bl.Kappa = kappa
 	switch {
-	case modelPath != "":
+	case in.tm != nil:
 		if cell < 0 {
 			return nil, fmt.Errorf("deup tui: the screen has no cell lines")
 		}
-		if err := predictAllPairs(ctx, env, bl, sc, screenDir, modelPath, cell); err != nil {
+		if err := predictAllPairs(ctx, env, bl, sc, screenDir, in.tm, cell); err != nil {
 			return nil, err
 		}
 	case predPath != "":
@@ -238,18 +259,10 @@ func withDrugs(sc *drugcomb.Screen, extra []drugcomb.Drug) *drugcomb.Screen {
 }
 
 // predictAllPairs scores every unordered pair of the screen's drugs (those
-// with a usable structure) on cell line cell with the model in path.
-func predictAllPairs(ctx context.Context, env Env, bl *pairs.Builder, sc *drugcomb.Screen, screenDir, path string, cell int) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	m, err := model.Load(bufio.NewReader(f))
-	f.Close()
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	feats, kept, err := modelFeatures(env, "tui", "and no predictions", m, sc, screenDir)
+// with a usable structure) on cell line cell with the model tm.
+func predictAllPairs(ctx context.Context, env Env, bl *pairs.Builder, sc *drugcomb.Screen, screenDir string, tm *trained.Model, cell int) error {
+	m := tm.Method
+	feats, kept, err := modelFeatures(env, "tui", "and no predictions", tm, sc.Drugs, screenDir)
 	if err != nil {
 		return err
 	}

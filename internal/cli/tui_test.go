@@ -112,7 +112,7 @@ func TestTUIWithDrugs(t *testing.T) {
 	n := len(sc.Drugs)
 	path := filepath.Join(t.TempDir(), "more.csv")
 	// one drug already in the screen (by ID), two new ones
-	csv := "pubchem_cid,smiles\n" + sc.Drugs[3].ID + ",CCO\n2244,CC(=O)Oc1ccccc1C(=O)O\n3672,CC(C)Cc1ccc(C(C)C(=O)O)cc1\n"
+	csv := "id,smiles\n" + sc.Drugs[3].ID + ",CCO\n2244,CC(=O)Oc1ccccc1C(=O)O\n3672,CC(C)Cc1ccc(C(C)C(=O)O)cc1\n"
 	if err := os.WriteFile(path, []byte(csv), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,185 @@
+package trained
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/deup-screening/deup/data"
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/features"
+	"github.com/deup-screening/deup/lincs"
+	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/due"
+)
+
+// tinyScreen is a generated 12-drug screen (data.Synth), so the tests need
+// no real data.
+func tinyScreen(t testing.TB) *drugcomb.Screen {
+	t.Helper()
+	sc, err := data.Synth(data.SynthConfig{Seed: 5, Drugs: 12, CellLines: 1, Pairs: 50, ReplicateFrac: 0.2, MaxReplicates: 2,
+		LatentDim: 2, Scale: 5, NoiseMin: 1, NoiseMax: 2, RareWeight: 0.1, RareEffect: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+func fitted(t testing.TB, sc *drugcomb.Screen, m model.Method) model.Method {
+	t.Helper()
+	f, _, err := features.Build(sc.Drugs, features.Config{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := model.NewDataset(sc, f, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Fit(context.Background(), ds, drugcomb.SplitRandom(len(ds.Pairs), [3]float64{0.7, 0.3, 0}, 1), nil); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func tinyMeta(sc *drugcomb.Screen) *Meta {
+	return &Meta{Method: "deup", Drugs: NewDrugs(sc.Drugs),
+		Screen:   Screen{Name: sc.Name, SynthSeed: 5, CellLine: sc.CellLines[0], Score: sc.ScoreNames[0], Pairs: len(sc.Pairs), Digest: PairsDigest(sc, 0, 0)},
+		Training: Training{Split: "70/30", Seed: 1, InSample: 35, OutOfSample: 15, ValRMSE: Float(1.5), NoiseSD: Float(math.NaN())}}
+}
+
+// TestRoundTrip: a written model reads back with its metadata, and predicts
+// exactly as before; both a DEUP network and a DUE model (the two file
+// families of model.Load and due.Load).
+func TestRoundTrip(t *testing.T) {
+	sc := tinyScreen(t)
+	small := model.Config{TowerHidden: 16, TowerOut: 8, CombHidden: 8, SigmaHidden: 8, LR: 1e-3, MaxEpochs: 2, Patience: 2, Seed: 1}
+	for _, m := range []model.Method{
+		fitted(t, sc, model.NewDEUP(small)),
+		fitted(t, sc, due.New(due.Config{Seed: 1, MaxEpochs: 2, Patience: 2})),
+	} {
+		t.Run(m.Name(), func(t *testing.T) {
+			meta := tinyMeta(sc)
+			var buf bytes.Buffer
+			if err := Write(&buf, &Model{Method: m, Meta: meta}); err != nil {
+				t.Fatal(err)
+			}
+			got, err := Read(bytes.NewReader(buf.Bytes()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Meta == nil || got.Meta.Format != Format || len(got.Meta.Drugs) != 12 || got.Meta.Drugs[3] != meta.Drugs[3] ||
+				got.Meta.Screen != meta.Screen || *got.Meta.Training.ValRMSE != 1.5 || got.Meta.Training.NoiseSD != nil {
+				t.Errorf("metadata %+v", got.Meta)
+			}
+			f, _, _ := features.Build(got.Meta.ScreenDrugs(), features.Config{}, nil)
+			ps := []model.Pair{{A: 0, B: 1}, {A: 4, B: 9}}
+			want, _ := m.Predict(f, ps)
+			have, err := got.Method.Predict(f, ps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range want {
+				if want[i] != have[i] {
+					t.Errorf("pair %d: %+v after reading, %+v before", i, have[i], want[i])
+				}
+			}
+			// A bare method file (before this package) reads with Meta nil.
+			var bare bytes.Buffer
+			m.Save(&bare)
+			old, err := Read(&bare)
+			if err != nil || old.Meta != nil || old.Method.Name() != m.Name() {
+				t.Errorf("bare file: %v, %+v", err, old)
+			}
+		})
+	}
+}
+
+// TestVector: signatures survive JSON with their NaN entries (which plain
+// JSON numbers cannot hold), and reach lincs' form by drug.
+func TestVector(t *testing.T) {
+	sc := tinyScreen(t)
+	sig := &lincs.Signatures{Genes: []string{"g1", "g2", "g3"}, DrugIDs: []string{sc.Drugs[2].ID, "other"},
+		Vectors: [][]float32{{1, float32(math.NaN()), -6}, {0, 0, 0}}}
+	meta := tinyMeta(sc)
+	meta.Format = Format
+	meta.Signatures = NewSignatures(sig, sc.Drugs)
+	var buf bytes.Buffer
+	m := fitted(t, sc, model.NewDEUP(model.Config{TowerHidden: 8, TowerOut: 4, CombHidden: 4, SigmaHidden: 4, MaxEpochs: 1, Seed: 1}))
+	if err := Write(&buf, &Model{Method: m, Meta: meta}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls := got.Meta.LincsSignatures()
+	if ls.DrugIDs[2] != sc.Drugs[2].ID || len(ls.Vectors[2]) != 3 || ls.Vectors[2][0] != 1 || !math.IsNaN(float64(ls.Vectors[2][1])) || ls.Vectors[2][2] != -6 {
+		t.Errorf("drug 2's signature %v", ls.Vectors[2])
+	}
+	for i, v := range ls.Vectors {
+		if i != 2 && v != nil {
+			t.Errorf("drug %d has signature %v, want none", i, v)
+		}
+	}
+}
+
+// TestReadErrors: damaged files are errors that say what is wrong, never a
+// panic or a huge allocation.
+func TestReadErrors(t *testing.T) {
+	sc := tinyScreen(t)
+	m := fitted(t, sc, model.NewDEUP(model.Config{TowerHidden: 8, TowerOut: 4, CombHidden: 4, SigmaHidden: 4, MaxEpochs: 1, Seed: 1}))
+	var good bytes.Buffer
+	if err := Write(&good, &Model{Method: m, Meta: tinyMeta(sc)}); err != nil {
+		t.Fatal(err)
+	}
+	g := good.Bytes()
+	metaLen := int(binary.LittleEndian.Uint64(g[len(Magic):]))
+	withLen := func(n uint64) []byte {
+		b := append([]byte(nil), g...)
+		binary.LittleEndian.PutUint64(b[len(Magic):], n)
+		return b
+	}
+	dupDrug := bytes.Replace(g, []byte(`"id":"`+sc.Drugs[1].ID+`"`), []byte(`"id":"`+sc.Drugs[0].ID+`"`), 1)
+	for _, tc := range []struct {
+		name string
+		in   []byte
+		want string
+	}{
+		{"empty", nil, "missing magic"},
+		{"not a model", []byte("drug_a,drug_b\n1,2\n"), "missing magic"},
+		{"truncated length", g[:len(Magic)+3], "metadata length"},
+		{"zero length", withLen(0), "metadata length 0"},
+		{"huge length", withLen(1 << 62), "metadata length"},
+		{"truncated metadata", g[:len(Magic)+8+metaLen/2], "metadata of"},
+		{"bad JSON", withLen(uint64(metaLen - 1)), "metadata"},
+		{"duplicate drug", dupDrug, "listed twice"},
+		{"truncated method", g[:len(g)-10], ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Read(bytes.NewReader(tc.in))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+	if _, err := Read(bytes.NewReader(withLen(0))); !errors.Is(err, ErrFormat) {
+		t.Errorf("zero length: %v is not ErrFormat", err)
+	}
+}
+
+// FuzzRead: no input panics.
+func FuzzRead(f *testing.F) {
+	sc := tinyScreen(f)
+	m := fitted(f, sc, model.NewDEUP(model.Config{TowerHidden: 8, TowerOut: 4, CombHidden: 4, SigmaHidden: 4, MaxEpochs: 1, Seed: 1}))
+	var good bytes.Buffer
+	Write(&good, &Model{Method: m, Meta: tinyMeta(sc)})
+	f.Add(good.Bytes())
+	f.Add([]byte(Magic))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		Read(bytes.NewReader(in))
+	})
+}
