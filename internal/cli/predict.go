@@ -40,7 +40,7 @@ models, its signatures) or --drugs FILE (a CSV catalogue: an id column such as
 id, drug_id, pubchem_cid, pubchemid or cid, and a SMILES column such as
 smiles, isosmiles or canonical_smiles; --drug-id-col and --smiles-col name
 others; drugs whose SMILES cannot be read are skipped and counted; an fp+sig
-model uses the signatures its file carries, zeros for other drugs).
+model uses the signatures its file carries and leaves out drugs without one).
 
 --pairs FILE is a CSV with drug_a and drug_b columns holding drug ids;
 --all-pairs scores every unordered pair of distinct drugs (the tower runs once
