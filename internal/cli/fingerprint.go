@@ -27,7 +27,13 @@ FILE or standard input and writes "id<TAB>bits" to standard output, where bits
 are the space-separated, increasing indices of the on-bits of the folded
 Morgan fingerprint, identical to RDKit 2022.09.3's
 GetMorganFingerprintAsBitVect(mol, radius, nBits) with its defaults (bond
-types, no chirality, no feature invariants).
+types, no chirality, no feature invariants), of the whole SMILES.
+
+With --largest-fragment the fingerprint is that of the SMILES's largest
+organic fragment instead (salts and counter-ions left out), the one RDKit's
+standardizer keeps (rdMolStandardize.LargestFragmentChooser,
+preferOrganic=True) and the one deup's model features use by default
+(docs/vocabulary.md).
 
 A molecule that cannot be parsed (or that RDKit would refuse) is written with
 an empty bit list; its error goes to standard error with the id, the line and
@@ -40,12 +46,13 @@ the count and the throughput.`
 const fingerprintBatch = 4096
 
 func runFingerprint(ctx context.Context, env Env, args []string) error {
-	fs := newFlagSet(env, "deup fingerprint", "deup fingerprint [--radius R] [--bits N] [--header] [--workers W] [FILE]", fingerprintDesc)
+	fs := newFlagSet(env, "deup fingerprint", "deup fingerprint [--radius R] [--bits N] [--largest-fragment] [--header] [--workers W] [FILE]", fingerprintDesc)
 	radius := fs.Int("radius", 3, "Morgan radius")
 	bits := fs.Int("bits", 1024, "fingerprint size in bits")
 	header := fs.Bool("header", false, "skip the first line (a header)")
 	workers := fs.Int("workers", 0, "goroutines (0: GOMAXPROCS)")
 	quiet := fs.Bool("quiet", false, "do not print the throughput line")
+	largest := fs.Bool("largest-fragment", false, "fingerprint the largest organic fragment (as the model features do), not the whole SMILES")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -84,7 +91,13 @@ func runFingerprint(ctx context.Context, env Env, args []string) error {
 		nMol, nFail int
 	)
 	flush := func() error {
-		res, errs := chem.MorganBitsAll(smiles, *radius, *bits, nw)
+		var res [][]int
+		var errs []error
+		if *largest {
+			res, _, errs = chem.LargestFragmentBitsAll(smiles, *radius, *bits, nw, chem.LargestFragmentChooser{PreferOrganic: true})
+		} else {
+			res, errs = chem.MorganBitsAll(smiles, *radius, *bits, nw)
+		}
 		var b []byte
 		for i := range ids {
 			if bad[i] != "" {

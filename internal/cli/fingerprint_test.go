@@ -133,3 +133,23 @@ func TestFingerprintReference(t *testing.T) {
 		t.Errorf("%d output lines for %d molecules, want 4233", len(got), n)
 	}
 }
+
+// TestFingerprintLargestFragment: --largest-fragment leaves the counter-ion
+// out. Expected bits: RDKit 2022.09.3 GetMorganFingerprintAsBitVect(mol, 3,
+// 1024) of rdMolStandardize.LargestFragmentChooser(preferOrganic=True)
+// .choose(mol) (Debian python3-rdkit 202209.3-1); the whole salts have one
+// more bit each (189, the sodium; 514, the HCl).
+func TestFingerprintLargestFragment(t *testing.T) {
+	input := "sodium-benzoate\t[Na+].O=C([O-])c1ccccc1\n" +
+		"mechlorethamine-hcl\tCN(CCCl)CCCl.Cl\n"
+	want := "sodium-benzoate\t64 104 155 175 202 356 361 389 544 650 686 715 726 807 849 893 923 961 983\n" +
+		"mechlorethamine-hcl\t4 33 80 85 139 212 432 622 659 677 881 890 927 943\n"
+	out, errs, code := runMain(t, input, "fingerprint", "--largest-fragment", "--quiet")
+	if code != 0 || out != want {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant:\n%s", code, errs, out, want)
+	}
+	whole, _, _ := runMain(t, input, "fingerprint", "--quiet")
+	if !strings.Contains(whole, " 189 ") || !strings.Contains(whole, " 514 ") {
+		t.Errorf("whole-molecule bits lack the counter-ions' bits 189 and 514:\n%s", whole)
+	}
+}
