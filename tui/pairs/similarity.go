@@ -38,7 +38,8 @@ func Tanimoto(bits [][]int) func(i, j int) float64 {
 
 // UseMorganSimilarity makes Nearest rank measured pairs by the Tanimoto
 // similarity of the drugs' Morgan fingerprints (radius 2, 2048 bits, the
-// usual ECFP4-like setting for similarity search). Drugs whose SMILES is
+// usual ECFP4-like setting for similarity search), each of its largest
+// organic fragment (salts left out, chem.LargestFragmentChooser). Drugs whose SMILES is
 // missing or does not parse fall back to identity; their number is
 // returned. Call it before sharing the table.
 func (t *Table) UseMorganSimilarity() (unusable int) {
@@ -46,7 +47,9 @@ func (t *Table) UseMorganSimilarity() (unusable int) {
 	for i, d := range t.screen.Drugs {
 		smiles[i] = d.SMILES
 	}
-	bits, errs := chem.MorganBitsAll(smiles, 2, 2048, 0)
+	// The largest organic fragment, as the model features: two
+	// hydrochlorides are not similar for sharing their chloride.
+	bits, _, errs := chem.LargestFragmentBitsAll(smiles, 2, 2048, 0, chem.LargestFragmentChooser{PreferOrganic: true})
 	for i := range bits {
 		if errs[i] != nil || smiles[i] == "" {
 			bits[i] = nil
