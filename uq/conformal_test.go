@@ -518,3 +518,39 @@ func TestCalibratorJSON(t *testing.T) {
 		t.Errorf("empty JSON: %v, want ErrNoCalibration", err)
 	}
 }
+
+// FuzzCalibratorJSON: any input either fails to decode with an error or
+// decodes into a Calibrator that validates (or holds no calibration), whose
+// Interval never panics, and that survives a JSON round trip unchanged.
+func FuzzCalibratorJSON(f *testing.F) {
+	f.Add(`{"method":"conformal-normalized","n":3,"scores":[0.75,1,1]}`, 0.5, 1.0, 0.6)
+	f.Add(`{"method":"isotonic","n":4,"scores":[0.2,0.4,0.4,0.8]}`, 0.0, 2.0, 0.5)
+	f.Add(`{"method":"scale","n":10,"scale":1.3}`, 1.0, 1.0, 0.9)
+	f.Add(`{"method":"conformal","n":1,"scores":[0]}`, 0.0, 1.0, 0.3)
+	f.Add(`{}`, 0.0, 1.0, 0.9)
+	f.Fuzz(func(t *testing.T, in string, mu, sigma, coverage float64) {
+		var c Calibrator
+		if err := json.Unmarshal([]byte(in), &c); err != nil {
+			return
+		}
+		if err := c.Validate(); err != nil && !errors.Is(err, ErrNoCalibration) {
+			t.Fatalf("decoded %+v does not validate: %v", c, err)
+		}
+		lo, hi, err := c.Interval(mu, sigma, coverage)
+		if err == nil && (math.IsNaN(lo) || math.IsNaN(hi) || lo > hi) {
+			t.Fatalf("%+v: interval [%v, %v] for mu %v sigma %v coverage %v", c, lo, hi, mu, sigma, coverage)
+		}
+		b, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Calibrator
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatalf("round trip of %s: %v", b, err)
+		}
+		b2, _ := json.Marshal(back)
+		if string(b) != string(b2) {
+			t.Fatalf("round trip %s -> %s", b, b2)
+		}
+	})
+}
