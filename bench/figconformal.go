@@ -21,8 +21,7 @@ const FigConformal = "conformal"
 // quintile (smallest sigma first), mean over seeds, one line per row; one
 // panel for plain and one for sigma-normalized intervals, with the
 // nominal coverage dashed. The constant row has one sigma per seed, so its
-// quintiles are groups in input order: the spread that sampling alone
-// gives.
+// quintiles are groups of test pairs in pair (screen file) order.
 func (r *Result) conformalPanels() ([]*plot.Plot, error) {
 	nominal := 100 * (1 - r.Alpha)
 	// One y range for both panels, with room below the lowest line for
@@ -85,7 +84,7 @@ func (r *Result) conformalPanels() ([]*plot.Plot, error) {
 			p.Add(l, s)
 			label := row.Method
 			if row.Method == Constant {
-				label += " (one sigma: quintiles in input order)"
+				label += " (one sigma: quintiles in pair order)"
 			}
 			p.Legend.Add(label, l, s)
 		}
