@@ -50,6 +50,9 @@ type Config struct {
 	// train-seconds column is wall time, so with more than one worker it
 	// includes time shared with the other trainings.
 	Workers int
+	// Alpha is the miscoverage of the conformal intervals scored for
+	// every row (coverage 1 − Alpha); default 0.1.
+	Alpha float64
 }
 
 func (c Config) withDefaults() Config {
@@ -76,6 +79,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Workers <= 0 {
 		c.Workers = 1
+	}
+	if c.Alpha == 0 {
+		c.Alpha = 0.1
 	}
 	return c
 }
@@ -105,6 +111,9 @@ func (c Config) Validate() error {
 	}
 	if c.Members < 1 || c.Passes < 2 || !(c.Dropout > 0 && c.Dropout < 1) {
 		return fmt.Errorf("bench: members %d (want ≥ 1), passes %d (want ≥ 2), dropout %v (want in (0,1))", c.Members, c.Passes, c.Dropout)
+	}
+	if !(c.Alpha > 0 && c.Alpha < 1) {
+		return fmt.Errorf("bench: alpha %v: the conformal miscoverage must be in (0, 1) (0.1 for 90 %% intervals)", c.Alpha)
 	}
 	return nil
 }
@@ -162,6 +171,14 @@ type Row struct {
 	TrainSeconds []float64      // per seed
 	Note         string         // the method's AleatoricNote
 	Floored      []int          // per seed: test pairs whose sigma was raised to the floor
+	Conformal    []Conformal    // per seed
+}
+
+// Conformal holds one seed's conformal intervals of one row, scored on the
+// test pairs: Plain (mu ± q) and Normalized (mu ± q sigma), each test
+// half calibrated on the other half (uq.CrossConformal).
+type Conformal struct {
+	Plain, Normalized uq.IntervalMetrics
 }
 
 // SigmaFloor is the smallest sigma scored, as a fraction of the standard
@@ -179,6 +196,7 @@ type Result struct {
 	WallSeconds float64
 	HasTruth    bool
 	Screen      string
+	Alpha       float64 // miscoverage of the conformal intervals
 }
 
 // Row returns the named row, or nil.
@@ -208,7 +226,7 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 	start := time.Now()
 	_, ysd := uq.MeanSD(d.Y)
 	floor := SigmaFloor * ysd
-	res := &Result{Seeds: cfg.Seeds, HasTruth: truth != nil}
+	res := &Result{Seeds: cfg.Seeds, HasTruth: truth != nil, Alpha: cfg.Alpha}
 	rows := cfg.Rows()
 	byName := map[string]*Row{}
 	for _, name := range rows {
@@ -228,6 +246,9 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 		split := drugcomb.SplitRandom(len(d.Pairs), cfg.Fracs, seed)
 		if len(split.Test) < 3 || len(split.Val) < 3 || len(split.Train) < 3 {
 			return nil, fmt.Errorf("bench: split of %d pairs too small (train %d, val %d, test %d)", len(d.Pairs), len(split.Train), len(split.Val), len(split.Test))
+		}
+		if need := uq.MinCalibration(cfg.Alpha); len(split.Test)/2 < need {
+			return nil, fmt.Errorf("bench: %d test pairs are too few for conformal intervals at coverage %v: each half of the test split calibrates the other and needs at least %d pairs (lower the coverage or enlarge the test split)", len(split.Test), 1-cfg.Alpha, need)
 		}
 		res.TestPairs = len(split.Test)
 		for _, name := range cfg.Methods {
@@ -297,7 +318,7 @@ feed:
 	for k, j := range jobs {
 		test, yTest := j.split.Test, valuesOf(d.Y, j.split.Test)
 		for _, r := range outs[k].rows {
-			if err := res.add(byName[r.name], j.seed, test, yTest, r.pred, truth, outs[k].secs, r.note, floor); err != nil {
+			if err := res.add(byName[r.name], j.seed, test, yTest, r.pred, truth, outs[k].secs, r.note, floor, cfg.Alpha); err != nil {
 				return nil, err
 			}
 		}
@@ -366,7 +387,7 @@ func runJob(ctx context.Context, d *model.Dataset, cfg Config, name string, seed
 	return out, nil
 }
 
-func (res *Result) add(row *Row, seed uint64, idx []int, y []float64, pred []model.Prediction, truth *drugcomb.Truth, secs float64, note string, floor float64) error {
+func (res *Result) add(row *Row, seed uint64, idx []int, y []float64, pred []model.Prediction, truth *drugcomb.Truth, secs float64, note string, floor, alpha float64) error {
 	if len(pred) != len(idx) {
 		return fmt.Errorf("bench: %s, seed %d: %d predictions for %d pairs", row.Method, seed, len(pred), len(idx))
 	}
@@ -384,6 +405,11 @@ func (res *Result) add(row *Row, seed uint64, idx []int, y []float64, pred []mod
 		return fmt.Errorf("bench: %s, seed %d: %w", row.Method, seed, err)
 	}
 	row.PerSeed = append(row.PerSeed, uq.Score(y, mu, sigma, seed))
+	conf, err := scoreConformal(y, mu, sigma, alpha, seed)
+	if err != nil {
+		return fmt.Errorf("bench: %s, seed %d: conformal: %w", row.Method, seed, err)
+	}
+	row.Conformal = append(row.Conformal, conf)
 	row.TrainSeconds = append(row.TrainSeconds, secs)
 	row.Note = note
 	for k, p := range pred {
@@ -397,6 +423,26 @@ func (res *Result) add(row *Row, seed uint64, idx []int, y []float64, pred []mod
 		row.Truth = append(row.Truth, scoreTruth(pred, idx, truth))
 	}
 	return nil
+}
+
+// scoreConformal scores plain and sigma-normalized conformal intervals on
+// the test pairs, each half of them calibrated on the other. The halves
+// depend on the seed only, so every row of a seed shares them.
+func scoreConformal(y, mu, sigma []float64, alpha float64, seed uint64) (Conformal, error) {
+	var c Conformal
+	for _, normalized := range []bool{false, true} {
+		lo, hi, err := uq.CrossConformal(y, mu, sigma, alpha, normalized, seed)
+		if err != nil {
+			return c, err
+		}
+		m := uq.ScoreIntervals(y, lo, hi, sigma, alpha)
+		if normalized {
+			c.Normalized = m
+		} else {
+			c.Plain = m
+		}
+	}
+	return c, nil
 }
 
 // scoreTruth computes TruthMetrics of predictions for pairs idx.

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"image/png"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
@@ -19,6 +21,7 @@ import (
 	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/model/due"
+	"github.com/deup-screening/deup/uq"
 )
 
 // smallConfig is a benchmark small enough for a unit test: narrow networks,
@@ -121,6 +124,55 @@ func TestRunRowsAndConstant(t *testing.T) {
 	a, b := res.Row(MCDropout).PerSeed[0], res.Row("mcdropout-t10").PerSeed[0]
 	if a.Sharpness == b.Sharpness {
 		t.Errorf("mcdropout and mcdropout-t10 have the same sharpness %v", a.Sharpness)
+	}
+}
+
+// TestConformalRows checks the conformal intervals Run scores against a
+// direct computation from the predictions it keeps: the same halves (drawn
+// from the seed) for every row, coverage near the nominal 90 % on the
+// test pairs, and the constant row's plain and normalized intervals equal
+// (one sigma: normalizing changes nothing).
+func TestConformalRows(t *testing.T) {
+	sc, d := synthDataset(t)
+	cfg := smallConfig(DEUP)
+	res, err := Run(context.Background(), d, sc.Truth, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{DEUP, Constant} {
+		row := res.Row(name)
+		if len(row.Conformal) != 2 {
+			t.Fatalf("%s: %d conformal entries, want 2", name, len(row.Conformal))
+		}
+		for si, seed := range res.Seeds {
+			preds := res.byMethod(name, &seed)
+			y, mu, s := columns(preds)
+			lo, hi, err := uq.CrossConformal(y, mu, s, 0.1, true, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := uq.ScoreIntervals(y, lo, hi, s, 0.1)
+			got := row.Conformal[si].Normalized
+			if got != want {
+				t.Errorf("%s seed %d: normalized %+v, want %+v", name, seed, got, want)
+			}
+			// Cross-conformal coverage on 272 pairs: 90 % up to sampling
+			// error (sd about 1.8 points per half-set of 136).
+			for _, m := range []uq.IntervalMetrics{row.Conformal[si].Plain, got} {
+				if m.N != res.TestPairs || m.Coverage < 83 || m.Coverage > 97 || !(m.Width > 0) {
+					t.Errorf("%s seed %d: %+v", name, seed, m)
+				}
+			}
+		}
+	}
+	c := res.Row(Constant).Conformal[0]
+	if math.Abs(c.Plain.Width-c.Normalized.Width) > 1e-9*c.Plain.Width || c.Plain.Coverage != c.Normalized.Coverage {
+		t.Errorf("constant sigma: plain %+v, normalized %+v", c.Plain, c.Normalized)
+	}
+	// Too small a test split for the asked coverage: an error before training.
+	cfg.Alpha = 0.001
+	if _, err := Run(context.Background(), d, sc.Truth, cfg, nil); err == nil || !strings.Contains(err.Error(), "too few for conformal intervals") {
+		t.Errorf("alpha 0.001 on %d test pairs: %v", res.TestPairs, err)
 	}
 }
 
@@ -233,6 +285,40 @@ func TestOutputs(t *testing.T) {
 				t.Errorf("%s rmse mean %v, per-seed mean %v", m, *r.Mean, mean)
 			}
 		}
+		// methods.NAME.conformal.{plain,normalized}.{coverage,width,worst_quintile_coverage}.{mean,sd}: the issue's keys.
+		var conf struct {
+			Methods map[string]struct {
+				Conformal map[string]map[string]json.RawMessage `json:"conformal"`
+			} `json:"methods"`
+			Alpha float64 `json:"conformal_alpha"`
+		}
+		if err := json.Unmarshal(buf.Bytes(), &conf); err != nil {
+			t.Fatal(err)
+		}
+		if conf.Alpha != 0.1 {
+			t.Errorf("conformal_alpha %v, want 0.1", conf.Alpha)
+		}
+		for _, m := range []string{DEUP, Ensemble, Constant} {
+			row := res.Row(m)
+			for _, kind := range []string{"plain", "normalized"} {
+				for _, k := range []string{"coverage", "width", "worst_quintile_coverage", "interval_score"} {
+					var s struct {
+						Mean    *float64   `json:"mean"`
+						SD      *float64   `json:"sd"`
+						PerSeed []*float64 `json:"per_seed"`
+					}
+					if err := json.Unmarshal(conf.Methods[m].Conformal[kind][k], &s); err != nil {
+						t.Fatalf("%s.conformal.%s.%s: %v", m, kind, k, err)
+					}
+					if s.Mean == nil || s.SD == nil || len(s.PerSeed) != 2 {
+						t.Fatalf("%s.conformal.%s.%s: %+v", m, kind, k, s)
+					}
+					if want := row.conformalMetric(kind, k)[1]; *s.PerSeed[1] != want {
+						t.Errorf("%s.conformal.%s.%s per_seed[1] = %v, want %v", m, kind, k, *s.PerSeed[1], want)
+					}
+				}
+			}
+		}
 	})
 	t.Run("predictions.parquet round trip", func(t *testing.T) {
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
@@ -265,10 +351,10 @@ func TestOutputs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(paths) != 6 {
-			t.Fatalf("wrote %v, want 3 PNG + 3 SVG", paths)
+		if len(paths) != 8 {
+			t.Fatalf("wrote %v, want 4 PNG + 4 SVG", paths)
 		}
-		for _, base := range []string{FigPairs, FigCalibration, FigResiduals} {
+		for _, base := range []string{FigPairs, FigCalibration, FigResiduals, FigConformal} {
 			f, err := os.Open(filepath.Join(dir, base+".png"))
 			if err != nil {
 				t.Fatal(err)
@@ -292,7 +378,8 @@ func TestOutputs(t *testing.T) {
 		if err := res.WriteMarkdown(&buf); err != nil {
 			t.Fatal(err)
 		}
-		for _, s := range []string{"| method | corr | upper_bound | ratio | loglik |", "| deup |", "| ensemble |", "| constant |", "2 seeds", "epi_corr"} {
+		for _, s := range []string{"| method | corr | upper_bound | ratio | loglik |", "| deup |", "| ensemble |", "| constant |", "2 seeds", "epi_corr",
+			"Conformal intervals at 90 %", "| method | plain coverage | plain width | plain worst q | plain IS | normalized coverage |", "Calibration: cross-conformal on the test split"} {
 			if !bytes.Contains(buf.Bytes(), []byte(s)) {
 				t.Errorf("markdown lacks %q:\n%s", s, buf.String())
 			}
@@ -312,6 +399,10 @@ func TestConfigValidate(t *testing.T) {
 		{"fractions not summing to one", Config{Fracs: [3]float64{0.5, 0.3, 0.3}}, false},
 		{"zero fraction", Config{Fracs: [3]float64{0.7, 0.3, 0}}, false},
 		{"bad dropout", Config{Dropout: 1.5}, false},
+		{"alpha 0.05", Config{Alpha: 0.05}, true},
+		{"alpha 1", Config{Alpha: 1}, false},
+		{"alpha negative", Config{Alpha: -0.1}, false},
+		{"alpha NaN", Config{Alpha: math.NaN()}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -332,4 +423,23 @@ func equal(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// BenchmarkScoreConformal: the conformal scoring of one row on one seed
+// (432 test pairs, the PC-3 size): plain and normalized cross-conformal
+// intervals and their metrics.
+func BenchmarkScoreConformal(b *testing.B) {
+	b.ReportAllocs()
+	rng := rand.New(rand.NewPCG(1, 2))
+	n := 432
+	y, mu, sigma := make([]float64, n), make([]float64, n), make([]float64, n)
+	for i := range y {
+		mu[i], sigma[i] = rng.NormFloat64(), math.Exp(rng.Float64())
+		y[i] = mu[i] + sigma[i]*rng.NormFloat64()
+	}
+	for b.Loop() {
+		if _, err := scoreConformal(y, mu, sigma, 0.1, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -26,6 +26,18 @@
 // when every pass drops the same units) is scored at that floor, and the
 // number of such pairs is reported per row: nothing is dropped.
 //
+// Conformal intervals: every row is also scored by split-conformal
+// intervals at coverage 1 − Config.Alpha (default 0.1: 90 %), plain
+// (μ ± q, q from |y − μ|) and σ-normalized (μ ± qσ, q from |y − μ|/σ),
+// with uq.ScoreIntervals' coverage, width, worst σ-quintile coverage and
+// interval score. The calibration pairs must have trained neither μ nor
+// σ; in the 40/30/30 split train and validation both trained (DEUP's σ
+// path on validation), so the test pairs are used, never a pair for its
+// own interval: a permutation drawn from the seed halves them and each
+// half is calibrated on the other (uq.CrossConformal, two-fold
+// cross-conformal; every row of a seed gets the same halves). Run refuses
+// a test split whose halves are smaller than uq.MinCalibration(Alpha).
+//
 // Every random draw comes from the seeds: the same seeds give the same
 // numbers. Trainings (one method on one seed's split) run on
 // Config.Workers goroutines and their results are merged in table order,

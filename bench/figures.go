@@ -28,8 +28,8 @@ const (
 	FigResiduals   = "residuals"   // |residual| against sigma per method
 )
 
-// WriteFigures writes the three figures into dir as PNG and SVG and returns
-// the paths written.
+// WriteFigures writes the four figures (pairs, calibration, residuals and
+// conformal) into dir as PNG and SVG and returns the paths written.
 func (r *Result) WriteFigures(dir string) ([]string, error) {
 	if len(r.Rows) == 0 {
 		return nil, ErrNoRows
@@ -58,6 +58,15 @@ func (r *Result) WriteFigures(dir string) ([]string, error) {
 		return nil, err
 	}
 	ps, err = saveGrid(dir, FigResiduals, res, 2)
+	if err != nil {
+		return nil, err
+	}
+	paths = append(paths, ps...)
+	conf, err := r.conformalPanels()
+	if err != nil {
+		return nil, err
+	}
+	ps, err = saveGrid(dir, FigConformal, conf, 2)
 	if err != nil {
 		return nil, err
 	}

@@ -64,24 +64,92 @@ func (r *Row) metric(name string) []float64 {
 	return out
 }
 
+// conformalStats is the JSON form of one kind of conformal interval of one
+// row: each metric's mean, sd and per-seed values.
+type conformalStats struct {
+	Coverage              stat   `json:"coverage"`
+	Width                 stat   `json:"width"`
+	WorstQuintileCoverage stat   `json:"worst_quintile_coverage"`
+	IntervalScore         stat   `json:"interval_score"`
+	QuintileCoverage      []stat `json:"quintile_coverage"` // smallest sigma first
+}
+
+type conformalJSON struct {
+	Plain      conformalStats `json:"plain"`
+	Normalized conformalStats `json:"normalized"`
+}
+
+// conformalMetric returns the per-seed values of one interval metric of a
+// row: kind "plain" or "normalized", name one of coverage, width,
+// worst_quintile_coverage, interval_score, or q1..q5 (quintile coverage).
+func (r *Row) conformalMetric(kind, name string) []float64 {
+	out := make([]float64, len(r.Conformal))
+	for i, c := range r.Conformal {
+		m := c.Plain
+		if kind == "normalized" {
+			m = c.Normalized
+		}
+		switch name {
+		case "coverage":
+			out[i] = m.Coverage
+		case "width":
+			out[i] = m.Width
+		case "worst_quintile_coverage":
+			out[i] = m.WorstQuintileCoverage
+		case "interval_score":
+			out[i] = m.IntervalScore
+		default:
+			var g int
+			if _, err := fmt.Sscanf(name, "q%d", &g); err != nil || g < 1 || g > uq.Quintiles {
+				panic("bench: unknown conformal metric " + name)
+			}
+			out[i] = m.QuintileCoverage[g-1]
+		}
+	}
+	return out
+}
+
+func (r *Row) conformalJSON() conformalJSON {
+	kind := func(k string) conformalStats {
+		cs := conformalStats{
+			Coverage:              newStat(r.conformalMetric(k, "coverage")),
+			Width:                 newStat(r.conformalMetric(k, "width")),
+			WorstQuintileCoverage: newStat(r.conformalMetric(k, "worst_quintile_coverage")),
+			IntervalScore:         newStat(r.conformalMetric(k, "interval_score")),
+		}
+		for g := 1; g <= uq.Quintiles; g++ {
+			cs.QuintileCoverage = append(cs.QuintileCoverage, newStat(r.conformalMetric(k, fmt.Sprintf("q%d", g))))
+		}
+		return cs
+	}
+	return conformalJSON{Plain: kind("plain"), Normalized: kind("normalized")}
+}
+
+// ConformalCalibration says where the conformal intervals' calibration
+// pairs come from (written into results.json and under the table).
+const ConformalCalibration = "cross-conformal on the test split: a seeded permutation halves the test pairs, each half is calibrated on the other; no scored pair is in its own calibration set, and none trained mu or sigma"
+
 // TruthNames lists the truth metrics (present only for screens with a truth).
 func TruthNames() []string { return []string{"epi_corr", "epi_spearman", "epi_ratio", "alea_corr"} }
 
 // WriteJSON writes results.json: {"methods": {name: {metric: {"mean", "sd",
-// "per_seed"}, ..., "train_seconds": {...}}}, "wall_seconds", "seeds",
-// "test_pairs"} plus "rows" (table order), "seed_values", "screen" and
-// "notes".
+// "per_seed"}, ..., "train_seconds": {...}, "conformal": {"plain" |
+// "normalized": {"coverage" | "width" | "worst_quintile_coverage" |
+// "interval_score": {"mean", "sd", "per_seed"}, "quintile_coverage":
+// [5 × {...}]}}}}, "wall_seconds", "seeds", "test_pairs"} plus "rows"
+// (table order), "seed_values", "screen", "notes", "conformal_alpha" and
+// "conformal_calibration". Coverages are percentages.
 func (r *Result) WriteJSON(w io.Writer) error {
 	if len(r.Rows) == 0 {
 		return ErrNoRows
 	}
-	methods := map[string]map[string]stat{}
+	methods := map[string]map[string]any{}
 	notes := map[string]string{}
 	floored := map[string][]int{}
 	var order []string
 	for i := range r.Rows {
 		row := &r.Rows[i]
-		ms := map[string]stat{}
+		ms := map[string]any{}
 		names := append(uq.Names(), "train_seconds")
 		if r.HasTruth {
 			names = append(names, TruthNames()...)
@@ -89,23 +157,26 @@ func (r *Result) WriteJSON(w io.Writer) error {
 		for _, n := range names {
 			ms[n] = newStat(row.metric(n))
 		}
+		ms["conformal"] = row.conformalJSON()
 		methods[row.Method] = ms
 		notes[row.Method] = row.Note
 		floored[row.Method] = row.Floored
 		order = append(order, row.Method)
 	}
 	out := struct {
-		Methods     map[string]map[string]stat `json:"methods"`
-		WallSeconds float64                    `json:"wall_seconds"`
-		Seeds       int                        `json:"seeds"`
-		TestPairs   int                        `json:"test_pairs"`
-		Rows        []string                   `json:"rows"`
-		SeedValues  []uint64                   `json:"seed_values"`
-		Screen      string                     `json:"screen,omitempty"`
-		Notes       map[string]string          `json:"notes"`
-		Floored     map[string][]int           `json:"sigma_floored"`
-		SigmaFloor  float64                    `json:"sigma_floor_fraction_of_sd"`
-	}{methods, r.WallSeconds, len(r.Seeds), r.TestPairs, order, r.Seeds, r.Screen, notes, floored, SigmaFloor}
+		Methods      map[string]map[string]any `json:"methods"`
+		WallSeconds  float64                   `json:"wall_seconds"`
+		Seeds        int                       `json:"seeds"`
+		TestPairs    int                       `json:"test_pairs"`
+		Rows         []string                  `json:"rows"`
+		SeedValues   []uint64                  `json:"seed_values"`
+		Screen       string                    `json:"screen,omitempty"`
+		Notes        map[string]string         `json:"notes"`
+		Floored      map[string][]int          `json:"sigma_floored"`
+		SigmaFloor   float64                   `json:"sigma_floor_fraction_of_sd"`
+		Alpha        float64                   `json:"conformal_alpha"`
+		ConformalCal string                    `json:"conformal_calibration"`
+	}{methods, r.WallSeconds, len(r.Seeds), r.TestPairs, order, r.Seeds, r.Screen, notes, floored, SigmaFloor, r.Alpha, ConformalCalibration}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
@@ -146,6 +217,7 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintf(&b, " %s |\n", pm(row.TrainSeconds, 1))
 	}
 	fmt.Fprintf(&b, "\n%d seeds (mean ± sample sd), %d test pairs per seed; wall time %.1f s\n", len(r.Seeds), r.TestPairs, r.WallSeconds)
+	r.writeConformalTable(&b)
 	if r.HasTruth {
 		b.WriteString("\nAgainst the known truth (epistemic: |mu - true mean|; aleatoric: true noise sd):\n\n| method |")
 		for _, n := range TruthNames() {
@@ -163,6 +235,24 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeConformalTable writes the table of conformal intervals: coverage
+// (%), mean width, worst sigma-quintile coverage (%) and interval score,
+// plain and sigma-normalized.
+func (r *Result) writeConformalTable(b *strings.Builder) {
+	fmt.Fprintf(b, "\nConformal intervals at %g %% (plain: mu ± q; normalized: mu ± q sigma; coverages in %%, worst q: the lowest coverage over the five sigma quintiles; IS: interval score):\n\n", 100*(1-r.Alpha))
+	b.WriteString("| method | plain coverage | plain width | plain worst q | plain IS | normalized coverage | normalized width | normalized worst q | normalized IS |\n|---|---|---|---|---|---|---|---|---|\n")
+	for i := range r.Rows {
+		row := &r.Rows[i]
+		fmt.Fprintf(b, "| %s |", row.Method)
+		for _, k := range []string{"plain", "normalized"} {
+			fmt.Fprintf(b, " %s | %s | %s | %s |", pm(row.conformalMetric(k, "coverage"), 1), pm(row.conformalMetric(k, "width"), 1),
+				pm(row.conformalMetric(k, "worst_quintile_coverage"), 1), pm(row.conformalMetric(k, "interval_score"), 1))
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(b, "\nCalibration: %s.\n", ConformalCalibration)
 }
 
 func pm(x []float64, prec int) string {

@@ -36,6 +36,53 @@
 // Aggregate reports each metric as the mean and the sample standard
 // deviation (n-1 denominator) over seeds.
 //
+// # Prediction intervals and calibration
+//
+// Split-conformal intervals (Vovk et al. 2005; Lei et al. 2018) at
+// miscoverage alpha from n calibration pairs, disjoint from the pairs that
+// trained mu and sigma and exchangeable with the pairs scored:
+//
+//	plain       score s_i = |y_i - mu_i|,          interval mu ± q
+//	normalized  score s_i = |y_i - mu_i| / sigma_i, interval mu ± q sigma
+//	q           the k-th smallest score, k = ceil((n+1)(1-alpha))
+//
+// Then a new exchangeable pair is covered with probability at least
+// 1 - alpha (and at most 1 - alpha + 1/(n+1) without ties). When
+// k > n (n < 1/alpha - 1; MinCalibration gives the exact bound: 9 pairs
+// for alpha = 0.1, 19 for 0.05) no finite interval keeps the guarantee:
+// ConformalQuantile returns +Inf (the whole line) and Calibrator.Interval
+// and CrossConformal return ErrTooFewPairs.
+//
+// CrossConformal scores a test set without ever calibrating a pair on
+// itself: a seeded permutation splits it into two halves, each calibrated
+// on the other (a two-fold cross-conformal scheme; each half is an
+// ordinary split-conformal test set for the other, so the guarantee holds
+// per half). package bench uses it on the test split, the only part of
+// the 40/30/30 split that trained neither mu nor sigma (DEUP's sigma path
+// trains on the validation split).
+//
+// Recalibration of sigma (Calibrator, FitScale, FitIsotonic): one scale s
+// fitted by maximum likelihood, s = sqrt(mean_i ((y_i - mu_i)/sigma_i)^2),
+// and the isotonic recalibration of the predictive CDF of Kuleshov et al.
+// (2018): R fitted on (p_i, #{j: p_j <= p_i}/n), p_i = Phi((y_i -
+// mu_i)/sigma_i), linear between knots, R(0) = 0, R(1) = 1.
+//
+// Interval metrics (ScoreIntervals), coverages in percent:
+//
+//	coverage                 100 #{i: lo_i <= y_i <= hi_i} / n
+//	width                    mean_i (hi_i - lo_i)
+//	quintile_coverage[g]     coverage of the g-th fifth of the pairs by
+//	                         increasing sigma (ties in input order)
+//	worst_quintile_coverage  min_g quintile_coverage[g]: conditional
+//	                         coverage's headline
+//	interval_score           mean_i (hi_i - lo_i) + (2/alpha)(lo_i - y_i)1{y_i < lo_i}
+//	                         + (2/alpha)(y_i - hi_i)1{y_i > hi_i}   (Gneiting & Raftery 2007)
+//
+// Calibrator is the serializable form (JSON: method, n, sorted scores or
+// scale) that a model file can store; its Interval returns ErrCoverage for
+// a coverage outside (0, 1), ErrNoCalibration for a missing calibration
+// and ErrTooFewPairs as above, never a silent interval.
+//
 // # NaN and degenerate input
 //
 // Score and the metric functions never drop an example and never return an

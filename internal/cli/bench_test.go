@@ -47,7 +47,7 @@ func TestBenchCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
 	}
-	for _, s := range []string{"| deup |", "| constant |", "epi_corr", "total wall time"} {
+	for _, s := range []string{"| deup |", "| constant |", "epi_corr", "total wall time", "Conformal intervals at 90 %"} {
 		if !strings.Contains(stdout.String(), s) {
 			t.Errorf("output lacks %q:\n%s", s, stdout.String())
 		}
@@ -55,7 +55,7 @@ func TestBenchCommand(t *testing.T) {
 	if !strings.Contains(stderr.String(), "bench [") {
 		t.Errorf("no progress bar on stderr:\n%s", stderr.String())
 	}
-	for _, f := range []string{"results.json", "predictions.parquet", "pairs.png", "pairs.svg", "calibration.png", "calibration.svg", "residuals.png", "residuals.svg"} {
+	for _, f := range []string{"results.json", "predictions.parquet", "pairs.png", "pairs.svg", "calibration.png", "calibration.svg", "residuals.png", "residuals.svg", "conformal.png", "conformal.svg"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Error(err)
 		}
@@ -72,7 +72,7 @@ func TestBenchCommand(t *testing.T) {
 	if err := json.Unmarshal(b, &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Seeds != 1 || res.TestPairs == 0 || res.Methods["deup"]["corr"] == nil {
+	if res.Seeds != 1 || res.TestPairs == 0 || res.Methods["deup"]["corr"] == nil || res.Methods["deup"]["conformal"] == nil {
 		t.Errorf("results.json: %s", b)
 	}
 }
@@ -86,6 +86,9 @@ func TestBenchUsageErrors(t *testing.T) {
 		{"unknown method", []string{"bench", "--methods", "bnn"}, `unknown method "bnn"`},
 		{"bad split", []string{"bench", "--split", "50/50"}, "want three numbers"},
 		{"no seeds", []string{"bench", "--seeds", "0"}, "--seeds 0"},
+		{"alpha 0", []string{"bench", "--alpha", "0"}, "--alpha 0: the conformal miscoverage must be in (0, 1)"},
+		{"alpha 90", []string{"bench", "--alpha", "90"}, "--alpha 90"},
+		{"alpha not a number", []string{"bench", "--alpha", "ten"}, "ten"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
