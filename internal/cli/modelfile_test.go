@@ -52,7 +52,7 @@ func TestEveryMethodEveryCommand(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tm.Meta == nil || tm.Meta.Method != method || len(tm.Meta.Drugs) != n || tm.Meta.Screen.CellLine != sc.CellLines[0] ||
-				tm.Meta.Training.InSample+tm.Meta.Training.OutOfSample != tm.Meta.Screen.Pairs || tm.Meta.Screen.Pairs != len(sc.Pairs) {
+				tm.Meta.Calibration == nil || tm.Meta.Training.InSample+tm.Meta.Training.OutOfSample+tm.Meta.Calibration.N != tm.Meta.Screen.Pairs || tm.Meta.Screen.Pairs != len(sc.Pairs) {
 				t.Fatalf("metadata %+v", tm.Meta)
 			}
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -23,6 +24,8 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/trained"
+	"github.com/deup-screening/deup/uq"
 )
 
 func predictCommand() *Command {
@@ -46,6 +49,14 @@ model uses the signatures its file carries and leaves out drugs without one).
 --all-pairs scores every unordered pair of distinct drugs (the tower runs once
 per drug, then the combined network once per pair).
 
+--coverage C (e.g. 0.9) adds the columns lower and upper: the interval that
+holds the measured score with probability C, from the calibration deup train
+stored in the model (split-conformal on pairs held out of training; with the
+default sigma-normalized scores, mu ± q sigma_total, q the conformal quantile of
+|y - mu|/sigma_total). It says on stderr which calibration it used. A model
+trained with --calibration 0, or before calibrations existed, gives none:
+retrain with deup train --calibration 0.1.
+
 Next: sort the output by mu or sigma, or let deup suggest --model MODEL pick a
 batch of experiments.`
 
@@ -59,6 +70,7 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	idCol := fs.String("drug-id-col", "", "with --drugs: the id column (default: the first of id, drug_id, pubchem_cid, pubchemid, cid, ...)")
 	smilesCol := fs.String("smiles-col", "", "with --drugs: the SMILES column (default: the first of smiles, isosmiles, canonical_smiles, ...)")
 	out := fs.String("out", "", "output file: .arrow, .parquet or .csv")
+	coverage := fs.Float64("coverage", 0, "add lower and upper columns: the calibrated interval at this coverage in (0, 1), e.g. 0.9 (default: none)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -80,12 +92,24 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if isSet(fs, "coverage") {
+		if err := checkCoverage(*coverage); err != nil {
+			return err
+		}
+	}
 	start := time.Now()
 	tm, err := openModel(*modelPath)
 	if err != nil {
 		return err
 	}
 	m := tm.Method
+	var cal *uq.Calibrator
+	if isSet(fs, "coverage") {
+		if cal, err = modelCalibration(*modelPath, tm, *coverage); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stderr, "deup predict: lower and upper at %g%% coverage from the calibration stored in %s: %s held out of training\n", 100**coverage, *modelPath, cal)
+	}
 	var drugs []drugcomb.Drug
 	sigDir := ""
 	switch {
@@ -126,7 +150,7 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 		}
 		total = len(pairs)
 	}
-	w, err := newPredWriter(*out, format)
+	w, err := newPredWriter(*out, format, cal, *coverage)
 	if err != nil {
 		return err
 	}
@@ -193,6 +217,37 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 		done, len(kept), *out, time.Since(start).Round(time.Millisecond), featTime.Round(time.Millisecond), el.Round(time.Millisecond), float64(done)/el.Seconds())
 	fmt.Fprintf(env.Stdout, "%s\n", m.AleatoricNote())
 	return nil
+}
+
+// isSet reports whether the flag name was given on the command line.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// checkCoverage checks a --coverage value.
+func checkCoverage(c float64) error {
+	if !(c > 0 && c < 1) {
+		return fmt.Errorf("%w: --coverage %v: want a probability in (0, 1), e.g. 0.9 for a 90%% interval", ErrUsage, c)
+	}
+	return nil
+}
+
+// modelCalibration returns the calibration stored in model tm (read from
+// path) if it can give intervals at coverage, or an error saying what to
+// do: a model without calibration is retrained with --calibration, one
+// with too few calibration pairs for the coverage with a larger fraction
+// (or a lower coverage is asked).
+func modelCalibration(path string, tm *trained.Model, coverage float64) (*uq.Calibrator, error) {
+	if tm.Meta == nil || tm.Meta.Calibration == nil {
+		return nil, fmt.Errorf("%w: --coverage: %s holds no calibration (trained with --calibration 0, or by an older deup): retrain it with deup train --calibration 0.1 to get intervals, or leave out --coverage", ErrUsage, path)
+	}
+	cal := tm.Meta.Calibration
+	if need := uq.MinCalibration(1 - coverage); cal.N < need {
+		return nil, fmt.Errorf("%w: --coverage %v: %s was calibrated on %d pairs, and a %g%% conformal interval needs at least %d: retrain it with a larger deup train --calibration fraction (%d pairs or more held out), or ask a lower --coverage", ErrUsage, coverage, path, cal.N, 100*coverage, need, need)
+	}
+	return cal, nil
 }
 
 func outputFormat(path string) (string, error) {
@@ -293,38 +348,52 @@ func readPairsCSV(path string, row map[string]int, drugs []drugcomb.Drug, kept [
 
 // predWriter writes prediction rows to CSV, Arrow IPC or Parquet.
 type predWriter struct {
-	fh      *os.File
-	bw      *bufio.Writer
-	format  string
-	schema  *arrow.Schema
-	ipcw    *ipc.FileWriter
-	pqw     *pqarrow.FileWriter
-	line    []byte
-	builder *array.RecordBuilder
+	fh       *os.File
+	bw       *bufio.Writer
+	format   string
+	schema   *arrow.Schema
+	ipcw     *ipc.FileWriter
+	pqw      *pqarrow.FileWriter
+	line     []byte
+	builder  *array.RecordBuilder
+	cal      *uq.Calibrator // nil: no interval columns
+	coverage float64
+	vals     []float64 // one row's float columns
 }
 
-func predSchema() *arrow.Schema {
-	f64 := arrow.PrimitiveTypes.Float64
-	return arrow.NewSchema([]arrow.Field{
+// predColumns are the float columns of a prediction file; lower and upper
+// only with an interval (--coverage).
+func predColumns(interval bool) []string {
+	c := []string{"mu", "sigma_total", "sigma_epistemic", "sigma_aleatoric"}
+	if interval {
+		c = append(c, "lower", "upper")
+	}
+	return c
+}
+
+func predSchema(interval bool) *arrow.Schema {
+	fields := []arrow.Field{
 		{Name: "drug_a", Type: arrow.BinaryTypes.String},
 		{Name: "drug_b", Type: arrow.BinaryTypes.String},
-		{Name: "mu", Type: f64},
-		{Name: "sigma_total", Type: f64},
-		{Name: "sigma_epistemic", Type: f64},
-		{Name: "sigma_aleatoric", Type: f64},
-	}, nil)
+	}
+	for _, c := range predColumns(interval) {
+		fields = append(fields, arrow.Field{Name: c, Type: arrow.PrimitiveTypes.Float64})
+	}
+	return arrow.NewSchema(fields, nil)
 }
 
-func newPredWriter(path, format string) (*predWriter, error) {
+// newPredWriter creates the prediction file at path; with cal non-nil it
+// adds lower and upper, the interval of cal at coverage.
+func newPredWriter(path, format string, cal *uq.Calibrator, coverage float64) (*predWriter, error) {
 	fh, err := os.Create(path)
 	if err != nil {
 		return nil, err
 	}
-	w := &predWriter{fh: fh, bw: bufio.NewWriterSize(fh, 1<<20), format: format, schema: predSchema()}
+	w := &predWriter{fh: fh, bw: bufio.NewWriterSize(fh, 1<<20), format: format, schema: predSchema(cal != nil), cal: cal, coverage: coverage}
 	mem := memory.DefaultAllocator
 	switch format {
 	case "csv":
-		_, err = w.bw.WriteString("drug_a,drug_b,mu,sigma_total,sigma_epistemic,sigma_aleatoric\n")
+		_, err = w.bw.WriteString("drug_a,drug_b," + strings.Join(predColumns(cal != nil), ",") + "\n")
 	case "arrow":
 		w.ipcw, err = ipc.NewFileWriter(&countingWriter{w: w.bw}, ipc.WithSchema(w.schema), ipc.WithAllocator(mem))
 	case "parquet":
@@ -341,14 +410,32 @@ func newPredWriter(path, format string) (*predWriter, error) {
 	return w, nil
 }
 
+// row returns the float columns of one prediction (with its interval when
+// the writer has a calibration).
+func (w *predWriter) row(ids []string, p model.Pair, pr model.Prediction) ([]float64, error) {
+	w.vals = append(w.vals[:0], pr.Mu, pr.SigmaTotal, pr.SigmaEpistemic, pr.SigmaAleatoric)
+	if w.cal != nil {
+		lo, hi, err := w.cal.Interval(pr.Mu, pr.SigmaTotal, w.coverage)
+		if err != nil {
+			return nil, fmt.Errorf("pair %s, %s: %w", ids[p.A], ids[p.B], err)
+		}
+		w.vals = append(w.vals, lo, hi)
+	}
+	return w.vals, nil
+}
+
 func (w *predWriter) write(ids []string, pairs []model.Pair, pred []model.Prediction) error {
 	if w.format == "csv" {
 		for i, p := range pairs {
+			vals, err := w.row(ids, p, pred[i])
+			if err != nil {
+				return err
+			}
 			l := w.line[:0]
 			l = appendCSVField(l, ids[p.A])
 			l = append(l, ',')
 			l = appendCSVField(l, ids[p.B])
-			for _, v := range []float64{pred[i].Mu, pred[i].SigmaTotal, pred[i].SigmaEpistemic, pred[i].SigmaAleatoric} {
+			for _, v := range vals {
 				l = append(l, ',')
 				l = strconv.AppendFloat(l, v, 'g', 7, 64)
 			}
@@ -362,18 +449,21 @@ func (w *predWriter) write(ids []string, pairs []model.Pair, pred []model.Predic
 	}
 	b := w.builder
 	a, bb := b.Field(0).(*array.StringBuilder), b.Field(1).(*array.StringBuilder)
-	cols := [4]*array.Float64Builder{}
+	cols := make([]*array.Float64Builder, len(w.schema.Fields())-2)
 	for k := range cols {
 		cols[k] = b.Field(2 + k).(*array.Float64Builder)
 		cols[k].Reserve(len(pairs))
 	}
 	for i, p := range pairs {
+		vals, err := w.row(ids, p, pred[i])
+		if err != nil {
+			return err
+		}
 		a.Append(ids[p.A])
 		bb.Append(ids[p.B])
-		cols[0].UnsafeAppend(pred[i].Mu)
-		cols[1].UnsafeAppend(pred[i].SigmaTotal)
-		cols[2].UnsafeAppend(pred[i].SigmaEpistemic)
-		cols[3].UnsafeAppend(pred[i].SigmaAleatoric)
+		for k, v := range vals {
+			cols[k].UnsafeAppend(v)
+		}
 	}
 	rec := b.NewRecord()
 	defer rec.Release()

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -47,6 +49,14 @@ M networks, MSE; sigma = spread of member means), ensemble-nll (members with a
 sigma head, Gaussian NLL), mcdropout (--dropout p after both combined layers,
 MSE; sigma = spread of --passes stochastic passes), due (spectral-normalized
 extractor + sparse variational GP, package model/due).
+
+--calibration F (default 0.1) holds a seeded fraction F of all the pairs out
+before the split above: neither mu nor sigma ever sees them. After training
+their split-conformal scores |y - mu|/sigma_total (--conformal normalized, the
+default; --conformal plain: |y - mu|) are stored in the model file, so that
+deup predict --coverage 0.9, suggest and tui give calibrated intervals. The
+fraction must leave at least 9 calibration pairs (the fewest a 90% interval
+needs); --calibration 0 trains on every pair and stores no calibration.
 
 Without --screen, trains on the embedded synthetic default screen (data synth,
 seed 1). Import a real screen first with deup data import.
@@ -99,6 +109,8 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	epochs := fs.Int("epochs", 0, "maximum epochs (0: the default, 300)")
 	patience := fs.Int("patience", 0, "early-stopping patience in epochs (0: the default, 25)")
 	out := fs.String("out", "", "where to write the trained model")
+	calFrac := fs.Float64("calibration", 0.1, "fraction of all pairs held out (seeded) before the split, for the conformal calibration stored in the model (0: none)")
+	conformal := fs.String("conformal", "normalized", "calibration scores: normalized (|y-mu|/sigma_total, adaptive width) or plain (|y-mu|, constant width)")
 	whole := fs.Bool("whole-molecule", false, "fingerprint every fragment of a SMILES (salts, counter-ions) instead of the largest organic one")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -114,6 +126,12 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	fracs, err := parseTrainSplit(*splitFlag)
 	if err != nil {
 		return err
+	}
+	if !(*calFrac >= 0 && *calFrac < 1) {
+		return fmt.Errorf("%w: --calibration %v: want a fraction in [0, 1), e.g. 0.1 (0 stores no calibration)", ErrUsage, *calFrac)
+	}
+	if *conformal != "normalized" && *conformal != "plain" {
+		return fmt.Errorf("%w: --conformal %q: want normalized or plain", ErrUsage, *conformal)
 	}
 	cfg := model.Config{Seed: *seed, MaxEpochs: *epochs, Patience: *patience}
 	m, err := newMethod(*method, cfg, *members, *passes, *dropRate)
@@ -143,15 +161,24 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	split := drugcomb.SplitRandom(len(d.Pairs), fracs, *seed)
+	calIdx, rest, err := calibrationHoldout(len(d.Pairs), *calFrac, *seed)
+	if err != nil {
+		return err
+	}
+	split := splitOf(rest, fracs, *seed)
 	benchmark := len(split.Test) > 0
 	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s: %d drugs, %d pairs\n", name, sc.CellLines[0], sc.ScoreNames[si], len(sc.Drugs), len(d.Pairs))
+	if len(calIdx) > 0 {
+		fmt.Fprintf(env.Stdout, "calibration: %d of %d pairs (--calibration %v, seed %d) held out before the split, never seen by mu or sigma\n", len(calIdx), len(d.Pairs), *calFrac, *seed)
+	} else {
+		fmt.Fprintf(env.Stdout, "calibration: none (--calibration 0): the model gives no intervals (deup predict --coverage)\n")
+	}
 	if benchmark {
 		fmt.Fprintf(env.Stdout, "split %s (seed %d): train %d, validation %d (sigma path, early stopping), test %d (never seen in training)\n",
 			*splitFlag, *seed, len(split.Train), len(split.Val), len(split.Test))
 	} else {
-		fmt.Fprintf(env.Stdout, "split %s (seed %d) of all %d pairs: %d in-sample (mu fitted), %d out-of-sample (sigma path, early stopping)\n",
-			*splitFlag, *seed, len(d.Pairs), len(split.Train), len(split.Val))
+		fmt.Fprintf(env.Stdout, "split %s (seed %d) of the other %d pairs: %d in-sample (mu fitted), %d out-of-sample (sigma path, early stopping)\n",
+			*splitFlag, *seed, len(rest), len(split.Train), len(split.Val))
 	}
 	var bar *progress.Bar
 	var last model.Progress
@@ -216,12 +243,93 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if len(calIdx) > 0 {
+		cal, err := calibrate(m, f, d, calIdx, *conformal == "normalized")
+		if err != nil {
+			return err
+		}
+		meta.Calibration = &cal
+		lo, hi, _ := cal.Interval(0, 1, 0.9)
+		unit := " sigma_total"
+		if cal.Method == uq.MethodConformal {
+			unit = ""
+		}
+		fmt.Fprintf(env.Stdout, "calibration stored: %s; at 90%% coverage the interval is mu ± %.4g%s (deup predict --coverage 0.9)\n", cal, (hi-lo)/2, unit)
+	}
 	if err := trained.WriteFile(*out, &trained.Model{Method: m, Meta: meta}); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s (%s total); it remembers its %d drugs and screen: next, deup predict --model %s --all-pairs --out pairs.csv\n",
 		*out, time.Since(start).Round(time.Millisecond), len(sc.Drugs), *out)
 	return nil
+}
+
+// calibrationStream is the PCG stream of deup train's calibration holdout
+// (the seed is --seed).
+const calibrationStream = 0x63616c69627261
+
+// calibrationHoldout draws, from seed, the calibration pairs of deup train:
+// round(frac n) of the n pairs (sorted), and the others (sorted), on which
+// the in-sample/out-of-sample split is made. frac 0 holds nothing out and
+// rest is 0..n-1, so that training is exactly as without calibration. A
+// fraction leaving fewer pairs than a 90% conformal interval needs
+// (uq.MinCalibration(0.1)), or too few pairs to train on, is an error.
+func calibrationHoldout(n int, frac float64, seed uint64) (cal, rest []int, err error) {
+	if frac == 0 {
+		rest = make([]int, n)
+		for i := range rest {
+			rest[i] = i
+		}
+		return nil, rest, nil
+	}
+	k := int(math.Round(frac * float64(n)))
+	if need := uq.MinCalibration(0.1); k < need {
+		return nil, nil, fmt.Errorf("%w: --calibration %v holds out %d of %d pairs, fewer than the %d a 90%% conformal interval needs: raise the fraction, or give --calibration 0 for a model without intervals", ErrUsage, frac, k, n, need)
+	}
+	if n-k < 4 {
+		return nil, nil, fmt.Errorf("%w: --calibration %v leaves %d of %d pairs to train on: lower the fraction", ErrUsage, frac, n-k, n)
+	}
+	perm := rand.New(rand.NewPCG(seed, calibrationStream)).Perm(n)
+	cal, rest = append([]int(nil), perm[:k]...), append([]int(nil), perm[k:]...)
+	sort.Ints(cal)
+	sort.Ints(rest)
+	return cal, rest, nil
+}
+
+// splitOf splits the pairs rest (indices of the dataset) as
+// drugcomb.SplitRandom splits 0..len(rest)-1, in dataset indices.
+func splitOf(rest []int, fracs [3]float64, seed uint64) drugcomb.Split {
+	sp := drugcomb.SplitRandom(len(rest), fracs, seed)
+	for _, part := range [][]int{sp.Train, sp.Val, sp.Test} {
+		for k, i := range part {
+			part[k] = rest[i]
+		}
+	}
+	return sp
+}
+
+// calibrate fits the split-conformal calibration of a trained method on
+// the held-out pairs idx of d: scores |y - mu|/sigma_total (normalized) or
+// |y - mu|.
+func calibrate(m model.Method, f *model.Features, d *model.Dataset, idx []int, normalized bool) (uq.Calibrator, error) {
+	ps := make([]model.Pair, len(idx))
+	y := make([]float64, len(idx))
+	for k, i := range idx {
+		ps[k], y[k] = d.Pairs[i], d.Y[i]
+	}
+	pred, err := m.Predict(f, ps)
+	if err != nil {
+		return uq.Calibrator{}, err
+	}
+	mu, sigma := make([]float64, len(idx)), make([]float64, len(idx))
+	for k, p := range pred {
+		mu[k], sigma[k] = p.Mu, p.SigmaTotal
+	}
+	cal, err := uq.FitConformal(y, mu, sigma, normalized)
+	if err != nil {
+		return uq.Calibrator{}, fmt.Errorf("calibration on %d held-out pairs: %w", len(idx), err)
+	}
+	return cal, nil
 }
 
 // modelMeta is the metadata a trained model file carries: sc is the

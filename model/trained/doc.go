@@ -18,8 +18,13 @@
 // and how the model was trained (split, seed, in-sample and out-of-sample
 // pair counts, validation error and its trivial references).
 //
-// Extending the metadata: later sections (for example a conformal
-// "calibration" object) are added to Meta as optional fields with omitempty.
+// The optional "calibration" object (a uq.Calibrator: method, n, scores)
+// holds the split-conformal scores of pairs deup train held out of all the
+// pairs before the in-sample/out-of-sample split, so that neither mu nor
+// sigma saw them; deup predict --coverage, suggest and tui turn it into
+// intervals. It is absent when the model was trained with --calibration 0.
+//
+// Extending the metadata: later sections are added to Meta as optional fields with omitempty.
 // Readers ignore fields they do not know, so older files stay readable and
 // older programs read newer files; Format changes only for an incompatible
 // layout. Files written before this package (a bare method file, starting

@@ -18,6 +18,7 @@ import (
 	"github.com/deup-screening/deup/lincs"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/model/due"
+	"github.com/deup-screening/deup/uq"
 )
 
 // Magic starts every file of this package.
@@ -49,6 +50,12 @@ type Meta struct {
 	Drugs      []Drug      `json:"drugs"`                // the screen's drugs, feature rows in this order
 	Signatures *Signatures `json:"signatures,omitempty"` // fp+sig models: the drugs' L1000 signatures
 	Training   Training    `json:"training"`
+	// Calibration turns the model's (mu, sigma_total) into intervals with a
+	// stated coverage (deup predict --coverage): split-conformal scores of
+	// calibration pairs held out of training (deup train --calibration),
+	// never seen by mu or sigma. nil when the model was trained without
+	// calibration (--calibration 0, or a file from before calibrations).
+	Calibration *uq.Calibrator `json:"calibration,omitempty"`
 }
 
 // Screen identifies the screen a model was trained on.

@@ -15,6 +15,7 @@ import (
 	"github.com/deup-screening/deup/lincs"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/model/due"
+	"github.com/deup-screening/deup/uq"
 )
 
 // tinyScreen is a generated 12-drug screen (data.Synth), so the tests need
@@ -182,4 +183,72 @@ func FuzzRead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		Read(bytes.NewReader(in))
 	})
+}
+
+// TestCalibrationRoundTrip: a model file keeps its calibration (the
+// conformal scores, so intervals at any coverage read back identical), a
+// file without one reads with Calibration nil, and a damaged calibration
+// (unsorted scores) is an error when reading, not a silent interval.
+func TestCalibrationRoundTrip(t *testing.T) {
+	sc := tinyScreen(t)
+	m := fitted(t, sc, model.NewDEUP(model.Config{TowerHidden: 8, TowerOut: 4, CombHidden: 4, SigmaHidden: 4, MaxEpochs: 1, Seed: 1}))
+	y := []float64{1, 4, -2, 0.5, 3, 7, -1, 2, 2.5, 6, -3, 1.5}
+	mu := []float64{0, 3, -1, 1, 2, 5, 0, 2, 1, 4, -1, 1}
+	sigma := []float64{1, 2, 1, 0.5, 1, 2, 1, 1, 0.5, 2, 1, 1}
+	cal, err := uq.FitConformal(y, mu, sigma, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		cal  *uq.Calibrator
+		want string // Read's error, "" for none
+	}{
+		{"with calibration", &cal, ""},
+		{"without", nil, ""},
+		{"unsorted scores", &uq.Calibrator{Method: uq.MethodConformalNormalized, N: 2, Scores: []float64{2, 1}}, "not sorted"},
+		{"miscounted", &uq.Calibrator{Method: uq.MethodConformal, N: 3, Scores: []float64{1, 2}}, "n 3 with 2 scores"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			meta := tinyMeta(sc)
+			meta.Calibration = tc.cal
+			var buf bytes.Buffer
+			if err := Write(&buf, &Model{Method: m, Meta: meta}); err != nil {
+				t.Fatal(err)
+			}
+			if tc.cal == nil && strings.Contains(buf.String(), `"calibration"`) {
+				t.Errorf("a model without calibration writes a calibration key")
+			}
+			got, err := Read(&buf)
+			if tc.want != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("error %v, want one containing %q", err, tc.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.cal == nil {
+				if got.Meta.Calibration != nil {
+					t.Errorf("calibration %+v, want nil", got.Meta.Calibration)
+				}
+				return
+			}
+			c := got.Meta.Calibration
+			if c == nil || c.Method != cal.Method || c.N != cal.N || len(c.Scores) != len(cal.Scores) {
+				t.Fatalf("calibration %+v, want %+v", c, cal)
+			}
+			for i := range cal.Scores {
+				if c.Scores[i] != cal.Scores[i] {
+					t.Errorf("score %d: %v, want %v", i, c.Scores[i], cal.Scores[i])
+				}
+			}
+			lo, hi, err := c.Interval(10, 2, 0.9)
+			wlo, whi, _ := cal.Interval(10, 2, 0.9)
+			if err != nil || lo != wlo || hi != whi {
+				t.Errorf("interval [%v, %v] (%v), want [%v, %v]", lo, hi, err, wlo, whi)
+			}
+		})
+	}
 }
