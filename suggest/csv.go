@@ -23,7 +23,14 @@ func WriteCSV(w io.Writer, s []Suggestion) error {
 		rec = appendDrug(rec, x.DrugA.Name, x.DrugA.ID, x.DrugA.PubChemCID, x.DrugA.SMILES)
 		rec = appendDrug(rec, x.DrugB.Name, x.DrugB.ID, x.DrugB.PubChemCID, x.DrugB.SMILES)
 		rec = append(rec, x.CellLine)
-		for _, f := range floats(x) {
+		for k, f := range floats(x) {
+			if k == 4 { // lower, upper before acquisition
+				if x.Interval == nil {
+					rec = append(rec, "", "")
+				} else {
+					rec = append(rec, strconv.FormatFloat(x.Interval.Lower, 'g', -1, 64), strconv.FormatFloat(x.Interval.Upper, 'g', -1, 64))
+				}
+			}
 			if floatMissing(*f) {
 				rec = append(rec, "")
 			} else {
@@ -127,6 +134,26 @@ func ReadCSV(r io.Reader) ([]Suggestion, error) {
 				return nil, bad(name, err)
 			}
 		}
+		if _, ok := idx["lower"]; ok {
+			lo, hi := get("lower"), get("upper")
+			switch {
+			case lo == "" && hi == "":
+			case lo == "" || hi == "":
+				return nil, bad("lower", fmt.Errorf("lower %q and upper %q: want both or neither", lo, hi))
+			default:
+				var iv Interval
+				if iv.Lower, err = strconv.ParseFloat(lo, 64); err != nil {
+					return nil, bad("lower", err)
+				}
+				if iv.Upper, err = strconv.ParseFloat(hi, 64); err != nil {
+					return nil, bad("upper", err)
+				}
+				if err := checkInterval(iv.Lower, iv.Upper); err != nil {
+					return nil, bad("lower", err)
+				}
+				s.Interval = &iv
+			}
+		}
 		s.Reason = get("reason")
 		out = append(out, s)
 	}
@@ -149,8 +176,10 @@ func columnIndex(head []string) (map[string]int, error) {
 		}
 		idx[h] = i
 	}
+	_, lo := idx[intervalColumns[0]]
+	_, hi := idx[intervalColumns[1]]
 	for _, c := range want {
-		if _, ok := idx[c]; !ok {
+		if _, ok := idx[c]; !ok && (lo || hi || (c != intervalColumns[0] && c != intervalColumns[1])) {
 			return nil, fmt.Errorf("%w: missing column %q", ErrHeader, c)
 		}
 	}

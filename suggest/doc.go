@@ -15,6 +15,9 @@
 //	sigma_total           predicted total (out-of-sample) uncertainty
 //	sigma_epistemic       predicted epistemic uncertainty
 //	sigma_aleatoric       predicted aleatoric uncertainty
+//	lower, upper          calibrated prediction interval of the score (deup
+//	                      suggest from a model with a calibration, at the
+//	                      coverage it states); missing when there is none
 //	acquisition           acquisition score that ranked the suggestion
 //	reason                why it was suggested, free text
 //
@@ -26,7 +29,8 @@
 // (or 0). JSON cannot hold infinities: writing one is an error.
 //
 // Readers check the header or schema (every column present, no unknown
-// column) and report bad values with their line and column (CSV), row and
+// column; lower and upper may both be absent, as in files written before
+// they existed, and a row has both or neither) and report bad values with their line and column (CSV), row and
 // column (Parquet) or byte offset (JSON). Writing a file goes through a
 // temporary file in the same directory renamed into place, so a crash never
 // leaves half a batch under the final name.

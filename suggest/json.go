@@ -25,6 +25,8 @@ type jsonRow struct {
 	SigmaT      *float64 `json:"sigma_total"`
 	SigmaE      *float64 `json:"sigma_epistemic"`
 	SigmaA      *float64 `json:"sigma_aleatoric"`
+	Lower       *float64 `json:"lower"`
+	Upper       *float64 `json:"upper"`
 	Acquisition *float64 `json:"acquisition"`
 	Reason      *string  `json:"reason"`
 }
@@ -59,6 +61,12 @@ func WriteJSON(w io.Writer, s []Suggestion) error {
 			if !floatMissing(*f) {
 				*j.floats()[k] = f
 			}
+		}
+		if x.Interval != nil {
+			if err := checkInterval(x.Interval.Lower, x.Interval.Upper); err != nil {
+				return fmt.Errorf("suggest: json: rank %d: %w", x.Rank, err)
+			}
+			j.Lower, j.Upper = &x.Interval.Lower, &x.Interval.Upper
 		}
 		b, err := json.Marshal(j)
 		if err != nil {
@@ -96,8 +104,10 @@ func ReadJSON(r io.Reader) ([]Suggestion, error) {
 		if err := dec.Decode(&raw); err != nil {
 			return nil, fmt.Errorf("suggest: json: suggestion %d (offset %d): %w", len(out)+1, off, err)
 		}
+		_, hasLo := raw[intervalColumns[0]]
+		_, hasHi := raw[intervalColumns[1]]
 		for _, c := range Columns() {
-			if _, ok := raw[c]; !ok {
+			if _, ok := raw[c]; !ok && (hasLo || hasHi || (c != intervalColumns[0] && c != intervalColumns[1])) {
 				return nil, fmt.Errorf("suggest: json: suggestion %d (offset %d): %w: missing key %q", len(out)+1, off, ErrHeader, c)
 			}
 		}
@@ -131,6 +141,16 @@ func ReadJSON(r io.Reader) ([]Suggestion, error) {
 			return nil, fmt.Errorf("suggest: json: suggestion %d (offset %d): negative PubChem CID", len(out)+1, off)
 		}
 		s.CellLine, s.Reason = str(j.CellLine), str(j.Reason)
+		switch {
+		case j.Lower == nil && j.Upper == nil:
+		case j.Lower == nil || j.Upper == nil:
+			return nil, fmt.Errorf("suggest: json: suggestion %d (offset %d): lower and upper: want both or neither", len(out)+1, off)
+		default:
+			if err := checkInterval(*j.Lower, *j.Upper); err != nil {
+				return nil, fmt.Errorf("suggest: json: suggestion %d (offset %d): %w", len(out)+1, off, err)
+			}
+			s.Interval = &Interval{Lower: *j.Lower, Upper: *j.Upper}
+		}
 		for k, f := range floats(&s) {
 			if p := *j.floats()[k]; p != nil {
 				*f = *p

@@ -25,7 +25,7 @@ func Schema() *arrow.Schema {
 			f.Type, f.Nullable = arrow.PrimitiveTypes.Int64, false
 		case "drug_a_pubchem_cid", "drug_b_pubchem_cid":
 			f.Type = arrow.PrimitiveTypes.Int64
-		case "mu", "sigma_total", "sigma_epistemic", "sigma_aleatoric", "acquisition":
+		case "mu", "sigma_total", "sigma_epistemic", "sigma_aleatoric", "lower", "upper", "acquisition":
 			f.Type = arrow.PrimitiveTypes.Float64
 		default:
 			f.Type, f.Nullable = arrow.BinaryTypes.String, false
@@ -60,7 +60,17 @@ func Record(mem memory.Allocator, s []Suggestion) arrow.Record {
 			next().(*array.StringBuilder).Append(d.smiles)
 		}
 		next().(*array.StringBuilder).Append(x.CellLine)
-		for _, v := range floats(x) {
+		for k, v := range floats(x) {
+			if k == 4 { // lower, upper before acquisition
+				lo, hi := next().(*array.Float64Builder), next().(*array.Float64Builder)
+				if x.Interval == nil {
+					lo.AppendNull()
+					hi.AppendNull()
+				} else {
+					lo.Append(x.Interval.Lower)
+					hi.Append(x.Interval.Upper)
+				}
+			}
 			if fb := next().(*array.Float64Builder); floatMissing(*v) {
 				fb.AppendNull()
 			} else {
@@ -224,6 +234,35 @@ func fromTable(tbl arrow.Table) ([]Suggestion, error) {
 			return nil
 		}); err != nil {
 			return nil, err
+		}
+	}
+	if _, ok := idx["lower"]; ok {
+		bounds := make([][2]float64, n)
+		for k, name := range intervalColumns {
+			if err := each(name, func(row int, v arrow.Array, i int) error {
+				switch a := v.(type) {
+				case nil:
+					bounds[row][k] = math.NaN()
+				case *array.Float64:
+					bounds[row][k] = a.Value(i)
+				case *array.Float32:
+					bounds[row][k] = float64(a.Value(i))
+				default:
+					return fmt.Errorf("type %s, want a float", v.DataType())
+				}
+				return nil
+			}); err != nil {
+				return nil, err
+			}
+		}
+		for i, b := range bounds {
+			if math.IsNaN(b[0]) && math.IsNaN(b[1]) {
+				continue
+			}
+			if err := checkInterval(b[0], b[1]); err != nil {
+				return nil, fmt.Errorf("suggest: parquet: row %d, columns lower and upper: %w", i+1, err)
+			}
+			out[i].Interval = &Interval{Lower: b[0], Upper: b[1]}
 		}
 	}
 	for i := range out {

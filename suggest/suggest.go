@@ -20,8 +20,27 @@ type Suggestion struct {
 	CellLine     string
 
 	Mu, SigmaTotal, SigmaEpistemic, SigmaAleatoric float64
-	Acquisition                                    float64
-	Reason                                         string
+	// Interval is the calibrated prediction interval of the score; nil
+	// when the model has no calibration (written as missing values).
+	Interval    *Interval
+	Acquisition float64
+	Reason      string
+}
+
+// Interval is a prediction interval [Lower, Upper] of a score.
+type Interval struct {
+	Lower, Upper float64
+}
+
+// intervalColumns are the optional columns of Interval.
+var intervalColumns = [2]string{"lower", "upper"}
+
+// checkInterval checks a read interval: both bounds finite, lower <= upper.
+func checkInterval(lo, hi float64) error {
+	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || lo > hi {
+		return fmt.Errorf("interval [%v, %v]: want finite bounds with lower <= upper", lo, hi)
+	}
+	return nil
 }
 
 // Columns are the column names of a suggestions file, in order.
@@ -31,7 +50,7 @@ func Columns() []string {
 		"drug_a", "drug_a_id", "drug_a_pubchem_cid", "drug_a_smiles",
 		"drug_b", "drug_b_id", "drug_b_pubchem_cid", "drug_b_smiles",
 		"cell_line",
-		"mu", "sigma_total", "sigma_epistemic", "sigma_aleatoric", "acquisition",
+		"mu", "sigma_total", "sigma_epistemic", "sigma_aleatoric", "lower", "upper", "acquisition",
 		"reason",
 	}
 }

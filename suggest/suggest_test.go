@@ -24,7 +24,8 @@ func batch() []Suggestion {
 			DrugB:    drugcomb.Drug{ID: "31703", Name: "Doxorubicin", PubChemCID: 31703, SMILES: "COc1cccc2C(=O)c3c(O)c4C[C@](O)(C[C@H](O[C@H]5C[C@H](N)[C@H](O)[C@H](C)O5)c4c(O)c3C(=O)c12)C(=O)CO"},
 			CellLine: "PC-3",
 			Mu:       12.5, SigmaTotal: 30.25, SigmaEpistemic: 8.125, SigmaAleatoric: 29.1, Acquisition: 20.625,
-			Reason: "picked in the TUI",
+			Interval: &Interval{Lower: -40.5, Upper: 65.5},
+			Reason:   "picked in the TUI",
 		},
 		{
 			Rank:     2,
@@ -117,9 +118,9 @@ func TestCSVGolden(t *testing.T) {
 	}
 	// Hand-written expectation: header in Columns() order, CID 0 and NaN as
 	// empty fields, the shortest decimal that round-trips.
-	want := `rank,drug_a,drug_a_id,drug_a_pubchem_cid,drug_a_smiles,drug_b,drug_b_id,drug_b_pubchem_cid,drug_b_smiles,cell_line,mu,sigma_total,sigma_epistemic,sigma_aleatoric,acquisition,reason
-1,Cisplatin,5702198,5702198,N.N.Cl[Pt]Cl,Doxorubicin,31703,31703,COc1cccc2C(=O)c3c(O)c4C[C@](O)(C[C@H](O[C@H]5C[C@H](N)[C@H](O)[C@H](C)O5)c4c(O)c3C(=O)c12)C(=O)CO,PC-3,12.5,30.25,8.125,29.1,20.625,picked in the TUI
-2,"drug, ""quoted""",x-1,,,β-lapachone,β2,3885,,MCF7,-1e-300,,0.1,,-3,"two
+	want := `rank,drug_a,drug_a_id,drug_a_pubchem_cid,drug_a_smiles,drug_b,drug_b_id,drug_b_pubchem_cid,drug_b_smiles,cell_line,mu,sigma_total,sigma_epistemic,sigma_aleatoric,lower,upper,acquisition,reason
+1,Cisplatin,5702198,5702198,N.N.Cl[Pt]Cl,Doxorubicin,31703,31703,COc1cccc2C(=O)c3c(O)c4C[C@](O)(C[C@H](O[C@H]5C[C@H](N)[C@H](O)[C@H](C)O5)c4c(O)c3C(=O)c12)C(=O)CO,PC-3,12.5,30.25,8.125,29.1,-40.5,65.5,20.625,picked in the TUI
+2,"drug, ""quoted""",x-1,,,β-lapachone,β2,3885,,MCF7,-1e-300,,0.1,,,,-3,"two
 lines"
 `
 	if got := buf.String(); got != want {
@@ -129,7 +130,7 @@ lines"
 
 func TestReadErrors(t *testing.T) {
 	head := strings.Join(Columns(), ",")
-	row := "1,A,a,,,B,b,,,c,1,2,3,4,5,r"
+	row := "1,A,a,,,B,b,,,c,1,2,3,4,,,5,r"
 	for _, tc := range []struct {
 		name, ext, in string
 		want          string
@@ -140,6 +141,12 @@ func TestReadErrors(t *testing.T) {
 		{"bad rank", ".csv", head + "\n" + row + "\nx" + row[1:] + "\n", "line 3, column rank"},
 		{"bad float", ".csv", head + "\n" + strings.Replace(row, ",3,", ",three,", 1) + "\n", "line 2, column sigma_epistemic"},
 		{"negative cid", ".csv", head + "\n" + strings.Replace(row, "a,,", "a,-5,", 1) + "\n", "line 2, column drug_a_pubchem_cid"},
+		{"one bound", ".csv", head + "\n" + strings.Replace(row, "4,,,5", "4,1,,5", 1) + "\n", "line 2, column lower: lower \"1\" and upper \"\": want both or neither"},
+		{"lower above upper", ".csv", head + "\n" + strings.Replace(row, "4,,,5", "4,2,1,5", 1) + "\n", "line 2, column lower: interval [2, 1]"},
+		{"bad upper", ".csv", head + "\n" + strings.Replace(row, "4,,,5", "4,1,x,5", 1) + "\n", "line 2, column upper"},
+		{"lower without upper column", ".csv", strings.Replace(head, ",upper", "", 1) + "\n", `missing column "upper"`},
+		{"json one bound", ".json", `[{"rank":1,"drug_a":"","drug_a_id":"","drug_a_pubchem_cid":null,"drug_a_smiles":"","drug_b":"","drug_b_id":"","drug_b_pubchem_cid":null,"drug_b_smiles":"","cell_line":"","mu":null,"sigma_total":null,"sigma_epistemic":null,"sigma_aleatoric":null,"lower":1,"upper":null,"acquisition":null,"reason":""}]`, "lower and upper: want both or neither"},
+		{"json lower above upper", ".json", `[{"rank":1,"drug_a":"","drug_a_id":"","drug_a_pubchem_cid":null,"drug_a_smiles":"","drug_b":"","drug_b_id":"","drug_b_pubchem_cid":null,"drug_b_smiles":"","cell_line":"","mu":null,"sigma_total":null,"sigma_epistemic":null,"sigma_aleatoric":null,"lower":3,"upper":1,"acquisition":null,"reason":""}]`, "interval [3, 1]"},
 		{"short row", ".csv", head + "\n1,2\n", "wrong number of fields"},
 		{"json not array", ".json", `{"rank":1}`, "want an array"},
 		{"json missing key", ".json", `[{"rank":1}]`, `missing key "drug_a"`},
@@ -236,4 +243,20 @@ func FuzzJSONRoundTrip(f *testing.F) {
 			t.Fatalf("round trip changed\n%+v\n%+v", s, s2)
 		}
 	})
+}
+
+// TestReadWithoutInterval: files written before lower and upper existed
+// (no such columns or keys) still read, with no interval.
+func TestReadWithoutInterval(t *testing.T) {
+	old := "rank,drug_a,drug_a_id,drug_a_pubchem_cid,drug_a_smiles,drug_b,drug_b_id,drug_b_pubchem_cid,drug_b_smiles,cell_line,mu,sigma_total,sigma_epistemic,sigma_aleatoric,acquisition,reason\n" +
+		"1,A,a,,,B,b,,,c,1,2,3,4,5,r\n"
+	s, err := ReadCSV(strings.NewReader(old))
+	if err != nil || len(s) != 1 || s[0].Interval != nil || s[0].Acquisition != 5 {
+		t.Fatalf("csv: %+v, %v", s, err)
+	}
+	oldJSON := `[{"rank":1,"drug_a":"","drug_a_id":"","drug_a_pubchem_cid":null,"drug_a_smiles":"","drug_b":"","drug_b_id":"","drug_b_pubchem_cid":null,"drug_b_smiles":"","cell_line":"","mu":1,"sigma_total":null,"sigma_epistemic":null,"sigma_aleatoric":null,"acquisition":2,"reason":""}]`
+	s, err = ReadJSON(strings.NewReader(oldJSON))
+	if err != nil || len(s) != 1 || s[0].Interval != nil || s[0].Mu != 1 {
+		t.Fatalf("json: %+v, %v", s, err)
+	}
 }
