@@ -8,7 +8,10 @@ import (
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/trained"
 	"github.com/deup-screening/deup/suggest"
+	"github.com/deup-screening/deup/uq"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 func suggestCommand() *Command {
@@ -30,6 +33,20 @@ and score (the model file records them). --screen DIR scores another screen's
 drugs instead. Acquisition: ucb[:KAPPA], ei[:XI], thompson, greedy, explore,
 random; EI improves on the best measured score of the screen.
 
+Intervals (--model): when the model file holds a calibration (deup train
+--calibration, the default), the columns lower and upper hold the calibrated
+interval at --coverage (default 0.9), the reason ends with it, and the output
+says which coverage and calibration were used; a model without calibration
+leaves them empty and says so (an explicit --coverage is then an error).
+--calibrated-sigma makes the acquisition read the calibrated sigma: every
+sigma of a pair (total, epistemic, aleatoric) multiplied by
+f = (upper - lower) / (2 z sigma_total), z = Phi^-1((1 + coverage)/2), so that
+the Gaussian central interval of the scaled sigma_total is the calibrated
+interval. With sigma-normalized conformal (the default) f is one factor for
+every pair (q/z): ucb's kappa, EI and thompson's spread change by it, greedy,
+explore and random do not; with plain conformal f differs per pair. The
+sigma columns of the file keep the model's sigmas. Default: off.
+
 Next: give the file to the lab; with a campaign, bring the results back with
 deup campaign import-results.`
 
@@ -44,6 +61,8 @@ func runSuggest(ctx context.Context, env Env, args []string) error {
 	acqName := fs.String("acquisition", "", "acquisition function (default: the campaign's; ucb with --model)")
 	perDrug := fs.Int("max-per-drug", -1, "diversity: no drug more than K times (default: the campaign's; 0 = no limit)")
 	seed := fs.Uint64("seed", 1, "with --model: seed of thompson and random draws")
+	coverage := fs.Float64("coverage", 0.9, "with --model: coverage of the lower/upper interval, in (0, 1), when the model has a calibration")
+	calSigma := fs.Bool("calibrated-sigma", false, "with --model: the acquisition reads sigma scaled by the calibration (see above)")
 	out := fs.String("out", "", "output file: .csv, .parquet or .json")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -60,6 +79,9 @@ func runSuggest(ctx context.Context, env Env, args []string) error {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
 	if *campaignDir != "" {
+		if isSet(fs, "coverage") || *calSigma {
+			return fmt.Errorf("%w: --coverage and --calibrated-sigma go with --model (a campaign's suggestions have no calibration)", ErrUsage)
+		}
 		if *perDrug >= 0 {
 			return fmt.Errorf("%w: --max-per-drug is set when a campaign starts", ErrUsage)
 		}
@@ -74,7 +96,11 @@ func runSuggest(ctx context.Context, env Env, args []string) error {
 	if *perDrug < 0 {
 		*perDrug = 0
 	}
-	return suggestFromModel(ctx, env, *modelPath, *screenDir, *cellLine, *score, *batch, *acqName, *perDrug, *seed, *out)
+	if err := checkCoverage(*coverage); err != nil {
+		return err
+	}
+	iv := intervalOptions{coverage: *coverage, explicit: isSet(fs, "coverage"), calibratedSigma: *calSigma}
+	return suggestFromModel(ctx, env, *modelPath, *screenDir, *cellLine, *score, *batch, *acqName, *perDrug, *seed, iv, *out)
 }
 
 func suggestFromCampaign(ctx context.Context, env Env, dir string, batch int, acqName, out string) error {
@@ -120,7 +146,43 @@ func suggestFromCampaign(ctx context.Context, env Env, dir string, batch int, ac
 	return nil
 }
 
-func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLine, score string, batch int, acqName string, perDrug int, seed uint64, out string) error {
+// intervalOptions are suggest's interval flags.
+type intervalOptions struct {
+	coverage        float64
+	explicit        bool // --coverage given: a model without calibration is an error
+	calibratedSigma bool
+}
+
+// suggestCalibration returns the calibration suggest uses for model tm (nil
+// for none, with a note on stdout), or an error when an interval or the
+// calibrated sigma was asked of a model that cannot give it.
+func suggestCalibration(env Env, path string, tm *trained.Model, iv intervalOptions) (*uq.Calibrator, error) {
+	if (tm.Meta == nil || tm.Meta.Calibration == nil) && !iv.explicit && !iv.calibratedSigma {
+		fmt.Fprintf(env.Stdout, "no intervals: %s holds no calibration (retrain it with deup train --calibration 0.1 for lower/upper)\n", path)
+		return nil, nil
+	}
+	cal, err := modelCalibration(path, tm, iv.coverage)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(env.Stdout, "intervals: lower and upper at %g%% coverage, %s held out of training\n", 100*iv.coverage, cal)
+	return cal, nil
+}
+
+// calibratedSigma scales a prediction's sigmas by the calibration:
+// f = (upper - lower)/(2 z sigma_total), z = Phi^-1((1 + coverage)/2), the
+// factor making the Gaussian central interval of sigma_total the
+// calibrated one.
+func calibratedSigma(p active.Prediction, lo, hi, coverage float64) active.Prediction {
+	z := distuv.UnitNormal.Quantile((1 + coverage) / 2)
+	f := (hi - lo) / (2 * z * p.SigmaTotal)
+	p.SigmaTotal *= f
+	p.SigmaEpistemic *= f
+	p.SigmaAleatoric *= f
+	return p
+}
+
+func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLine, score string, batch int, acqName string, perDrug int, seed uint64, iv intervalOptions, out string) error {
 	acq, err := active.ParseAcquisition(acqName)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
@@ -130,6 +192,10 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 		return err
 	}
 	m := tm.Method
+	cal, err := suggestCalibration(env, modelPath, tm, iv)
+	if err != nil {
+		return err
+	}
 	sc, sigDir, err := modelScreen(env, "suggest", modelPath, tm, screenDir)
 	if err != nil {
 		return err
@@ -185,14 +251,41 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 		return err
 	}
 	ap := make([]active.Prediction, len(preds))
+	var intervals []suggest.Interval
+	if cal != nil {
+		intervals = make([]suggest.Interval, len(preds))
+	}
+	acqIn := ap // what the acquisition reads
+	if iv.calibratedSigma {
+		acqIn = make([]active.Prediction, len(preds))
+	}
 	for i, p := range preds {
 		ap[i] = active.Prediction{Mu: p.Mu, SigmaTotal: p.SigmaTotal, SigmaEpistemic: p.SigmaEpistemic, SigmaAleatoric: p.SigmaAleatoric}
+		if cal == nil {
+			continue
+		}
+		lo, hi, err := cal.Interval(p.Mu, p.SigmaTotal, iv.coverage)
+		if err != nil {
+			return fmt.Errorf("pair %s, %s: %w", sc.Drugs[cands[i].A].ID, sc.Drugs[cands[i].B].ID, err)
+		}
+		intervals[i] = suggest.Interval{Lower: lo, Upper: hi}
+		if iv.calibratedSigma {
+			acqIn[i] = calibratedSigma(ap[i], lo, hi, iv.coverage)
+		}
+	}
+	if iv.calibratedSigma {
+		note := "one factor for every pair"
+		if cal.Method != uq.MethodConformalNormalized {
+			note = "a factor per pair"
+		}
+		fmt.Fprintf(env.Stdout, "--calibrated-sigma: the acquisition reads the sigmas scaled by the %g%% calibration (%s; e.g. the first candidate's by %.4g); the file's sigma columns are the model's\n",
+			100*iv.coverage, note, acqIn[0].SigmaTotal/ap[0].SigmaTotal)
 	}
 	best := math.Inf(-1)
 	for _, y := range table {
 		best = math.Max(best, y)
 	}
-	scores, err := acq.Scores(nil, ap, best, rand.New(rand.NewPCG(seed, 0x73756767)))
+	scores, err := acq.Scores(nil, acqIn, best, rand.New(rand.NewPCG(seed, 0x73756767)))
 	if err != nil {
 		return err
 	}
@@ -200,13 +293,21 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 	var rows []suggest.Suggestion
 	for rank, i := range pick {
 		p := cands[i]
-		reason := acq.Reason(ap[i], scores[i], rank+1, len(cands))
+		reason := acq.Reason(acqIn[i], scores[i], rank+1, len(cands))
+		if iv.calibratedSigma {
+			reason += " (calibrated sigma)"
+		}
 		if perDrug > 0 {
 			reason += fmt.Sprintf("; at most %d per drug", perDrug)
 		}
-		rows = append(rows, suggest.Suggestion{Rank: rank + 1, DrugA: sc.Drugs[p.A], DrugB: sc.Drugs[p.B], CellLine: cl,
+		s := suggest.Suggestion{Rank: rank + 1, DrugA: sc.Drugs[p.A], DrugB: sc.Drugs[p.B], CellLine: cl,
 			Mu: ap[i].Mu, SigmaTotal: ap[i].SigmaTotal, SigmaEpistemic: ap[i].SigmaEpistemic, SigmaAleatoric: ap[i].SigmaAleatoric,
-			Acquisition: scores[i], Reason: reason})
+			Acquisition: scores[i], Reason: reason}
+		if intervals != nil {
+			s.Interval = &intervals[i]
+			s.Reason += fmt.Sprintf("; %g%% interval [%.4g, %.4g]", 100*iv.coverage, intervals[i].Lower, intervals[i].Upper)
+		}
+		rows = append(rows, s)
 	}
 	if err := suggest.WriteFile(out, rows); err != nil {
 		return err
