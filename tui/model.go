@@ -13,6 +13,7 @@ import (
 	"github.com/deup-screening/deup/suggest"
 	"github.com/deup-screening/deup/tui/input"
 	"github.com/deup-screening/deup/tui/table"
+	"github.com/deup-screening/deup/uq"
 )
 
 // Options configure a Model. The zero value is usable.
@@ -37,6 +38,26 @@ type Options struct {
 	Width, Height int
 	// Campaign, when set, enables running a round from the UI (key R).
 	Campaign Campaign
+	// Interval, when set, shows each pair's calibrated prediction interval
+	// in the detail view and puts it in exported batches.
+	Interval *Interval
+}
+
+// Interval is a model's calibration and the coverage its intervals are
+// shown at.
+type Interval struct {
+	Coverage    float64 // in (0, 1), e.g. 0.9
+	Calibration uq.Calibrator
+}
+
+// bounds returns the interval of a row, ok false when the row has no
+// usable prediction (the view then shows none).
+func (iv *Interval) bounds(r Row) (lo, hi float64, ok bool) {
+	if iv == nil {
+		return 0, 0, false
+	}
+	lo, hi, err := iv.Calibration.Interval(r.Mu, r.SigmaTotal, iv.Coverage)
+	return lo, hi, err == nil
 }
 
 type mode int
@@ -633,6 +654,9 @@ func (m Model) Batch() []suggest.Suggestion {
 			Rank: i + 1, DrugA: m.info.Drugs[r.A], DrugB: m.info.Drugs[r.B], CellLine: m.info.CellLines[r.CellLine],
 			Mu: r.Mu, SigmaTotal: r.SigmaTotal, SigmaEpistemic: r.SigmaEpistemic, SigmaAleatoric: r.SigmaAleatoric,
 			Acquisition: r.Acquisition, Reason: mk.reason,
+		}
+		if lo, hi, ok := m.opt.Interval.bounds(r); ok {
+			out[i].Interval = &suggest.Interval{Lower: lo, Upper: hi}
 		}
 	}
 	return out

@@ -18,6 +18,7 @@ import (
 	"github.com/deup-screening/deup/suggest"
 	"github.com/deup-screening/deup/tui"
 	"github.com/deup-screening/deup/tui/pairs"
+	"github.com/deup-screening/deup/uq"
 	"github.com/muesli/termenv"
 )
 
@@ -189,7 +190,8 @@ func TestGoldenViews(t *testing.T) {
 		{"search-typing", 80, 24, []string{"/", "cis"}},
 		{"detail", 80, 24, []string{"4", "4", "down", "enter"}}, // measured, ascending: 2nd pair
 		{"detail-top", 80, 24, []string{"enter"}},
-		{"detail-morgan", 80, 24, []string{"enter"}}, // with Morgan-Tanimoto neighbours
+		{"detail-morgan", 80, 24, []string{"enter"}},                     // with Morgan-Tanimoto neighbours
+		{"detail-interval", 80, 24, []string{"4", "4", "down", "enter"}}, // the "detail" pair with a 90% interval
 		{"drug", 80, 24, []string{"/", "cisplatin", "enter", "a"}},
 		{"batch", 80, 24, []string{"7", "space", "space", "space", "B"}},
 		{"export-prompt", 80, 24, []string{"space", "e"}},
@@ -206,6 +208,10 @@ func TestGoldenViews(t *testing.T) {
 					t.Fatalf("%d drugs without a fingerprint, want 2 (the fixture's two without SMILES)", n)
 				}
 				m = tui.New(tab, tui.Options{Renderer: asciiRenderer(), Width: tc.w, Height: tc.h})
+				m = send(t, m, m.(tui.Model).Init()())
+			}
+			if tc.name == "detail-interval" {
+				m = tui.New(fixture(t), tui.Options{Renderer: asciiRenderer(), Width: tc.w, Height: tc.h, Interval: testInterval(t)})
 				m = send(t, m, m.(tui.Model).Init()())
 			}
 			m = send(t, m, keys(tc.script...)...)
@@ -289,5 +295,43 @@ func TestContextCancelled(t *testing.T) {
 	m2 := send(t, m, m.Init()())
 	if v := ansi.Strip(m2.View()); !strings.Contains(v, "query failed: context canceled") {
 		t.Fatalf("no error shown:\n%s", v)
+	}
+}
+
+// testInterval is a sigma-normalized conformal calibration of 19 pairs
+// with scores 0.1, 0.2, ..., 1.9: at 90% coverage k = ⌈20 × 0.9⌉ = 18, so
+// the interval is mu ± 1.8 sigma_total.
+func testInterval(t testing.TB) *tui.Interval {
+	t.Helper()
+	scores := make([]float64, 19)
+	for i := range scores {
+		scores[i] = 0.1 * float64(i+1)
+	}
+	c := uq.Calibrator{Method: uq.MethodConformalNormalized, N: 19, Scores: scores}
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return &tui.Interval{Coverage: 0.9, Calibration: c}
+}
+
+// TestBatchInterval: with a calibration, an exported batch carries each
+// pair's interval, mu ± 1.8 sigma_total (testInterval); without, none.
+func TestBatchInterval(t *testing.T) {
+	for _, iv := range []*tui.Interval{nil, testInterval(t)} {
+		var m tea.Model = tui.New(fixture(t), tui.Options{Renderer: asciiRenderer(), Width: 80, Height: 24, Interval: iv})
+		m = send(t, m, m.Init()())
+		m = send(t, m, keys("space", "down", "space")...)
+		b := m.(tui.Model).Batch()
+		if len(b) != 2 {
+			t.Fatalf("batch %+v", b)
+		}
+		for _, s := range b {
+			switch {
+			case iv == nil && s.Interval != nil:
+				t.Errorf("interval %+v without a calibration", s.Interval)
+			case iv != nil && (s.Interval == nil || math.Abs(s.Interval.Lower-(s.Mu-1.8*s.SigmaTotal)) > 1e-9 || math.Abs(s.Interval.Upper-(s.Mu+1.8*s.SigmaTotal)) > 1e-9):
+				t.Errorf("interval %+v, want mu ± 1.8 sigma_total around %v ± %v", s.Interval, s.Mu, s.SigmaTotal)
+			}
+		}
 	}
 }

@@ -311,6 +311,16 @@ func (m Model) viewDetail() string {
 	}
 	l = append(l, fmt.Sprintf("predicted μ %s ± σ_total %s · acquisition %s (%s)", num(r.Mu, 9), num(r.SigmaTotal, 9), num(r.Acquisition, 9), m.info.Acquisition))
 	l = append(l, fmt.Sprintf("          σ_epistemic %s · σ_aleatoric %s", num(r.SigmaEpistemic, 9), num(r.SigmaAleatoric, 9)))
+	ivLo, ivHi, hasIv := m.opt.Interval.bounds(r)
+	ivName := ""
+	if iv := m.opt.Interval; iv != nil {
+		ivName = strconv.FormatFloat(100*iv.Coverage, 'g', 4, 64) + "%"
+		s := "—"
+		if hasIv {
+			s = "[" + num(ivLo, 9) + ", " + num(ivHi, 9) + "]"
+		}
+		l = append(l, ansi.Truncate(fmt.Sprintf("%s interval %s · %s", ivName, s, iv.Calibration), max(w, 1), "…"))
+	}
 	l = append(l, "")
 
 	// the plot: the screen's score distribution, and μ ± σ_total and ± σ_epistemic under it
@@ -320,7 +330,11 @@ func (m Model) viewDetail() string {
 	if len(sc) > 0 {
 		lo, hi = sc[0], sc[len(sc)-1]
 	}
-	for _, v := range []float64{r.Mu - r.SigmaTotal, r.Mu + r.SigmaTotal, r.Measured} {
+	ext := []float64{r.Mu - r.SigmaTotal, r.Mu + r.SigmaTotal, r.Measured}
+	if hasIv {
+		ext = append(ext, ivLo, ivHi)
+	}
+	for _, v := range ext {
 		if !math.IsNaN(v) {
 			lo, hi = math.Min(lo, v), math.Max(hi, v)
 		}
@@ -329,6 +343,9 @@ func (m Model) viewDetail() string {
 	l = append(l, fmt.Sprintf("%-11s%s", "measured", textplot.Histogram(sc, lo, hi, pw)))
 	l = append(l, fmt.Sprintf("%-11s%s", "μ±σ_total", textplot.Interval(r.Mu, r.SigmaTotal, lo, hi, pw)))
 	l = append(l, fmt.Sprintf("%-11s%s", "μ±σ_epi", textplot.Interval(r.Mu, r.SigmaEpistemic, lo, hi, pw)))
+	if hasIv {
+		l = append(l, fmt.Sprintf("%-11s%s", ivName+" int.", textplot.Interval((ivLo+ivHi)/2, (ivHi-ivLo)/2, lo, hi, pw)))
+	}
 	if r.IsMeasured() {
 		l = append(l, fmt.Sprintf("%-11s%s", "this pair", textplot.Interval(r.Measured, r.MeasuredSD, lo, hi, pw)))
 	}
@@ -346,6 +363,9 @@ func (m Model) viewDetail() string {
 		l = append(l, fmt.Sprintf("  %s + %s %s measured %s  μ %s",
 			table.Fit(m.drugName(x.A), nw, false), table.Fit(m.drugName(x.B), nw, false),
 			table.Fit(m.info.CellLines[x.CellLine], 8, false), table.Fit(num(x.Measured, 7), 7, true), table.Fit(num(x.Mu, 7), 7, true)))
+	}
+	if len(l) > m.height-2 { // a short terminal: the footer stays, the nearest pairs give way
+		l = l[:max(m.height-2, 1)]
 	}
 	for len(l) < m.height-2 {
 		l = append(l, "")

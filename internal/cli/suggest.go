@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 
@@ -156,16 +157,16 @@ type intervalOptions struct {
 // suggestCalibration returns the calibration suggest uses for model tm (nil
 // for none, with a note on stdout), or an error when an interval or the
 // calibrated sigma was asked of a model that cannot give it.
-func suggestCalibration(env Env, path string, tm *trained.Model, iv intervalOptions) (*uq.Calibrator, error) {
+func suggestCalibration(w io.Writer, path string, tm *trained.Model, iv intervalOptions) (*uq.Calibrator, error) {
 	if (tm.Meta == nil || tm.Meta.Calibration == nil) && !iv.explicit && !iv.calibratedSigma {
-		fmt.Fprintf(env.Stdout, "no intervals: %s holds no calibration (retrain it with deup train --calibration 0.1 for lower/upper)\n", path)
+		fmt.Fprintf(w, "no intervals: %s holds no calibration (retrain it with deup train --calibration 0.1 for lower/upper)\n", path)
 		return nil, nil
 	}
 	cal, err := modelCalibration(path, tm, iv.coverage)
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(env.Stdout, "intervals: lower and upper at %g%% coverage, %s held out of training\n", 100*iv.coverage, cal)
+	fmt.Fprintf(w, "intervals: lower and upper at %g%% coverage, %s held out of training\n", 100*iv.coverage, cal)
 	return cal, nil
 }
 
@@ -192,7 +193,7 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 		return err
 	}
 	m := tm.Method
-	cal, err := suggestCalibration(env, modelPath, tm, iv)
+	cal, err := suggestCalibration(env.Stdout, modelPath, tm, iv)
 	if err != nil {
 		return err
 	}

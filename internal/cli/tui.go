@@ -40,6 +40,10 @@ synthetic default screen (data synth, seed 1). --drugs FILE adds drugs to the
 screen's (for example the DrugComb catalogue: --model then scores its 8.6
 million pairs, which takes minutes, and the table browses them all).
 
+With --model, the pair detail shows the calibrated interval at --coverage
+(default 0.9) when the model file holds a calibration (deup train
+--calibration, the default), and exported batches carry it as lower/upper.
+
 --campaign DIR (a campaign from deup campaign init) lets R run one round in
 the UI: the campaign's model trains on every measured pair (a progress bar
 shows the stages and epochs; the UI stays usable), the round is recorded in
@@ -60,6 +64,7 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	export := fs.String("export", "batch.csv", "file name the export prompt proposes (.csv, .parquet or .json)")
 	mouse := fs.Bool("mouse", false, "scroll with the wheel and select rows by clicking (the terminal's own text selection then needs shift)")
 	campaignDir := fs.String("campaign", "", "campaign directory (deup campaign init): R runs a round in the UI")
+	coverage := fs.Float64("coverage", 0.9, "with --model: coverage of the interval the pair detail shows, in (0, 1), when the model has a calibration")
 	drugsPath := fs.String("drugs", "", "CSV of more drugs (id or pubchem_cid, smiles, optional name), e.g. a catalogue, added to the screen's")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -71,6 +76,12 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	if *modelPath != "" && *predPath != "" {
 		fs.Usage()
 		return fmt.Errorf("%w: deup tui: give at most one of --model and --predictions", ErrUsage)
+	}
+	if err := checkCoverage(*coverage); err != nil {
+		return err
+	}
+	if isSet(fs, "coverage") && *modelPath == "" {
+		return fmt.Errorf("%w: deup tui: --coverage goes with --model (the interval comes from the model file's calibration)", ErrUsage)
 	}
 	if math.IsNaN(*kappa) || math.IsInf(*kappa, 0) {
 		return fmt.Errorf("%w: deup tui: --kappa must be finite", ErrUsage)
@@ -94,6 +105,16 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	var interval *tui.Interval
+	if in.tm != nil {
+		cal, err := suggestCalibration(env.Stderr, *modelPath, in.tm, intervalOptions{coverage: *coverage, explicit: isSet(fs, "coverage")})
+		if err != nil {
+			return err
+		}
+		if cal != nil {
+			interval = &tui.Interval{Coverage: *coverage, Calibration: *cal}
+		}
+	}
 	var campaign tui.Campaign
 	if *campaignDir != "" {
 		tc, err := newTUICampaign(*campaignDir, sc, *kappa)
@@ -111,7 +132,7 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	// Ask the terminal for its background colour now: once the program
 	// reads the keyboard, the terminal's answer would arrive as keys.
 	r.HasDarkBackground()
-	m := tui.New(tab, tui.Options{Renderer: r, Context: ctx, Debounce: 120 * time.Millisecond, ExportPath: *export, Campaign: campaign})
+	m := tui.New(tab, tui.Options{Renderer: r, Context: ctx, Debounce: 120 * time.Millisecond, ExportPath: *export, Campaign: campaign, Interval: interval})
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(env.Stdout), tea.WithAltScreen()}
 	if *mouse {
 		opts = append(opts, tea.WithMouseCellMotion())

@@ -50,6 +50,8 @@ func TestTUIEndToEnd(t *testing.T) {
 	waitFor("Exported 3 pairs to picked.csv")
 	keys("x") // any key: back to the table
 	waitFor("of 3,160 pairs")
+	keys("Enter") // the pair detail shows the model's calibrated interval
+	waitFor("90% interval [")
 	keys("q")
 	e.waitExit()
 
@@ -69,6 +71,9 @@ func TestTUIEndToEnd(t *testing.T) {
 		// the UI stores predictions as float32
 		if d := s.SigmaEpistemic - w.sigma; d > 1e-4*w.sigma || d < -1e-4*w.sigma {
 			t.Errorf("rank %d: σ_epistemic %v, predict says %v", i+1, s.SigmaEpistemic, w.sigma)
+		}
+		if s.Interval == nil || !(s.Interval.Lower < s.Mu && s.Mu < s.Interval.Upper) {
+			t.Errorf("rank %d: interval %+v around mu %v (the model has a calibration)", i+1, s.Interval, s.Mu)
 		}
 		if s.Rank != i+1 || s.CellLine != "PC-3" || s.DrugA.SMILES == "" || s.DrugA.PubChemCID == 0 {
 			t.Errorf("rank %d: %+v", i+1, s)

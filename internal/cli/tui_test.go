@@ -49,6 +49,8 @@ func TestTUIUsageErrors(t *testing.T) {
 		{"extra argument", []string{"x"}, 2, `unexpected argument "x"`},
 		{"unknown cell line", []string{"--cell-line", "HeLa"}, 2, `no cell line "HeLa"`},
 		{"bad kappa", []string{"--kappa", "NaN"}, 2, "--kappa must be finite"},
+		{"bad coverage", []string{"--model", "m", "--coverage", "0"}, 2, "--coverage 0: want a probability in (0, 1)"},
+		{"coverage without model", []string{"--coverage", "0.8"}, 2, "--coverage goes with --model"},
 		{"missing screen", []string{"--screen", filepath.Join(dir, "none")}, 1, "none"},
 		{"missing model", []string{"--model", filepath.Join(dir, "none.model")}, 1, "none.model"},
 		{"bad predictions", []string{"--predictions", preds, "--cell-line", "SYNTH-1"}, 1, `p.csv: line 2: column drug_a: drug "NOPE" is not in the screen`},
