@@ -165,12 +165,17 @@ func TestCoverageErrors(t *testing.T) {
 	for _, a := range [][]string{
 		{"--out", withCal},
 		{"--calibration", "0", "--out", noCal},
+		{"--split", "40/30/30", "--out", filepath.Join(dir, "bench.model")},
 	} {
 		args := append([]string{"train", "--screen", screen, "--epochs", "1", "--patience", "1", "--seed", "2"}, a...)
-		if out, serr, code := runCLI(t, args...); code != 0 {
+		out, serr, code := runCLI(t, args...)
+		switch {
+		case code != 0:
 			t.Fatalf("%v: exit %d: %s", args, code, serr)
-		} else if a[0] == "--calibration" && !strings.Contains(out, "calibration: none (--calibration 0)") {
+		case a[0] == "--calibration" && !strings.Contains(out, "calibration: none (--calibration 0)"):
 			t.Errorf("train --calibration 0 output:\n%s", out)
+		case a[0] == "--split" && !strings.Contains(out, "test: the stored 90% interval covers"):
+			t.Errorf("train --split 40/30/30 output lacks the test coverage:\n%s", out)
 		}
 	}
 	tm, err := openModel(noCal)

@@ -255,6 +255,14 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 			unit = ""
 		}
 		fmt.Fprintf(env.Stdout, "calibration stored: %s; at 90%% coverage the interval is mu ± %.4g%s (deup predict --coverage 0.9)\n", cal, (hi-lo)/2, unit)
+		if benchmark {
+			im, err := intervalsOn(m, f, d, split.Test, cal, 0.9)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(env.Stdout, "test: the stored 90%% interval covers %.1f%% of the %d test pairs (mean width %.4g; worst sigma-quintile coverage %.1f%%)\n",
+				im.Coverage, im.N, im.Width, im.WorstQuintileCoverage)
+		}
 	}
 	if err := trained.WriteFile(*out, &trained.Model{Method: m, Meta: meta}); err != nil {
 		return err
@@ -330,6 +338,28 @@ func calibrate(m model.Method, f *model.Features, d *model.Dataset, idx []int, n
 		return uq.Calibrator{}, fmt.Errorf("calibration on %d held-out pairs: %w", len(idx), err)
 	}
 	return cal, nil
+}
+
+// intervalsOn scores the intervals of cal at coverage on the pairs idx of
+// d (coverages in %, uq.ScoreIntervals).
+func intervalsOn(m model.Method, f *model.Features, d *model.Dataset, idx []int, cal uq.Calibrator, coverage float64) (uq.IntervalMetrics, error) {
+	ps := make([]model.Pair, len(idx))
+	y := make([]float64, len(idx))
+	for k, i := range idx {
+		ps[k], y[k] = d.Pairs[i], d.Y[i]
+	}
+	pred, err := m.Predict(f, ps)
+	if err != nil {
+		return uq.IntervalMetrics{}, err
+	}
+	lo, hi, sigma := make([]float64, len(idx)), make([]float64, len(idx)), make([]float64, len(idx))
+	for k, p := range pred {
+		if lo[k], hi[k], err = cal.Interval(p.Mu, p.SigmaTotal, coverage); err != nil {
+			return uq.IntervalMetrics{}, err
+		}
+		sigma[k] = p.SigmaTotal
+	}
+	return uq.ScoreIntervals(y, lo, hi, sigma, 1-coverage), nil
 }
 
 // modelMeta is the metadata a trained model file carries: sc is the
