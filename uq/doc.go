@@ -59,7 +59,10 @@
 // ordinary split-conformal test set for the other, so the guarantee holds
 // per half). package bench uses it on the test split, the only part of
 // the 40/30/30 split that trained neither mu nor sigma (DEUP's sigma path
-// trains on the validation split).
+// trains on the validation split). deup train instead holds a seeded
+// calibration fraction out of all the pairs before its split and stores
+// the fitted Calibrator in the model file (package model/trained), for
+// deup predict --coverage, suggest and tui (docs/intervals.md).
 //
 // Recalibration of sigma (Calibrator, FitScale, FitIsotonic): one scale s
 // fitted by maximum likelihood, s = sqrt(mean_i ((y_i - mu_i)/sigma_i)^2),
