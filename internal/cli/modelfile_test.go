@@ -84,10 +84,23 @@ func TestEveryMethodEveryCommand(t *testing.T) {
 				t.Errorf("pair 1 scored %v by default and %v through --drugs", own[1][2:], rows[1][2:])
 			}
 
-			// suggest: the model's screen, cell line and score by default.
+			// predict --coverage: the stored calibration's interval around mu.
+			predCov := filepath.Join(dir, method+"-cov.csv")
+			if _, serr, code = runCLI(t, "predict", "--model", mp, "--all-pairs", "--coverage", "0.9", "--out", predCov); code != 0 {
+				t.Fatalf("predict --coverage exit %d: %s", code, serr)
+			}
+			c := readPredColumns(t, predCov, "mu", "lower", "upper")
+			for i := range c[0] {
+				if !(c[1][i] < c[0][i] && c[0][i] < c[2][i]) {
+					t.Fatalf("predict --coverage row %d: mu %v, [%v, %v]", i, c[0][i], c[1][i], c[2][i])
+				}
+			}
+
+			// suggest: the model's screen, cell line and score by default,
+			// with the interval at 90%.
 			sug := filepath.Join(dir, method+"-next.csv")
 			out, serr, code = runCLI(t, "suggest", "--model", mp, "--batch", "5", "--out", sug)
-			if code != 0 || !strings.Contains(out, "wrote 5 suggestions") {
+			if code != 0 || !strings.Contains(out, "wrote 5 suggestions") || !strings.Contains(out, "intervals: lower and upper at 90% coverage") {
 				t.Fatalf("suggest exit %d: %s %s", code, out, serr)
 			}
 
@@ -144,6 +157,10 @@ func TestModelWithoutMetadata(t *testing.T) {
 	}
 	if _, serr, code := runCLI(t, "predict", "--model", old, "--screen", screen, "--all-pairs", "--out", filepath.Join(dir, "y.csv")); code != 0 {
 		t.Errorf("old model with --screen: %s", serr)
+	}
+	// It holds no calibration either: an interval is an error, not a guess.
+	if _, serr, code := runCLI(t, "predict", "--model", old, "--screen", screen, "--all-pairs", "--coverage", "0.9", "--out", filepath.Join(dir, "w.csv")); code != 2 || !strings.Contains(serr, "holds no calibration") {
+		t.Errorf("old model with --coverage: exit %d, stderr %q", code, serr)
 	}
 	// A model whose screen directory is gone asks for --screen.
 	moved := filepath.Join(dir, "moved")
