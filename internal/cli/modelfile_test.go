@@ -237,8 +237,9 @@ func TestTrainBenchmarkSplit(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, serr)
 	}
-	for _, want := range []string{"split 40/30/30 (seed 1): train 60, validation 45 (sigma path, early stopping), test 45 (never seen in training)",
-		"validation RMSE", "test RMSE", "(predicting the training mean:", "corr(sigma_total, |residual|) on test"} {
+	// 150 pairs: 15 held out for the calibration, then 40/30/30 of 135.
+	for _, want := range []string{"calibration: 15 of 150 pairs", "split 40/30/30 (seed 1): train 54, validation 41 (sigma path, early stopping), test 40 (never seen in training)",
+		"test: the stored 90% interval covers", "validation RMSE", "test RMSE", "(predicting the training mean:", "corr(sigma_total, |residual|) on test"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -247,7 +248,7 @@ func TestTrainBenchmarkSplit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tr := tm.Meta.Training; tr.Split != "40/30/30" || tr.InSample != 60 || tr.OutOfSample != 45 || tr.Test != 45 || tr.TestRMSE == nil || tr.MeanRMSE == nil {
+	if tr := tm.Meta.Training; tr.Split != "40/30/30" || tr.InSample != 54 || tr.OutOfSample != 41 || tr.Test != 40 || tr.TestRMSE == nil || tr.MeanRMSE == nil {
 		t.Errorf("training record %+v", tr)
 	}
 }
