@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -42,7 +43,7 @@ func runSuggest(ctx context.Context, env Env, args []string) error {
 	score := fs.String("score", "", "with --model: score column (default: the model's)")
 	batch := fs.Int("batch", 0, "suggestions (default: the campaign's batch; 30 with --model)")
 	acqName := fs.String("acquisition", "", "acquisition function (default: the campaign's; ucb with --model)")
-	perDrug := fs.Int("max-per-drug", -1, "diversity: no drug more than K times (default: the campaign's; 0 = no limit)")
+	perDrug := maxPerDrugFlag(fs)
 	seed := fs.Uint64("seed", 1, "with --model: seed of thompson and random draws")
 	out := fs.String("out", "", "output file: .csv, .parquet or .json")
 	pos, err := parseArgs(fs, args)
@@ -59,9 +60,15 @@ func runSuggest(ctx context.Context, env Env, args []string) error {
 	if _, err := suggest.FormatOf(*out); err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
+	batchSet := false
+	fs.Visit(func(f *flag.Flag) { batchSet = batchSet || f.Name == "batch" })
+	if batchSet && *batch < 1 {
+		// Refused before a campaign round is proposed and recorded.
+		return fmt.Errorf("%w: --batch %d: want at least 1 suggestion", ErrUsage, *batch)
+	}
 	if *campaignDir != "" {
-		if *perDrug >= 0 {
-			return fmt.Errorf("%w: --max-per-drug is set when a campaign starts", ErrUsage)
+		if perDrug.set {
+			return fmt.Errorf("%w: --max-per-drug is set when a campaign starts (deup campaign init --max-per-drug)", ErrUsage)
 		}
 		return suggestFromCampaign(ctx, env, *campaignDir, *batch, *acqName, *out)
 	}
@@ -71,10 +78,7 @@ func runSuggest(ctx context.Context, env Env, args []string) error {
 	if *acqName == "" {
 		*acqName = "ucb"
 	}
-	if *perDrug < 0 {
-		*perDrug = 0
-	}
-	return suggestFromModel(ctx, env, *modelPath, *screenDir, *cellLine, *score, *batch, *acqName, *perDrug, *seed, *out)
+	return suggestFromModel(ctx, env, *modelPath, *screenDir, *cellLine, *score, *batch, *acqName, perDrug.resolve(*batch), *seed, *out)
 }
 
 func suggestFromCampaign(ctx context.Context, env Env, dir string, batch int, acqName, out string) error {
@@ -116,7 +120,7 @@ func suggestFromCampaign(ctx context.Context, env Env, dir string, batch int, ac
 	if err := suggest.WriteFile(out, rows); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "wrote %d suggestions of round %d to %s (%d already measured)\n", len(rows), rd.Index, out, len(rd.Measured))
+	fmt.Fprintf(env.Stdout, "wrote %d suggestions of round %d to %s (%d already measured; %s, set at campaign init)\n", len(rows), rd.Index, out, len(rd.Measured), active.MaxPerDrugNote(c.Config.MaxPerDrug))
 	return nil
 }
 
@@ -211,6 +215,6 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 	if err := suggest.WriteFile(out, rows); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "wrote %d suggestions (%s by %s, from %d unmeasured pairs on %s) to %s\n%s\n", len(rows), acq, m.Name(), len(cands), cl, out, m.AleatoricNote())
+	fmt.Fprintf(env.Stdout, "wrote %d suggestions (%s by %s, from %d unmeasured pairs on %s; %s) to %s\n%s\n", len(rows), acq, m.Name(), len(cands), cl, active.MaxPerDrugNote(perDrug), out, m.AleatoricNote())
 	return nil
 }

@@ -18,7 +18,7 @@ import (
 func TestTUICampaignEndToEnd(t *testing.T) {
 	e := newE2ETerm(t, "campaign")
 	dir, bin, sh := e.dir, e.bin, e.run
-	sh(bin, "campaign", "init", "--cell-line", "SYNTH-1", "--model", "deup", "--features", "identity", "--batch", "5", "camp")
+	sh(bin, "campaign", "init", "--cell-line", "SYNTH-1", "--model", "deup-ridge", "--features", "identity", "--batch", "5", "camp")
 
 	e.start(120, "tui --campaign camp --export picked.csv")
 	waitFor, keys := e.waitFor, e.keys

@@ -1,0 +1,155 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/deup-screening/deup/active"
+)
+
+// A refused command changes nothing on disk and announces nothing (issue 18):
+// every flag value is checked before a directory or a ledger is created or a
+// round recorded.
+func TestCampaignRefusalsLeaveNothing(t *testing.T) {
+	screen := campaignScreenDir(t)
+	tmp := t.TempDir()
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"batch 0", []string{"--batch", "0"}, "--batch 0"},
+		{"batch negative", []string{"--batch", "-3"}, "--batch -3"},
+		{"rounds negative", []string{"--rounds", "-1"}, "--rounds -1"},
+		{"init negative", []string{"--mode", "retrospective", "--init", "-5"}, "--init -5"},
+		{"max-per-drug negative", []string{"--max-per-drug", "-1"}, "max-per-drug"},
+		{"bad acquisition", []string{"--acquisition", "best"}, "unknown acquisition"},
+		{"old model name", []string{"--model", "deup"}, `"deup-ridge"`},
+		{"bad features", []string{"--features", "nope"}, "nope"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(tmp, strings.ReplaceAll(c.name, " ", "-"))
+			args := append([]string{"campaign", "init", "--screen", screen}, c.args...)
+			out, errs, code := run(t, append(args, dir)...)
+			if code == 0 || !strings.Contains(errs, c.want) {
+				t.Errorf("exit %d, stderr:\n%s\nwant an error containing %q", code, errs, c.want)
+			}
+			if out != "" {
+				t.Errorf("a refused init printed %q", out)
+			}
+			if _, err := os.Stat(dir); !os.IsNotExist(err) {
+				t.Errorf("a refused init left %s (stat: %v)", dir, err)
+			}
+		})
+	}
+
+	// suggest --batch 0 on a campaign with no open round: refused, no round
+	// recorded (it used to use the campaign's batch and record a round).
+	dir := filepath.Join(tmp, "live")
+	mustRun(t, "campaign", "init", "--screen", screen, "--model", "bayes-ridge", "--features", "identity", "--batch", "4", dir)
+	before := len(ledgerEvents(t, dir))
+	for _, b := range []string{"0", "-2"} {
+		x := filepath.Join(tmp, "x"+b+".csv")
+		_, errs, code := run(t, "suggest", "--campaign", dir, "--batch", b, "--out", x)
+		if code != 2 || !strings.Contains(errs, "--batch "+b) {
+			t.Errorf("suggest --batch %s: exit %d, stderr:\n%s", b, code, errs)
+		}
+		if _, err := os.Stat(x); !os.IsNotExist(err) {
+			t.Errorf("suggest --batch %s wrote %s", b, x)
+		}
+		if n := len(ledgerEvents(t, dir)); n != before {
+			t.Errorf("suggest --batch %s: ledger has %d events, had %d", b, n, before)
+		}
+	}
+	if _, errs, code := run(t, "suggest", "--model", "nosuch.model", "--batch", "0", "--out", filepath.Join(tmp, "y.csv")); code != 2 || !strings.Contains(errs, "--batch 0") {
+		t.Errorf("suggest --model --batch 0: exit %d, stderr:\n%s", code, errs)
+	}
+
+	// init into a directory that already holds a campaign: refused, the
+	// campaign untouched.
+	if _, errs, code := run(t, "campaign", "init", "--screen", screen, dir); code == 0 || !strings.Contains(errs, "already holds a campaign") {
+		t.Errorf("init over a campaign: exit %d, stderr:\n%s", code, errs)
+	}
+	if n := len(ledgerEvents(t, dir)); n != before {
+		t.Errorf("init over a campaign: ledger has %d events, had %d", n, before)
+	}
+
+	// simulate: refused before "simulating N strategies x S seeds" is printed
+	// or --out created.
+	for _, c := range []struct{ flag, val string }{{"--seeds", "-1"}, {"--seeds", "0"}, {"--batch", "0"}, {"--rounds", "0"}, {"--init", "-1"}, {"--workers", "-1"}, {"--max-per-drug", "-2"}} {
+		out := filepath.Join(tmp, "sim"+c.flag+c.val)
+		so, errs, code := run(t, "campaign", "simulate", "--screen", screen, c.flag, c.val, "--out", out)
+		if code != 2 || strings.Contains(errs, "simulating") || so != "" {
+			t.Errorf("simulate %s %s: exit %d, stdout %q, stderr:\n%s", c.flag, c.val, code, so, errs)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("simulate %s %s created %s", c.flag, c.val, out)
+		}
+	}
+}
+
+// The per-drug cap defaults to max(2, ceil(batch/10)), is recorded in the
+// campaign and stated in the output; --max-per-drug 0 means no cap.
+func TestCampaignDefaultPerDrugCap(t *testing.T) {
+	screen := campaignScreenDir(t)
+	tmp := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want int
+	}{
+		{nil, 3}, // the default batch, 30
+		{[]string{"--batch", "4"}, 2},
+		{[]string{"--batch", "45"}, 5},
+		{[]string{"--batch", "30", "--max-per-drug", "0"}, 0},
+		{[]string{"--batch", "30", "--max-per-drug", "7"}, 7},
+	} {
+		dir := filepath.Join(tmp, strings.Join(append([]string{"c"}, c.args...), "_"))
+		out := mustRun(t, append(append([]string{"campaign", "init", "--screen", screen, "--model", "bayes-ridge", "--features", "identity"}, c.args...), dir)...)
+		if note := active.MaxPerDrugNote(c.want); !strings.Contains(out, note) {
+			t.Errorf("init %v: output lacks %q:\n%s", c.args, note, out)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "campaign.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cfg struct {
+			MaxPerDrug *int `json:"max_per_drug"`
+		}
+		if err := json.Unmarshal(b, &cfg); err != nil || cfg.MaxPerDrug == nil || *cfg.MaxPerDrug != c.want {
+			t.Errorf("init %v: campaign.json max_per_drug %v (%v), want %d", c.args, cfg.MaxPerDrug, err, c.want)
+		}
+	}
+	// A step keeps to the cap and says which applies.
+	dir := filepath.Join(tmp, "c")
+	out := mustRun(t, "campaign", "step", dir)
+	if !strings.Contains(out, "at most 3 pairs per drug (--max-per-drug)") {
+		t.Errorf("step output lacks the cap:\n%s", out)
+	}
+	for _, e := range ledgerEvents(t, dir) {
+		if e.Kind != active.KindSuggest {
+			continue
+		}
+		count := map[int]int{}
+		for _, r := range e.Records {
+			count[r.A]++
+			count[r.B]++
+		}
+		for d, n := range count {
+			if n > 3 {
+				t.Errorf("drug %d in %d pairs of round %d, cap 3", d, n, e.Round)
+			}
+		}
+	}
+}
+
+func TestDefaultMaxPerDrug(t *testing.T) {
+	// max(2, ceil(b/10)), worked by hand.
+	for _, c := range []struct{ b, want int }{{1, 2}, {10, 2}, {20, 2}, {21, 3}, {30, 3}, {31, 4}, {96, 10}} {
+		if got := active.DefaultMaxPerDrug(c.b); got != c.want {
+			t.Errorf("DefaultMaxPerDrug(%d) = %d, want %d", c.b, got, c.want)
+		}
+	}
+}
