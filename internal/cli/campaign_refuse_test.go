@@ -153,3 +153,60 @@ func TestDefaultMaxPerDrug(t *testing.T) {
 		}
 	}
 }
+
+// deup suggest --model applies the same default cap as a campaign and says
+// which applies.
+func TestSuggestModelDefaultCap(t *testing.T) {
+	screen := campaignScreenDir(t)
+	dir := t.TempDir()
+	mp := filepath.Join(dir, "m.model")
+	mustRun(t, "train", "--screen", screen, "--epochs", "1", "--out", mp)
+	for _, c := range []struct {
+		args []string
+		cap  int
+	}{
+		{[]string{"--batch", "12"}, 2},
+		{[]string{"--batch", "12", "--max-per-drug", "1"}, 1},
+		{[]string{"--batch", "12", "--max-per-drug", "0"}, 0},
+	} {
+		out := filepath.Join(dir, "s.csv")
+		so := mustRun(t, append(append([]string{"suggest", "--model", mp}, c.args...), "--out", out)...)
+		if note := active.MaxPerDrugNote(c.cap); !strings.Contains(so, note) {
+			t.Errorf("suggest %v: output lacks %q:\n%s", c.args, note, so)
+		}
+		rows := readCSVRows(t, out)
+		ia, ib := -1, -1
+		for i, h := range rows[0] {
+			switch h {
+			case "drug_a_id":
+				ia = i
+			case "drug_b_id":
+				ib = i
+			}
+		}
+		if ia < 0 || ib < 0 {
+			t.Fatalf("no drug_a_id/drug_b_id in %v", rows[0])
+		}
+		count := map[string]int{}
+		for _, r := range rows[1:] {
+			count[r[ia]]++
+			count[r[ib]]++
+		}
+		for d, n := range count {
+			if c.cap > 0 && n > c.cap {
+				t.Errorf("suggest %v: drug %s in %d pairs, cap %d", c.args, d, n, c.cap)
+			}
+		}
+		if c.cap == 0 {
+			// Without a cap this batch does repeat a drug more than twice
+			// (5 times on this screen), so the capped runs test the cap.
+			most := 0
+			for _, n := range count {
+				most = max(most, n)
+			}
+			if most <= 2 {
+				t.Errorf("suggest %v: no drug in more than %d pairs; the test screen no longer exercises the cap", c.args, most)
+			}
+		}
+	}
+}
