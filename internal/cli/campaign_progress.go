@@ -41,11 +41,11 @@ func (t *trainProgress) epoch(p model.Progress) {
 		t.bar = progress.New(t.w, label, p.MaxEpochs)
 	}
 	t.last = p
-	d := fmt.Sprintf("epoch %d/%d", p.Epoch, p.MaxEpochs)
-	if !math.IsNaN(p.ValRMSE) {
-		d += fmt.Sprintf(" val-rmse %.3g", p.ValRMSE)
+	if math.IsNaN(p.ValRMSE) {
+		t.bar.Set(p.Epoch)
+		return
 	}
-	t.bar.Set(p.Epoch, d)
+	t.bar.Set(p.Epoch, fmt.Sprintf("val-rmse %.3g", p.ValRMSE))
 }
 
 // finishBar ends the current bar at the epoch training stopped at (early
