@@ -4,10 +4,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/active/ledger"
+	"github.com/deup-screening/deup/drugcomb"
 )
 
 // A refused command changes nothing on disk and announces nothing (issue 18):
@@ -206,6 +209,110 @@ func TestSuggestModelDefaultCap(t *testing.T) {
 			}
 			if most <= 2 {
 				t.Errorf("suggest %v: no drug in more than %d pairs; the test screen no longer exercises the cap", c.args, most)
+			}
+		}
+	}
+}
+
+// legacyStore writes a campaign's init event as deup wrote it before issue
+// 18: drug keys ID/Name/PubChemCID/SMILES and the ridge DEUP surrogate named
+// "deup".
+type legacyStore struct{ *ledger.Ledger }
+
+func (s legacyStore) Append(e *ledger.Event) error {
+	if e.Kind == active.KindInit {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(e.Extra), &m); err != nil {
+			return err
+		}
+		for _, d := range m["drugs"].([]any) {
+			d := d.(map[string]any)
+			for snake, old := range map[string]string{"id": "ID", "name": "Name", "pubchem_cid": "PubChemCID", "smiles": "SMILES"} {
+				d[old] = d[snake]
+				delete(d, snake)
+			}
+		}
+		m["model"] = "deup"
+		b, err := json.Marshal(m)
+		if err != nil {
+			return err
+		}
+		e.Extra = string(b)
+	}
+	return s.Ledger.Append(e)
+}
+
+// A campaign whose ledger was written before the keys were snake_case (and
+// before deup-ridge was renamed) still loads and runs; the campaign.json it
+// gets is snake_case.
+func TestCampaignOldLedgerLoads(t *testing.T) {
+	screen := campaignScreenDir(t)
+	sc, err := drugcomb.Open(screen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, _, err := active.ScreenTable(sc, 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "old")
+	l, err := ledger.Open(filepath.Join(dir, "ledger"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := active.Config{Mode: active.Live, Score: sc.ScoreNames[0], Acquisition: "ucb", Model: active.RidgeDEUP, Features: "identity",
+		Batch: 4, Seed: 1, Drugs: sc.Drugs, CellLines: sc.CellLines}
+	var initial []active.Measurement
+	for _, p := range table.SortedPairs() {
+		initial = append(initial, active.Measurement{Pair: p, Y: table[p]})
+	}
+	if _, err := active.Create(legacyStore{l}, cfg, initial, active.AllUnmeasured(table, len(sc.Drugs), []int{0})); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	raw := ledgerEvents(t, dir)[0].Extra
+	if !strings.Contains(raw, `"PubChemCID"`) || strings.Contains(raw, `"pubchem_cid"`) || !strings.Contains(raw, `"model":"deup"`) {
+		t.Fatalf("the test did not write an old-format init event: %s", raw)
+	}
+
+	out := mustRun(t, "campaign", "step", dir)
+	if !strings.Contains(out, "round 1: 4 suggestions by deup-ridge/round-1/") {
+		t.Errorf("step on an old ledger:\n%s", out)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "campaign.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got active.Config
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Drugs, sc.Drugs) || got.Model != active.RidgeDEUP {
+		t.Errorf("campaign.json from an old ledger: model %q, drugs %v, want %v", got.Model, got.Drugs, sc.Drugs)
+	}
+	if !strings.Contains(string(b), `"pubchem_cid"`) || strings.Contains(string(b), `"PubChemCID"`) {
+		t.Errorf("campaign.json keys are not snake_case:\n%s", b)
+	}
+	sug := filepath.Join(t.TempDir(), "r1.csv")
+	mustRun(t, "suggest", "--campaign", dir, "--out", sug)
+	rows := readCSVRows(t, sug)
+	if len(rows) != 5 {
+		t.Fatalf("suggest from an old ledger wrote %d rows", len(rows)-1)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	names := map[string]string{}
+	for _, d := range sc.Drugs {
+		names[d.ID] = d.Name
+	}
+	// The drugs' ids and names came through the old keys.
+	for _, r := range rows[1:] {
+		for _, side := range []string{"drug_a", "drug_b"} {
+			id := r[col[side+"_id"]]
+			if n, ok := names[id]; !ok || id == "" || n != r[col[side]] {
+				t.Errorf("suggest from an old ledger: %s id %q name %q, want a screen drug", side, id, r[col[side]])
 			}
 		}
 	}
