@@ -172,10 +172,10 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 		return fmt.Errorf("%w: --mode %q: want live or retrospective", ErrUsage, *mode)
 	}
 	if _, err := active.ParseAcquisition(*acq); err != nil {
-		return fmt.Errorf("%w: --acquisition: %v", ErrUsage, err)
+		return fmt.Errorf("%w: --acquisition: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
 	}
 	if err := active.CheckModel(*modelName); err != nil {
-		return fmt.Errorf("%w: --model: %v", ErrUsage, err)
+		return fmt.Errorf("%w: --model: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
 	}
 	if err := noCampaignIn(dir); err != nil {
 		return err
@@ -865,7 +865,7 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 	for _, n := range strings.Split(*acqs, ",") {
 		st, err := active.ParseStrategy(strings.TrimSpace(n))
 		if err != nil {
-			return fmt.Errorf("%w: %v", ErrUsage, err)
+			return fmt.Errorf("%w: --acquisition: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
 		}
 		sts = append(sts, st)
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 // TestTUICampaignEndToEnd drives the real binary in a tmux terminal on a
-// live campaign over the synthetic default screen (the fast "deup"
+// live campaign over the synthetic default screen (the fast "deup-ridge"
 // surrogate, batch 5): R runs a round, a second R is refused while the round
 // awaits results, e exports the marked suggestions, q quits; the exported
 // file must be the batch 'deup suggest --campaign' exports, and the ledger

@@ -33,7 +33,7 @@ func (r *roundLog) stages() []string {
 }
 
 // TestTUICampaignLive runs R on a live campaign over the synthetic default
-// screen (the fast "deup" surrogate on identity features, batch 5): the
+// screen (the fast "deup-ridge" surrogate on identity features, batch 5): the
 // round yields 5 unmeasured pairs, marked in the new table, recorded in the
 // ledger exactly as 'deup campaign step' records it on an identical
 // campaign; a second R runs nothing while the round awaits results.
