@@ -578,7 +578,10 @@ func runCampaignResume(ctx context.Context, env Env, args []string) error {
 			fmt.Fprintf(env.Stdout, "campaign complete: %d rounds\n", len(c.Rounds()))
 			return nil
 		}
-		if _, err := c.Step(ctx, s, nil); err != nil {
+		tp := newTrainProgress(env.Stderr, fmt.Sprintf("round %d", len(c.Rounds())+1))
+		_, err := c.Step(ctx, active.WithTrainProgress(s, tp.epoch), nil)
+		tp.finish()
+		if err != nil {
 			return err
 		}
 		r := c.Rounds()[len(c.Rounds())-1]

@@ -321,3 +321,24 @@ func TestCampaignOldLedgerLoads(t *testing.T) {
 		}
 	}
 }
+
+// campaign step shows the progress of its network trainings on stderr
+// (one bar per network: the pre-fill folds, then the main predictor), and
+// nothing of it on stdout.
+func TestCampaignStepProgress(t *testing.T) {
+	screen := campaignScreenDir(t)
+	dir := filepath.Join(t.TempDir(), "c")
+	mustRun(t, "campaign", "init", "--screen", screen, "--model", "deup-net", "--features", "identity", "--batch", "4", dir)
+	out, errs, code := run(t, "campaign", "step", dir)
+	if code != 0 {
+		t.Fatalf("step: exit %d\n%s", code, errs)
+	}
+	for _, w := range []string{"round 1 network 1 [", "round 1 network 2 [", "100%"} {
+		if !strings.Contains(errs, w) {
+			t.Errorf("step stderr lacks %q:\n%s", w, errs)
+		}
+	}
+	if strings.Contains(out, "network") || !strings.Contains(out, "round 1: 4 suggestions by deup-net/round-1/") {
+		t.Errorf("step stdout:\n%s", out)
+	}
+}
