@@ -520,6 +520,14 @@ func TestCampaignSimulate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The default per-drug cap for a batch of 5 is max(2, ceil(5/10)) = 2,
+	// recorded in the report.
+	var cfg struct {
+		MaxPerDrug *int `json:"max_per_drug"`
+	}
+	if err := json.Unmarshal(b, &cfg); err != nil || cfg.MaxPerDrug == nil || *cfg.MaxPerDrug != 2 {
+		t.Errorf("report.json max_per_drug %v (%v), want 2:\n%.300s", cfg.MaxPerDrug, err, b)
+	}
 	// The issue's shape: {"acquisitions": {NAME: {"top1_found": {"mean": [...], "se": [...]}, "best": {...}}}, "rounds": R, "seeds": S}.
 	var rep struct {
 		Acquisitions map[string]map[string]struct {
