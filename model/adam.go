@@ -19,6 +19,10 @@ import (
 // parameters.
 func adam(p *param, g *tensor.Dense, lr, wd float64) error {
 	const b1, b2, eps = 0.9, 0.999, 1e-8
+	if p.m == nil {
+		p.m = tensor.New(tensor.WithShape(p.rows, p.cols), tensor.Of(p.t.Dtype()))
+		p.v = tensor.New(tensor.WithShape(p.rows, p.cols), tensor.Of(p.t.Dtype()))
+	}
 	p.step++
 	bc1 := 1 - math.Pow(b1, float64(p.step))
 	bc2 := 1 - math.Pow(b2, float64(p.step))

@@ -31,7 +31,7 @@ type param struct {
 	rows, cols int
 	fanIn      int
 	t          *tensor.Dense // value, rows×cols
-	m, v       *tensor.Dense // Adam moments, same shape and dtype
+	m, v       *tensor.Dense // Adam moments, same shape and dtype; nil until the first step and after training
 	step       int           // Adam step count of this parameter
 }
 
@@ -57,8 +57,6 @@ func newNetwork(cfg Config, dim int, sigma bool, seed uint64) *network {
 	add := func(name string, g group, r, c, fanIn int) {
 		p := &param{name: name, group: g, rows: r, cols: c, fanIn: fanIn}
 		p.t = tensor.New(tensor.WithShape(r, c), tensor.Of(n.dt))
-		p.m = tensor.New(tensor.WithShape(r, c), tensor.Of(n.dt))
-		p.v = tensor.New(tensor.WithShape(r, c), tensor.Of(n.dt))
 		n.params = append(n.params, p)
 		n.byName[name] = p
 	}
@@ -102,9 +100,15 @@ func (n *network) init(seed uint64) {
 				d[i] = (2*rng.Float64() - 1) * bound
 			}
 		}
-		p.m.Zero()
-		p.v.Zero()
-		p.step = 0
+		p.m, p.v, p.step = nil, nil, 0
+	}
+}
+
+// endTraining drops the Adam moments (allocated again, zero, by the next
+// step): after Fit a network holds only its parameter values.
+func (n *network) endTraining() {
+	for _, p := range n.params {
+		p.m, p.v = nil, nil
 	}
 }
 

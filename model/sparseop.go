@@ -173,6 +173,7 @@ type sparseMulOp struct {
 	x       *sparseBatch
 	in, out int
 	buf     *tensor.Dense
+	grad    *tmulState // the weight gradient's tensor, shared by the graphs of one trainer; nil: its own
 }
 
 func (op *sparseMulOp) Arity() int { return 1 }
@@ -225,7 +226,11 @@ func (op *sparseMulOp) String() string   { return "SparseMul" }
 // weight gradient is Xᵀ·grad, computed by sparseTMulOp.
 func (op *sparseMulOp) DiffWRT(int) []bool { return []bool{true} }
 func (op *sparseMulOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	gw, err := G.ApplyOp(&sparseTMulOp{x: op.x, in: op.in, out: op.out}, grad)
+	st := op.grad
+	if st == nil {
+		st = &tmulState{}
+	}
+	gw, err := G.ApplyOp(&sparseTMulOp{x: op.x, in: op.in, out: op.out, st: st}, grad)
 	if err != nil {
 		return nil, err
 	}
@@ -238,12 +243,22 @@ func (op *sparseMulOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, e
 // tensor again it rewrites those rows and clears only the rows of the
 // previous batch that this batch does not set (a few hundred of the
 // in = 1,024 rows), instead of clearing the whole matrix every step.
+//
+// That state (tmulState) may be shared by the ops of several graphs that
+// never run at the same time (a trainer's graphs, one per batch shape):
+// the in×out gradient, the largest tensor of a step, then exists once
+// per trainer rather than once per graph.
 type sparseTMulOp struct {
 	x       *sparseBatch
 	in, out int
-	last    *tensor.Dense // the tensor of the previous run
-	stale   []int32       // its non-zero rows (increasing)
-	gone    []int32       // scratch: rows of stale this run clears
+	st      *tmulState
+	gone    []int32 // scratch: rows of st.stale this run clears
+}
+
+// tmulState is the tensor a sparseTMulOp last wrote and its non-zero rows.
+type tmulState struct {
+	last  *tensor.Dense // the tensor of the previous run
+	stale []int32       // its non-zero rows (increasing)
 }
 
 func (op *sparseTMulOp) Arity() int { return 1 }
@@ -255,8 +270,8 @@ func (op *sparseTMulOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{op.in, op.out}, nil
 }
 func (op *sparseTMulOp) Do(vals ...G.Value) (G.Value, error) {
-	ret := op.last
-	if ret == nil {
+	ret := op.st.last
+	if ret == nil || !ret.Shape().Eq(tensor.Shape{op.in, op.out}) || ret.Dtype() != vals[0].Dtype() {
 		g := vals[0].(*tensor.Dense)
 		ret = tensor.New(tensor.WithShape(op.in, op.out), tensor.Of(g.Dtype()))
 	}
@@ -271,12 +286,13 @@ func (op *sparseTMulOp) UsePreallocDo(prealloc G.Value, vals ...G.Value) (G.Valu
 	if !ok || !ok2 || !g.Shape().Eq(tensor.Shape{op.x.rows, op.out}) || !ret.Shape().Eq(tensor.Shape{op.in, op.out}) || ret.Dtype() != g.Dtype() {
 		return nil, fmt.Errorf("model: sparse matmulᵀ: bad gradient %v", vals[0].Shape())
 	}
-	if ret != op.last {
+	st := op.st
+	if ret != st.last {
 		ret.Zero()
-		op.last, op.stale = ret, op.stale[:0]
+		st.last, st.stale = ret, st.stale[:0]
 	}
 	x := op.x
-	op.gone = goneRows(x, op.stale, op.gone)
+	op.gone = goneRows(x, st.stale, op.gone)
 	switch gd := g.Data().(type) {
 	case []float32:
 		rd := ret.Data().([]float32)
@@ -287,7 +303,7 @@ func (op *sparseTMulOp) UsePreallocDo(prealloc G.Value, vals ...G.Value) (G.Valu
 	default:
 		return nil, fmt.Errorf("model: sparse matmulᵀ: dtype %v", g.Dtype())
 	}
-	op.stale = append(op.stale[:0], x.cols...)
+	st.stale = append(st.stale[:0], x.cols...)
 	return ret, nil
 }
 func (op *sparseTMulOp) ReturnsPtr() bool     { return false }
