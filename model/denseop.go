@@ -2,6 +2,8 @@ package model
 
 import (
 	"fmt"
+
+	"github.com/deup-screening/deup/internal/kernels"
 	"hash"
 
 	"github.com/chewxy/hm"
@@ -103,9 +105,9 @@ func (op *denseOp) Do(vals ...G.Value) (G.Value, error) {
 	}
 	switch ad := a.Data().(type) {
 	case []float32:
-		blasImpl.Sgemm(tA, tB, m, n, k, 1, ad, ca, b.Data().([]float32), cb, 0, out.Data().([]float32), n)
+		kernels.Impl().Sgemm(tA, tB, m, n, k, 1, ad, ca, b.Data().([]float32), cb, 0, out.Data().([]float32), n)
 	case []float64:
-		blasImpl.Dgemm(tA, tB, m, n, k, 1, ad, ca, b.Data().([]float64), cb, 0, out.Data().([]float64), n)
+		kernels.Impl().Dgemm(tA, tB, m, n, k, 1, ad, ca, b.Data().([]float64), cb, 0, out.Data().([]float64), n)
 	default:
 		return nil, fmt.Errorf("model: dense product: dtype %v", a.Dtype())
 	}

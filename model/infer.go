@@ -1,6 +1,7 @@
 package model
 
 import (
+	"github.com/deup-screening/deup/internal/kernels"
 	"math"
 	"sync"
 
@@ -98,7 +99,7 @@ func (in *inferer[T]) ensure(f *Features, drugs []int) {
 				c := int(f.Col[k])
 				axpy(T(f.Val[k]), w1[c*th:(c+1)*th], dst)
 			}
-			relu(dst)
+			kernels.Relu(dst)
 		}
 		for r := 0; r < m; r++ {
 			copy(e[r*to:(r+1)*to], b2)
@@ -174,7 +175,7 @@ func (in *inferer[T]) pairRange(w int, pa, pb []int, bit float64, drop *dropout,
 			for j := range dst {
 				dst[j] = xa[j] + xb[j] + bc1[j]
 			}
-			relu(dst)
+			kernels.Relu(dst)
 			if drop != nil {
 				drop.seedPair(a, b, 1)
 				drop.apply(dst)
@@ -184,7 +185,7 @@ func (in *inferer[T]) pairRange(w int, pa, pb []int, bit float64, drop *dropout,
 		gemm(m, ch, ch, c1, ch, wc2, ch, 1, c2, ch)
 		for r := 0; r < m; r++ {
 			row := c2[r*ch : (r+1)*ch]
-			relu(row)
+			kernels.Relu(row)
 			if drop != nil {
 				drop.seedPair(pa[lo+r], pb[lo+r], 2)
 				drop.apply(row)
@@ -207,13 +208,13 @@ func (in *inferer[T]) pairRange(w int, pa, pb []int, bit float64, drop *dropout,
 			for j := range dst {
 				dst[j] = qa[j] + qb[j] + T(bit)*wbit[j] + bs1[j]
 			}
-			relu(dst)
+			kernels.Relu(dst)
 			copy(s2[r*sh:(r+1)*sh], bs2)
 		}
 		gemm(m, sh, sh, s1, sh, ws2, sh, 1, s2, sh)
 		for r := 0; r < m; r++ {
 			row := s2[r*sh : (r+1)*sh]
-			relu(row)
+			kernels.Relu(row)
 			z := float64(dot(row, wsig) + bsig[0])
 			sigma[lo+r] = softplus(z) + cfg.MinSigma
 		}
@@ -228,22 +229,6 @@ func softplus(z float64) float64 {
 	return math.Log1p(math.Exp(z))
 }
 
-// relu sets the negative elements of x to 0 (NaN and −0 stay). On
-// float32 with AVX, eight at a time in assembly: a compare and branch per
-// element mispredicts on about half of them.
-func relu[T float32 | float64](x []T) {
-	if x32, ok := any(x).([]float32); ok && haveAVX && len(x) >= 8 {
-		n := len(x) &^ 7
-		relu8(&x32[0], n)
-		x = x[n:]
-	}
-	for i, v := range x {
-		if v < 0 {
-			x[i] = 0
-		}
-	}
-}
-
 func dot[T float32 | float64](x, y []T) T {
 	var s T
 	for i, v := range x {
@@ -255,9 +240,9 @@ func dot[T float32 | float64](x, y []T) T {
 func axpy[T float32 | float64](a T, x, y []T) {
 	switch xs := any(x).(type) {
 	case []float32:
-		blasImpl.Saxpy(len(xs), float32(a), xs, 1, any(y).([]float32), 1)
+		kernels.Impl().Saxpy(len(xs), float32(a), xs, 1, any(y).([]float32), 1)
 	case []float64:
-		blasImpl.Daxpy(len(xs), float64(a), xs, 1, any(y).([]float64), 1)
+		kernels.Impl().Daxpy(len(xs), float64(a), xs, 1, any(y).([]float64), 1)
 	}
 }
 
@@ -268,8 +253,8 @@ func gemm[T float32 | float64](m, n, k int, a []T, lda int, b []T, ldb int, beta
 	}
 	switch as := any(a).(type) {
 	case []float32:
-		blasImpl.Sgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, as, lda, any(b).([]float32), ldb, float32(beta), any(c).([]float32), ldc)
+		kernels.Impl().Sgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, as, lda, any(b).([]float32), ldb, float32(beta), any(c).([]float32), ldc)
 	case []float64:
-		blasImpl.Dgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, as, lda, any(b).([]float64), ldb, float64(beta), any(c).([]float64), ldc)
+		kernels.Impl().Dgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, as, lda, any(b).([]float64), ldb, float64(beta), any(c).([]float64), ldc)
 	}
 }

@@ -2,6 +2,8 @@ package model
 
 import (
 	"fmt"
+
+	"github.com/deup-screening/deup/internal/kernels"
 	"hash"
 	"slices"
 
@@ -83,30 +85,6 @@ func (b *sparseBatch) buildColumns(dim int) {
 	}
 }
 
-// accumulate sets dst[j−lo] = Σ_k val[k]·src[idx[k]·ld + j] for j in
-// [lo, hi), summing k in order from zero with each product rounded before
-// it is added (what clearing dst and calling axpy per k does). On float32
-// with AVX, 64 columns at a time in assembly (spAccum64): the sums stay in
-// registers instead of reading and writing dst once per term.
-func accumulate[T float32 | float64](idx []int32, val []float32, src []T, ld, lo, hi int, dst []T) {
-	if s32, ok := any(src).([]float32); ok && haveAVX && len(idx) > 0 {
-		d32 := any(dst).([]float32)
-		for ; hi-lo >= 64; lo += 64 {
-			spAccum64(&idx[0], &val[0], len(idx), &s32[lo], ld, &d32[0])
-			d32 = d32[64:]
-		}
-		dst = any(d32).([]T)
-	}
-	dst = dst[:hi-lo]
-	clear(dst)
-	for k, c := range idx {
-		v := T(val[k])
-		for j, x := range src[int(c)*ld+lo : int(c)*ld+hi] {
-			dst[j] += T(v * x)
-		}
-	}
-}
-
 // accBlock is the column block of mul and tmul: the source rows of one
 // block for every stored column stay in the L2 cache across output rows.
 const accBlock = 256
@@ -118,7 +96,7 @@ func mul[T float32 | float64](x *sparseBatch, w, dst []T, out, lo, hi int) {
 		e := min(b+accBlock, hi)
 		for r := 0; r < x.rows; r++ {
 			k0, k1 := x.rowPtr[r], x.rowPtr[r+1]
-			accumulate(x.col[k0:k1], x.val[k0:k1], w, out, b, e, dst[r*out+b:r*out+e])
+			kernels.Accumulate(x.col[k0:k1], x.val[k0:k1], w, out, b, e, dst[r*out+b:r*out+e])
 		}
 	}
 }
@@ -149,7 +127,7 @@ func tmul[T float32 | float64](x *sparseBatch, g, dst []T, out, lo, hi int, gone
 	}
 	for j, c := range x.cols {
 		k0, k1 := x.colPtr[j], x.colPtr[j+1]
-		accumulate(x.entRow[k0:k1], x.entVal[k0:k1], g, out, lo, hi, dst[int(c)*out+lo:int(c)*out+hi])
+		kernels.Accumulate(x.entRow[k0:k1], x.entVal[k0:k1], g, out, lo, hi, dst[int(c)*out+lo:int(c)*out+hi])
 	}
 }
 
@@ -204,10 +182,10 @@ func (op *sparseMulOp) UsePreallocDo(prealloc G.Value, vals ...G.Value) (G.Value
 	switch wd := w.Data().(type) {
 	case []float32:
 		rd := ret.Data().([]float32)
-		forChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { mul(x, wd, rd, op.out, lo, hi) })
+		kernels.ForChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { mul(x, wd, rd, op.out, lo, hi) })
 	case []float64:
 		rd := ret.Data().([]float64)
-		forChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { mul(x, wd, rd, op.out, lo, hi) })
+		kernels.ForChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { mul(x, wd, rd, op.out, lo, hi) })
 	default:
 		return nil, fmt.Errorf("model: sparse matmul: dtype %v", w.Dtype())
 	}
@@ -296,10 +274,10 @@ func (op *sparseTMulOp) UsePreallocDo(prealloc G.Value, vals ...G.Value) (G.Valu
 	switch gd := g.Data().(type) {
 	case []float32:
 		rd := ret.Data().([]float32)
-		forChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { tmul(x, gd, rd, op.out, lo, hi, op.gone) })
+		kernels.ForChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { tmul(x, gd, rd, op.out, lo, hi, op.gone) })
 	case []float64:
 		rd := ret.Data().([]float64)
-		forChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { tmul(x, gd, rd, op.out, lo, hi, op.gone) })
+		kernels.ForChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { tmul(x, gd, rd, op.out, lo, hi, op.gone) })
 	default:
 		return nil, fmt.Errorf("model: sparse matmulᵀ: dtype %v", g.Dtype())
 	}
