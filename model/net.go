@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/deup-screening/deup/nn/optim"
 	"gorgonia.org/tensor"
 )
 
@@ -31,8 +32,10 @@ type param struct {
 	rows, cols int
 	fanIn      int
 	t          *tensor.Dense // value, rows×cols
-	m, v       *tensor.Dense // Adam moments, same shape and dtype; nil until the first step and after training
-	step       int           // Adam step count of this parameter
+	// Adam state (moments and step count) of this parameter, for its
+	// element type; released (Reset) when training ends.
+	opt32 optim.Adam[float32]
+	opt64 optim.Adam[float64]
 }
 
 // network is the two-tower net: tower (sparse F→TowerHidden, ReLU,
@@ -100,7 +103,8 @@ func (n *network) init(seed uint64) {
 				d[i] = (2*rng.Float64() - 1) * bound
 			}
 		}
-		p.m, p.v, p.step = nil, nil, 0
+		p.opt32.Reset()
+		p.opt64.Reset()
 	}
 }
 
@@ -108,7 +112,8 @@ func (n *network) init(seed uint64) {
 // step): after Fit a network holds only its parameter values.
 func (n *network) endTraining() {
 	for _, p := range n.params {
-		p.m, p.v = nil, nil
+		p.opt32.Reset()
+		p.opt64.Reset()
 	}
 }
 

@@ -131,7 +131,7 @@ func tmul[T float32 | float64](x *sparseBatch, g, dst []T, out, lo, hi int, gone
 	}
 }
 
-// sparseChunk returns the column chunk for forChunks over `out` columns
+// sparseChunk returns the column chunk for kernels.ForChunks over `out` columns
 // of a batch with nnz stored entries: whole 64-column blocks for the
 // assembly, and a single chunk when the batch is too small to share.
 func sparseChunk(out, nnz int) int {
