@@ -279,7 +279,7 @@ func Train(ctx context.Context, cfg Config, X *Sparse, train, val Pairs, progres
 			rmse = math.Sqrt(se / float64(len(mean)))
 			if rmse < best {
 				best, bestEpoch = rmse, epoch
-				bestNet = m.net.snapshot()
+				bestNet = m.net.snapshot(bestNet)
 				bestGP = m.gp.Params(bestGP[:0])
 			}
 		}
