@@ -37,7 +37,7 @@ type inferer[T float32 | float64] struct {
 	p, q  []T // numDrugs×CombHidden, numDrugs×SigmaHidden
 	// scratch holds the activation buffers of pairRange, one per worker
 	// of pairs (guarded by mu like the rest).
-	scratch [2][]T
+	scratch [][]T
 }
 
 func newForwarder(n *network) forwarder {
@@ -125,10 +125,12 @@ func (in *inferer[T]) pairs(f *Features, pa, pb []int, bit float64, drop *dropou
 	in.ensure(f, pa)
 	in.ensure(f, pb)
 	// The pairs are independent (and a pair's numbers do not depend on its
-	// neighbours in a product): two goroutines take half each.
-	const minSplit = 2048
+	// neighbours in a product): up to GOMAXPROCS goroutines take an equal
+	// part each, at least minPart pairs.
+	const minPart = 1024
 	n := len(pa)
-	if n < minSplit || drop != nil {
+	nw := min(kernels.Workers(), n/minPart)
+	if nw < 2 || drop != nil {
 		in.pairRange(0, pa, pb, bit, drop, mu, sigma, hid)
 		return
 	}
@@ -142,11 +144,15 @@ func (in *inferer[T]) pairs(f *Features, pa, pb []int, bit float64, drop *dropou
 	run := func(w, lo, hi int) {
 		in.pairRange(w, pa[lo:hi], pb[lo:hi], bit, nil, mu[lo:hi], rows(sigma, lo, hi, 1), rows(hid, lo, hi, ch))
 	}
-	mid := n / 2
+	for len(in.scratch) < nw {
+		in.scratch = append(in.scratch, nil)
+	}
 	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() { defer wg.Done(); run(1, mid, n) }()
-	run(0, 0, mid)
+	wg.Add(nw - 1)
+	for w := 1; w < nw; w++ {
+		go func() { defer wg.Done(); run(w, w*n/nw, (w+1)*n/nw) }()
+	}
+	run(0, 0, n/nw)
 	wg.Wait()
 }
 
@@ -156,6 +162,9 @@ func (in *inferer[T]) pairRange(w int, pa, pb []int, bit float64, drop *dropout,
 	cfg := in.n.cfg
 	ch, sh := cfg.CombHidden, cfg.SigmaHidden
 	const chunk = 512
+	if w >= len(in.scratch) {
+		in.scratch = append(in.scratch, make([][]T, w+1-len(in.scratch))...)
+	}
 	if need := 2 * chunk * (ch + sh); len(in.scratch[w]) < need {
 		in.scratch[w] = make([]T, need)
 	}
