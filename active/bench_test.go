@@ -42,7 +42,7 @@ func BenchmarkScoreAndSelect(b *testing.B) {
 func BenchmarkDEUPRound(b *testing.B) {
 	base, table := testScreen(24, 1)
 	initial, cands, _ := SplitInitial(table, 40, 1)
-	cfg := testConfig(base, "deup", "ucb", 10, 0, 1)
+	cfg := testConfig(base, "deup-ridge", "ucb", 10, 0, 1)
 	c, _ := Create(NewMemoryStore(), cfg, initial, cands)
 	enc, _ := NewEncoder(cfg)
 	s := &DEUP{Enc: enc}

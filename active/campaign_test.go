@@ -37,7 +37,7 @@ func runCampaign(t *testing.T, store Store, model, acq string, seed uint64) *Cam
 }
 
 func TestCampaignRetrospective(t *testing.T) {
-	for _, model := range []string{"deup", "bayes-ridge", "ensemble"} {
+	for _, model := range []string{"deup-ridge", "bayes-ridge", "ensemble"} {
 		for _, acq := range []string{"ucb", "ei", "thompson", "greedy", "explore", "random"} {
 			t.Run(model+"/"+acq, func(t *testing.T) {
 				c := runCampaign(t, NewMemoryStore(), model, acq, 3)
@@ -79,8 +79,8 @@ func TestCampaignRetrospective(t *testing.T) {
 }
 
 func TestCampaignDeterministic(t *testing.T) {
-	a := runCampaign(t, NewMemoryStore(), "deup", "thompson", 5)
-	b := runCampaign(t, NewMemoryStore(), "deup", "thompson", 5)
+	a := runCampaign(t, NewMemoryStore(), "deup-ridge", "thompson", 5)
+	b := runCampaign(t, NewMemoryStore(), "deup-ridge", "thompson", 5)
 	if !reflect.DeepEqual(a.Measured(), b.Measured()) {
 		t.Error("same seed, different measurements")
 	}
@@ -89,7 +89,7 @@ func TestCampaignDeterministic(t *testing.T) {
 			t.Errorf("round %d: model versions %q and %q", i+1, a.Rounds()[i].ModelVersion, b.Rounds()[i].ModelVersion)
 		}
 	}
-	c := runCampaign(t, NewMemoryStore(), "deup", "thompson", 6)
+	c := runCampaign(t, NewMemoryStore(), "deup-ridge", "thompson", 6)
 	if reflect.DeepEqual(a.Measured()[30:], c.Measured()[30:]) {
 		t.Error("different seeds chose the same pairs")
 	}
@@ -101,7 +101,7 @@ func TestCampaignOnDiskReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := runCampaign(t, l, "deup", "ucb", 2)
+	c := runCampaign(t, l, "deup-ridge", "ucb", 2)
 	l.Close()
 	l2, err := ledger.Open(dir)
 	if err != nil {

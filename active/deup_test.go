@@ -56,7 +56,7 @@ func TestDEUPPredictsErrors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg := testConfig(base, "deup", "explore", 10, 0, seed)
+		cfg := testConfig(base, "deup-ridge", "explore", 10, 0, seed)
 		c, err := Create(NewMemoryStore(), cfg, initial, cands)
 		if err != nil {
 			t.Fatal(err)

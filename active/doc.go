@@ -10,7 +10,7 @@
 //     (measures pairs; TableOracle answers from a measured screen) are the
 //     small interfaces the campaign consumes. Surrogates here: DEUP
 //     (interactive DEUP, below) with a Bayesian-ridge main predictor
-//     ("deup") or package model's two-tower network ("deup-net", the CLI
+//     ("deup-ridge") or package model's two-tower network ("deup-net", the CLI
 //     default; Net adapts it to deup.Learner), Ridge (Bayesian linear
 //     regression, its posterior variance as the epistemic part), Ensemble
 //     (bootstrap ensemble of Bayesian ridges), NetMethod (package model's

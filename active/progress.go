@@ -9,7 +9,7 @@ import (
 // same batch) but whose network trainings report every epoch to fn, as
 // package model's Progress (one network after another: Alg. 2's pre-fill
 // folds, then the round's main predictor). Surrogates without a network
-// ("deup", "bayes-ridge", "ensemble") are returned unchanged. fn is called
+// ("deup-ridge", "bayes-ridge", "ensemble") are returned unchanged. fn is called
 // on the goroutine that fits; a nil fn returns s.
 func WithTrainProgress(s Surrogate, fn func(model.Progress)) Surrogate {
 	if fn == nil {

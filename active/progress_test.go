@@ -56,7 +56,7 @@ func TestWithTrainProgress(t *testing.T) {
 		model    string
 		networks int // networks trained in the first round
 	}{
-		{"deup", 0},
+		{"deup-ridge", 0},
 		{"deup-net", 11}, // Alg. 2 pre-fill: 5 folds of the 30 initial pairs, twice (until D_e holds 2·30 examples), then the round's main predictor
 		{"mcdropout-net", 1},
 	} {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 
@@ -122,7 +123,7 @@ func TopFraction(t TableOracle, frac float64) map[Pair]bool {
 
 func sortDesc(x []float64) { sort.Sort(sort.Reverse(sort.Float64Slice(x))) }
 
-// NewSurrogate returns the surrogate named name: "deup" (interactive DEUP
+// NewSurrogate returns the surrogate named name: "deup-ridge" (interactive DEUP
 // on a Bayesian-ridge main predictor), "bayes-ridge" or "ensemble". The
 // "deup-net" surrogate (interactive DEUP on package model's network) needs
 // the drugs: use NewSurrogateFor.
@@ -130,18 +131,33 @@ func NewSurrogate(name string, enc Encoder) (Surrogate, error) {
 	switch name {
 	case "deup-net", "ensemble-net", "mcdropout-net", "twohead-net":
 		return nil, fmt.Errorf("active: %s needs the campaign's drugs (NewSurrogateFor)", name)
-	case "deup":
+	case RidgeDEUP:
 		return &DEUP{Enc: enc}, nil
 	case "bayes-ridge":
 		return &Ridge{Enc: enc}, nil
 	case "ensemble":
 		return &Ensemble{Enc: enc}, nil
 	}
-	return nil, fmt.Errorf("active: unknown model %q (want %s)", name, strings.Join(Surrogates, ", "))
+	return nil, unknownModel(name)
+}
+
+// RidgeDEUP names interactive DEUP on a Bayesian-ridge main predictor (it was
+// called "deup" before that name was kept for the DEUP network of deup train).
+const RidgeDEUP = "deup-ridge"
+
+const legacyRidgeDEUP = "deup"
+
+// unknownModel is the error for a model name NewSurrogateFor does not know;
+// the old name "deup" says what it is called now.
+func unknownModel(name string) error {
+	if name == legacyRidgeDEUP {
+		return fmt.Errorf("active: model %q is now called %q (DEUP on a Bayesian-ridge main predictor); the DEUP network is %q", name, RidgeDEUP, "deup-net")
+	}
+	return fmt.Errorf("active: unknown model %q (want %s)", name, strings.Join(Surrogates, ", "))
 }
 
 // Surrogates lists the model names NewSurrogateFor accepts.
-var Surrogates = []string{"deup-net", "deup", "bayes-ridge", "ensemble", "ensemble-net", "mcdropout-net", "twohead-net"}
+var Surrogates = []string{"deup-net", RidgeDEUP, "bayes-ridge", "ensemble", "ensemble-net", "mcdropout-net", "twohead-net"}
 
 // NewSurrogateFor returns the surrogate named in cfg.Model for cfg's drugs
 // and features: any NewSurrogate name, "deup-net" (interactive DEUP whose
@@ -281,4 +297,13 @@ func MorganPCA(drugs []drugcomb.Drug, k int) ([][]float64, error) {
 		}
 	}
 	return out, nil
+}
+
+// CheckModel reports whether name is a model NewSurrogateFor accepts, with
+// an error that lists them (or gives the new name of a renamed one).
+func CheckModel(name string) error {
+	if slices.Contains(Surrogates, name) {
+		return nil
+	}
+	return unknownModel(name)
 }

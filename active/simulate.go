@@ -19,7 +19,7 @@ type Strategy struct {
 	Acquisition string // ParseAcquisition syntax
 }
 
-// ParseStrategy reads a strategy name: deup-ucb, deup-ei, deup-thompson
+// ParseStrategy reads a strategy name: deup-ridge-ucb, deup-ridge-ei, deup-ridge-thompson
 // (interactive DEUP with UCB, EI, Thompson sampling), greedy (mu of the
 // main predictor), explore (DEUP's sigma_epistemic), random, ensemble-ucb
 // (bootstrap ensemble, UCB on its spread), or MODEL-ACQUISITION for any
@@ -30,19 +30,22 @@ func ParseStrategy(name string) (Strategy, error) {
 	case "greedy":
 		s.Model, s.Acquisition = "bayes-ridge", "greedy"
 	case "explore":
-		s.Model, s.Acquisition = "deup", "explore"
+		s.Model, s.Acquisition = RidgeDEUP, "explore"
 	case "random":
 		s.Model, s.Acquisition = "bayes-ridge", "random"
 	default:
 		i := strings.LastIndex(name, "-")
 		if i < 0 {
-			return s, fmt.Errorf("active: unknown strategy %q (want deup-ucb, deup-ei, deup-thompson, greedy, explore, random, ensemble-ucb or MODEL-ACQUISITION)", name)
+			return s, fmt.Errorf("active: unknown strategy %q (want deup-ridge-ucb, deup-ridge-ei, deup-ridge-thompson, greedy, explore, random, ensemble-ucb or MODEL-ACQUISITION)", name)
 		}
 		s.Model, s.Acquisition = name[:i], name[i+1:]
 	}
 	known := false
 	for _, m := range Surrogates {
 		known = known || m == s.Model
+	}
+	if s.Model == legacyRidgeDEUP {
+		return s, fmt.Errorf("active: strategy %q is now called %q (DEUP on a Bayesian-ridge main predictor); the DEUP network is %q", name, RidgeDEUP+"-"+s.Acquisition, "deup-net-"+s.Acquisition)
 	}
 	if !known {
 		return s, fmt.Errorf("active: strategy %q: unknown model %q (want %s)", name, s.Model, strings.Join(Surrogates, ", "))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -13,11 +14,11 @@ func TestParseStrategy(t *testing.T) {
 		want    Strategy
 		wantErr bool
 	}{
-		{"deup-ucb", Strategy{"deup-ucb", "deup", "ucb"}, false},
-		{"deup-ei", Strategy{"deup-ei", "deup", "ei"}, false},
-		{"deup-thompson", Strategy{"deup-thompson", "deup", "thompson"}, false},
+		{"deup-ridge-ucb", Strategy{"deup-ridge-ucb", "deup-ridge", "ucb"}, false},
+		{"deup-ridge-ei", Strategy{"deup-ridge-ei", "deup-ridge", "ei"}, false},
+		{"deup-ridge-thompson", Strategy{"deup-ridge-thompson", "deup-ridge", "thompson"}, false},
 		{"greedy", Strategy{"greedy", "bayes-ridge", "greedy"}, false},
-		{"explore", Strategy{"explore", "deup", "explore"}, false},
+		{"explore", Strategy{"explore", "deup-ridge", "explore"}, false},
 		{"random", Strategy{"random", "bayes-ridge", "random"}, false},
 		{"ensemble-ucb", Strategy{"ensemble-ucb", "ensemble", "ucb"}, false},
 		{"bayes-ridge-ucb", Strategy{"bayes-ridge-ucb", "bayes-ridge", "ucb"}, false},
@@ -41,7 +42,7 @@ func TestParseStrategy(t *testing.T) {
 func TestSimulate(t *testing.T) {
 	base, table := testScreen(20, 2)
 	var sts []Strategy
-	for _, n := range []string{"deup-ucb", "greedy", "random", "ensemble-ucb"} {
+	for _, n := range []string{"deup-ridge-ucb", "greedy", "random", "ensemble-ucb"} {
 		s, _ := ParseStrategy(n)
 		sts = append(sts, s)
 	}
@@ -95,5 +96,24 @@ func TestSummarize(t *testing.T) {
 	// Round 0: mean 3, sd 2, se 2/sqrt(3). Round 1: values 2, 2 (NaN skipped): mean 2, se 0.
 	if math.Abs(s.Mean[0]-3) > 1e-12 || math.Abs(s.SE[0]-2/math.Sqrt(3)) > 1e-12 || s.Mean[1] != 2 || s.SE[1] != 0 || empty != nil {
 		t.Errorf("Summarize = %+v, %v", s, empty)
+	}
+}
+
+// The Bayesian-ridge DEUP strategies were called deup-ucb, deup-ei and
+// deup-thompson; "deup" now means the network everywhere, so the old names
+// are refused with the new one in the message (issue 18).
+func TestParseStrategyOldNames(t *testing.T) {
+	for _, c := range []struct{ old, want string }{
+		{"deup-ucb", `"deup-ridge-ucb"`},
+		{"deup-ei", `"deup-ridge-ei"`},
+		{"deup-thompson", `"deup-ridge-thompson"`},
+	} {
+		_, err := ParseStrategy(c.old)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "deup-net-") {
+			t.Errorf("ParseStrategy(%q) = %v, want an error naming %s and the deup-net strategy", c.old, err, c.want)
+		}
+	}
+	if _, err := NewSurrogate("deup", Encoder{}); err == nil || !strings.Contains(err.Error(), `"deup-ridge"`) {
+		t.Errorf(`NewSurrogate("deup") = %v, want an error naming "deup-ridge"`, err)
 	}
 }

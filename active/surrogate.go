@@ -217,7 +217,7 @@ type DEUP struct {
 }
 
 // Name implements Surrogate.
-func (s *DEUP) Name() string { return "deup" }
+func (s *DEUP) Name() string { return RidgeDEUP }
 
 func (s *DEUP) config() deup.Config {
 	main := s.Main

@@ -73,7 +73,7 @@ type Evidence struct {
 // Evidence (including its Seed): resuming after a crash refits and must
 // propose the same batch.
 type Surrogate interface {
-	// Name identifies the method ("deup", "bayes-ridge", ...).
+	// Name identifies the method ("deup-ridge", "bayes-ridge", ...).
 	Name() string
 	Fit(ctx context.Context, ev Evidence) error
 	// Predict returns one prediction per pair. Valid after Fit.

@@ -1,8 +1,8 @@
 // Package gp provides Gaussian-process building blocks on gonum: stationary
 // kernels with gradients, exact GP regression with marginal-likelihood
 // fitting, a sparse variational GP (SVGP) with gradients for joint training
-// of a feature extractor, k-means for inducing points, and a small Adam
-// optimizer.
+// of a feature extractor, and k-means for inducing points (the optimizer
+// is the project's one Adam, package nn/optim).
 //
 // # Kernels
 //
@@ -57,8 +57,9 @@
 // taking the lower triangle and halving the diagonal. SetOptimalQ sets q to
 // the Titsias (2009) optimum for fixed hyperparameters, with which an SVGP
 // whose Z equals the training inputs reproduces the exact GP. KMeans
-// (k-means++ seeding, Lloyd iterations) places inducing points; Adam is a
-// plain Adam over a flat parameter vector.
+// (k-means++ seeding, Lloyd iterations) places inducing points. Train the
+// flat parameter vector (Params, SetParams) with nn/optim's Adam on the
+// negated ELBO gradient.
 //
 // # Errors, NaN and panics
 //

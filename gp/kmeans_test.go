@@ -80,31 +80,3 @@ func TestKMeansErrors(t *testing.T) {
 		t.Errorf("duplicates: %v", err)
 	}
 }
-
-// TestAdamMinimizesQuadratic: f(p) = sum_i c_i (p_i - t_i)^2.
-func TestAdamMinimizesQuadratic(t *testing.T) {
-	c := []float64{1, 10, 0.1}
-	target := []float64{3, -2, 0.5}
-	p := make([]float64, 3)
-	g := make([]float64, 3)
-	opt := NewAdam(0.05)
-	for step := 0; step < 3000; step++ {
-		for i := range p {
-			g[i] = 2 * c[i] * (p[i] - target[i])
-		}
-		opt.Step(p, g)
-	}
-	for i := range p {
-		if math.Abs(p[i]-target[i]) > 1e-3 {
-			t.Errorf("p[%d] = %g, want %g", i, p[i], target[i])
-		}
-	}
-	// The first step moves every coordinate by LR against its gradient sign
-	// (bias-corrected m/sqrt(v) = sign(g)).
-	q := []float64{0, 0}
-	a := NewAdam(0.1)
-	a.Step(q, []float64{5, -0.001})
-	if math.Abs(q[0]+0.1) > 1e-6 || math.Abs(q[1]-0.1) > 1e-4 {
-		t.Errorf("first step %v, want [-0.1, 0.1]", q)
-	}
-}

@@ -1,6 +1,7 @@
 package gp
 
 import (
+	"github.com/deup-screening/deup/nn/optim"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -218,7 +219,7 @@ func TestSVGPTrainsWithAdam(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := NewSVGP(NewKernel(RBF, 1, 1), math.Log(0.1), Z)
-	opt := NewAdam(0.02)
+	opt := optim.NewAdam[float64](0.02, 0)
 	rng := rand.New(rand.NewPCG(3, 3))
 	const B = 64
 	p := s.Params(nil)

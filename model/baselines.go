@@ -79,6 +79,7 @@ func (e *Ensemble) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, pr
 		if err := t.fit(ctx, split, fitOpts{method: e.Name(), member: k, members: e.members, kind: kind}, progress); err != nil {
 			return err
 		}
+		n.endTraining()
 		e.nets = append(e.nets, n)
 		e.fwds = append(e.fwds, t.fwd)
 	}
@@ -186,6 +187,7 @@ func (m *MCDropout) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, p
 		return err
 	}
 	m.fwd = t.fwd
+	m.net.endTraining()
 	m.trained = true
 	return nil
 }

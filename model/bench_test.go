@@ -3,8 +3,11 @@ package model_test
 import (
 	"context"
 	"encoding/csv"
+	"flag"
 	"math"
 	"os"
+	"runtime"
+	"runtime/metrics"
 	"syscall"
 	"testing"
 	"time"
@@ -13,6 +16,7 @@ import (
 	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/internal/shareddata"
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/due"
 )
 
 // BenchmarkDEUPEpochPC3 measures one DEUP training epoch on PC-3 with the
@@ -104,4 +108,84 @@ func BenchmarkAllPairsCatalogue(b *testing.B) {
 	b.ReportMetric(float64(pairs)/b.Elapsed().Seconds(), "pairs/s")
 	b.ReportMetric(float64(pairs)/(cpuSeconds()-cpu0), "pairs/cpu-s")
 	b.ReportMetric(float64(n), "drugs")
+}
+
+// BenchmarkFitPC3 is one whole training per op of each method of the bench
+// table on PC-3 (40/30/30 split, seed 1, the paper's network; at most
+// -fit-epochs epochs, default 20, so a run stays short: the memory a
+// training holds does not grow with epochs). It reports the wall and CPU
+// seconds of a fit and its memory: peak-MB is the most memory the Go
+// runtime had mapped from the system (heap, stacks and runtime structures,
+// minus what it returned; sampled every 2 ms during the fit), retained-MB
+// the heap still live after the fit with the trained model kept (what a
+// caller holding the model pays). Run one method at a time
+// (-bench 'FitPC3/deup') for a peak that no earlier sub-benchmark's
+// garbage inflates.
+func BenchmarkFitPC3(b *testing.B) {
+	sc, d := loadPC3(b)
+	split := drugcomb.SplitRandom(len(sc.Pairs), [3]float64{0.4, 0.3, 0.3}, 1)
+	cfg := model.Config{Seed: 1, MaxEpochs: *fitEpochs}
+	for _, tc := range []struct {
+		name string
+		new  func() model.Method
+	}{
+		{"deup", func() model.Method { return model.NewDEUP(cfg) }},
+		{"ensemble", func() model.Method { return model.NewEnsemble(cfg, 3, false) }},
+		{"mcdropout", func() model.Method { return model.NewMCDropout(cfg, 0.1, 3) }},
+		{"due", func() model.Method { return due.New(due.Config{Seed: 1, MaxEpochs: *fitEpochs}) }},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			runtime.GC()
+			var peak, retained uint64
+			cpu0 := cpuSeconds()
+			for i := 0; i < b.N; i++ {
+				m := tc.new()
+				stop := sampleMapped(&peak)
+				err := m.Fit(context.Background(), d, split, nil)
+				stop()
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				runtime.GC()
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				retained = max(retained, ms.HeapAlloc)
+				runtime.KeepAlive(m)
+				b.StartTimer()
+			}
+			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/fit")
+			b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/fit")
+			b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
+			b.ReportMetric(float64(retained)/(1<<20), "retained-MB")
+		})
+	}
+}
+
+var fitEpochs = flag.Int("fit-epochs", 20, "maximum epochs of a training in BenchmarkFitPC3")
+
+// sampleMapped records in *peak the most memory the Go runtime has mapped
+// and not returned, sampled every 2 ms until stop is called.
+func sampleMapped(peak *uint64) (stop func()) {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	read := func() {
+		metrics.Read(s)
+		*peak = max(*peak, s[0].Value.Uint64()-s[1].Value.Uint64())
+	}
+	done, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(2 * time.Millisecond)
+		defer t.Stop()
+		for {
+			read()
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() { close(done); <-finished; read() }
 }

@@ -2,6 +2,8 @@ package model
 
 import (
 	"fmt"
+
+	"github.com/deup-screening/deup/internal/kernels"
 	"hash"
 
 	"github.com/chewxy/hm"
@@ -17,10 +19,20 @@ import (
 // drops all values), which for the 2,048×1,024 weight gradient is 8 MB
 // allocated and cleared per step. It calls the same Sgemm, with the same
 // arguments, as gorgonia's Mul, so the numbers are the same.
+//
+// With share set, the op writes into share.t instead of a tensor of its
+// own: ops of graphs that never run at the same time (a trainer's graphs,
+// one per batch shape) then hold one weight gradient between them.
 type denseOp struct {
 	tA, tB bool
 	buf    *tensor.Dense
+	share  *sharedTensor // the weight gradient's tensor (dB of A·B), when not nil
+	wgrad  *sharedTensor // passed to the dB op built by SymDiff
 }
+
+// sharedTensor is a tensor shared by several ops that never run at the
+// same time.
+type sharedTensor struct{ t *tensor.Dense }
 
 func (op *denseOp) Arity() int { return 2 }
 func (op *denseOp) Type() hm.Type {
@@ -76,9 +88,14 @@ func (op *denseOp) Do(vals ...G.Value) (G.Value, error) {
 	if k != kb {
 		return nil, fmt.Errorf("model: dense product: shapes %v and %v", a.Shape(), b.Shape())
 	}
-	if op.buf == nil || !op.buf.Shape().Eq(tensor.Shape{m, n}) || op.buf.Dtype() != a.Dtype() {
-		op.buf = tensor.New(tensor.WithShape(m, n), tensor.Of(a.Dtype()))
+	buf := &op.buf
+	if op.share != nil {
+		buf = &op.share.t
 	}
+	if *buf == nil || !(*buf).Shape().Eq(tensor.Shape{m, n}) || (*buf).Dtype() != a.Dtype() {
+		*buf = tensor.New(tensor.WithShape(m, n), tensor.Of(a.Dtype()))
+	}
+	out := *buf
 	tA, tB := blas.NoTrans, blas.NoTrans
 	if op.tA {
 		tA = blas.Trans
@@ -88,13 +105,13 @@ func (op *denseOp) Do(vals ...G.Value) (G.Value, error) {
 	}
 	switch ad := a.Data().(type) {
 	case []float32:
-		blasImpl.Sgemm(tA, tB, m, n, k, 1, ad, ca, b.Data().([]float32), cb, 0, op.buf.Data().([]float32), n)
+		kernels.Impl().Sgemm(tA, tB, m, n, k, 1, ad, ca, b.Data().([]float32), cb, 0, out.Data().([]float32), n)
 	case []float64:
-		blasImpl.Dgemm(tA, tB, m, n, k, 1, ad, ca, b.Data().([]float64), cb, 0, op.buf.Data().([]float64), n)
+		kernels.Impl().Dgemm(tA, tB, m, n, k, 1, ad, ca, b.Data().([]float64), cb, 0, out.Data().([]float64), n)
 	default:
 		return nil, fmt.Errorf("model: dense product: dtype %v", a.Dtype())
 	}
-	return op.buf, nil
+	return out, nil
 }
 
 func (op *denseOp) ReturnsPtr() bool     { return false }
@@ -117,7 +134,7 @@ func (op *denseOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error
 	if err != nil {
 		return nil, err
 	}
-	gb, err := G.ApplyOp(&denseOp{tA: true}, inputs[0], grad)
+	gb, err := G.ApplyOp(&denseOp{tA: true, share: op.wgrad}, inputs[0], grad)
 	if err != nil {
 		return nil, err
 	}

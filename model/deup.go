@@ -66,6 +66,7 @@ func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progre
 	if err != nil {
 		return err
 	}
+	m.net.endTraining()
 	m.fwd = rt.fwd
 	idx := append(append([]int(nil), split.Train...), split.Val...)
 	pa, pb := make([]int, len(idx)), make([]int, len(idx))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -185,5 +186,42 @@ func TestFitCancellation(t *testing.T) {
 	}
 	if _, err := m.Predict(tp.d.Features, tp.d.Pairs[:1]); err == nil {
 		t.Error("predict after cancelled fit succeeded")
+	}
+}
+
+// TestPredictWorkersSameNumbers: a large prediction, shared among
+// GOMAXPROCS goroutines (here 3, so one part is not a half), gives the
+// numbers of the same pairs predicted in small single-worker calls, bit
+// for bit.
+func TestPredictWorkersSameNumbers(t *testing.T) {
+	tp := makeToy(12, 20, 64, 8, 0.3)
+	cfg := toyConfig(2)
+	cfg.MaxEpochs = 2
+	m := NewDEUP(cfg)
+	if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
+		t.Fatal(err)
+	}
+	var pairs []Pair
+	for len(pairs) < 5000 {
+		for a := 0; a < 20; a++ {
+			for b := 0; b < 20; b++ {
+				pairs = append(pairs, Pair{A: a, B: (a + b + len(pairs)) % 20})
+			}
+		}
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
+	all, err := m.Predict(tp.d.Features, pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for lo := 0; lo < len(pairs); lo += 500 {
+		hi := min(lo+500, len(pairs))
+		part, err := m.Predict(tp.d.Features, pairs[lo:hi])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(part, all[lo:hi]) {
+			t.Fatalf("pairs %d..%d differ between the shared and the single-worker prediction", lo, hi)
+		}
 	}
 }

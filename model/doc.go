@@ -82,7 +82,17 @@
 // tensors rather than gorgonia's AdamSolver, which clones tensors every
 // step, keeps one step count for all parameters (the out-of-sample step
 // updates only some) and does not implement this weight decay. Each
-// parameter keeps its own step count (for bias correction).
+// parameter keeps its own optimizer state and step count (package
+// nn/optim, the one Adam of the tree).
+//
+// # Memory
+//
+// After Fit a network holds only its parameter values: the graphs are
+// released (their TapeMachine finalizers cleared, see graph.close), the
+// Adam moments reset, the best-epoch snapshot dropped. During training
+// the graphs of one trainer (one per padded batch shape and step kind)
+// share the tower's two weight-gradient tensors (gradShare), the only
+// large tensors whose shape does not depend on the batch.
 //
 // # Speed
 //
@@ -102,7 +112,7 @@
 // assembly, adamAVX). Every assembly kernel gives the scalar Go loop's
 // results bit for bit (tested), so results do not depend on the CPU.
 //
-// Matrix products go through our GEMM (sgemm.go), installed for gorgonia
+// Matrix products go through our GEMM (package internal/kernels), installed for gorgonia
 // too: GotoBLAS-style packing around an 8×32 AVX-512 micro-kernel, or a
 // 6×16 AVX2/FMA one on CPUs without AVX-512; both run the same chain of
 // fused multiply-adds per element, so they agree exactly. Building with

@@ -36,7 +36,7 @@ func TestGradientsFiniteDifferences(t *testing.T) {
 			var b batch
 			tp.d.makeBatch(idx, 0.2, 1.5, &b)
 			u := len(b.drugs) + 2 // padding drug rows must not matter
-			g, err := n.buildGraph(u, cfg.BatchSize, tc.kind, tc.dropout)
+			g, err := n.buildGraph(u, cfg.BatchSize, tc.kind, tc.dropout, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,7 +105,7 @@ func TestGraphMatchesInference(t *testing.T) {
 	idx := []int{1, 2, 9, 20, 27}
 	var b batch
 	tp.d.makeBatch(idx, 0, 1, &b)
-	g, err := n.buildGraph(len(b.drugs), cfg.BatchSize, lossNLL, false)
+	g, err := n.buildGraph(len(b.drugs), cfg.BatchSize, lossNLL, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 
 	G "gorgonia.org/gorgonia"
@@ -80,9 +81,20 @@ func scalar(dt tensor.Dtype, v float64) any {
 	return v
 }
 
+// gradShare holds the tensors that all graphs of one trainer share: the
+// weight gradients of the tower's two layers (8 MB each at the paper's
+// sizes), whose shapes do not depend on the batch. Graphs that share them
+// must not run at the same time, and a gradient is valid until the next
+// run of any of them.
+type gradShare struct {
+	t1 tmulState
+	t2 sharedTensor
+}
+
 // buildGraph compiles a training step. dropout adds mask inputs after both
-// combined layers (MC-Dropout).
-func (n *network) buildGraph(u, b int, kind lossKind, dropout bool) (*graph, error) {
+// combined layers (MC-Dropout). sh, when not nil, provides the tower's
+// weight-gradient tensors (see gradShare).
+func (n *network) buildGraph(u, b int, kind lossKind, dropout bool, sh *gradShare) (*graph, error) {
 	if kind != lossMSE && !n.sigma {
 		return nil, fmt.Errorf("model: NLL loss needs the σ path")
 	}
@@ -115,7 +127,10 @@ func (n *network) buildGraph(u, b int, kind lossKind, dropout bool) (*graph, err
 	gr.w, wN = input("w", b, 1)
 
 	var bl gb
-	h1 := bl.do(G.ApplyOp(&sparseMulOp{x: gr.x, in: n.dim, out: cfg.TowerHidden}, P("t1.w")))
+	if sh == nil {
+		sh = &gradShare{}
+	}
+	h1 := bl.do(G.ApplyOp(&sparseMulOp{x: gr.x, in: n.dim, out: cfg.TowerHidden, grad: &sh.t1}, P("t1.w")))
 	if bl.err == nil {
 		h1 = bl.do(G.BroadcastAdd(h1, P("t1.b"), nil, []byte{0}))
 	}
@@ -126,7 +141,7 @@ func (n *network) buildGraph(u, b int, kind lossKind, dropout bool) (*graph, err
 	// tensors kept between runs (see denseOp).
 	var emb *G.Node
 	if bl.err == nil {
-		y := bl.do(G.ApplyOp(&denseOp{}, h1, P("t2.w")))
+		y := bl.do(G.ApplyOp(&denseOp{wgrad: &sh.t2}, h1, P("t2.w")))
 		if bl.err == nil {
 			emb = bl.do(G.BroadcastAdd(y, P("t2.b"), nil, []byte{0}))
 		}
@@ -243,7 +258,17 @@ func (gr *graph) run() (float64, error) {
 	return 0, fmt.Errorf("model: cost of type %T", gr.cost.Value().Data())
 }
 
-func (gr *graph) close() { gr.vm.Close() }
+// close releases the machine. gorgonia sets a finalizer on every
+// TapeMachine, and the machine sits in a reference cycle (machine →
+// program → graph → nodes → machine state), which the Go runtime never
+// collects when one of its objects has a finalizer: without clearing it,
+// every graph of every training, with its gradient tensors, stayed in
+// memory for the life of the process.
+func (gr *graph) close() {
+	gr.vm.Close()
+	runtime.SetFinalizer(gr.vm, nil)
+	gr.vm = nil
+}
 
 // setInputs loads a batch: drugs are the unique drug rows (≤ u), pairs
 // reference positions in drugs, y the standardized targets, wt the loss

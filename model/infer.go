@@ -1,6 +1,7 @@
 package model
 
 import (
+	"github.com/deup-screening/deup/internal/kernels"
 	"math"
 	"sync"
 
@@ -36,7 +37,7 @@ type inferer[T float32 | float64] struct {
 	p, q  []T // numDrugs×CombHidden, numDrugs×SigmaHidden
 	// scratch holds the activation buffers of pairRange, one per worker
 	// of pairs (guarded by mu like the rest).
-	scratch [2][]T
+	scratch [][]T
 }
 
 func newForwarder(n *network) forwarder {
@@ -98,7 +99,7 @@ func (in *inferer[T]) ensure(f *Features, drugs []int) {
 				c := int(f.Col[k])
 				axpy(T(f.Val[k]), w1[c*th:(c+1)*th], dst)
 			}
-			relu(dst)
+			kernels.Relu(dst)
 		}
 		for r := 0; r < m; r++ {
 			copy(e[r*to:(r+1)*to], b2)
@@ -124,10 +125,12 @@ func (in *inferer[T]) pairs(f *Features, pa, pb []int, bit float64, drop *dropou
 	in.ensure(f, pa)
 	in.ensure(f, pb)
 	// The pairs are independent (and a pair's numbers do not depend on its
-	// neighbours in a product): two goroutines take half each.
-	const minSplit = 2048
+	// neighbours in a product): up to GOMAXPROCS goroutines take an equal
+	// part each, at least minPart pairs.
+	const minPart = 1024
 	n := len(pa)
-	if n < minSplit || drop != nil {
+	nw := min(kernels.Workers(), n/minPart)
+	if nw < 2 || drop != nil {
 		in.pairRange(0, pa, pb, bit, drop, mu, sigma, hid)
 		return
 	}
@@ -141,11 +144,15 @@ func (in *inferer[T]) pairs(f *Features, pa, pb []int, bit float64, drop *dropou
 	run := func(w, lo, hi int) {
 		in.pairRange(w, pa[lo:hi], pb[lo:hi], bit, nil, mu[lo:hi], rows(sigma, lo, hi, 1), rows(hid, lo, hi, ch))
 	}
-	mid := n / 2
+	for len(in.scratch) < nw {
+		in.scratch = append(in.scratch, nil)
+	}
 	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() { defer wg.Done(); run(1, mid, n) }()
-	run(0, 0, mid)
+	wg.Add(nw - 1)
+	for w := 1; w < nw; w++ {
+		go func() { defer wg.Done(); run(w, w*n/nw, (w+1)*n/nw) }()
+	}
+	run(0, 0, n/nw)
 	wg.Wait()
 }
 
@@ -155,6 +162,9 @@ func (in *inferer[T]) pairRange(w int, pa, pb []int, bit float64, drop *dropout,
 	cfg := in.n.cfg
 	ch, sh := cfg.CombHidden, cfg.SigmaHidden
 	const chunk = 512
+	if w >= len(in.scratch) {
+		in.scratch = append(in.scratch, make([][]T, w+1-len(in.scratch))...)
+	}
 	if need := 2 * chunk * (ch + sh); len(in.scratch[w]) < need {
 		in.scratch[w] = make([]T, need)
 	}
@@ -174,7 +184,7 @@ func (in *inferer[T]) pairRange(w int, pa, pb []int, bit float64, drop *dropout,
 			for j := range dst {
 				dst[j] = xa[j] + xb[j] + bc1[j]
 			}
-			relu(dst)
+			kernels.Relu(dst)
 			if drop != nil {
 				drop.seedPair(a, b, 1)
 				drop.apply(dst)
@@ -184,7 +194,7 @@ func (in *inferer[T]) pairRange(w int, pa, pb []int, bit float64, drop *dropout,
 		gemm(m, ch, ch, c1, ch, wc2, ch, 1, c2, ch)
 		for r := 0; r < m; r++ {
 			row := c2[r*ch : (r+1)*ch]
-			relu(row)
+			kernels.Relu(row)
 			if drop != nil {
 				drop.seedPair(pa[lo+r], pb[lo+r], 2)
 				drop.apply(row)
@@ -207,13 +217,13 @@ func (in *inferer[T]) pairRange(w int, pa, pb []int, bit float64, drop *dropout,
 			for j := range dst {
 				dst[j] = qa[j] + qb[j] + T(bit)*wbit[j] + bs1[j]
 			}
-			relu(dst)
+			kernels.Relu(dst)
 			copy(s2[r*sh:(r+1)*sh], bs2)
 		}
 		gemm(m, sh, sh, s1, sh, ws2, sh, 1, s2, sh)
 		for r := 0; r < m; r++ {
 			row := s2[r*sh : (r+1)*sh]
-			relu(row)
+			kernels.Relu(row)
 			z := float64(dot(row, wsig) + bsig[0])
 			sigma[lo+r] = softplus(z) + cfg.MinSigma
 		}
@@ -228,22 +238,6 @@ func softplus(z float64) float64 {
 	return math.Log1p(math.Exp(z))
 }
 
-// relu sets the negative elements of x to 0 (NaN and −0 stay). On
-// float32 with AVX, eight at a time in assembly: a compare and branch per
-// element mispredicts on about half of them.
-func relu[T float32 | float64](x []T) {
-	if x32, ok := any(x).([]float32); ok && haveAVX && len(x) >= 8 {
-		n := len(x) &^ 7
-		relu8(&x32[0], n)
-		x = x[n:]
-	}
-	for i, v := range x {
-		if v < 0 {
-			x[i] = 0
-		}
-	}
-}
-
 func dot[T float32 | float64](x, y []T) T {
 	var s T
 	for i, v := range x {
@@ -255,9 +249,9 @@ func dot[T float32 | float64](x, y []T) T {
 func axpy[T float32 | float64](a T, x, y []T) {
 	switch xs := any(x).(type) {
 	case []float32:
-		blasImpl.Saxpy(len(xs), float32(a), xs, 1, any(y).([]float32), 1)
+		kernels.Impl().Saxpy(len(xs), float32(a), xs, 1, any(y).([]float32), 1)
 	case []float64:
-		blasImpl.Daxpy(len(xs), float64(a), xs, 1, any(y).([]float64), 1)
+		kernels.Impl().Daxpy(len(xs), float64(a), xs, 1, any(y).([]float64), 1)
 	}
 }
 
@@ -268,8 +262,8 @@ func gemm[T float32 | float64](m, n, k int, a []T, lda int, b []T, ldb int, beta
 	}
 	switch as := any(a).(type) {
 	case []float32:
-		blasImpl.Sgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, as, lda, any(b).([]float32), ldb, float32(beta), any(c).([]float32), ldc)
+		kernels.Impl().Sgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, as, lda, any(b).([]float32), ldb, float32(beta), any(c).([]float32), ldc)
 	case []float64:
-		blasImpl.Dgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, as, lda, any(b).([]float64), ldb, float64(beta), any(c).([]float64), ldc)
+		kernels.Impl().Dgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, as, lda, any(b).([]float64), ldb, float64(beta), any(c).([]float64), ldc)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/deup-screening/deup/nn/optim"
 	"gorgonia.org/tensor"
 )
 
@@ -31,8 +32,10 @@ type param struct {
 	rows, cols int
 	fanIn      int
 	t          *tensor.Dense // value, rows×cols
-	m, v       *tensor.Dense // Adam moments, same shape and dtype
-	step       int           // Adam step count of this parameter
+	// Adam state (moments and step count) of this parameter, for its
+	// element type; released (Reset) when training ends.
+	opt32 optim.Adam[float32]
+	opt64 optim.Adam[float64]
 }
 
 // network is the two-tower net: tower (sparse F→TowerHidden, ReLU,
@@ -57,8 +60,6 @@ func newNetwork(cfg Config, dim int, sigma bool, seed uint64) *network {
 	add := func(name string, g group, r, c, fanIn int) {
 		p := &param{name: name, group: g, rows: r, cols: c, fanIn: fanIn}
 		p.t = tensor.New(tensor.WithShape(r, c), tensor.Of(n.dt))
-		p.m = tensor.New(tensor.WithShape(r, c), tensor.Of(n.dt))
-		p.v = tensor.New(tensor.WithShape(r, c), tensor.Of(n.dt))
 		n.params = append(n.params, p)
 		n.byName[name] = p
 	}
@@ -102,9 +103,17 @@ func (n *network) init(seed uint64) {
 				d[i] = (2*rng.Float64() - 1) * bound
 			}
 		}
-		p.m.Zero()
-		p.v.Zero()
-		p.step = 0
+		p.opt32.Reset()
+		p.opt64.Reset()
+	}
+}
+
+// endTraining drops the Adam moments (allocated again, zero, by the next
+// step): after Fit a network holds only its parameter values.
+func (n *network) endTraining() {
+	for _, p := range n.params {
+		p.opt32.Reset()
+		p.opt64.Reset()
 	}
 }
 

@@ -2,6 +2,8 @@ package model
 
 import (
 	"fmt"
+
+	"github.com/deup-screening/deup/internal/kernels"
 	"hash"
 	"slices"
 
@@ -83,30 +85,6 @@ func (b *sparseBatch) buildColumns(dim int) {
 	}
 }
 
-// accumulate sets dst[j−lo] = Σ_k val[k]·src[idx[k]·ld + j] for j in
-// [lo, hi), summing k in order from zero with each product rounded before
-// it is added (what clearing dst and calling axpy per k does). On float32
-// with AVX, 64 columns at a time in assembly (spAccum64): the sums stay in
-// registers instead of reading and writing dst once per term.
-func accumulate[T float32 | float64](idx []int32, val []float32, src []T, ld, lo, hi int, dst []T) {
-	if s32, ok := any(src).([]float32); ok && haveAVX && len(idx) > 0 {
-		d32 := any(dst).([]float32)
-		for ; hi-lo >= 64; lo += 64 {
-			spAccum64(&idx[0], &val[0], len(idx), &s32[lo], ld, &d32[0])
-			d32 = d32[64:]
-		}
-		dst = any(d32).([]T)
-	}
-	dst = dst[:hi-lo]
-	clear(dst)
-	for k, c := range idx {
-		v := T(val[k])
-		for j, x := range src[int(c)*ld+lo : int(c)*ld+hi] {
-			dst[j] += T(v * x)
-		}
-	}
-}
-
 // accBlock is the column block of mul and tmul: the source rows of one
 // block for every stored column stay in the L2 cache across output rows.
 const accBlock = 256
@@ -118,7 +96,7 @@ func mul[T float32 | float64](x *sparseBatch, w, dst []T, out, lo, hi int) {
 		e := min(b+accBlock, hi)
 		for r := 0; r < x.rows; r++ {
 			k0, k1 := x.rowPtr[r], x.rowPtr[r+1]
-			accumulate(x.col[k0:k1], x.val[k0:k1], w, out, b, e, dst[r*out+b:r*out+e])
+			kernels.Accumulate(x.col[k0:k1], x.val[k0:k1], w, out, b, e, dst[r*out+b:r*out+e])
 		}
 	}
 }
@@ -149,11 +127,11 @@ func tmul[T float32 | float64](x *sparseBatch, g, dst []T, out, lo, hi int, gone
 	}
 	for j, c := range x.cols {
 		k0, k1 := x.colPtr[j], x.colPtr[j+1]
-		accumulate(x.entRow[k0:k1], x.entVal[k0:k1], g, out, lo, hi, dst[int(c)*out+lo:int(c)*out+hi])
+		kernels.Accumulate(x.entRow[k0:k1], x.entVal[k0:k1], g, out, lo, hi, dst[int(c)*out+lo:int(c)*out+hi])
 	}
 }
 
-// sparseChunk returns the column chunk for forChunks over `out` columns
+// sparseChunk returns the column chunk for kernels.ForChunks over `out` columns
 // of a batch with nnz stored entries: whole 64-column blocks for the
 // assembly, and a single chunk when the batch is too small to share.
 func sparseChunk(out, nnz int) int {
@@ -173,6 +151,7 @@ type sparseMulOp struct {
 	x       *sparseBatch
 	in, out int
 	buf     *tensor.Dense
+	grad    *tmulState // the weight gradient's tensor, shared by the graphs of one trainer; nil: its own
 }
 
 func (op *sparseMulOp) Arity() int { return 1 }
@@ -203,10 +182,10 @@ func (op *sparseMulOp) UsePreallocDo(prealloc G.Value, vals ...G.Value) (G.Value
 	switch wd := w.Data().(type) {
 	case []float32:
 		rd := ret.Data().([]float32)
-		forChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { mul(x, wd, rd, op.out, lo, hi) })
+		kernels.ForChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { mul(x, wd, rd, op.out, lo, hi) })
 	case []float64:
 		rd := ret.Data().([]float64)
-		forChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { mul(x, wd, rd, op.out, lo, hi) })
+		kernels.ForChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { mul(x, wd, rd, op.out, lo, hi) })
 	default:
 		return nil, fmt.Errorf("model: sparse matmul: dtype %v", w.Dtype())
 	}
@@ -225,7 +204,11 @@ func (op *sparseMulOp) String() string   { return "SparseMul" }
 // weight gradient is Xᵀ·grad, computed by sparseTMulOp.
 func (op *sparseMulOp) DiffWRT(int) []bool { return []bool{true} }
 func (op *sparseMulOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	gw, err := G.ApplyOp(&sparseTMulOp{x: op.x, in: op.in, out: op.out}, grad)
+	st := op.grad
+	if st == nil {
+		st = &tmulState{}
+	}
+	gw, err := G.ApplyOp(&sparseTMulOp{x: op.x, in: op.in, out: op.out, st: st}, grad)
 	if err != nil {
 		return nil, err
 	}
@@ -238,12 +221,22 @@ func (op *sparseMulOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, e
 // tensor again it rewrites those rows and clears only the rows of the
 // previous batch that this batch does not set (a few hundred of the
 // in = 1,024 rows), instead of clearing the whole matrix every step.
+//
+// That state (tmulState) may be shared by the ops of several graphs that
+// never run at the same time (a trainer's graphs, one per batch shape):
+// the in×out gradient, the largest tensor of a step, then exists once
+// per trainer rather than once per graph.
 type sparseTMulOp struct {
 	x       *sparseBatch
 	in, out int
-	last    *tensor.Dense // the tensor of the previous run
-	stale   []int32       // its non-zero rows (increasing)
-	gone    []int32       // scratch: rows of stale this run clears
+	st      *tmulState
+	gone    []int32 // scratch: rows of st.stale this run clears
+}
+
+// tmulState is the tensor a sparseTMulOp last wrote and its non-zero rows.
+type tmulState struct {
+	last  *tensor.Dense // the tensor of the previous run
+	stale []int32       // its non-zero rows (increasing)
 }
 
 func (op *sparseTMulOp) Arity() int { return 1 }
@@ -255,8 +248,8 @@ func (op *sparseTMulOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{op.in, op.out}, nil
 }
 func (op *sparseTMulOp) Do(vals ...G.Value) (G.Value, error) {
-	ret := op.last
-	if ret == nil {
+	ret := op.st.last
+	if ret == nil || !ret.Shape().Eq(tensor.Shape{op.in, op.out}) || ret.Dtype() != vals[0].Dtype() {
 		g := vals[0].(*tensor.Dense)
 		ret = tensor.New(tensor.WithShape(op.in, op.out), tensor.Of(g.Dtype()))
 	}
@@ -271,23 +264,24 @@ func (op *sparseTMulOp) UsePreallocDo(prealloc G.Value, vals ...G.Value) (G.Valu
 	if !ok || !ok2 || !g.Shape().Eq(tensor.Shape{op.x.rows, op.out}) || !ret.Shape().Eq(tensor.Shape{op.in, op.out}) || ret.Dtype() != g.Dtype() {
 		return nil, fmt.Errorf("model: sparse matmulᵀ: bad gradient %v", vals[0].Shape())
 	}
-	if ret != op.last {
+	st := op.st
+	if ret != st.last {
 		ret.Zero()
-		op.last, op.stale = ret, op.stale[:0]
+		st.last, st.stale = ret, st.stale[:0]
 	}
 	x := op.x
-	op.gone = goneRows(x, op.stale, op.gone)
+	op.gone = goneRows(x, st.stale, op.gone)
 	switch gd := g.Data().(type) {
 	case []float32:
 		rd := ret.Data().([]float32)
-		forChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { tmul(x, gd, rd, op.out, lo, hi, op.gone) })
+		kernels.ForChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { tmul(x, gd, rd, op.out, lo, hi, op.gone) })
 	case []float64:
 		rd := ret.Data().([]float64)
-		forChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { tmul(x, gd, rd, op.out, lo, hi, op.gone) })
+		kernels.ForChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { tmul(x, gd, rd, op.out, lo, hi, op.gone) })
 	default:
 		return nil, fmt.Errorf("model: sparse matmulᵀ: dtype %v", g.Dtype())
 	}
-	op.stale = append(op.stale[:0], x.cols...)
+	st.stale = append(st.stale[:0], x.cols...)
 	return ret, nil
 }
 func (op *sparseTMulOp) ReturnsPtr() bool     { return false }

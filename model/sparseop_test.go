@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/deup-screening/deup/internal/kernels"
 )
 
 // TestGraphReuseMatchesFreshGraphs trains a float32 network for several
@@ -84,7 +86,7 @@ func TestSparseOpsMatchDense(t *testing.T) {
 				y := make([]float64, rows*out)
 				mul(x, w, y, out, 0, out)
 				gone := goneRows(x, stale, nil)
-				forChunks(out, sparseChunk(out, len(x.col)), func(_, lo, hi int) { tmul(x, gd, gw, out, lo, hi, gone) })
+				kernels.ForChunks(out, sparseChunk(out, len(x.col)), func(_, lo, hi int) { tmul(x, gd, gw, out, lo, hi, gone) })
 				stale = append(stale[:0], x.cols...)
 				for r := 0; r < rows; r++ {
 					for j := 0; j < out; j++ {
@@ -110,63 +112,5 @@ func TestSparseOpsMatchDense(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestAccumulateAssembly checks the float32 assembly path of accumulate
-// against the scalar loop bit for bit (non-binary values, repeated
-// indices, widths with and without a tail, no terms).
-func TestAccumulateAssembly(t *testing.T) {
-	const ld = 300
-	src := make([]float32, 50*ld)
-	for i := range src {
-		src[i] = float32(math.Sin(float64(i)*0.37) * 3)
-	}
-	for _, tc := range []struct {
-		idx    []int32
-		lo, hi int
-	}{
-		{[]int32{3, 7, 7, 49, 0}, 0, 64},
-		{[]int32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, 10, 300},
-		{[]int32{44}, 236, 300},
-		{nil, 0, 128},
-		{[]int32{5, 2}, 5, 70},
-	} {
-		val := make([]float32, len(tc.idx))
-		for k := range val {
-			val[k] = float32(0.3 + 0.77*float64(k))
-		}
-		got := make([]float32, tc.hi-tc.lo)
-		for i := range got {
-			got[i] = 99 // must be overwritten
-		}
-		accumulate(tc.idx, val, src, ld, tc.lo, tc.hi, got)
-		for j := range got {
-			var want float32
-			for k, c := range tc.idx {
-				want += float32(val[k] * src[int(c)*ld+tc.lo+j])
-			}
-			if math.Float32bits(got[j]) != math.Float32bits(want) {
-				t.Fatalf("%v [%d,%d) column %d: %v, want %v", tc.idx, tc.lo, tc.hi, tc.lo+j, got[j], want)
-			}
-		}
-	}
-}
-
-// TestReluAssembly checks relu's AVX path against the scalar rule on
-// negatives, positives, ±0, NaN and ±Inf, with a tail.
-func TestReluAssembly(t *testing.T) {
-	nan := float32(math.NaN())
-	in := []float32{-1, 2, float32(math.Copysign(0, -1)), 0, nan, float32(math.Inf(-1)), float32(math.Inf(1)), -1e-30, 3, -4, 5}
-	x := append([]float32(nil), in...)
-	relu(x)
-	for i, v := range in {
-		want := v
-		if v < 0 {
-			want = 0
-		}
-		if math.Float32bits(x[i]) != math.Float32bits(want) {
-			t.Errorf("relu(%v) = %v, want %v", v, x[i], want)
-		}
 	}
 }

@@ -21,6 +21,7 @@ type trainer struct {
 	rng      *rand.Rand
 	drop     *dropout // MC-Dropout masks during training; nil otherwise
 	graphs   map[graphKey]*graph
+	share    gradShare // the tower's weight gradients, shared by t.graphs
 	b        batch
 }
 
@@ -43,6 +44,7 @@ func (t *trainer) close() {
 		g.close()
 	}
 	t.graphs = nil
+	t.share = gradShare{}
 }
 
 // step runs one update on the pairs idx. Unique drugs are padded to a
@@ -54,7 +56,7 @@ func (t *trainer) step(idx []int, kind lossKind, bit float64) (float64, error) {
 	g, ok := t.graphs[key]
 	if !ok {
 		var err error
-		g, err = t.net.buildGraph(u, t.cfg.BatchSize, kind, t.drop != nil)
+		g, err = t.net.buildGraph(u, t.cfg.BatchSize, kind, t.drop != nil, &t.share)
 		if err != nil {
 			return 0, err
 		}

@@ -25,6 +25,7 @@ package mlp
 import (
 	"errors"
 	"fmt"
+	"github.com/deup-screening/deup/nn/optim"
 	"math"
 	"math/rand/v2"
 
@@ -152,27 +153,6 @@ func meanScale(v []float64) (mean, scale float64) {
 	return mean, scale
 }
 
-type adam struct {
-	m, v []float64
-	t    int
-}
-
-func (a *adam) step(p, g []float64, lr, wd float64) {
-	if a.m == nil {
-		a.m, a.v = make([]float64, len(p)), make([]float64, len(p))
-	}
-	a.t++
-	const b1, b2, eps = 0.9, 0.999, 1e-8
-	c1 := 1 - math.Pow(b1, float64(a.t))
-	c2 := 1 - math.Pow(b2, float64(a.t))
-	for i := range p {
-		gi := g[i] + wd*p[i]
-		a.m[i] = b1*a.m[i] + (1-b1)*gi
-		a.v[i] = b2*a.v[i] + (1-b2)*gi*gi
-		p[i] -= lr * (a.m[i] / c1) / (math.Sqrt(a.v[i]/c2) + eps)
-	}
-}
-
 // forward runs a batch; it returns per-layer activations (acts[0] = input)
 // and pre-activations, applying dropout masks drawn from rng if rng != nil.
 func (net *Net) forward(x *mat.Dense, rng *rand.Rand) (acts, pre []*mat.Dense, masks [][]float64) {
@@ -228,7 +208,11 @@ func (net *Net) forward(x *mat.Dense, rng *rand.Rand) (acts, pre []*mat.Dense, m
 func (net *Net) train(x *mat.Dense, y []float64, cfg Config, rng *rand.Rand) {
 	n, d := x.Dims()
 	L := len(net.w)
-	optW, optB := make([]adam, L), make([]adam, L)
+	optW, optB := make([]optim.Adam[float64], L), make([]optim.Adam[float64], L)
+	for l := range optW {
+		optW[l] = optim.Adam[float64]{LR: cfg.LR, WeightDecay: cfg.WeightDecay}
+		optB[l] = optim.Adam[float64]{LR: cfg.LR, WeightDecay: cfg.WeightDecay}
+	}
 	bs := cfg.BatchSize
 	if bs <= 0 || bs > n {
 		bs = n
@@ -289,8 +273,8 @@ func (net *Net) train(x *mat.Dense, y []float64, cfg Config, rng *rand.Rand) {
 					}
 					delta = prev
 				}
-				optW[l].step(net.w[l].RawMatrix().Data, gw.RawMatrix().Data, cfg.LR, cfg.WeightDecay)
-				optB[l].step(net.b[l], gb, cfg.LR, cfg.WeightDecay)
+				optW[l].Step(net.w[l].RawMatrix().Data, gw.RawMatrix().Data)
+				optB[l].Step(net.b[l], gb)
 			}
 		}
 	}

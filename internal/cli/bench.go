@@ -190,7 +190,7 @@ func runBench(ctx context.Context, env Env, args []string) error {
 		written = append(written, figs...)
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s\n", strings.Join(written, ", "))
-	fmt.Fprintf(env.Stdout, "total wall time %.1f s (training and scoring %.1f s)\n", time.Since(start).Seconds(), res.WallSeconds)
+	fmt.Fprintf(env.Stdout, "total wall time %.1f s (training and scoring %.1f s)%s\n", time.Since(start).Seconds(), res.WallSeconds, usageNote())
 	return nil
 }
 
@@ -226,4 +226,14 @@ func writeFileWith(path string, fn func(*os.File) error) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return f.Close()
+}
+
+// usageNote is ", CPU time … s, peak resident memory … MB" for the process
+// so far, or "" where the system does not report it.
+func usageNote() string {
+	cpu, rss, ok := usage()
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf(", CPU time %.1f s, peak resident memory %d MB", cpu.Seconds(), rss>>20)
 }

@@ -10,7 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -114,12 +114,16 @@ resume' continues.
 
 Models: deup-net (the default: interactive DEUP, paper Alg. 3 with the Alg. 2
 pre-fill, whose main predictor is the two-tower network of 'deup train' in a
-smaller size: seconds per round), deup (the same on a Bayesian-ridge main
-predictor: well under a second per round), bayes-ridge, ensemble (bootstrap
-ensemble of Bayesian ridges), and the benchmark's methods on such networks,
-refitted each round: ensemble-net (Deep Ensemble of 3), mcdropout-net,
-twohead-net (the two-head DEUP of 'deup train').
+smaller size: seconds per round), deup-ridge (the same on a Bayesian-ridge
+main predictor, formerly "deup": well under a second per round),
+bayes-ridge, ensemble (bootstrap ensemble of Bayesian ridges), and the
+benchmark's methods on such networks, refitted each round: ensemble-net (Deep
+Ensemble of 3), mcdropout-net, twohead-net (the two-head DEUP of 'deup
+train').
 Acquisition: ucb[:KAPPA], ei[:XI], thompson, greedy, explore, random.
+
+Batches are diverse by default: no drug in more than max(2, ceil(batch/10))
+pairs of a round (3 of 30); --max-per-drug K sets another cap, 0 none.
 
 --from-model MODEL (a file from deup train, any method) starts the campaign
 on the screen, cell line and score that model was trained on. The campaign
@@ -143,7 +147,7 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	acq := fs.String("acquisition", "ucb", "acquisition function")
 	modelName := fs.String("model", "deup-net", "surrogate model: "+strings.Join(active.Surrogates, ", "))
 	feat := fs.String("features", active.DefaultFeatures, "drug features: identity, morgan or identity+morgan")
-	perDrug := fs.Int("max-per-drug", 0, "diversity: no drug more than K times in a batch (0: no limit)")
+	perDrug := maxPerDrugFlag(fs)
 	seed := fs.Uint64("seed", 1, "seed of the initial set, the models and the random draws")
 	fromModel := fs.String("from-model", "", "model file from deup train: the campaign runs on the screen, cell line and score it was trained on (unless --screen, --cell-line, --score say otherwise)")
 	pos, err := parseArgs(fs, args)
@@ -154,6 +158,29 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	dir := pos[0]
+	// Every flag value is checked before anything is announced or created.
+	if *batch < 1 {
+		return fmt.Errorf("%w: --batch %d: want at least 1 suggestion per round", ErrUsage, *batch)
+	}
+	if *rounds < 0 {
+		return fmt.Errorf("%w: --rounds %d: want 0 (no limit) or more", ErrUsage, *rounds)
+	}
+	if *initN < 0 {
+		return fmt.Errorf("%w: --init %d: want 0 (10%% of the screen) or more", ErrUsage, *initN)
+	}
+	if *mode != active.Live && *mode != active.Retrospective {
+		return fmt.Errorf("%w: --mode %q: want live or retrospective", ErrUsage, *mode)
+	}
+	if _, err := active.ParseAcquisition(*acq); err != nil {
+		return fmt.Errorf("%w: --acquisition: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
+	}
+	if err := active.CheckModel(*modelName); err != nil {
+		return fmt.Errorf("%w: --model: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
+	}
+	if err := noCampaignIn(dir); err != nil {
+		return err
+	}
+	perDrugCap := perDrug.resolve(*batch)
 	if *fromModel != "" {
 		tm, err := openModel(*fromModel)
 		if err != nil {
@@ -194,7 +221,7 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 		}
 	}
 	cfg := active.Config{Mode: *mode, Screen: abs, Score: sc.ScoreNames[si], Acquisition: *acq, Model: *modelName, Features: *feat,
-		Batch: *batch, Rounds: *rounds, MaxPerDrug: *perDrug, Seed: *seed, Drugs: sc.Drugs, CellLines: sc.CellLines}
+		Batch: *batch, Rounds: *rounds, MaxPerDrug: perDrugCap, Seed: *seed, Drugs: sc.Drugs, CellLines: sc.CellLines}
 	var initial []active.Measurement
 	var cands []active.Pair
 	switch *mode {
@@ -226,30 +253,111 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 		} else {
 			cands = active.AllUnmeasured(table, len(sc.Drugs), []int{cellIdx})
 		}
-	default:
-		return fmt.Errorf("%w: --mode %q: want live or retrospective", ErrUsage, *mode)
 	}
 	if _, err := active.NewEncoder(cfg); err != nil {
 		return err
 	}
-	if !slices.Contains(active.Surrogates, cfg.Model) {
-		return fmt.Errorf("%w: unknown model %q (want %s)", ErrUsage, cfg.Model, strings.Join(active.Surrogates, ", "))
+	if err := cfg.Check(); err != nil {
+		return err
 	}
-	l, err := ledger.Open(filepath.Join(dir, "ledger"))
+	c, err := createCampaign(dir, cfg, initial, cands)
 	if err != nil {
 		return err
+	}
+	fmt.Fprintf(env.Stdout, "campaign %s: %s mode on %s (%s, %s), %d initial pairs, %d candidates, batch %d, %s with %s, %s\n",
+		dir, cfg.Mode, screenLabel(cfg.Screen), cl, cfg.Score, c.Initial(), len(c.Pool()), cfg.Batch, cfg.Model, cfg.Acquisition, active.MaxPerDrugNote(cfg.MaxPerDrug))
+	return nil
+}
+
+// createCampaign creates the campaign directory dir with its ledger and
+// campaign.json. On an error it removes what it created: a refused init
+// leaves nothing on disk (a directory that existed before is kept, emptied
+// of the ledger it did not hold).
+func createCampaign(dir string, cfg active.Config, initial []active.Measurement, cands []active.Pair) (c *active.Campaign, err error) {
+	_, statErr := os.Stat(dir)
+	existed := statErr == nil
+	ld := filepath.Join(dir, "ledger")
+	defer func() {
+		if err == nil {
+			return
+		}
+		if existed {
+			os.RemoveAll(ld)
+			os.Remove(filepath.Join(dir, "campaign.json"))
+		} else {
+			os.RemoveAll(dir)
+		}
+	}()
+	l, err := ledger.Open(ld)
+	if err != nil {
+		return nil, err
 	}
 	defer l.Close()
-	c, err := active.Create(l, cfg, initial, cands)
+	if c, err = active.Create(l, cfg, initial, cands); err != nil {
+		return nil, err
+	}
+	if err := writeCampaignJSON(dir, cfg); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// noCampaignIn refuses a directory whose ledger holds events (a ledger left
+// empty by an init killed before its first event is not a campaign yet).
+func noCampaignIn(dir string) error {
+	ld := filepath.Join(dir, "ledger")
+	if _, err := os.Stat(ld); err != nil {
+		return nil
+	}
+	l, err := ledger.Open(ld)
 	if err != nil {
 		return err
 	}
-	if err := writeCampaignJSON(dir, cfg); err != nil {
-		return err
+	n := len(l.Events())
+	l.Close()
+	if n > 0 {
+		return fmt.Errorf("%s already holds a campaign (%d events in its ledger): choose another directory, or continue it with deup campaign step %s", dir, n, dir)
 	}
-	fmt.Fprintf(env.Stdout, "campaign %s: %s mode on %s (%s, %s), %d initial pairs, %d candidates, batch %d, %s with %s\n",
-		dir, cfg.Mode, screenLabel(cfg.Screen), cl, cfg.Score, c.Initial(), len(c.Pool()), cfg.Batch, cfg.Model, cfg.Acquisition)
 	return nil
+}
+
+// perDrugFlag is --max-per-drug: unset means the default for the batch size
+// (active.DefaultMaxPerDrug), 0 means no cap.
+type perDrugFlag struct {
+	n   int
+	set bool
+}
+
+func (f *perDrugFlag) String() string {
+	if f == nil || !f.set {
+		return ""
+	}
+	return strconv.Itoa(f.n)
+}
+
+func (f *perDrugFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return fmt.Errorf("want a whole number >= 0 (0: no cap), not %q", s)
+	}
+	f.n, f.set = n, true
+	return nil
+}
+
+// resolve returns the cap for a batch of b pairs.
+func (f *perDrugFlag) resolve(b int) int {
+	if f.set {
+		return f.n
+	}
+	return active.DefaultMaxPerDrug(b)
+}
+
+// maxPerDrugFlag defines --max-per-drug on fs, with the same default and
+// help in every command that selects a batch.
+func maxPerDrugFlag(fs *flag.FlagSet) *perDrugFlag {
+	f := &perDrugFlag{}
+	fs.Var(f, "max-per-drug", "diversity: no drug in more than `K` pairs of a batch (default max(2, ceil(batch/10)): 3 for 30; 0: no cap; suggest --campaign uses the campaign's)")
+	return f
 }
 
 func screenLabel(s string) string {
@@ -422,7 +530,10 @@ func runCampaignStep(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	open := c.Open()
-	if _, err := c.Step(ctx, s, oracle); err != nil {
+	tp := newTrainProgress(env.Stderr, fmt.Sprintf("round %d", len(c.Rounds())+1))
+	_, err = c.Step(ctx, active.WithTrainProgress(s, tp.epoch), oracle)
+	tp.finish()
+	if err != nil {
 		return err
 	}
 	r := c.Rounds()[len(c.Rounds())-1]
@@ -430,6 +541,9 @@ func runCampaignStep(ctx context.Context, env Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "round %d: measured the %d missing results\n", r.Index, len(r.Measured))
 	}
 	printRound(env.Stdout, c, r)
+	if open == nil {
+		fmt.Fprintf(env.Stdout, "batch diversity: %s, set at campaign init\n", active.MaxPerDrugNote(c.Config.MaxPerDrug))
+	}
 	if oracle == nil {
 		fmt.Fprintf(env.Stdout, "export it: deup suggest --campaign %s --out round%d.csv\n", dir, r.Index)
 	}
@@ -464,7 +578,10 @@ func runCampaignResume(ctx context.Context, env Env, args []string) error {
 			fmt.Fprintf(env.Stdout, "campaign complete: %d rounds\n", len(c.Rounds()))
 			return nil
 		}
-		if _, err := c.Step(ctx, s, nil); err != nil {
+		tp := newTrainProgress(env.Stderr, fmt.Sprintf("round %d", len(c.Rounds())+1))
+		_, err := c.Step(ctx, active.WithTrainProgress(s, tp.epoch), nil)
+		tp.finish()
+		if err != nil {
 			return err
 		}
 		r := c.Rounds()[len(c.Rounds())-1]
@@ -684,8 +801,10 @@ oracle): each run starts from --init pairs drawn with its seed (the same for
 every strategy), then proposes --rounds batches of --batch pairs, revealing
 the screen's score of each chosen pair.
 
-Strategies (--acquisition, comma-separated): deup-ucb, deup-ei, deup-thompson
-(interactive DEUP, paper Alg. 3 with the Alg. 2 pre-fill), greedy (mu of the
+Strategies (--acquisition, comma-separated): deup-ridge-ucb, deup-ridge-ei,
+deup-ridge-thompson (interactive DEUP, paper Alg. 3 with the Alg. 2 pre-fill,
+on a Bayesian-ridge main predictor; called deup-ucb, deup-ei, deup-thompson
+before "deup" came to mean the network everywhere), greedy (mu of the
 Bayesian-ridge main predictor), explore (DEUP's sigma_epistemic), random,
 ensemble-ucb (bootstrap ensemble of the main predictor, UCB on its spread), or
 MODEL-ACQUISITION for any model of 'campaign init' (e.g. deup-net-ucb,
@@ -707,10 +826,10 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 	initN := fs.Int("init", 0, "initial measured pairs (default: 10% of the screen)")
 	batch := fs.Int("batch", 30, "pairs per round")
 	rounds := fs.Int("rounds", 10, "rounds per run")
-	acqs := fs.String("acquisition", "deup-ucb,deup-ei,deup-thompson,greedy,explore,random,ensemble-ucb", "comma-separated strategies")
+	acqs := fs.String("acquisition", "deup-ridge-ucb,deup-ridge-ei,deup-ridge-thompson,greedy,explore,random,ensemble-ucb", "comma-separated strategies")
 	seeds := fs.Int("seeds", 3, "runs per strategy")
 	seed := fs.Uint64("seed", 1, "seed of the first run (run s uses seed+s)")
-	perDrug := fs.Int("max-per-drug", 0, "diversity: no drug more than K times in a batch (0: no limit)")
+	perDrug := maxPerDrugFlag(fs)
 	feat := fs.String("features", active.DefaultFeatures, "drug features: identity, morgan or identity+morgan")
 	topFrac := fs.Float64("top-frac", 0.01, "fraction of the best pairs counted as found (RECOVER: 0.01)")
 	workers := fs.Int("workers", 0, "parallel runs (0: one per CPU)")
@@ -726,14 +845,30 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 		fs.Usage()
 		return fmt.Errorf("%w: deup campaign simulate: --out is required", ErrUsage)
 	}
+	// Every flag value is checked before anything is announced or written.
 	if !(*topFrac > 0 && *topFrac < 1) {
 		return fmt.Errorf("%w: --top-frac %v: want 0 < f < 1", ErrUsage, *topFrac)
+	}
+	for _, c := range []struct {
+		name   string
+		v, min int
+		want   string
+	}{
+		{"seeds", *seeds, 1, "at least 1 run per strategy"},
+		{"batch", *batch, 1, "at least 1 pair per round"},
+		{"rounds", *rounds, 1, "at least 1 round"},
+		{"init", *initN, 0, "0 (10% of the screen) or more"},
+		{"workers", *workers, 0, "0 (one per CPU) or more"},
+	} {
+		if c.v < c.min {
+			return fmt.Errorf("%w: --%s %d: want %s", ErrUsage, c.name, c.v, c.want)
+		}
 	}
 	var sts []active.Strategy
 	for _, n := range strings.Split(*acqs, ",") {
 		st, err := active.ParseStrategy(strings.TrimSpace(n))
 		if err != nil {
-			return fmt.Errorf("%w: %v", ErrUsage, err)
+			return fmt.Errorf("%w: --acquisition: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
 		}
 		sts = append(sts, st)
 	}
@@ -746,15 +881,16 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 	if n == 0 {
 		n = int(math.Round(0.1 * float64(len(table))))
 	}
-	cfg := active.SimConfig{Init: n, Batch: *batch, Rounds: *rounds, MaxPerDrug: *perDrug, Strategies: sts, Seeds: *seeds,
+	perDrugCap := perDrug.resolve(*batch)
+	cfg := active.SimConfig{Init: n, Batch: *batch, Rounds: *rounds, MaxPerDrug: perDrugCap, Strategies: sts, Seeds: *seeds,
 		Seed0: *seed, TopFrac: *topFrac, Features: *feat, Workers: *workers}
 	base := active.Config{Score: sc.ScoreNames[si], Drugs: sc.Drugs, CellLines: sc.CellLines}
 	if _, err := active.NewEncoder(active.Config{Features: *feat, Drugs: sc.Drugs, CellLines: sc.CellLines}); err != nil {
 		return err
 	}
 	top := active.TopFraction(table, *topFrac)
-	fmt.Fprintf(env.Stderr, "simulating %d strategies x %d seeds x %d rounds on %s (%s, %d pairs, top %g%% = %d pairs), %d initial, batch %d\n",
-		len(sts), *seeds, *rounds, screenLabel(*screenDir), cl, len(table), 100**topFrac, len(top), n, *batch)
+	fmt.Fprintf(env.Stderr, "simulating %d strategies x %d seeds x %d rounds on %s (%s, %d pairs, top %g%% = %d pairs), %d initial, batch %d, %s\n",
+		len(sts), *seeds, *rounds, screenLabel(*screenDir), cl, len(table), 100**topFrac, len(top), n, *batch, active.MaxPerDrugNote(perDrugCap))
 	bar := progress.New(env.Stderr, "simulate", len(sts)**seeds**rounds)
 	done := 0
 	traces, err := active.Simulate(ctx, table, base, cfg, func(p active.SimProgress) {

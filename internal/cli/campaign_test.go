@@ -126,11 +126,13 @@ func TestCampaignUsageErrors(t *testing.T) {
 	}{
 		{"no dir", []string{"campaign", "init", "--screen", screen}, 2, "missing argument"},
 		{"bad mode", []string{"campaign", "init", "--screen", screen, "--mode", "x", dir}, 2, "--mode \"x\""},
-		{"bad acquisition", []string{"campaign", "init", "--screen", screen, "--acquisition", "best", dir}, 1, "unknown acquisition"},
+		{"bad acquisition", []string{"campaign", "init", "--screen", screen, "--acquisition", "best", dir}, 2, "unknown acquisition"},
+		{"old model name", []string{"campaign", "init", "--screen", screen, "--model", "deup", dir}, 2, `now called "deup-ridge"`},
 		{"bad model", []string{"campaign", "init", "--screen", screen, "--model", "gp", dir}, 2, "unknown model"},
 		{"init in live mode", []string{"campaign", "init", "--screen", screen, "--init", "5", dir}, 2, "--init is for retrospective"},
 		{"not a campaign", []string{"campaign", "step", t.TempDir()}, 1, "is not a campaign"},
-		{"bad strategy", []string{"campaign", "simulate", "--screen", screen, "--acquisition", "deup-best", "--out", t.TempDir()}, 2, "unknown acquisition"},
+		{"bad strategy", []string{"campaign", "simulate", "--screen", screen, "--acquisition", "deup-ridge-best", "--out", t.TempDir()}, 2, "unknown acquisition"},
+		{"old strategy name", []string{"campaign", "simulate", "--screen", screen, "--acquisition", "deup-ucb", "--out", t.TempDir()}, 2, `now called "deup-ridge-ucb"`},
 		{"suggest both", []string{"suggest", "--campaign", dir, "--model", "m", "--out", "x.csv"}, 2, "exactly one of --campaign and --model"},
 		{"suggest format", []string{"suggest", "--campaign", dir, "--out", "x.xlsx"}, 2, "unknown suggestions format"},
 	}
@@ -154,7 +156,7 @@ func TestCampaignUsageErrors(t *testing.T) {
 func TestCampaignLiveImport(t *testing.T) {
 	screen := campaignScreenDir(t)
 	dir := filepath.Join(t.TempDir(), "c")
-	mustRun(t, "campaign", "init", "--screen", screen, "--batch", "4", "--acquisition", "ei", "--model", "deup", dir)
+	mustRun(t, "campaign", "init", "--screen", screen, "--batch", "4", "--acquisition", "ei", "--model", "deup-ridge", dir)
 	tmp := t.TempDir()
 	r1 := filepath.Join(tmp, "round1.csv")
 	out := mustRun(t, "suggest", "--campaign", dir, "--out", r1)
@@ -311,11 +313,11 @@ func TestCampaignCandidatesFile(t *testing.T) {
 	os.WriteFile(good, []byte(body), 0o644)
 	bad := filepath.Join(tmp, "bad.csv")
 	os.WriteFile(bad, []byte(body+name(m.B)+","+name(m.A)+"\n"+name(free[0][1])+","+name(free[0][0])+"\n"), 0o644)
-	_, errs, code := run(t, "campaign", "init", "--screen", screen, "--candidates", bad, "--model", "deup", filepath.Join(tmp, "c1"))
+	_, errs, code := run(t, "campaign", "init", "--screen", screen, "--candidates", bad, "--model", "deup-ridge", filepath.Join(tmp, "c1"))
 	if code != 1 || !strings.Contains(errs, "bad.csv:5: pair already measured") || !strings.Contains(errs, "bad.csv:6: pair listed twice (first on line 2)") {
 		t.Errorf("bad candidates: exit %d stderr:\n%s", code, errs)
 	}
-	out := mustRun(t, "campaign", "init", "--screen", screen, "--candidates", good, "--model", "deup", filepath.Join(tmp, "c2"))
+	out := mustRun(t, "campaign", "init", "--screen", screen, "--candidates", good, "--model", "deup-ridge", filepath.Join(tmp, "c2"))
 	if !strings.Contains(out, "150 initial pairs, 3 candidates") {
 		t.Errorf("init output: %s", out)
 	}
@@ -374,7 +376,7 @@ func deupProcess(env []string, args ...string) *exec.Cmd {
 // an uninterrupted run: nothing lost, nothing duplicated.
 func TestCampaignKill(t *testing.T) {
 	screen := campaignScreenDir(t)
-	args := []string{"--screen", screen, "--mode", "retrospective", "--init", "20", "--batch", "5", "--rounds", "4", "--acquisition", "thompson", "--model", "deup"}
+	args := []string{"--screen", screen, "--mode", "retrospective", "--init", "20", "--batch", "5", "--rounds", "4", "--acquisition", "thompson", "--model", "deup-ridge"}
 	ref := filepath.Join(t.TempDir(), "ref")
 	mustRun(t, append(append([]string{"campaign", "init"}, args...), ref)...)
 	mustRun(t, "campaign", "resume", ref)
@@ -508,8 +510,8 @@ func TestCampaignSimulate(t *testing.T) {
 	screen := campaignScreenDir(t)
 	out := t.TempDir()
 	stdout := mustRun(t, "campaign", "simulate", "--screen", screen, "--init", "20", "--batch", "5", "--rounds", "3", "--seeds", "2",
-		"--acquisition", "deup-ucb,greedy,random,ensemble-ucb", "--top-frac", "0.05", "--out", out)
-	for _, w := range []string{"deup-ucb", "ensemble-ucb", "mean ± standard error over 2 seeds after 3 rounds"} {
+		"--acquisition", "deup-ridge-ucb,greedy,random,ensemble-ucb", "--top-frac", "0.05", "--out", out)
+	for _, w := range []string{"deup-ridge-ucb", "ensemble-ucb", "mean ± standard error over 2 seeds after 3 rounds"} {
 		if !strings.Contains(stdout, w) {
 			t.Errorf("output lacks %q:\n%s", w, stdout)
 		}
@@ -517,6 +519,14 @@ func TestCampaignSimulate(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(out, "report.json"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The default per-drug cap for a batch of 5 is max(2, ceil(5/10)) = 2,
+	// recorded in the report.
+	var cfg struct {
+		MaxPerDrug *int `json:"max_per_drug"`
+	}
+	if err := json.Unmarshal(b, &cfg); err != nil || cfg.MaxPerDrug == nil || *cfg.MaxPerDrug != 2 {
+		t.Errorf("report.json max_per_drug %v (%v), want 2:\n%.300s", cfg.MaxPerDrug, err, b)
 	}
 	// The issue's shape: {"acquisitions": {NAME: {"top1_found": {"mean": [...], "se": [...]}, "best": {...}}}, "rounds": R, "seeds": S}.
 	var rep struct {

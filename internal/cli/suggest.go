@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -60,7 +61,7 @@ func runSuggest(ctx context.Context, env Env, args []string) error {
 	score := fs.String("score", "", "with --model: score column (default: the model's)")
 	batch := fs.Int("batch", 0, "suggestions (default: the campaign's batch; 30 with --model)")
 	acqName := fs.String("acquisition", "", "acquisition function (default: the campaign's; ucb with --model)")
-	perDrug := fs.Int("max-per-drug", -1, "diversity: no drug more than K times (default: the campaign's; 0 = no limit)")
+	perDrug := maxPerDrugFlag(fs)
 	seed := fs.Uint64("seed", 1, "with --model: seed of thompson and random draws")
 	coverage := fs.Float64("coverage", 0.9, "with --model: coverage of the lower/upper interval, in (0, 1), when the model has a calibration")
 	calSigma := fs.Bool("calibrated-sigma", false, "with --model: the acquisition reads sigma scaled by the calibration (see above)")
@@ -79,12 +80,18 @@ func runSuggest(ctx context.Context, env Env, args []string) error {
 	if _, err := suggest.FormatOf(*out); err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
+	batchSet := false
+	fs.Visit(func(f *flag.Flag) { batchSet = batchSet || f.Name == "batch" })
+	if batchSet && *batch < 1 {
+		// Refused before a campaign round is proposed and recorded.
+		return fmt.Errorf("%w: --batch %d: want at least 1 suggestion", ErrUsage, *batch)
+	}
 	if *campaignDir != "" {
 		if isSet(fs, "coverage") || *calSigma {
 			return fmt.Errorf("%w: --coverage and --calibrated-sigma go with --model (a campaign's suggestions have no calibration)", ErrUsage)
 		}
-		if *perDrug >= 0 {
-			return fmt.Errorf("%w: --max-per-drug is set when a campaign starts", ErrUsage)
+		if perDrug.set {
+			return fmt.Errorf("%w: --max-per-drug is set when a campaign starts (deup campaign init --max-per-drug)", ErrUsage)
 		}
 		return suggestFromCampaign(ctx, env, *campaignDir, *batch, *acqName, *out)
 	}
@@ -94,14 +101,11 @@ func runSuggest(ctx context.Context, env Env, args []string) error {
 	if *acqName == "" {
 		*acqName = "ucb"
 	}
-	if *perDrug < 0 {
-		*perDrug = 0
-	}
 	if err := checkCoverage(*coverage); err != nil {
 		return err
 	}
 	iv := intervalOptions{coverage: *coverage, explicit: isSet(fs, "coverage"), calibratedSigma: *calSigma}
-	return suggestFromModel(ctx, env, *modelPath, *screenDir, *cellLine, *score, *batch, *acqName, *perDrug, *seed, iv, *out)
+	return suggestFromModel(ctx, env, *modelPath, *screenDir, *cellLine, *score, *batch, *acqName, perDrug.resolve(*batch), *seed, iv, *out)
 }
 
 func suggestFromCampaign(ctx context.Context, env Env, dir string, batch int, acqName, out string) error {
@@ -143,7 +147,7 @@ func suggestFromCampaign(ctx context.Context, env Env, dir string, batch int, ac
 	if err := suggest.WriteFile(out, rows); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "wrote %d suggestions of round %d to %s (%d already measured)\n", len(rows), rd.Index, out, len(rd.Measured))
+	fmt.Fprintf(env.Stdout, "wrote %d suggestions of round %d to %s (%d already measured; %s, set at campaign init)\n", len(rows), rd.Index, out, len(rd.Measured), active.MaxPerDrugNote(c.Config.MaxPerDrug))
 	return nil
 }
 
@@ -313,6 +317,6 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 	if err := suggest.WriteFile(out, rows); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "wrote %d suggestions (%s by %s, from %d unmeasured pairs on %s) to %s\n%s\n", len(rows), acq, m.Name(), len(cands), cl, out, m.AleatoricNote())
+	fmt.Fprintf(env.Stdout, "wrote %d suggestions (%s by %s, from %d unmeasured pairs on %s; %s) to %s\n%s\n", len(rows), acq, m.Name(), len(cands), cl, active.MaxPerDrugNote(perDrug), out, m.AleatoricNote())
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/progress"
@@ -60,7 +61,7 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	modelPath := fs.String("model", "", "model file from deup train --out (any method) to score every pair")
 	predPath := fs.String("predictions", "", "predictions file (.csv, .parquet, .arrow)")
 	cellLine := fs.String("cell-line", "", "cell line of --model's predictions (default: the model's, else the screen's first) and of predictions without a cell_line column (needed when the screen has several)")
-	kappa := fs.Float64("kappa", 1, "weight of sigma_epistemic in the default acquisition mu + kappa*sigma_epistemic")
+	kappa := fs.Float64("kappa", active.DefaultKappa, "weight of sigma_epistemic in the default acquisition mu + kappa*sigma_epistemic (the ucb of deup suggest and campaigns)")
 	export := fs.String("export", "batch.csv", "file name the export prompt proposes (.csv, .parquet or .json)")
 	mouse := fs.Bool("mouse", false, "scroll with the wheel and select rows by clicking (the terminal's own text selection then needs shift)")
 	campaignDir := fs.String("campaign", "", "campaign directory (deup campaign init): R runs a round in the UI")

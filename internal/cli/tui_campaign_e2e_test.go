@@ -10,7 +10,7 @@ import (
 )
 
 // TestTUICampaignEndToEnd drives the real binary in a tmux terminal on a
-// live campaign over the synthetic default screen (the fast "deup"
+// live campaign over the synthetic default screen (the fast "deup-ridge"
 // surrogate, batch 5): R runs a round, a second R is refused while the round
 // awaits results, e exports the marked suggestions, q quits; the exported
 // file must be the batch 'deup suggest --campaign' exports, and the ledger
@@ -18,7 +18,7 @@ import (
 func TestTUICampaignEndToEnd(t *testing.T) {
 	e := newE2ETerm(t, "campaign")
 	dir, bin, sh := e.dir, e.bin, e.run
-	sh(bin, "campaign", "init", "--cell-line", "SYNTH-1", "--model", "deup", "--features", "identity", "--batch", "5", "camp")
+	sh(bin, "campaign", "init", "--cell-line", "SYNTH-1", "--model", "deup-ridge", "--features", "identity", "--batch", "5", "camp")
 
 	e.start(120, "tui --campaign camp --export picked.csv")
 	waitFor, keys := e.waitFor, e.keys

@@ -33,7 +33,7 @@ func (r *roundLog) stages() []string {
 }
 
 // TestTUICampaignLive runs R on a live campaign over the synthetic default
-// screen (the fast "deup" surrogate on identity features, batch 5): the
+// screen (the fast "deup-ridge" surrogate on identity features, batch 5): the
 // round yields 5 unmeasured pairs, marked in the new table, recorded in the
 // ledger exactly as 'deup campaign step' records it on an identical
 // campaign; a second R runs nothing while the round awaits results.
@@ -45,7 +45,7 @@ func TestTUICampaignLive(t *testing.T) {
 	cl := sc.CellLines[0]
 	dirUI, dirCLI := filepath.Join(t.TempDir(), "ui"), filepath.Join(t.TempDir(), "cli")
 	for _, d := range []string{dirUI, dirCLI} {
-		mustRun(t, "campaign", "init", "--cell-line", cl, "--model", "deup", "--features", "identity", "--batch", "5", d)
+		mustRun(t, "campaign", "init", "--cell-line", cl, "--model", "deup-ridge", "--features", "identity", "--batch", "5", d)
 	}
 	tc, err := newTUICampaign(dirUI, sc, 1)
 	if err != nil {
@@ -150,7 +150,7 @@ func TestTUICampaignLive(t *testing.T) {
 func TestTUICampaignRetrospective(t *testing.T) {
 	screen := campaignScreenDir(t)
 	dir := filepath.Join(t.TempDir(), "c")
-	mustRun(t, "campaign", "init", "--screen", screen, "--mode", "retrospective", "--init", "40", "--batch", "4", "--rounds", "2", "--model", "deup", "--features", "identity", dir)
+	mustRun(t, "campaign", "init", "--screen", screen, "--mode", "retrospective", "--init", "40", "--batch", "4", "--rounds", "2", "--model", "deup-ridge", "--features", "identity", dir)
 	sc, err := drugcomb.Open(screen)
 	if err != nil {
 		t.Fatal(err)
@@ -186,7 +186,7 @@ func TestTUICampaignScreen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustRun(t, "campaign", "init", "--cell-line", sc.CellLines[0], "--model", "deup", "--features", "identity", "--batch", "5", dir)
+	mustRun(t, "campaign", "init", "--cell-line", sc.CellLines[0], "--model", "deup-ridge", "--features", "identity", "--batch", "5", dir)
 	other := campaignScreenDir(t)
 	for _, tc := range []struct {
 		name string

@@ -3,6 +3,7 @@ package due
 import (
 	"context"
 	"fmt"
+	"github.com/deup-screening/deup/nn/optim"
 	"math"
 	"math/rand/v2"
 	"time"
@@ -212,7 +213,7 @@ func Train(ctx context.Context, cfg Config, X *Sparse, train, val Pairs, progres
 
 	gpParams := m.gp.Params(nil)
 	gpGrad := make([]float64, len(gpParams))
-	gpOpt := gp.NewAdam(cfg.LR)
+	gpOpt := optim.NewAdam[float64](cfg.LR, 0)
 	best := math.Inf(1)
 	var bestNet [][]float64
 	var bestGP []float64
@@ -278,7 +279,7 @@ func Train(ctx context.Context, cfg Config, X *Sparse, train, val Pairs, progres
 			rmse = math.Sqrt(se / float64(len(mean)))
 			if rmse < best {
 				best, bestEpoch = rmse, epoch
-				bestNet = m.net.snapshot()
+				bestNet = m.net.snapshot(bestNet)
 				bestGP = m.gp.Params(bestGP[:0])
 			}
 		}
@@ -302,6 +303,9 @@ func Train(ctx context.Context, cfg Config, X *Sparse, train, val Pairs, progres
 	m.bestEpoch = bestEpoch
 	if progress != nil {
 		progress(Progress{Epoch: m.epochs, MaxEpochs: cfg.MaxEpochs, ValRMSE: best, BestEpoch: bestEpoch, Elapsed: time.Since(start), Done: true})
+	}
+	for _, l := range m.net.layers() {
+		l.endTraining()
 	}
 	return m, nil
 }

@@ -1,6 +1,7 @@
 package due
 
 import (
+	"github.com/deup-screening/deup/nn/optim"
 	"math"
 	"math/rand/v2"
 
@@ -19,20 +20,21 @@ import (
 type layer struct {
 	in, out int
 	w, b    []float64
-	gw, gb  []float64 // gradients with respect to w and b
+	gw, gb  []float64 // gradients with respect to w and b (allocated by zeroGrad; nil when not training)
 
 	coeff float64
 	u, v  []float64
 	sigma float64 // sigma of the current forward pass
 	scale float64 // 1 / max(1, sigma/coeff)
 
-	adam adamState
+	// Adam state of w and b (package nn/optim); nil when not training.
+	optW, optB *optim.Adam[float64]
 }
 
 func newLayer(in, out int, coeff float64, rng *rand.Rand) *layer {
 	l := &layer{in: in, out: out, coeff: coeff,
 		w: make([]float64, in*out), b: make([]float64, out),
-		gw: make([]float64, in*out), gb: make([]float64, out), scale: 1}
+		scale: 1}
 	// PyTorch nn.Linear's default: weights and biases U(-1/sqrt(in), 1/sqrt(in)).
 	bound := 1 / math.Sqrt(float64(in))
 	for i := range l.w {
@@ -52,7 +54,6 @@ func newLayer(in, out int, coeff float64, rng *rand.Rand) *layer {
 		// iterations at initialization so the first estimate is sound.
 		l.powerIterate(15)
 	}
-	l.adam = newAdamState(len(l.w), len(l.b))
 	return l
 }
 
@@ -132,6 +133,9 @@ func (l *layer) finishSN() {
 }
 
 func (l *layer) zeroGrad() {
+	if len(l.gw) != len(l.w) {
+		l.gw, l.gb = make([]float64, len(l.w)), make([]float64, len(l.b))
+	}
 	clear(l.gw)
 	clear(l.gb)
 }
@@ -150,31 +154,20 @@ func normalize(x []float64) {
 	blas64.Scal(1/n, vec(x))
 }
 
-// adamState holds Adam moments for a layer's weights and biases.
-type adamState struct {
-	mw, vw, mb, vb []float64
-	t              int
-}
-
-func newAdamState(nw, nb int) adamState {
-	return adamState{mw: make([]float64, nw), vw: make([]float64, nw), mb: make([]float64, nb), vb: make([]float64, nb)}
-}
-
 // step applies Adam with L2 weight decay added to the gradient (PyTorch
-// Adam's weight_decay) to w and b.
+// Adam's weight_decay, package nn/optim) to w and b; the optimizer state is
+// created on the first step.
 func (l *layer) step(lr, wd float64) {
-	a := &l.adam
-	a.t++
-	c1 := 1 - math.Pow(0.9, float64(a.t))
-	c2 := 1 - math.Pow(0.999, float64(a.t))
-	upd := func(p, g, m, v []float64) {
-		for i := range p {
-			gi := g[i] + wd*p[i]
-			m[i] = 0.9*m[i] + 0.1*gi
-			v[i] = 0.999*v[i] + 0.001*gi*gi
-			p[i] -= lr * (m[i] / c1) / (math.Sqrt(v[i]/c2) + 1e-8)
-		}
+	if l.optW == nil {
+		l.optW, l.optB = optim.NewAdam[float64](lr, wd), optim.NewAdam[float64](lr, wd)
 	}
-	upd(l.w, l.gw, a.mw, a.vw)
-	upd(l.b, l.gb, a.mb, a.vb)
+	l.optW.Step(l.w, l.gw)
+	l.optB.Step(l.b, l.gb)
+}
+
+// endTraining releases the gradient buffers and the optimizer state: a
+// trained layer holds only its parameters (and its spectral-norm vectors).
+func (l *layer) endTraining() {
+	l.gw, l.gb = nil, nil
+	l.optW, l.optB = nil, nil
 }

@@ -206,14 +206,21 @@ func (n *network) step(lr, wd float64) {
 	}
 }
 
-// snapshot copies the weights, biases and power-iteration vectors.
-func (n *network) snapshot() [][]float64 {
-	var out [][]float64
-	for _, l := range n.layers() {
-		out = append(out, append([]float64(nil), l.w...), append([]float64(nil), l.b...),
-			append([]float64(nil), l.u...), append([]float64(nil), l.v...))
+// snapshot copies the weights, biases and power-iteration vectors into
+// s, reusing its buffers when an earlier call filled it (a new 34 MB copy
+// at every improving epoch was garbage that raised the training's peak).
+func (n *network) snapshot(s [][]float64) [][]float64 {
+	ls := n.layers()
+	if len(s) != 4*len(ls) {
+		s = make([][]float64, 4*len(ls))
 	}
-	return out
+	for i, l := range ls {
+		s[4*i] = append(s[4*i][:0], l.w...)
+		s[4*i+1] = append(s[4*i+1][:0], l.b...)
+		s[4*i+2] = append(s[4*i+2][:0], l.u...)
+		s[4*i+3] = append(s[4*i+3][:0], l.v...)
+	}
+	return s
 }
 
 func (n *network) restore(s [][]float64) {

@@ -132,8 +132,6 @@ func Load(r io.Reader) (*Method, error) {
 		if cfg.Coeff <= 0 {
 			l.u, l.v = nil, nil
 		}
-		l.gw, l.gb = make([]float64, len(l.w)), make([]float64, len(l.b))
-		l.adam = newAdamState(len(l.w), len(l.b))
 		ls[i] = l
 	}
 	net.t1, net.t2, net.c1, net.c2, net.head = ls[0], ls[1], ls[2], ls[3], ls[4]

@@ -17,8 +17,9 @@
 //
 // Acquisition: a prediction without its own acquisition score gets
 // μ + κ·σ_epistemic (upper confidence bound on the epistemic uncertainty),
-// κ = Builder.Kappa. This is the browsing default; the active-learning
-// package owns the real acquisition functions.
+// κ = Builder.Kappa, by default active.DefaultKappa: the same score as the
+// "ucb" acquisition of deup suggest and of campaigns (one constant). The
+// active-learning package owns the acquisition functions.
 //
 // Nearest measured pairs: the similarity of pairs (a,b) and (c,d) is
 // max((s(a,c)+s(b,d))/2, (s(a,d)+s(b,c))/2) for a drug similarity s

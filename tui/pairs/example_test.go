@@ -21,7 +21,7 @@ func ExampleTable_Select() {
 	bl.Add(0, 1, 0, pairs.Prediction{Mu: 3, SigmaEpistemic: 0.5, Acquisition: math.NaN()})
 	bl.Add(2, 0, 0, pairs.Prediction{Mu: 1, SigmaEpistemic: 4, Acquisition: math.NaN()})
 	bl.Add(1, 2, 0, pairs.Prediction{Mu: -2, SigmaEpistemic: math.NaN(), Acquisition: math.NaN()})
-	tab, _ := bl.Build()
+	tab, _ := bl.Build() // acq = μ + 2·σ_epistemic: κ = 2, the "ucb" of deup suggest
 
 	q := tui.AllRows()
 	q.Sort, q.Desc = tui.ColSigmaEpistemic, true // NaN last
@@ -31,7 +31,7 @@ func ExampleTable_Select() {
 		fmt.Printf("%s+%s σ_epi=%v acq=%v measured=%v\n", s.Drugs[r.A].Name, s.Drugs[r.B].Name, r.SigmaEpistemic, r.Acquisition, r.Measured)
 	}
 	// Output:
-	// alpha+gamma σ_epi=4 acq=5 measured=NaN
-	// alpha+beta σ_epi=0.5 acq=3.5 measured=4
+	// alpha+gamma σ_epi=4 acq=9 measured=NaN
+	// alpha+beta σ_epi=0.5 acq=4 measured=4
 	// beta+gamma σ_epi=NaN acq=NaN measured=NaN
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/apache/arrow/go/v15/parquet"
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/drugcomb"
 )
 
@@ -85,7 +86,7 @@ func TestReadPredictionsCSV(t *testing.T) {
 			for i, w := range tc.want {
 				r := tab.Row(i)
 				if math.IsNaN(w.Acquisition) || w.Acquisition == 0 {
-					w.Acquisition = w.Mu + w.SigmaEpistemic // default κ = 1
+					w.Acquisition = w.Mu + active.DefaultKappa*w.SigmaEpistemic // default κ, the ucb of suggest and campaigns
 				}
 				got := [5]float64{r.Mu, r.SigmaTotal, r.SigmaEpistemic, r.SigmaAleatoric, r.Acquisition}
 				want := [5]float64{w.Mu, w.SigmaTotal, w.SigmaEpistemic, w.SigmaAleatoric, w.Acquisition}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/tui"
 )
@@ -53,7 +54,8 @@ type Prediction struct {
 // Builder assembles a Table from a screen and predictions.
 type Builder struct {
 	// Kappa weighs σ_epistemic in the default acquisition μ + κ·σ_epistemic.
-	// The zero value gives 0 (greedy on μ); NewBuilder sets 1.
+	// The zero value gives 0 (greedy on μ); NewBuilder sets active.DefaultKappa,
+	// the κ of deup suggest's and a campaign's "ucb".
 	Kappa float64
 	// Mem allocates the Arrow buffers of ReadPredictions; nil means
 	// memory.DefaultAllocator. All are released before it returns.
@@ -80,7 +82,7 @@ func NewBuilder(s *drugcomb.Screen, n int) (*Builder, error) {
 	t.sigmaE = make([]float32, 0, n)
 	t.sigmaA = make([]float32, 0, n)
 	t.acq = make([]float32, 0, n)
-	return &Builder{Kappa: 1, t: t}, nil
+	return &Builder{Kappa: active.DefaultKappa, t: t}, nil
 }
 
 // Add appends the prediction for the unordered pair (a, b) on cell line c

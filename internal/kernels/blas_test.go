@@ -1,4 +1,4 @@
-package model
+package kernels
 
 import (
 	"math"
@@ -22,12 +22,12 @@ func BenchmarkTowerGEMM(b *testing.B) {
 	h1, w2, g := randF32(rng, u*hid), randF32(rng, hid*out), randF32(rng, u*out)
 	impls := []struct {
 		name string
-		b    blasAPI
-	}{{BLAS(), blasImpl}, {"gonum-pure-go", gonum.Implementation{}}}
-	for _, k := range kernels() {
+		b    BLAS
+	}{{Name(), impl}, {"gonum-pure-go", gonum.Implementation{}}}
+	for _, k := range microKernels() {
 		impls = append(impls, struct {
 			name string
-			b    blasAPI
+			b    BLAS
 		}{k.name + "-kernel", fastBLAS{k: k}})
 	}
 	for _, c := range []struct {

@@ -1,4 +1,4 @@
-package model
+package kernels
 
 import (
 	"sync"
@@ -12,7 +12,7 @@ import (
 // it, else 6×16 with AVX2/FMA (sgemm_amd64.s). Layout (GotoBLAS style):
 // for each block of kc = 256 along k, A (scaled by alpha) is packed into
 // mr-row panels; the nr-column panels of B are shared out in chunks of
-// four (forChunks: two workers for large products), each chunk packed
+// four (forChunks: GOMAXPROCS workers for large products), each chunk packed
 // (128 KiB for the tower, in L2) and then, panel by panel (32 KiB, in L1),
 // multiplied into every mr×nr tile of C. Partial tiles go through a
 // scratch tile. With beta = 0 the first k block overwrites C instead of
@@ -98,10 +98,14 @@ func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []
 		chunk = min(chunkPanels, (panels+1)/2)
 	}
 	per := kb*chunk*nr + mr*nr
-	buf, release := fb.buf(mPad*kb + 2*per)
+	nw := 1
+	if chunk < panels {
+		nw = min(Workers(), (panels+chunk-1)/chunk)
+	}
+	buf, release := fb.buf(mPad*kb + nw*per)
 	defer release()
 	ap := buf[:mPad*kb]
-	scratch := [2][]float32{buf[mPad*kb : mPad*kb+per], buf[mPad*kb+per:]}
+	scratch := func(w int) []float32 { return buf[mPad*kb+w*per : mPad*kb+(w+1)*per] }
 	for pc := 0; pc < k; pc += kcBlock {
 		kc := min(kcBlock, k-pc)
 		add := pc > 0 || beta != 0
@@ -185,7 +189,7 @@ func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []
 				}
 			}
 		}
-		forChunks(panels, chunk, func(worker, lo, hi int) { work(lo, hi, scratch[worker]) })
+		forChunks(panels, chunk, nw, func(worker, lo, hi int) { work(lo, hi, scratch(worker)) })
 	}
 }
 
@@ -222,8 +226,8 @@ func checkSgemm(tA, tB blas.Transpose, m, n, k, la, lda, lb, ldb, lc, ldc int) {
 	}
 	switch {
 	case lda < max(1, colA), ldb < max(1, colB), ldc < max(1, n):
-		panic("model: sgemm: bad leading dimension")
+		panic("kernels: sgemm: bad leading dimension")
 	case la < lda*(rowA-1)+colA, lb < ldb*(rowB-1)+colB, lc < ldc*(m-1)+n:
-		panic("model: sgemm: short slice")
+		panic("kernels: sgemm: short slice")
 	}
 }

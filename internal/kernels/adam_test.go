@@ -1,4 +1,4 @@
-package model
+package kernels
 
 import (
 	"fmt"
@@ -36,8 +36,8 @@ func TestAdam32MatchesKernel(t *testing.T) {
 				bc1, bc2 := 1-math.Pow(0.9, float64(step)), 1-math.Pow(0.999, float64(step))
 				lr, wd := 1e-3/bc1, float32(1e-5)
 				rbc2 := float32(1 / math.Sqrt(bc2))
-				adamKernel(w1, g, m1, v1, float32(lr), wd, rbc2)
-				adam32(w2, g, m2, v2, float32(lr), wd, rbc2)
+				AdamKernel(w1, g, m1, v1, float32(lr), wd, rbc2)
+				Adam32(w2, g, m2, v2, float32(lr), wd, rbc2)
 				for i := range w1 {
 					if math.Float32bits(w1[i]) != math.Float32bits(w2[i]) || m1[i] != m2[i] || v1[i] != v2[i] {
 						t.Fatalf("step %d, element %d: w %v/%v m %v/%v v %v/%v (kernel/adam32)", step, i, w1[i], w2[i], m1[i], m2[i], v1[i], v2[i])
@@ -55,7 +55,7 @@ func TestAdam32MatchesKernel(t *testing.T) {
 func TestAdamKernelStep(t *testing.T) {
 	for _, g := range []float64{3, -0.5, 1e-3} {
 		w, m, v := []float64{1}, []float64{0}, []float64{0}
-		adamKernel(w, []float64{g}, m, v, 0.1/(1-0.9), 0, 1/math.Sqrt(1-0.999))
+		AdamKernel(w, []float64{g}, m, v, 0.1/(1-0.9), 0, 1/math.Sqrt(1-0.999))
 		want := 1 - 0.1*g/(math.Abs(g)+1e-8)
 		if math.Abs(w[0]-want) > 1e-12 {
 			t.Errorf("g=%v: w=%v, want %v", g, w[0], want)
@@ -74,8 +74,8 @@ func BenchmarkAdam32(b *testing.B) {
 		name string
 		fn   func()
 	}{
-		{"go", func() { adamKernel(w, g, m, v, 1e-4, 1e-5, 1) }},
-		{"adam32", func() { adam32(w, g, m, v, 1e-4, 1e-5, 1) }},
+		{"go", func() { AdamKernel(w, g, m, v, 1e-4, 1e-5, 1) }},
+		{"adam32", func() { Adam32(w, g, m, v, 1e-4, 1e-5, 1) }},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(n * 4 * 7)

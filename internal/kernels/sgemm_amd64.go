@@ -1,6 +1,6 @@
 //go:build amd64 && !purego && !openblas
 
-package model
+package kernels
 
 import "golang.org/x/sys/cpu"
 
@@ -10,8 +10,8 @@ func kern6x16(k int, a, b, c *float32, ldc, ldb int, add bool)
 //go:noescape
 func kern8x32(k int, a, b, c *float32, ldc, ldb int, add bool)
 
-// kernels lists the micro-kernels this CPU runs, fastest first.
-func kernels() []microKernel {
+// microKernels lists the micro-kernels this CPU runs, fastest first.
+func microKernels() []microKernel {
 	var ks []microKernel
 	if cpu.X86.HasAVX512F {
 		ks = append(ks, microKernel{name: "avx512", mr: 8, nr: 32, fn: kern8x32})

@@ -1,4 +1,4 @@
-package model
+package kernels
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ import (
 // and without full tiles, all transpose combinations, padded leading
 // dimensions and several alpha/beta.
 func TestFastSgemmMatchesGonum(t *testing.T) {
-	ks := kernels()
+	ks := microKernels()
 	if len(ks) == 0 {
 		t.Skip("no assembly kernel on this CPU")
 	}

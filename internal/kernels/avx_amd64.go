@@ -1,6 +1,6 @@
 //go:build amd64 && !purego && !openblas
 
-package model
+package kernels
 
 import "golang.org/x/sys/cpu"
 

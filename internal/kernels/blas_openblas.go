@@ -1,6 +1,6 @@
 //go:build openblas && cgo
 
-package model
+package kernels
 
 /*
 #cgo CFLAGS: -I/usr/include/x86_64-linux-gnu/openblas-pthread
@@ -14,8 +14,6 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
-	G "gorgonia.org/gorgonia"
-	"gorgonia.org/tensor"
 )
 
 // openBLAS is gonum's implementation with the level-3 products Sgemm and
@@ -63,9 +61,6 @@ func (openBLAS) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []flo
 }
 
 func init() {
-	b := openBLAS{}
-	blasImpl = b
-	blasName = "openblas"
-	tensor.Use(b)
-	G.Use(b)
+	impl = openBLAS{}
+	implName = "openblas"
 }

@@ -1,0 +1,13 @@
+//go:build !amd64 || purego || openblas
+
+package kernels
+
+func adamAVX(w, grad, m, v *float32, n int, c *[8]float32) { panic("kernels: no AVX Adam kernel") }
+
+const haveAVX = false
+
+func spAccum64(idx *int32, val *float32, n int, src *float32, ld int, dst *float32) {
+	panic("kernels: no AVX sparse kernel")
+}
+
+func relu8(x *float32, n int) { panic("kernels: no AVX relu") }
