@@ -21,6 +21,7 @@ import (
 	"github.com/apache/arrow/go/v15/parquet/compress"
 	"github.com/apache/arrow/go/v15/parquet/file"
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+	"github.com/deup-screening/deup/internal/arrowguard"
 )
 
 // File names inside a screen directory.
@@ -562,21 +563,16 @@ func readIPCFile(path string, mem memory.Allocator) (arrow.Table, error) {
 // the schema and indexes the batches). It is read with the stream Reader
 // rather than the FileReader because arrow-go v15's FileReader never
 // releases the dictionaries it reads (Close does not clear its memo), and
-// only after checkIPCStream has vetted the lengths arrow-go trusts.
+// only after arrowguard.CheckIPC has vetted the lengths arrow-go trusts;
+// the reader holds at most arrowguard.Budget(len(b)) bytes of buffers.
 func readIPCBytes(b []byte, name string, mem memory.Allocator) (arrow.Table, error) {
-	if bytes.HasPrefix(b, []byte("ARROW1")) {
-		if len(b) < 8+10 || !bytes.HasSuffix(b, []byte("ARROW1")) {
-			return nil, fmt.Errorf("%s: truncated Arrow IPC file (no footer)", name)
-		}
-		footer := int64(binary.LittleEndian.Uint32(b[len(b)-10:]))
-		end := int64(len(b)) - 10 - footer
-		if footer <= 0 || end < 8 {
-			return nil, fmt.Errorf("%s: corrupt Arrow IPC file: footer length %d", name, footer)
-		}
-		b = b[8:end]
-	}
-	if err := checkIPCStream(b); err != nil {
+	if err := arrowguard.CheckIPC(bytes.NewReader(b), int64(len(b))); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	mem = arrowguard.Allocator(mem, int64(len(b)))
+	if bytes.HasPrefix(b, []byte("ARROW1")) {
+		footer := int64(binary.LittleEndian.Uint32(b[len(b)-10:])) // checked
+		b = b[8 : int64(len(b))-10-footer]
 	}
 	return readIPCStream(bytes.NewReader(b), name, mem)
 }
@@ -587,17 +583,29 @@ func readParquetFile(path string, mem memory.Allocator) (arrow.Table, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readParquet(f, path, mem)
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	return readParquet(f, st.Size(), path, mem)
 }
 
 // readParquet reads a whole Parquet file into a table, one column after
 // the other in the calling goroutine (pqarrow.ReadTable reads in goroutines
 // of its own, where a panic on a corrupt file could not be recovered).
-func readParquet(r parquet.ReaderAtSeeker, name string, mem memory.Allocator) (t arrow.Table, err error) {
+func readParquet(r parquet.ReaderAtSeeker, size int64, name string, mem memory.Allocator) (t arrow.Table, err error) {
+	if err := arrowguard.CheckParquet(r, size); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	mem = arrowguard.Allocator(mem, size)
 	var cols []arrow.Column
 	defer func() {
 		if p := recover(); p != nil {
-			t, err = nil, fmt.Errorf("%s: corrupt Parquet file: %v", name, p)
+			t = nil
+			err = fmt.Errorf("%s: corrupt Parquet file: %v", name, p)
+			if be, ok := p.(*arrowguard.BudgetError); ok {
+				err = fmt.Errorf("%s: %w", name, be)
+			}
 		}
 		if err != nil {
 			for i := range cols {

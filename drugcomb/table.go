@@ -19,6 +19,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/deup-screening/deup/internal/arrowguard"
 )
 
 // A ParseError is bad input: it names the file, the line (text) or row
@@ -302,13 +303,11 @@ func newBinarySource(name string, b []byte, mem memory.Allocator) (rowSource, er
 		tbl arrow.Table
 		err error
 	)
-	// A corrupt file can declare buffers of terabytes; the allocator
-	// refuses to hold more than the input could plausibly expand to (1 GiB
-	// plus 256 times its size), and the readers turn that into an error.
-	mem = &limitAllocator{Allocator: mem, max: 1<<30 + 256*len(b)}
+	// The readers check the file with arrowguard and hold at most
+	// arrowguard.Budget(len(b)) bytes of buffers.
 	switch {
 	case bytes.HasPrefix(b, []byte("PAR1")):
-		tbl, err = readParquet(bytes.NewReader(b), name, mem)
+		tbl, err = readParquet(bytes.NewReader(b), int64(len(b)), name, mem)
 	default:
 		tbl, err = readIPCBytes(b, name, mem)
 	}
@@ -324,12 +323,10 @@ func newBinarySource(name string, b []byte, mem memory.Allocator) (rowSource, er
 	return s, nil
 }
 
+// readIPCStream reads an Arrow IPC stream that arrowguard.CheckIPC has
+// checked, with mem already limited; the caller releases the table.
 func readIPCStream(r io.Reader, name string, mem memory.Allocator) (t arrow.Table, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			t, err = nil, fmt.Errorf("%s: corrupt Arrow IPC stream: %v", name, p)
-		}
-	}()
+	defer arrowguard.Recover(&err, name)
 	rd, err := ipc.NewReader(r, ipc.WithAllocator(mem))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -467,34 +464,4 @@ func parseScore(v string) (float64, error) {
 		return 0, fmt.Errorf("%w: %q", ErrInfinite, v)
 	}
 	return x, nil
-}
-
-// limitAllocator panics (with a message the table readers recover into an
-// error) when the bytes it has outstanding would exceed max.
-type limitAllocator struct {
-	memory.Allocator
-	max  int
-	used int // not safe for concurrent use: the readers run in one goroutine
-}
-
-func (l *limitAllocator) check(more int) {
-	if more > 0 && l.used+more > l.max {
-		panic(fmt.Sprintf("%d more bytes of buffers (beyond %d: the file is corrupt or not what it claims)", more, l.max))
-	}
-	l.used += more
-}
-
-func (l *limitAllocator) Allocate(size int) []byte {
-	l.check(size)
-	return l.Allocator.Allocate(size)
-}
-
-func (l *limitAllocator) Reallocate(size int, b []byte) []byte {
-	l.check(size - len(b))
-	return l.Allocator.Reallocate(size, b)
-}
-
-func (l *limitAllocator) Free(b []byte) {
-	l.used -= len(b)
-	l.Allocator.Free(b)
 }
