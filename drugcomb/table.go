@@ -17,9 +17,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
-	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
-	"github.com/deup-screening/deup/internal/arrowguard"
 )
 
 // A ParseError is bad input: it names the file, the line (text) or row
@@ -321,32 +319,6 @@ func newBinarySource(name string, b []byte, mem memory.Allocator) (rowSource, er
 		s.cols = append(s.cols, &colCursor{chunks: tbl.Column(i).Data().Chunks()})
 	}
 	return s, nil
-}
-
-// readIPCStream reads an Arrow IPC stream that arrowguard.CheckIPC has
-// checked, with mem already limited; the caller releases the table.
-func readIPCStream(r io.Reader, name string, mem memory.Allocator) (t arrow.Table, err error) {
-	defer arrowguard.Recover(&err, name)
-	rd, err := ipc.NewReader(r, ipc.WithAllocator(mem))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	defer rd.Release()
-	var recs []arrow.Record
-	defer func() {
-		for _, r := range recs {
-			r.Release()
-		}
-	}()
-	for rd.Next() {
-		rec := rd.Record()
-		rec.Retain()
-		recs = append(recs, rec)
-	}
-	if err := rd.Err(); err != nil && err != io.EOF {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return array.NewTableFromRecords(rd.Schema(), recs), nil
 }
 
 func (s *binarySource) header() []string { return s.hdr }

@@ -14,11 +14,11 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
-	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/apache/arrow/go/v15/parquet"
 	"github.com/apache/arrow/go/v15/parquet/file"
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+	"github.com/deup-screening/deup/internal/arrowguard"
 )
 
 // PredictionColumns are the columns of a predictions file: drug_a and
@@ -317,8 +317,19 @@ func schemaIndex(s *arrow.Schema) (map[string]int, error) {
 	return predHeader(names)
 }
 
-func (bl *Builder) readParquet(f *os.File, cell int) error {
-	mem := bl.mem()
+// readParquet reads the file batch by batch in the calling goroutine,
+// after arrowguard.CheckParquet, with at most arrowguard.Budget(size)
+// bytes of Arrow buffers.
+func (bl *Builder) readParquet(f *os.File, cell int) (err error) {
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if err := arrowguard.CheckParquet(f, st.Size()); err != nil {
+		return err
+	}
+	mem := arrowguard.Allocator(bl.mem(), st.Size())
+	defer arrowguard.Recover(&err, "parquet")
 	pf, err := file.NewParquetReader(f, file.WithReadProps(parquet.NewReaderProperties(mem)))
 	if err != nil {
 		return err
@@ -337,7 +348,7 @@ func (bl *Builder) readParquet(f *os.File, cell int) error {
 	if err != nil {
 		return err
 	}
-	bl.grow(int(pf.NumRows()))
+	bl.grow(int(min(pf.NumRows(), 1<<20))) // a hint: rows are appended as read
 	r := bl.resolver()
 	row := 0
 	for rr.Next() {
@@ -353,23 +364,29 @@ func (bl *Builder) readParquet(f *os.File, cell int) error {
 	return nil
 }
 
-func (bl *Builder) readArrow(f *os.File, cell int) error {
-	fr, err := ipc.NewFileReader(f, ipc.WithAllocator(bl.mem()))
+// readArrow reads the file through arrowguard.ReadIPC (checked first, at
+// most arrowguard.Budget(size) bytes of buffers).
+func (bl *Builder) readArrow(f *os.File, cell int) (err error) {
+	st, err := f.Stat()
 	if err != nil {
 		return err
 	}
-	defer fr.Close()
-	idx, err := schemaIndex(fr.Schema())
+	tbl, err := arrowguard.ReadIPC(f, st.Size(), bl.mem())
+	if err != nil {
+		return err
+	}
+	defer tbl.Release()
+	defer arrowguard.Recover(&err, "arrow ipc")
+	idx, err := schemaIndex(tbl.Schema())
 	if err != nil {
 		return err
 	}
 	r := bl.resolver()
+	tr := array.NewTableReader(tbl, 0)
+	defer tr.Release()
 	row := 0
-	for i := 0; i < fr.NumRecords(); i++ {
-		rec, err := fr.Record(i)
-		if err != nil {
-			return err
-		}
+	for tr.Next() {
+		rec := tr.Record()
 		if err := bl.readRecord(r, idx, rec, row, cell); err != nil {
 			return err
 		}
