@@ -61,7 +61,15 @@ var (
 	ErrInfinite      = errors.New("infinite value")
 	ErrType          = errors.New("unsupported column type")
 	ErrUTF8          = errors.New("text is not valid UTF-8")
+	ErrRecordSize    = fmt.Errorf("a record (line) longer than %d bytes", MaxRecordBytes)
 )
+
+// MaxRecordBytes bounds one record of a text table (a line, or several if
+// a quoted field spans them), so that the fields of one record (at most
+// this many) cannot take memory out of proportion to a real table, even
+// from a small gzip-compressed file. The check counts the bytes read since
+// the previous record, with up to 8 KiB of read-ahead.
+const MaxRecordBytes = 1 << 20
 
 // rowSource iterates over the data rows of a table.
 type rowSource interface {
@@ -120,7 +128,14 @@ func newTableSource(name string, r io.Reader, delim rune, mem memory.Allocator) 
 		if err != nil {
 			return nil, &ParseError{File: name, Err: fmt.Errorf("gzip: %w", err)}
 		}
-		return newTableSource(name, zr, delim, mem)
+		// Only text is read compressed: a binary table or another gzip
+		// stream inside would be read whole, or inflate without bound.
+		zb := bufio.NewReaderSize(zr, 64<<10)
+		inner, _ := zb.Peek(8)
+		if bytes.HasPrefix(inner, []byte{0x1f, 0x8b}) || bytes.HasPrefix(inner, []byte("PAR1")) || bytes.HasPrefix(inner, []byte("ARROW1")) || bytes.HasPrefix(inner, []byte{0xff, 0xff, 0xff, 0xff}) {
+			return nil, &ParseError{File: name, Err: errors.New("gzip: a gzip, Parquet or Arrow file inside: only CSV/TSV text is read compressed")}
+		}
+		return newCSVSource(name, zb, delim)
 	case bytes.HasPrefix(magic, []byte("FEA1")):
 		return nil, &ParseError{File: name, Err: errors.New("a Feather v1 file: not supported; write Feather v2 (Arrow IPC), Parquet or CSV")}
 	case bytes.HasPrefix(magic, []byte("PK\x03\x04")):
@@ -139,6 +154,7 @@ func newTableSource(name string, r io.Reader, delim rune, mem memory.Allocator) 
 type csvSource struct {
 	name   string
 	r      *csv.Reader
+	lim    *recordLimiter
 	hdr    []string
 	rec    []string
 	line   int
@@ -187,7 +203,8 @@ func newCSVSource(name string, br *bufio.Reader, delim rune) (*csvSource, error)
 	if delim == '"' || delim == '\r' || delim == '\n' || delim == utf8.RuneError || delim < 0 {
 		return nil, &ParseError{File: name, Err: fmt.Errorf("invalid delimiter %q", delim)}
 	}
-	r := csv.NewReader(br)
+	lim := &recordLimiter{r: br, left: MaxRecordBytes + 8<<10}
+	r := csv.NewReader(lim)
 	r.Comma = delim
 	r.FieldsPerRecord = -1
 	r.ReuseRecord = true
@@ -198,11 +215,30 @@ func newCSVSource(name string, br *bufio.Reader, delim rune) (*csvSource, error)
 	if err != nil {
 		return nil, csvErr(name, err)
 	}
-	s := &csvSource{name: name, r: r, hdr: make([]string, len(hdr)), line: 1}
+	s := &csvSource{name: name, r: r, lim: lim, hdr: make([]string, len(hdr)), line: 1}
 	for i, h := range hdr {
 		s.hdr[i] = strings.TrimSpace(h)
 	}
 	return s, nil
+}
+
+// recordLimiter fails a read once more than left bytes have been read
+// since the reader reset left (at each record).
+type recordLimiter struct {
+	r    io.Reader
+	left int
+}
+
+func (l *recordLimiter) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		return 0, ErrRecordSize
+	}
+	if len(p) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= n
+	return n, err
 }
 
 func csvErr(name string, err error) *ParseError {
@@ -216,6 +252,7 @@ func csvErr(name string, err error) *ParseError {
 func (s *csvSource) header() []string { return s.hdr }
 
 func (s *csvSource) next() (bool, error) {
+	s.lim.left = MaxRecordBytes + 8<<10
 	rec, err := s.r.Read()
 	if err == io.EOF {
 		return false, nil
@@ -226,6 +263,9 @@ func (s *csvSource) next() (bool, error) {
 			s.line = pe.StartLine
 			s.rec = nil
 			return true, &rowError{ReasonMalformed, csvErr(s.name, err)}
+		}
+		if errors.Is(err, ErrRecordSize) {
+			return false, &ParseError{File: s.name, Line: s.line + 1, Err: fmt.Errorf("%w (the record after line %d)", err, s.line)}
 		}
 		// Read errors (and a quoted field the file ends inside) stop the import.
 		return false, csvErr(s.name, err)

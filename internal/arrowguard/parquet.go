@@ -10,9 +10,10 @@ import (
 // CheckParquet checks the footer of the Parquet file of size bytes in r:
 // the magic at both ends, the footer length, and every length in the
 // footer's Thrift (compact protocol) metadata: each string and list fits
-// in the bytes left, structs nest at most 64 deep, and the file's and each
-// row group's row count is at most 8 × Budget(size) (a row of any column
-// takes at least a bit in Arrow). Encrypted footers ("PARE") are refused.
+// in the bytes left, structs nest at most 64 deep, and the counts, sizes
+// and offsets arrow-go trusts are in range (see checkInt; row counts are
+// at most 8 × Budget(size): a row of any column takes at least a bit in
+// Arrow). Encrypted footers ("PARE") are refused.
 func CheckParquet(r io.ReaderAt, size int64) error {
 	if size < 12 {
 		return fmt.Errorf("parquet: a %d-byte file is too small", size)
@@ -36,7 +37,7 @@ func CheckParquet(r io.ReaderAt, size int64) error {
 	if _, err := r.ReadAt(meta, size-8-n); err != nil {
 		return fmt.Errorf("parquet: %w", err)
 	}
-	w := &thriftWalker{b: meta, maxRows: 8 * Budget(size)}
+	w := &thriftWalker{b: meta, size: size, budget: Budget(size), maxRows: 8 * Budget(size)}
 	if err := w.structure(0, nil); err != nil {
 		return fmt.Errorf("parquet: footer byte %d: %w", w.pos, err)
 	}
@@ -47,6 +48,8 @@ func CheckParquet(r io.ReaderAt, size int64) error {
 type thriftWalker struct {
 	b       []byte
 	pos     int
+	size    int64 // of the file
+	budget  int64 // Budget(size)
 	maxRows int64
 }
 
@@ -220,13 +223,43 @@ func (w *thriftWalker) value(typ byte, depth int, path []int16) error {
 	return fmt.Errorf("unknown Thrift type %d", typ)
 }
 
-// checkInt checks the row counts: FileMetaData.num_rows (field 3) and
-// RowGroup.num_rows (field 3 of the structs in FileMetaData.row_groups,
-// field 4).
+// checkInt checks the integers of the footer that arrow-go allocates or
+// seeks by (field ids from parquet.thrift):
+//
+//	FileMetaData.num_rows (3), RowGroup.num_rows (4.3),
+//	ColumnMetaData.num_values (4.1.3.5)                       0..8×Budget
+//	ColumnMetaData.total_uncompressed_size (4.1.3.6)          0..Budget
+//	ColumnMetaData.total_compressed_size (4.1.3.7) and the
+//	data, index and dictionary page offsets (4.1.3.9-11)      0..size
+//	SchemaElement.type_length (2.2)                           0..size
+//	SchemaElement.num_children (2.5)                          0..footer size
+//
+// (arrow-go reads a column chunk with make([]byte, total_compressed_size)
+// outside any allocator, and seeks to the page offsets).
 func (w *thriftWalker) checkInt(path []int16, v int64) error {
-	isRows := (len(path) == 1 && path[0] == 3) || (len(path) == 2 && path[0] == 4 && path[1] == 3)
-	if isRows && (v < 0 || v > w.maxRows) {
-		return fmt.Errorf("%d rows (at most %d for the file's size)", v, w.maxRows)
+	var max int64 = -1
+	name := ""
+	switch {
+	case len(path) == 1 && path[0] == 3, len(path) == 2 && path[0] == 4 && path[1] == 3:
+		max, name = w.maxRows, "rows"
+	case len(path) == 4 && path[0] == 4 && path[1] == 1 && path[2] == 3:
+		switch path[3] {
+		case 5:
+			max, name = w.maxRows, "values in a column chunk"
+		case 6:
+			max, name = w.budget, "uncompressed bytes in a column chunk"
+		case 7:
+			max, name = w.size, "compressed bytes in a column chunk"
+		case 9, 10, 11:
+			max, name = w.size, "as a page offset"
+		}
+	case len(path) == 2 && path[0] == 2 && path[1] == 2:
+		max, name = w.size, "as a fixed type length"
+	case len(path) == 2 && path[0] == 2 && path[1] == 5:
+		max, name = int64(len(w.b)), "as a child count"
+	}
+	if max >= 0 && (v < 0 || v > max) {
+		return fmt.Errorf("%d %s (at most %d for the file's size)", v, name, max)
 	}
 	return nil
 }

@@ -85,19 +85,13 @@ func ReadParquet(r parquet.ReaderAtSeeker, size int64, mem memory.Allocator) (t 
 		return nil, err
 	}
 	lim := Allocator(mem, size)
-	var recs []arrow.Record
-	defer func() {
-		for _, rec := range recs {
-			rec.Release()
-		}
-	}()
 	defer Recover(&err, "parquet")
 	pf, err := file.NewParquetReader(r, file.WithReadProps(parquet.NewReaderProperties(lim)))
 	if err != nil {
 		return nil, err
 	}
 	defer pf.Close()
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 1 << 16}, lim)
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -105,38 +99,42 @@ func ReadParquet(r parquet.ReaderAtSeeker, size int64, mem memory.Allocator) (t 
 	if err != nil {
 		return nil, err
 	}
-	rr, err := fr.GetRecordReader(context.Background(), nil, nil)
-	if err != nil {
-		return nil, err
+	// Column by column with GetFieldReader: GetFieldReaders and
+	// GetRecordReader start goroutines (errgroup) even when not parallel.
+	included := make(map[int]bool)
+	for i := 0; i < pf.MetaData().Schema.NumColumns(); i++ {
+		included[i] = true
 	}
-	defer rr.Release()
-	rows := int64(0)
-	for rr.Next() {
-		rec := rr.Record()
-		rec.Retain()
-		recs = append(recs, rec)
-		rows += rec.NumRows()
+	groups := make([]int, pf.NumRowGroups())
+	for i := range groups {
+		groups[i] = i
 	}
-	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
-		return nil, err
-	}
-	if rows != pf.NumRows() {
-		return nil, fmt.Errorf("parquet: %d rows read, the footer declares %d", rows, pf.NumRows())
-	}
-	cols := make([]arrow.Column, sc.NumFields())
-	for j := range cols {
-		chunks := make([]arrow.Array, len(recs))
-		for i, rec := range recs {
-			chunks[i] = rec.Column(j)
-		}
-		ch := arrow.NewChunked(sc.Field(j).Type, chunks)
-		cols[j] = *arrow.NewColumn(sc.Field(j), ch)
-		ch.Release()
-	}
+	var cols []arrow.Column
 	defer func() {
 		for j := range cols {
 			cols[j].Release()
 		}
 	}()
+	rows := pf.NumRows()
+	for i := 0; i < sc.NumFields(); i++ {
+		rd, err := fr.GetFieldReader(context.Background(), i, included, groups)
+		if err != nil {
+			return nil, err
+		}
+		if rd == nil {
+			return nil, fmt.Errorf("parquet: no reader for column %q", sc.Field(i).Name)
+		}
+		ch, err := fr.ReadColumn(groups, rd)
+		rd.Release()
+		if err != nil {
+			return nil, fmt.Errorf("parquet: column %q: %w", sc.Field(i).Name, err)
+		}
+		col := arrow.NewColumn(sc.Field(i), ch)
+		ch.Release()
+		cols = append(cols, *col)
+		if int64(col.Len()) != rows {
+			return nil, fmt.Errorf("parquet: column %q has %d rows, the footer declares %d", sc.Field(i).Name, col.Len(), rows)
+		}
+	}
 	return array.NewTable(sc, cols, rows), nil
 }
