@@ -10,6 +10,10 @@
 # allocate out of proportion fails as a crash the fuzzer records, instead of
 # taking the machine down. No cgroups: it works as root in a plain shell.
 #
+# New interesting inputs and crashers are minimized for at most
+# FUZZ_MINIMIZE (default 10s; Go's default of 60s leaves a short run
+# executing nothing while it shrinks a large input).
+#
 # PATTERN (an extended regexp) selects targets by "pkg/dir:FuzzName".
 # Output: one line per target (package, target, seconds, executions,
 # result); logs in ${FUZZ_LOG_DIR:-/tmp/deup-fuzz}/<pkg>_<target>.log. A
@@ -23,6 +27,7 @@ fi
 dur=$1
 pat=${2:-.}
 mem_kb=${FUZZ_MEM_KB:-4194304}
+minimize=${FUZZ_MINIMIZE:-10s}
 logdir=${FUZZ_LOG_DIR:-/tmp/deup-fuzz}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cache=$(go env GOCACHE)
@@ -59,7 +64,7 @@ for t in $targets; do
 		ulimit -v "$mem_kb"
 		export GOMEMLIMIT=$((mem_kb / 1024 / 2))MiB
 		exec "$bin" -test.run='^$' -test.fuzz="^$name\$" -test.fuzztime="$dur" \
-			-test.parallel=1 -test.fuzzcachedir="$cache/fuzz/$pkg"
+			-test.fuzzminimizetime="$minimize" -test.parallel=1 -test.fuzzcachedir="$cache/fuzz/$pkg"
 	) >>"$log" 2>&1
 	rc=$?
 	secs=$(($(date +%s) - start))
