@@ -10,7 +10,9 @@ Every corruption is drawn from random.Random(seed): truncation at a random
 length, 1 to 64 random bit flips, a random 4-byte word set to 0x7fffffff,
 0x80000000 or 0xffffffff, a random 8-byte word set to 2^40 or -1, and the
 format's own length fields (Arrow message and footer lengths, the Parquet
-footer length, the model header length) set huge; model files (deup's
+footer length, the model header length) set huge, and model header fields
+(inducing points, Monte Carlo passes, dimensions, feature settings) set
+out of proportion to the file; model files (deup's
 format ends with a CRC-32) get the checksum recomputed after the change so
 that the corruption reaches the parser. Each run is timed with
 /usr/bin/time -v under `timeout`.
@@ -21,7 +23,7 @@ accepted (so that the errors are the corruptions', not the harness's). A
 corrupted file may be accepted when the change leaves it valid (a flipped
 bit in a score); the table counts those as "accepted".
 """
-import argparse, gzip, os, random, re, shutil, struct, subprocess, sys, zlib
+import argparse, gzip, json, os, random, re, shutil, struct, subprocess, sys, zlib
 
 def run(cmd, timeout):
     p = subprocess.run(["timeout", "-s", "KILL", str(timeout), "/usr/bin/time", "-v"] + cmd,
@@ -81,10 +83,32 @@ def known_field(c, rng, fmt):
     if fmt == "parquet" and len(c) > 12:
         c[len(c)-8:len(c)-4] = struct.pack("<I", v); return "parquet footer length = %#x" % v
     if fmt == "model" and len(c) > 18:
-        c[14:18] = struct.pack("<I", v); return "model header length = %#x" % v
+        if rng.randrange(2):
+            c[14:18] = struct.pack("<I", v); return "model header length = %#x" % v
+        return edit_header(c, 14, 4, rng)
     if fmt == "due" and len(c) > 20:
-        c[12:20] = struct.pack("<Q", (1 << 40)); return "due header length = 2^40"
+        if rng.randrange(2):
+            c[12:20] = struct.pack("<Q", (1 << 40)); return "due header length = 2^40"
+        return edit_header(c, 12, 8, rng)
     p = rng.randrange(len(c)); c[p] ^= 0xff; return "byte %d inverted" % p
+
+# Header fields a model file could carry, set to values out of all
+# proportion to the file (the header is rewritten with its new length).
+HEADER_EDITS = [("inducing", 200000), ("extra", [0.2, 1e12]), ("dim", 1 << 27),
+                ("features", {"kind": "fp", "radius": 1 << 30, "nbits": 1024, "sigdim": 0}),
+                ("features", {"kind": "fp", "radius": 3, "nbits": -5, "sigdim": 1029})]
+
+def edit_header(c, at, width, rng):
+    n = int.from_bytes(c[at:at+width], "little")
+    try:
+        h = json.loads(bytes(c[at+width:at+width+n]))
+    except Exception:
+        return "header not JSON"
+    key, val = rng.choice([e for e in HEADER_EDITS if e[0] in h] or [("mean", float("nan"))])
+    h[key] = val
+    js = json.dumps(h).encode()
+    c[at:] = len(js).to_bytes(width, "little") + js + bytes(c[at+width+n:])
+    return "header %s = %s" % (key, json.dumps(val))
 
 def fix_crc(b):
     if len(b) < 14 or not b.startswith(b"DEUPMODEL\n"):
