@@ -39,6 +39,9 @@ func (c FeatureConfig) Validate() error {
 	if c.Radius < 0 || c.Radius > MaxRadius || c.NBits < 1 || c.NBits > MaxFeatures || c.SigDim < 0 || c.SigDim > MaxFeatures || (c.Kind == "fp") != (c.SigDim == 0) {
 		return fmt.Errorf("model: features %+v out of range", c)
 	}
+	if c.Fragment != "" && c.Fragment != "largest-organic" {
+		return fmt.Errorf("model: feature fragment %q (want \"largest-organic\" or none)", c.Fragment)
+	}
 	return nil
 }
 
