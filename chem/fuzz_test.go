@@ -52,6 +52,13 @@ func FuzzParseSMILES(f *testing.F) {
 		}
 		w, order := WriteSMILES(m)
 		m2, err := ParseSMILES(w)
+		if err != nil && errors.Is(err, ErrKekulize) && aromaticBoron(m) {
+			// An aromatic boron ring can be perceived aromatic although
+			// only the input's explicit bond orders kekulize it; RDKit
+			// 2022.09.3 writes the same lower-case SMILES and refuses it
+			// too ("Bb1=Bb[b]bb1" -> "Bb1bbbbb1", TestWriteSMILESUnreadable).
+			return
+		}
 		if err != nil {
 			t.Fatalf("%q written as %q does not parse: %v", s, w, err)
 		}
@@ -81,4 +88,14 @@ func kekuleValenceOK(m *Mol) bool {
 		}
 	}
 	return true
+}
+
+// aromaticBoron reports whether m has a boron atom perceived aromatic.
+func aromaticBoron(m *Mol) bool {
+	for _, a := range m.Atoms {
+		if a.Element == 5 && a.Aromatic {
+			return true
+		}
+	}
+	return false
 }

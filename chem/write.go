@@ -13,7 +13,12 @@ import (
 //
 // ParseSMILES(WriteSMILES(m)) gives back the graph of m (same elements,
 // charges, isotopes, hydrogen counts, aromaticity and bond orders); order
-// reports which atom of m each atom of the output is.
+// reports which atom of m each atom of the output is. As with RDKit
+// 2022.09.3, there is one exception: a ring perceived aromatic whose Kekulé
+// structure came only from the input's explicit bond orders (aromatic boron
+// rings such as "Bb1=Bb[b]bb1", written "Bb1bbbbb1") is written in lower
+// case and cannot be read back (ErrKekulize); RDKit writes the same SMILES
+// and refuses it too.
 func WriteSMILES(m *Mol) (smiles string, order []int) {
 	w := writer{m: m, visited: make([]bool, len(m.Atoms)), bondDone: make([]bool, len(m.Bonds)),
 		ringDigit: make(map[int]int), pendingRing: make([][]ringRef, len(m.Atoms))}

@@ -1,6 +1,7 @@
 package chem
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 )
@@ -72,6 +73,37 @@ func TestWriteSMILES(t *testing.T) {
 				t.Errorf("WriteSMILES(%q) = %q, want %q", c.in, got, c.want)
 			}
 			roundTrip(t, c.in)
+		})
+	}
+}
+
+// TestWriteSMILESUnreadable: aromatic boron rings whose Kekulé structure
+// comes only from the input's explicit bond orders (the FuzzParseSMILES
+// finds of 2026-11-23). RDKit 2022.09.3 (Debian python3-rdkit
+// 202209.3-1) accepts both inputs, writes them with
+// MolToSmiles(m, canonical=False) as below, and refuses its own output
+// ("Can't kekulize mol"); so does this package.
+func TestWriteSMILESUnreadable(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"Bb1=Bb[b]bb1", "Bb1bbbbb1"},
+		{"[B]b1=BObb1", "[B]b1bobb1"},
+	}
+	for _, c := range cases {
+		t.Run(c.in, func(t *testing.T) {
+			m, err := ParseSMILES(c.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := WriteSMILES(m)
+			if got != c.want {
+				t.Fatalf("WriteSMILES(%q) = %q, want %q", c.in, got, c.want)
+			}
+			if _, err := ParseSMILES(got); !errors.Is(err, ErrKekulize) {
+				t.Fatalf("ParseSMILES(%q) = %v, want ErrKekulize as RDKit", got, err)
+			}
+			if !aromaticBoron(m) {
+				t.Fatalf("%q: no aromatic boron perceived", c.in)
+			}
 		})
 	}
 }

@@ -53,11 +53,11 @@
 // tables), column and problem; with Options.Lenient, row-level problems
 // (unparsable or infinite scores, wrong field counts, bad quoting, invalid
 // UTF-8) are counted in the report instead. Input never panics: the text
-// path uses encoding/csv; for Arrow IPC the metadata lengths arrow-go v15
-// trusts are checked first (checkIPCStream), Parquet columns are read in
-// the calling goroutine, arrow-go panics on corrupt data are recovered into
-// errors, and a binary table may hold at most 1 GiB + 256 times its size
-// in buffers. The importers are fuzzed (FuzzReadTable, FuzzCatalogue).
+// path uses encoding/csv; Arrow IPC and Parquet files are checked first by
+// internal/arrowguard (the lengths arrow-go v15 trusts), Parquet columns
+// are read in the calling goroutine, arrow-go panics on corrupt data are
+// recovered into errors, and a binary table may hold at most
+// arrowguard.Budget(size) = 64 MiB + 64 times its size in buffers. The importers are fuzzed (FuzzReadTable, FuzzCatalogue).
 //
 // # Ownership
 //

@@ -2,8 +2,6 @@ package drugcomb
 
 import (
 	"bytes"
-	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,8 +17,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/apache/arrow/go/v15/parquet"
 	"github.com/apache/arrow/go/v15/parquet/compress"
-	"github.com/apache/arrow/go/v15/parquet/file"
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+	"github.com/deup-screening/deup/internal/arrowguard"
 )
 
 // File names inside a screen directory.
@@ -565,29 +563,15 @@ func readIPCFile(path string, mem memory.Allocator) (arrow.Table, error) {
 	return readIPCBytes(b, path, mem)
 }
 
-// readIPCBytes reads an Arrow IPC file or stream held in memory. A file is
-// the 8-byte magic, an IPC stream, the footer, the footer's int32 length
-// and the magic again; only the stream part is read (the footer repeats
-// the schema and indexes the batches). It is read with the stream Reader
-// rather than the FileReader because arrow-go v15's FileReader never
-// releases the dictionaries it reads (Close does not clear its memo), and
-// only after checkIPCStream has vetted the lengths arrow-go trusts.
+// readIPCBytes reads an Arrow IPC file or stream held in memory through
+// arrowguard.ReadIPC (checked first; at most arrowguard.Budget(len(b))
+// bytes of buffers). The caller releases the table.
 func readIPCBytes(b []byte, name string, mem memory.Allocator) (arrow.Table, error) {
-	if bytes.HasPrefix(b, []byte("ARROW1")) {
-		if len(b) < 8+10 || !bytes.HasSuffix(b, []byte("ARROW1")) {
-			return nil, fmt.Errorf("%s: truncated Arrow IPC file (no footer)", name)
-		}
-		footer := int64(binary.LittleEndian.Uint32(b[len(b)-10:]))
-		end := int64(len(b)) - 10 - footer
-		if footer <= 0 || end < 8 {
-			return nil, fmt.Errorf("%s: corrupt Arrow IPC file: footer length %d", name, footer)
-		}
-		b = b[8:end]
-	}
-	if err := checkIPCStream(b); err != nil {
+	t, err := arrowguard.ReadIPC(bytes.NewReader(b), int64(len(b)), mem)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return readIPCStream(bytes.NewReader(b), name, mem)
+	return t, nil
 }
 
 func readParquetFile(path string, mem memory.Allocator) (arrow.Table, error) {
@@ -596,71 +580,20 @@ func readParquetFile(path string, mem memory.Allocator) (arrow.Table, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readParquet(f, path, mem)
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	return readParquet(f, st.Size(), path, mem)
 }
 
-// readParquet reads a whole Parquet file into a table, one column after
-// the other in the calling goroutine (pqarrow.ReadTable reads in goroutines
-// of its own, where a panic on a corrupt file could not be recovered).
-func readParquet(r parquet.ReaderAtSeeker, name string, mem memory.Allocator) (t arrow.Table, err error) {
-	var cols []arrow.Column
-	defer func() {
-		if p := recover(); p != nil {
-			t, err = nil, fmt.Errorf("%s: corrupt Parquet file: %v", name, p)
-		}
-		if err != nil {
-			for i := range cols {
-				cols[i].Release()
-			}
-		}
-	}()
-	pf, err := file.NewParquetReader(r, file.WithReadProps(parquet.NewReaderProperties(mem)))
+// readParquet reads a whole Parquet file into a table through
+// arrowguard.ReadParquet (checked first, read in the calling goroutine, at
+// most arrowguard.Budget(size) bytes of buffers). The caller releases it.
+func readParquet(r parquet.ReaderAtSeeker, size int64, name string, mem memory.Allocator) (arrow.Table, error) {
+	t, err := arrowguard.ReadParquet(r, size, mem)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	defer pf.Close()
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, mem)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	var leaves, groups []int
-	for i := 0; i < pf.MetaData().Schema.NumColumns(); i++ {
-		leaves = append(leaves, i)
-	}
-	for i := 0; i < pf.NumRowGroups(); i++ {
-		groups = append(groups, i)
-	}
-	ctx := context.Background()
-	readers, sc, err := fr.GetFieldReaders(ctx, leaves, groups)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	defer func() {
-		for _, rd := range readers {
-			rd.Release()
-		}
-	}()
-	nrows := int64(-1)
-	for i, rd := range readers {
-		ch, err := fr.ReadColumn(groups, rd)
-		if err != nil {
-			return nil, fmt.Errorf("%s: column %q: %w", name, sc.Field(i).Name, err)
-		}
-		col := arrow.NewColumn(sc.Field(i), ch)
-		ch.Release()
-		cols = append(cols, *col)
-		if nrows >= 0 && int64(col.Len()) != nrows {
-			err = fmt.Errorf("%s: column %q has %d rows, the first has %d", name, sc.Field(i).Name, col.Len(), nrows)
-			return nil, err
-		}
-		nrows = int64(col.Len())
-	}
-	if nrows < 0 {
-		nrows = 0
-	}
-	t = array.NewTable(sc, cols, nrows)
-	for i := range cols {
-		cols[i].Release()
 	}
 	return t, nil
 }

@@ -17,7 +17,6 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
-	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 )
 
@@ -62,7 +61,15 @@ var (
 	ErrInfinite      = errors.New("infinite value")
 	ErrType          = errors.New("unsupported column type")
 	ErrUTF8          = errors.New("text is not valid UTF-8")
+	ErrRecordSize    = fmt.Errorf("a record (line) longer than %d bytes", MaxRecordBytes)
 )
+
+// MaxRecordBytes bounds one record of a text table (a line, or several if
+// a quoted field spans them), so that the fields of one record (at most
+// this many) cannot take memory out of proportion to a real table, even
+// from a small gzip-compressed file. The check counts the bytes read since
+// the previous record, with up to 8 KiB of read-ahead.
+const MaxRecordBytes = 1 << 20
 
 // rowSource iterates over the data rows of a table.
 type rowSource interface {
@@ -121,7 +128,14 @@ func newTableSource(name string, r io.Reader, delim rune, mem memory.Allocator) 
 		if err != nil {
 			return nil, &ParseError{File: name, Err: fmt.Errorf("gzip: %w", err)}
 		}
-		return newTableSource(name, zr, delim, mem)
+		// Only text is read compressed: a binary table or another gzip
+		// stream inside would be read whole, or inflate without bound.
+		zb := bufio.NewReaderSize(zr, 64<<10)
+		inner, _ := zb.Peek(8)
+		if bytes.HasPrefix(inner, []byte{0x1f, 0x8b}) || bytes.HasPrefix(inner, []byte("PAR1")) || bytes.HasPrefix(inner, []byte("ARROW1")) || bytes.HasPrefix(inner, []byte{0xff, 0xff, 0xff, 0xff}) {
+			return nil, &ParseError{File: name, Err: errors.New("gzip: a gzip, Parquet or Arrow file inside: only CSV/TSV text is read compressed")}
+		}
+		return newCSVSource(name, zb, delim)
 	case bytes.HasPrefix(magic, []byte("FEA1")):
 		return nil, &ParseError{File: name, Err: errors.New("a Feather v1 file: not supported; write Feather v2 (Arrow IPC), Parquet or CSV")}
 	case bytes.HasPrefix(magic, []byte("PK\x03\x04")):
@@ -140,6 +154,7 @@ func newTableSource(name string, r io.Reader, delim rune, mem memory.Allocator) 
 type csvSource struct {
 	name   string
 	r      *csv.Reader
+	lim    *recordLimiter
 	hdr    []string
 	rec    []string
 	line   int
@@ -188,7 +203,8 @@ func newCSVSource(name string, br *bufio.Reader, delim rune) (*csvSource, error)
 	if delim == '"' || delim == '\r' || delim == '\n' || delim == utf8.RuneError || delim < 0 {
 		return nil, &ParseError{File: name, Err: fmt.Errorf("invalid delimiter %q", delim)}
 	}
-	r := csv.NewReader(br)
+	lim := &recordLimiter{r: br, left: MaxRecordBytes + 8<<10}
+	r := csv.NewReader(lim)
 	r.Comma = delim
 	r.FieldsPerRecord = -1
 	r.ReuseRecord = true
@@ -199,11 +215,30 @@ func newCSVSource(name string, br *bufio.Reader, delim rune) (*csvSource, error)
 	if err != nil {
 		return nil, csvErr(name, err)
 	}
-	s := &csvSource{name: name, r: r, hdr: make([]string, len(hdr)), line: 1}
+	s := &csvSource{name: name, r: r, lim: lim, hdr: make([]string, len(hdr)), line: 1}
 	for i, h := range hdr {
 		s.hdr[i] = strings.TrimSpace(h)
 	}
 	return s, nil
+}
+
+// recordLimiter fails a read once more than left bytes have been read
+// since the reader reset left (at each record).
+type recordLimiter struct {
+	r    io.Reader
+	left int
+}
+
+func (l *recordLimiter) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		return 0, ErrRecordSize
+	}
+	if len(p) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= n
+	return n, err
 }
 
 func csvErr(name string, err error) *ParseError {
@@ -217,6 +252,7 @@ func csvErr(name string, err error) *ParseError {
 func (s *csvSource) header() []string { return s.hdr }
 
 func (s *csvSource) next() (bool, error) {
+	s.lim.left = MaxRecordBytes + 8<<10
 	rec, err := s.r.Read()
 	if err == io.EOF {
 		return false, nil
@@ -227,6 +263,9 @@ func (s *csvSource) next() (bool, error) {
 			s.line = pe.StartLine
 			s.rec = nil
 			return true, &rowError{ReasonMalformed, csvErr(s.name, err)}
+		}
+		if errors.Is(err, ErrRecordSize) {
+			return false, &ParseError{File: s.name, Line: s.line + 1, Err: fmt.Errorf("%w (the record after line %d)", err, s.line)}
 		}
 		// Read errors (and a quoted field the file ends inside) stop the import.
 		return false, csvErr(s.name, err)
@@ -302,13 +341,11 @@ func newBinarySource(name string, b []byte, mem memory.Allocator) (rowSource, er
 		tbl arrow.Table
 		err error
 	)
-	// A corrupt file can declare buffers of terabytes; the allocator
-	// refuses to hold more than the input could plausibly expand to (1 GiB
-	// plus 256 times its size), and the readers turn that into an error.
-	mem = &limitAllocator{Allocator: mem, max: 1<<30 + 256*len(b)}
+	// The readers check the file with arrowguard and hold at most
+	// arrowguard.Budget(len(b)) bytes of buffers.
 	switch {
 	case bytes.HasPrefix(b, []byte("PAR1")):
-		tbl, err = readParquet(bytes.NewReader(b), name, mem)
+		tbl, err = readParquet(bytes.NewReader(b), int64(len(b)), name, mem)
 	default:
 		tbl, err = readIPCBytes(b, name, mem)
 	}
@@ -322,34 +359,6 @@ func newBinarySource(name string, b []byte, mem memory.Allocator) (rowSource, er
 		s.cols = append(s.cols, &colCursor{chunks: tbl.Column(i).Data().Chunks()})
 	}
 	return s, nil
-}
-
-func readIPCStream(r io.Reader, name string, mem memory.Allocator) (t arrow.Table, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			t, err = nil, fmt.Errorf("%s: corrupt Arrow IPC stream: %v", name, p)
-		}
-	}()
-	rd, err := ipc.NewReader(r, ipc.WithAllocator(mem))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	defer rd.Release()
-	var recs []arrow.Record
-	defer func() {
-		for _, r := range recs {
-			r.Release()
-		}
-	}()
-	for rd.Next() {
-		rec := rd.Record()
-		rec.Retain()
-		recs = append(recs, rec)
-	}
-	if err := rd.Err(); err != nil && err != io.EOF {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return array.NewTableFromRecords(rd.Schema(), recs), nil
 }
 
 func (s *binarySource) header() []string { return s.hdr }
@@ -467,34 +476,4 @@ func parseScore(v string) (float64, error) {
 		return 0, fmt.Errorf("%w: %q", ErrInfinite, v)
 	}
 	return x, nil
-}
-
-// limitAllocator panics (with a message the table readers recover into an
-// error) when the bytes it has outstanding would exceed max.
-type limitAllocator struct {
-	memory.Allocator
-	max  int
-	used int // not safe for concurrent use: the readers run in one goroutine
-}
-
-func (l *limitAllocator) check(more int) {
-	if more > 0 && l.used+more > l.max {
-		panic(fmt.Sprintf("%d more bytes of buffers (beyond %d: the file is corrupt or not what it claims)", more, l.max))
-	}
-	l.used += more
-}
-
-func (l *limitAllocator) Allocate(size int) []byte {
-	l.check(size)
-	return l.Allocator.Allocate(size)
-}
-
-func (l *limitAllocator) Reallocate(size int, b []byte) []byte {
-	l.check(size - len(b))
-	return l.Allocator.Reallocate(size, b)
-}
-
-func (l *limitAllocator) Free(b []byte) {
-	l.used -= len(b)
-	l.Allocator.Free(b)
 }

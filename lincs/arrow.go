@@ -1,7 +1,6 @@
 package lincs
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,8 +13,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/apache/arrow/go/v15/parquet"
 	"github.com/apache/arrow/go/v15/parquet/compress"
-	"github.com/apache/arrow/go/v15/parquet/file"
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+	"github.com/deup-screening/deup/internal/arrowguard"
 )
 
 // Schema metadata keys of a matrix record.
@@ -248,24 +247,23 @@ func ReadIPC(r ipc.ReadAtSeeker, mem memory.Allocator) (*Matrix, error) {
 	return FromRecords(schema, recs)
 }
 
-// readIPC reads a whole Arrow IPC file as records; the caller releases them.
+// readIPC reads a whole Arrow IPC file as records (checked and bounded by
+// arrowguard.ReadIPC); the caller releases them.
 func readIPC(r ipc.ReadAtSeeker, mem memory.Allocator) (*arrow.Schema, []arrow.Record, error) {
-	fr, err := ipc.NewFileReader(r, ipc.WithAllocator(mem))
+	size, err := arrowguard.Size(r)
 	if err != nil {
 		return nil, nil, fmt.Errorf("lincs: read arrow: %w", err)
 	}
-	defer fr.Close()
-	var recs []arrow.Record
-	for i := 0; i < fr.NumRecords(); i++ {
-		rec, err := fr.Record(i)
-		if err != nil {
-			releaseAll(recs)
-			return nil, nil, fmt.Errorf("lincs: read arrow: record %d: %w", i, err)
-		}
-		rec.Retain()
-		recs = append(recs, rec)
+	tbl, err := arrowguard.ReadIPC(r, size, mem)
+	if err != nil {
+		return nil, nil, fmt.Errorf("lincs: read arrow: %w", err)
 	}
-	return fr.Schema(), recs, nil
+	defer tbl.Release()
+	recs, err := tableRecords(tbl)
+	if err != nil {
+		return nil, nil, fmt.Errorf("lincs: read arrow: %w", err)
+	}
+	return tbl.Schema(), recs, nil
 }
 
 // WriteParquet writes m as a Parquet file (zstd-compressed) with the schema
@@ -305,27 +303,28 @@ func ReadParquet(r parquet.ReaderAtSeeker, mem memory.Allocator) (*Matrix, error
 	return FromRecords(schema, recs)
 }
 
-// readParquet reads a whole Parquet file as records; the caller releases them.
+// readParquet reads a whole Parquet file as records (checked and bounded
+// by arrowguard.ReadParquet); the caller releases them. The schema carries
+// the file's key-value metadata.
 func readParquet(r parquet.ReaderAtSeeker, mem memory.Allocator) (*arrow.Schema, []arrow.Record, error) {
-	pf, err := file.NewParquetReader(r, file.WithReadProps(parquet.NewReaderProperties(mem)))
+	size, err := arrowguard.Size(r)
 	if err != nil {
 		return nil, nil, fmt.Errorf("lincs: read parquet: %w", err)
 	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, mem)
-	if err != nil {
-		return nil, nil, fmt.Errorf("lincs: read parquet: %w", err)
-	}
-	// The table's schema lacks the file's key-value metadata; the reader's
-	// Schema has it.
-	schema, err := fr.Schema()
-	if err != nil {
-		return nil, nil, fmt.Errorf("lincs: read parquet: %w", err)
-	}
-	tbl, err := fr.ReadTable(context.Background())
+	tbl, err := arrowguard.ReadParquet(r, size, mem)
 	if err != nil {
 		return nil, nil, fmt.Errorf("lincs: read parquet: %w", err)
 	}
 	defer tbl.Release()
+	recs, err := tableRecords(tbl)
+	if err != nil {
+		return nil, nil, fmt.Errorf("lincs: read parquet: %w", err)
+	}
+	return tbl.Schema(), recs, nil
+}
+
+// tableRecords returns the record batches of tbl; the caller releases them.
+func tableRecords(tbl arrow.Table) ([]arrow.Record, error) {
 	tr := array.NewTableReader(tbl, 0)
 	defer tr.Release()
 	var recs []arrow.Record
@@ -335,12 +334,10 @@ func readParquet(r parquet.ReaderAtSeeker, mem memory.Allocator) (*arrow.Schema,
 		recs = append(recs, rec)
 	}
 	if err := tr.Err(); err != nil && !errors.Is(err, io.EOF) {
-		for _, r := range recs {
-			r.Release()
-		}
-		return nil, nil, fmt.Errorf("lincs: read parquet: %w", err)
+		releaseAll(recs)
+		return nil, err
 	}
-	return schema, recs, nil
+	return recs, nil
 }
 
 // offsetWriter adapts an io.Writer to the io.WriteSeeker the Arrow IPC file

@@ -22,6 +22,29 @@ type FeatureConfig struct {
 // Dim is the feature vector length NBits + SigDim.
 func (c FeatureConfig) Dim() int { return c.NBits + c.SigDim }
 
+// Bounds of a valid FeatureConfig: real models use radius 2-3, 1024-2048
+// bits and at most 978 signature values.
+const (
+	MaxRadius   = 32
+	MaxFeatures = 1 << 24
+)
+
+// Validate checks a configuration read from a file: a known kind, a
+// radius in [0, MaxRadius], NBits in [1, MaxFeatures], SigDim in
+// [0, MaxFeatures] and 0 exactly for kind "fp".
+func (c FeatureConfig) Validate() error {
+	if c.Kind != "fp" && c.Kind != "fp+sig" {
+		return fmt.Errorf("model: feature kind %q (want fp or fp+sig)", c.Kind)
+	}
+	if c.Radius < 0 || c.Radius > MaxRadius || c.NBits < 1 || c.NBits > MaxFeatures || c.SigDim < 0 || c.SigDim > MaxFeatures || (c.Kind == "fp") != (c.SigDim == 0) {
+		return fmt.Errorf("model: features %+v out of range", c)
+	}
+	if c.Fragment != "" && c.Fragment != "largest-organic" {
+		return fmt.Errorf("model: feature fragment %q (want \"largest-organic\" or none)", c.Fragment)
+	}
+	return nil
+}
+
 // Features is a drug feature matrix (one row per drug) in compressed sparse
 // row form: row i holds the values Val[RowPtr[i]:RowPtr[i+1]] at columns
 // Col[RowPtr[i]:RowPtr[i+1]], columns strictly increasing within a row.

@@ -142,6 +142,9 @@ func readModel(r io.Reader) (fileHeader, []*network, error) {
 	if err := cfg.validate(); err != nil || h.Nets < 1 || h.Nets > 1000 || h.Features.Dim() <= 0 || !(h.SD > 0) {
 		return h, nil, fmt.Errorf("%w: header: invalid configuration (%v)", ErrFormat, err)
 	}
+	if err := checkHeader(h); err != nil {
+		return h, nil, fmt.Errorf("%w: header: %v", ErrFormat, err)
+	}
 	// Check the size the configuration implies before allocating anything.
 	if want := impliedParams(cfg, h.Features.Dim(), h.Sigma) * float64(h.Nets) * 4; want != float64(len(body)-p) {
 		return h, nil, fmt.Errorf("%w: %d parameter bytes, configuration implies %.0f", ErrFormat, len(body)-p, want)
@@ -216,6 +219,25 @@ func Load(r io.Reader) (Method, error) {
 		return &MCDropout{cfg: h.Config.config().withDefaults(), p: h.Extra[0], passes: int(h.Extra[1]), net: nets[0], fwd: newForwarder(nets[0]), feat: h.Features, mean: h.Mean, sd: h.SD, trained: true}, nil
 	}
 	return nil, fmt.Errorf("%w: unknown method %q", ErrFormat, h.Method)
+}
+
+// maxPasses bounds the Monte Carlo passes a model file may ask Predict for
+// (real models use 10-100).
+const maxPasses = 100000
+
+// checkHeader checks the feature configuration, the standardization and
+// the method settings read from a model file.
+func checkHeader(h fileHeader) error {
+	if err := h.Features.Validate(); err != nil {
+		return err
+	}
+	if math.IsNaN(h.Mean) || math.IsInf(h.Mean, 0) || math.IsInf(h.SD, 0) {
+		return fmt.Errorf("standardization mean %v, sd %v", h.Mean, h.SD)
+	}
+	if h.Method == "mcdropout" && len(h.Extra) == 2 && !(h.Extra[1] <= maxPasses) {
+		return fmt.Errorf("%v Monte Carlo passes (at most %d)", h.Extra[1], maxPasses)
+	}
+	return nil
 }
 
 // impliedParams is the number of parameters newNetwork allocates, in

@@ -1,7 +1,6 @@
 package suggest
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"math"
@@ -11,8 +10,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/apache/arrow/go/v15/parquet"
 	"github.com/apache/arrow/go/v15/parquet/compress"
-	"github.com/apache/arrow/go/v15/parquet/file"
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+	"github.com/deup-screening/deup/internal/arrowguard"
 )
 
 // Schema returns the Arrow schema of a suggestions table.
@@ -104,20 +103,16 @@ func WriteParquet(w io.Writer, s []Suggestion, mem memory.Allocator) error {
 }
 
 // ReadParquet reads a Parquet file of suggestions, using mem for Arrow
-// buffers (all released before it returns).
+// buffers (all released before it returns). The file is checked and its
+// memory bounded by internal/arrowguard.
 func ReadParquet(r parquet.ReaderAtSeeker, mem memory.Allocator) ([]Suggestion, error) {
-	pf, err := file.NewParquetReader(r, file.WithReadProps(parquet.NewReaderProperties(mem)))
+	size, err := arrowguard.Size(r)
 	if err != nil {
 		return nil, fmt.Errorf("suggest: parquet: %w", err)
 	}
-	defer pf.Close()
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, mem)
+	tbl, err := arrowguard.ReadParquet(r, size, mem)
 	if err != nil {
-		return nil, fmt.Errorf("suggest: parquet: %w", err)
-	}
-	tbl, err := fr.ReadTable(context.Background())
-	if err != nil {
-		return nil, fmt.Errorf("suggest: parquet: %w", err)
+		return nil, fmt.Errorf("suggest: %w", err)
 	}
 	defer tbl.Release()
 	return fromTable(tbl)

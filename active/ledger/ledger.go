@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/deup-screening/deup/internal/arrowguard"
 )
 
 // Version is the ledger format version written in every event.
@@ -319,12 +320,17 @@ func readEvent(path string, mem memory.Allocator) (ev Event, err error) {
 		return Event{}, fmt.Errorf("ledger: %w", err)
 	}
 	defer f.Close()
-	r, err := ipc.NewFileReader(f, ipc.WithAllocator(mem), ipc.WithSchema(nil))
+	st, err := f.Stat()
+	if err != nil {
+		return Event{}, fmt.Errorf("ledger: %w", err)
+	}
+	// Checked, and its memory bounded, by arrowguard.
+	tbl, err := arrowguard.ReadIPC(f, st.Size(), mem)
 	if err != nil {
 		return Event{}, fmt.Errorf("ledger: %s: %w", name, err)
 	}
-	defer r.Close()
-	md := r.Schema().Metadata()
+	defer tbl.Release()
+	md := tbl.Schema().Metadata()
 	get := func(k string) string {
 		if i := md.FindKey(k); i >= 0 {
 			return md.Values()[i]
@@ -334,8 +340,8 @@ func readEvent(path string, mem memory.Allocator) (ev Event, err error) {
 	if v := get("ledger_version"); v != Version {
 		return Event{}, fmt.Errorf("ledger: %s: format version %q, want %q", name, v, Version)
 	}
-	if !r.Schema().Equal(Schema) {
-		return Event{}, fmt.Errorf("ledger: %s: unexpected schema %v", name, r.Schema())
+	if !tbl.Schema().Equal(Schema) {
+		return Event{}, fmt.Errorf("ledger: %s: unexpected schema %v", name, tbl.Schema())
 	}
 	ev.Kind = Kind(get("kind"))
 	ev.ModelVersion = get("model_version")
@@ -346,17 +352,19 @@ func readEvent(path string, mem memory.Allocator) (ev Event, err error) {
 	if ev.Round, err = strconv.Atoi(get("round")); err != nil {
 		return Event{}, fmt.Errorf("ledger: %s: bad round: %w", name, err)
 	}
-	for i := 0; i < r.NumRecords(); i++ {
-		rec, err := r.Record(i)
+	tr := array.NewTableReader(tbl, 0)
+	defer tr.Release()
+	for tr.Next() {
+		recs, err := decode(tr.Record())
 		if err != nil {
 			return Event{}, fmt.Errorf("ledger: %s: %w", name, err)
 		}
-		ev.Records = append(ev.Records, decode(rec)...)
+		ev.Records = append(ev.Records, recs...)
 	}
 	return ev, nil
 }
 
-func decode(rec arrow.Record) []Record {
+func decode(rec arrow.Record) ([]Record, error) {
 	n := int(rec.NumRows())
 	out := make([]Record, n)
 	i32 := func(c int) *array.Int32 { return rec.Column(c).(*array.Int32) }
@@ -385,11 +393,14 @@ func decode(rec arrow.Record) []Record {
 		r.Reason = rec.Column(11).(*array.String).Value(i)
 		if !phi.IsNull(i) {
 			s, e := phi.ValueOffsets(i)
+			if s < 0 || s > e || e > int64(vals.Len()) {
+				return nil, fmt.Errorf("row %d: phi offsets %d..%d outside the %d values", i, s, e, vals.Len())
+			}
 			r.Phi = make([]float64, e-s)
 			for j := s; j < e; j++ {
 				r.Phi[j-s] = vals.Value(int(j))
 			}
 		}
 	}
-	return out
+	return out, nil
 }

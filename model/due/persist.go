@@ -2,6 +2,7 @@ package due
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -103,11 +104,25 @@ func Load(r io.Reader) (*Method, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, fmt.Errorf("due: load: %w", err)
 	}
+	if err := h.Features.Validate(); err != nil {
+		return nil, fmt.Errorf("due: load: header: %w", err)
+	}
 	if h.Dim <= 0 || h.Dim > maxArray || h.Inducing <= 0 || !(h.YScale > 0) {
 		return nil, fmt.Errorf("due: load: header: dim %d, inducing %d, scale %v", h.Dim, h.Inducing, h.YScale)
 	}
 	sizes := [][2]int{{h.Dim, cfg.TowerHidden}, {cfg.TowerHidden, cfg.TowerOut}, {cfg.TowerOut, cfg.CombHidden},
 		{cfg.CombHidden, cfg.CombHidden}, {cfg.CombHidden, cfg.Embedding}}
+	// The parameters are the rest of the input: read them (memory in
+	// proportion to the input) and check that their size is the one the
+	// header implies before allocating anything the header sizes.
+	rest, err := io.ReadAll(br)
+	if err != nil {
+		return nil, fmt.Errorf("due: load: parameters: %w", err)
+	}
+	if want := paramBytes(cfg, h, sizes); want != float64(len(rest)) {
+		return nil, fmt.Errorf("due: load: %d bytes of parameters, the header implies %.0f", len(rest), want)
+	}
+	pr := bytes.NewReader(rest)
 	net := &network{}
 	ls := make([]*layer, len(sizes))
 	for i, s := range sizes {
@@ -125,7 +140,7 @@ func Load(r io.Reader) (*Method, error) {
 			if cfg.Coeff <= 0 && (a.name == "u" || a.name == "v") {
 				want = 0
 			}
-			if *a.dst, err = readArray(br, want); err != nil {
+			if *a.dst, err = readArray(pr, want); err != nil {
 				return nil, fmt.Errorf("due: load: layer %d %s: %w", i, a.name, err)
 			}
 		}
@@ -137,7 +152,7 @@ func Load(r io.Reader) (*Method, error) {
 	net.t1, net.t2, net.c1, net.c2, net.head = ls[0], ls[1], ls[2], ls[3], ls[4]
 	fam, _ := gp.ParseFamily(cfg.Kernel)
 	s := gp.NewSVGP(gp.NewKernel(fam, 1, 1), 0, mat.NewDense(h.Inducing, cfg.Embedding, nil))
-	p, err := readArray(br, s.NumParams())
+	p, err := readArray(pr, s.NumParams())
 	if err != nil {
 		return nil, fmt.Errorf("due: load: gp parameters: %w", err)
 	}
@@ -147,6 +162,27 @@ func Load(r io.Reader) (*Method, error) {
 	}
 	tm := &Model{Config: cfg, Dim: h.Dim, YMean: h.YMean, YScale: h.YScale, net: net, gp: s, epochs: h.Epochs, bestEpoch: h.BestEpoch}
 	return &Method{cfg: cfg, feat: h.Features, model: tm}, nil
+}
+
+// paramBytes is the size of the parameter arrays Save writes for the
+// header h (each array a uint64 length and float64 values), in float64 so
+// that absurd headers cannot overflow.
+func paramBytes(cfg Config, h header, sizes [][2]int) float64 {
+	arr := func(n float64) float64 { return 8 + 8*n }
+	total := 0.0
+	for _, s := range sizes {
+		in, out := float64(s[0]), float64(s[1])
+		total += arr(in*out) + arr(out)
+		if cfg.Coeff > 0 {
+			total += arr(in) + arr(out)
+		} else {
+			total += 2 * arr(0)
+		}
+	}
+	fam, _ := gp.ParseFamily(cfg.Kernel)
+	m, d := float64(h.Inducing), float64(cfg.Embedding)
+	kp := float64(gp.NewKernel(fam, 1, 1).NumParams())
+	return total + arr(kp+2+m+m*(m+1)/2+m*d)
 }
 
 func errOr(err error, msg string) any {

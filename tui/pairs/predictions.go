@@ -1,7 +1,6 @@
 package pairs
 
 import (
-	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -14,11 +13,8 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
-	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
-	"github.com/apache/arrow/go/v15/parquet"
-	"github.com/apache/arrow/go/v15/parquet/file"
-	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+	"github.com/deup-screening/deup/internal/arrowguard"
 )
 
 // PredictionColumns are the columns of a predictions file: drug_a and
@@ -317,59 +313,51 @@ func schemaIndex(s *arrow.Schema) (map[string]int, error) {
 	return predHeader(names)
 }
 
-func (bl *Builder) readParquet(f *os.File, cell int) error {
-	mem := bl.mem()
-	pf, err := file.NewParquetReader(f, file.WithReadProps(parquet.NewReaderProperties(mem)))
+// readParquet reads the file through arrowguard.ReadParquet (checked
+// first, read in the calling goroutine, at most arrowguard.Budget(size)
+// bytes of buffers).
+func (bl *Builder) readParquet(f *os.File, cell int) (err error) {
+	st, err := f.Stat()
 	if err != nil {
 		return err
 	}
-	defer pf.Close()
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 1 << 16}, mem)
+	tbl, err := arrowguard.ReadParquet(f, st.Size(), bl.mem())
 	if err != nil {
 		return err
 	}
-	rr, err := fr.GetRecordReader(context.Background(), nil, nil)
-	if err != nil {
-		return err
-	}
-	defer rr.Release()
-	idx, err := schemaIndex(rr.Schema())
-	if err != nil {
-		return err
-	}
-	bl.grow(int(pf.NumRows()))
-	r := bl.resolver()
-	row := 0
-	for rr.Next() {
-		rec := rr.Record()
-		if err := bl.readRecord(r, idx, rec, row, cell); err != nil {
-			return err
-		}
-		row += int(rec.NumRows())
-	}
-	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
-		return err
-	}
-	return nil
+	defer tbl.Release()
+	return bl.readTable(tbl, cell)
 }
 
-func (bl *Builder) readArrow(f *os.File, cell int) error {
-	fr, err := ipc.NewFileReader(f, ipc.WithAllocator(bl.mem()))
+// readArrow reads the file through arrowguard.ReadIPC (checked first, at
+// most arrowguard.Budget(size) bytes of buffers).
+func (bl *Builder) readArrow(f *os.File, cell int) (err error) {
+	st, err := f.Stat()
 	if err != nil {
 		return err
 	}
-	defer fr.Close()
-	idx, err := schemaIndex(fr.Schema())
+	tbl, err := arrowguard.ReadIPC(f, st.Size(), bl.mem())
 	if err != nil {
 		return err
 	}
+	defer tbl.Release()
+	return bl.readTable(tbl, cell)
+}
+
+// readTable adds the rows of a table read by arrowguard.
+func (bl *Builder) readTable(tbl arrow.Table, cell int) (err error) {
+	defer arrowguard.Recover(&err, "table")
+	idx, err := schemaIndex(tbl.Schema())
+	if err != nil {
+		return err
+	}
+	bl.grow(int(tbl.NumRows()))
 	r := bl.resolver()
+	tr := array.NewTableReader(tbl, 0)
+	defer tr.Release()
 	row := 0
-	for i := 0; i < fr.NumRecords(); i++ {
-		rec, err := fr.Record(i)
-		if err != nil {
-			return err
-		}
+	for tr.Next() {
+		rec := tr.Record()
 		if err := bl.readRecord(r, idx, rec, row, cell); err != nil {
 			return err
 		}
