@@ -60,7 +60,7 @@ func FuzzPredictionsRoundTrip(f *testing.F) {
 		}
 		for _, format := range []string{"csv", "arrow", "parquet"} {
 			path := filepath.Join(t.TempDir(), "p."+format)
-			w, err := newPredWriter(path, format)
+			w, err := newPredWriter(path, format, nil, 0)
 			if err != nil {
 				t.Fatal(err)
 			}

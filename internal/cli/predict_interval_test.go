@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"os"
@@ -134,6 +135,14 @@ func TestPredictCoverage(t *testing.T) {
 				}
 				if want := "lower and upper at 90% coverage from the calibration stored in " + mp + ": " + cal.String(); !strings.Contains(serr, want) {
 					t.Errorf("stderr %q lacks %q", serr, want)
+				}
+				// deup tui --predictions reads such a file and says the
+				// interval columns are not shown.
+				var tuiErr bytes.Buffer
+				if _, err := loadTUITable(context.Background(), Env{Stderr: &tuiErr}, tuiInputs{screenDir: screen, predPath: p, kappa: 1}); err != nil {
+					t.Errorf("tui --predictions %s: %v", p, err)
+				} else if !strings.Contains(tuiErr.String(), "the columns lower and upper are not shown") {
+					t.Errorf("tui --predictions %s: stderr %q", p, tuiErr.String())
 				}
 				c := readPredColumns(t, p, "mu", "sigma_total", "lower", "upper")
 				if n := 20 * 19 / 2; len(c[0]) != n {

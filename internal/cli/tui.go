@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -251,6 +252,9 @@ func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (
 		}
 		if _, err := bl.ReadPredictions(predPath, cell); err != nil {
 			return nil, err
+		}
+		if u := bl.Unused(); len(u) > 0 {
+			fmt.Fprintf(env.Stderr, "deup tui: %s: the columns %s are not shown (the pair detail shows intervals with --model)\n", predPath, strings.Join(u, " and "))
 		}
 	}
 	tab, err := bl.Build()

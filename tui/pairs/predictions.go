@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,13 +20,30 @@ import (
 
 // PredictionColumns are the columns of a predictions file: drug_a and
 // drug_b (drug IDs of the screen, or names, or PubChem CIDs), cell_line
-// (optional), mu, sigma_total, sigma_epistemic, sigma_aleatoric, and
-// acquisition (optional). `deup predict` writes such files.
+// (optional), mu, sigma_total, sigma_epistemic, sigma_aleatoric,
+// acquisition (optional), and lower and upper (optional: the interval of
+// deup predict --coverage; accepted but not shown, and listed by
+// Builder.Unused). `deup predict` writes such files.
 func PredictionColumns() []string {
-	return []string{"drug_a", "drug_b", "cell_line", "mu", "sigma_total", "sigma_epistemic", "sigma_aleatoric", "acquisition"}
+	return []string{"drug_a", "drug_b", "cell_line", "mu", "sigma_total", "sigma_epistemic", "sigma_aleatoric", "acquisition", "lower", "upper"}
 }
 
-func optionalColumn(c string) bool { return c == "cell_line" || c == "acquisition" }
+func optionalColumn(c string) bool {
+	return c == "cell_line" || c == "acquisition" || c == "lower" || c == "upper"
+}
+
+// noteUnused records the columns of idx the table does not keep.
+func (bl *Builder) noteUnused(idx map[string]int) {
+	for _, c := range []string{"lower", "upper"} { // optional columns the table does not keep
+		if _, ok := idx[c]; ok && !slices.Contains(bl.unused, c) {
+			bl.unused = append(bl.unused, c)
+		}
+	}
+}
+
+// Unused returns the columns of the files read so far that the table does
+// not keep (lower and upper), for the caller to say so.
+func (bl *Builder) Unused() []string { return slices.Clone(bl.unused) }
 
 // ReadPredictions adds the predictions in path (.csv, .parquet or .arrow)
 // and returns how many it added. Rows without a cell_line column (or with an
@@ -237,6 +255,7 @@ func (bl *Builder) readCSV(rd io.Reader, cell int) error {
 	if err != nil {
 		return fmt.Errorf("line 1: %w", err)
 	}
+	bl.noteUnused(idx)
 	r := bl.resolver()
 	for {
 		rec, err := cr.Read()
@@ -351,6 +370,7 @@ func (bl *Builder) readTable(tbl arrow.Table, cell int) (err error) {
 	if err != nil {
 		return err
 	}
+	bl.noteUnused(idx)
 	bl.grow(int(tbl.NumRows()))
 	r := bl.resolver()
 	tr := array.NewTableReader(tbl, 0)

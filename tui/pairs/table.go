@@ -61,7 +61,8 @@ type Builder struct {
 	// memory.DefaultAllocator. All are released before it returns.
 	Mem memory.Allocator
 
-	t *Table
+	t      *Table
+	unused []string // columns read but not kept (Unused)
 }
 
 // NewBuilder starts a table for screen s with room for n predictions.
