@@ -8,7 +8,7 @@
 // of every SMO run, so a gorgonia graph and VM per fit would cost more than
 // the arithmetic, and gorgonia's initializers and dropout masks seed
 // themselves from the clock (MC-Dropout needs seeded test-time masks), and
-// its dropout backward pass mis-scales (DESIGN.md). Every random draw here
+// its dropout backward pass mis-scales. Every random draw here
 // comes from Config.Seed through math/rand/v2.
 //
 // Inputs and targets are standardized inside Train (per column mean and
