@@ -8,9 +8,16 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/deup-screening/deup/internal/arrowguard"
 	"github.com/deup-screening/deup/internal/shareddata"
 )
 
@@ -151,5 +158,166 @@ func TestFingerprintLargestFragment(t *testing.T) {
 	whole, _, _ := runMain(t, input, "fingerprint", "--quiet")
 	if !strings.Contains(whole, " 189 ") || !strings.Contains(whole, " 514 ") {
 		t.Errorf("whole-molecule bits lack the counter-ions' bits 189 and 514:\n%s", whole)
+	}
+}
+
+// TestFingerprintCatalogue reads a hand-made catalogue (recognised column
+// spellings Drug_Name, CID, SMILES and an extra column) as `data import
+// --drugs` does and writes id<TAB>bits, CSV and Parquet. Expected bits:
+// busulfan as in TestFingerprintCommand (RDKit 2022.09.3); benzene and
+// mechlorethamine (whole salt, and largest fragment without bit 514) as in
+// TestFingerprintCommand and TestFingerprintLargestFragment. The drug
+// without a SMILES and the unclosed ring are reported with file:line.
+func TestFingerprintCatalogue(t *testing.T) {
+	in := filepath.Join("testdata", "fingerprint_catalogue.csv")
+	out, errs, code := runMain(t, "", "fingerprint", "--quiet", in)
+	if code != 1 {
+		t.Errorf("exit %d, want 1 (two molecules fail)", code)
+	}
+	golden(t, "fingerprint_catalogue.stdout", out)
+	golden(t, "fingerprint_catalogue.stderr", errs)
+
+	dir := t.TempDir()
+	csvOut := filepath.Join(dir, "fp.csv")
+	_, _, code = runMain(t, "", "fingerprint", "--quiet", "--largest-fragment", "--out", csvOut, in)
+	if code != 1 {
+		t.Errorf("csv: exit %d, want 1", code)
+	}
+	b, err := os.ReadFile(csvOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "fingerprint_catalogue_largest.csv", string(b))
+
+	pqOut := filepath.Join(dir, "fp.parquet")
+	_, _, code = runMain(t, "", "fingerprint", "--quiet", "--out", pqOut, in)
+	if code != 1 {
+		t.Errorf("parquet: exit %d, want 1", code)
+	}
+	got := readFingerprintParquet(t, pqOut)
+	want := []string{}
+	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		want = append(want, l)
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("parquet read back:\n%s\nwant (the stdout lines):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if st, err := os.Stat(pqOut); err != nil || st.Mode().Perm() != 0o644 {
+		t.Errorf("parquet file mode: %v %v, want 0644", st.Mode(), err)
+	}
+}
+
+// readFingerprintParquet reads a `fingerprint --out x.parquet` file back,
+// checks its column names and types, and returns "id<TAB>bits" lines.
+func readFingerprintParquet(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	size, err := arrowguard.Size(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := arrowguard.ReadParquet(f, size, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
+	// Names and types; a list's element field is named "list" once read
+	// back from Parquet, "item" in Arrow, so element types are compared.
+	got, want := tbl.Schema().Fields(), FingerprintSchema().Fields()
+	if len(got) != len(want) {
+		t.Fatalf("schema %v, want %v", tbl.Schema(), FingerprintSchema())
+	}
+	for i := range want {
+		g, w := got[i].Type, want[i].Type
+		if gl, ok := g.(*arrow.ListType); ok {
+			if wl, ok := w.(*arrow.ListType); ok {
+				g, w = gl.Elem(), wl.Elem()
+			}
+		}
+		if got[i].Name != want[i].Name || !arrow.TypeEqual(g, w) {
+			t.Fatalf("column %d: %s %v, want %s %v", i, got[i].Name, got[i].Type, want[i].Name, want[i].Type)
+		}
+	}
+	var lines []string
+	ids := tbl.Column(0).Data().Chunks()
+	bits := tbl.Column(2).Data().Chunks()
+	for c := range ids {
+		id, lst := ids[c].(*array.String), bits[c].(*array.List)
+		vals := lst.ListValues().(*array.Int32)
+		for i := 0; i < id.Len(); i++ {
+			s, e := lst.ValueOffsets(i)
+			var parts []string
+			for k := s; k < e; k++ {
+				parts = append(parts, strconv.Itoa(int(vals.Value(int(k)))))
+			}
+			lines = append(lines, id.Value(i)+"\t"+strings.Join(parts, " "))
+		}
+	}
+	return lines
+}
+
+// TestFingerprintCatalogueErrors: a catalogue that cannot be read is an
+// error naming file, line and column, and no --out file is left.
+func TestFingerprintCatalogueErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	cases := []struct {
+		name, body string
+		args       []string
+		code       int
+		want       string
+	}{
+		{"badcid.csv", "name,cid,smiles\nx,abc,C\n", nil, 1, "badcid.csv:2:3: column \"cid\""},
+		{"nosmiles.csv", "name,cid\nx,1\n", []string{"--drug-id-col", "cid"}, 1, "nosmiles.csv: the catalogue has no SMILES column"},
+		{"named.csv", "name,cid\nx,1\n", []string{"--smiles-col", "smi"}, 1, `no SMILES column "smi"; the header has: name, cid`},
+		{"flags.csv", "name,smiles\nx,C\n", []string{"--header", "--smiles-col", "smiles"}, 2, "--header reads id<TAB>smiles lines"},
+		{"ext.csv", "name,smiles\nx,C\n", []string{"--out", filepath.Join(dir, "x.txt")}, 2, "want a .csv or .parquet file"},
+	}
+	for _, c := range cases {
+		p := write(c.name, c.body)
+		outFile := filepath.Join(dir, c.name+".out.csv")
+		args := append([]string{"fingerprint", "--quiet"}, c.args...)
+		if c.code != 2 {
+			args = append(args, "--out", outFile)
+		}
+		_, errs, code := runMain(t, "", append(args, p)...)
+		if code != c.code || !strings.Contains(errs, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d and %q", c.name, code, errs, c.code, c.want)
+		}
+		if _, err := os.Stat(outFile); err == nil {
+			t.Errorf("%s: --out file left behind", c.name)
+		}
+	}
+}
+
+// TestFingerprintAlmanacCatalogue: the issue's command, on the shared
+// NCI-ALMANAC catalogue, writes one row per drug.
+func TestFingerprintAlmanacCatalogue(t *testing.T) {
+	path := shareddata.Path(t, "almanac", "drugs.csv")
+	out := filepath.Join(t.TempDir(), "fp.parquet")
+	if _, errs, code := runMain(t, "", "fingerprint", "--quiet", path, "--out", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := readFingerprintParquet(t, out)
+	f, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(strings.TrimSpace(string(f)), "\n"); len(lines) != n {
+		t.Errorf("%d rows, want %d (one per catalogue row)", len(lines), n)
+	}
+	// Busulfan, CID 2478: RDKit 2022.09.3 bits as in TestFingerprintCommand.
+	if !slices.Contains(lines, "2478\t7 13 33 80 91 123 225 350 452 480 526 650 667 692 695 706 873 887") {
+		t.Errorf("no busulfan row with RDKit's bits")
 	}
 }
