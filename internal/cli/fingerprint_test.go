@@ -207,6 +207,21 @@ func TestFingerprintCatalogue(t *testing.T) {
 	}
 }
 
+// TestFingerprintCatalogueStdin: a catalogue on standard input (its header
+// names a SMILES column) is read as one; --header keeps reading lines.
+// Benzene's bits as in TestFingerprintCommand (RDKit 2022.09.3).
+func TestFingerprintCatalogueStdin(t *testing.T) {
+	in := "Name\tCanonical_SMILES\tmw\nbenzene\tc1ccccc1\t78.1\n"
+	out, errs, code := runMain(t, in, "fingerprint", "--quiet")
+	if code != 0 || out != "benzene\t64 208 389 849\n" {
+		t.Errorf("catalogue on stdin: exit %d, stderr %q, stdout %q", code, errs, out)
+	}
+	out, _, code = runMain(t, "id\tsmiles\nbenzene\tc1ccccc1\n", "fingerprint", "--quiet", "--header")
+	if code != 0 || out != "benzene\t64 208 389 849\n" {
+		t.Errorf("--header lines: exit %d, stdout %q", code, out)
+	}
+}
+
 // readFingerprintParquet reads a `fingerprint --out x.parquet` file back,
 // checks its column names and types, and returns "id<TAB>bits" lines.
 func readFingerprintParquet(t *testing.T, path string) []string {
