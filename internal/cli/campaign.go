@@ -18,9 +18,9 @@ import (
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/active/ledger"
 	"github.com/deup-screening/deup/active/simreport"
-	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/internal/progress"
 )
 

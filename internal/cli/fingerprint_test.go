@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/deup-screening/deup/internal/arrowguard"
+	"github.com/deup-screening/deup/internal/parquetfile"
 	"github.com/deup-screening/deup/internal/shareddata"
 )
 
@@ -204,6 +205,61 @@ func TestFingerprintCatalogue(t *testing.T) {
 	}
 	if st, err := os.Stat(pqOut); err != nil || st.Mode().Perm() != 0o644 {
 		t.Errorf("parquet file mode: %v %v, want 0644", st.Mode(), err)
+	}
+}
+
+// TestFingerprintCatalogueParquet: the same catalogue as Parquet gives the
+// same lines as the CSV (fingerprint_catalogue.stdout), and its errors name
+// the row.
+func TestFingerprintCatalogueParquet(t *testing.T) {
+	mem := memory.DefaultAllocator
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "Drug_Name", Type: arrow.BinaryTypes.String},
+		{Name: "CID", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		{Name: "SMILES", Type: arrow.BinaryTypes.String, Nullable: true},
+	}, nil)
+	b := array.NewRecordBuilder(mem, schema)
+	defer b.Release()
+	for _, r := range []struct {
+		name string
+		cid  int64
+		smi  string
+	}{
+		{"busulfan", 2478, "CS(=O)(=O)OCCCCOS(=O)(=O)C"}, {"benzene", 0, "c1ccccc1"}, {"no-smiles", 0, ""},
+		{"mechlorethamine hcl", 4033, "CN(CCCl)CCCl.Cl"}, {"bad-ring", 0, "C1CC"},
+	} {
+		b.Field(0).(*array.StringBuilder).Append(r.name)
+		if r.cid == 0 {
+			b.Field(1).AppendNull()
+		} else {
+			b.Field(1).(*array.Int64Builder).Append(r.cid)
+		}
+		if r.smi == "" {
+			b.Field(2).AppendNull()
+		} else {
+			b.Field(2).(*array.StringBuilder).Append(r.smi)
+		}
+	}
+	rec := b.NewRecord()
+	defer rec.Release()
+	var buf bytes.Buffer
+	if err := parquetfile.Write(&buf, rec, mem); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "cat.parquet")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runMain(t, "", "fingerprint", "--quiet", path)
+	want, err := os.ReadFile(filepath.Join("testdata", "fingerprint_catalogue.stdout"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code != 1 || out != string(want) {
+		t.Errorf("exit %d, stdout:\n%s\nwant:\n%s", code, out, want)
+	}
+	if !strings.Contains(errs, "cat.parquet:row 3: id no-smiles: no SMILES") || !strings.Contains(errs, "cat.parquet:row 5: id bad-ring:") {
+		t.Errorf("stderr does not name the rows:\n%s", errs)
 	}
 }
 
