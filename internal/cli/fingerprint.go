@@ -200,6 +200,11 @@ func runFingerprint(ctx context.Context, env Env, args []string) error {
 				fmt.Fprintf(env.Stderr, "deup fingerprint: %s: %s\n", e.loc, e.bad)
 				continue
 			}
+			if sink.kind == "lines" && strings.ContainsAny(e.id, "\t\r\n") {
+				nFail++
+				fmt.Fprintf(env.Stderr, "deup fingerprint: %s: id %q holds a tab or line break, which id<TAB>bits lines cannot carry: not written; --out FILE.csv or FILE.parquet keeps it\n", e.loc, e.id)
+				continue
+			}
 			nMol++
 			b := res[i]
 			switch {

@@ -272,6 +272,11 @@ func TestFingerprintCatalogueStdin(t *testing.T) {
 	if code != 0 || out != "benzene\t64 208 389 849\n" {
 		t.Errorf("catalogue on stdin: exit %d, stderr %q, stdout %q", code, errs, out)
 	}
+	// A catalogue id with a tab cannot be an id<TAB>bits line: reported.
+	out, errs, code = runMain(t, "name,smiles\n\"a\tb\",C\nbenzene,c1ccccc1\n", "fingerprint", "--quiet")
+	if code != 1 || out != "benzene\t64 208 389 849\n" || !strings.Contains(errs, "stdin:2: id \"a\\tb\" holds a tab") {
+		t.Errorf("id with a tab: exit %d, stderr %q, stdout %q", code, errs, out)
+	}
 	out, _, code = runMain(t, "id\tsmiles\nbenzene\tc1ccccc1\n", "fingerprint", "--quiet", "--header")
 	if code != 0 || out != "benzene\t64 208 389 849\n" {
 		t.Errorf("--header lines: exit %d, stdout %q", code, out)
@@ -391,4 +396,28 @@ func TestFingerprintAlmanacCatalogue(t *testing.T) {
 	if !slices.Contains(lines, "2478\t7 13 33 80 91 123 225 350 452 480 526 650 667 692 695 706 873 887") {
 		t.Errorf("no busulfan row with RDKit's bits")
 	}
+}
+
+// FuzzFingerprintInput: any input on stdin (lines or a catalogue) gives an
+// exit status of 0 or 1, never a panic, and a clean run ends with the count
+// line.
+func FuzzFingerprintInput(f *testing.F) {
+	f.Add("busulfan\tCS(=O)(=O)OCCCCOS(=O)(=O)C\nx\n")
+	f.Add("name,cid,smiles\nx,abc,C\n")
+	f.Add("Name\tSMILES\nbenzene\tc1ccccc1\n\"unclosed\tC\n")
+	f.Add("smiles\n\n")
+	f.Add("PAR1garbage")
+	f.Add("name,smiles\n\"a\tb\",C\n\"c\nd\",CC\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		out, errs, code := runMain(t, in, "fingerprint", "--workers", "1")
+		if code != 0 && code != 1 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		if code == 0 && !strings.Contains(errs, " molecules (0 failed)") {
+			t.Fatalf("exit 0 without the count line: %q", errs)
+		}
+		if code == 0 && strings.Count(out, "\n") != strings.Count(out, "\t") {
+			t.Fatalf("output lines are not id<TAB>bits: %q", out)
+		}
+	})
 }
