@@ -2,13 +2,13 @@ package active
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/deup-screening/deup/internal/jsonfloat"
 )
 
 // Strategy is a named pair of surrogate and acquisition function compared
@@ -221,41 +221,9 @@ type Summary struct {
 	SE   Floats `json:"se"`
 }
 
-// Floats is a []float64 whose JSON form writes NaN and infinities as null.
-type Floats []float64
-
-// MarshalJSON implements json.Marshaler.
-func (f Floats) MarshalJSON() ([]byte, error) {
-	b := []byte{'['}
-	for i, v := range f {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			b = append(b, "null"...)
-		} else {
-			b = strconv.AppendFloat(b, v, 'g', -1, 64)
-		}
-	}
-	return append(b, ']'), nil
-}
-
-// UnmarshalJSON implements json.Unmarshaler (null reads as NaN).
-func (f *Floats) UnmarshalJSON(b []byte) error {
-	var raw []*float64
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return err
-	}
-	*f = make(Floats, len(raw))
-	for i, p := range raw {
-		if p == nil {
-			(*f)[i] = math.NaN()
-		} else {
-			(*f)[i] = *p
-		}
-	}
-	return nil
-}
+// Floats is a []float64 whose JSON form writes NaN and infinities as null
+// and every number as a float (0.0, not 0): internal/jsonfloat.
+type Floats = jsonfloat.Floats
 
 // Summarize returns the per-round mean and standard error (sample sd over
 // sqrt(seeds); 0 with one seed) of the values picked by get across traces.

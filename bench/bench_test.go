@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/apache/arrow/go/v15/parquet/file"
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
@@ -19,6 +21,7 @@ import (
 	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
+	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/model/due"
 	"github.com/deup-screening/deup/uq"
@@ -285,6 +288,21 @@ func TestOutputs(t *testing.T) {
 				t.Errorf("%s rmse mean %v, per-seed mean %v", m, *r.Mean, mean)
 			}
 		}
+		// Every float is written as a float (0.0, not 0): only the count
+		// and seed fields hold integers.
+		ints, err := jsonfloat.IntegerKeys(buf.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		allowed := map[string]bool{"seeds": true, "test_pairs": true, "seed_values": true}
+		for m := range got.Methods {
+			allowed[m] = true // sigma_floored: {method: [counts]}
+		}
+		for _, k := range ints {
+			if !allowed[k] {
+				t.Errorf("results.json: %q holds a number written as an integer", k)
+			}
+		}
 		// methods.NAME.conformal.{plain,normalized}.{coverage,width,worst_quintile_coverage}.{mean,sd}: the keys.
 		var conf struct {
 			Methods map[string]struct {
@@ -343,6 +361,35 @@ func TestOutputs(t *testing.T) {
 		defer tbl.Release()
 		if int(tbl.NumRows()) != len(res.Predictions) || int(tbl.NumCols()) != PredictionsSchema().NumFields() {
 			t.Errorf("table %d×%d, want %d×%d", tbl.NumRows(), tbl.NumCols(), len(res.Predictions), PredictionsSchema().NumFields())
+		}
+		// The vocabulary of docs/vocabulary.md ("Columns and types"): ids
+		// are strings, σ columns sigma_total/_epistemic/_aleatoric, floats
+		// float64.
+		wantCols := []struct {
+			name string
+			typ  arrow.DataType
+		}{
+			{"seed", arrow.PrimitiveTypes.Uint64}, {"method", arrow.BinaryTypes.String}, {"pair", arrow.PrimitiveTypes.Int64},
+			{"drug_a_id", arrow.BinaryTypes.String}, {"drug_b_id", arrow.BinaryTypes.String},
+			{"y", arrow.PrimitiveTypes.Float64}, {"mu", arrow.PrimitiveTypes.Float64},
+			{"sigma_total", arrow.PrimitiveTypes.Float64}, {"sigma_epistemic", arrow.PrimitiveTypes.Float64},
+			{"sigma_aleatoric", arrow.PrimitiveTypes.Float64}, {"true_mean", arrow.PrimitiveTypes.Float64},
+		}
+		for i, f := range tbl.Schema().Fields() {
+			if i >= len(wantCols) || f.Name != wantCols[i].name || !arrow.TypeEqual(f.Type, wantCols[i].typ) {
+				t.Errorf("column %d: %s %v, want %+v", i, f.Name, f.Type, wantCols[min(i, len(wantCols)-1)])
+			}
+		}
+		if tbl.NumRows() > 0 {
+			a := tbl.Column(3).Data().Chunk(0).(*array.String).Value(0)
+			p := res.Predictions[0].Pair
+			if want := sc.Drugs[sc.Pairs[p].A].ID; a != want {
+				t.Errorf("drug_a_id[0] = %q, want %q", a, want)
+			}
+			st := tbl.Column(7).Data().Chunk(0).(*array.Float64).Value(0)
+			if st != res.Predictions[0].SigmaTotal {
+				t.Errorf("sigma_total[0] = %v, want %v", st, res.Predictions[0].SigmaTotal)
+			}
 		}
 	})
 	t.Run("figures", func(t *testing.T) {

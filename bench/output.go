@@ -10,35 +10,26 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
-	"github.com/apache/arrow/go/v15/parquet"
-	"github.com/apache/arrow/go/v15/parquet/compress"
-	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 
+	"github.com/deup-screening/deup/internal/jsonfloat"
+	"github.com/deup-screening/deup/internal/parquetfile"
 	"github.com/deup-screening/deup/uq"
 )
 
 // stat is the JSON form of one metric of one row: mean and sample sd over
-// seeds and the per-seed values. NaN is written as null.
+// seeds and the per-seed values. Numbers are always floats (0.0, not 0);
+// NaN is written as null (internal/jsonfloat).
 type stat struct {
-	Mean    *float64   `json:"mean"`
-	SD      *float64   `json:"sd"`
-	PerSeed []*float64 `json:"per_seed"`
-}
-
-func num(v float64) *float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
-	}
-	return &v
+	Mean    jsonfloat.Float  `json:"mean"`
+	SD      jsonfloat.Float  `json:"sd"`
+	PerSeed jsonfloat.Floats `json:"per_seed"`
 }
 
 func newStat(x []float64) stat {
 	m, s := uq.MeanSD(x)
-	st := stat{Mean: num(m), SD: num(s), PerSeed: make([]*float64, len(x))}
-	for i, v := range x {
-		st.PerSeed[i] = num(v)
-	}
-	return st
+	per := make(jsonfloat.Floats, len(x))
+	copy(per, x)
+	return stat{Mean: jsonfloat.Float(m), SD: jsonfloat.Float(s), PerSeed: per}
 }
 
 // metric returns the per-seed values of a metric of a row: a uq metric, a
@@ -165,7 +156,7 @@ func (r *Result) WriteJSON(w io.Writer) error {
 	}
 	out := struct {
 		Methods      map[string]map[string]any `json:"methods"`
-		WallSeconds  float64                   `json:"wall_seconds"`
+		WallSeconds  jsonfloat.Float           `json:"wall_seconds"`
 		Seeds        int                       `json:"seeds"`
 		TestPairs    int                       `json:"test_pairs"`
 		Rows         []string                  `json:"rows"`
@@ -173,10 +164,10 @@ func (r *Result) WriteJSON(w io.Writer) error {
 		Screen       string                    `json:"screen,omitempty"`
 		Notes        map[string]string         `json:"notes"`
 		Floored      map[string][]int          `json:"sigma_floored"`
-		SigmaFloor   float64                   `json:"sigma_floor_fraction_of_sd"`
-		Alpha        float64                   `json:"conformal_alpha"`
+		SigmaFloor   jsonfloat.Float           `json:"sigma_floor_fraction_of_sd"`
+		Alpha        jsonfloat.Float           `json:"conformal_alpha"`
 		ConformalCal string                    `json:"conformal_calibration"`
-	}{methods, r.WallSeconds, len(r.Seeds), r.TestPairs, order, r.Seeds, r.Screen, notes, floored, SigmaFloor, r.Alpha, ConformalCalibration}
+	}{methods, jsonfloat.Float(r.WallSeconds), len(r.Seeds), r.TestPairs, order, r.Seeds, r.Screen, notes, floored, jsonfloat.Float(SigmaFloor), jsonfloat.Float(r.Alpha), ConformalCalibration}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
@@ -269,18 +260,22 @@ func pm(x []float64, prec int) string {
 	return f(m) + " ± " + f(s)
 }
 
-// PredictionsSchema is the schema of predictions.parquet.
+// PredictionsSchema is the schema of predictions.parquet, in the
+// vocabulary of docs/vocabulary.md: drug_a_id and drug_b_id are the drugs'
+// ids (strings, as in every file a user joins on); pair is the pair's row
+// number in the screen's pairs.parquet; the σ columns are sigma_total,
+// sigma_epistemic and sigma_aleatoric.
 func PredictionsSchema() *arrow.Schema {
 	f64 := arrow.PrimitiveTypes.Float64
 	return arrow.NewSchema([]arrow.Field{
 		{Name: "seed", Type: arrow.PrimitiveTypes.Uint64},
 		{Name: "method", Type: arrow.BinaryTypes.String},
 		{Name: "pair", Type: arrow.PrimitiveTypes.Int64},
-		{Name: "drug_a", Type: arrow.BinaryTypes.String},
-		{Name: "drug_b", Type: arrow.BinaryTypes.String},
+		{Name: "drug_a_id", Type: arrow.BinaryTypes.String},
+		{Name: "drug_b_id", Type: arrow.BinaryTypes.String},
 		{Name: "y", Type: f64},
 		{Name: "mu", Type: f64},
-		{Name: "sigma", Type: f64},
+		{Name: "sigma_total", Type: f64},
 		{Name: "sigma_epistemic", Type: f64},
 		{Name: "sigma_aleatoric", Type: f64},
 		{Name: "true_mean", Type: f64, Nullable: true},
@@ -314,16 +309,8 @@ func (r *Result) WritePredictions(w io.Writer, drugIDs func(pair int) (string, s
 	}
 	rec := b.NewRecord()
 	defer rec.Release()
-	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Snappy), parquet.WithAllocator(mem))
-	// pqarrow closes its sink if it can: hide Close so the caller keeps
-	// ownership of w.
-	fw, err := pqarrow.NewFileWriter(schema, struct{ io.Writer }{w}, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem)))
-	if err != nil {
+	if err := parquetfile.Write(w, rec, mem); err != nil {
 		return fmt.Errorf("bench: predictions: %w", err)
 	}
-	if err := fw.Write(rec); err != nil {
-		fw.Close()
-		return fmt.Errorf("bench: predictions: %w", err)
-	}
-	return fw.Close()
+	return nil
 }

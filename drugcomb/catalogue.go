@@ -18,6 +18,9 @@ import (
 type Catalogue struct {
 	File  string
 	Drugs []Drug // in file order; ID is the CID as text when known, else the name
+	// Locs[i] is where Drugs[i] was read, "file:line" (text) or
+	// "file:row n" (Parquet, Arrow), for messages.
+	Locs  []string
 	byCID map[int64]int
 	byKey map[string]int // lower-case name
 	Notes []*Tally       // duplicate or keyless rows; the importers copy nothing from here
@@ -216,6 +219,7 @@ func ReadCatalogueWith(name string, r io.Reader, cols CatalogueColumns) (*Catalo
 			continue
 		}
 		c.Drugs = append(c.Drugs, d)
+		c.Locs = append(c.Locs, src.loc())
 		if cid != 0 {
 			c.byCID[cid] = len(c.Drugs) - 1
 		}

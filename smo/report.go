@@ -9,6 +9,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/deup-screening/deup/internal/jsonfloat"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -21,32 +22,32 @@ import (
 type Summary struct {
 	Function  string                    `json:"function"`
 	Dim       int                       `json:"dim"`
-	GlobalMax float64                   `json:"global_max"`
+	GlobalMax jsonfloat.Float           `json:"global_max"`
 	Steps     int                       `json:"steps"`
 	Init      int                       `json:"init"`
 	Seeds     []uint64                  `json:"seeds"`
-	Tolerance float64                   `json:"tolerance"`
+	Tolerance jsonfloat.Float           `json:"tolerance"`
 	Order     []string                  `json:"method_order"`
 	Methods   map[string]*MethodSummary `json:"methods"`
 }
 
 // MethodSummary is one method's runs, seeds in Summary.Seeds order.
 type MethodSummary struct {
-	BestSoFar      [][]float64 `json:"best_so_far"`
-	StepsToOptimum []*int      `json:"steps_to_optimum"`
-	InitialBest    []float64   `json:"initial_best"`
-	Reached        int         `json:"reached_optimum"` // seeds that reached it
-	FinalMean      float64     `json:"final_mean"`
-	FinalSD        float64     `json:"final_sd"` // sample standard deviation over seeds
-	WallSeconds    []float64   `json:"wall_seconds"`
+	BestSoFar      []jsonfloat.Floats `json:"best_so_far"`
+	StepsToOptimum []*int             `json:"steps_to_optimum"`
+	InitialBest    jsonfloat.Floats   `json:"initial_best"`
+	Reached        int                `json:"reached_optimum"` // seeds that reached it
+	FinalMean      jsonfloat.Float    `json:"final_mean"`
+	FinalSD        jsonfloat.Float    `json:"final_sd"` // sample standard deviation over seeds
+	WallSeconds    jsonfloat.Floats   `json:"wall_seconds"`
 }
 
 // Summarize builds the Summary of runs grouped by method (each method's
 // runs in the same seed order).
 func Summarize(f Function, opt Options, seeds []uint64, order []string, runs map[string][]*Result) *Summary {
 	opt = opt.withDefaults()
-	s := &Summary{Function: f.Name, Dim: f.Dim, GlobalMax: f.Max, Steps: opt.Steps, Init: opt.Init,
-		Seeds: seeds, Tolerance: Tolerance, Order: order, Methods: map[string]*MethodSummary{}}
+	s := &Summary{Function: f.Name, Dim: f.Dim, GlobalMax: jsonfloat.Float(f.Max), Steps: opt.Steps, Init: opt.Init,
+		Seeds: seeds, Tolerance: jsonfloat.Float(Tolerance), Order: order, Methods: map[string]*MethodSummary{}}
 	for _, m := range order {
 		ms := &MethodSummary{}
 		var finals []float64
@@ -65,7 +66,8 @@ func Summarize(f Function, opt Options, seeds []uint64, order []string, runs map
 				finals = append(finals, r.BestSoFar[n-1])
 			}
 		}
-		ms.FinalMean, ms.FinalSD = meanSampleSD(finals)
+		fm, fsd := meanSampleSD(finals)
+		ms.FinalMean, ms.FinalSD = jsonfloat.Float(fm), jsonfloat.Float(fsd)
 		s.Methods[m] = ms
 	}
 	return s
@@ -156,7 +158,7 @@ func (s *Summary) Plot(paths ...string) error {
 		}
 		return ticks
 	})
-	lo, hi := s.GlobalMax, s.GlobalMax
+	lo, hi := float64(s.GlobalMax), float64(s.GlobalMax)
 	for i, m := range s.Order {
 		mean, se := s.Curve(m)
 		for k := range mean {
@@ -188,7 +190,7 @@ func (s *Summary) Plot(paths ...string) error {
 		p.Add(poly, l)
 		p.Legend.Add(m, l)
 	}
-	opt, err := plotter.NewLine(plotter.XYs{{X: 0, Y: s.GlobalMax}, {X: float64(s.Steps), Y: s.GlobalMax}})
+	opt, err := plotter.NewLine(plotter.XYs{{X: 0, Y: float64(s.GlobalMax)}, {X: float64(s.Steps), Y: float64(s.GlobalMax)}})
 	if err != nil {
 		return fmt.Errorf("smo: plot: %w", err)
 	}

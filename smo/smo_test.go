@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
+
+	"github.com/deup-screening/deup/internal/jsonfloat"
 )
 
 func TestFunctions(t *testing.T) {
@@ -335,6 +337,19 @@ func TestSummaryJSONShape(t *testing.T) {
 	}
 	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
 		t.Fatal(err)
+	}
+	// Floats are floats in JSON: only counts and seeds are integers
+	// (docs/vocabulary.md, "Columns and types").
+	ints, err := jsonfloat.IntegerKeys(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range ints {
+		switch k {
+		case "dim", "steps", "init", "seeds", "steps_to_optimum", "reached_optimum":
+		default:
+			t.Errorf("results.json: %q holds a number written as an integer", k)
+		}
 	}
 	if got.Function != "multi-optima" || got.Dim != 1 || got.GlobalMax != MultiOptimaMax || len(got.Methods) != 2 {
 		t.Fatalf("header %+v", got)

@@ -20,6 +20,7 @@ import (
 	"strconv"
 
 	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/internal/plotstyle"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -43,24 +44,24 @@ type Report struct {
 	Rounds       int               `json:"rounds"`
 	Seeds        int               `json:"seeds"`
 	// Extras.
-	Order       []string `json:"order"` // strategies in the order given
-	Screen      string   `json:"screen"`
-	CellLine    string   `json:"cell_line,omitempty"`
-	Pairs       int      `json:"pairs"`     // measured pairs in the screen (the oracle)
-	TopPairs    int      `json:"top_pairs"` // pairs in the top fraction
-	TopFrac     float64  `json:"top_frac"`
-	Init        int      `json:"init"`
-	Batch       int      `json:"batch"`
-	MaxPerDrug  int      `json:"max_per_drug"`
-	Features    string   `json:"features"`
-	Measured    []int    `json:"measured"` // pairs measured after each round
-	WallSeconds float64  `json:"wall_seconds"`
+	Order       []string        `json:"order"` // strategies in the order given
+	Screen      string          `json:"screen"`
+	CellLine    string          `json:"cell_line,omitempty"`
+	Pairs       int             `json:"pairs"`     // measured pairs in the screen (the oracle)
+	TopPairs    int             `json:"top_pairs"` // pairs in the top fraction
+	TopFrac     jsonfloat.Float `json:"top_frac"`
+	Init        int             `json:"init"`
+	Batch       int             `json:"batch"`
+	MaxPerDrug  int             `json:"max_per_drug"`
+	Features    string          `json:"features"`
+	Measured    []int           `json:"measured"` // pairs measured after each round
+	WallSeconds jsonfloat.Float `json:"wall_seconds"`
 }
 
 // Build summarizes traces (from active.Simulate with cfg) into a Report.
 func Build(traces []active.Trace, cfg active.SimConfig) *Report {
 	r := &Report{Acquisitions: map[string]Series{}, Rounds: cfg.Rounds, Seeds: cfg.Seeds,
-		Init: cfg.Init, Batch: cfg.Batch, MaxPerDrug: cfg.MaxPerDrug, Features: cfg.Features, TopFrac: cfg.TopFrac}
+		Init: cfg.Init, Batch: cfg.Batch, MaxPerDrug: cfg.MaxPerDrug, Features: cfg.Features, TopFrac: jsonfloat.Float(cfg.TopFrac)}
 	for _, st := range cfg.Strategies {
 		var ts []active.Trace
 		for _, t := range traces {

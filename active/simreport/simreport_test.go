@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/internal/jsonfloat"
 	"gonum.org/v1/plot/plotter"
 )
 
@@ -33,6 +34,15 @@ func TestReport(t *testing.T) {
 	}
 	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
 		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	// Floats are floats in JSON (a mean of 6 is 6.0): only counts are
+	// integers (docs/vocabulary.md, "Columns and types").
+	ints, err := jsonfloat.IntegerKeys(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "batch init max_per_drug measured pairs rounds seeds top_pairs"; strings.Join(ints, " ") != want {
+		t.Errorf("keys holding integers: %v, want %s\n%s", ints, want, buf.String())
 	}
 	a := got.Acquisitions["a"]
 	// best after round 1: 5 and 7 -> mean 6, sd sqrt(2), se sqrt(2)/sqrt(2) = 1.

@@ -20,6 +20,7 @@ import (
 	"github.com/deup-screening/deup/active/simreport"
 	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/internal/progress"
 )
 
@@ -903,7 +904,7 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 	bar.Finish()
 	rep := simreport.Build(traces, cfg)
 	rep.Screen, rep.CellLine, rep.Pairs, rep.TopPairs = screenLabel(*screenDir), cl, len(table), len(top)
-	rep.WallSeconds = time.Since(start).Seconds()
+	rep.WallSeconds = jsonfloat.Float(time.Since(start).Seconds())
 	title := fmt.Sprintf("%s %s", filepath.Base(screenLabel(*screenDir)), cl)
 	if err := simreport.WriteAll(*out, rep, traces, title); err != nil {
 		return err
