@@ -12,7 +12,7 @@ Subcommands:
 	bench            the 40/30/30 uncertainty benchmark: DEUP against the baselines
 	campaign         active-learning campaigns that propose the next drug-pair experiments
 	data             import, inspect, generate and fetch screens and signatures
-	fingerprint      Morgan fingerprints (RDKit-identical) of id<TAB>smiles lines
+	fingerprint      Morgan fingerprints (RDKit-identical) of a drug catalogue or id<TAB>smiles lines
 	predict          predict synergy and its uncertainty for drug pairs with a trained model
 	smo              sequential model optimization: DEUP-EI vs GP-EI, TuRBO, MC-Dropout, ensembles (paper §5.1)
 	suggest          export the next experiments (CSV, Parquet or JSON) from a campaign or a trained model
