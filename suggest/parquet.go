@@ -9,9 +9,9 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/apache/arrow/go/v15/parquet"
-	"github.com/apache/arrow/go/v15/parquet/compress"
-	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+
 	"github.com/deup-screening/deup/internal/arrowguard"
+	"github.com/deup-screening/deup/internal/parquetfile"
 )
 
 // Schema returns the Arrow schema of a suggestions table.
@@ -86,18 +86,8 @@ func Record(mem memory.Allocator, s []Suggestion) arrow.Record {
 func WriteParquet(w io.Writer, s []Suggestion, mem memory.Allocator) error {
 	rec := Record(mem, s)
 	defer rec.Release()
-	props := parquet.NewWriterProperties(parquet.WithAllocator(mem), parquet.WithCompression(compress.Codecs.Snappy))
-	// pqarrow closes a writer that is an io.Closer: hide it, w is the caller's.
-	fw, err := pqarrow.NewFileWriter(rec.Schema(), struct{ io.Writer }{w}, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem), pqarrow.WithStoreSchema()))
-	if err != nil {
-		return fmt.Errorf("suggest: parquet: %w", err)
-	}
-	if err := fw.Write(rec); err != nil {
-		fw.Close()
-		return fmt.Errorf("suggest: parquet: %w", err)
-	}
-	if err := fw.Close(); err != nil {
-		return fmt.Errorf("suggest: parquet: %w", err)
+	if err := parquetfile.Write(w, rec, mem); err != nil {
+		return fmt.Errorf("suggest: %w", err)
 	}
 	return nil
 }
