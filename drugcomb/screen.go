@@ -61,6 +61,30 @@ func (s *Screen) Measurements() int {
 	return n
 }
 
+// KeepPairs returns a shallow copy of s holding only the pairs for which
+// keep returns true, in order, with the truth (for a synthetic screen) kept
+// aligned. Drugs, cell lines and scores are shared with s; keep may edit the
+// copy of the pair it is given (for example to renumber its cell line).
+func (s *Screen) KeepPairs(keep func(i int, p *Pair) bool) *Screen {
+	out := *s
+	out.Pairs = nil
+	var tm, tv []float64
+	for i, p := range s.Pairs {
+		if !keep(i, &p) {
+			continue
+		}
+		out.Pairs = append(out.Pairs, p)
+		if s.Truth != nil {
+			tm = append(tm, s.Truth.Mean[i])
+			tv = append(tv, s.Truth.NoiseVar[i])
+		}
+	}
+	if s.Truth != nil {
+		out.Truth = &Truth{Mean: tm, NoiseVar: tv}
+	}
+	return &out
+}
+
 // DrugIndex returns the index in s.Drugs of the drug with the given ID, or -1.
 // It scans the table; callers looking up many IDs should build a map.
 func (s *Screen) DrugIndex(id string) int {

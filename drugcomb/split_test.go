@@ -100,3 +100,35 @@ func TestSplitByDrug(t *testing.T) {
 		}
 	}
 }
+
+func TestKeepPairs(t *testing.T) {
+	// Three pairs with a truth; keep the first and the last and renumber the
+	// kept pairs' cell line: the truth must follow its pairs (a derivation:
+	// index i of the kept list is original index 0, then 2).
+	s := &Screen{
+		Pairs: []Pair{{A: 0, B: 1, CellLine: 1}, {A: 0, B: 2, CellLine: 0}, {A: 1, B: 2, CellLine: 1}},
+		Truth: &Truth{Mean: []float64{10, 20, 30}, NoiseVar: []float64{1, 2, 3}},
+	}
+	out := s.KeepPairs(func(_ int, p *Pair) bool {
+		if p.CellLine != 1 {
+			return false
+		}
+		p.CellLine = 0
+		return true
+	})
+	if len(out.Pairs) != 2 || out.Pairs[0].B != 1 || out.Pairs[1].A != 1 {
+		t.Fatalf("pairs %+v", out.Pairs)
+	}
+	if out.Pairs[0].CellLine != 0 || s.Pairs[0].CellLine != 1 {
+		t.Fatalf("the edit must reach the copy only: kept %+v, original %+v", out.Pairs[0], s.Pairs[0])
+	}
+	if got := out.Truth.Mean; len(got) != 2 || got[0] != 10 || got[1] != 30 {
+		t.Fatalf("truth means %v, want [10 30]", got)
+	}
+	if got := out.Truth.NoiseVar; got[0] != 1 || got[1] != 3 {
+		t.Fatalf("truth variances %v, want [1 3]", got)
+	}
+	if len(s.Pairs) != 3 {
+		t.Fatal("the original screen changed")
+	}
+}

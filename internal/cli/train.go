@@ -499,28 +499,18 @@ func oneCellLine(sc *drugcomb.Screen, name string) (*drugcomb.Screen, error) {
 			return nil, fmt.Errorf("%w: no cell line %q in the screen (have %v)", ErrUsage, name, sc.CellLines)
 		}
 	}
-	out := *sc
-	out.CellLines = []string{sc.CellLines[ci]}
-	out.Pairs = nil
-	var tm, tv []float64
-	for i, p := range sc.Pairs {
+	out := sc.KeepPairs(func(_ int, p *drugcomb.Pair) bool {
 		if p.CellLine != ci {
-			continue
+			return false
 		}
 		p.CellLine = 0
-		out.Pairs = append(out.Pairs, p)
-		if sc.Truth != nil {
-			tm = append(tm, sc.Truth.Mean[i])
-			tv = append(tv, sc.Truth.NoiseVar[i])
-		}
-	}
-	if sc.Truth != nil {
-		out.Truth = &drugcomb.Truth{Mean: tm, NoiseVar: tv}
-	}
+		return true
+	})
+	out.CellLines = []string{sc.CellLines[ci]}
 	if len(out.Pairs) == 0 {
 		return nil, fmt.Errorf("cell line %s has no pairs", sc.CellLines[ci])
 	}
-	return &out, nil
+	return out, nil
 }
 
 func scoreIndex(sc *drugcomb.Screen, name string) (int, error) {
@@ -591,33 +581,21 @@ func keepSignaturePairs(env Env, sc *drugcomb.Screen, sig *lincs.Signatures) (*d
 			}
 		}
 	}
-	out := *sc
-	out.Pairs = nil
-	var tm, tv []float64
 	withSig := map[string]bool{}
 	for _, d := range sc.Drugs {
 		if has[d.ID] {
 			withSig[d.ID] = true
 		}
 	}
-	for i, p := range sc.Pairs {
-		if has[sc.Drugs[p.A].ID] && has[sc.Drugs[p.B].ID] {
-			out.Pairs = append(out.Pairs, p)
-			if sc.Truth != nil {
-				tm = append(tm, sc.Truth.Mean[i])
-				tv = append(tv, sc.Truth.NoiseVar[i])
-			}
-		}
-	}
-	if sc.Truth != nil {
-		out.Truth = &drugcomb.Truth{Mean: tm, NoiseVar: tv}
-	}
+	out := sc.KeepPairs(func(_ int, p *drugcomb.Pair) bool {
+		return has[sc.Drugs[p.A].ID] && has[sc.Drugs[p.B].ID]
+	})
 	fmt.Fprintf(env.Stdout, "fp+sig: %d of %d drugs have a signature; %d of %d pairs have one for both drugs and are used, the other %d are left out\n",
 		len(withSig), len(sc.Drugs), len(out.Pairs), len(sc.Pairs), len(sc.Pairs)-len(out.Pairs))
 	if len(out.Pairs) == 0 {
 		return nil, fmt.Errorf("no pair has a signature for both drugs (run deup data signatures first)")
 	}
-	return &out, nil
+	return out, nil
 }
 
 // reportSkipped says on stderr how many drugs were left out of a feature
