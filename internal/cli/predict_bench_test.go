@@ -39,11 +39,11 @@ func BenchmarkPredWriter(b *testing.B) {
 				b.ReportAllocs()
 				path := filepath.Join(b.TempDir(), "p."+format)
 				for i := 0; i < b.N; i++ {
-					w, err := newPredWriter(path, format, c, 0.9)
+					w, err := newPredWriter(path, format, &predWriter{cal: c, coverage: 0.9, names: ids})
 					if err != nil {
 						b.Fatal(err)
 					}
-					if err := w.write(ids, pairs, pred); err != nil {
+					if err := w.write(ids, pairs, pred, nil); err != nil {
 						b.Fatal(err)
 					}
 					if err := w.close(); err != nil {
