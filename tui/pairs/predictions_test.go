@@ -60,7 +60,7 @@ func TestReadPredictionsCSV(t *testing.T) {
 			name:  "deup predict's names: drug_a_id, drug_b_id and extra columns",
 			csv:   "drug_a_id,drug_b_id,drug_a_name,drug_b_name,cell_line,score,mu,sigma_total,sigma_epistemic,sigma_aleatoric,measured,measured_mean,well\n5702198,31703,Cisplatin,Doxorubicin,a,combo_score,2,1,1,1,true,3.5,A1\n",
 			cells: []string{"a"}, cell: -1,
-			want:  []Prediction{{Mu: 2, SigmaTotal: 1, SigmaEpistemic: 1, SigmaAleatoric: 1}},
+			want: []Prediction{{Mu: 2, SigmaTotal: 1, SigmaEpistemic: 1, SigmaAleatoric: 1}},
 		},
 		{name: "old and new drug column both", csv: "drug_a,drug_a_id,drug_b,mu,sigma_total,sigma_epistemic,sigma_aleatoric\n", cells: []string{"a"}, err: `columns "drug_a" and "drug_a_id" both`},
 		{name: "no drug column", csv: "drug_b_id,mu,sigma_total,sigma_epistemic,sigma_aleatoric\n", cells: []string{"a"}, err: `missing column "drug_a_id" (or "drug_a")`},
