@@ -11,6 +11,7 @@ import (
 
 	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/drugcomb"
+	tuipairs "github.com/deup-screening/deup/tui/pairs"
 )
 
 // TestPredictPairsByNameWithExtraColumns is issue 18's check: deup predict
@@ -87,6 +88,25 @@ func TestPredictPairsByNameWithExtraColumns(t *testing.T) {
 		}
 		if mu, err := strconv.ParseFloat(r[6], 64); err != nil || mu != mu {
 			t.Errorf("row %d: mu %q", i+1, r[6])
+		}
+	}
+
+	// Parquet and Arrow carry the same columns; deup tui's reader reads them
+	// back and names the ones it does not show, the passed-through ones last.
+	for _, ext := range []string{"parquet", "arrow"} {
+		out := filepath.Join(dir, "x."+ext)
+		if _, serr, code := runCLI(t, "predict", "--model", mp, "--pairs", pairs, "--out", out); code != 0 {
+			t.Fatalf("predict %s exit %d: %s", ext, code, serr)
+		}
+		bl, err := tuipairs.NewBuilder(sc, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, err := bl.ReadPredictions(out, -1); err != nil || n != 2 {
+			t.Fatalf("%s: read %d, %v", ext, n, err)
+		}
+		if got, want := strings.Join(bl.Unused(), ","), "drug_a_name,drug_b_name,score,measured,measured_mean,well,notes"; got != want {
+			t.Errorf("%s: unused columns %s, want %s", ext, got, want)
 		}
 	}
 
