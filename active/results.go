@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"github.com/deup-screening/deup/drugcomb"
 	"io"
 	"math"
 	"strconv"
@@ -179,9 +180,13 @@ func csvError(name string, err error) error {
 	return fmt.Errorf("%s: %w", name, err)
 }
 
-// drugIndex maps lower-cased names, IDs and CIDs to drug indices. A key
-// shared by two drugs is dropped (ambiguous) unless it is the ID of one.
-func drugIndex(cfg Config) map[string]int {
+func drugIndex(cfg Config) map[string]int { return DrugIndex(cfg.Drugs) }
+
+// DrugIndex maps lower-cased names, IDs and PubChem CIDs of drugs to their
+// indices: how campaign import-results and deup predict --pairs read a drug
+// reference (look it up lower-cased and trimmed). A key shared by two drugs
+// is dropped (ambiguous) unless it is the ID of one.
+func DrugIndex(drugs []drugcomb.Drug) map[string]int {
 	m := map[string]int{}
 	amb := map[string]bool{}
 	add := func(k string, i int) {
@@ -195,7 +200,7 @@ func drugIndex(cfg Config) map[string]int {
 		}
 		m[k] = i
 	}
-	for i, d := range cfg.Drugs {
+	for i, d := range drugs {
 		add(d.Name, i)
 		if d.PubChemCID > 0 {
 			add(strconv.FormatInt(d.PubChemCID, 10), i)
@@ -204,7 +209,7 @@ func drugIndex(cfg Config) map[string]int {
 	for k := range amb {
 		delete(m, k)
 	}
-	for i, d := range cfg.Drugs {
+	for i, d := range drugs {
 		if k := strings.ToLower(strings.TrimSpace(d.ID)); k != "" {
 			m[k] = i
 		}

@@ -8,8 +8,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -21,6 +23,7 @@ import (
 	"github.com/apache/arrow/go/v15/parquet"
 	"github.com/apache/arrow/go/v15/parquet/compress"
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/model"
@@ -32,9 +35,13 @@ func predictCommand() *Command {
 	return &Command{Name: "predict", Short: "predict synergy and its uncertainty for drug pairs with a trained model", Run: runPredict}
 }
 
-const predictDesc = `Writes mu, sigma_total, sigma_epistemic and sigma_aleatoric (score units) for
-each pair, as Arrow IPC (.arrow), Parquet (.parquet) or CSV (.csv), chosen by
-the extension of --out.
+const predictDesc = `Writes, for each pair, drug_a_id, drug_b_id, drug_a_name, drug_b_name,
+cell_line and score (the model's cell line and score name), mu, sigma_total,
+sigma_epistemic and sigma_aleatoric (score units), measured (whether the pair
+was measured in that cell line in the model's screen, or --screen's) and
+measured_mean (the measured mean score; empty/null when not measured; not
+looked up with --drugs), as Arrow IPC (.arrow), Parquet (.parquet) or CSV
+(.csv), chosen by the extension of --out.
 
 The drugs are, by default, the ones the model was trained on (the model file
 records them, with their signatures for fp+sig models). To score other drugs,
@@ -45,7 +52,10 @@ smiles, isosmiles or canonical_smiles; --drug-id-col and --smiles-col name
 others; drugs whose SMILES cannot be read are skipped and counted; an fp+sig
 model uses the signatures its file carries and leaves out drugs without one).
 
---pairs FILE is a CSV with drug_a and drug_b columns holding drug ids;
+--pairs FILE is a CSV with drug_a_id and drug_b_id (or drug_a and drug_b)
+columns holding drug ids, PubChem CIDs or names (matched as campaign
+import-results matches them); its other columns (e.g. well, notes) are
+written back after the prediction columns;
 --all-pairs scores every unordered pair of distinct drugs (the tower runs once
 per drug, then the combined network once per pair).
 
@@ -63,7 +73,7 @@ batch of experiments.`
 func runPredict(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup predict", "deup predict --model MODEL (--pairs FILE | --all-pairs) [--screen DIR | --drugs FILE] --out FILE", predictDesc)
 	modelPath := fs.String("model", "", "model file written by deup train --out (any method)")
-	pairsPath := fs.String("pairs", "", "CSV of pairs (drug_a, drug_b)")
+	pairsPath := fs.String("pairs", "", "CSV of pairs (drug_a_id, drug_b_id: ids, PubChem CIDs or names; other columns passed through)")
 	all := fs.Bool("all-pairs", false, "score every unordered pair of the drugs")
 	screenDir := fs.String("screen", "", "screen directory whose drugs to score instead of the model's")
 	drugsPath := fs.String("drugs", "", "CSV catalogue of drugs (id, smiles) to score instead of the model's")
@@ -140,17 +150,40 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	}
 	featTime := time.Since(start)
 	var pairs []model.Pair
+	var pf *pairsFile
 	var total int
 	if *all {
 		n := len(kept)
 		total = n * (n - 1) / 2
 	} else {
-		if pairs, err = readPairsCSV(*pairsPath, row, drugs, kept); err != nil {
+		if pf, err = readPairsCSV(*pairsPath, row, drugs); err != nil {
 			return err
 		}
+		pairs = pf.pairs
 		total = len(pairs)
 	}
-	w, err := newPredWriter(*out, format, cal, *coverage)
+	pw := &predWriter{cal: cal, coverage: *coverage, names: make([]string, len(kept))}
+	for r, i := range kept {
+		pw.names[r] = drugs[i].Name
+	}
+	if pf != nil {
+		pw.extraNames = pf.extraNames
+	}
+	if tm.Meta != nil {
+		pw.cellLine, pw.score = tm.Meta.Screen.CellLine, tm.Meta.Screen.Score
+		if *drugsPath == "" {
+			sc, _, err := modelScreen(env, "predict", *modelPath, tm, *screenDir)
+			switch {
+			case err == nil:
+				pw.measured = measuredMeans(sc, pw.cellLine, pw.score)
+			case *screenDir != "":
+				return err
+			default:
+				fmt.Fprintf(env.Stderr, "deup predict: note: measured values not looked up (%v): measured is false for every pair; give --screen DIR to look them up\n", err)
+			}
+		}
+	}
+	w, err := newPredWriter(*out, format, pw)
 	if err != nil {
 		return err
 	}
@@ -169,7 +202,11 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 		if err != nil {
 			return err
 		}
-		if err := w.write(f.IDs, buf, pred); err != nil {
+		var ex [][]string
+		if pf != nil {
+			ex = pf.extra[done : done+len(buf)]
+		}
+		if err := w.write(f.IDs, buf, pred, ex); err != nil {
 			return err
 		}
 		done += len(buf)
@@ -292,8 +329,19 @@ func orNone(s string) string {
 	return s
 }
 
-// readPairsCSV reads drug_a, drug_b ids and maps them to feature rows.
-func readPairsCSV(path string, row map[string]int, drugs []drugcomb.Drug, kept []int) ([]model.Pair, error) {
+// pairsFile is a --pairs file: its pairs (feature rows) and the columns
+// other than the two drug columns, passed through to the output.
+type pairsFile struct {
+	pairs      []model.Pair
+	extraNames []string
+	extra      [][]string // per pair, the values of extraNames
+}
+
+// readPairsCSV reads a --pairs CSV: two drug columns (drug_a_id/drug_b_id,
+// drug_a/drug_b or drug_a_cid/drug_b_cid) holding drug ids, PubChem CIDs or
+// names, matched as campaign import-results matches them
+// (active.DrugIndex), mapped to feature rows; every other column is kept.
+func readPairsCSV(path string, row map[string]int, drugs []drugcomb.Drug) (*pairsFile, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -309,15 +357,32 @@ func readPairsCSV(path string, row map[string]int, drugs []drugcomb.Drug, kept [
 	for i, h := range head {
 		switch strings.ToLower(strings.TrimSpace(h)) {
 		case "drug_a", "drug_a_cid", "drug_a_id":
-			ac = i
+			if ac < 0 {
+				ac = i
+			}
 		case "drug_b", "drug_b_cid", "drug_b_id":
-			bc = i
+			if bc < 0 {
+				bc = i
+			}
 		}
 	}
 	if ac < 0 || bc < 0 {
-		return nil, fmt.Errorf("%s: header %v: need drug_a and drug_b columns", path, head)
+		return nil, fmt.Errorf("%s: header %v: need drug_a_id and drug_b_id columns (or drug_a and drug_b): drug ids, PubChem CIDs or names", path, head)
 	}
-	var pairs []model.Pair
+	pf := &pairsFile{}
+	var keep []int
+	for i, h := range head {
+		if i != ac && i != bc {
+			keep = append(keep, i)
+			pf.extraNames = append(pf.extraNames, strings.TrimSpace(h))
+		}
+	}
+	for _, n := range pf.extraNames {
+		if slices.Contains(predColumns(true), n) || slices.Contains(predStringColumns, n) || n == "measured" || n == "measured_mean" {
+			return nil, fmt.Errorf("%s: header: column %q is also a prediction column: rename it", path, n)
+		}
+	}
+	index := active.DrugIndex(drugs)
 	for {
 		rec, err := r.Read()
 		if err == io.EOF {
@@ -332,18 +397,57 @@ func readPairsCSV(path string, row map[string]int, drugs []drugcomb.Drug, kept [
 		}
 		var p [2]int
 		for k, c := range []int{ac, bc} {
-			id := strings.TrimSpace(rec[c])
-			rr, ok := row[id]
-			if !ok {
-				col, _ := r.FieldPos(c)
-				_ = col
-				return nil, fmt.Errorf("%s:%d: column %s: unknown drug %q (or one without a usable structure)", path, line, head[c], id)
+			v := strings.TrimSpace(rec[c])
+			i, ok := index[strings.ToLower(v)]
+			rr, kept := 0, false
+			if ok {
+				rr, kept = row[drugs[i].ID]
+			}
+			if !kept {
+				why := "not among the drugs scored (by id, PubChem CID or name)"
+				if ok {
+					why = fmt.Sprintf("drug %s has no usable structure or signature", drugs[i].ID)
+				}
+				return nil, fmt.Errorf("%s:%d: column %s: unknown drug %q: %s", path, line, head[c], v, why)
 			}
 			p[k] = rr
 		}
-		pairs = append(pairs, model.Pair{A: p[0], B: p[1]})
+		pf.pairs = append(pf.pairs, model.Pair{A: p[0], B: p[1]})
+		ex := make([]string, len(keep))
+		for k, c := range keep {
+			if c < len(rec) {
+				ex[k] = rec[c]
+			}
+		}
+		pf.extra = append(pf.extra, ex)
 	}
-	return pairs, nil
+	return pf, nil
+}
+
+// measuredKey is an unordered pair of drug ids.
+type measuredKey struct{ a, b string }
+
+func newMeasuredKey(a, b string) measuredKey {
+	if b < a {
+		a, b = b, a
+	}
+	return measuredKey{a, b}
+}
+
+// measuredMeans returns the measured mean of score in cell line of every
+// pair of sc that has one, by drug ids.
+func measuredMeans(sc *drugcomb.Screen, cellLine, score string) map[measuredKey]float64 {
+	ci, si := indexFold(sc.CellLines, cellLine), indexFold(sc.ScoreNames, score)
+	m := map[measuredKey]float64{}
+	if ci < 0 || si < 0 {
+		return m
+	}
+	for _, p := range sc.Pairs {
+		if p.CellLine == ci && !math.IsNaN(p.Mean[si]) {
+			m[newMeasuredKey(sc.Drugs[p.A].ID, sc.Drugs[p.B].ID)] = p.Mean[si]
+		}
+	}
+	return m
 }
 
 // predWriter writes prediction rows to CSV, Arrow IPC or Parquet.
@@ -359,7 +463,16 @@ type predWriter struct {
 	cal      *uq.Calibrator // nil: no interval columns
 	coverage float64
 	vals     []float64 // one row's float columns
+
+	// what every row carries besides the prediction
+	names           []string // drug names by feature row
+	cellLine, score string
+	measured        map[measuredKey]float64
+	extraNames      []string
 }
+
+// predStringColumns are the leading string columns of a prediction file.
+var predStringColumns = []string{"drug_a_id", "drug_b_id", "drug_a_name", "drug_b_name", "cell_line", "score"}
 
 // predColumns are the float columns of a prediction file; lower and upper
 // only with an interval (--coverage).
@@ -371,29 +484,44 @@ func predColumns(interval bool) []string {
 	return c
 }
 
-func predSchema(interval bool) *arrow.Schema {
-	fields := []arrow.Field{
-		{Name: "drug_a", Type: arrow.BinaryTypes.String},
-		{Name: "drug_b", Type: arrow.BinaryTypes.String},
+// predSchema is the prediction file's schema: the string columns, the float
+// columns, measured (bool) and measured_mean (float64, null when not
+// measured), then the --pairs file's extra columns (strings).
+func predSchema(interval bool, extra []string) *arrow.Schema {
+	var fields []arrow.Field
+	for _, c := range predStringColumns {
+		fields = append(fields, arrow.Field{Name: c, Type: arrow.BinaryTypes.String})
 	}
 	for _, c := range predColumns(interval) {
 		fields = append(fields, arrow.Field{Name: c, Type: arrow.PrimitiveTypes.Float64})
 	}
+	fields = append(fields, arrow.Field{Name: "measured", Type: arrow.FixedWidthTypes.Boolean},
+		arrow.Field{Name: "measured_mean", Type: arrow.PrimitiveTypes.Float64, Nullable: true})
+	for _, c := range extra {
+		fields = append(fields, arrow.Field{Name: c, Type: arrow.BinaryTypes.String})
+	}
 	return arrow.NewSchema(fields, nil)
 }
 
-// newPredWriter creates the prediction file at path; with cal non-nil it
+// newPredWriter creates the prediction file at path; with w.cal non-nil it
 // adds lower and upper, the interval of cal at coverage.
-func newPredWriter(path, format string, cal *uq.Calibrator, coverage float64) (*predWriter, error) {
+func newPredWriter(path, format string, w *predWriter) (*predWriter, error) {
 	fh, err := os.Create(path)
 	if err != nil {
 		return nil, err
 	}
-	w := &predWriter{fh: fh, bw: bufio.NewWriterSize(fh, 1<<20), format: format, schema: predSchema(cal != nil), cal: cal, coverage: coverage}
+	w.fh, w.bw, w.format, w.schema = fh, bufio.NewWriterSize(fh, 1<<20), format, predSchema(w.cal != nil, w.extraNames)
 	mem := memory.DefaultAllocator
 	switch format {
 	case "csv":
-		_, err = w.bw.WriteString("drug_a,drug_b," + strings.Join(predColumns(cal != nil), ",") + "\n")
+		var l []byte
+		for i, f := range w.schema.Fields() {
+			if i > 0 {
+				l = append(l, ',')
+			}
+			l = appendCSVField(l, f.Name)
+		}
+		_, err = w.bw.Write(append(l, '\n'))
 	case "arrow":
 		w.ipcw, err = ipc.NewFileWriter(&countingWriter{w: w.bw}, ipc.WithSchema(w.schema), ipc.WithAllocator(mem))
 	case "parquet":
@@ -424,7 +552,9 @@ func (w *predWriter) row(ids []string, p model.Pair, pr model.Prediction) ([]flo
 	return w.vals, nil
 }
 
-func (w *predWriter) write(ids []string, pairs []model.Pair, pred []model.Prediction) error {
+// write writes pairs and their predictions; extra holds, per pair, the
+// values of the extra columns (nil without extra columns).
+func (w *predWriter) write(ids []string, pairs []model.Pair, pred []model.Prediction, extra [][]string) error {
 	if w.format == "csv" {
 		for i, p := range pairs {
 			vals, err := w.row(ids, p, pred[i])
@@ -432,12 +562,27 @@ func (w *predWriter) write(ids []string, pairs []model.Pair, pred []model.Predic
 				return err
 			}
 			l := w.line[:0]
-			l = appendCSVField(l, ids[p.A])
-			l = append(l, ',')
-			l = appendCSVField(l, ids[p.B])
+			for k, s := range []string{ids[p.A], ids[p.B], w.names[p.A], w.names[p.B], w.cellLine, w.score} {
+				if k > 0 {
+					l = append(l, ',')
+				}
+				l = appendCSVField(l, s)
+			}
 			for _, v := range vals {
 				l = append(l, ',')
 				l = strconv.AppendFloat(l, v, 'g', 7, 64)
+			}
+			if y, ok := w.measured[newMeasuredKey(ids[p.A], ids[p.B])]; ok {
+				l = append(l, ",true,"...)
+				l = strconv.AppendFloat(l, y, 'g', -1, 64)
+			} else {
+				l = append(l, ",false,"...)
+			}
+			if extra != nil {
+				for _, s := range extra[i] {
+					l = append(l, ',')
+					l = appendCSVField(l, s)
+				}
 			}
 			l = append(l, '\n')
 			w.line = l
@@ -448,21 +593,39 @@ func (w *predWriter) write(ids []string, pairs []model.Pair, pred []model.Predic
 		return nil
 	}
 	b := w.builder
-	a, bb := b.Field(0).(*array.StringBuilder), b.Field(1).(*array.StringBuilder)
-	cols := make([]*array.Float64Builder, len(w.schema.Fields())-2)
+	ns := len(predStringColumns)
+	strs := make([]*array.StringBuilder, ns)
+	for k := range strs {
+		strs[k] = b.Field(k).(*array.StringBuilder)
+	}
+	nf := len(predColumns(w.cal != nil))
+	cols := make([]*array.Float64Builder, nf)
 	for k := range cols {
-		cols[k] = b.Field(2 + k).(*array.Float64Builder)
+		cols[k] = b.Field(ns + k).(*array.Float64Builder)
 		cols[k].Reserve(len(pairs))
 	}
+	mb := b.Field(ns + nf).(*array.BooleanBuilder)
+	mm := b.Field(ns + nf + 1).(*array.Float64Builder)
 	for i, p := range pairs {
 		vals, err := w.row(ids, p, pred[i])
 		if err != nil {
 			return err
 		}
-		a.Append(ids[p.A])
-		bb.Append(ids[p.B])
+		for k, s := range []string{ids[p.A], ids[p.B], w.names[p.A], w.names[p.B], w.cellLine, w.score} {
+			strs[k].Append(s)
+		}
 		for k, v := range vals {
 			cols[k].UnsafeAppend(v)
+		}
+		if y, ok := w.measured[newMeasuredKey(ids[p.A], ids[p.B])]; ok {
+			mb.Append(true)
+			mm.Append(y)
+		} else {
+			mb.Append(false)
+			mm.AppendNull()
+		}
+		for k := range w.extraNames {
+			b.Field(ns + nf + 2 + k).(*array.StringBuilder).Append(extra[i][k])
 		}
 	}
 	rec := b.NewRecord()

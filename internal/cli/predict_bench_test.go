@@ -24,6 +24,11 @@ func BenchmarkPredWriter(b *testing.B) {
 		pairs[i] = model.Pair{A: i % 400, B: (i / 400) % 400}
 		pred[i] = model.Prediction{Mu: float64(i%97) - 40, SigmaTotal: 1 + float64(i%13), SigmaEpistemic: 1, SigmaAleatoric: 0.5}
 	}
+	// A screen's worth of measured pairs (PC-3 has about 3000).
+	measured := map[measuredKey]float64{}
+	for i := 0; i < 3000; i++ {
+		measured[newMeasuredKey(ids[i%400], ids[(i*7+1)%400])] = float64(i)
+	}
 	scores := make([]float64, 144)
 	for i := range scores {
 		scores[i] = 0.02 * float64(i+1)
@@ -39,11 +44,11 @@ func BenchmarkPredWriter(b *testing.B) {
 				b.ReportAllocs()
 				path := filepath.Join(b.TempDir(), "p."+format)
 				for i := 0; i < b.N; i++ {
-					w, err := newPredWriter(path, format, c, 0.9)
+					w, err := newPredWriter(path, format, &predWriter{cal: c, coverage: 0.9, names: ids, cellLine: "PC-3", score: "combo_score", measured: measured})
 					if err != nil {
 						b.Fatal(err)
 					}
-					if err := w.write(ids, pairs, pred); err != nil {
+					if err := w.write(ids, pairs, pred, nil); err != nil {
 						b.Fatal(err)
 					}
 					if err := w.close(); err != nil {

@@ -60,11 +60,11 @@ func FuzzPredictionsRoundTrip(f *testing.F) {
 		}
 		for _, format := range []string{"csv", "arrow", "parquet"} {
 			path := filepath.Join(t.TempDir(), "p."+format)
-			w, err := newPredWriter(path, format, nil, 0)
+			w, err := newPredWriter(path, format, &predWriter{names: ids})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := w.write(ids, ps, pred); err != nil {
+			if err := w.write(ids, ps, pred, nil); err != nil {
 				t.Fatal(err)
 			}
 			if err := w.close(); err != nil {

@@ -141,7 +141,7 @@ func TestPredictCoverage(t *testing.T) {
 				var tuiErr bytes.Buffer
 				if _, err := loadTUITable(context.Background(), Env{Stderr: &tuiErr}, tuiInputs{screenDir: screen, predPath: p, kappa: 1}); err != nil {
 					t.Errorf("tui --predictions %s: %v", p, err)
-				} else if !strings.Contains(tuiErr.String(), "the columns lower and upper are not shown") {
+				} else if !strings.Contains(tuiErr.String(), "score, lower, upper, measured, measured_mean are not shown") {
 					t.Errorf("tui --predictions %s: stderr %q", p, tuiErr.String())
 				}
 				c := readPredColumns(t, p, "mu", "sigma_total", "lower", "upper")

@@ -62,16 +62,28 @@ func TestTrainPredict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 4 || strings.Join(rows[0], ",") != "drug_a,drug_b,mu,sigma_total,sigma_epistemic,sigma_aleatoric" {
+	if len(rows) != 4 || strings.Join(rows[0], ",") != "drug_a_id,drug_b_id,drug_a_name,drug_b_name,cell_line,score,mu,sigma_total,sigma_epistemic,sigma_aleatoric,measured,measured_mean" {
 		t.Fatalf("prediction CSV: %v", rows)
 	}
-	if strings.Join(rows[1][2:], ",") != strings.Join(rows[2][2:], ",") {
+	if strings.Join(rows[1][4:], ",") != strings.Join(rows[2][4:], ",") {
 		t.Errorf("(a,b) and (b,a) differ: %v vs %v", rows[1], rows[2])
 	}
+	// measured and measured_mean against the screen itself.
+	measured := map[[2]string]string{}
+	for _, p := range sc.Pairs {
+		if sc.CellLines[p.CellLine] == "SYNTH-1" {
+			measured[[2]string{sc.Drugs[p.A].ID, sc.Drugs[p.B].ID}] = strconv.FormatFloat(p.Mean[0], 'g', -1, 64)
+			measured[[2]string{sc.Drugs[p.B].ID, sc.Drugs[p.A].ID}] = strconv.FormatFloat(p.Mean[0], 'g', -1, 64)
+		}
+	}
 	for _, r := range rows[1:] {
-		tot, _ := strconv.ParseFloat(r[3], 64)
-		epi, _ := strconv.ParseFloat(r[4], 64)
-		ale, _ := strconv.ParseFloat(r[5], 64)
+		y, ok := measured[[2]string{r[0], r[1]}]
+		if r[4] != "SYNTH-1" || r[5] != sc.ScoreNames[0] || r[10] != strconv.FormatBool(ok) || r[11] != y {
+			t.Errorf("row %v: want cell line SYNTH-1, score %s, measured %v, measured_mean %q", r, sc.ScoreNames[0], ok, y)
+		}
+		tot, _ := strconv.ParseFloat(r[7], 64)
+		epi, _ := strconv.ParseFloat(r[8], 64)
+		ale, _ := strconv.ParseFloat(r[9], 64)
 		if !(tot > 0) || epi > tot || ale > tot {
 			t.Errorf("row %v: sigmas inconsistent", r)
 		}
@@ -102,8 +114,12 @@ func TestTrainPredict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if schema.NumFields() != 6 || schema.Field(3).Name != "sigma_total" {
-		t.Errorf("schema %v", schema)
+	var got []string
+	for _, f := range schema.Fields() {
+		got = append(got, f.Name+":"+f.Type.String())
+	}
+	if want := "drug_a_id:utf8,drug_b_id:utf8,drug_a_name:utf8,drug_b_name:utf8,cell_line:utf8,score:utf8,mu:float64,sigma_total:float64,sigma_epistemic:float64,sigma_aleatoric:float64,measured:bool,measured_mean:float64"; strings.Join(got, ",") != want {
+		t.Errorf("schema %s, want %s", strings.Join(got, ","), want)
 	}
 
 	t.Run("errors", func(t *testing.T) {

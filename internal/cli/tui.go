@@ -254,7 +254,7 @@ func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (
 			return nil, err
 		}
 		if u := bl.Unused(); len(u) > 0 {
-			fmt.Fprintf(env.Stderr, "deup tui: %s: the columns %s are not shown (the pair detail shows intervals with --model)\n", predPath, strings.Join(u, " and "))
+			fmt.Fprintf(env.Stderr, "deup tui: %s: the columns %s are not shown (the pair detail shows intervals with --model)\n", predPath, strings.Join(u, ", "))
 		}
 	}
 	tab, err := bl.Build()

@@ -100,7 +100,7 @@ func topBySigmaEpistemic(t *testing.T, path string, k int) []scored {
 		t.Fatal(err)
 	}
 	col := slices.Index(recs[0], "sigma_epistemic")
-	if col < 0 || recs[0][0] != "drug_a" || recs[0][1] != "drug_b" {
+	if col < 0 || recs[0][0] != "drug_a_id" || recs[0][1] != "drug_b_id" {
 		t.Fatalf("unexpected header %v", recs[0])
 	}
 	var all []scored

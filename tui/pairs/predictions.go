@@ -19,11 +19,15 @@ import (
 )
 
 // PredictionColumns are the columns of a predictions file: drug_a and
-// drug_b (drug IDs of the screen, or names, or PubChem CIDs), cell_line
+// drug_b (drug IDs of the screen, or names, or PubChem CIDs; the files of
+// deup predict call them drug_a_id and drug_b_id, read as the same), cell_line
 // (optional), mu, sigma_total, sigma_epistemic, sigma_aleatoric,
 // acquisition (optional), and lower and upper (optional: the interval of
 // deup predict --coverage; accepted but not shown, and listed by
-// Builder.Unused). `deup predict` writes such files.
+// Builder.Unused). Any other column (deup predict's drug names, score,
+// measured, measured_mean, and the columns it passes through from its
+// --pairs file) is accepted, not shown, and listed by Builder.Unused.
+// `deup predict` writes such files.
 func PredictionColumns() []string {
 	return []string{"drug_a", "drug_b", "cell_line", "mu", "sigma_total", "sigma_epistemic", "sigma_aleatoric", "acquisition", "lower", "upper"}
 }
@@ -34,15 +38,25 @@ func optionalColumn(c string) bool {
 
 // noteUnused records the columns of idx the table does not keep.
 func (bl *Builder) noteUnused(idx map[string]int) {
-	for _, c := range []string{"lower", "upper"} { // optional columns the table does not keep
-		if _, ok := idx[c]; ok && !slices.Contains(bl.unused, c) {
+	names := make([]string, 0, len(idx))
+	for c := range idx {
+		names = append(names, c)
+	}
+	slices.SortFunc(names, func(a, b string) int { return idx[a] - idx[b] })
+	for _, c := range names {
+		switch c {
+		case "drug_a", "drug_b", "cell_line", "mu", "sigma_total", "sigma_epistemic", "sigma_aleatoric", "acquisition":
+			continue
+		}
+		if !slices.Contains(bl.unused, c) {
 			bl.unused = append(bl.unused, c)
 		}
 	}
 }
 
 // Unused returns the columns of the files read so far that the table does
-// not keep (lower and upper), for the caller to say so.
+// not keep (lower, upper and any column it does not know), in file order,
+// for the caller to say so.
 func (bl *Builder) Unused() []string { return slices.Clone(bl.unused) }
 
 // ReadPredictions adds the predictions in path (.csv, .parquet or .arrow)
@@ -165,16 +179,26 @@ func predHeader(names []string) (map[string]int, error) {
 	}
 	idx := map[string]int{}
 	for i, n := range names {
-		if !known[n] {
-			return nil, fmt.Errorf("unknown column %q (want %s)", n, strings.Join(PredictionColumns(), ", "))
+		c := n
+		switch n {
+		case "drug_a_id":
+			c = "drug_a"
+		case "drug_b_id":
+			c = "drug_b"
 		}
-		if _, dup := idx[n]; dup {
+		if _, dup := idx[c]; dup {
+			if c != n || known[c] && slices.Contains(names, c+"_id") {
+				return nil, fmt.Errorf("columns %q and %q both: keep one", c, c+"_id")
+			}
 			return nil, fmt.Errorf("column %q twice", n)
 		}
-		idx[n] = i
+		idx[c] = i
 	}
 	for _, c := range PredictionColumns() {
 		if _, ok := idx[c]; !ok && !optionalColumn(c) {
+			if c == "drug_a" || c == "drug_b" {
+				return nil, fmt.Errorf("missing column %q (or %q)", c+"_id", c)
+			}
 			return nil, fmt.Errorf("missing column %q", c)
 		}
 	}

@@ -56,7 +56,14 @@ func TestReadPredictionsCSV(t *testing.T) {
 		{name: "negative sigma", csv: "drug_a,drug_b,mu,sigma_total,sigma_epistemic,sigma_aleatoric\nD3,31703,1,1,-1,1\n", cells: []string{"a"}, err: "line 2: column sigma_epistemic: negative"},
 		{name: "infinite mu", csv: "drug_a,drug_b,mu,sigma_total,sigma_epistemic,sigma_aleatoric\nD3,31703,+Inf,1,1,1\n", cells: []string{"a"}, err: "not finite"},
 		{name: "missing column", csv: "drug_a,drug_b,mu,sigma_total,sigma_epistemic\n", cells: []string{"a"}, err: `line 1: missing column "sigma_aleatoric"`},
-		{name: "unknown column", csv: "drug_a,drug_b,mu,sigma_total,sigma_epistemic,sigma_aleatoric,score\n", cells: []string{"a"}, err: `unknown column "score"`},
+		{
+			name:  "deup predict's names: drug_a_id, drug_b_id and extra columns",
+			csv:   "drug_a_id,drug_b_id,drug_a_name,drug_b_name,cell_line,score,mu,sigma_total,sigma_epistemic,sigma_aleatoric,measured,measured_mean,well\n5702198,31703,Cisplatin,Doxorubicin,a,combo_score,2,1,1,1,true,3.5,A1\n",
+			cells: []string{"a"}, cell: -1,
+			want: []Prediction{{Mu: 2, SigmaTotal: 1, SigmaEpistemic: 1, SigmaAleatoric: 1}},
+		},
+		{name: "old and new drug column both", csv: "drug_a,drug_a_id,drug_b,mu,sigma_total,sigma_epistemic,sigma_aleatoric\n", cells: []string{"a"}, err: `columns "drug_a" and "drug_a_id" both`},
+		{name: "no drug column", csv: "drug_b_id,mu,sigma_total,sigma_epistemic,sigma_aleatoric\n", cells: []string{"a"}, err: `missing column "drug_a_id" (or "drug_a")`},
 		{name: "same drug twice", csv: "drug_a,drug_b,mu,sigma_total,sigma_epistemic,sigma_aleatoric\nD3,Gefitinib,1,1,1,1\n", cells: []string{"a"}, err: "line 2: pairs: pair of drug"},
 		{name: "empty", csv: "", cells: []string{"a"}, err: "empty file"},
 	} {
@@ -79,6 +86,11 @@ func TestReadPredictionsCSV(t *testing.T) {
 			tab, err := bl.Build()
 			if err != nil {
 				t.Fatal(err)
+			}
+			if strings.Contains(tc.csv, ",well") {
+				if got := strings.Join(bl.Unused(), ","); got != "drug_a_name,drug_b_name,score,measured,measured_mean,well" {
+					t.Errorf("Unused() = %s", got)
+				}
 			}
 			if n != len(tc.want) || tab.Len() != n {
 				t.Fatalf("added %d, table %d, want %d", n, tab.Len(), len(tc.want))
