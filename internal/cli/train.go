@@ -316,22 +316,32 @@ func splitOf(rest []int, fracs [3]float64, seed uint64) drugcomb.Split {
 	return sp
 }
 
-// calibrate fits the split-conformal calibration of a trained method on
-// the held-out pairs idx of d: scores |y - mu|/sigma_total (normalized) or
-// |y - mu|.
-func calibrate(m model.Method, f *model.Features, d *model.Dataset, idx []int, normalized bool) (uq.Calibrator, error) {
+// predictOn predicts the pairs idx of d with m and returns their measured
+// scores, mu and sigma_total, in the order of idx.
+func predictOn(m model.Method, f *model.Features, d *model.Dataset, idx []int) (y, mu, sigma []float64, err error) {
 	ps := make([]model.Pair, len(idx))
-	y := make([]float64, len(idx))
+	y = make([]float64, len(idx))
 	for k, i := range idx {
 		ps[k], y[k] = d.Pairs[i], d.Y[i]
 	}
 	pred, err := m.Predict(f, ps)
 	if err != nil {
-		return uq.Calibrator{}, err
+		return nil, nil, nil, err
 	}
-	mu, sigma := make([]float64, len(idx)), make([]float64, len(idx))
+	mu, sigma = make([]float64, len(idx)), make([]float64, len(idx))
 	for k, p := range pred {
 		mu[k], sigma[k] = p.Mu, p.SigmaTotal
+	}
+	return y, mu, sigma, nil
+}
+
+// calibrate fits the split-conformal calibration of a trained method on
+// the held-out pairs idx of d: scores |y - mu|/sigma_total (normalized) or
+// |y - mu|.
+func calibrate(m model.Method, f *model.Features, d *model.Dataset, idx []int, normalized bool) (uq.Calibrator, error) {
+	y, mu, sigma, err := predictOn(m, f, d, idx)
+	if err != nil {
+		return uq.Calibrator{}, err
 	}
 	cal, err := uq.FitConformal(y, mu, sigma, normalized)
 	if err != nil {
@@ -343,21 +353,15 @@ func calibrate(m model.Method, f *model.Features, d *model.Dataset, idx []int, n
 // intervalsOn scores the intervals of cal at coverage on the pairs idx of
 // d (coverages in %, uq.ScoreIntervals).
 func intervalsOn(m model.Method, f *model.Features, d *model.Dataset, idx []int, cal uq.Calibrator, coverage float64) (uq.IntervalMetrics, error) {
-	ps := make([]model.Pair, len(idx))
-	y := make([]float64, len(idx))
-	for k, i := range idx {
-		ps[k], y[k] = d.Pairs[i], d.Y[i]
-	}
-	pred, err := m.Predict(f, ps)
+	y, mu, sigma, err := predictOn(m, f, d, idx)
 	if err != nil {
 		return uq.IntervalMetrics{}, err
 	}
-	lo, hi, sigma := make([]float64, len(idx)), make([]float64, len(idx)), make([]float64, len(idx))
-	for k, p := range pred {
-		if lo[k], hi[k], err = cal.Interval(p.Mu, p.SigmaTotal, coverage); err != nil {
+	lo, hi := make([]float64, len(idx)), make([]float64, len(idx))
+	for k := range mu {
+		if lo[k], hi[k], err = cal.Interval(mu[k], sigma[k], coverage); err != nil {
 			return uq.IntervalMetrics{}, err
 		}
-		sigma[k] = p.SigmaTotal
 	}
 	return uq.ScoreIntervals(y, lo, hi, sigma, 1-coverage), nil
 }
