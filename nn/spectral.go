@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 
 	"github.com/chewxy/hm"
+	"github.com/deup-screening/deup/internal/kernels"
+	"gonum.org/v1/gonum/blas"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -169,14 +171,36 @@ func powerIterate[T float32 | float64](s *SpectralNorm, w []T, n int) {
 		return
 	}
 	u, v := make([]float64, s.In), make([]float64, s.Out)
+	w32, fast := any(w).([]float32)
+	var u32, v32 []float32
+	if fast {
+		u32, v32 = make([]float32, s.In), make([]float32, s.Out)
+	}
 	var sigma float64
 	for it := 0; it < n; it++ {
-		snMulT(w, s.U, v)
+		if fast {
+			// gonum's Sgemv (SIMD axpy/dot kernels); float32 sums of In
+			// or Out terms, plenty for an iteration that only needs the
+			// direction.
+			kernels.Impl().Sgemv(blas.Trans, s.In, s.Out, 1, w32, s.Out, s.U, 1, 0, v32, 1)
+			for j, x := range v32 {
+				v[j] = float64(x)
+			}
+		} else {
+			snMulT(w, s.U, v)
+		}
 		snNormalize(v)
 		for j, x := range v {
 			s.V[j] = float32(x)
 		}
-		snMul(w, s.V, u)
+		if fast {
+			kernels.Impl().Sgemv(blas.NoTrans, s.In, s.Out, 1, w32, s.Out, s.V, 1, 0, u32, 1)
+			for i, x := range u32 {
+				u[i] = float64(x)
+			}
+		} else {
+			snMul(w, s.V, u)
+		}
 		sigma = snNormalize(u)
 		for i, x := range u {
 			s.U[i] = float32(x)
@@ -194,11 +218,18 @@ func refresh[T float32 | float64](s *SpectralNorm, w []T) {
 		s.setSigma(0)
 		return
 	}
-	wv := make([]float64, s.In)
-	snMul(w, s.V, wv)
 	var sigma float64
-	for i, x := range wv {
-		sigma += float64(s.U[i]) * x
+	if w32, ok := any(w).([]float32); ok {
+		// sigma = sum_i u_i (W v)_i, each row's product summed in float64.
+		for i, ui := range s.U {
+			sigma += float64(ui) * kernels.Impl().Dsdot(s.Out, w32[i*s.Out:(i+1)*s.Out], 1, s.V, 1)
+		}
+	} else {
+		wv := make([]float64, s.In)
+		snMul(w, s.V, wv)
+		for i, x := range wv {
+			sigma += float64(s.U[i]) * x
+		}
 	}
 	s.setSigma(sigma)
 }
@@ -273,6 +304,12 @@ func spectralForward[T float32 | float64](s *SpectralNorm, w, out []T) {
 		copy(out, w)
 		return
 	}
+	if w32, ok := any(w).([]float32); ok {
+		o32 := any(out).([]float32)
+		clear(o32)
+		kernels.Impl().Saxpy(len(w32), float32(s.Scale()), w32, 1, o32, 1)
+		return
+	}
 	c := T(s.Scale())
 	for i, x := range w {
 		out[i] = c * x
@@ -330,13 +367,29 @@ func spectralBackward[T float32 | float64](s *SpectralNorm, w, g, out []T) {
 		copy(out, g)
 		return
 	}
+	n := s.Out
+	sc := s.Scale()
+	if w32, ok := any(w).([]float32); ok {
+		g32, o32 := any(g).([]float32), any(out).([]float32)
+		bl := kernels.Impl()
+		var inner float64
+		for i := 0; i < s.In; i++ {
+			inner += bl.Dsdot(n, g32[i*n:(i+1)*n], 1, w32[i*n:(i+1)*n], 1)
+		}
+		c := sc * inner / s.sigma
+		for i, ui := range s.U {
+			row := o32[i*n : (i+1)*n]
+			clear(row)
+			bl.Saxpy(n, float32(sc), g32[i*n:(i+1)*n], 1, row, 1)
+			bl.Saxpy(n, float32(-c*float64(ui)), s.V, 1, row, 1)
+		}
+		return
+	}
 	var inner float64
 	for i, x := range w {
 		inner += float64(g[i]) * float64(x)
 	}
-	sc := s.Scale()
 	c := sc * inner / s.sigma
-	n := s.Out
 	for i, ui := range s.U {
 		a := c * float64(ui)
 		row, grow := out[i*n:(i+1)*n], g[i*n:(i+1)*n]

@@ -320,3 +320,27 @@ func TestExternalLoss(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSpectralNorm: one training-mode forward (one power iteration,
+// W_sn) and backward of the op on the DUE tower's 2,048×1,024 float32
+// weight.
+func BenchmarkSpectralNorm(b *testing.B) {
+	const in, out = 2048, 1024
+	rng := rand.New(rand.NewPCG(1, 1))
+	w := randWeights(rng, in*out, 0.05)
+	gr := randWeights(rng, in*out, 1)
+	sn := NewSpectralNorm(w, in, out, 0.95, rng)
+	sn.Train = true
+	wt := tensor.New(tensor.WithShape(in, out), tensor.WithBacking(w))
+	gt := tensor.New(tensor.WithShape(in, out), tensor.WithBacking(gr))
+	fwd, bwd := &spectralOp{sn: sn}, &spectralGradOp{sn: sn}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := fwd.Do(wt); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := bwd.Do(wt, gt); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
