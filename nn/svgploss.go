@@ -9,7 +9,7 @@ import (
 	"gorgonia.org/tensor"
 )
 
-// LossFunc is a scalar loss of a rows×cols matrix x (row major) computed
+// ExternalLossFunc is a scalar loss of a rows×cols matrix x (row major) computed
 // outside the graph, with its gradient: it returns L(x) and writes dL/dx
 // into dx (rows×cols, zeroed before the call). DUE's -ELBO/n of the
 // sparse variational GP (package gp) on the extracted features is one:
@@ -19,13 +19,13 @@ import (
 // x and dx are valid only during the call. An error aborts the graph's run
 // and is returned by it (wrapped by gorgonia so that errors.Is does not
 // see it; the loss keeps the original).
-type LossFunc func(x []float64, rows, cols int, dx []float64) (float64, error)
+type ExternalLossFunc func(x []float64, rows, cols int, dx []float64) (float64, error)
 
 // extLoss is the state shared by an external-loss op and its gradient op:
 // the forward run stores dL/dx, the backward run scales it by the
 // incoming gradient (1 for the cost itself).
 type extLoss struct {
-	fn         LossFunc
+	fn         ExternalLossFunc
 	rows, cols int
 	x, dx      []float64
 	value      float64
@@ -40,7 +40,7 @@ type extLossGradOp struct {
 }
 
 // externalLoss returns the scalar node L(x) for the matrix node x.
-func externalLoss(x *G.Node, fn LossFunc) (*G.Node, *extLoss, error) {
+func externalLoss(x *G.Node, fn ExternalLossFunc) (*G.Node, *extLoss, error) {
 	s := x.Shape()
 	if len(s) != 2 {
 		return nil, nil, fmt.Errorf("nn: external loss of shape %v, want a matrix", s)
