@@ -34,7 +34,9 @@ import (
 //	dL/dW = (Coeff/sigma) (G - (<G, W>/sigma) u v^T),
 //
 // otherwise dL/dW = G. Norms are floored at 1e-12 (torch's normalize).
-// Products accumulate in float64; u and v are stored as float32 (they are
+// Dot products accumulate in float64, in an order that does not depend
+// on where the tensors sit in memory (same seed, same numbers); u and v
+// are stored as float32 (they are
 // saved with the parameters, so a loaded network reproduces sigma
 // exactly).
 //
@@ -133,6 +135,26 @@ func snNormalize(x []float64) float64 {
 	return n
 }
 
+// snDot is sum_i a_i b_i in float64, in an order fixed by the length
+// alone. gonum's SIMD dot kernels start at the first 16-byte boundary, so
+// their sums depend on where the slices sit in memory, and two runs with
+// the same seed would differ in the last bit.
+func snDot(a, b []float32) float64 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += float64(a[i]) * float64(b[i])
+		s1 += float64(a[i+1]) * float64(b[i+1])
+		s2 += float64(a[i+2]) * float64(b[i+2])
+		s3 += float64(a[i+3]) * float64(b[i+3])
+	}
+	for ; i < len(a); i++ {
+		s0 += float64(a[i]) * float64(b[i])
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
 // snMulT writes W^T u (out) for W in×out.
 func snMulT[T float32 | float64](w []T, u []float32, dst []float64) {
 	clear(dst)
@@ -172,16 +194,16 @@ func powerIterate[T float32 | float64](s *SpectralNorm, w []T, n int) {
 	}
 	u, v := make([]float64, s.In), make([]float64, s.Out)
 	w32, fast := any(w).([]float32)
-	var u32, v32 []float32
+	var v32 []float32
 	if fast {
-		u32, v32 = make([]float32, s.In), make([]float32, s.Out)
+		v32 = make([]float32, s.Out)
 	}
 	var sigma float64
 	for it := 0; it < n; it++ {
 		if fast {
-			// gonum's Sgemv (SIMD axpy/dot kernels); float32 sums of In
-			// or Out terms, plenty for an iteration that only needs the
-			// direction.
+			// gonum's Sgemv (SIMD axpy kernel: float32 sums of In terms,
+			// plenty for an iteration that only needs the direction; the
+			// same numbers whatever the alignment of the slices).
 			kernels.Impl().Sgemv(blas.Trans, s.In, s.Out, 1, w32, s.Out, s.U, 1, 0, v32, 1)
 			for j, x := range v32 {
 				v[j] = float64(x)
@@ -194,9 +216,8 @@ func powerIterate[T float32 | float64](s *SpectralNorm, w []T, n int) {
 			s.V[j] = float32(x)
 		}
 		if fast {
-			kernels.Impl().Sgemv(blas.NoTrans, s.In, s.Out, 1, w32, s.Out, s.V, 1, 0, u32, 1)
-			for i, x := range u32 {
-				u[i] = float64(x)
+			for i := range u {
+				u[i] = snDot(w32[i*s.Out:(i+1)*s.Out], s.V)
 			}
 		} else {
 			snMul(w, s.V, u)
@@ -222,7 +243,7 @@ func refresh[T float32 | float64](s *SpectralNorm, w []T) {
 	if w32, ok := any(w).([]float32); ok {
 		// sigma = sum_i u_i (W v)_i, each row's product summed in float64.
 		for i, ui := range s.U {
-			sigma += float64(ui) * kernels.Impl().Dsdot(s.Out, w32[i*s.Out:(i+1)*s.Out], 1, s.V, 1)
+			sigma += float64(ui) * snDot(w32[i*s.Out:(i+1)*s.Out], s.V)
 		}
 	} else {
 		wv := make([]float64, s.In)
@@ -237,14 +258,29 @@ func refresh[T float32 | float64](s *SpectralNorm, w []T) {
 // spectralOp is the graph op W ↦ W_sn of a SpectralNorm (see there). It
 // keeps its output tensor from run to run.
 type spectralOp struct {
-	sn  *SpectralNorm
-	buf *tensor.Dense
+	sn   *SpectralNorm
+	buf  *tensor.Dense
+	into gradTarget // where the gradient op writes dL/dW
 }
+
+// gradTarget says where the gradient op writes dL/dW. The graph methods
+// that know W_sn's only consumer choose the sharing (SpectralSparseMul,
+// SpectralLinear); each saves one In×Out tensor per layer (8 MB for the
+// DUE tower's layers).
+type gradTarget uint8
+
+const (
+	gradOwn     gradTarget = iota // a tensor of its own
+	gradForward                   // the forward op's W_sn tensor: valid when no backward op reads W_sn (a sparse product's weight gradient Xᵀ·G does not)
+	gradInPlace                   // the incoming gradient G itself: valid when G is rewritten whole by its producer every run and read by nothing else (a dense product's Aᵀ·G)
+)
 
 // spectralGradOp is its backward pass, (W, G) ↦ dL/dW.
 type spectralGradOp struct {
-	sn  *SpectralNorm
-	buf *tensor.Dense
+	sn   *SpectralNorm
+	buf  *tensor.Dense
+	fwd  *spectralOp
+	into gradTarget
 }
 
 // applySpectralNorm returns the node W_sn for the weight node w, whose
@@ -324,7 +360,7 @@ func (op *spectralOp) Hashcode() uint32      { return spectralHash(op) }
 func (op *spectralOp) String() string        { return "SpectralNorm" }
 func (op *spectralOp) DiffWRT(int) []bool    { return []bool{true} }
 func (op *spectralOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	gw, err := G.ApplyOp(&spectralGradOp{sn: op.sn}, inputs[0], grad)
+	gw, err := G.ApplyOp(&spectralGradOp{sn: op.sn, fwd: op, into: op.into}, inputs[0], grad)
 	if err != nil {
 		return nil, err
 	}
@@ -349,7 +385,15 @@ func (op *spectralGradOp) Do(vals ...G.Value) (G.Value, error) {
 	if !ok1 || !ok2 || !w.Shape().Eq(want) || !g.Shape().Eq(want) || w.Dtype() != g.Dtype() {
 		return nil, fmt.Errorf("nn: spectral norm gradient: bad inputs %v, %v", vals[0].Shape(), vals[1].Shape())
 	}
-	out := snBuf(&op.buf, w)
+	var out *tensor.Dense
+	switch op.into {
+	case gradForward:
+		out = op.fwd.buf // the forward run allocated it (same shape and type)
+	case gradInPlace:
+		out = g
+	default:
+		out = snBuf(&op.buf, w)
+	}
 	switch wd := w.Data().(type) {
 	case []float32:
 		spectralBackward(op.sn, wd, g.Data().([]float32), out.Data().([]float32))
@@ -361,7 +405,8 @@ func (op *spectralGradOp) Do(vals ...G.Value) (G.Value, error) {
 	return out, nil
 }
 
-// spectralBackward writes dL/dW given G = dL/dW_sn (see SpectralNorm).
+// spectralBackward writes dL/dW given G = dL/dW_sn (see SpectralNorm);
+// out may be g itself.
 func spectralBackward[T float32 | float64](s *SpectralNorm, w, g, out []T) {
 	if s.Scale() == 1 {
 		copy(out, g)
@@ -374,13 +419,13 @@ func spectralBackward[T float32 | float64](s *SpectralNorm, w, g, out []T) {
 		bl := kernels.Impl()
 		var inner float64
 		for i := 0; i < s.In; i++ {
-			inner += bl.Dsdot(n, g32[i*n:(i+1)*n], 1, w32[i*n:(i+1)*n], 1)
+			inner += snDot(g32[i*n:(i+1)*n], w32[i*n:(i+1)*n])
 		}
 		c := sc * inner / s.sigma
 		for i, ui := range s.U {
 			row := o32[i*n : (i+1)*n]
-			clear(row)
-			bl.Saxpy(n, float32(sc), g32[i*n:(i+1)*n], 1, row, 1)
+			copy(row, g32[i*n:(i+1)*n])
+			bl.Sscal(n, float32(sc), row, 1)
 			bl.Saxpy(n, float32(-c*float64(ui)), s.V, 1, row, 1)
 		}
 		return

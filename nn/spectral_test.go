@@ -344,3 +344,93 @@ func BenchmarkSpectralNorm(b *testing.B) {
 		}
 	}
 }
+
+// TestSpectralLayersShareBuffers: SpectralSparseMul and SpectralLinear,
+// which write the weight gradient into W_sn's tensor or into the
+// product's gradient, give bit for bit the gradients of the plain
+// composition SparseMul/Linear of SpectralNorm (own tensors), run after
+// run with changing inputs, in training mode.
+func TestSpectralLayersShareBuffers(t *testing.T) {
+	const dim, hid, out, rows = 12, 8, 5, 4
+	rng := rand.New(rand.NewPCG(9, 9))
+	X := &CSR{Dim: dim, RowPtr: []int{0}}
+	for r := 0; r < 6; r++ {
+		for j := 0; j < dim; j++ {
+			if rng.Float64() < 0.4 {
+				X.Col = append(X.Col, int32(j))
+				X.Val = append(X.Val, float32(rng.NormFloat64()))
+			}
+		}
+		X.RowPtr = append(X.RowPtr, len(X.Col))
+	}
+	w1, w2 := randWeights(rng, dim*hid, 2), randWeights(rng, hid*out, 2)
+	type built struct {
+		g      *Graph
+		x      *SparseBatch
+		c      *Tensor
+		grads  []*Node
+		w1, w2 []float32
+	}
+	build := func(shared bool) built {
+		// Each graph has its own copy of the weights and normalizations,
+		// started from the same seed.
+		b := built{w1: append([]float32(nil), w1...), w2: append([]float32(nil), w2...)}
+		sn1 := NewSpectralNorm(b.w1, dim, hid, 0.95, rand.New(rand.NewPCG(1, 1)))
+		sn2 := NewSpectralNorm(b.w2, hid, out, 0.95, rand.New(rand.NewPCG(2, 1)))
+		sn1.Train, sn2.Train = true, true
+		g := NewGraph(Float32)
+		b.g, b.x = g, NewSparseBatch(rows)
+		t1, _ := TensorFrom(b.w1, dim, hid)
+		t2, _ := TensorFrom(b.w2, hid, out)
+		bias := NewTensor(Float32, 1, out)
+		W1, W2, B := g.Matrix("w1", t1), g.Matrix("w2", t2), g.Matrix("b", bias)
+		var h, y *Node
+		if shared {
+			h = g.ReLU(g.SpectralSparseMul(b.x, sn1, W1, nil))
+			y = g.SpectralLinear(h, sn2, W2, B)
+		} else {
+			h = g.ReLU(g.SparseMul(b.x, g.SpectralNorm(sn1, W1), nil))
+			y = g.Linear(h, g.SpectralNorm(sn2, W2), B)
+		}
+		b.c = NewTensor(Float32, rows, out)
+		cost := g.Sum(g.HadamardProd(g.Square(y), g.Input("c", b.c)))
+		b.grads = g.Grad(cost, W1, W2)
+		if err := g.Compile(); err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	plain, shared := build(false), build(true)
+	defer plain.g.Close()
+	defer shared.g.Close()
+	for run := 0; run < 4; run++ {
+		rowsOf := []int{run % 6, (run + 2) % 6, (run + 3) % 6}
+		cv := make([]float32, rows*out)
+		for i := range cv {
+			cv[i] = float32(rng.NormFloat64())
+		}
+		for _, b := range []built{plain, shared} {
+			b.x.Fill(X, rowsOf)
+			copy(b.c.Data().([]float32), cv)
+			if err := b.g.Run(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for k := range plain.grads {
+			p, s := plain.grads[k].Value().Data().([]float32), shared.grads[k].Value().Data().([]float32)
+			for i := range p {
+				if p[i] != s[i] {
+					t.Fatalf("run %d: gradient %d[%d]: shared buffers %v, own %v", run, k, i, s[i], p[i])
+				}
+			}
+		}
+		// A gradient step on both, so that W and sigma change.
+		for k, ws := range [][2][]float32{{plain.w1, shared.w1}, {plain.w2, shared.w2}} {
+			g := plain.grads[k].Value().Data().([]float32)
+			for i := range ws[0] {
+				ws[0][i] -= 0.01 * g[i]
+				ws[1][i] -= 0.01 * g[i]
+			}
+		}
+	}
+}

@@ -111,6 +111,16 @@ func TestNetworkGradientFiniteDifference(t *testing.T) {
 			}
 		}
 	}
+	// The gradient tensors are reused (written in place) from run to
+	// run: a later run gives the first run's gradients again.
+	loss()
+	for k, g := range sg.grads {
+		for i, v := range g.Value().Data().([]float64) {
+			if v != grads[k][i] {
+				t.Fatalf("run %d: gradient %d[%d] = %v, first run %v", 2+2*12*len(sg.wts), k, i, v, grads[k][i])
+			}
+		}
+	}
 }
 
 // TestInferenceMatchesGraph: the hand-written inference pass (per-drug

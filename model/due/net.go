@@ -188,18 +188,18 @@ func (n *network) buildGraph(dt nn.DType, u, b int, loss nn.ExternalLossFunc) (*
 			return nil, err
 		}
 		sg.wts = append(sg.wts, wt, bt)
-		wN := g.Matrix(l.name+".w", wt)
-		W[i], B[i] = g.SpectralNorm(l.sn, wN), g.Matrix(l.name+".b", bt)
-		wrt = append(wrt, wN, B[i])
+		W[i], B[i] = g.Matrix(l.name+".w", wt), g.Matrix(l.name+".b", bt)
+		wrt = append(wrt, W[i], B[i])
 	}
 	sg.s = nn.NewTensor(dt, b, u)
 	S := g.Input("S", sg.s)
-	h1 := g.ReLU(g.AddBias(g.SparseMul(sg.x, W[lT1], nil), B[lT1]))
-	emb := g.Linear(h1, W[lT2], B[lT2])
+	lin := func(x *nn.Node, i int) *nn.Node { return g.SpectralLinear(x, n.l[i].sn, W[i], B[i]) }
+	h1 := g.ReLU(g.AddBias(g.SpectralSparseMul(sg.x, n.l[lT1].sn, W[lT1], nil), B[lT1]))
+	emb := lin(h1, lT2)
 	pe := g.Dense(S, emb, nil)
-	r1 := g.ReLU(g.Linear(pe, W[lC1], B[lC1]))
-	r2 := g.Add(r1, g.ReLU(g.Linear(r1, W[lC2], B[lC2])))
-	f := g.Linear(r2, W[lHead], B[lHead])
+	r1 := g.ReLU(lin(pe, lC1))
+	r2 := g.Add(r1, g.ReLU(lin(r1, lC2)))
+	f := lin(r2, lHead)
 	g.Read(f, &sg.feat)
 	sg.grads = g.Grad(g.ExternalLoss(f, loss), wrt...)
 	if err := g.Compile(); err != nil {
