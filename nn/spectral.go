@@ -258,29 +258,14 @@ func refresh[T float32 | float64](s *SpectralNorm, w []T) {
 // spectralOp is the graph op W ↦ W_sn of a SpectralNorm (see there). It
 // keeps its output tensor from run to run.
 type spectralOp struct {
-	sn   *SpectralNorm
-	buf  *tensor.Dense
-	into gradTarget // where the gradient op writes dL/dW
+	sn  *SpectralNorm
+	buf *tensor.Dense
 }
-
-// gradTarget says where the gradient op writes dL/dW. The graph methods
-// that know W_sn's only consumer choose the sharing (SpectralSparseMul,
-// SpectralLinear); each saves one In×Out tensor per layer (8 MB for the
-// DUE tower's layers).
-type gradTarget uint8
-
-const (
-	gradOwn     gradTarget = iota // a tensor of its own
-	gradForward                   // the forward op's W_sn tensor: valid when no backward op reads W_sn (a sparse product's weight gradient Xᵀ·G does not)
-	gradInPlace                   // the incoming gradient G itself: valid when G is rewritten whole by its producer every run and read by nothing else (a dense product's Aᵀ·G)
-)
 
 // spectralGradOp is its backward pass, (W, G) ↦ dL/dW.
 type spectralGradOp struct {
-	sn   *SpectralNorm
-	buf  *tensor.Dense
-	fwd  *spectralOp
-	into gradTarget
+	sn  *SpectralNorm
+	buf *tensor.Dense
 }
 
 // applySpectralNorm returns the node W_sn for the weight node w, whose
@@ -360,7 +345,7 @@ func (op *spectralOp) Hashcode() uint32      { return spectralHash(op) }
 func (op *spectralOp) String() string        { return "SpectralNorm" }
 func (op *spectralOp) DiffWRT(int) []bool    { return []bool{true} }
 func (op *spectralOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	gw, err := G.ApplyOp(&spectralGradOp{sn: op.sn, fwd: op, into: op.into}, inputs[0], grad)
+	gw, err := G.ApplyOp(&spectralGradOp{sn: op.sn}, inputs[0], grad)
 	if err != nil {
 		return nil, err
 	}
@@ -385,15 +370,7 @@ func (op *spectralGradOp) Do(vals ...G.Value) (G.Value, error) {
 	if !ok1 || !ok2 || !w.Shape().Eq(want) || !g.Shape().Eq(want) || w.Dtype() != g.Dtype() {
 		return nil, fmt.Errorf("nn: spectral norm gradient: bad inputs %v, %v", vals[0].Shape(), vals[1].Shape())
 	}
-	var out *tensor.Dense
-	switch op.into {
-	case gradForward:
-		out = op.fwd.buf // the forward run allocated it (same shape and type)
-	case gradInPlace:
-		out = g
-	default:
-		out = snBuf(&op.buf, w)
-	}
+	out := snBuf(&op.buf, w)
 	switch wd := w.Data().(type) {
 	case []float32:
 		spectralBackward(op.sn, wd, g.Data().([]float32), out.Data().([]float32))
@@ -405,8 +382,7 @@ func (op *spectralGradOp) Do(vals ...G.Value) (G.Value, error) {
 	return out, nil
 }
 
-// spectralBackward writes dL/dW given G = dL/dW_sn (see SpectralNorm);
-// out may be g itself.
+// spectralBackward writes dL/dW given G = dL/dW_sn (see SpectralNorm).
 func spectralBackward[T float32 | float64](s *SpectralNorm, w, g, out []T) {
 	if s.Scale() == 1 {
 		copy(out, g)

@@ -1,5 +1,11 @@
 package nn
 
+import (
+	"fmt"
+
+	G "gorgonia.org/gorgonia"
+)
+
 // SpectralNorm is W_sn = W / max(1, sigma/Coeff) for the weight node w
 // (sn.In×sn.Out), by the op described on the SpectralNorm type: in
 // training mode (sn.Train) each run first advances the power iteration.
@@ -10,32 +16,34 @@ func (g *Graph) SpectralNorm(sn *SpectralNorm, w *Node) *Node {
 	return g.node(applySpectralNorm(sn, w.n))
 }
 
-// SpectralSparseMul is SparseMul(x, SpectralNorm(sn, w), grad): a
-// spectrally normalized sparse first layer. The weight gradient is
-// written into W_sn's tensor (the sparse product's backward pass does not
-// read W_sn), so the layer holds two In×Out tensors besides w instead of
-// three.
-func (g *Graph) SpectralSparseMul(x *SparseBatch, sn *SpectralNorm, w *Node, grad *SparseGrad) *Node {
-	return g.SparseMul(x, g.spectral(sn, w, gradForward), grad)
-}
-
-// SpectralLinear is Linear(x, SpectralNorm(sn, w), b): a spectrally
-// normalized dense layer. The weight gradient is computed in place in the
-// product's gradient Aᵀ·G (which nothing else reads), so the layer holds
-// two In×Out tensors besides w instead of three.
-func (g *Graph) SpectralLinear(x *Node, sn *SpectralNorm, w, b *Node) *Node {
-	return g.AddBias(g.Dense(x, g.spectral(sn, w, gradInPlace), nil), b)
-}
-
-func (g *Graph) spectral(sn *SpectralNorm, w *Node, into gradTarget) *Node {
+// SpectralSparseMul is SparseMul(x, SpectralNorm(sn, w)) computed as
+// s·(X·W) (s = sn.Scale()), without materializing W_sn, its weight
+// gradient written in place: a spectrally normalized sparse first layer
+// holding one In×Out tensor besides w (see spectral_fused.go).
+func (g *Graph) SpectralSparseMul(x *SparseBatch, sn *SpectralNorm, w *Node) *Node {
 	if !g.ok(w) {
 		return nil
 	}
-	n, err := applySpectralNorm(sn, w.n)
-	if err == nil {
-		n.Op().(*spectralOp).into = into
+	if s := w.n.Shape(); len(s) != 2 || s[0] != sn.In || s[1] != sn.Out {
+		g.err = fmt.Errorf("nn: spectral sparse product: weight %v, want %d×%d", s, sn.In, sn.Out)
+		return nil
 	}
-	return g.node(n, err)
+	return g.node(G.ApplyOp(&snSparseOp{x: x, sn: sn}, w.n))
+}
+
+// SpectralLinear is Linear(x, SpectralNorm(sn, w), b) computed as
+// s·(x·W) + b, without materializing W_sn, its weight gradient written in
+// place: a spectrally normalized dense layer holding one In×Out tensor
+// besides w (see spectral_fused.go).
+func (g *Graph) SpectralLinear(x *Node, sn *SpectralNorm, w, b *Node) *Node {
+	if !g.ok(x, w) {
+		return nil
+	}
+	if s := w.n.Shape(); len(s) != 2 || s[0] != sn.In || s[1] != sn.Out {
+		g.err = fmt.Errorf("nn: spectral linear: weight %v, want %d×%d", s, sn.In, sn.Out)
+		return nil
+	}
+	return g.AddBias(g.node(G.ApplyOp(&snDenseOp{sn: sn}, x.n, w.n)), b)
 }
 
 // ExternalLoss is the scalar L(x) of the matrix node x, computed by fn

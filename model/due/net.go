@@ -194,7 +194,7 @@ func (n *network) buildGraph(dt nn.DType, u, b int, loss nn.ExternalLossFunc) (*
 	sg.s = nn.NewTensor(dt, b, u)
 	S := g.Input("S", sg.s)
 	lin := func(x *nn.Node, i int) *nn.Node { return g.SpectralLinear(x, n.l[i].sn, W[i], B[i]) }
-	h1 := g.ReLU(g.AddBias(g.SpectralSparseMul(sg.x, n.l[lT1].sn, W[lT1], nil), B[lT1]))
+	h1 := g.ReLU(g.AddBias(g.SpectralSparseMul(sg.x, n.l[lT1].sn, W[lT1]), B[lT1]))
 	emb := lin(h1, lT2)
 	pe := g.Dense(S, emb, nil)
 	r1 := g.ReLU(lin(pe, lC1))
