@@ -384,40 +384,8 @@ func (op *spectralGradOp) Do(vals ...G.Value) (G.Value, error) {
 
 // spectralBackward writes dL/dW given G = dL/dW_sn (see SpectralNorm).
 func spectralBackward[T float32 | float64](s *SpectralNorm, w, g, out []T) {
-	if s.Scale() == 1 {
-		copy(out, g)
-		return
-	}
-	n := s.Out
-	sc := s.Scale()
-	if w32, ok := any(w).([]float32); ok {
-		g32, o32 := any(g).([]float32), any(out).([]float32)
-		bl := kernels.Impl()
-		var inner float64
-		for i := 0; i < s.In; i++ {
-			inner += snDot(g32[i*n:(i+1)*n], w32[i*n:(i+1)*n])
-		}
-		c := sc * inner / s.sigma
-		for i, ui := range s.U {
-			row := o32[i*n : (i+1)*n]
-			copy(row, g32[i*n:(i+1)*n])
-			bl.Sscal(n, float32(sc), row, 1)
-			bl.Saxpy(n, float32(-c*float64(ui)), s.V, 1, row, 1)
-		}
-		return
-	}
-	var inner float64
-	for i, x := range w {
-		inner += float64(g[i]) * float64(x)
-	}
-	c := sc * inner / s.sigma
-	for i, ui := range s.U {
-		a := c * float64(ui)
-		row, grow := out[i*n:(i+1)*n], g[i*n:(i+1)*n]
-		for j, vj := range s.V {
-			row[j] = T(sc*float64(grow[j]) - a*float64(vj))
-		}
-	}
+	copy(out, g)
+	snCorrect(s, out, w, nil)
 }
 
 func (op *spectralGradOp) ReturnsPtr() bool      { return false }
