@@ -115,7 +115,7 @@ func (s *SpectralNorm) check(n int) {
 
 func (s *SpectralNorm) setSigma(sigma float64) {
 	s.sigma, s.scale = sigma, 1
-	if sigma > s.Coeff {
+	if s.enabled() && sigma > s.Coeff {
 		s.scale = s.Coeff / sigma
 	}
 }

@@ -133,6 +133,14 @@ func TestSpectralNormSeeded(t *testing.T) {
 	if off.Scale() != 1 || off.U != nil {
 		t.Errorf("disabled: scale %v, u %v", off.Scale(), off.U)
 	}
+	off.PowerIterate(w, 3)
+	if off.Scale() != 1 {
+		t.Errorf("disabled, after iterating: scale %v", off.Scale())
+	}
+	off.Refresh(w)
+	if off.Scale() != 1 {
+		t.Errorf("disabled, after refresh: scale %v", off.Scale())
+	}
 }
 
 // TestSpectralNormGradient: gorgonia's gradient through the op against

@@ -1,6 +1,7 @@
 package due
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"math/rand/v2"
@@ -323,6 +324,45 @@ func TestEpistemicRevertsToPriorFarAway(t *testing.T) {
 	t.Logf("GP variance: training pairs %.4g, far pairs %.4g, prior %.4g", vTrain, vFar, prior)
 	if !(vFar > 2*vTrain) || vFar > prior*(1+1e-9) {
 		t.Errorf("far pairs variance %g: want above 2x the training pairs' %g and at most the prior %g", vFar, vTrain, prior)
+	}
+}
+
+// TestNoSpectralNorm: with Coeff < 0 the extractor is not normalized
+// (scale 1 on every layer) and DUE still trains, saves and loads.
+func TestNoSpectralNorm(t *testing.T) {
+	d, split := syntheticDataset(t)
+	cfg := smallConfig()
+	cfg.Coeff, cfg.MaxEpochs = -1, 5
+	m := New(cfg)
+	if err := m.Fit(context.Background(), d, split, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range m.Model().net.l {
+		if l.sn.Scale() != 1 || l.sn.U != nil {
+			t.Errorf("layer %s: scale %v, u %v", l.name, l.sn.Scale(), l.sn.U)
+		}
+	}
+	pairs := testPairs(d, split.Test)
+	pred, err := m.Predict(d.Features, pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := m.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := back.Predict(d.Features, pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range pred {
+		if math.IsNaN(pred[i].Mu) || pred[i] != again[i] {
+			t.Fatalf("pair %d: %+v, loaded %+v", i, pred[i], again[i])
+		}
 	}
 }
 
