@@ -122,27 +122,20 @@ func Load(r io.Reader) (*Method, error) {
 	}
 	sizes := layerSizes(cfg, h.Dim)
 	// The parameters are the rest of the input: read them (memory in
-	// proportion to the input) and check that the header's sizes fit in
-	// it before allocating anything the header sizes.
+	// proportion to the input) and check that their size is the one the
+	// header implies before allocating anything the header sizes.
 	rest, err := io.ReadAll(br)
 	if err != nil {
 		return nil, fmt.Errorf("due: load: parameters: %w", err)
 	}
 	fam, _ := gp.ParseFamily(cfg.Kernel)
 	gpLen := gpParams(cfg, h, fam)
-	var netVals float64
-	for _, s := range sizes {
-		netVals += float64(s[0])*float64(s[1]) + float64(s[1])
-		if cfg.Coeff > 0 {
-			netVals += float64(s[0] + s[1])
-		}
-	}
 	if v1 {
 		if want := paramBytesV1(cfg, sizes, gpLen); want != float64(len(rest)) {
 			return nil, fmt.Errorf("due: load: %d bytes of parameters, the header implies %.0f", len(rest), want)
 		}
-	} else if need := 8 + 8*gpLen + 4*netVals; need > float64(len(rest)) {
-		return nil, fmt.Errorf("due: load: %d bytes of parameters, the header implies at least %.0f", len(rest), need)
+	} else if want := 8 + 8*gpLen + netParamBytes(cfg, sizes); want != float64(len(rest)) {
+		return nil, fmt.Errorf("due: load: %d bytes of parameters, the header implies %.0f", len(rest), want)
 	}
 	pr := bytes.NewReader(rest)
 	net := allocNetwork(cfg, h.Dim)
@@ -208,6 +201,32 @@ func gpParams(cfg Config, h header, fam gp.Family) float64 {
 	m, d := float64(h.Inducing), float64(cfg.Embedding)
 	kp := float64(gp.NewKernel(fam, 1, 1).NumParams())
 	return kp + 2 + m + m*(m+1)/2 + m*d
+}
+
+// netParamBytes is the size of the network's parameters in the kit's
+// format (nn.Params.Save: an 8-byte magic, a uint32 count, then per
+// parameter a uint32 name length, the name, a uint32 number of
+// dimensions, a uint64 per dimension and float32 values), in float64 so
+// that absurd headers cannot overflow.
+func netParamBytes(cfg Config, sizes [numLayers][2]int) float64 {
+	total := 8.0 + 4
+	param := func(name string, dims ...int) {
+		n := 1.0
+		for _, d := range dims {
+			n *= float64(d)
+		}
+		total += 4 + float64(len(name)) + 4 + 8*float64(len(dims)) + 4*n
+	}
+	for i, s := range sizes {
+		name := layerNames[i]
+		param(name+".w", s[0], s[1])
+		param(name+".b", 1, s[1])
+		if cfg.Coeff > 0 {
+			param(name+".u", s[0])
+			param(name+".v", s[1])
+		}
+	}
+	return total
 }
 
 // paramBytesV1 is the size of the parameter arrays of a version-1 file
