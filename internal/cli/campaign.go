@@ -682,15 +682,15 @@ func runCampaignImport(ctx context.Context, env Env, args []string) error {
 
 // roundReport is one row of 'deup campaign report'.
 type roundReport struct {
-	Round         int      `json:"round"`
-	ModelVersion  string   `json:"model_version"`
-	Suggested     int      `json:"suggested"`
-	Measured      int      `json:"measured"`
-	BestInRound   *float64 `json:"best_in_round"`
-	BestSoFar     float64  `json:"best_so_far"`
-	MeanAbsError  *float64 `json:"mean_abs_error"`   // mean |y - mu| over the round's measured pairs
-	MeanSigmaTot  *float64 `json:"mean_sigma_total"` // mean predicted sigma_total of the same pairs
-	TopFoundSoFar *float64 `json:"top1_found,omitempty"`
+	Round         int              `json:"round"`
+	ModelVersion  string           `json:"model_version"`
+	Suggested     int              `json:"suggested"`
+	Measured      int              `json:"measured"`
+	BestInRound   *jsonfloat.Float `json:"best_in_round"`
+	BestSoFar     jsonfloat.Float  `json:"best_so_far"`
+	MeanAbsError  *jsonfloat.Float `json:"mean_abs_error"`   // mean |y - mu| over the round's measured pairs
+	MeanSigmaTot  *jsonfloat.Float `json:"mean_sigma_total"` // mean predicted sigma_total of the same pairs
+	TopFoundSoFar *jsonfloat.Float `json:"top1_found,omitempty"`
 }
 
 const campaignReportDesc = `Prints one line per round: the model version that chose it, suggestions and
@@ -725,7 +725,7 @@ func runCampaignReport(ctx context.Context, env Env, args []string) error {
 			found++
 		}
 	}
-	fptr := func(v float64) *float64 { return &v }
+	fptr := func(v float64) *jsonfloat.Float { f := jsonfloat.Float(v); return &f }
 	var rows []roundReport
 	for _, r := range c.Rounds() {
 		row := roundReport{Round: r.Index, ModelVersion: r.ModelVersion, Suggested: len(r.Suggestions), Measured: len(r.Measured)}
@@ -749,7 +749,7 @@ func runCampaignReport(ctx context.Context, env Env, args []string) error {
 			row.MeanAbsError = fptr(ae / float64(len(r.Measured)))
 			row.MeanSigmaTot = fptr(st / float64(len(r.Measured)))
 		}
-		row.BestSoFar = best
+		row.BestSoFar = jsonfloat.Float(best)
 		if top != nil {
 			row.TopFoundSoFar = fptr(float64(found) / float64(len(top)))
 		}
@@ -763,14 +763,14 @@ func runCampaignReport(ctx context.Context, env Env, args []string) error {
 		head += "\ttop-1% found"
 	}
 	fmt.Fprintln(tw, head+"\tmodel")
-	num := func(p *float64) string {
+	num := func(p *jsonfloat.Float) string {
 		if p == nil {
 			return "-"
 		}
-		return fmt.Sprintf("%.4g", *p)
+		return fmt.Sprintf("%.4g", float64(*p))
 	}
 	for _, r := range rows {
-		line := fmt.Sprintf("%d\t%d/%d\t%s\t%.4g\t%s\t%s", r.Round, r.Measured, r.Suggested, num(r.BestInRound), r.BestSoFar, num(r.MeanAbsError), num(r.MeanSigmaTot))
+		line := fmt.Sprintf("%d\t%d/%d\t%s\t%.4g\t%s\t%s", r.Round, r.Measured, r.Suggested, num(r.BestInRound), float64(r.BestSoFar), num(r.MeanAbsError), num(r.MeanSigmaTot))
 		if top != nil {
 			line += "\t" + num(r.TopFoundSoFar)
 		}
