@@ -160,6 +160,9 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	}
 	dir := pos[0]
 	// Every flag value is checked before anything is announced or created.
+	if err := needFile("--candidates", *candidates, pairsWhat); err != nil {
+		return err
+	}
 	if *batch < 1 {
 		return fmt.Errorf("%w: --batch %d: want at least 1 suggestion per round", ErrUsage, *batch)
 	}
@@ -431,7 +434,13 @@ func openCampaignArgs(fs *flag.FlagSet, args []string) (string, *ledger.Ledger, 
 func openCampaign(dir string) (*ledger.Ledger, *active.Campaign, error) {
 	ld := filepath.Join(dir, "ledger")
 	if _, err := os.Stat(ld); err != nil {
-		return nil, nil, fmt.Errorf("%s is not a campaign (no ledger): %w", dir, err)
+		if _, derr := os.Stat(dir); errors.Is(derr, os.ErrNotExist) {
+			return nil, nil, fmt.Errorf("campaign directory %s does not exist: create the campaign with deup campaign init %s", dir, dir)
+		}
+		if !errors.Is(err, os.ErrNotExist) {
+			return nil, nil, fmt.Errorf("%s is not a campaign directory (its ledger: %s): campaigns are created by deup campaign init DIR", dir, pathReason(err))
+		}
+		return nil, nil, fmt.Errorf("%s is not a campaign directory (no ledger): campaigns are created by deup campaign init DIR", dir)
 	}
 	l, err := ledger.Open(ld)
 	if err != nil {
@@ -637,6 +646,9 @@ func runCampaignImport(ctx context.Context, env Env, args []string) error {
 	if err := wantArgs(fs, pos, 2, 2); err != nil {
 		return err
 	}
+	if err := needFile("", pos[1], resultsWhat); err != nil {
+		return err
+	}
 	l, c, err := openCampaign(pos[0])
 	if err != nil {
 		return err
@@ -704,6 +716,10 @@ func runCampaignReport(ctx context.Context, env Env, args []string) error {
 	jsonOut := fs.String("json", "", "also write the report as JSON to FILE")
 	dir, l, c, err := openCampaignArgs(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := needOutDir("--json", *jsonOut); err != nil {
+		l.Close()
 		return err
 	}
 	defer l.Close()

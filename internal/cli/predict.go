@@ -102,6 +102,11 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	for _, err := range []error{needFile("--pairs", *pairsPath, pairsWhat), needFile("--drugs", *drugsPath, catalogueWhat), needOutDir("--out", *out)} {
+		if err != nil {
+			return err
+		}
+	}
 	if isSet(fs, "coverage") {
 		if err := checkCoverage(*coverage); err != nil {
 			return err

@@ -88,6 +88,14 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	if math.IsNaN(*kappa) || math.IsInf(*kappa, 0) {
 		return fmt.Errorf("%w: deup tui: --kappa must be finite", ErrUsage)
 	}
+	for _, err := range []error{
+		needFile("--predictions", *predPath, "a predictions file written by deup predict --out (.csv, .parquet, .arrow)"),
+		needFile("--drugs", *drugsPath, catalogueWhat),
+	} {
+		if err != nil {
+			return err
+		}
+	}
 	start := time.Now()
 	if *predPath != "" {
 		fmt.Fprintf(env.Stderr, "deup tui: reading %s\n", *predPath)

@@ -65,8 +65,8 @@ type File struct {
 // Meanings of the σ columns, the same in every file.
 const (
 	sigmaTotal     = "predicted standard deviation of a new measurement's error, |y − μ|, in score units: sigma_total² = sigma_epistemic² + sigma_aleatoric²"
-	sigmaEpistemic = "the part of sigma_total that more data would remove (the model's own error: DEUP's error predictor minus the noise, an ensemble's spread of member means)"
-	sigmaAleatoric = "the measurement noise part of sigma_total (replicate spread); 0 when the method or the screen gives no noise estimate (MSE ensemble, MC dropout, fewer than 30 replicated pairs)"
+	sigmaEpistemic = "the part of sigma_total that more data would remove: the model's own error (DEUP: sqrt(sigma_total² − sigma_aleatoric²); ensembles: spread of member means)"
+	sigmaAleatoric = "the measurement-noise part of sigma_total; 0.0 when the method or the screen gives no noise estimate (MSE ensemble, MC dropout; DEUP with fewer than 30 replicated pairs)"
 	mu             = "predicted mean score of the pair (the model's score, in its units)"
 )
 
