@@ -85,10 +85,10 @@ func parseRows(r io.Reader, name string, cfg Config, withScore bool) ([]Result, 
 	cs := pick(cfg.Score, "score", "y")
 	var missing []string
 	if ca < 0 {
-		missing = append(missing, "drug_a")
+		missing = append(missing, "drug_a_id (or drug_a)")
 	}
 	if cb < 0 {
-		missing = append(missing, "drug_b")
+		missing = append(missing, "drug_b_id (or drug_b)")
 	}
 	if cs < 0 && withScore {
 		missing = append(missing, fmt.Sprintf("a score column (%q, \"score\" or \"y\")", cfg.Score))

@@ -142,7 +142,7 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	cellLine := fs.String("cell-line", "", "cell line (required when the screen has several)")
 	score := fs.String("score", "", "score column (default: the screen's first)")
 	initN := fs.Int("init", 0, "retrospective: initial measured pairs (default: 10% of the screen)")
-	candidates := fs.String("candidates", "", "live: CSV of candidate pairs (drug_a, drug_b) instead of all unmeasured pairs")
+	candidates := fs.String("candidates", "", "live: CSV of candidate pairs (drug_a_id, drug_b_id: ids, PubChem CIDs or names) instead of all unmeasured pairs")
 	batch := fs.Int("batch", 30, "suggestions per round")
 	rounds := fs.Int("rounds", 0, "rounds to run (0: no limit; retrospective default 10)")
 	acq := fs.String("acquisition", "ucb", "acquisition function")

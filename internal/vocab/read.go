@@ -297,8 +297,11 @@ func arrowType(dt arrow.DataType) Type {
 	case arrow.BOOL:
 		return Bool
 	case arrow.LIST:
-		if dt.(*arrow.ListType).Elem().ID() == arrow.INT32 {
+		switch dt.(*arrow.ListType).Elem().ID() {
+		case arrow.INT32:
 			return ListInt32
+		case arrow.FLOAT64:
+			return ListFloat
 		}
 	}
 	return Type(dt.String())

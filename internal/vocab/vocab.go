@@ -21,6 +21,7 @@ const (
 	Uint64    Type = "uint64"
 	Bool      Type = "bool"
 	ListInt32 Type = "list<int32>"
+	ListFloat Type = "list<float64>"
 	Null      Type = "null"
 	Mixed     Type = "mixed integers and floats"
 )
@@ -227,6 +228,25 @@ func Files() []File {
 				{Name: "rounds[].top1_found", Type: Float64, Nullable: true, Optional: true, Meaning: "retrospective campaigns: fraction of the screen's top-1 % pairs found so far"},
 			}...),
 			Notes: "`config` is the campaign's configuration, keyed as campaign.json.",
+		},
+		{
+			Key: "campaign-ledger", Title: "Campaign: ledger events", Formats: []Format{Arrow},
+			Writer: "every campaign command that changes a campaign: `DIR/ledger/NNNNNNNN-KIND.arrow`, one file per event (init, suggest, measure, …; package active/ledger); the event's header is in the schema metadata",
+			Columns: []Column{
+				{Name: "drug_a_row", Type: Int32, Meaning: "position (from 0) of the first drug in campaign.json's drugs; `drug_a` in version 1 events, which still read"},
+				{Name: "drug_b_row", Type: Int32, Meaning: "position of the second drug"},
+				{Name: "cell_line_row", Type: Int32, Meaning: "position of the cell line in campaign.json's cell_lines"},
+				{Name: "candidate", Type: Bool, Meaning: "init events: the pair is a candidate (unmeasured), not a measured one"},
+				{Name: "y", Type: Float64, Nullable: true, Meaning: "measured score; null when the event does not set it"},
+				{Name: "mu", Type: Float64, Nullable: true, Meaning: mu},
+				{Name: "sigma_total", Type: Float64, Nullable: true, Meaning: sigmaTotal},
+				{Name: "sigma_epistemic", Type: Float64, Nullable: true, Meaning: sigmaEpistemic},
+				{Name: "sigma_aleatoric", Type: Float64, Nullable: true, Meaning: sigmaAleatoric},
+				{Name: "score", Type: Float64, Nullable: true, Meaning: "the acquisition value that ranked a suggestion"},
+				{Name: "rank", Type: Int32, Meaning: "a suggestion's rank (1 = first); 0 otherwise"},
+				{Name: "reason", Type: String, Meaning: "why the pair was suggested"},
+				{Name: "phi", Type: ListFloat, Nullable: true, Meaning: "the stationarizing features of a suggestion (DEUP's error-predictor inputs); null when the surrogate has none"},
+			},
 		},
 		{
 			Key: "simulate-report", Title: "Campaign simulate: report.json", Formats: []Format{JSON}, Document: true,
