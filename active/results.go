@@ -59,7 +59,7 @@ func parseRows(r io.Reader, name string, cfg Config, withScore bool) ([]Result, 
 	cr.ReuseRecord = false
 	header, err := cr.Read()
 	if err == io.EOF {
-		return nil, &ResultsParseError{File: name, Line: 1, Msg: "empty file: want a header with drug_a, drug_b and a score column"}
+		return nil, &ResultsParseError{File: name, Line: 1, Msg: "empty file: want a header with drug_a_id, drug_b_id and a score column"}
 	}
 	if err != nil {
 		return nil, csvError(name, err)

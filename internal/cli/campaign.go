@@ -101,7 +101,7 @@ const campaignInitDesc = `Starts a campaign in the directory CAMPAIGN (created; 
 Live mode (the default): every measured pair of the screen (on the chosen cell
 line) is the initial training set, and the candidates are all unmeasured
 pairs of the screen's drugs on that cell line (or the pairs listed in
---candidates FILE, a CSV with drug_a and drug_b columns). Export each round
+--candidates FILE, a CSV with drug_a_id and drug_b_id columns). Export each round
 with 'deup suggest --campaign CAMPAIGN --out FILE' and bring the lab's
 measurements back with 'deup campaign import-results'.
 
