@@ -66,6 +66,11 @@ func TestVocabularyRoundTrip(t *testing.T) {
 		check("screen-pairs", filepath.Join(screen, "pairs"+ext), scoreVars)
 	}
 	check("screen-meta", filepath.Join(screen, drugcomb.MetaFile), nil)
+	inspect := filepath.Join(tmp, "inspect.json")
+	if err := os.WriteFile(inspect, []byte(mustRun(t, "data", "inspect", screen, "--json")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("screen-inspect", inspect, nil)
 
 	// Predictions: all pairs with intervals, and --pairs by names with two
 	// extra columns passed through.
