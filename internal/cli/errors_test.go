@@ -76,6 +76,8 @@ func TestErrorMessages(t *testing.T) {
 		{"suggest --campaign notscreen --out s.csv", "notscreen"},
 		{"campaign init --screen notscreen c1", "notscreen"},
 		{"campaign init --candidates nosuch.csv c1", "nosuch.csv"},
+		{"campaign init --from-model bad.model c1", "bad.model"},
+		{"campaign init --from-model nosuch.model c1", "nosuch.model"},
 		{"campaign step nosuchcamp", "nosuchcamp"},
 		{"campaign report nosuchcamp", "nosuchcamp"},
 		{"campaign import-results nosuchcamp nosuch.csv", "nosuch.csv"},
@@ -91,6 +93,8 @@ func TestErrorMessages(t *testing.T) {
 		{"data import --format drugcomb --out s2 notscreen", "notscreen"},
 		{"data import --format almanac --drugs nosuch.csv --pairs cat.csv --out s2", "nosuch.csv"},
 		{"data signatures --gct nosuch.gct --screen scr", "nosuch.gct"},
+		{"data signatures --gct cat.csv --pertinfo nosuch.txt --screen scr", "nosuch.txt"},
+		{"campaign report scr --json x.json", "scr"},
 		{"fingerprint nosuch.csv", "nosuch.csv"},
 		{"fingerprint --out nodir/fp.csv cat.csv", "nodir"},
 	}
