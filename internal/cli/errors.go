@@ -31,16 +31,16 @@ func needFile(flag, path, what string) error {
 	if path == "" || path == "-" {
 		return nil
 	}
-	name := path
+	name := "file " + path
 	if flag != "" {
 		name = flag + " " + path
 	}
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%s: no such file: give %s", name, what)
+		return fmt.Errorf("%s does not exist: give %s", name, what)
 	case err != nil:
-		return fmt.Errorf("%s: %v: give %s", name, pathReason(err), what)
+		return fmt.Errorf("%s cannot be read (%v): give %s", name, pathReason(err), what)
 	case fi.IsDir():
 		return fmt.Errorf("%s is a directory: give %s", name, what)
 	}
@@ -90,7 +90,9 @@ var internalPrefixes = []string{
 
 // userMessage is err's message without the internal package prefixes
 // ("drugcomb: open: x/meta.json: ..." -> "x/meta.json: ..."), at the start
-// and after each ": ".
+// and after each ": ". A prefix that names a file or directory that exists
+// (a screen directory called "data", a model file called "model") is kept:
+// it may be the path the message is about.
 func userMessage(err error) string {
 	msg := err.Error()
 	var b strings.Builder
@@ -98,7 +100,7 @@ func userMessage(err error) string {
 		for stripped := true; stripped; {
 			stripped = false
 			for _, p := range internalPrefixes {
-				if strings.HasPrefix(msg, p+": ") {
+				if strings.HasPrefix(msg, p+": ") && !exists(p) {
 					msg = msg[len(p)+2:]
 					stripped = true
 				}
@@ -112,4 +114,9 @@ func userMessage(err error) string {
 		b.WriteString(msg[:i+2])
 		msg = msg[i+2:]
 	}
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

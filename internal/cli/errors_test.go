@@ -160,6 +160,7 @@ var pkgDir = func() string {
 }()
 
 func TestUserMessage(t *testing.T) {
+	t.Chdir(t.TempDir())
 	for _, tc := range []struct{ in, want string }{
 		{"drugcomb: open: open x/meta.json: not a directory", "open x/meta.json: not a directory"},
 		{"m.deup: model: not a valid model file", "m.deup: not a valid model file"},
@@ -170,5 +171,13 @@ func TestUserMessage(t *testing.T) {
 		if got := userMessage(errors.New(tc.in)); got != tc.want {
 			t.Errorf("userMessage(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+	// A prefix that is also the name of a file that exists may be the path
+	// the message is about: kept.
+	if err := os.WriteFile("model", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := userMessage(errors.New("model: model: not a valid model file")), "model: model: not a valid model file"; got != want {
+		t.Errorf("with a file named model: %q, want %q", got, want)
 	}
 }
