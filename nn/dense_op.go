@@ -105,11 +105,11 @@ func (op *denseOp) Do(vals ...G.Value) (G.Value, error) {
 	if op.tB {
 		tB = blas.Trans
 	}
-	switch ad := a.Data().(type) {
+	switch ad := values(a).(type) {
 	case []float32:
-		kernels.Impl().Sgemm(tA, tB, m, n, k, 1, ad, ca, b.Data().([]float32), cb, 0, out.Data().([]float32), n)
+		kernels.Impl().Sgemm(tA, tB, m, n, k, 1, ad, ca, values(b).([]float32), cb, 0, values(out).([]float32), n)
 	case []float64:
-		kernels.Impl().Dgemm(tA, tB, m, n, k, 1, ad, ca, b.Data().([]float64), cb, 0, out.Data().([]float64), n)
+		kernels.Impl().Dgemm(tA, tB, m, n, k, 1, ad, ca, values(b).([]float64), cb, 0, values(out).([]float64), n)
 	default:
 		return nil, fmt.Errorf("nn: dense product: dtype %v", a.Dtype())
 	}

@@ -79,11 +79,11 @@ func (op *biasOp) Do(vals ...G.Value) (G.Value, error) {
 		return nil, fmt.Errorf("nn: bias: shapes %v and %v", x.Shape(), b.Shape())
 	}
 	out := ownShaped(&op.buf, r, c, x.Dtype())
-	switch xd := x.Data().(type) {
+	switch xd := values(x).(type) {
 	case []float32:
-		addRows(xd, b.Data().([]float32), out.Data().([]float32), c)
+		addRows(xd, values(b).([]float32), values(out).([]float32), c)
 	case []float64:
-		addRows(xd, b.Data().([]float64), out.Data().([]float64), c)
+		addRows(xd, values(b).([]float64), values(out).([]float64), c)
 	}
 	return out, nil
 }
@@ -130,11 +130,11 @@ func (op *colSumOp) Do(vals ...G.Value) (G.Value, error) {
 	x := ts[0]
 	c := x.Shape()[1]
 	out := ownShaped(&op.buf, 1, c, x.Dtype())
-	switch xd := x.Data().(type) {
+	switch xd := values(x).(type) {
 	case []float32:
-		colSum(xd, out.Data().([]float32), c)
+		colSum(xd, values(out).([]float32), c)
 	case []float64:
-		colSum(xd, out.Data().([]float64), c)
+		colSum(xd, values(out).([]float64), c)
 	}
 	return out, nil
 }
@@ -217,14 +217,14 @@ func (op *softplusOp) Do(vals ...G.Value) (G.Value, error) {
 	}
 	x := ts[0]
 	out := ownBuf(&op.buf, x)
-	switch xd := x.Data().(type) {
+	switch xd := values(x).(type) {
 	case []float32:
-		o := out.Data().([]float32)
+		o := values(out).([]float32)
 		for i, v := range xd {
 			o[i] = Softplus32(v)
 		}
 	case []float64:
-		o := out.Data().([]float64)
+		o := values(out).([]float64)
 		for i, v := range xd {
 			o[i] = Softplus64(v)
 		}
@@ -256,14 +256,14 @@ func (op *softplusGradOp) Do(vals ...G.Value) (G.Value, error) {
 		return nil, fmt.Errorf("nn: softplus gradient: shapes %v and %v", x.Shape(), g.Shape())
 	}
 	out := ownBuf(&op.buf, x)
-	switch xd := x.Data().(type) {
+	switch xd := values(x).(type) {
 	case []float32:
-		o, gd := out.Data().([]float32), g.Data().([]float32)
+		o, gd := values(out).([]float32), values(g).([]float32)
 		for i, v := range xd {
 			o[i] = sigmoid32(v) * gd[i]
 		}
 	case []float64:
-		o, gd := out.Data().([]float64), g.Data().([]float64)
+		o, gd := values(out).([]float64), values(g).([]float64)
 		for i, v := range xd {
 			o[i] = sigmoid64(v) * gd[i]
 		}
@@ -294,14 +294,14 @@ func (op *maskOp) Do(vals ...G.Value) (G.Value, error) {
 		return nil, fmt.Errorf("nn: mask: shapes %v and %v", x.Shape(), m.Shape())
 	}
 	out := ownBuf(&op.buf, x)
-	switch xd := x.Data().(type) {
+	switch xd := values(x).(type) {
 	case []float32:
-		o, md := out.Data().([]float32), m.Data().([]float32)
+		o, md := values(out).([]float32), values(m).([]float32)
 		for i, v := range xd {
 			o[i] = v * md[i]
 		}
 	case []float64:
-		o, md := out.Data().([]float64), m.Data().([]float64)
+		o, md := values(out).([]float64), values(m).([]float64)
 		for i, v := range xd {
 			o[i] = v * md[i]
 		}

@@ -178,11 +178,11 @@ func (op *lossOp) Do(vals ...G.Value) (G.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch o := ts[0].Data().(type) {
+	switch o := values(ts[0]).(type) {
 	case []float32:
-		return G.NewF32(float32(lossGrad(op.kind, o, ts[1].Data().([]float32), ts[2].Data().([]float32), r, c, 0, nil))), nil
+		return G.NewF32(float32(lossGrad(op.kind, o, values(ts[1]).([]float32), values(ts[2]).([]float32), r, c, 0, nil))), nil
 	case []float64:
-		return G.NewF64(lossGrad(op.kind, o, ts[1].Data().([]float64), ts[2].Data().([]float64), r, c, 0, nil)), nil
+		return G.NewF64(lossGrad(op.kind, o, values(ts[1]).([]float64), values(ts[2]).([]float64), r, c, 0, nil)), nil
 	}
 	return nil, fmt.Errorf("nn: loss: dtype %v", ts[0].Dtype())
 }
@@ -231,11 +231,11 @@ func (op *lossGradOp) Do(vals ...G.Value) (G.Value, error) {
 		return nil, fmt.Errorf("nn: loss gradient: scalar of type %T", v)
 	}
 	out := ownBuf(&op.buf, ts[0])
-	switch o := ts[0].Data().(type) {
+	switch o := values(ts[0]).(type) {
 	case []float32:
-		lossGrad(op.kind, o, ts[1].Data().([]float32), ts[2].Data().([]float32), r, c, g, out.Data().([]float32))
+		lossGrad(op.kind, o, values(ts[1]).([]float32), values(ts[2]).([]float32), r, c, g, values(out).([]float32))
 	case []float64:
-		lossGrad(op.kind, o, ts[1].Data().([]float64), ts[2].Data().([]float64), r, c, g, out.Data().([]float64))
+		lossGrad(op.kind, o, values(ts[1]).([]float64), values(ts[2]).([]float64), r, c, g, values(out).([]float64))
 	}
 	return out, nil
 }

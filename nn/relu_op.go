@@ -63,11 +63,11 @@ func (op *reluOp) Do(vals ...G.Value) (G.Value, error) {
 		return nil, fmt.Errorf("nn: relu: bad input")
 	}
 	out := ownBuf(&op.buf, x)
-	switch xd := x.Data().(type) {
+	switch xd := values(x).(type) {
 	case []float32:
-		reluFwd(xd, out.Data().([]float32))
+		reluFwd(xd, values(out).([]float32))
 	case []float64:
-		reluFwd(xd, out.Data().([]float64))
+		reluFwd(xd, values(out).([]float64))
 	default:
 		return nil, fmt.Errorf("nn: relu: dtype %v", x.Dtype())
 	}
@@ -106,11 +106,11 @@ func (op *reluGradOp) Do(vals ...G.Value) (G.Value, error) {
 		return nil, fmt.Errorf("nn: relu gradient: bad inputs %v, %v", vals[0].Shape(), vals[1].Shape())
 	}
 	out := ownBuf(&op.buf, x)
-	switch xd := x.Data().(type) {
+	switch xd := values(x).(type) {
 	case []float32:
-		reluBwd(xd, g.Data().([]float32), out.Data().([]float32))
+		reluBwd(xd, values(g).([]float32), values(out).([]float32))
 	case []float64:
-		reluBwd(xd, g.Data().([]float64), out.Data().([]float64))
+		reluBwd(xd, values(g).([]float64), values(out).([]float64))
 	default:
 		return nil, fmt.Errorf("nn: relu gradient: dtype %v", x.Dtype())
 	}
