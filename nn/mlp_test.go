@@ -213,3 +213,17 @@ func BenchmarkTrainerStep(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNewTrainer is building and compiling the training graph of a
+// 1→128→128→128→1 MLP (the SMO network), paid once per training.
+func BenchmarkNewTrainer(b *testing.B) {
+	m, _ := NewMLP(MLPConfig{In: 1, Hidden: []int{128, 128, 128}, Out: 1, Seed: 1})
+	b.ReportAllocs()
+	for b.Loop() {
+		tr, err := NewTrainer(m, TrainConfig{Loss: MSE, Batch: 40, LR: 1e-3})
+		if err != nil {
+			b.Fatal(err)
+		}
+		tr.Close()
+	}
+}
