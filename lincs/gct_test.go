@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -299,6 +300,32 @@ func BenchmarkReadGCTConsensus(b *testing.B) {
 	for b.Loop() {
 		if _, err := ReadGCT(bytes.NewReader(data), "consensus_signatures.gct"); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestGCTHeaderAllocation: a header that declares far more rows than the
+// file holds costs an allocation in proportion to the caps (maxPrealloc,
+// maxPreallocRows), not to the declared size. The input is the crasher
+// that fuzzing found on 2026-11-24 (testdata/fuzz/FuzzReadGCT/36c2a34a4dc29046):
+// 144,444,444 declared rows made the reader allocate about 1 GB.
+func TestGCTHeaderAllocation(t *testing.T) {
+	for _, in := range []string{
+		"#1.2\n144444444\t2\n\t\t\t0\n\t\t0\t0",
+		"#1.3\n999999999\t1\t0\t0\nid\tc\nr\t1\n",
+	} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		_, err := ReadGCT(strings.NewReader(in), "big.gct")
+		runtime.ReadMemStats(&after)
+		if err == nil {
+			t.Fatalf("%q: accepted a file shorter than its header", in)
+		}
+		// Caps: 4 MiB of float32 values, 64 Ki rows of ids (16 B each) and
+		// an id index of 64 Ki entries (a few MB); 32 MB leaves room.
+		if got := after.TotalAlloc - before.TotalAlloc; got > 32<<20 {
+			t.Errorf("%q: allocated %d MB for a %d-byte file", in, got>>20, len(in))
 		}
 	}
 }
