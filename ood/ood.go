@@ -114,6 +114,9 @@ type Entry struct {
 	Loss        float64 // (y - Mean)^2
 }
 
+// DefaultValFrac is the default Config.ValFrac.
+const DefaultValFrac = 0.15
+
 // Config of Run. Zero values mean the defaults shown.
 type Config struct {
 	Folds int // K group folds of Algorithm 2; default 5
@@ -150,7 +153,7 @@ func (c Config) withDefaults() Config {
 		c.Folds = 5
 	}
 	if c.ValFrac == 0 {
-		c.ValFrac = 0.15
+		c.ValFrac = DefaultValFrac
 	}
 	if c.InFrac == 0 {
 		c.InFrac = 0.2
