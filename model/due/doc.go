@@ -39,7 +39,17 @@
 // likelihood's noise variance the (homoscedastic) aleatoric part; DUE's
 // predictive variance is their sum.
 //
-// Everything is float64 and plain Go on gonum's BLAS; the model package's
-// networks use gorgonia, which has no way to inject the GP's gradient with
-// respect to the features without running the forward pass twice.
+// The network is built from the network kit (package nn): float32
+// parameters, one compiled gorgonia graph per training (the kit's sparse
+// first layer, GEMM, bias and ReLU ops, nn.SpectralNorm on every weight),
+// whose cost is the SVGP's -ELBO/n entering as an external loss
+// (nn.Graph.ExternalLoss): the GP computes the ELBO and its gradients with
+// respect to the features and to its own parameters in one pass, in
+// float64 (Cholesky factors need it), and the graph back-propagates the
+// feature gradient. The graph is compiled for BatchSize pairs over at
+// most 2·BatchSize drugs; a shorter last batch is padded with pairs whose
+// feature gradient is zero. Inference does not use the graph (see
+// network.forward). Parameters are saved in the kit's format
+// (nn.Params); models saved by the float64 DUE before the kit (format
+// version 1) are read and their weights rounded to float32.
 package due

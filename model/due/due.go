@@ -3,12 +3,13 @@ package due
 import (
 	"context"
 	"fmt"
-	"github.com/deup-screening/deup/nn/optim"
 	"math"
 	"math/rand/v2"
 	"time"
 
 	"github.com/deup-screening/deup/gp"
+	"github.com/deup-screening/deup/nn"
+	"github.com/deup-screening/deup/nn/optim"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -93,7 +94,7 @@ func (c Config) validate() error {
 	return nil
 }
 
-// Pairs lists drug pairs as row indices into a Sparse feature matrix, with
+// Pairs lists drug pairs as row indices into a feature matrix (nn.CSR), with
 // their targets (Y may be nil for prediction).
 type Pairs struct {
 	A, B []int
@@ -103,7 +104,7 @@ type Pairs struct {
 // Len is the number of pairs.
 func (p Pairs) Len() int { return len(p.A) }
 
-func (p Pairs) validate(X *Sparse, name string, needY bool) error {
+func (p Pairs) validate(X *nn.CSR, name string, needY bool) error {
 	if len(p.B) != len(p.A) || (needY && len(p.Y) != len(p.A)) {
 		return fmt.Errorf("due: %s: %d first drugs, %d second drugs, %d targets", name, len(p.A), len(p.B), len(p.Y))
 	}
@@ -163,13 +164,13 @@ type Model struct {
 // ELBO divided by the number of training pairs (GPyTorch's
 // VariationalELBO). progress may be nil. Cancelling ctx stops training with
 // ctx.Err().
-func Train(ctx context.Context, cfg Config, X *Sparse, train, val Pairs, progress func(Progress)) (*Model, error) {
+func Train(ctx context.Context, cfg Config, X *nn.CSR, train, val Pairs, progress func(Progress)) (*Model, error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
 	if err := X.Validate(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("due: features: %w", err)
 	}
 	if err := train.validate(X, "train", true); err != nil {
 		return nil, err
@@ -193,12 +194,16 @@ func Train(ctx context.Context, cfg Config, X *Sparse, train, val Pairs, progres
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6475655f747261)) // "due_tra"
 
 	// GP initialization as DUE's initial_values: features of up to 1000
-	// random training pairs; inducing points by k-means on them; the
-	// lengthscale is their mean pairwise distance.
+	// random training pairs (after one training-mode power iteration);
+	// inducing points by k-means on them; the lengthscale is their mean
+	// pairwise distance.
 	perm := rng.Perm(n)
 	ns := min(n, 1000)
 	sample := train.subset(perm[:ns])
-	F := m.features(X, sample, true)
+	for _, l := range m.net.l {
+		l.sn.PowerIterate(l.w, cfg.PowerIters)
+	}
+	F := m.features(X, sample)
 	M := min(cfg.Inducing, ns)
 	Z, err := gp.KMeans(F, M, cfg.Seed, 0)
 	if err != nil {
@@ -211,11 +216,23 @@ func Train(ctx context.Context, cfg Config, X *Sparse, train, val Pairs, progres
 	// GPyTorch's defaults: outputscale and noise softplus(0) = log 2.
 	m.gp = gp.NewSVGP(gp.NewKernel(fam, math.Ln2, ls), math.Log(math.Ln2), Z)
 
+	// One compiled graph serves every batch: at most BatchSize pairs over
+	// at most 2·BatchSize (and at most the screen's) drugs.
+	loss := &elboLoss{gp: m.gp, n: n, grad: make([]float64, m.gp.NumParams())}
+	u := min(2*cfg.BatchSize, distinctDrugs(train))
+	sg, err := m.net.buildGraph(nn.Float32, u, cfg.BatchSize, loss.eval)
+	if err != nil {
+		return nil, err
+	}
+	defer sg.close()
+	m.net.setTrain(true)
+	defer m.net.endTraining()
+	gw, gb := make([][]float32, numLayers), make([][]float32, numLayers)
+
 	gpParams := m.gp.Params(nil)
-	gpGrad := make([]float64, len(gpParams))
 	gpOpt := optim.NewAdam[float64](cfg.LR, 0)
 	best := math.Inf(1)
-	var bestNet [][]float64
+	var bestNet [][]float32
 	var bestGP []float64
 	bestEpoch := 0
 	idx := make([]int, n)
@@ -230,44 +247,32 @@ func Train(ctx context.Context, cfg Config, X *Sparse, train, val Pairs, progres
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			hi := min(lo+cfg.BatchSize, n)
-			bi := idx[lo:hi]
+			bi := idx[lo:min(lo+cfg.BatchSize, n)]
 			drugs, pa, pb := uniqueDrugs(train, bi)
-			p := m.net.forward(X, drugs, pa, pb, true, cfg.PowerIters)
-			b := len(bi)
-			Fb := mat.NewDense(b, cfg.Embedding, p.f)
-			yb := make([]float64, b)
-			for k, i := range bi {
-				yb[k] = ys[i]
+			sg.fill(X, drugs, pa, pb)
+			loss.y = loss.y[:0]
+			for _, i := range bi {
+				loss.y = append(loss.y, ys[i])
 			}
-			dF := mat.NewDense(b, cfg.Embedding, nil)
-			elbo, err := m.gp.ELBO(Fb, yb, n, gpGrad, dF)
-			if err != nil {
+			if err := sg.g.Run(); err != nil {
+				if loss.err != nil {
+					err = loss.err
+				}
 				return nil, fmt.Errorf("due: epoch %d: %w", epoch, err)
 			}
-			if math.IsNaN(elbo) || math.IsInf(elbo, 0) {
-				return nil, fmt.Errorf("due: epoch %d: training diverged (ELBO %v)", epoch, elbo)
+			for i := range m.net.l {
+				gw[i] = sg.grads[2*i].Value().Data().([]float32)
+				gb[i] = sg.grads[2*i+1].Value().Data().([]float32)
 			}
-			// Minimize -ELBO/n.
-			for i := range gpGrad {
-				gpGrad[i] /= -float64(n)
-			}
-			dFr := dF.RawMatrix().Data
-			for i := range dFr {
-				dFr[i] /= -float64(n)
-			}
-			m.net.backward(X, p, dFr)
-			m.net.step(cfg.NetLR, cfg.WeightDecay)
-			gpOpt.Step(gpParams, gpGrad)
+			m.net.step(gw, gb, cfg.NetLR, cfg.WeightDecay)
+			gpOpt.Step(gpParams, loss.grad)
 			m.gp.SetParams(gpParams)
-			lossSum += -elbo / float64(n)
+			lossSum += loss.value
 			batches++
 		}
 		rmse := math.NaN()
 		if val.Len() > 0 {
-			for _, l := range m.net.layers() {
-				l.updateSigma()
-			}
+			m.net.refresh()
 			mean, _, err := m.predict(X, val)
 			if err != nil {
 				return nil, fmt.Errorf("due: epoch %d: validation: %w", epoch, err)
@@ -297,39 +302,77 @@ func Train(ctx context.Context, cfg Config, X *Sparse, train, val Pairs, progres
 		m.net.restore(bestNet)
 		m.gp.SetParams(bestGP)
 	}
-	for _, l := range m.net.layers() {
-		l.updateSigma()
-	}
+	m.net.refresh()
 	m.bestEpoch = bestEpoch
 	if progress != nil {
 		progress(Progress{Epoch: m.epochs, MaxEpochs: cfg.MaxEpochs, ValRMSE: best, BestEpoch: bestEpoch, Elapsed: time.Since(start), Done: true})
 	}
-	for _, l := range m.net.layers() {
-		l.endTraining()
-	}
 	return m, nil
 }
 
-// features returns the Embedding-dimensional features of the pairs (a
-// training-mode pass with power iteration when train is set).
-func (m *Model) features(X *Sparse, p Pairs, train bool) *mat.Dense {
+// elboLoss is the graph's external loss: -ELBO/n of the SVGP on the
+// batch's features (the first len(y) rows; the rest are padding, with
+// zero gradient), its gradient with respect to the features for the
+// graph, and the gradient with respect to the GP's parameters (grad, for
+// the GP's own Adam step after the run).
+type elboLoss struct {
+	gp    *gp.SVGP
+	n     int       // training pairs
+	y     []float64 // the batch's standardized targets
+	grad  []float64 // d(-ELBO/n)/d(GP parameters) of the last run
+	value float64   // -ELBO/n of the last run
+	err   error     // the last run's error (gorgonia's wrapping hides it)
+}
+
+func (l *elboLoss) eval(x []float64, rows, cols int, dx []float64) (float64, error) {
+	b := len(l.y)
+	F := mat.NewDense(b, cols, x[:b*cols])
+	dF := mat.NewDense(b, cols, dx[:b*cols])
+	elbo, err := l.gp.ELBO(F, l.y, l.n, l.grad, dF)
+	if err == nil && (math.IsNaN(elbo) || math.IsInf(elbo, 0)) {
+		err = fmt.Errorf("training diverged (ELBO %v)", elbo)
+	}
+	l.err = err
+	if err != nil {
+		return 0, err
+	}
+	// Minimize -ELBO/n.
+	inv := -1 / float64(l.n)
+	for i := range l.grad {
+		l.grad[i] *= inv
+	}
+	for i := range dx[:b*cols] {
+		dx[i] *= inv
+	}
+	l.value = elbo * inv
+	return l.value, nil
+}
+
+// distinctDrugs is the number of distinct drugs of the pairs.
+func distinctDrugs(p Pairs) int {
+	seen := map[int]bool{}
+	for i := range p.A {
+		seen[p.A[i]], seen[p.B[i]] = true, true
+	}
+	return len(seen)
+}
+
+// features returns the Embedding-dimensional features of the pairs with
+// the current normalization scales.
+func (m *Model) features(X *nn.CSR, p Pairs) *mat.Dense {
 	all := make([]int, p.Len())
 	for i := range all {
 		all[i] = i
 	}
 	drugs, pa, pb := uniqueDrugs(p, all)
-	var ps *pass
-	if train {
-		ps = m.net.forward(X, drugs, pa, pb, true, m.Config.PowerIters)
-	} else {
-		ps = m.net.run(X, drugs, pa, pb)
-	}
-	return mat.NewDense(p.Len(), m.Config.Embedding, ps.f)
+	f := make([]float64, p.Len()*m.Config.Embedding)
+	m.net.forward(X, drugs, pa, pb, &infer{}, f)
+	return mat.NewDense(p.Len(), m.Config.Embedding, f)
 }
 
 // predict returns the predictive mean and latent variance in original
 // units, in chunks of 4096 pairs.
-func (m *Model) predict(X *Sparse, p Pairs) (mean, variance []float64, err error) {
+func (m *Model) predict(X *nn.CSR, p Pairs) (mean, variance []float64, err error) {
 	n := p.Len()
 	mean, variance = make([]float64, n), make([]float64, n)
 	const chunk = 4096
@@ -339,7 +382,7 @@ func (m *Model) predict(X *Sparse, p Pairs) (mean, variance []float64, err error
 		for i := range idx {
 			idx[i] = lo + i
 		}
-		F := m.features(X, p.subset(idx), false)
+		F := m.features(X, p.subset(idx))
 		if err := m.gp.Predict(F, mean[lo:hi], variance[lo:hi]); err != nil {
 			return nil, nil, err
 		}
@@ -356,9 +399,9 @@ func (m *Model) predict(X *Sparse, p Pairs) (mean, variance []float64, err error
 // (epistemic) variance and, once, the likelihood's noise variance (the
 // homoscedastic aleatoric part), all in the units of the training targets.
 // DUE's predictive variance is variance[i] + noise.
-func (m *Model) Predict(X *Sparse, p Pairs) (mean, variance []float64, noise float64, err error) {
+func (m *Model) Predict(X *nn.CSR, p Pairs) (mean, variance []float64, noise float64, err error) {
 	if err := X.Validate(); err != nil {
-		return nil, nil, 0, err
+		return nil, nil, 0, fmt.Errorf("due: features: %w", err)
 	}
 	if X.Dim != m.Dim {
 		return nil, nil, 0, fmt.Errorf("due: predict: features of dimension %d, model trained on %d", X.Dim, m.Dim)

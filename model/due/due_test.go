@@ -1,117 +1,27 @@
 package due
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/deup-screening/deup/nn"
 	"gonum.org/v1/gonum/mat"
 )
 
 // sigmaMax is the largest singular value of the in×out matrix w (gonum SVD).
-func sigmaMax(w []float64, in, out int) float64 {
+func sigmaMax(w []float32, scale float64, in, out int) float64 {
+	d := make([]float64, len(w))
+	for i, v := range w {
+		d[i] = scale * float64(v)
+	}
 	var svd mat.SVD
-	if !svd.Factorize(mat.NewDense(in, out, w), mat.SVDNone) {
+	if !svd.Factorize(mat.NewDense(in, out, d), mat.SVDNone) {
 		panic("svd failed")
 	}
 	return svd.Values(nil)[0]
-}
-
-func scaled(l *layer) []float64 {
-	w := make([]float64, len(l.w))
-	for i, v := range l.w {
-		w[i] = l.scale * v
-	}
-	return w
-}
-
-// TestSpectralNormBound: a layer whose weights have a large spectrum is
-// normalized to largest singular value coeff (DUE's soft bound), and one
-// already below coeff is left alone.
-func TestSpectralNormBound(t *testing.T) {
-	cases := []struct {
-		name       string
-		in, out    int
-		gain       float64
-		coeff      float64
-		wantScaled bool
-	}{
-		{"large weights, coeff 0.95", 40, 30, 5, 0.95, true},
-		{"wide layer", 10, 60, 3, 0.95, true},
-		{"coeff 3", 40, 30, 5, 3, true},
-		{"already small", 40, 30, 0.05, 0.95, false},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(1, 2))
-			l := newLayer(c.in, c.out, c.coeff, rng)
-			for i := range l.w {
-				l.w[i] *= c.gain
-			}
-			truth := sigmaMax(l.w, c.in, c.out)
-			// One power iteration per training step, as in training.
-			for step := 0; step < 50; step++ {
-				l.powerIterate(1)
-			}
-			// Power iteration converges like (sigma2/sigma1)^(2k); the
-			// estimate u^T W v never exceeds the true value.
-			if math.Abs(l.sigma-truth) > 1e-4*truth || l.sigma > truth*(1+1e-12) {
-				t.Errorf("power-iteration sigma %g, SVD %g", l.sigma, truth)
-			}
-			got := sigmaMax(scaled(l), c.in, c.out)
-			if c.wantScaled {
-				if math.Abs(got-c.coeff) > 1e-4*c.coeff {
-					t.Errorf("sigma_max(W_sn) = %g, want coeff %g", got, c.coeff)
-				}
-			} else if l.scale != 1 || got > c.coeff {
-				t.Errorf("scale %g, sigma_max %g: a layer below the bound must be unchanged", l.scale, got)
-			}
-		})
-	}
-}
-
-// TestSpectralNormGradient: finishSN's chain rule through sigma = u^T W v
-// (u, v fixed) against finite differences of L(W) = <C, W_sn(W)>.
-func TestSpectralNormGradient(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	l := newLayer(6, 4, 0.95, rng)
-	for i := range l.w {
-		l.w[i] *= 4
-	}
-	l.powerIterate(20)
-	C := make([]float64, len(l.w))
-	for i := range C {
-		C[i] = rng.NormFloat64()
-	}
-	loss := func() float64 {
-		l.updateSigma()
-		var s float64
-		for i, w := range l.w {
-			s += C[i] * l.scale * w
-		}
-		return s
-	}
-	loss()
-	if l.scale == 1 {
-		t.Fatal("test needs an active bound")
-	}
-	l.zeroGrad()
-	copy(l.gw, C) // gradient with respect to W_sn
-	l.finishSN()
-	const h = 1e-6
-	for i := range l.w {
-		w0 := l.w[i]
-		l.w[i] = w0 + h
-		fp := loss()
-		l.w[i] = w0 - h
-		fm := loss()
-		l.w[i] = w0
-		fd := (fp - fm) / (2 * h)
-		if math.Abs(fd-l.gw[i]) > 1e-6*math.Max(1, math.Abs(fd)) {
-			t.Errorf("dL/dW[%d]: analytic %g, finite difference %g", i, l.gw[i], fd)
-		}
-	}
 }
 
 func smallConfig() Config {
@@ -120,8 +30,8 @@ func smallConfig() Config {
 
 // randomSparse returns n binary "fingerprints" of dimension dim with about
 // density*dim bits set.
-func randomSparse(rng *rand.Rand, n, dim int, density float64) *Sparse {
-	s := &Sparse{Dim: dim, RowPtr: []int{0}}
+func randomSparse(rng *rand.Rand, n, dim int, density float64) *nn.CSR {
+	s := &nn.CSR{Dim: dim, RowPtr: []int{0}}
 	for i := 0; i < n; i++ {
 		for j := 0; j < dim; j++ {
 			if rng.Float64() < density {
@@ -134,58 +44,122 @@ func randomSparse(rng *rand.Rand, n, dim int, density float64) *Sparse {
 	return s
 }
 
-// TestNetworkGradientFiniteDifference: backward (including the spectral
-// normalization of every layer) against finite differences of
-// L = <R, F(W)>, with u and v fixed.
+// TestNetworkGradientFiniteDifference: the training graph's gradient of
+// every weight and bias (through the sparse first layer, the spectral
+// normalization of every layer, the pair sum, the residual block and the
+// external loss) against central finite differences of the same graph's
+// forward pass, for L = <R, F> with u and v fixed (evaluation mode), in
+// float64.
 func TestNetworkGradientFiniteDifference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	cfg := smallConfig().withDefaults()
 	cfg.Coeff = 0.5 // small bound so every layer's normalization is active
 	X := randomSparse(rng, 6, 20, 0.3)
 	n := newNetwork(cfg, 20, 1)
+	n.refresh()
+	for _, l := range n.l {
+		if l.sn.Scale() == 1 {
+			t.Fatalf("layer %s: bound not active (sigma %g)", l.name, l.sn.Sigma())
+		}
+	}
 	drugs := []int{0, 2, 3, 5}
 	pa, pb := []int{0, 1, 2, 3, 0}, []int{1, 1, 3, 0, 2}
-	p := n.forward(X, drugs, pa, pb, true, 5)
-	for i, l := range n.layers() {
-		if l.scale == 1 {
-			t.Fatalf("layer %d: bound not active (sigma %g)", i, l.sigma)
-		}
-	}
-	R := make([]float64, len(p.f))
-	for i := range R {
+	const b = 6 // one padding row
+	R := make([]float64, b*cfg.Embedding)
+	for i := range R[:len(pa)*cfg.Embedding] {
 		R[i] = rng.NormFloat64()
 	}
-	n.backward(X, p, R)
+	var value float64
+	inner := func(x []float64, rows, cols int, dx []float64) (float64, error) {
+		value = 0
+		for i := range x[:len(pa)*cols] {
+			value += R[i] * x[i]
+			dx[i] = R[i]
+		}
+		return value, nil
+	}
+	sg, err := n.buildGraph(nn.Float64, 5, b, inner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sg.close()
+	sg.fill(X, drugs, pa, pb)
 	loss := func() float64 {
-		for _, l := range n.layers() {
-			l.updateSigma()
+		if err := sg.g.Run(); err != nil {
+			t.Fatal(err)
 		}
-		q := n.run(X, drugs, pa, pb)
-		var s float64
-		for i, f := range q.f {
-			s += R[i] * f
-		}
-		return s
+		return value
+	}
+	loss()
+	grads := make([][]float64, len(sg.grads))
+	for i, g := range sg.grads {
+		grads[i] = append([]float64(nil), g.Value().Data().([]float64)...)
 	}
 	const h = 1e-6
-	for li, l := range n.layers() {
-		for _, pr := range []struct {
-			name string
-			p, g []float64
-		}{{"w", l.w, l.gw}, {"b", l.b, l.gb}} {
-			for k := 0; k < 12; k++ {
-				i := rng.IntN(len(pr.p))
-				v0 := pr.p[i]
-				pr.p[i] = v0 + h
-				fp := loss()
-				pr.p[i] = v0 - h
-				fm := loss()
-				pr.p[i] = v0
-				fd := (fp - fm) / (2 * h)
-				if math.Abs(fd-pr.g[i]) > 1e-5*math.Max(1, math.Abs(fd)) {
-					t.Errorf("layer %d %s[%d]: analytic %g, finite difference %g", li, pr.name, i, pr.g[i], fd)
-				}
+	for k, wt := range sg.wts {
+		p := wt.Data().([]float64)
+		for c := 0; c < 12; c++ {
+			i := rng.IntN(len(p))
+			v0 := p[i]
+			p[i] = v0 + h
+			fp := loss()
+			p[i] = v0 - h
+			fm := loss()
+			p[i] = v0
+			fd := (fp - fm) / (2 * h)
+			if math.Abs(fd-grads[k][i]) > 1e-5*math.Max(1, math.Abs(fd)) {
+				t.Errorf("layer %s %s[%d]: graph %g, finite difference %g", n.l[k/2].name, [2]string{"w", "b"}[k%2], i, grads[k][i], fd)
 			}
+		}
+	}
+	// The gradient tensors are reused (written in place) from run to
+	// run: a later run gives the first run's gradients again.
+	loss()
+	for k, g := range sg.grads {
+		for i, v := range g.Value().Data().([]float64) {
+			if v != grads[k][i] {
+				t.Fatalf("run %d: gradient %d[%d] = %v, first run %v", 2+2*12*len(sg.wts), k, i, v, grads[k][i])
+			}
+		}
+	}
+}
+
+// TestInferenceMatchesGraph: the hand-written inference pass (per-drug
+// projections, no graph) gives the float32 training graph's features up
+// to float32 rounding.
+func TestInferenceMatchesGraph(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	cfg := Config{TowerHidden: 64, TowerOut: 32, CombHidden: 16, Embedding: 4}.withDefaults()
+	X := randomSparse(rng, 30, 64, 0.2)
+	n := newNetwork(cfg, 64, 3)
+	n.refresh()
+	var drugs, pa, pb []int
+	for d := 0; d < 30; d += 2 {
+		drugs = append(drugs, d)
+	}
+	for i := 0; i < 40; i++ {
+		pa, pb = append(pa, rng.IntN(len(drugs))), append(pb, rng.IntN(len(drugs)))
+	}
+	zero := func(x []float64, rows, cols int, dx []float64) (float64, error) { return 0, nil }
+	sg, err := n.buildGraph(nn.Float32, len(drugs)+3, 48, zero)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sg.close()
+	sg.fill(X, drugs, pa, pb)
+	if err := sg.g.Run(); err != nil {
+		t.Fatal(err)
+	}
+	got := sg.feat.Tensor().Data().([]float32)
+	want := make([]float64, len(pa)*cfg.Embedding)
+	n.forward(X, drugs, pa, pb, &infer{}, want)
+	var scale float64
+	for _, v := range want {
+		scale = math.Max(scale, math.Abs(v))
+	}
+	for i, w := range want {
+		if math.Abs(float64(got[i])-w) > 1e-5*scale {
+			t.Fatalf("feature %d: graph %v, inference %v", i, got[i], w)
 		}
 	}
 }
@@ -193,7 +167,7 @@ func TestNetworkGradientFiniteDifference(t *testing.T) {
 // synthetic builds a screen-like problem: 40 drugs with random sparse
 // fingerprints, target = smooth function of the pair's summed fingerprint
 // plus noise of sd 0.1.
-func synthetic(seed uint64) (*Sparse, Pairs) {
+func synthetic(seed uint64) (*nn.CSR, Pairs) {
 	rng := rand.New(rand.NewPCG(seed, 9))
 	const nd, dim = 40, 32
 	X := randomSparse(rng, nd, dim, 0.2)
@@ -273,10 +247,9 @@ func TestTrainLearnsSynthetic(t *testing.T) {
 	}
 	// After training, every layer's normalized weight respects the bound
 	// up to the lag of one power iteration per step.
-	for i, l := range m.net.layers() {
-		in, out := l.in, l.out
-		if got := sigmaMax(scaled(l), in, out); got > cfg.withDefaults().Coeff*1.05 {
-			t.Errorf("layer %d: sigma_max(W_sn) = %g above coeff", i, got)
+	for _, l := range m.net.l {
+		if got := sigmaMax(l.w, l.sn.Scale(), l.in, l.out); got > cfg.withDefaults().Coeff*1.05 {
+			t.Errorf("layer %s: sigma_max(W_sn) = %g above coeff", l.name, got)
 		}
 	}
 }
@@ -325,7 +298,7 @@ func TestEpistemicRevertsToPriorFarAway(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	far := &Sparse{Dim: X.Dim, RowPtr: append([]int(nil), X.RowPtr...), Col: append([]int32(nil), X.Col...), Val: append([]float32(nil), X.Val...)}
+	far := &nn.CSR{Dim: X.Dim, RowPtr: append([]int(nil), X.RowPtr...), Col: append([]int32(nil), X.Col...), Val: append([]float32(nil), X.Val...)}
 	for r := 0; r < 2; r++ {
 		for j := 0; j < X.Dim; j++ {
 			far.Col = append(far.Col, int32(j))
@@ -334,7 +307,7 @@ func TestEpistemicRevertsToPriorFarAway(t *testing.T) {
 		far.RowPtr = append(far.RowPtr, len(far.Col))
 	}
 	n := X.NumRows()
-	meanVar := func(X *Sparse, p Pairs) float64 {
+	meanVar := func(X *nn.CSR, p Pairs) float64 {
 		_, v, _, err := m.Predict(X, p)
 		if err != nil {
 			t.Fatal(err)
@@ -351,6 +324,45 @@ func TestEpistemicRevertsToPriorFarAway(t *testing.T) {
 	t.Logf("GP variance: training pairs %.4g, far pairs %.4g, prior %.4g", vTrain, vFar, prior)
 	if !(vFar > 2*vTrain) || vFar > prior*(1+1e-9) {
 		t.Errorf("far pairs variance %g: want above 2x the training pairs' %g and at most the prior %g", vFar, vTrain, prior)
+	}
+}
+
+// TestNoSpectralNorm: with Coeff < 0 the extractor is not normalized
+// (scale 1 on every layer) and DUE still trains, saves and loads.
+func TestNoSpectralNorm(t *testing.T) {
+	d, split := syntheticDataset(t)
+	cfg := smallConfig()
+	cfg.Coeff, cfg.MaxEpochs = -1, 5
+	m := New(cfg)
+	if err := m.Fit(context.Background(), d, split, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range m.Model().net.l {
+		if l.sn.Scale() != 1 || l.sn.U != nil {
+			t.Errorf("layer %s: scale %v, u %v", l.name, l.sn.Scale(), l.sn.U)
+		}
+	}
+	pairs := testPairs(d, split.Test)
+	pred, err := m.Predict(d.Features, pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := m.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := back.Predict(d.Features, pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range pred {
+		if math.IsNaN(pred[i].Mu) || pred[i] != again[i] {
+			t.Fatalf("pair %d: %+v, loaded %+v", i, pred[i], again[i])
+		}
 	}
 }
 

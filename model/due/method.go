@@ -7,6 +7,7 @@ import (
 
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/nn"
 )
 
 // Method is DUE behind the model.Method interface shared with DEUP and the
@@ -38,8 +39,8 @@ func (m *Method) AleatoricNote() string {
 func (m *Method) Model() *Model { return m.model }
 
 // sparseOf shares the CSR arrays of f (no copy).
-func sparseOf(f *model.Features) *Sparse {
-	return &Sparse{Dim: f.Config.Dim(), RowPtr: f.RowPtr, Col: f.Col, Val: f.Val}
+func sparseOf(f *model.Features) *nn.CSR {
+	return &nn.CSR{Dim: f.Config.Dim(), RowPtr: f.RowPtr, Col: f.Col, Val: f.Val}
 }
 
 func pairsOf(d *model.Dataset, idx []int) Pairs {

@@ -3,8 +3,10 @@ package due
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"testing"
 
 	"github.com/deup-screening/deup/drugcomb"
@@ -138,6 +140,10 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte(magic))
 	f.Add([]byte(magic + "\x02\x00\x00\x00\x00\x00\x00\x00{}"))
 	f.Add([]byte(magic + "\x0f\x00\x00\x00\x00\x00\x00\x00{\"dim\":3,\"inducing\":1,\"y_scale\":1}"))
+	f.Add([]byte(magicV1 + "\x0f\x00\x00\x00\x00\x00\x00\x00{\"dim\":3,\"inducing\":1,\"y_scale\":1}"))
+	if b, err := os.ReadFile("testdata/v1-small.due"); err == nil {
+		f.Add(b)
+	}
 	f.Add([]byte("garbage"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := Load(bytes.NewReader(b))
@@ -180,6 +186,64 @@ func TestPredictConcurrent(t *testing.T) {
 	for g := 0; g < 4; g++ {
 		if err := <-errs; err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+// TestLoadVersion1: a model saved by the float64 DUE before the network
+// kit (format version 1; testdata/v1-small.due, written by commit a89dcad's
+// Method.Save after 8 epochs of smallConfig on syntheticDataset, with its
+// predictions of the first 20 test pairs in
+// testdata/v1-small.predictions.json) loads, its weights rounded to
+// float32, and predicts what it predicted then up to that rounding.
+func TestLoadVersion1(t *testing.T) {
+	raw, err := os.ReadFile("testdata/v1-small.due")
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := os.ReadFile("testdata/v1-small.predictions.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []model.Prediction
+	if err := json.Unmarshal(js, &want); err != nil {
+		t.Fatal(err)
+	}
+	m, err := LoadAny(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, split := syntheticDataset(t)
+	got, err := m.Predict(d.Features, testPairs(d, split.Test[:len(want)]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-5*math.Max(1, math.Abs(b)) }
+	for i := range want {
+		g, w := got[i], want[i]
+		if !near(g.Mu, w.Mu) || !near(g.SigmaTotal, w.SigmaTotal) || !near(g.SigmaEpistemic, w.SigmaEpistemic) || !near(g.SigmaAleatoric, w.SigmaAleatoric) {
+			t.Errorf("pair %d: %+v, version 1 predicted %+v", i, g, w)
+		}
+	}
+	// Saved again, it is a version-2 file that predicts the same.
+	var buf bytes.Buffer
+	if err := m.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(buf.Bytes(), []byte(magic)) {
+		t.Fatalf("saved with header %q", buf.Bytes()[:len(magic)])
+	}
+	back, err := Load(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := back.Predict(d.Features, testPairs(d, split.Test[:len(want)]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		if got[i] != again[i] {
+			t.Fatalf("pair %d: %+v after a version-2 round trip, %+v before", i, again[i], got[i])
 		}
 	}
 }

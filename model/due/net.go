@@ -2,49 +2,37 @@ package due
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
+
+	"github.com/deup-screening/deup/internal/kernels"
+	"github.com/deup-screening/deup/nn"
+	"github.com/deup-screening/deup/nn/optim"
+	"gonum.org/v1/gonum/blas"
 )
 
-// Sparse is a drug feature matrix in compressed sparse row form, laid out
-// like model.Features: row i holds the values Val[RowPtr[i]:RowPtr[i+1]] at
-// columns Col[RowPtr[i]:RowPtr[i+1]]; absent entries are 0.
-type Sparse struct {
-	Dim    int
-	RowPtr []int
-	Col    []int32
-	Val    []float32
+// layer is one fully connected layer y = x W_sn + b of the extractor: W
+// (in×out, row major) and b (1×out) in float32, W under the kit's
+// spectral normalization (nn.SpectralNorm: W_sn = W/max(1, sigma/coeff)).
+type layer struct {
+	name    string
+	in, out int
+	w, b    []float32
+	sn      *nn.SpectralNorm
+
+	optW, optB *optim.Adam[float32] // nil when not training
 }
 
-// NumRows is the number of rows (drugs).
-func (s *Sparse) NumRows() int { return len(s.RowPtr) - 1 }
+// The layers of the extractor, in order.
+const (
+	lT1   = iota // sparse drug features → TowerHidden
+	lT2          // TowerHidden → TowerOut
+	lC1          // TowerOut → CombHidden
+	lC2          // CombHidden → CombHidden (residual)
+	lHead        // CombHidden → Embedding
+	numLayers
+)
 
-// Validate checks the CSR invariants and finiteness.
-func (s *Sparse) Validate() error {
-	if s == nil || len(s.RowPtr) == 0 {
-		return fmt.Errorf("due: features: empty matrix")
-	}
-	if s.Dim <= 0 {
-		return fmt.Errorf("due: features: dimension %d", s.Dim)
-	}
-	if s.RowPtr[0] != 0 || s.RowPtr[len(s.RowPtr)-1] != len(s.Col) || len(s.Col) != len(s.Val) {
-		return fmt.Errorf("due: features: inconsistent row pointers")
-	}
-	for i := 0; i < s.NumRows(); i++ {
-		if s.RowPtr[i+1] < s.RowPtr[i] {
-			return fmt.Errorf("due: features: row %d: decreasing row pointer", i)
-		}
-		for k := s.RowPtr[i]; k < s.RowPtr[i+1]; k++ {
-			if c := s.Col[k]; c < 0 || int(c) >= s.Dim {
-				return fmt.Errorf("due: features: row %d: column %d outside [0,%d)", i, c, s.Dim)
-			}
-			if v := float64(s.Val[k]); math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("due: features: row %d column %d: value %v", i, s.Col[k], v)
-			}
-		}
-	}
-	return nil
-}
+var layerNames = [numLayers]string{"t1", "t2", "c1", "c2", "head"}
 
 // network is the two-tower feature extractor: the single-drug tower
 // (sparse dim→TowerHidden, ReLU, →TowerOut), the two drugs' embeddings
@@ -53,192 +41,269 @@ func (s *Sparse) Validate() error {
 // to the Embedding-dimensional GP input. Every weight matrix is spectrally
 // normalized.
 type network struct {
-	t1, t2, c1, c2, head *layer
+	dim int
+	l   [numLayers]*layer
 }
 
+func layerSizes(cfg Config, dim int) [numLayers][2]int {
+	return [numLayers][2]int{{dim, cfg.TowerHidden}, {cfg.TowerHidden, cfg.TowerOut}, {cfg.TowerOut, cfg.CombHidden},
+		{cfg.CombHidden, cfg.CombHidden}, {cfg.CombHidden, cfg.Embedding}}
+}
+
+// newNetwork draws the weights and biases with the kit's initializer
+// (PyTorch's nn.Linear default, U(±1/sqrt(in))) and each layer's
+// power-iteration vector u, layer by layer, from one PCG stream of seed.
 func newNetwork(cfg Config, dim int, seed uint64) *network {
 	rng := rand.New(rand.NewPCG(seed, 0x6475655f6e6574)) // "due_net"
-	c := cfg.Coeff
-	return &network{
-		t1:   newLayer(dim, cfg.TowerHidden, c, rng),
-		t2:   newLayer(cfg.TowerHidden, cfg.TowerOut, c, rng),
-		c1:   newLayer(cfg.TowerOut, cfg.CombHidden, c, rng),
-		c2:   newLayer(cfg.CombHidden, cfg.CombHidden, c, rng),
-		head: newLayer(cfg.CombHidden, cfg.Embedding, c, rng),
+	n := &network{dim: dim}
+	for i, s := range layerSizes(cfg, dim) {
+		l := &layer{name: layerNames[i], in: s[0], out: s[1], w: make([]float32, s[0]*s[1]), b: make([]float32, s[1])}
+		nn.InitLinear(l.w, l.in, rng)
+		nn.InitLinear(l.b, l.in, rng)
+		l.sn = nn.NewSpectralNorm(l.w, l.in, l.out, cfg.Coeff, rng)
+		l.sn.Iters = cfg.PowerIters
+		n.l[i] = l
+	}
+	return n
+}
+
+// params is the network's parameter set for saving: per layer w (in×out),
+// b (1×out) and, when normalized, the power-iteration vectors u (in) and
+// v (out). The Data slices are the network's own.
+func (n *network) params() nn.Params {
+	var ps nn.Params
+	for _, l := range n.l {
+		ps = append(ps, &nn.Param{Name: l.name + ".w", Shape: []int{l.in, l.out}, Data: l.w},
+			&nn.Param{Name: l.name + ".b", Shape: []int{1, l.out}, Data: l.b})
+		if l.sn.Coeff > 0 {
+			ps = append(ps, &nn.Param{Name: l.name + ".u", Shape: []int{l.in}, Data: l.sn.U},
+				&nn.Param{Name: l.name + ".v", Shape: []int{l.out}, Data: l.sn.V})
+		}
+	}
+	return ps
+}
+
+// refresh sets every layer's sigma from its stored u, v (evaluation mode);
+// inference reads the resulting scales.
+func (n *network) refresh() {
+	for _, l := range n.l {
+		l.sn.Refresh(l.w)
 	}
 }
 
-func (n *network) layers() []*layer { return []*layer{n.t1, n.t2, n.c1, n.c2, n.head} }
-
-// pass holds one forward pass's activations for backward.
-type pass struct {
-	drugs  []int // feature rows of the unique drugs
-	pa, pb []int // per pair: positions in drugs
-	z1, h1 []float64
-	emb    []float64
-	pe     []float64
-	a1, r1 []float64
-	a2, r2 []float64
-	f      []float64 // pairs×Embedding
-}
-
-// forward runs the network on pairs (pa[i], pb[i]) of positions into
-// drugs. train runs one power iteration per layer first (training mode);
-// otherwise the stored estimates are used. It returns the pass (features
-// in p.f).
-func (n *network) forward(X *Sparse, drugs, pa, pb []int, train bool, iters int) *pass {
-	for _, l := range n.layers() {
-		if train {
-			l.powerIterate(iters)
-		} else {
-			l.updateSigma()
-		}
-	}
-	return n.run(X, drugs, pa, pb)
-}
-
-// run is forward with the current normalization scales.
-func (n *network) run(X *Sparse, drugs, pa, pb []int) *pass {
-	u, b := len(drugs), len(pa)
-	th, to, ch := n.t1.out, n.t2.out, n.c1.out
-	p := &pass{drugs: drugs, pa: pa, pb: pb,
-		z1: make([]float64, u*th), h1: make([]float64, u*th), emb: make([]float64, u*to),
-		pe: make([]float64, b*to), a1: make([]float64, b*ch), r1: make([]float64, b*ch),
-		a2: make([]float64, b*ch), r2: make([]float64, b*ch), f: make([]float64, b*n.head.out)}
-	// Sparse first layer.
-	t1 := n.t1
-	for i, r := range drugs {
-		z := p.z1[i*th : (i+1)*th]
-		for k := X.RowPtr[r]; k < X.RowPtr[r+1]; k++ {
-			a := t1.scale * float64(X.Val[k])
-			w := t1.w[int(X.Col[k])*th : (int(X.Col[k])+1)*th]
-			for j, wv := range w {
-				z[j] += a * wv
-			}
-		}
-		for j := range z {
-			z[j] += t1.b[j]
-		}
-	}
-	reluTo(p.h1, p.z1)
-	n.t2.forward(p.h1, u, p.emb)
-	for i := 0; i < b; i++ {
-		dst := p.pe[i*to : (i+1)*to]
-		ea, eb := p.emb[pa[i]*to:(pa[i]+1)*to], p.emb[pb[i]*to:(pb[i]+1)*to]
-		for j := range dst {
-			dst[j] = ea[j] + eb[j]
-		}
-	}
-	n.c1.forward(p.pe, b, p.a1)
-	reluTo(p.r1, p.a1)
-	n.c2.forward(p.r1, b, p.a2)
-	reluTo(p.r2, p.a2)
-	for j := range p.r2 {
-		p.r2[j] += p.r1[j]
-	}
-	n.head.forward(p.r2, b, p.f)
-	return p
-}
-
-// backward accumulates parameter gradients (with respect to W, after the
-// spectral-normalization chain rule) given dF, the loss gradient with
-// respect to p.f. Gradients are zeroed first.
-func (n *network) backward(X *Sparse, p *pass, dF []float64) {
-	for _, l := range n.layers() {
-		l.zeroGrad()
-	}
-	u, b := len(p.drugs), len(p.pa)
-	th, to, ch := n.t1.out, n.t2.out, n.c1.out
-	dR2 := make([]float64, b*ch)
-	n.head.backward(p.r2, b, dF, dR2)
-	dA2 := make([]float64, b*ch)
-	for j, g := range dR2 {
-		if p.a2[j] > 0 {
-			dA2[j] = g
-		}
-	}
-	dR1 := make([]float64, b*ch)
-	n.c2.backward(p.r1, b, dA2, dR1)
-	for j := range dR1 {
-		dR1[j] += dR2[j]
-		if p.a1[j] <= 0 {
-			dR1[j] = 0 // now dA1
-		}
-	}
-	dPE := make([]float64, b*to)
-	n.c1.backward(p.pe, b, dR1, dPE)
-	dEmb := make([]float64, u*to)
-	for i := 0; i < b; i++ {
-		src := dPE[i*to : (i+1)*to]
-		da, db := dEmb[p.pa[i]*to:(p.pa[i]+1)*to], dEmb[p.pb[i]*to:(p.pb[i]+1)*to]
-		for j, g := range src {
-			da[j] += g
-			db[j] += g
-		}
-	}
-	dH1 := make([]float64, u*th)
-	n.t2.backward(p.h1, u, dEmb, dH1)
-	t1 := n.t1
-	for i, r := range p.drugs {
-		dz := dH1[i*th : (i+1)*th]
-		for j := range dz {
-			if p.z1[i*th+j] <= 0 {
-				dz[j] = 0
-			}
-			t1.gb[j] += dz[j]
-		}
-		for k := X.RowPtr[r]; k < X.RowPtr[r+1]; k++ {
-			a := float64(X.Val[k])
-			g := t1.gw[int(X.Col[k])*th : (int(X.Col[k])+1)*th]
-			for j, d := range dz {
-				g[j] += a * d
-			}
-		}
-	}
-	for _, l := range n.layers() {
-		l.finishSN()
+// setTrain switches the power iteration of every layer's graph op.
+func (n *network) setTrain(on bool) {
+	for _, l := range n.l {
+		l.sn.Train = on
 	}
 }
 
-func (n *network) step(lr, wd float64) {
-	for _, l := range n.layers() {
-		l.step(lr, wd)
+// step applies Adam (PyTorch's coupled weight decay, package nn/optim) to
+// every layer with the gradients gw[i], gb[i]; the optimizer state is
+// created on the first step.
+func (n *network) step(gw, gb [][]float32, lr, wd float64) {
+	for i, l := range n.l {
+		if l.optW == nil {
+			l.optW, l.optB = optim.NewAdam[float32](lr, wd), optim.NewAdam[float32](lr, wd)
+		}
+		l.optW.Step(l.w, gw[i])
+		l.optB.Step(l.b, gb[i])
 	}
 }
 
-// snapshot copies the weights, biases and power-iteration vectors into
-// s, reusing its buffers when an earlier call filled it (a new 34 MB copy
-// at every improving epoch was garbage that raised the training's peak).
-func (n *network) snapshot(s [][]float64) [][]float64 {
-	ls := n.layers()
-	if len(s) != 4*len(ls) {
-		s = make([][]float64, 4*len(ls))
+// endTraining releases the optimizer state: a trained network holds only
+// its parameters and spectral-norm vectors.
+func (n *network) endTraining() {
+	for _, l := range n.l {
+		l.optW, l.optB = nil, nil
 	}
-	for i, l := range ls {
+	n.setTrain(false)
+}
+
+// snapshot copies every parameter (w, b, u, v) into s, reusing its buffers
+// when an earlier call filled it.
+func (n *network) snapshot(s [][]float32) [][]float32 {
+	if len(s) != 4*numLayers {
+		s = make([][]float32, 4*numLayers)
+	}
+	for i, l := range n.l {
 		s[4*i] = append(s[4*i][:0], l.w...)
 		s[4*i+1] = append(s[4*i+1][:0], l.b...)
-		s[4*i+2] = append(s[4*i+2][:0], l.u...)
-		s[4*i+3] = append(s[4*i+3][:0], l.v...)
+		s[4*i+2] = append(s[4*i+2][:0], l.sn.U...)
+		s[4*i+3] = append(s[4*i+3][:0], l.sn.V...)
 	}
 	return s
 }
 
-func (n *network) restore(s [][]float64) {
-	for i, l := range n.layers() {
+func (n *network) restore(s [][]float32) {
+	for i, l := range n.l {
 		copy(l.w, s[4*i])
 		copy(l.b, s[4*i+1])
-		copy(l.u, s[4*i+2])
-		copy(l.v, s[4*i+3])
-		l.updateSigma()
+		copy(l.sn.U, s[4*i+2])
+		copy(l.sn.V, s[4*i+3])
+	}
+	n.refresh()
+}
+
+// stepGraph is one compiled training step (package nn's gorgonia graph):
+// the extractor on a batch of at most b pairs over at most u unique drugs,
+// its features fed to an external loss (the SVGP's -ELBO/n), and the
+// gradients of every weight and bias. The graph reads the network's
+// parameter slices in place (float32) or float64 copies of them (tests).
+type stepGraph struct {
+	g     *nn.Graph
+	x     *nn.SparseBatch
+	u, b  int
+	s     *nn.Tensor   // b×u pair-to-drug incidence (1 per drug slot, 2 for a drug paired with itself; 0 rows for padding)
+	wts   []*nn.Tensor // weight and bias tensors per layer: w0, b0, w1, b1, ...
+	grads []*nn.Node   // their gradients, same order
+	feat  nn.Value     // the features of the last run (b×Embedding)
+}
+
+// buildGraph compiles a training step with cost loss(features).
+func (n *network) buildGraph(dt nn.DType, u, b int, loss nn.ExternalLossFunc) (*stepGraph, error) {
+	sg := &stepGraph{g: nn.NewGraph(dt), x: nn.NewSparseBatch(u), u: u, b: b}
+	g := sg.g
+	tensorOf := func(data []float32, r, c int) (*nn.Tensor, error) {
+		if dt == nn.Float32 {
+			return nn.TensorFrom(data, r, c)
+		}
+		d := make([]float64, len(data))
+		for i, v := range data {
+			d[i] = float64(v)
+		}
+		return nn.TensorFrom(d, r, c)
+	}
+	var W, B [numLayers]*nn.Node
+	var wrt []*nn.Node
+	for i, l := range n.l {
+		wt, err := tensorOf(l.w, l.in, l.out)
+		if err != nil {
+			g.Close()
+			return nil, err
+		}
+		bt, err := tensorOf(l.b, 1, l.out)
+		if err != nil {
+			g.Close()
+			return nil, err
+		}
+		sg.wts = append(sg.wts, wt, bt)
+		W[i], B[i] = g.Matrix(l.name+".w", wt), g.Matrix(l.name+".b", bt)
+		wrt = append(wrt, W[i], B[i])
+	}
+	sg.s = nn.NewTensor(dt, b, u)
+	S := g.Input("S", sg.s)
+	lin := func(x *nn.Node, i int) *nn.Node { return g.SpectralLinear(x, n.l[i].sn, W[i], B[i]) }
+	h1 := g.ReLU(g.AddBias(g.SpectralSparseMul(sg.x, n.l[lT1].sn, W[lT1]), B[lT1]))
+	emb := lin(h1, lT2)
+	pe := g.Dense(S, emb, nil)
+	r1 := g.ReLU(lin(pe, lC1))
+	r2 := g.Add(r1, g.ReLU(lin(r1, lC2)))
+	f := lin(r2, lHead)
+	g.Read(f, &sg.feat)
+	sg.grads = g.Grad(g.ExternalLoss(f, loss), wrt...)
+	if err := g.Compile(); err != nil {
+		g.Close()
+		return nil, fmt.Errorf("due: building graph: %w", err)
+	}
+	return sg, nil
+}
+
+// fill loads a batch: drugs are the unique feature rows (≤ u), pairs
+// (pa[i], pb[i]) positions in drugs (≤ b pairs; the rest are padding).
+func (sg *stepGraph) fill(X *nn.CSR, drugs, pa, pb []int) {
+	sg.x.Fill(X, drugs)
+	u := sg.u
+	switch d := sg.s.Data().(type) {
+	case []float32:
+		clear(d)
+		for i := range pa {
+			d[i*u+pa[i]]++
+			d[i*u+pb[i]]++
+		}
+	case []float64:
+		clear(d)
+		for i := range pa {
+			d[i*u+pa[i]]++
+			d[i*u+pb[i]]++
+		}
 	}
 }
 
-func reluTo(dst, src []float64) {
-	for i, v := range src {
-		if v > 0 {
-			dst[i] = v
-		} else {
-			dst[i] = 0
+func (sg *stepGraph) close() { sg.g.Close() }
+
+// infer holds the scratch buffers of one inference forward pass.
+type infer struct {
+	h1, emb, p []float32 // per drug: u×TowerHidden, u×TowerOut, u×CombHidden
+	r1, a2, f  []float32 // per pair: b×CombHidden, b×CombHidden, b×Embedding
+}
+
+func grow(s []float32, n int) []float32 {
+	if cap(s) < n {
+		return make([]float32, n)
+	}
+	return s[:n]
+}
+
+// forward computes the features (len(pa)×Embedding, into out) of the pairs
+// (pa[i], pb[i]) of positions into drugs, rows of X, with the current
+// normalization scales (no power iteration; read-only on the network). It
+// does not use the graph: the first combined layer is linear in the
+// summed pair embedding, so
+//
+//	(T(a) + T(b)) C1 = T(a) C1 + T(b) C1
+//
+// is computed once per drug; a pair then costs CombHidden additions and
+// the CombHidden² and CombHidden×Embedding products. Equal to the graph's
+// forward pass up to float rounding (tested).
+func (n *network) forward(X *nn.CSR, drugs, pa, pb []int, in *infer, out []float64) {
+	t1, t2, c1, c2, hd := n.l[lT1], n.l[lT2], n.l[lC1], n.l[lC2], n.l[lHead]
+	u, b := len(drugs), len(pa)
+	th, to, ch, e := t1.out, t2.out, c1.out, hd.out
+	bl := kernels.Impl()
+	in.h1 = grow(in.h1, u*th)
+	s1 := float32(t1.sn.Scale())
+	for i, r := range drugs {
+		lo, hi := X.RowPtr[r], X.RowPtr[r+1]
+		row := in.h1[i*th : (i+1)*th]
+		kernels.Accumulate(X.Col[lo:hi], X.Val[lo:hi], t1.w, th, 0, th, row)
+		for j := range row {
+			row[j] = s1*row[j] + t1.b[j]
+		}
+	}
+	kernels.Relu(in.h1)
+	in.emb = grow(in.emb, u*to)
+	linearTo(bl, in.emb, in.h1, u, t2)
+	in.p = grow(in.p, u*ch)
+	bl.Sgemm(blas.NoTrans, blas.NoTrans, u, ch, to, float32(c1.sn.Scale()), in.emb, to, c1.w, ch, 0, in.p, ch)
+	in.r1 = grow(in.r1, b*ch)
+	for i := range pa {
+		row, x, y := in.r1[i*ch:(i+1)*ch], in.p[pa[i]*ch:(pa[i]+1)*ch], in.p[pb[i]*ch:(pb[i]+1)*ch]
+		for j := range row {
+			row[j] = x[j] + y[j] + c1.b[j]
+		}
+	}
+	kernels.Relu(in.r1)
+	in.a2 = grow(in.a2, b*ch)
+	linearTo(bl, in.a2, in.r1, b, c2)
+	kernels.Relu(in.a2)
+	for j, v := range in.r1 {
+		in.a2[j] += v
+	}
+	in.f = grow(in.f, b*e)
+	linearTo(bl, in.f, in.a2, b, hd)
+	for i, v := range in.f {
+		out[i] = float64(v)
+	}
+}
+
+// linearTo writes dst (rows×l.out) = scale · x W + b for x (rows×l.in).
+func linearTo(bl kernels.BLAS, dst, x []float32, rows int, l *layer) {
+	bl.Sgemm(blas.NoTrans, blas.NoTrans, rows, l.out, l.in, float32(l.sn.Scale()), x, l.in, l.w, l.out, 0, dst, l.out)
+	for i := 0; i < rows; i++ {
+		row := dst[i*l.out : (i+1)*l.out]
+		for j, v := range l.b {
+			row[j] += v
 		}
 	}
 }

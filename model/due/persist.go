@@ -12,16 +12,26 @@ import (
 
 	"github.com/deup-screening/deup/gp"
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/nn"
 	"gonum.org/v1/gonum/mat"
 )
 
-// magic starts every saved DUE model.
-const magic = "DEUP-DUE v1\n"
+// magic starts every DUE model saved by this version; magicV1 those of
+// the float64 network before the kit (read, converted to float32).
+const (
+	magic   = "DEUP-DUE v2\n"
+	magicV1 = "DEUP-DUE v1\n"
+)
 
-// header is the JSON part of a saved model; the parameters follow as
-// little-endian float64 arrays, each preceded by its uint64 length: for
-// each layer (tower 1, tower 2, combined 1, combined 2, head) w, b, u, v;
-// then the SVGP's flat parameter vector (gp.SVGPLayout).
+// header is the JSON part of a saved model. In version 2 the GP's flat
+// parameter vector (gp.SVGPLayout) follows as a uint64 length and
+// little-endian float64 values, then the network's parameters in the
+// kit's format (nn.Params.Save): per layer (t1, t2, c1, c2, head) w
+// (in×out), b (1×out) and, when spectrally normalized, the
+// power-iteration vectors u (in) and v (out), all float32. Version 1
+// (float64 network) wrote, after the header, for each layer w, b, u, v
+// as float64 arrays each preceded by its uint64 length, then the GP's
+// vector.
 type header struct {
 	Config    Config              `json:"config"`
 	Features  model.FeatureConfig `json:"features"`
@@ -34,7 +44,7 @@ type header struct {
 }
 
 // maxArray bounds an array length read back (a corrupt length must not
-// allocate unbounded memory): 1<<28 float64s, 2 GiB.
+// allocate unbounded memory): 1<<28 values.
 const maxArray = 1 << 28
 
 // Save writes the trained model (format: see header).
@@ -53,12 +63,10 @@ func (m *Method) Save(w io.Writer) error {
 	bw.WriteString(magic)
 	writeU64(bw, uint64(len(js)))
 	bw.Write(js)
-	for _, l := range tm.net.layers() {
-		for _, a := range [][]float64{l.w, l.b, l.u, l.v} {
-			writeArray(bw, a)
-		}
-	}
 	writeArray(bw, tm.gp.Params(nil))
+	if err := tm.net.params().Save(bw); err != nil {
+		return fmt.Errorf("due: save: %w", err)
+	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("due: save: %w", err)
 	}
@@ -80,14 +88,16 @@ func writeArray(w *bufio.Writer, a []float64) {
 	}
 }
 
-// Load reads a model written by Save. Corrupt or truncated input is an
-// error naming what was being read, never a panic.
+// Load reads a model written by Save, or by the float64 DUE of format
+// version 1 (its weights rounded to float32). Corrupt or truncated input
+// is an error naming what was being read, never a panic.
 func Load(r io.Reader) (*Method, error) {
 	br := bufio.NewReader(r)
 	mg := make([]byte, len(magic))
-	if _, err := io.ReadFull(br, mg); err != nil || string(mg) != magic {
+	if _, err := io.ReadFull(br, mg); err != nil || (string(mg) != magic && string(mg) != magicV1) {
 		return nil, fmt.Errorf("due: load: not a saved DUE model (bad magic)")
 	}
+	v1 := string(mg) == magicV1
 	n, err := readU64(br)
 	if err != nil || n > 1<<20 {
 		return nil, fmt.Errorf("due: load: header length: %v", errOr(err, "too large"))
@@ -107,11 +117,10 @@ func Load(r io.Reader) (*Method, error) {
 	if err := h.Features.Validate(); err != nil {
 		return nil, fmt.Errorf("due: load: header: %w", err)
 	}
-	if h.Dim <= 0 || h.Dim > maxArray || h.Inducing <= 0 || !(h.YScale > 0) {
+	if h.Dim <= 0 || h.Dim > maxArray || h.Inducing <= 0 || h.Inducing > maxArray || !(h.YScale > 0) {
 		return nil, fmt.Errorf("due: load: header: dim %d, inducing %d, scale %v", h.Dim, h.Inducing, h.YScale)
 	}
-	sizes := [][2]int{{h.Dim, cfg.TowerHidden}, {cfg.TowerHidden, cfg.TowerOut}, {cfg.TowerOut, cfg.CombHidden},
-		{cfg.CombHidden, cfg.CombHidden}, {cfg.CombHidden, cfg.Embedding}}
+	sizes := layerSizes(cfg, h.Dim)
 	// The parameters are the rest of the input: read them (memory in
 	// proportion to the input) and check that their size is the one the
 	// header implies before allocating anything the header sizes.
@@ -119,55 +128,110 @@ func Load(r io.Reader) (*Method, error) {
 	if err != nil {
 		return nil, fmt.Errorf("due: load: parameters: %w", err)
 	}
-	if want := paramBytes(cfg, h, sizes); want != float64(len(rest)) {
+	fam, _ := gp.ParseFamily(cfg.Kernel)
+	gpLen := gpParams(cfg, h, fam)
+	if v1 {
+		if want := paramBytesV1(cfg, sizes, gpLen); want != float64(len(rest)) {
+			return nil, fmt.Errorf("due: load: %d bytes of parameters, the header implies %.0f", len(rest), want)
+		}
+	} else if want := 8 + 8*gpLen + netParamBytes(cfg, sizes); want != float64(len(rest)) {
 		return nil, fmt.Errorf("due: load: %d bytes of parameters, the header implies %.0f", len(rest), want)
 	}
 	pr := bytes.NewReader(rest)
-	net := &network{}
-	ls := make([]*layer, len(sizes))
-	for i, s := range sizes {
-		if s[0]*s[1] > maxArray {
-			return nil, fmt.Errorf("due: load: layer %d of %d×%d too large", i, s[0], s[1])
-		}
-		l := &layer{in: s[0], out: s[1], coeff: cfg.Coeff, scale: 1}
-		var err error
-		for _, a := range []struct {
-			dst  *[]float64
-			want int
-			name string
-		}{{&l.w, s[0] * s[1], "w"}, {&l.b, s[1], "b"}, {&l.u, s[0], "u"}, {&l.v, s[1], "v"}} {
-			want := a.want
-			if cfg.Coeff <= 0 && (a.name == "u" || a.name == "v") {
-				want = 0
-			}
-			if *a.dst, err = readArray(pr, want); err != nil {
-				return nil, fmt.Errorf("due: load: layer %d %s: %w", i, a.name, err)
-			}
-		}
-		if cfg.Coeff <= 0 {
-			l.u, l.v = nil, nil
-		}
-		ls[i] = l
-	}
-	net.t1, net.t2, net.c1, net.c2, net.head = ls[0], ls[1], ls[2], ls[3], ls[4]
-	fam, _ := gp.ParseFamily(cfg.Kernel)
+	net := allocNetwork(cfg, h.Dim)
 	s := gp.NewSVGP(gp.NewKernel(fam, 1, 1), 0, mat.NewDense(h.Inducing, cfg.Embedding, nil))
-	p, err := readArray(pr, s.NumParams())
+	if v1 {
+		for i, l := range net.l {
+			for _, a := range []struct {
+				dst  []float32
+				name string
+			}{{l.w, "w"}, {l.b, "b"}, {l.sn.U, "u"}, {l.sn.V, "v"}} {
+				vals, err := readArray(pr, len(a.dst))
+				if err != nil {
+					return nil, fmt.Errorf("due: load: layer %d %s: %w", i, a.name, err)
+				}
+				for k, v := range vals {
+					a.dst[k] = float32(v)
+				}
+			}
+		}
+	}
+	p, err := readArray(pr, int(gpLen))
 	if err != nil {
 		return nil, fmt.Errorf("due: load: gp parameters: %w", err)
 	}
 	s.SetParams(p)
-	for _, l := range net.layers() {
-		l.updateSigma()
+	if !v1 {
+		if err := net.params().Load(pr); err != nil {
+			return nil, fmt.Errorf("due: load: network: %w", err)
+		}
+		for _, l := range net.l {
+			for _, a := range [][]float32{l.w, l.b, l.sn.U, l.sn.V} {
+				for k, v := range a {
+					if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+						return nil, fmt.Errorf("due: load: network: layer %s: value %d is %v", l.name, k, v)
+					}
+				}
+			}
+		}
 	}
+	net.refresh()
 	tm := &Model{Config: cfg, Dim: h.Dim, YMean: h.YMean, YScale: h.YScale, net: net, gp: s, epochs: h.Epochs, bestEpoch: h.BestEpoch}
 	return &Method{cfg: cfg, feat: h.Features, model: tm}, nil
 }
 
-// paramBytes is the size of the parameter arrays Save writes for the
-// header h (each array a uint64 length and float64 values), in float64 so
+// allocNetwork returns a network of the given sizes with zero parameters
+// (to be loaded).
+func allocNetwork(cfg Config, dim int) *network {
+	n := &network{dim: dim}
+	for i, s := range layerSizes(cfg, dim) {
+		l := &layer{name: layerNames[i], in: s[0], out: s[1], w: make([]float32, s[0]*s[1]), b: make([]float32, s[1]),
+			sn: &nn.SpectralNorm{Coeff: cfg.Coeff, Iters: cfg.PowerIters, In: s[0], Out: s[1]}}
+		if cfg.Coeff > 0 {
+			l.sn.U, l.sn.V = make([]float32, s[0]), make([]float32, s[1])
+		}
+		n.l[i] = l
+	}
+	return n
+}
+
+// gpParams is the length of the GP's flat parameter vector for the header
+// h, in float64 so that absurd headers cannot overflow.
+func gpParams(cfg Config, h header, fam gp.Family) float64 {
+	m, d := float64(h.Inducing), float64(cfg.Embedding)
+	kp := float64(gp.NewKernel(fam, 1, 1).NumParams())
+	return kp + 2 + m + m*(m+1)/2 + m*d
+}
+
+// netParamBytes is the size of the network's parameters in the kit's
+// format (nn.Params.Save: an 8-byte magic, a uint32 count, then per
+// parameter a uint32 name length, the name, a uint32 number of
+// dimensions, a uint64 per dimension and float32 values), in float64 so
 // that absurd headers cannot overflow.
-func paramBytes(cfg Config, h header, sizes [][2]int) float64 {
+func netParamBytes(cfg Config, sizes [numLayers][2]int) float64 {
+	total := 8.0 + 4
+	param := func(name string, dims ...int) {
+		n := 1.0
+		for _, d := range dims {
+			n *= float64(d)
+		}
+		total += 4 + float64(len(name)) + 4 + 8*float64(len(dims)) + 4*n
+	}
+	for i, s := range sizes {
+		name := layerNames[i]
+		param(name+".w", s[0], s[1])
+		param(name+".b", 1, s[1])
+		if cfg.Coeff > 0 {
+			param(name+".u", s[0])
+			param(name+".v", s[1])
+		}
+	}
+	return total
+}
+
+// paramBytesV1 is the size of the parameter arrays of a version-1 file
+// (each array a uint64 length and float64 values).
+func paramBytesV1(cfg Config, sizes [numLayers][2]int, gpLen float64) float64 {
 	arr := func(n float64) float64 { return 8 + 8*n }
 	total := 0.0
 	for _, s := range sizes {
@@ -179,10 +243,7 @@ func paramBytes(cfg Config, h header, sizes [][2]int) float64 {
 			total += 2 * arr(0)
 		}
 	}
-	fam, _ := gp.ParseFamily(cfg.Kernel)
-	m, d := float64(h.Inducing), float64(cfg.Embedding)
-	kp := float64(gp.NewKernel(fam, 1, 1).NumParams())
-	return total + arr(kp+2+m+m*(m+1)/2+m*d)
+	return total + arr(gpLen)
 }
 
 func errOr(err error, msg string) any {
@@ -235,7 +296,7 @@ func readArray(r io.Reader, want int) ([]float64, error) {
 func LoadAny(r io.Reader) (model.Method, error) {
 	br := bufio.NewReader(r)
 	head, err := br.Peek(len(magic))
-	if err == nil && string(head) == magic {
+	if err == nil && (string(head) == magic || string(head) == magicV1) {
 		return Load(br)
 	}
 	return model.Load(br)

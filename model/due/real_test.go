@@ -11,12 +11,13 @@ import (
 	"testing"
 
 	"github.com/deup-screening/deup/internal/shareddata"
+	"github.com/deup-screening/deup/nn"
 )
 
 // loadPC3 reads the real NCI-ALMANAC PC-3 screen from the shared data: the
 // drugs' Morgan fingerprints (radius 3, 1024 bits) as computed by RDKit
 // 2022.09.3 (fingerprints/rdkit_morgan.tsv) and the pairs' ComboScores.
-func loadPC3(t testing.TB) (*Sparse, Pairs) {
+func loadPC3(t testing.TB) (*nn.CSR, Pairs) {
 	t.Helper()
 	// name -> CID
 	f, err := os.Open(shareddata.Path(t, "almanac", "drugs.csv"))
@@ -73,7 +74,7 @@ func loadPC3(t testing.TB) (*Sparse, Pairs) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	X := &Sparse{Dim: 1024, RowPtr: []int{0}}
+	X := &nn.CSR{Dim: 1024, RowPtr: []int{0}}
 	row := map[string]int{}
 	at := func(cid string) int {
 		if r, ok := row[cid]; ok {
