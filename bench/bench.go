@@ -53,6 +53,10 @@ type Config struct {
 	// Alpha is the miscoverage of the conformal intervals scored for
 	// every row (coverage 1 − Alpha); default 0.1.
 	Alpha float64
+	// Split, when set, makes each seed's split instead of SplitRandom with
+	// Fracs (for example drugcomb.SplitByDrug: test pairs with a held-out
+	// drug).
+	Split func(seed uint64) (drugcomb.Split, error)
 }
 
 func (c Config) withDefaults() Config {
@@ -244,6 +248,12 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 	var jobs []job
 	for _, seed := range cfg.Seeds {
 		split := drugcomb.SplitRandom(len(d.Pairs), cfg.Fracs, seed)
+		if cfg.Split != nil {
+			var err error
+			if split, err = cfg.Split(seed); err != nil {
+				return nil, fmt.Errorf("bench: seed %d: %w", seed, err)
+			}
+		}
 		if len(split.Test) < 3 || len(split.Val) < 3 || len(split.Train) < 3 {
 			return nil, fmt.Errorf("bench: split of %d pairs too small (train %d, val %d, test %d)", len(d.Pairs), len(split.Train), len(split.Val), len(split.Test))
 		}

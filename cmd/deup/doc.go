@@ -13,6 +13,7 @@ Subcommands:
 	campaign         active-learning campaigns that propose the next drug-pair experiments
 	data             import, inspect, generate and fetch screens and signatures
 	fingerprint      Morgan fingerprints (RDKit-identical) of a drug catalogue or id<TAB>smiles lines
+	ood              reject difficult pairs: DEUP on drugs the model never saw, against the baselines (paper §5.3.2)
 	predict          predict synergy and its uncertainty for drug pairs with a trained model
 	smo              sequential model optimization: DEUP-EI vs GP-EI, TuRBO, MC-Dropout, ensembles (paper §5.1)
 	suggest          export the next experiments (CSV, Parquet or JSON) from a campaign or a trained model

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/deup-screening/deup/bench"
+	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/model"
@@ -27,6 +28,12 @@ scores it on the same test pairs with every uncertainty metric (defined in
 docs/metrics.md of the source repository, and in go doc
 github.com/deup-screening/deup/uq): corr, upper_bound, ratio, loglik,
 coverage, ci_width, spearman, rmse, pearson_mu, crps, miscal_area, sharpness.
+
+--split-by drugs holds out drugs (in a seeded random order, until their
+pairs reach the test fraction): every test pair has a drug never seen in
+training or validation, the strict "new drug" split. --split-by cell-lines
+holds out whole cell lines of a screen that has several (the network has no
+cell-line input: it predicts a new cell line from the others).
 
 Rows: each method; mcdropout-t30 (the same MC-Dropout network with 30
 passes); constant (DEUP's mu with one sigma, the validation RMSE: the row a
@@ -54,12 +61,13 @@ Next: deup train --screen DIR --out MODEL trains the model to use (on every
 measured pair); the metrics are explained in docs/metrics.md.`
 
 func runBench(ctx context.Context, env Env, args []string) error {
-	fs := newFlagSet(env, "deup bench", "deup bench [--screen DIR] [--features fp|fp+sig] [--methods deup,ensemble,mcdropout,due] [--seeds 3] [--split 40/30/30] [--alpha 0.1] [--out DIR]", benchDesc)
+	fs := newFlagSet(env, "deup bench", "deup bench [--screen DIR] [--features fp|fp+sig] [--methods deup,ensemble,mcdropout,due] [--seeds 3] [--split 40/30/30] [--split-by pairs|drugs|cell-lines] [--alpha 0.1] [--out DIR]", benchDesc)
 	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
 	feat := fs.String("features", "fp", "drug features: fp or fp+sig (fp+sig keeps only pairs whose two drugs have a signature)")
 	methods := fs.String("methods", "deup,ensemble,mcdropout,due", "comma-separated methods: "+strings.Join(bench.Known(), ", "))
 	seeds := fs.Int("seeds", 3, "number of seeds (splits and trainings): seeds 1..N")
 	splitFlag := fs.String("split", "40/30/30", "train/validation/test percentages")
+	splitBy := fs.String("split-by", "pairs", "what the test set holds out: pairs (at random), drugs (every test pair has a drug never trained or validated on) or cell-lines (whole cell lines; needs a screen with several)")
 	out := fs.String("out", "bench-out", "output directory")
 	cellLine := fs.String("cell-line", "", "cell line (default: the screen's first)")
 	score := fs.String("score", "", "score column (default: the first)")
@@ -118,8 +126,17 @@ func runBench(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if sc, err = oneCellLine(sc, *cellLine); err != nil {
-		return err
+	switch *splitBy {
+	case "pairs", "drugs":
+		if sc, err = oneCellLine(sc, *cellLine); err != nil {
+			return err
+		}
+	case "cell-lines":
+		if *cellLine != "" {
+			return fmt.Errorf("%w: --split-by cell-lines uses every cell line; leave --cell-line out", ErrUsage)
+		}
+	default:
+		return fmt.Errorf("%w: --split-by %q: want pairs, drugs or cell-lines", ErrUsage, *splitBy)
 	}
 	si, err := scoreIndex(sc, *score)
 	if err != nil {
@@ -133,11 +150,14 @@ func runBench(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if cfg.Split, err = benchSplitter(sc, *splitBy, fracs); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s, features %s: %d drugs, %d pairs; %d seeds × %d methods (BLAS %s)\n",
-		name, sc.CellLines[0], sc.ScoreNames[si], *feat, len(sc.Drugs), len(d.Pairs), *seeds, len(cfg.Methods), model.BLAS())
+	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s, features %s: %d drugs, %d pairs; %d seeds × %d methods; split by %s (BLAS %s)\n",
+		name, strings.Join(sc.CellLines, ", "), sc.ScoreNames[si], *feat, len(sc.Drugs), len(d.Pairs), *seeds, len(cfg.Methods), *splitBy, model.BLAS())
 	bar := progress.New(env.Stderr, "bench", *seeds*len(cfg.Methods))
 	res, err := bench.Run(ctx, d, sc.Truth, cfg, func(e bench.Event) {
 		if e.Train.Done {
@@ -192,6 +212,26 @@ func runBench(ctx context.Context, env Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "wrote %s\n", strings.Join(written, ", "))
 	fmt.Fprintf(env.Stdout, "total wall time %.1f s (training and scoring %.1f s)%s\n", time.Since(start).Seconds(), res.WallSeconds, usageNote())
 	return nil
+}
+
+// benchSplitter returns the split of each seed for --split-by: nil (the
+// bench's random split of pairs) for pairs; held-out drugs or cell lines
+// with the test and validation fractions of --split otherwise.
+func benchSplitter(sc *drugcomb.Screen, by string, fracs [3]float64) (func(uint64) (drugcomb.Split, error), error) {
+	switch by {
+	case "drugs":
+		return func(seed uint64) (drugcomb.Split, error) {
+			return drugcomb.SplitByDrug(sc, fracs[2], fracs[1], seed), nil
+		}, nil
+	case "cell-lines":
+		if _, err := drugcomb.SplitByCellLine(sc, fracs[2], fracs[1], 1); err != nil {
+			return nil, fmt.Errorf("%w: --split-by cell-lines: %v", ErrUsage, err)
+		}
+		return func(seed uint64) (drugcomb.Split, error) {
+			return drugcomb.SplitByCellLine(sc, fracs[2], fracs[1], seed)
+		}, nil
+	}
+	return nil, nil
 }
 
 // parseSplit reads "40/30/30" (percentages or fractions) into fractions.

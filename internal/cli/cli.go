@@ -60,6 +60,7 @@ func commands() []*Command {
 		trainCommand(),
 		predictCommand(),
 		benchCommand(),
+		oodCommand(),
 		tuiCommand(),
 		campaignCommand(),
 		suggestCommand(),
