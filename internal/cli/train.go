@@ -112,6 +112,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	calFrac := fs.Float64("calibration", 0.1, "fraction of all pairs held out (seeded) before the split, for the conformal calibration stored in the model (0: none)")
 	conformal := fs.String("conformal", "normalized", "calibration scores: normalized (|y-mu|/sigma_total, adaptive width) or plain (|y-mu|, constant width)")
 	whole := fs.Bool("whole-molecule", false, "fingerprint every fragment of a SMILES (salts, counter-ions) instead of the largest organic one")
+	sigmaFeat := fs.String("sigma-features", model.DefaultSigmaFeatures, sigmaFeaturesUsage)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -133,7 +134,11 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	if *conformal != "normalized" && *conformal != "plain" {
 		return fmt.Errorf("%w: --conformal %q: want normalized or plain", ErrUsage, *conformal)
 	}
-	cfg := model.Config{Seed: *seed, MaxEpochs: *epochs, Patience: *patience}
+	sf, err := model.ParseSigmaFeatures(*sigmaFeat)
+	if err != nil {
+		return fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
+	}
+	cfg := model.Config{Seed: *seed, MaxEpochs: *epochs, Patience: *patience, SigmaFeatures: sf}
 	m, err := newMethod(*method, cfg, *members, *passes, *dropRate)
 	if err != nil {
 		return err
@@ -625,3 +630,6 @@ func reportSkipped(env Env, who, consequence string, rep features.Report, n int)
 		fmt.Fprintf(env.Stderr, "%s: %d of %d drugs have no L1000 signature, which fp+sig features need, %s, e.g. %v\n", who, noSig, n, consequence, first[1])
 	}
 }
+
+// sigmaFeaturesUsage documents --sigma-features (deup train, deup bench).
+const sigmaFeaturesUsage = "stationarizing inputs of DEUP's sigma path, relative to the in-sample pairs: none, or a list of density (log Tanimoto-kernel density of the pair among the in-sample pairs) and counts (log1p in-sample pairs of each drug); see docs/sigma-features.md"
