@@ -12,10 +12,10 @@ import (
 // trained as in the paper's Algorithm "DEUP for Drug Combinations" (see
 // doc.go for which parameters each update touches).
 type DEUP struct {
-	cfg      Config
-	net      *network
-	fwd      forwarder
-	feat     FeatureConfig
+	cfg  Config
+	net  *network
+	fwd  forwarder
+	feat FeatureConfig
 	// sref is the reference of the σ features (sigmafeat.go); nil without.
 	sref     *sigmaRef
 	mean, sd float64
