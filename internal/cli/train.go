@@ -221,6 +221,9 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	}
 	fitTime := time.Since(fitStart)
 	fmt.Fprintf(env.Stdout, "trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n", m.Name(), epochsRun, last.Epoch, last.BestEpoch, fitTime.Round(time.Millisecond), fitTime.Seconds()/float64(max(epochsRun, 1)), model.BLAS())
+	if *method == "deup" && sf != (model.SigmaFeatures{}) {
+		fmt.Fprintf(env.Stdout, "sigma features: %s, relative to the %d in-sample pairs (docs/sigma-features.md)\n", sf, len(split.Train))
+	}
 	tr := trained.Training{Split: *splitFlag, Seed: *seed, InSample: len(split.Train), OutOfSample: len(split.Val), Test: len(split.Test),
 		Epochs: epochsRun, BestEpoch: last.BestEpoch}
 	refs := trivialReferences(d, split.Train, split.Val)
