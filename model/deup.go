@@ -146,7 +146,7 @@ func (m *DEUP) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 		var sk []float64
 		if sctx != nil {
 			sk = side[:len(part)*k]
-			sctx.pairs(f, pa[:len(part)], pb[:len(part)], nil, sk)
+			sctx.pairs(f, pa[:len(part)], pb[:len(part)], nil, nil, sk)
 		}
 		m.fwd.pairsSide(f, pa[:len(part)], pb[:len(part)], 1, sk, mu[:len(part)], sig[:len(part)], hk)
 		for i := 0; i < len(part); i++ {

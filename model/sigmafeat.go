@@ -27,13 +27,22 @@ import (
 //   - counts: how many D_in pairs each drug is in (a drug is identified
 //     by its Morgan bits, as the tower sees it); two columns, log1p of the
 //     smaller and of the larger count of the pair (symmetric).
+//   - spread: how variable each drug's D_in targets are, a standard
+//     deviation shrunk towards the pooled one of all D_in targets with
+//     spreadPrior pseudo-observations (see sigmaRef.spread); two columns,
+//     log of the smaller and of the larger of the pair. Not the paper's
+//     model variance (an ensemble's or MC-Dropout's spread of μ, which
+//     DEUP's single network does not have at no cost), but the same kind
+//     of signal without a second network: where the targets near a pair
+//     vary most, μ errs most.
 //
 // Training and prediction compute them the same way. A D_out pair and a
 // pair never measured (at prediction) are not in D_in: their features
 // are exactly those above. A D_in pair (the in-sample step, bit 0) would
 // count itself, which no unseen pair can; its features leave it out
 // (leave-one-out: its own term 1 + K(a,b)² dropped from the density
-// sum, one subtracted from each count), so that in- and out-of-sample
+// sum, one subtracted from each count, its target removed from each
+// spread), so that in- and out-of-sample
 // features have the same meaning and the seen bit alone tells the two
 // apart. At prediction every pair is scored as unseen: a D_in pair's own
 // term is kept, it has been measured.
@@ -51,6 +60,7 @@ import (
 type SigmaFeatures struct {
 	Density bool // log kernel density of the pair among the in-sample pairs (1 column)
 	Counts  bool // log1p in-sample pair counts of the two drugs, smaller and larger (2 columns)
+	Spread  bool // log in-sample target spread of the two drugs, smaller and larger (2 columns)
 }
 
 // SigmaBandwidth is h of the density kernel exp(−(1 − Tanimoto)/h). Fixed
@@ -73,8 +83,10 @@ func ParseSigmaFeatures(s string) (SigmaFeatures, error) {
 			f.Density = true
 		case "counts":
 			f.Counts = true
+		case "spread":
+			f.Spread = true
 		default:
-			return SigmaFeatures{}, fmt.Errorf("model: sigma features %q: unknown feature %q (want none, or a list of density, counts)", s, p)
+			return SigmaFeatures{}, fmt.Errorf("model: sigma features %q: unknown feature %q (want none, or a list of density, counts, spread)", s, p)
 		}
 	}
 	return f, nil
@@ -89,6 +101,9 @@ func (s SigmaFeatures) String() string {
 	}
 	if s.Counts {
 		p = append(p, "counts")
+	}
+	if s.Spread {
+		p = append(p, "spread")
 	}
 	if len(p) == 0 {
 		return "none"
@@ -105,6 +120,9 @@ func (s SigmaFeatures) Columns() []string {
 	if s.Counts {
 		c = append(c, "log1p_count_min", "log1p_count_max")
 	}
+	if s.Spread {
+		c = append(c, "log_spread_min", "log_spread_max")
+	}
 	return c
 }
 
@@ -116,12 +134,21 @@ type sigmaRef struct {
 	NBits     int       `json:"nbits"`     // Morgan bits: feature columns [0, NBits)
 	Drugs     [][]int32 `json:"drugs"`     // distinct on-bit sets of the D_in drugs, each ascending
 	Pairs     [][2]int  `json:"pairs"`     // D_in pairs as indices into Drugs
+	Y         []float64 `json:"y,omitempty"` // D_in targets, aligned with Pairs (spread only)
 	Mean      []float64 `json:"mean"`      // standardization of each column (D_out at Fit)
 	SD        []float64 `json:"sd"`
 
 	feat SigmaFeatures
 	deg  []float64 // D_in pairs each reference drug is in
+	// spread: per reference drug the sum and sum of squares of its D_in
+	// targets; pooled is the variance of all D_in targets.
+	s1, s2 []float64
+	pooled float64
 }
+
+// spreadPrior is κ, the pseudo-observations at the pooled variance that
+// shrink a drug's target variance (fixed before any experiment).
+const spreadPrior = 2
 
 // newSigmaRef builds the reference from the in-sample pairs idx of d.
 func newSigmaRef(sf SigmaFeatures, d *Dataset, idx []int) *sigmaRef {
@@ -146,6 +173,9 @@ func newSigmaRef(sf SigmaFeatures, d *Dataset, idx []int) *sigmaRef {
 	for _, i := range idx {
 		p := d.Pairs[i]
 		r.Pairs = append(r.Pairs, [2]int{drug(p.A), drug(p.B)})
+		if sf.Spread {
+			r.Y = append(r.Y, d.Y[i])
+		}
 	}
 	r.derive()
 	return r
@@ -161,6 +191,44 @@ func (r *sigmaRef) derive() {
 			r.deg[p[1]]++
 		}
 	}
+	if len(r.Y) == 0 {
+		return
+	}
+	r.s1, r.s2 = make([]float64, len(r.Drugs)), make([]float64, len(r.Drugs))
+	var m, v float64
+	for i, p := range r.Pairs {
+		y := r.Y[i]
+		m += y
+		for _, c := range uniq(p) {
+			r.s1[c] += y
+			r.s2[c] += y * y
+		}
+	}
+	m /= float64(len(r.Y))
+	for _, y := range r.Y {
+		v += (y - m) * (y - m)
+	}
+	r.pooled = v / float64(len(r.Y))
+}
+
+// uniq is the distinct drugs of a pair.
+func uniq(p [2]int) []int {
+	if p[0] == p[1] {
+		return p[:1]
+	}
+	return p[:]
+}
+
+// spread is the shrunken target standard deviation of a drug with n D_in
+// pairs whose targets have sum s1 and sum of squares s2:
+//
+//	sqrt((s2 − s1²/n + κ·pooled) / (n − 1 + κ))   (n ≥ 1; sqrt(pooled) for n = 0)
+func (r *sigmaRef) spread(n, s1, s2 float64) float64 {
+	ss := 0.0
+	if n > 0 {
+		ss = max(s2-s1*s1/n, 0)
+	}
+	return math.Sqrt((ss + spreadPrior*r.pooled) / (max(n-1, 0) + spreadPrior))
 }
 
 // check validates a reference read from a model file.
@@ -191,6 +259,14 @@ func (r *sigmaRef) check() error {
 			return fmt.Errorf("sigma features: reference pair %d references drug (%d, %d) of %d", i, p[0], p[1], len(r.Drugs))
 		}
 	}
+	if sf.Spread != (len(r.Y) == len(r.Pairs)) || (!sf.Spread && len(r.Y) != 0) {
+		return fmt.Errorf("sigma features %q: %d targets for %d reference pairs", r.Features, len(r.Y), len(r.Pairs))
+	}
+	for i, y := range r.Y {
+		if math.IsNaN(y) || math.IsInf(y, 0) {
+			return fmt.Errorf("sigma features: reference pair %d: target %v", i, y)
+		}
+	}
 	if len(r.Mean) != k || len(r.SD) != k {
 		return fmt.Errorf("sigma features: %d means and %d sds for %d columns", len(r.Mean), len(r.SD), k)
 	}
@@ -214,6 +290,16 @@ type sigmaCtx struct {
 	k, b  map[int][]float64
 	count map[int]float64
 	match map[int]int // reference drug with the same bits, −1 if none
+}
+
+// drugStats is n, s1, s2 of drug a of f (0 when no reference drug has its
+// bits).
+func (c *sigmaCtx) drugStats(a int) (n, s1, s2 float64) {
+	m := c.match[a]
+	if m < 0 {
+		return 0, 0, 0
+	}
+	return c.r.deg[m], c.r.s1[m], c.r.s2[m]
 }
 
 func (r *sigmaRef) context() *sigmaCtx {
@@ -250,8 +336,9 @@ func (c *sigmaCtx) drug(f *Features, a int) {
 
 // pairs writes the standardized features of the pairs (pa[i], pb[i]) of
 // f into dst (len(pa)×columns, row-major). loo[i], when loo is not nil,
-// marks a pair of D_in whose own term is left out (see above).
-func (c *sigmaCtx) pairs(f *Features, pa, pb []int, loo []bool, dst []float64) {
+// marks a pair of D_in whose own term is left out (see above); its
+// target is y[i].
+func (c *sigmaCtx) pairs(f *Features, pa, pb []int, loo []bool, y []float64, dst []float64) {
 	r := c.r
 	k := r.columns()
 	norm := 2 * float64(len(r.Pairs))
@@ -283,6 +370,17 @@ func (c *sigmaCtx) pairs(f *Features, pa, pb []int, loo []bool, dst []float64) {
 			}
 			row[j], row[j+1] = math.Log1p(min(na, nb)), math.Log1p(max(na, nb))
 			j += 2
+		}
+		if r.feat.Spread {
+			var sp [2]float64
+			for x, d := range [2]int{a, b} {
+				n, s1, s2 := c.drugStats(d)
+				if self && n > 0 {
+					n, s1, s2 = n-1, s1-y[i], s2-y[i]*y[i]
+				}
+				sp[x] = math.Log(r.spread(n, s1, s2))
+			}
+			row[j], row[j+1] = min(sp[0], sp[1]), max(sp[0], sp[1])
 		}
 		if r.Mean != nil {
 			for x := range row {
@@ -335,7 +433,7 @@ func datasetSigmaFeatures(sf SigmaFeatures, d *Dataset, train, val []int) (*sigm
 		loo[i] = true
 	}
 	all := make([]float64, n*k)
-	r.context().pairs(d.Features, pa, pb, loo, all)
+	r.context().pairs(d.Features, pa, pb, loo, d.Y, all)
 	vals := make([]float64, 0, len(val)*k)
 	for _, i := range val {
 		vals = append(vals, all[i*k:(i+1)*k]...)

@@ -19,6 +19,7 @@ func TestParseSigmaFeatures(t *testing.T) {
 		{"counts", "counts", 2, false},
 		{"counts, density", "density,counts", 3, false},
 		{"density,counts", "density,counts", 3, false},
+		{"spread,density,counts", "density,counts,spread", 5, false},
 		{"variance", "", 0, true},
 		{"density,", "", 0, true},
 	} {
@@ -49,10 +50,14 @@ func sigmaToy() *Dataset {
 // TestSigmaFeaturesByHand checks the raw (unstandardized) features against
 // the definitions in sigmafeat.go evaluated by hand: Tanimoto A–B = 1/3
 // (one shared bit of three), every other pair of distinct bit sets 0,
-// A–D 1; K(T) = exp(−(1−T)/0.2).
+// A–D 1; K(T) = exp(−(1−T)/0.2). Spread: D_in targets 1 (A,B) and 2
+// (B,C), pooled variance 0.25, κ = 2: a drug with one target has
+// sqrt((0 + 2·0.25)/(0 + 2)) = 0.5, none 0.5, B (targets 1, 2: sum of
+// squared deviations 0.5) sqrt((0.5 + 0.5)/(1 + 2)) = sqrt(1/3).
 func TestSigmaFeaturesByHand(t *testing.T) {
 	d := sigmaToy()
-	r := newSigmaRef(SigmaFeatures{Density: true, Counts: true}, d, []int{0, 1})
+	all := SigmaFeatures{Density: true, Counts: true, Spread: true}
+	r := newSigmaRef(all, d, []int{0, 1})
 	if len(r.Drugs) != 3 || len(r.Pairs) != 2 {
 		t.Fatalf("reference: %d drugs, %d pairs, want 3 and 2", len(r.Drugs), len(r.Pairs))
 	}
@@ -68,35 +73,36 @@ func TestSigmaFeaturesByHand(t *testing.T) {
 	kB := [3]float64{kAB, 1, k0}
 	kC := [3]float64{k0, k0, 1}
 	for _, tc := range []struct {
-		name   string
-		pair   int
-		loo    bool
-		dens   float64
-		lo, hi float64 // in-sample counts
+		name     string
+		pair     int
+		loo      bool
+		dens     float64
+		lo, hi   float64 // in-sample counts
+		slo, shi float64 // spreads
 	}{
-		{"A,C unseen", 2, false, dens(kA, kC), 1, 1},
-		{"D,C: D has A's bits", 3, false, dens(kA, kC), 1, 1},
-		{"A,A", 4, false, dens(kA, kA), 1, 1},
-		{"A,B seen, kept at prediction", 0, false, dens(kA, kB), 1, 2},
-		{"A,B leave-one-out", 0, true, dens(kA, kB) - (1+kAB*kAB)/4, 0, 1},
-		{"B,C leave-one-out", 1, true, dens(kB, kC) - (1+k0*k0)/4, 0, 1},
+		{"A,C unseen", 2, false, dens(kA, kC), 1, 1, 0.5, 0.5},
+		{"D,C: D has A's bits", 3, false, dens(kA, kC), 1, 1, 0.5, 0.5},
+		{"A,A", 4, false, dens(kA, kA), 1, 1, 0.5, 0.5},
+		{"A,B seen, kept at prediction", 0, false, dens(kA, kB), 1, 2, 0.5, math.Sqrt(1.0 / 3)},
+		{"A,B leave-one-out", 0, true, dens(kA, kB) - (1+kAB*kAB)/4, 0, 1, 0.5, 0.5},
+		{"B,C leave-one-out", 1, true, dens(kB, kC) - (1+k0*k0)/4, 0, 1, 0.5, 0.5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := d.Pairs[tc.pair]
-			got := make([]float64, 3)
-			r.context().pairs(d.Features, []int{p.A}, []int{p.B}, []bool{tc.loo}, got)
-			want := []float64{math.Log(tc.dens), math.Log1p(tc.lo), math.Log1p(tc.hi)}
+			got := make([]float64, 5)
+			r.context().pairs(d.Features, []int{p.A}, []int{p.B}, []bool{tc.loo}, []float64{d.Y[tc.pair]}, got)
+			want := []float64{math.Log(tc.dens), math.Log1p(tc.lo), math.Log1p(tc.hi), math.Log(tc.slo), math.Log(tc.shi)}
 			for j := range want {
 				if math.Abs(got[j]-want[j]) > 1e-12 {
-					t.Errorf("column %s: %.15g, want %.15g", SigmaFeatures{true, true}.Columns()[j], got[j], want[j])
+					t.Errorf("column %s: %.15g, want %.15g", all.Columns()[j], got[j], want[j])
 				}
 			}
 		})
 	}
 	// Symmetry: (C,A) has the features of (A,C).
-	x, y := make([]float64, 3), make([]float64, 3)
-	r.context().pairs(d.Features, []int{0}, []int{2}, nil, x)
-	r.context().pairs(d.Features, []int{2}, []int{0}, nil, y)
+	x, y := make([]float64, 5), make([]float64, 5)
+	r.context().pairs(d.Features, []int{0}, []int{2}, nil, nil, x)
+	r.context().pairs(d.Features, []int{2}, []int{0}, nil, nil, y)
 	for j := range x {
 		if x[j] != y[j] {
 			t.Errorf("column %d: (A,C) %v, (C,A) %v", j, x[j], y[j])
@@ -108,7 +114,7 @@ func TestSigmaFeaturesByHand(t *testing.T) {
 // after datasetSigmaFeatures.
 func TestSigmaFeaturesStandardized(t *testing.T) {
 	tp := makeToy(12, 20, 64, 8, 0.3)
-	r, all := datasetSigmaFeatures(SigmaFeatures{Density: true, Counts: true}, tp.d, tp.split.Train, tp.split.Val)
+	r, all := datasetSigmaFeatures(SigmaFeatures{Density: true, Counts: true, Spread: true}, tp.d, tp.split.Train, tp.split.Val)
 	k := r.columns()
 	for j := range k {
 		var m, v float64
@@ -134,7 +140,7 @@ func TestDEUPSigmaFeatures(t *testing.T) {
 	tp := makeToy(12, 20, 64, 8, 0.3)
 	cfg := toyConfig(2)
 	cfg.MaxEpochs = 3
-	cfg.SigmaFeatures = SigmaFeatures{Density: true, Counts: true}
+	cfg.SigmaFeatures = SigmaFeatures{Density: true, Counts: true, Spread: true}
 	m := NewDEUP(cfg)
 	if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
 		t.Fatal(err)
@@ -204,6 +210,8 @@ func TestDEUPSigmaFeatures(t *testing.T) {
 			{"unknown feature", func(r *sigmaRef) { r.Features = "density,variance" }},
 			{"zero sd", func(r *sigmaRef) { r.SD[0] = 0 }},
 			{"short mean", func(r *sigmaRef) { r.Mean = r.Mean[:1] }},
+			{"missing targets", func(r *sigmaRef) { r.Y = nil }},
+			{"NaN target", func(r *sigmaRef) { r.Y = append([]float64{math.NaN()}, r.Y[1:]...) }},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				c := *m.sref
