@@ -129,13 +129,13 @@ func (s SigmaFeatures) Columns() []string {
 // sigmaRef is the reference D_in of the σ features, as stored in a model
 // file.
 type sigmaRef struct {
-	Features  string    `json:"features"`  // SigmaFeatures.String()
-	Bandwidth float64   `json:"bandwidth"` // h
-	NBits     int       `json:"nbits"`     // Morgan bits: feature columns [0, NBits)
-	Drugs     [][]int32 `json:"drugs"`     // distinct on-bit sets of the D_in drugs, each ascending
-	Pairs     [][2]int  `json:"pairs"`     // D_in pairs as indices into Drugs
+	Features  string    `json:"features"`    // SigmaFeatures.String()
+	Bandwidth float64   `json:"bandwidth"`   // h
+	NBits     int       `json:"nbits"`       // Morgan bits: feature columns [0, NBits)
+	Drugs     [][]int32 `json:"drugs"`       // distinct on-bit sets of the D_in drugs, each ascending
+	Pairs     [][2]int  `json:"pairs"`       // D_in pairs as indices into Drugs
 	Y         []float64 `json:"y,omitempty"` // D_in targets, aligned with Pairs (spread only)
-	Mean      []float64 `json:"mean"`      // standardization of each column (D_out at Fit)
+	Mean      []float64 `json:"mean"`        // standardization of each column (D_out at Fit)
 	SD        []float64 `json:"sd"`
 
 	feat SigmaFeatures
