@@ -139,8 +139,8 @@ func testGraphMatchesInference(t *testing.T, side int) {
 		if _, err := g.run(); err != nil {
 			t.Fatal(err)
 		}
-		gmu := toFloat64(g.muV.Data())
-		gsig := toFloat64(g.sigmaV.Data())
+		gmu := toFloat64(g.muV.Tensor().Data())
+		gsig := toFloat64(g.sigmaV.Tensor().Data())
 		fwd := newForwarder(n)
 		pa, pb := make([]int, len(idx)), make([]int, len(idx))
 		for k, i := range idx {
