@@ -20,6 +20,15 @@ type Config struct {
 
 	Seed uint64 // seeds weight initialization, shuffling and dropout masks
 
+	// SigmaFeatures are the stationarizing inputs of DEUP's σ path
+	// (sigmafeat.go); zero: none. Only DEUP reads it.
+	SigmaFeatures SigmaFeatures
+
+	// side is the number of σ-feature columns the σ path of a network
+	// reads beside the seen bit (set by DEUP from SigmaFeatures; 0 for the
+	// baselines).
+	side int
+
 	// float64 builds the networks in float64 (gradient checks); default float32.
 	float64 bool
 }

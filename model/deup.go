@@ -12,10 +12,12 @@ import (
 // trained as in the paper's Algorithm "DEUP for Drug Combinations" (see
 // doc.go for which parameters each update touches).
 type DEUP struct {
-	cfg      Config
-	net      *network
-	fwd      forwarder
-	feat     FeatureConfig
+	cfg  Config
+	net  *network
+	fwd  forwarder
+	feat FeatureConfig
+	// sref is the reference of the σ features (sigmafeat.go); nil without.
+	sref     *sigmaRef
 	mean, sd float64
 	alea     *aleatoric
 	// replicated is the number of train+val pairs with ≥2 replicates.
@@ -53,14 +55,22 @@ func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progre
 	m.trained = false
 	m.feat = d.Features.Config
 	m.mean, m.sd = standardization(d, split.Train)
+	var side []float64
+	m.sref, m.cfg.side = nil, 0
+	if k := len(m.cfg.SigmaFeatures.Columns()); k > 0 {
+		m.sref, side = datasetSigmaFeatures(m.cfg.SigmaFeatures, d, split.Train, split.Val)
+		m.cfg.side = k
+	}
 	m.net = newNetwork(m.cfg, d.Features.Config.Dim(), true, m.cfg.Seed)
 	t := newTrainer(m.net, d, m.mean, m.sd, m.cfg.Seed, 0)
+	t.side = side
 	if err := t.fit(ctx, split, fitOpts{method: "deup", members: 1, kind: lossNLL, deupOut: true}, progress); err != nil {
 		return err
 	}
 	// The σ refit (sigmafit.go) on the frozen network, with its own
 	// trainer: fit closed the first one's graphs.
 	rt := newTrainer(m.net, d, m.mean, m.sd, m.cfg.Seed, 0)
+	rt.side = side
 	_, _, _, err := rt.refitSigma(ctx, split.Val, m.cfg.Seed)
 	rt.close()
 	if err != nil {
@@ -114,22 +124,32 @@ func (m *DEUP) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 	n := min(chunk, len(pairs))
 	pa, pb := make([]int, n), make([]int, n)
 	mu, sig := make([]float64, n), make([]float64, n)
-	var hid []float64
+	var hid, side []float64
 	if m.alea != nil {
 		hid = make([]float64, n*h)
 	}
+	var sctx *sigmaCtx
+	k := m.cfg.side
+	if m.sref != nil {
+		sctx = m.sref.context()
+		side = make([]float64, n*k)
+	}
 	for lo := 0; lo < len(pairs); lo += chunk {
 		part := pairs[lo:min(lo+chunk, len(pairs))]
-		k := len(part)
 		for i, p := range part {
 			pa[i], pb[i] = p.A, p.B
 		}
 		var hk []float64
 		if hid != nil {
-			hk = hid[:k*h]
+			hk = hid[:len(part)*h]
 		}
-		m.fwd.pairs(f, pa[:k], pb[:k], 1, nil, mu[:k], sig[:k], hk)
-		for i := 0; i < k; i++ {
+		var sk []float64
+		if sctx != nil {
+			sk = side[:len(part)*k]
+			sctx.pairs(f, pa[:len(part)], pb[:len(part)], nil, nil, sk)
+		}
+		m.fwd.pairsSide(f, pa[:len(part)], pb[:len(part)], 1, sk, mu[:len(part)], sig[:len(part)], hk)
+		for i := 0; i < len(part); i++ {
 			st := sig[i] * m.sd
 			sa := 0.0
 			if m.alea != nil {

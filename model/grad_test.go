@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -23,14 +24,18 @@ func TestGradientsFiniteDifferences(t *testing.T) {
 		kind    lossKind
 		dropout bool
 		bit     float64
+		side    int // σ feature columns
 	}{
-		{"nll in-sample", lossNLL, false, 0},
-		{"nll out-of-sample sigma only", lossNLLSigma, false, 1},
-		{"mse", lossMSE, false, 0},
-		{"mse dropout", lossMSE, true, 0},
+		{"nll in-sample", lossNLL, false, 0, 0},
+		{"nll out-of-sample sigma only", lossNLLSigma, false, 1, 0},
+		{"nll in-sample sigma features", lossNLL, false, 0, 3},
+		{"nll out-of-sample sigma features", lossNLLSigma, false, 1, 3},
+		{"mse", lossMSE, false, 0, 0},
+		{"mse dropout", lossMSE, true, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := smallConfig()
+			cfg.side = tc.side
 			n := newNetwork(cfg, 10, tc.kind != lossMSE, 11)
 			idx := []int{0, 3, 5, 7, 14} // 5 pairs, padded to batch 6
 			var b batch
@@ -42,6 +47,7 @@ func TestGradientsFiniteDifferences(t *testing.T) {
 			}
 			defer g.close()
 			g.setInputs(tp.d.Features, b.drugs, b.pa, b.pb, b.y, b.w, tc.bit)
+			g.setSide(sideValues(len(idx), tc.side))
 			if tc.dropout {
 				d := newDropout(0.3, 5)
 				for _, m := range g.masks {
@@ -99,8 +105,24 @@ func TestGradientsFiniteDifferences(t *testing.T) {
 // TestGraphMatchesInference: the fast inference path (per-drug projections)
 // computes the same μ and σ as the gorgonia graph.
 func TestGraphMatchesInference(t *testing.T) {
+	for _, side := range []int{0, 2} {
+		t.Run(fmt.Sprintf("%d sigma features", side), func(t *testing.T) { testGraphMatchesInference(t, side) })
+	}
+}
+
+// sideValues is n rows of k arbitrary σ feature values.
+func sideValues(n, k int) []float64 {
+	v := make([]float64, n*k)
+	for i := range v {
+		v[i] = math.Sin(float64(3*i+1)) * 1.5
+	}
+	return v
+}
+
+func testGraphMatchesInference(t *testing.T, side int) {
 	tp := makeToy(4, 8, 12, 5, 0.1)
 	cfg := smallConfig()
+	cfg.side = side
 	n := newNetwork(cfg, 12, true, 2)
 	idx := []int{1, 2, 9, 20, 27}
 	var b batch
@@ -112,6 +134,8 @@ func TestGraphMatchesInference(t *testing.T) {
 	defer g.close()
 	for _, bit := range []float64{0, 1} {
 		g.setInputs(tp.d.Features, b.drugs, b.pa, b.pb, b.y, b.w, bit)
+		sv := sideValues(len(idx), side)
+		g.setSide(sv)
 		if _, err := g.run(); err != nil {
 			t.Fatal(err)
 		}
@@ -123,10 +147,24 @@ func TestGraphMatchesInference(t *testing.T) {
 			pa[k], pb[k] = tp.d.Pairs[i].A, tp.d.Pairs[i].B
 		}
 		mu, sig := make([]float64, len(idx)), make([]float64, len(idx))
-		fwd.pairs(tp.d.Features, pa, pb, bit, nil, mu, sig, nil)
+		if side == 0 {
+			sv = nil
+		}
+		fwd.pairsSide(tp.d.Features, pa, pb, bit, sv, mu, sig, nil)
 		for k := range idx {
 			if math.Abs(mu[k]-gmu[k]) > 1e-12 || math.Abs(sig[k]-gsig[k]) > 1e-12 {
 				t.Errorf("bit %v pair %d: graph (%v, %v), inference (%v, %v)", bit, k, gmu[k], gsig[k], mu[k], sig[k])
+			}
+		}
+		if side > 0 { // the features must matter (σ without them differs)
+			s0 := make([]float64, len(idx))
+			fwd.pairsSide(tp.d.Features, pa, pb, bit, make([]float64, len(idx)*side), mu, s0, nil)
+			diff := 0.0
+			for k := range s0 {
+				diff = max(diff, math.Abs(s0[k]-sig[k]))
+			}
+			if diff < 1e-6 {
+				t.Errorf("bit %v: σ does not depend on the σ features (max change %g)", bit, diff)
 			}
 		}
 	}

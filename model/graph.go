@@ -24,7 +24,7 @@ type graph struct {
 	u, b  int
 	s     *nn.Tensor   // b×u pair-to-drug incidence (1 per drug slot, 2 for a drug paired with itself)
 	y, w  *nn.Tensor   // b×1 standardized targets and loss weights (0 for padding rows)
-	bit   *nn.Tensor   // b×1 in/out-of-sample bit (σ path only)
+	bit   *nn.Tensor   // b×(1+side) σ side inputs: the in/out-of-sample bit, then the σ features (σ path only)
 	masks []*nn.Tensor // dropout masks after combined layers 1 and 2 (b×CombHidden), nil without dropout
 	mu    *nn.Node
 	sigma *nn.Node
@@ -107,7 +107,7 @@ func (n *network) buildGraph(u, b int, kind lossKind, dropout bool, sh *gradShar
 	if kind == lossMSE {
 		cost = g.Sum(g.HadamardProd(g.Square(diff), wN))
 	} else {
-		gr.bit, bitN = input("bit", b, 1)
+		gr.bit, bitN = input("bit", b, 1+cfg.side)
 		s1 := g.Add(g.Dense(pe, P("s1.w"), nil), g.Dense(bitN, P("s1.bit"), nil))
 		s1 = g.ReLU(g.AddBias(s1, P("s1.b")))
 		s2 := g.ReLU(g.Linear(s1, P("s2.w"), P("s2.b")))
@@ -213,6 +213,33 @@ func (gr *graph) setInputs(f *Features, drugs []int, pa, pb []int, y, wt []float
 		return 0
 	})
 	if gr.bit != nil {
-		setAll(gr.bit, func(int) float64 { return bit })
+		k := 1 + gr.net.cfg.side
+		setAll(gr.bit, func(i int) float64 {
+			if i%k == 0 {
+				return bit
+			}
+			return 0
+		})
+	}
+}
+
+// setSide loads the σ features of the batch's pairs (len(pairs)×side,
+// row-major) beside the bit set by setInputs; padding rows stay 0.
+func (gr *graph) setSide(side []float64) {
+	k := gr.net.cfg.side
+	if gr.bit == nil || k == 0 {
+		return
+	}
+	switch d := gr.bit.Data().(type) {
+	case []float32:
+		for r := 0; r < len(side)/k; r++ {
+			for j := range k {
+				d[r*(1+k)+1+j] = float32(side[r*k+j])
+			}
+		}
+	case []float64:
+		for r := 0; r < len(side)/k; r++ {
+			copy(d[r*(1+k)+1:(r+1)*(1+k)], side[r*k:(r+1)*k])
+		}
 	}
 }

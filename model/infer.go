@@ -26,6 +26,9 @@ type forwarder interface {
 	// hid, when non-nil, receives the last combined layer's activations
 	// (len(pa)×CombHidden, row-major).
 	pairs(f *Features, pa, pb []int, bit float64, drop *dropout, mu, sigma, hid []float64)
+	// pairsSide is pairs without dropout, with the σ features of the
+	// pairs (len(pa)×side, row-major; nil when the net has none).
+	pairsSide(f *Features, pa, pb []int, bit float64, side, mu, sigma, hid []float64)
 	invalidate()
 }
 
@@ -120,6 +123,14 @@ func (in *inferer[T]) ensure(f *Features, drugs []int) {
 }
 
 func (in *inferer[T]) pairs(f *Features, pa, pb []int, bit float64, drop *dropout, mu, sigma, hid []float64) {
+	in.forward(f, pa, pb, bit, drop, nil, mu, sigma, hid)
+}
+
+func (in *inferer[T]) pairsSide(f *Features, pa, pb []int, bit float64, side, mu, sigma, hid []float64) {
+	in.forward(f, pa, pb, bit, nil, side, mu, sigma, hid)
+}
+
+func (in *inferer[T]) forward(f *Features, pa, pb []int, bit float64, drop *dropout, side, mu, sigma, hid []float64) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	in.ensure(f, pa)
@@ -131,10 +142,10 @@ func (in *inferer[T]) pairs(f *Features, pa, pb []int, bit float64, drop *dropou
 	n := len(pa)
 	nw := min(kernels.Workers(), n/minPart)
 	if nw < 2 || drop != nil {
-		in.pairRange(0, pa, pb, bit, drop, mu, sigma, hid)
+		in.pairRange(0, pa, pb, bit, drop, side, mu, sigma, hid)
 		return
 	}
-	ch := in.n.cfg.CombHidden
+	ch, k := in.n.cfg.CombHidden, in.n.cfg.side
 	rows := func(x []float64, lo, hi, width int) []float64 { // nil stays nil
 		if x == nil {
 			return nil
@@ -142,7 +153,7 @@ func (in *inferer[T]) pairs(f *Features, pa, pb []int, bit float64, drop *dropou
 		return x[lo*width : hi*width]
 	}
 	run := func(w, lo, hi int) {
-		in.pairRange(w, pa[lo:hi], pb[lo:hi], bit, nil, mu[lo:hi], rows(sigma, lo, hi, 1), rows(hid, lo, hi, ch))
+		in.pairRange(w, pa[lo:hi], pb[lo:hi], bit, nil, rows(side, lo, hi, k), mu[lo:hi], rows(sigma, lo, hi, 1), rows(hid, lo, hi, ch))
 	}
 	for len(in.scratch) < nw {
 		in.scratch = append(in.scratch, nil)
@@ -158,9 +169,9 @@ func (in *inferer[T]) pairs(f *Features, pa, pb []int, bit float64, drop *dropou
 
 // pairRange is pairs on projections already ensured, for worker w (its
 // scratch buffers); it only reads the rest of the inferer's state.
-func (in *inferer[T]) pairRange(w int, pa, pb []int, bit float64, drop *dropout, mu, sigma, hid []float64) {
+func (in *inferer[T]) pairRange(w int, pa, pb []int, bit float64, drop *dropout, side, mu, sigma, hid []float64) {
 	cfg := in.n.cfg
-	ch, sh := cfg.CombHidden, cfg.SigmaHidden
+	ch, sh, k := cfg.CombHidden, cfg.SigmaHidden, cfg.side
 	const chunk = 512
 	if w >= len(in.scratch) {
 		in.scratch = append(in.scratch, make([][]T, w+1-len(in.scratch))...)
@@ -216,6 +227,12 @@ func (in *inferer[T]) pairRange(w int, pa, pb []int, bit float64, drop *dropout,
 			qa, qb := in.q[a*sh:(a+1)*sh], in.q[b*sh:(b+1)*sh]
 			for j := range dst {
 				dst[j] = qa[j] + qb[j] + T(bit)*wbit[j] + bs1[j]
+			}
+			if side != nil {
+				// The σ features: rows 1…k of s1.bit.
+				for x, v := range side[(lo+r)*k : (lo+r+1)*k] {
+					axpy(T(v), wbit[(1+x)*sh:(2+x)*sh], dst)
+				}
 			}
 			kernels.Relu(dst)
 			copy(s2[r*sh:(r+1)*sh], bs2)

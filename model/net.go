@@ -40,7 +40,7 @@ type param struct {
 // network is the two-tower net: tower (sparse F→TowerHidden, ReLU,
 // TowerHidden→TowerOut), embeddings summed per pair, combined net (two
 // ReLU layers) and μ head; with sigma set, the σ path (two ReLU layers on
-// [pair embedding, bit]) and softplus head.
+// [pair embedding, bit, σ features]) and softplus head.
 type network struct {
 	cfg    Config
 	dim    int
@@ -73,9 +73,11 @@ func newNetwork(cfg Config, dim int, sigma bool, seed uint64) *network {
 	add("mu.w", groupMu, ch, 1, ch)
 	add("mu.b", groupMu, 1, 1, ch)
 	if sigma {
-		add("s1.w", groupSigma, to, sh, to+1)
-		add("s1.bit", groupSigma, 1, sh, to+1)
-		add("s1.b", groupSigma, 1, sh, to+1)
+		// s1.bit: row 0 weighs the seen bit, rows 1…side the σ features.
+		k := cfg.side
+		add("s1.w", groupSigma, to, sh, to+1+k)
+		add("s1.bit", groupSigma, 1+k, sh, to+1+k)
+		add("s1.b", groupSigma, 1, sh, to+1+k)
 		add("s2.w", groupSigma, sh, sh, sh)
 		add("s2.b", groupSigma, 1, sh, sh)
 		add("sig.w", groupSigma, sh, 1, sh)

@@ -48,6 +48,9 @@ type fileHeader struct {
 	Extra     []float64     `json:"extra,omitempty"` // method-specific numbers
 	// Replicated is the number of training pairs with replicates (DEUP).
 	Replicated int `json:"replicated,omitempty"`
+	// SigmaRef is the reference of DEUP's σ features (sigmafeat.go);
+	// absent in files without them (every file written before them).
+	SigmaRef *sigmaRef `json:"sigma_features,omitempty"`
 }
 
 type fileConfig struct {
@@ -145,6 +148,11 @@ func readModel(r io.Reader) (fileHeader, []*network, error) {
 	if err := checkHeader(h); err != nil {
 		return h, nil, fmt.Errorf("%w: header: %v", ErrFormat, err)
 	}
+	if h.SigmaRef != nil {
+		h.SigmaRef.derive()
+		cfg.side = h.SigmaRef.columns()
+		cfg.SigmaFeatures = h.SigmaRef.feat
+	}
 	// Check the size the configuration implies before allocating anything.
 	if want := impliedParams(cfg, h.Features.Dim(), h.Sigma) * float64(h.Nets) * 4; want != float64(len(body)-p) {
 		return h, nil, fmt.Errorf("%w: %d parameter bytes, configuration implies %.0f", ErrFormat, len(body)-p, want)
@@ -183,7 +191,7 @@ func (m *DEUP) Save(w io.Writer) error {
 	if !m.trained {
 		return fmt.Errorf("model: save: model is not trained")
 	}
-	return writeModel(w, fileHeader{Method: m.Name(), Config: toFileConfig(m.cfg), Features: m.feat, Mean: m.mean, SD: m.sd, Aleatoric: m.alea, Replicated: m.replicated}, []*network{m.net})
+	return writeModel(w, fileHeader{Method: m.Name(), Config: toFileConfig(m.cfg), Features: m.feat, Mean: m.mean, SD: m.sd, Aleatoric: m.alea, Replicated: m.replicated, SigmaRef: m.sref}, []*network{m.net})
 }
 
 // Load reads a model written by any Method's Save.
@@ -197,7 +205,9 @@ func Load(r io.Reader) (Method, error) {
 		if len(nets) != 1 || !h.Sigma {
 			return nil, fmt.Errorf("%w: deup model with %d networks", ErrFormat, len(nets))
 		}
-		m := &DEUP{cfg: h.Config.config().withDefaults(), net: nets[0], fwd: newForwarder(nets[0]), feat: h.Features, mean: h.Mean, sd: h.SD, alea: h.Aleatoric, replicated: h.Replicated, trained: true}
+		cfg := h.Config.config().withDefaults()
+		cfg.side, cfg.SigmaFeatures = nets[0].cfg.side, nets[0].cfg.SigmaFeatures
+		m := &DEUP{cfg: cfg, net: nets[0], fwd: newForwarder(nets[0]), feat: h.Features, sref: h.SigmaRef, mean: h.Mean, sd: h.SD, alea: h.Aleatoric, replicated: h.Replicated, trained: true}
 		if m.alea != nil && (len(m.alea.W) != m.cfg.CombHidden || !(m.alea.RepN >= 1)) {
 			return nil, fmt.Errorf("%w: aleatoric regressor of %d weights", ErrFormat, len(m.alea.W))
 		}
@@ -237,6 +247,15 @@ func checkHeader(h fileHeader) error {
 	if h.Method == "mcdropout" && len(h.Extra) == 2 && !(h.Extra[1] <= maxPasses) {
 		return fmt.Errorf("%v Monte Carlo passes (at most %d)", h.Extra[1], maxPasses)
 	}
+	if h.SigmaRef != nil {
+		if h.Method != "deup" || !h.Sigma {
+			return fmt.Errorf("sigma features in a %s model", h.Method)
+		}
+		if h.SigmaRef.NBits != h.Features.NBits {
+			return fmt.Errorf("sigma features on %d bits, features have %d", h.SigmaRef.NBits, h.Features.NBits)
+		}
+		return h.SigmaRef.check()
+	}
 	return nil
 }
 
@@ -246,7 +265,7 @@ func impliedParams(c Config, dim int, sigma bool) float64 {
 	d, th, to, ch, sh := float64(dim), float64(c.TowerHidden), float64(c.TowerOut), float64(c.CombHidden), float64(c.SigmaHidden)
 	n := d*th + th + th*to + to + to*ch + ch + ch*ch + ch + ch + 1
 	if sigma {
-		n += to*sh + 2*sh + sh*sh + sh + sh + 1
+		n += to*sh + (2+float64(c.side))*sh + sh*sh + sh + sh + 1
 	}
 	return n
 }

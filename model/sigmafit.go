@@ -81,7 +81,14 @@ func (t *trainer) outNLL(idx []int) float64 {
 		pa[k], pb[k] = t.d.Pairs[i].A, t.d.Pairs[i].B
 	}
 	mu, sig := make([]float64, len(idx)), make([]float64, len(idx))
-	t.fwd.pairs(t.d.Features, pa, pb, 1, nil, mu, sig, nil)
+	var side []float64
+	if k := t.cfg.side; k > 0 {
+		side = make([]float64, 0, len(idx)*k)
+		for _, i := range idx {
+			side = append(side, t.side[i*k:(i+1)*k]...)
+		}
+	}
+	t.fwd.pairsSide(t.d.Features, pa, pb, 1, side, mu, sig, nil)
 	s := 0.0
 	for k, i := range idx {
 		r := mu[k] - (t.d.Y[i]-t.mean)/t.sd

@@ -22,6 +22,9 @@ type trainer struct {
 	graphs   map[graphKey]*graph
 	share    gradShare // the tower's weight gradients, shared by t.graphs
 	b        batch
+	// side holds the σ features of every pair of d (len(d.Pairs)×cfg.side,
+	// see sigmafeat.go); nil without them. sideB is the batch's rows.
+	side, sideB []float64
 }
 
 type graphKey struct {
@@ -62,6 +65,13 @@ func (t *trainer) step(idx []int, kind lossKind, bit float64) (float64, error) {
 		t.graphs[key] = g
 	}
 	g.setInputs(t.d.Features, t.b.drugs, t.b.pa, t.b.pb, t.b.y, t.b.w, bit)
+	if k := t.cfg.side; k > 0 && kind != lossMSE {
+		t.sideB = t.sideB[:0]
+		for _, i := range idx {
+			t.sideB = append(t.sideB, t.side[i*k:(i+1)*k]...)
+		}
+		g.setSide(t.sideB)
+	}
 	for _, m := range g.masks {
 		t.drop.fill(m.Data())
 	}

@@ -112,6 +112,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	calFrac := fs.Float64("calibration", 0.1, "fraction of all pairs held out (seeded) before the split, for the conformal calibration stored in the model (0: none)")
 	conformal := fs.String("conformal", "normalized", "calibration scores: normalized (|y-mu|/sigma_total, adaptive width) or plain (|y-mu|, constant width)")
 	whole := fs.Bool("whole-molecule", false, "fingerprint every fragment of a SMILES (salts, counter-ions) instead of the largest organic one")
+	sigmaFeat := fs.String("sigma-features", model.DefaultSigmaFeatures, sigmaFeaturesUsage)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -136,7 +137,11 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	if *conformal != "normalized" && *conformal != "plain" {
 		return fmt.Errorf("%w: --conformal %q: want normalized or plain", ErrUsage, *conformal)
 	}
-	cfg := model.Config{Seed: *seed, MaxEpochs: *epochs, Patience: *patience}
+	sf, err := model.ParseSigmaFeatures(*sigmaFeat)
+	if err != nil {
+		return fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
+	}
+	cfg := model.Config{Seed: *seed, MaxEpochs: *epochs, Patience: *patience, SigmaFeatures: sf}
 	m, err := newMethod(*method, cfg, *members, *passes, *dropRate)
 	if err != nil {
 		return err
@@ -219,6 +224,9 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	}
 	fitTime := time.Since(fitStart)
 	fmt.Fprintf(env.Stdout, "trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n", m.Name(), epochsRun, last.Epoch, last.BestEpoch, fitTime.Round(time.Millisecond), fitTime.Seconds()/float64(max(epochsRun, 1)), model.BLAS())
+	if *method == "deup" && sf != (model.SigmaFeatures{}) {
+		fmt.Fprintf(env.Stdout, "sigma features: %s, relative to the %d in-sample pairs (docs/sigma-features.md)\n", sf, len(split.Train))
+	}
 	tr := trained.Training{Split: *splitFlag, Seed: *seed, InSample: len(split.Train), OutOfSample: len(split.Val), Test: len(split.Test),
 		Epochs: epochsRun, BestEpoch: last.BestEpoch}
 	refs := trivialReferences(d, split.Train, split.Val)
@@ -628,3 +636,6 @@ func reportSkipped(env Env, who, consequence string, rep features.Report, n int)
 		fmt.Fprintf(env.Stderr, "%s: %d of %d drugs have no L1000 signature, which fp+sig features need, %s, e.g. %v\n", who, noSig, n, consequence, first[1])
 	}
 }
+
+// sigmaFeaturesUsage documents --sigma-features (deup train, deup bench).
+const sigmaFeaturesUsage = "stationarizing inputs of DEUP's sigma path, relative to the in-sample pairs: none, or a list of density (log Tanimoto-kernel density of the pair among the in-sample pairs), counts (log1p in-sample pairs of each drug) and spread (log spread of each drug's in-sample targets); see docs/sigma-features.md"

@@ -158,3 +158,46 @@ func writeTrainFile(t *testing.T, dir, name, body string) string {
 	}
 	return p
 }
+
+// TestTrainSigmaFeatures: deup train --sigma-features stores the features
+// in the model file; predict reads them back (symmetric pairs); a bad list
+// is a usage error naming the flag.
+func TestTrainSigmaFeatures(t *testing.T) {
+	dir := t.TempDir()
+	mp := filepath.Join(dir, "m.deup")
+	out, serr, code := runCLI(t, "train", "--epochs", "2", "--seed", "3", "--sigma-features", "counts,density", "--out", mp)
+	if code != 0 {
+		t.Fatalf("train exit %d: %s", code, serr)
+	}
+	if want := "sigma features: density,counts, relative to the 573 in-sample pairs"; !strings.Contains(out, want) {
+		t.Errorf("train output lacks %q:\n%s", want, out)
+	}
+	sc, _, err := loadScreen("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairsCSV := filepath.Join(dir, "pairs.csv")
+	body := "drug_a,drug_b\n" + sc.Drugs[0].ID + "," + sc.Drugs[1].ID + "\n" + sc.Drugs[1].ID + "," + sc.Drugs[0].ID + "\n"
+	if err := os.WriteFile(pairsCSV, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	predCSV := filepath.Join(dir, "pred.csv")
+	if _, serr, code := runCLI(t, "predict", "--model", mp, "--pairs", pairsCSV, "--out", predCSV); code != 0 {
+		t.Fatalf("predict exit %d: %s", code, serr)
+	}
+	fh, _ := os.Open(predCSV)
+	rows, err := csv.NewReader(fh).ReadAll()
+	fh.Close()
+	if err != nil || len(rows) != 3 {
+		t.Fatalf("prediction CSV: %v %v", rows, err)
+	}
+	if strings.Join(rows[1][4:], ",") != strings.Join(rows[2][4:], ",") {
+		t.Errorf("(a,b) and (b,a) differ: %v vs %v", rows[1], rows[2])
+	}
+	for _, cmd := range []string{"train", "bench"} {
+		_, serr, code = runCLI(t, cmd, "--sigma-features", "density,variance", "--out", filepath.Join(dir, "x"))
+		if code != 2 || !strings.Contains(serr, "--sigma-features") || !strings.Contains(serr, `unknown feature "variance"`) {
+			t.Errorf("%s with a bad --sigma-features: exit %d, %q", cmd, code, serr)
+		}
+	}
+}

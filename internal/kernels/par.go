@@ -25,7 +25,12 @@ func forChunks(n, grain, workers int, fn func(worker, lo, hi int)) {
 	chunks := (n + grain - 1) / grain
 	workers = min(chunks, workers)
 	if workers < 2 {
-		fn(0, 0, n)
+		// Chunk by chunk here too: callers size per-worker scratch for
+		// one chunk (with GOMAXPROCS=1 one call over [0, n) overran the
+		// GEMM's packing buffer).
+		for c := 0; c < chunks; c++ {
+			fn(0, c*grain, min((c+1)*grain, n))
+		}
 		return
 	}
 	var next atomic.Int64
