@@ -78,7 +78,7 @@ type Options struct {
 	KDEEvery   int     // deup-dqn: steps between KDE refits (10,000)
 	KDECentres int     // deup-dqn: replay states the KDE is fit on (1,000; the paper: 10,000)
 	KDECV      int     // deup-dqn: of those, states the bandwidth is cross-validated on (300)
-	EHidden    []int   // deup-dqn's E-network hidden widths ([100, 100])
+	EHidden    []int   // deup-dqn's E-network hidden widths ([50, 50], the Q-network's)
 }
 
 func (o Options) withDefaults() Options {
@@ -96,7 +96,7 @@ func (o Options) withDefaults() Options {
 		o.Hidden = []int{50, 50}
 	}
 	if o.EHidden == nil {
-		o.EHidden = []int{100, 100}
+		o.EHidden = []int{50, 50}
 	}
 	def(&o.Batch, 64)
 	deff(&o.LR, 1e-3)
