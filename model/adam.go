@@ -3,7 +3,7 @@ package model
 import (
 	"fmt"
 
-	"gorgonia.org/tensor"
+	"github.com/deup-screening/deup/nn"
 )
 
 // adam applies one Adam step with L2 weight decay added to the gradient
@@ -15,7 +15,7 @@ import (
 // than this loop on our sizes), keeps one shared step count although the
 // DEUP out-of-sample step updates only some parameters, and its weight
 // decay is not PyTorch's.
-func adam(p *param, g *tensor.Dense, lr, wd float64) error {
+func adam(p *param, g *nn.Tensor, lr, wd float64) error {
 	switch w := p.t.Data().(type) {
 	case []float32:
 		gd, ok := g.Data().([]float32)

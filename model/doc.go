@@ -78,8 +78,8 @@
 //
 // Adam (β = 0.9, 0.999, ε = 1e-8) with L2 weight decay added to the
 // gradient, as PyTorch's Adam(weight_decay=…) that the paper used; defaults
-// lr 1e-4, wd 1e-5, batch 64. It is our own loop over the gorgonia value
-// tensors rather than gorgonia's AdamSolver, which clones tensors every
+// lr 1e-4, wd 1e-5, batch 64. It is our own loop over the graph's
+// gradient tensors rather than gorgonia's AdamSolver, which clones tensors every
 // step, keeps one step count for all parameters (the out-of-sample step
 // updates only some) and does not implement this weight decay. Each
 // parameter keeps its own optimizer state and step count (package
@@ -88,7 +88,7 @@
 // # Memory
 //
 // After Fit a network holds only its parameter values: the graphs are
-// released (their TapeMachine finalizers cleared, see graph.close), the
+// released (their TapeMachine finalizers cleared, see nn.Graph.Close), the
 // Adam moments reset, the best-epoch snapshot dropped. During training
 // the graphs of one trainer (one per padded batch shape and step kind)
 // share the tower's two weight-gradient tensors (gradShare), the only
@@ -96,23 +96,26 @@
 //
 // # Speed
 //
-// A training step is one gorgonia graph (TapeMachine) compiled per padded
+// The network is built from the kit's blocks (package nn; this package
+// does not import gorgonia). A training step is one nn.Graph compiled per padded
 // number of unique drugs in the batch (a multiple of 8) and per step kind,
 // reused across steps: the batch's pairs reference rows of its unique
 // drugs through a pair-by-drug incidence matrix, so the tower runs once
-// per unique drug, not per pair slot. The first layer is a custom gorgonia
-// op (sparseMulOp, with sparseTMulOp as its symbolic gradient) that reads
+// per unique drug, not per pair slot. The first layer is the kit's sparse
+// product (nn.Graph.SparseMul, with its transposed gradient) that reads
 // only the set entries of the feature rows: nnz·2048 multiply-adds instead
 // of rows·1024·2048, and the same for its weight gradient. Both sum each
 // output row in registers, 64 columns at a time (AVX assembly,
 // spAccum64), and the weight-gradient op rewrites only the rows of the
 // batch's bits and clears only the previous batch's, not all 1,024 rows.
+// Every layer's product, bias, ReLU and dropout mask is a kit op writing
+// into tensors kept between runs.
 // Gradients are read from the gradient nodes gorgonia builds (no
 // accumulation into dual values). Adam runs eight lanes at a time (AVX
 // assembly, adamAVX). Every assembly kernel gives the scalar Go loop's
 // results bit for bit (tested), so results do not depend on the CPU.
 //
-// Matrix products go through our GEMM (package internal/kernels), installed for gorgonia
+// Matrix products go through our GEMM (package internal/kernels), installed by nn for gorgonia
 // too: GotoBLAS-style packing around an 8×32 AVX-512 micro-kernel, or a
 // 6×16 AVX2/FMA one on CPUs without AVX-512; both run the same chain of
 // fused multiply-adds per element, so they agree exactly. Building with
@@ -137,7 +140,7 @@
 //
 // Every random draw comes from Config.Seed through math/rand/v2 PCG
 // streams: same seed, same numbers. Fit is not safe for concurrent use on
-// one model; graph construction is serialized package-wide (gorgonia's
+// one model; graph construction is serialized by nn (gorgonia's
 // graph building races). Predict is safe for concurrent use after Fit.
 // Invalid inputs (bad indices, NaN targets, mismatched feature
 // configuration, corrupted model files) are errors, never panics; a

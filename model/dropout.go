@@ -1,23 +1,20 @@
 package model
 
-import "math/rand/v2"
+import "github.com/deup-screening/deup/nn"
 
-// dropout draws inverted-dropout masks: each unit is kept with probability
-// 1−p and then scaled by 1/(1−p), so the expected activation is unchanged
-// (gorgonia's Dropout op scales its backward pass by 1/p, and seeds from
-// the clock; this one is seeded and the mask is an input of the graph, so
-// the backward pass is the mask itself).
+// dropout draws the inverted-dropout masks of MC-Dropout (nn.Dropout: each
+// unit kept with probability 1−p and then scaled by 1/(1−p); the mask is
+// an input of the graph, so the backward pass is the mask itself), with
+// per-pair reseeding at prediction time.
 type dropout struct {
+	*nn.Dropout
 	p    float64
 	seed uint64
-	pcg  *rand.PCG
-	rng  *rand.Rand
 	pass uint64 // MC-Dropout prediction pass (mixed into per-pair seeds)
 }
 
 func newDropout(p float64, seed uint64) *dropout {
-	pcg := rand.NewPCG(seed, 0x64726f706f7574) // "dropout"
-	return &dropout{p: p, seed: seed, pcg: pcg, rng: rand.New(pcg)}
+	return &dropout{Dropout: nn.NewDropout(p, seed), p: p, seed: seed}
 }
 
 // seedPair reseeds the masks for one pair at prediction time, from the
@@ -28,43 +25,14 @@ func (d *dropout) seedPair(a, b, layer int) {
 		a, b = b, a
 	}
 	k := uint64(a)<<32 | uint64(b)
-	d.pcg.Seed(d.seed^(k*0x9e3779b97f4a7c15), d.pass<<8|uint64(layer))
+	d.Reseed(d.seed^(k*0x9e3779b97f4a7c15), d.pass<<8|uint64(layer))
 }
 
-func (d *dropout) keep() float64 {
-	if d.rng.Float64() < d.p {
-		return 0
-	}
-	return 1 / (1 - d.p)
-}
+// keep draws one mask value: 0 or 1/(1−p).
+func (d *dropout) keep() float64 { return d.Keep() }
 
-func dropApply[T float32 | float64](d *dropout, x []T) {
-	for i := range x {
-		x[i] *= T(d.keep())
-	}
-}
-
-func (d *dropout) apply(x any) {
-	switch x := x.(type) {
-	case []float32:
-		dropApply(d, x)
-	case []float64:
-		dropApply(d, x)
-	}
-}
-
-func dropFill[T float32 | float64](d *dropout, x []T) {
-	for i := range x {
-		x[i] = T(d.keep())
-	}
-}
+// apply multiplies x by a fresh mask.
+func (d *dropout) apply(x any) { d.Apply(x) }
 
 // fill overwrites x with a fresh mask (0 or 1/(1−p)).
-func (d *dropout) fill(x any) {
-	switch x := x.(type) {
-	case []float32:
-		dropFill(d, x)
-	case []float64:
-		dropFill(d, x)
-	}
-}
+func (d *dropout) fill(x any) { d.Fill(x) }

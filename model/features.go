@@ -3,6 +3,8 @@ package model
 import (
 	"fmt"
 	"math"
+
+	"github.com/deup-screening/deup/nn"
 )
 
 // FeatureConfig describes how a drug feature matrix was built. It is saved
@@ -103,4 +105,10 @@ func (f *Features) Dense(i int) []float64 {
 		out[f.Col[k]] = float64(f.Val[k])
 	}
 	return out
+}
+
+// csr is the matrix as the network kit's sparse-row type (a view: the
+// slices are shared).
+func (f *Features) csr() *nn.CSR {
+	return &nn.CSR{Dim: f.Config.Dim(), RowPtr: f.RowPtr, Col: f.Col, Val: f.Val}
 }

@@ -115,8 +115,8 @@ func TestGraphMatchesInference(t *testing.T) {
 		if _, err := g.run(); err != nil {
 			t.Fatal(err)
 		}
-		gmu := toFloat64(g.muV.Data())
-		gsig := toFloat64(g.sigmaV.Data())
+		gmu := toFloat64(g.muV.Tensor().Data())
+		gsig := toFloat64(g.sigmaV.Tensor().Data())
 		fwd := newForwarder(n)
 		pa, pb := make([]int, len(idx)), make([]int, len(idx))
 		for k, i := range idx {

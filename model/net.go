@@ -2,11 +2,10 @@ package model
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 
+	"github.com/deup-screening/deup/nn"
 	"github.com/deup-screening/deup/nn/optim"
-	"gorgonia.org/tensor"
 )
 
 // group names a parameter set; each training update touches a fixed set of
@@ -31,7 +30,7 @@ type param struct {
 	group      group
 	rows, cols int
 	fanIn      int
-	t          *tensor.Dense // value, rows×cols
+	t          *nn.Tensor // value, rows×cols
 	// Adam state (moments and step count) of this parameter, for its
 	// element type; released (Reset) when training ends.
 	opt32 optim.Adam[float32]
@@ -46,20 +45,20 @@ type network struct {
 	cfg    Config
 	dim    int
 	sigma  bool
-	dt     tensor.Dtype
+	dt     nn.DType
 	params []*param
 	byName map[string]*param
 }
 
 func newNetwork(cfg Config, dim int, sigma bool, seed uint64) *network {
-	n := &network{cfg: cfg, dim: dim, sigma: sigma, dt: tensor.Float32, byName: map[string]*param{}}
+	n := &network{cfg: cfg, dim: dim, sigma: sigma, dt: nn.Float32, byName: map[string]*param{}}
 	if cfg.float64 {
-		n.dt = tensor.Float64
+		n.dt = nn.Float64
 	}
 	th, to, ch, sh := cfg.TowerHidden, cfg.TowerOut, cfg.CombHidden, cfg.SigmaHidden
 	add := func(name string, g group, r, c, fanIn int) {
 		p := &param{name: name, group: g, rows: r, cols: c, fanIn: fanIn}
-		p.t = tensor.New(tensor.WithShape(r, c), tensor.Of(n.dt))
+		p.t = nn.NewTensor(n.dt, r, c)
 		n.params = append(n.params, p)
 		n.byName[name] = p
 	}
@@ -92,16 +91,11 @@ func newNetwork(cfg Config, dim int, sigma bool, seed uint64) *network {
 func (n *network) init(seed uint64) {
 	rng := rand.New(rand.NewPCG(seed, 0x6465757020696e69)) // "deup ini"
 	for _, p := range n.params {
-		bound := 1 / math.Sqrt(float64(p.fanIn))
 		switch d := p.t.Data().(type) {
 		case []float32:
-			for i := range d {
-				d[i] = float32((2*rng.Float64() - 1) * bound)
-			}
+			nn.InitLinear(d, p.fanIn, rng)
 		case []float64:
-			for i := range d {
-				d[i] = (2*rng.Float64() - 1) * bound
-			}
+			nn.InitLinear(d, p.fanIn, rng)
 		}
 		p.opt32.Reset()
 		p.opt64.Reset()

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/deup-screening/deup/drugcomb"
-	"gorgonia.org/tensor"
 )
 
 // trainer runs minibatch training of one network with early stopping.
@@ -214,5 +213,3 @@ func standardization(d *Dataset, idx []int) (float64, float64) {
 	}
 	return m, sd
 }
-
-var _ = tensor.Float32

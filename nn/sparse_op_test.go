@@ -1,56 +1,29 @@
-package model
+package nn
 
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/deup-screening/deup/internal/kernels"
 )
 
-// TestGraphReuseMatchesFreshGraphs trains a float32 network for several
-// steps on different batches twice: once reusing one compiled graph per
-// size (as the trainer does, so the sparse weight gradient only rewrites
-// and clears the rows it must), once compiling a fresh graph for every
-// step. Every parameter must end bit-identical. The tower is wide enough
-// (in = 300 bits, hidden 256) that the sparse ops split their work across
-// two goroutines.
-func TestGraphReuseMatchesFreshGraphs(t *testing.T) {
-	tp := makeToy(5, 40, 300, 30, 0.2)
-	for k := range tp.d.Features.Val {
-		tp.d.Features.Val[k] = float32(0.5 + float64(k%5)*0.25)
-	}
-	cfg := Config{TowerHidden: 256, TowerOut: 64, CombHidden: 16, SigmaHidden: 8, BatchSize: 8}.withDefaults()
-	batches := [][]int{{0, 1, 2, 3, 4, 5}, {6, 7, 8, 9}, {0, 10, 20, 30, 40, 50, 60, 70}, {1, 2, 3}, {11, 12, 13, 14, 15, 16}}
-	kinds := []lossKind{lossNLL, lossNLLSigma, lossNLL, lossNLL, lossNLLSigma}
-	run := func(fresh bool) *network {
-		n := newNetwork(cfg, 300, true, 9)
-		tr := newTrainer(n, tp.d, 0.1, 1.3, 9, 0)
-		defer tr.close()
-		for i, idx := range batches {
-			if fresh {
-				tr.close()
-				tr.graphs = map[graphKey]*graph{}
-			}
-			bit := 0.0
-			if kinds[i] == lossNLLSigma {
-				bit = 1
-			}
-			if _, err := tr.step(idx, kinds[i], bit); err != nil {
-				t.Fatal(err)
+// toyCSR returns rows random rows of width dim with about nnz entries each
+// (values 0.5, 0.75, …, 1.5).
+func toyCSR(rows, dim, nnz int, seed uint64) *CSR {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	s := &CSR{Dim: dim, RowPtr: []int{0}}
+	for r := 0; r < rows; r++ {
+		for c := 0; c < dim; c++ {
+			if rng.IntN(dim) < nnz {
+				s.Col = append(s.Col, int32(c))
+				s.Val = append(s.Val, float32(0.5+float64(len(s.Val)%5)*0.25))
 			}
 		}
-		return n
+		s.RowPtr = append(s.RowPtr, len(s.Col))
 	}
-	a, b := run(false), run(true)
-	for i, p := range a.params {
-		x, y := p.t.Data().([]float32), b.params[i].t.Data().([]float32)
-		for j := range x {
-			if math.Float32bits(x[j]) != math.Float32bits(y[j]) {
-				t.Fatalf("%s[%d]: reused graph %v, fresh graphs %v", p.name, j, x[j], y[j])
-			}
-		}
-	}
+	return s
 }
 
 // TestSparseOpsMatchDense checks X·W and Xᵀ·G of the sparse ops against
@@ -60,10 +33,9 @@ func TestGraphReuseMatchesFreshGraphs(t *testing.T) {
 func TestSparseOpsMatchDense(t *testing.T) {
 	for _, out := range []int{5, 256} {
 		t.Run(fmt.Sprint(out), func(t *testing.T) {
-			tp := makeToy(7, 12, 200, 25, 0.1)
-			f := tp.d.Features
 			const in, rows = 200, 8
-			x := &sparseBatch{rows: rows}
+			f := toyCSR(12, in, 25, 7)
+			x := NewSparseBatch(rows)
 			w := make([]float64, in*out)
 			for i := range w {
 				w[i] = math.Sin(float64(i))
@@ -71,7 +43,7 @@ func TestSparseOpsMatchDense(t *testing.T) {
 			gw := make([]float64, in*out) // shared by every step, as the op's tensor
 			var stale []int32
 			for step, drugs := range [][]int{{0, 1, 2, 3, 4, 5}, {6, 7}, {8, 9, 10, 11, 0, 1, 2}, {3}, {}} {
-				x.fill(f, drugs)
+				x.Fill(f, drugs)
 				gd := make([]float64, rows*out)
 				for i := range gd {
 					gd[i] = math.Cos(float64(i*7 + step))

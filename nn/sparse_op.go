@@ -1,4 +1,4 @@
-package model
+package nn
 
 import (
 	"fmt"
@@ -12,16 +12,17 @@ import (
 	"gorgonia.org/tensor"
 )
 
-// sparseBatch is the feature rows of the unique drugs of one batch (CSR,
-// rows beyond the real drugs are empty padding). The gorgonia ops below
-// read it when the machine runs, so one graph serves every batch of the
-// same padded size: the trainer refills it before each run.
+// SparseBatch is the input rows of one batch (CSR, rows beyond the
+// filled ones are empty padding), e.g. the feature rows of the unique
+// drugs of a batch. The gorgonia ops of Graph.SparseMul read it when the
+// machine runs, so one graph serves every batch of the same padded size:
+// the trainer refills it before each run.
 //
 // fill also builds the column view: the distinct stored columns in
 // increasing order (cols), and for each the entries (row, value) in
 // increasing row order (colPtr, entRow, entVal), which the weight gradient
 // walks: each gradient row is written once, from all its terms.
-type sparseBatch struct {
+type SparseBatch struct {
 	rows   int
 	rowPtr []int
 	col    []int32
@@ -34,11 +35,21 @@ type sparseBatch struct {
 	count  []int // scratch: entries per column, len = feature dimension
 }
 
-// fill loads the given feature rows, padding to b.rows with empty rows.
-func (b *sparseBatch) fill(f *Features, drugs []int) {
+// NewSparseBatch returns an empty batch of the given number of rows.
+func NewSparseBatch(rows int) *SparseBatch { return &SparseBatch{rows: rows} }
+
+// Rows is the number of rows of the batch (filled and padding).
+func (b *SparseBatch) Rows() int { return b.rows }
+
+// Fill loads the rows rows of f (at most b.Rows() of them, in order),
+// padding to b.Rows() with empty rows.
+func (b *SparseBatch) Fill(f *CSR, rows []int) {
+	if len(rows) > b.rows {
+		panic("nn: SparseBatch.Fill: more rows than the batch holds")
+	}
 	b.rowPtr = append(b.rowPtr[:0], 0)
 	b.col, b.val = b.col[:0], b.val[:0]
-	for _, d := range drugs {
+	for _, d := range rows {
 		lo, hi := f.RowPtr[d], f.RowPtr[d+1]
 		b.col = append(b.col, f.Col[lo:hi]...)
 		b.val = append(b.val, f.Val[lo:hi]...)
@@ -47,11 +58,11 @@ func (b *sparseBatch) fill(f *Features, drugs []int) {
 	for len(b.rowPtr) < b.rows+1 {
 		b.rowPtr = append(b.rowPtr, len(b.col))
 	}
-	b.buildColumns(f.Config.Dim())
+	b.buildColumns(f.Dim)
 }
 
 // buildColumns computes the column view from the CSR rows (counting sort).
-func (b *sparseBatch) buildColumns(dim int) {
+func (b *SparseBatch) buildColumns(dim int) {
 	if len(b.count) != dim {
 		b.count = make([]int, dim)
 	}
@@ -91,7 +102,7 @@ const accBlock = 256
 
 // mul computes dst[:, lo:hi] = X·W[:, lo:hi] for W with `out` columns,
 // row by row (each row's terms in increasing column order).
-func mul[T float32 | float64](x *sparseBatch, w, dst []T, out, lo, hi int) {
+func mul[T float32 | float64](x *SparseBatch, w, dst []T, out, lo, hi int) {
 	for b := lo; b < hi; b += accBlock {
 		e := min(b+accBlock, hi)
 		for r := 0; r < x.rows; r++ {
@@ -103,7 +114,7 @@ func mul[T float32 | float64](x *sparseBatch, w, dst []T, out, lo, hi int) {
 
 // goneRows appends to buf the rows of stale (increasing) that are not
 // stored columns of x: the rows a reused weight gradient must clear.
-func goneRows(x *sparseBatch, stale, buf []int32) []int32 {
+func goneRows(x *SparseBatch, stale, buf []int32) []int32 {
 	buf = buf[:0]
 	j := 0
 	for _, c := range stale { // both increasing: a merge
@@ -121,7 +132,7 @@ func goneRows(x *sparseBatch, stale, buf []int32) []int32 {
 // stored columns (each from its entries in increasing row order), and
 // clears the rows listed in gone (see goneRows; the other rows of dst must
 // already be zero).
-func tmul[T float32 | float64](x *sparseBatch, g, dst []T, out, lo, hi int, gone []int32) {
+func tmul[T float32 | float64](x *SparseBatch, g, dst []T, out, lo, hi int, gone []int32) {
 	for _, c := range gone {
 		clear(dst[int(c)*out+lo : int(c)*out+hi])
 	}
@@ -148,10 +159,10 @@ func sparseChunk(out, nnz int) int {
 // The op keeps its output tensor from run to run (Do allocates it once):
 // every element is rewritten by each run.
 type sparseMulOp struct {
-	x       *sparseBatch
+	x       *SparseBatch
 	in, out int
 	buf     *tensor.Dense
-	grad    *tmulState // the weight gradient's tensor, shared by the graphs of one trainer; nil: its own
+	grad    *SparseGrad // the weight gradient's tensor, shared by the graphs of one trainer; nil: its own
 }
 
 func (op *sparseMulOp) Arity() int { return 1 }
@@ -171,12 +182,12 @@ func (op *sparseMulOp) Do(vals ...G.Value) (G.Value, error) {
 }
 func (op *sparseMulOp) UsePreallocDo(prealloc G.Value, vals ...G.Value) (G.Value, error) {
 	if len(vals) != 1 {
-		return nil, fmt.Errorf("model: sparse matmul: %d inputs", len(vals))
+		return nil, fmt.Errorf("nn: sparse matmul: %d inputs", len(vals))
 	}
 	w, ok := vals[0].(*tensor.Dense)
 	ret, ok2 := prealloc.(*tensor.Dense)
 	if !ok || !ok2 || !w.Shape().Eq(tensor.Shape{op.in, op.out}) {
-		return nil, fmt.Errorf("model: sparse matmul: bad weight %v", vals[0].Shape())
+		return nil, fmt.Errorf("nn: sparse matmul: bad weight %v", vals[0].Shape())
 	}
 	x := op.x
 	switch wd := w.Data().(type) {
@@ -187,7 +198,7 @@ func (op *sparseMulOp) UsePreallocDo(prealloc G.Value, vals ...G.Value) (G.Value
 		rd := ret.Data().([]float64)
 		kernels.ForChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { mul(x, wd, rd, op.out, lo, hi) })
 	default:
-		return nil, fmt.Errorf("model: sparse matmul: dtype %v", w.Dtype())
+		return nil, fmt.Errorf("nn: sparse matmul: dtype %v", w.Dtype())
 	}
 	return ret, nil
 }
@@ -206,7 +217,7 @@ func (op *sparseMulOp) DiffWRT(int) []bool { return []bool{true} }
 func (op *sparseMulOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
 	st := op.grad
 	if st == nil {
-		st = &tmulState{}
+		st = &SparseGrad{}
 	}
 	gw, err := G.ApplyOp(&sparseTMulOp{x: op.x, in: op.in, out: op.out, st: st}, grad)
 	if err != nil {
@@ -222,19 +233,22 @@ func (op *sparseMulOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, e
 // previous batch that this batch does not set (a few hundred of the
 // in = 1,024 rows), instead of clearing the whole matrix every step.
 //
-// That state (tmulState) may be shared by the ops of several graphs that
+// That state (SparseGrad) may be shared by the ops of several graphs that
 // never run at the same time (a trainer's graphs, one per batch shape):
 // the in×out gradient, the largest tensor of a step, then exists once
 // per trainer rather than once per graph.
 type sparseTMulOp struct {
-	x       *sparseBatch
+	x       *SparseBatch
 	in, out int
-	st      *tmulState
+	st      *SparseGrad
 	gone    []int32 // scratch: rows of st.stale this run clears
 }
 
-// tmulState is the tensor a sparseTMulOp last wrote and its non-zero rows.
-type tmulState struct {
+// SparseGrad is the weight gradient of Graph.SparseMul (the tensor a
+// sparseTMulOp last wrote and its non-zero rows). Graphs that never run at
+// the same time (a trainer's graphs, one per batch shape) may share one,
+// so the in×out gradient exists once; its zero value is ready to use.
+type SparseGrad struct {
 	last  *tensor.Dense // the tensor of the previous run
 	stale []int32       // its non-zero rows (increasing)
 }
@@ -257,12 +271,12 @@ func (op *sparseTMulOp) Do(vals ...G.Value) (G.Value, error) {
 }
 func (op *sparseTMulOp) UsePreallocDo(prealloc G.Value, vals ...G.Value) (G.Value, error) {
 	if len(vals) != 1 {
-		return nil, fmt.Errorf("model: sparse matmulᵀ: %d inputs", len(vals))
+		return nil, fmt.Errorf("nn: sparse matmulᵀ: %d inputs", len(vals))
 	}
 	g, ok := vals[0].(*tensor.Dense)
 	ret, ok2 := prealloc.(*tensor.Dense)
 	if !ok || !ok2 || !g.Shape().Eq(tensor.Shape{op.x.rows, op.out}) || !ret.Shape().Eq(tensor.Shape{op.in, op.out}) || ret.Dtype() != g.Dtype() {
-		return nil, fmt.Errorf("model: sparse matmulᵀ: bad gradient %v", vals[0].Shape())
+		return nil, fmt.Errorf("nn: sparse matmulᵀ: bad gradient %v", vals[0].Shape())
 	}
 	st := op.st
 	if ret != st.last {
@@ -279,7 +293,7 @@ func (op *sparseTMulOp) UsePreallocDo(prealloc G.Value, vals ...G.Value) (G.Valu
 		rd := ret.Data().([]float64)
 		kernels.ForChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { tmul(x, gd, rd, op.out, lo, hi, op.gone) })
 	default:
-		return nil, fmt.Errorf("model: sparse matmulᵀ: dtype %v", g.Dtype())
+		return nil, fmt.Errorf("nn: sparse matmulᵀ: dtype %v", g.Dtype())
 	}
 	st.stale = append(st.stale[:0], x.cols...)
 	return ret, nil

@@ -1,4 +1,4 @@
-package model
+package nn
 
 import (
 	"fmt"
@@ -26,13 +26,15 @@ import (
 type denseOp struct {
 	tA, tB bool
 	buf    *tensor.Dense
-	share  *sharedTensor // the weight gradient's tensor (dB of A·B), when not nil
-	wgrad  *sharedTensor // passed to the dB op built by SymDiff
+	share  *DenseGrad // the weight gradient's tensor (dB of A·B), when not nil
+	wgrad  *DenseGrad // passed to the dB op built by SymDiff
+	constA bool       // A is a data input: no dA
 }
 
-// sharedTensor is a tensor shared by several ops that never run at the
-// same time.
-type sharedTensor struct{ t *tensor.Dense }
+// DenseGrad is the weight gradient of Graph.Dense (dB of A·B), a tensor
+// shared by the ops of graphs that never run at the same time; its zero
+// value is ready to use.
+type DenseGrad struct{ t *tensor.Dense }
 
 func (op *denseOp) Arity() int { return 2 }
 func (op *denseOp) Type() hm.Type {
@@ -55,7 +57,7 @@ func (op *denseOp) dims(ra, ca, rb, cb int) (m, n, k, kb int) {
 
 func (op *denseOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 	if len(in) != 2 {
-		return nil, fmt.Errorf("model: dense product: %d inputs", len(in))
+		return nil, fmt.Errorf("nn: dense product: %d inputs", len(in))
 	}
 	var d [4]int
 	for i, s := range in {
@@ -69,24 +71,24 @@ func (op *denseOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 	}
 	m, n, k, kb := op.dims(d[0], d[1], d[2], d[3])
 	if k != kb {
-		return nil, fmt.Errorf("model: dense product: inner sizes %d and %d", k, kb)
+		return nil, fmt.Errorf("nn: dense product: inner sizes %d and %d", k, kb)
 	}
 	return tensor.Shape{m, n}, nil
 }
 
 func (op *denseOp) Do(vals ...G.Value) (G.Value, error) {
 	if len(vals) != 2 {
-		return nil, fmt.Errorf("model: dense product: %d inputs", len(vals))
+		return nil, fmt.Errorf("nn: dense product: %d inputs", len(vals))
 	}
 	a, ok1 := vals[0].(*tensor.Dense)
 	b, ok2 := vals[1].(*tensor.Dense)
 	if !ok1 || !ok2 || a.Dims() != 2 || b.Dims() != 2 || a.Dtype() != b.Dtype() {
-		return nil, fmt.Errorf("model: dense product: bad inputs %v, %v", vals[0].Shape(), vals[1].Shape())
+		return nil, fmt.Errorf("nn: dense product: bad inputs %v, %v", vals[0].Shape(), vals[1].Shape())
 	}
 	ra, ca, rb, cb := a.Shape()[0], a.Shape()[1], b.Shape()[0], b.Shape()[1]
 	m, n, k, kb := op.dims(ra, ca, rb, cb)
 	if k != kb {
-		return nil, fmt.Errorf("model: dense product: shapes %v and %v", a.Shape(), b.Shape())
+		return nil, fmt.Errorf("nn: dense product: shapes %v and %v", a.Shape(), b.Shape())
 	}
 	buf := &op.buf
 	if op.share != nil {
@@ -109,7 +111,7 @@ func (op *denseOp) Do(vals ...G.Value) (G.Value, error) {
 	case []float64:
 		kernels.Impl().Dgemm(tA, tB, m, n, k, 1, ad, ca, b.Data().([]float64), cb, 0, out.Data().([]float64), n)
 	default:
-		return nil, fmt.Errorf("model: dense product: dtype %v", a.Dtype())
+		return nil, fmt.Errorf("nn: dense product: dtype %v", a.Dtype())
 	}
 	return out, nil
 }
@@ -125,14 +127,18 @@ func (op *denseOp) String() string   { return fmt.Sprintf("Dense(%v,%v)", op.tA,
 
 // DiffWRT and SymDiff make the plain product C = A·B differentiable:
 // dA = G·Bᵀ and dB = Aᵀ·G, each a denseOp with its own tensor.
-func (op *denseOp) DiffWRT(int) []bool { return []bool{true, true} }
+func (op *denseOp) DiffWRT(int) []bool { return []bool{!op.constA, true} }
 func (op *denseOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
 	if op.tA || op.tB || len(inputs) != 2 {
-		return nil, fmt.Errorf("model: dense product: only A·B is differentiable")
+		return nil, fmt.Errorf("nn: dense product: only A·B is differentiable")
 	}
-	ga, err := G.ApplyOp(&denseOp{tB: true}, grad, inputs[1])
-	if err != nil {
-		return nil, err
+	var ga *G.Node
+	if !op.constA {
+		var err error
+		ga, err = G.ApplyOp(&denseOp{tB: true}, grad, inputs[1])
+		if err != nil {
+			return nil, err
+		}
 	}
 	gb, err := G.ApplyOp(&denseOp{tA: true, share: op.wgrad}, inputs[0], grad)
 	if err != nil {

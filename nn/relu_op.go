@@ -1,4 +1,4 @@
-package model
+package nn
 
 import (
 	"fmt"
@@ -60,7 +60,7 @@ func (op *reluOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 func (op *reluOp) Do(vals ...G.Value) (G.Value, error) {
 	x, ok := vals[0].(*tensor.Dense)
 	if len(vals) != 1 || !ok {
-		return nil, fmt.Errorf("model: relu: bad input")
+		return nil, fmt.Errorf("nn: relu: bad input")
 	}
 	out := ownBuf(&op.buf, x)
 	switch xd := x.Data().(type) {
@@ -69,7 +69,7 @@ func (op *reluOp) Do(vals ...G.Value) (G.Value, error) {
 	case []float64:
 		reluFwd(xd, out.Data().([]float64))
 	default:
-		return nil, fmt.Errorf("model: relu: dtype %v", x.Dtype())
+		return nil, fmt.Errorf("nn: relu: dtype %v", x.Dtype())
 	}
 	return out, nil
 }
@@ -98,12 +98,12 @@ func (op *reluGradOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 }
 func (op *reluGradOp) Do(vals ...G.Value) (G.Value, error) {
 	if len(vals) != 2 {
-		return nil, fmt.Errorf("model: relu gradient: %d inputs", len(vals))
+		return nil, fmt.Errorf("nn: relu gradient: %d inputs", len(vals))
 	}
 	x, ok1 := vals[0].(*tensor.Dense)
 	g, ok2 := vals[1].(*tensor.Dense)
 	if !ok1 || !ok2 || !x.Shape().Eq(g.Shape()) || x.Dtype() != g.Dtype() {
-		return nil, fmt.Errorf("model: relu gradient: bad inputs %v, %v", vals[0].Shape(), vals[1].Shape())
+		return nil, fmt.Errorf("nn: relu gradient: bad inputs %v, %v", vals[0].Shape(), vals[1].Shape())
 	}
 	out := ownBuf(&op.buf, x)
 	switch xd := x.Data().(type) {
@@ -112,7 +112,7 @@ func (op *reluGradOp) Do(vals ...G.Value) (G.Value, error) {
 	case []float64:
 		reluBwd(xd, g.Data().([]float64), out.Data().([]float64))
 	default:
-		return nil, fmt.Errorf("model: relu gradient: dtype %v", x.Dtype())
+		return nil, fmt.Errorf("nn: relu gradient: dtype %v", x.Dtype())
 	}
 	return out, nil
 }
@@ -126,7 +126,7 @@ func (op *reluGradOp) String() string        { return "ReluGrad" }
 // shapeOf returns the 2-D shape of the i-th input.
 func shapeOf(in []G.DimSizer, i int) (tensor.Shape, error) {
 	if len(in) <= i {
-		return nil, fmt.Errorf("model: op: %d inputs", len(in))
+		return nil, fmt.Errorf("nn: op: %d inputs", len(in))
 	}
 	r, err := in[i].DimSize(0)
 	if err != nil {
