@@ -1,5 +1,3 @@
-//go:build nnkit
-
 package rl
 
 import (
@@ -28,7 +26,7 @@ func meanLength(t *testing.T, ag *Agent, seed uint64, episodes int) float64 {
 // balances the pole far longer than a uniformly random policy on the same
 // initial states.
 func TestDQNLearnsCartpole(t *testing.T) {
-	const trainEpisodes, evalEpisodes = 60, 20
+	const trainEpisodes, evalEpisodes = 150, 20
 	env := NewCartpole(rand.New(rand.NewPCG(1, 0xe57)))
 	ag, err := NewAgent(DQN, 6, 3, 1, Options{})
 	if err != nil {

@@ -1,5 +1,3 @@
-//go:build nnkit
-
 package rl
 
 import (
