@@ -74,7 +74,7 @@ type Options struct {
 	Kappa      float64 // deup-dqn's bonus weight κ (0.1)
 	BurnIn     int     // deup-dqn: steps before the bonus is used and the E-network trained (10,000)
 	KDEEvery   int     // deup-dqn: steps between KDE refits (10,000)
-	KDECentres int     // deup-dqn: replay states the KDE is fit on (1,000; the paper: 10,000)
+	KDECentres int     // deup-dqn: replay states the KDE is fit on (500; the paper: 10,000)
 	KDECV      int     // deup-dqn: of those, states the bandwidth is cross-validated on (300)
 	EHidden    []int   // deup-dqn's E-network hidden widths ([50, 50], the Q-network's)
 }
@@ -113,7 +113,7 @@ func (o Options) withDefaults() Options {
 	deff(&o.Kappa, 0.1)
 	def(&o.BurnIn, 10000)
 	def(&o.KDEEvery, 10000)
-	def(&o.KDECentres, 1000)
+	def(&o.KDECentres, 500)
 	def(&o.KDECV, 300)
 	return o
 }

@@ -86,7 +86,10 @@ func runRL(ctx context.Context, env Env, args []string) error {
 	runs := map[string][]*rl.Result{}
 	for _, a := range names {
 		runs[a] = make([]*rl.Result, *seeds)
-		for i := 0; i < *seeds; i++ {
+	}
+	// Seed-major order: an interrupted table has every agent's first seeds.
+	for i := 0; i < *seeds; i++ {
+		for _, a := range names {
 			jobs = append(jobs, job{a, i, *firstSeed + uint64(i)})
 		}
 	}
