@@ -189,7 +189,11 @@ func (s *Summary) Plot(paths ...string) error {
 	if len(s.Order) > 0 {
 		nseeds = len(s.Runs[s.Order[0]])
 	}
-	p.Title.Text = fmt.Sprintf("%s: average regret, mean ± s.e. over %d seeds", s.Env, nseeds)
+	plural := "s"
+	if nseeds == 1 {
+		plural = ""
+	}
+	p.Title.Text = fmt.Sprintf("%s: average regret, mean ± s.e. over %d seed%s", s.Env, nseeds, plural)
 	p.X.Label.Text = "episode"
 	p.Y.Label.Text = "average regret (total regret / episodes)"
 	p.X.Tick.Marker = plotstyle.CountTicks{}
