@@ -59,7 +59,7 @@ func parseRows(r io.Reader, name string, cfg Config, withScore bool) ([]Result, 
 	cr.ReuseRecord = false
 	header, err := cr.Read()
 	if err == io.EOF {
-		return nil, &ResultsParseError{File: name, Line: 1, Msg: "empty file: want a header with drug_a, drug_b and a score column"}
+		return nil, &ResultsParseError{File: name, Line: 1, Msg: "empty file: want a header with drug_a_id, drug_b_id and a score column"}
 	}
 	if err != nil {
 		return nil, csvError(name, err)
@@ -85,10 +85,10 @@ func parseRows(r io.Reader, name string, cfg Config, withScore bool) ([]Result, 
 	cs := pick(cfg.Score, "score", "y")
 	var missing []string
 	if ca < 0 {
-		missing = append(missing, "drug_a")
+		missing = append(missing, "drug_a_id (or drug_a)")
 	}
 	if cb < 0 {
-		missing = append(missing, "drug_b")
+		missing = append(missing, "drug_b_id (or drug_b)")
 	}
 	if cs < 0 && withScore {
 		missing = append(missing, fmt.Sprintf("a score column (%q, \"score\" or \"y\")", cfg.Score))

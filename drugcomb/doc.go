@@ -23,14 +23,15 @@
 //
 // # On-disk layout (a screen directory)
 //
-//	meta.json      format "deup-screen", version 1, name, score_names, cell_lines, counts
+//	meta.json      format "deup-screen", version 2, name, score_names, cell_lines, counts
 //	drugs.arrow    Arrow IPC file; drugs.parquet the same table as Parquet
 //	pairs.arrow    Arrow IPC file; pairs.parquet the same table as Parquet
 //	report.json    the import's data report (written by the importers' callers)
 //
 // drugs: id (string), name (string), pubchem_cid (int64, null when
-// unknown), smiles (string, null when unknown). pairs: drug_a, drug_b
-// (int32, row numbers in drugs), drug_a_id, drug_b_id (string, the drugs'
+// unknown), smiles (string, null when unknown). pairs: drug_a_row,
+// drug_b_row (int32, row numbers in drugs; version 1 called them drug_a,
+// drug_b, and Open reads both), drug_a_id, drug_b_id (string, the drugs'
 // ids, for joins), cell_line (string), n (int32, replicates), then per score
 // column S: S (float64, null when missing), S_var (float64, null when
 // n < 2), and S_n (int32) only when some replicate lacked S; synthetic

@@ -32,10 +32,16 @@ const (
 )
 
 // FormatName and FormatVersion identify a screen directory in meta.json.
+// Version 2 renamed the pairs table's row-number columns drug_a, drug_b to
+// drug_a_row, drug_b_row (drug_a_id, drug_b_id are the drugs' ids); Open
+// reads versions 1 and 2.
 const (
 	FormatName    = "deup-screen"
-	FormatVersion = 1
+	FormatVersion = 2
 )
+
+// oldestVersion is the oldest meta.json version Open reads.
+const oldestVersion = 1
 
 // Meta is the content of a screen directory's meta.json.
 type Meta struct {
@@ -59,8 +65,10 @@ const (
 	colName       = "name"
 	colCID        = "pubchem_cid"
 	colSMILES     = "smiles"
-	colA          = "drug_a"
-	colB          = "drug_b"
+	colA          = "drug_a_row"
+	colB          = "drug_b_row"
+	colAv1        = "drug_a" // version 1's name of drug_a_row
+	colBv1        = "drug_b" // version 1's name of drug_b_row
 	colAID        = "drug_a_id"
 	colBID        = "drug_b_id"
 	colCell       = "cell_line"
@@ -69,7 +77,7 @@ const (
 	colTrueVar    = "true_noise_var"
 	suffixVar     = "_var"
 	suffixCount   = "_n"
-	reservedNames = "id name pubchem_cid smiles drug_a drug_b drug_a_id drug_b_id cell_line n true_mean true_noise_var"
+	reservedNames = "id name pubchem_cid smiles drug_a_row drug_b_row drug_a drug_b drug_a_id drug_b_id cell_line n true_mean true_noise_var"
 )
 
 // Validate checks the invariants of a screen: unique non-empty drug IDs,
@@ -506,8 +514,8 @@ func ReadMeta(dir string) (*Meta, error) {
 	if m.Format != FormatName {
 		return nil, fmt.Errorf("drugcomb: open: %s: format %q, want %q", filepath.Join(dir, MetaFile), m.Format, FormatName)
 	}
-	if m.Version != FormatVersion {
-		return nil, fmt.Errorf("drugcomb: open: %s: version %d, this program reads version %d", filepath.Join(dir, MetaFile), m.Version, FormatVersion)
+	if m.Version < oldestVersion || m.Version > FormatVersion {
+		return nil, fmt.Errorf("drugcomb: open: %s: version %d, this program reads versions %d to %d (a newer deup wrote it?)", filepath.Join(dir, MetaFile), m.Version, oldestVersion, FormatVersion)
 	}
 	return &m, nil
 }
@@ -711,11 +719,15 @@ func decodePairs(s *Screen, t arrow.Table, truth bool, mem memory.Allocator) (er
 		}
 		return a.(*array.String), nil
 	}
-	a, err := get32(colA)
+	ca, cb := colA, colB
+	if len(t.Schema().FieldIndices(colA)) == 0 && len(t.Schema().FieldIndices(colAv1)) > 0 {
+		ca, cb = colAv1, colBv1 // a version 1 screen
+	}
+	a, err := get32(ca)
 	if err != nil {
 		return err
 	}
-	b, err := get32(colB)
+	b, err := get32(cb)
 	if err != nil {
 		return err
 	}

@@ -105,11 +105,13 @@ func (op *denseOp) Do(vals ...G.Value) (G.Value, error) {
 	if op.tB {
 		tB = blas.Trans
 	}
-	switch ad := a.Data().(type) {
-	case []float32:
-		kernels.Impl().Sgemm(tA, tB, m, n, k, 1, ad, ca, b.Data().([]float32), cb, 0, out.Data().([]float32), n)
-	case []float64:
-		kernels.Impl().Dgemm(tA, tB, m, n, k, 1, ad, ca, b.Data().([]float64), cb, 0, out.Data().([]float64), n)
+	switch a.Dtype() {
+	case tensor.Float32:
+		ad := a.Float32s()
+		kernels.Impl().Sgemm(tA, tB, m, n, k, 1, ad, ca, b.Float32s(), cb, 0, out.Float32s(), n)
+	case tensor.Float64:
+		ad := a.Float64s()
+		kernels.Impl().Dgemm(tA, tB, m, n, k, 1, ad, ca, b.Float64s(), cb, 0, out.Float64s(), n)
 	default:
 		return nil, fmt.Errorf("nn: dense product: dtype %v", a.Dtype())
 	}

@@ -79,11 +79,13 @@ func (op *biasOp) Do(vals ...G.Value) (G.Value, error) {
 		return nil, fmt.Errorf("nn: bias: shapes %v and %v", x.Shape(), b.Shape())
 	}
 	out := ownShaped(&op.buf, r, c, x.Dtype())
-	switch xd := x.Data().(type) {
-	case []float32:
-		addRows(xd, b.Data().([]float32), out.Data().([]float32), c)
-	case []float64:
-		addRows(xd, b.Data().([]float64), out.Data().([]float64), c)
+	switch x.Dtype() {
+	case tensor.Float32:
+		xd := x.Float32s()
+		addRows(xd, b.Float32s(), out.Float32s(), c)
+	case tensor.Float64:
+		xd := x.Float64s()
+		addRows(xd, b.Float64s(), out.Float64s(), c)
 	}
 	return out, nil
 }
@@ -130,11 +132,13 @@ func (op *colSumOp) Do(vals ...G.Value) (G.Value, error) {
 	x := ts[0]
 	c := x.Shape()[1]
 	out := ownShaped(&op.buf, 1, c, x.Dtype())
-	switch xd := x.Data().(type) {
-	case []float32:
-		colSum(xd, out.Data().([]float32), c)
-	case []float64:
-		colSum(xd, out.Data().([]float64), c)
+	switch x.Dtype() {
+	case tensor.Float32:
+		xd := x.Float32s()
+		colSum(xd, out.Float32s(), c)
+	case tensor.Float64:
+		xd := x.Float64s()
+		colSum(xd, out.Float64s(), c)
 	}
 	return out, nil
 }
@@ -217,14 +221,16 @@ func (op *softplusOp) Do(vals ...G.Value) (G.Value, error) {
 	}
 	x := ts[0]
 	out := ownBuf(&op.buf, x)
-	switch xd := x.Data().(type) {
-	case []float32:
-		o := out.Data().([]float32)
+	switch x.Dtype() {
+	case tensor.Float32:
+		xd := x.Float32s()
+		o := out.Float32s()
 		for i, v := range xd {
 			o[i] = Softplus32(v)
 		}
-	case []float64:
-		o := out.Data().([]float64)
+	case tensor.Float64:
+		xd := x.Float64s()
+		o := out.Float64s()
 		for i, v := range xd {
 			o[i] = Softplus64(v)
 		}
@@ -256,14 +262,16 @@ func (op *softplusGradOp) Do(vals ...G.Value) (G.Value, error) {
 		return nil, fmt.Errorf("nn: softplus gradient: shapes %v and %v", x.Shape(), g.Shape())
 	}
 	out := ownBuf(&op.buf, x)
-	switch xd := x.Data().(type) {
-	case []float32:
-		o, gd := out.Data().([]float32), g.Data().([]float32)
+	switch x.Dtype() {
+	case tensor.Float32:
+		xd := x.Float32s()
+		o, gd := out.Float32s(), g.Float32s()
 		for i, v := range xd {
 			o[i] = sigmoid32(v) * gd[i]
 		}
-	case []float64:
-		o, gd := out.Data().([]float64), g.Data().([]float64)
+	case tensor.Float64:
+		xd := x.Float64s()
+		o, gd := out.Float64s(), g.Float64s()
 		for i, v := range xd {
 			o[i] = sigmoid64(v) * gd[i]
 		}
@@ -294,14 +302,16 @@ func (op *maskOp) Do(vals ...G.Value) (G.Value, error) {
 		return nil, fmt.Errorf("nn: mask: shapes %v and %v", x.Shape(), m.Shape())
 	}
 	out := ownBuf(&op.buf, x)
-	switch xd := x.Data().(type) {
-	case []float32:
-		o, md := out.Data().([]float32), m.Data().([]float32)
+	switch x.Dtype() {
+	case tensor.Float32:
+		xd := x.Float32s()
+		o, md := out.Float32s(), m.Float32s()
 		for i, v := range xd {
 			o[i] = v * md[i]
 		}
-	case []float64:
-		o, md := out.Data().([]float64), m.Data().([]float64)
+	case tensor.Float64:
+		xd := x.Float64s()
+		o, md := out.Float64s(), m.Float64s()
 		for i, v := range xd {
 			o[i] = v * md[i]
 		}

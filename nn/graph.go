@@ -2,23 +2,25 @@ package nn
 
 import (
 	"fmt"
-	"runtime"
+	"slices"
 	"sync"
 
 	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
 )
 
 // buildMu serializes graph construction: gorgonia's graph building is not
 // safe to run concurrently (shared internal state), running finished
-// machines concurrently is.
+// graphs concurrently is.
 var buildMu sync.Mutex
 
-// Graph builds and runs one compiled gorgonia expression graph (a training
-// step: forward pass, loss, gradients). Build it with the node methods,
-// which record the first error (Err) and return nil after it, then call
-// Grad once and Compile; Run executes the whole tape. Inputs are tensors
-// bound to nodes (Matrix) that the caller refills between runs; every
-// op of the kit writes into tensors it keeps, so a run allocates little.
+// Graph builds and runs one gorgonia expression graph (a training step:
+// forward pass, loss, gradients by gorgonia's symbolic differentiation).
+// Build it with the node methods, which record the first error (Err) and
+// return nil after it, then call Grad once and Compile; Run executes the
+// whole program. Inputs are tensors bound to nodes (Matrix, Input) that
+// the caller refills between runs; every op of the kit writes into
+// tensors it keeps, so a run allocates little.
 //
 // Building holds a package-wide lock (gorgonia's graph construction is not
 // safe for concurrent use) from NewGraph until Compile or Close; running
@@ -26,14 +28,37 @@ var buildMu sync.Mutex
 type Graph struct {
 	g      *G.ExprGraph
 	dt     DType
-	vm     G.VM
 	err    error
 	locked bool
 	inputs map[*G.Node]bool // nodes added by Input (no gradient needed)
+	reads  []read
+
+	// The compiled program (see Compile): vals[i] is the value of the
+	// i-th node in topological order; prog runs the non-leaf nodes.
+	slot map[*G.Node]int
+	vals []G.Value
+	prog []instr
+	args []G.Value // scratch of Run
+}
+
+// instr computes vals[out] = op.Do(vals[in]...).
+type instr struct {
+	op  G.Op
+	in  []int
+	out int
+}
+
+// read copies a node's value into a Value after a run.
+type read struct {
+	n   *G.Node
+	dst *Value
 }
 
 // Node is a node of a Graph.
-type Node struct{ n *G.Node }
+type Node struct {
+	n *G.Node
+	g *Graph
+}
 
 // NewGraph starts a graph of the given element type.
 func NewGraph(dt DType) *Graph {
@@ -54,7 +79,7 @@ func (g *Graph) node(n *G.Node, err error) *Node {
 		}
 		return nil
 	}
-	return &Node{n}
+	return &Node{n, g}
 }
 
 // ok reports whether construction can go on with the given nodes.
@@ -82,7 +107,7 @@ func (g *Graph) Matrix(name string, t *Tensor) *Node {
 		g.err = fmt.Errorf("nn: matrix %s of shape %v", name, s)
 		return nil
 	}
-	return &Node{G.NewMatrix(g.g, g.dt.gorgonia(), G.WithShape(s[0], s[1]), G.WithValue(t), G.WithName(name))}
+	return &Node{G.NewMatrix(g.g, g.dt.gorgonia(), G.WithShape(s[0], s[1]), G.WithValue(t), G.WithName(name)), g}
 }
 
 // Input is Matrix for a data input (features, targets, weights, masks):
@@ -254,29 +279,38 @@ func (g *Graph) Loss(kind Loss, out, target, w *Node) *Node {
 	return g.node(G.ApplyOp(&lossOp{kind: kind}, out.n, target.n, w.n))
 }
 
-// Read makes the graph copy x's value into *dst during the forward pass
-// (node values may be overwritten by the backward pass). Call before
-// Compile.
+// Read makes Run copy x's value into *dst (values of nodes may be
+// overwritten by later ops of the next run). Call before Compile.
 func (g *Graph) Read(x *Node, dst *Value) {
 	if !g.ok(x) {
 		return
 	}
-	G.Read(x.n, &dst.v)
+	g.reads = append(g.reads, read{x.n, dst})
 }
 
 // Value receives a node's value (see Read).
-type Value struct{ v G.Value }
+type Value struct{ t *Tensor }
 
-// Tensor is the value read, or nil before the first run.
-func (v *Value) Tensor() *Tensor {
-	t, _ := v.v.(*Tensor)
-	return t
+// Tensor is the value read (a copy the Value owns), or nil before the
+// first run.
+func (v *Value) Tensor() *Tensor { return v.t }
+
+func (v *Value) set(x G.Value) error {
+	t, ok := x.(*Tensor)
+	if !ok {
+		return fmt.Errorf("nn: read of a %T", x)
+	}
+	if v.t == nil || !v.t.Shape().Eq(t.Shape()) || v.t.Dtype() != t.Dtype() {
+		v.t = t.Clone().(*Tensor)
+		return nil
+	}
+	return tensor.Copy(v.t, t)
 }
 
 // Grad adds the gradient of the scalar cost with respect to each of wrt
-// and returns their nodes (read after Run with Node.Value). Gradients are
-// read from these nodes, not accumulated into dual values (which would
-// need clearing every step).
+// (gorgonia's symbolic differentiation) and returns their nodes (read
+// after Run with Node.Value). Gradients are read from these nodes, not
+// accumulated into dual values (which would need clearing every step).
 func (g *Graph) Grad(cost *Node, wrt ...*Node) []*Node {
 	if !g.ok(cost) || !g.ok(wrt...) {
 		return nil
@@ -292,19 +326,59 @@ func (g *Graph) Grad(cost *Node, wrt ...*Node) []*Node {
 	}
 	out := make([]*Node, len(gs))
 	for i, n := range gs {
-		out[i] = &Node{n}
+		out[i] = &Node{n, g}
 	}
 	return out
 }
 
-// Compile compiles the graph into a tape machine and releases the
-// construction lock; it returns the first construction error.
+// Compile fixes the program and releases the construction lock; it
+// returns the first construction error.
+//
+// The program is gorgonia's graph in topological order (gorgonia.Sort),
+// each op called in turn on its children's values. Run executes it
+// itself rather than through gorgonia's TapeMachine, whose RunAll locks
+// the OS thread and hands every run to a new goroutine through channels:
+// two thread wake-ups per run, which cost more than all the arithmetic of
+// a small network's step (and far more on a busy machine). The kit's ops
+// keep their output tensors; gorgonia's own ops (Add, Square, …) allocate
+// theirs on each run.
 func (g *Graph) Compile() error {
 	defer g.unlock()
 	if g.err != nil {
 		return g.err
 	}
-	g.vm = G.NewTapeMachine(g.g)
+	sorted, err := G.Sort(g.g)
+	if err != nil {
+		return fmt.Errorf("nn: sorting graph: %w", err)
+	}
+	slices.Reverse(sorted) // leaves first
+	g.slot = make(map[*G.Node]int, len(sorted))
+	g.vals = make([]G.Value, len(sorted))
+	for i, n := range sorted {
+		g.slot[n] = i
+		it := g.g.From(n.ID())
+		if it == nil || it.Len() == 0 {
+			if g.vals[i] = n.Value(); g.vals[i] == nil {
+				return fmt.Errorf("nn: node %s has neither inputs nor a value", n.Name())
+			}
+			continue
+		}
+		in := make([]int, 0, it.Len())
+		for it.Next() {
+			c := it.Node().(*G.Node)
+			j, ok := g.slot[c]
+			if !ok {
+				return fmt.Errorf("nn: node %s: input %s not sorted before it", n.Name(), c.Name())
+			}
+			in = append(in, j)
+		}
+		g.prog = append(g.prog, instr{op: n.Op(), in: in, out: i})
+	}
+	for _, r := range g.reads {
+		if _, ok := g.slot[r.n]; !ok {
+			return fmt.Errorf("nn: read of a node not in the graph")
+		}
+	}
 	return nil
 }
 
@@ -317,42 +391,54 @@ func (g *Graph) unlock() {
 
 // Run executes the compiled graph once.
 func (g *Graph) Run() error {
-	if g.vm == nil {
+	if g.vals == nil {
 		return fmt.Errorf("nn: graph not compiled")
 	}
-	g.vm.Reset()
-	if err := g.vm.RunAll(); err != nil {
-		return fmt.Errorf("nn: running graph: %w", err)
+	for _, p := range g.prog {
+		args := g.args[:0]
+		for _, j := range p.in {
+			args = append(args, g.vals[j])
+		}
+		g.args = args
+		v, err := p.op.Do(args...)
+		if err != nil {
+			return fmt.Errorf("nn: running graph: %v: %w", p.op, err)
+		}
+		g.vals[p.out] = v
+	}
+	clear(g.args)
+	for _, r := range g.reads {
+		if err := r.dst.set(g.vals[g.slot[r.n]]); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// Close releases the machine (and the construction lock if Compile was
-// not called). gorgonia sets a finalizer on every TapeMachine, and the
-// machine sits in a reference cycle (machine → program → graph → nodes →
-// machine state), which the Go runtime never collects when one of its
-// objects has a finalizer: without clearing it, every graph with its
-// gradient tensors stays in memory for the life of the process.
+// Close releases the program and the graph (and the construction lock if
+// Compile was not called); the bound tensors stay with their owners.
 func (g *Graph) Close() {
 	g.unlock()
-	if g.vm != nil {
-		g.vm.Close()
-		runtime.SetFinalizer(g.vm, nil)
-		g.vm = nil
-	}
-	g.g = nil
+	g.g, g.slot, g.vals, g.prog, g.args, g.reads, g.inputs = nil, nil, nil, nil, nil, nil, nil
 }
 
 // Value is the node's value after a run (nil before), valid until the
 // next run.
 func (n *Node) Value() *Tensor {
-	t, _ := n.n.Value().(*Tensor)
+	t, _ := n.value().(*Tensor)
 	return t
+}
+
+func (n *Node) value() G.Value {
+	if i, ok := n.g.slot[n.n]; ok {
+		return n.g.vals[i]
+	}
+	return n.n.Value()
 }
 
 // Scalar is the value of a scalar node after a run.
 func (n *Node) Scalar() (float64, error) {
-	v := n.n.Value()
+	v := n.value()
 	if v == nil {
 		return 0, fmt.Errorf("nn: %s: no value", n.n.Name())
 	}

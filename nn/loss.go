@@ -178,11 +178,13 @@ func (op *lossOp) Do(vals ...G.Value) (G.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch o := ts[0].Data().(type) {
-	case []float32:
-		return G.NewF32(float32(lossGrad(op.kind, o, ts[1].Data().([]float32), ts[2].Data().([]float32), r, c, 0, nil))), nil
-	case []float64:
-		return G.NewF64(lossGrad(op.kind, o, ts[1].Data().([]float64), ts[2].Data().([]float64), r, c, 0, nil)), nil
+	switch ts[0].Dtype() {
+	case tensor.Float32:
+		o := ts[0].Float32s()
+		return G.NewF32(float32(lossGrad(op.kind, o, ts[1].Float32s(), ts[2].Float32s(), r, c, 0, nil))), nil
+	case tensor.Float64:
+		o := ts[0].Float64s()
+		return G.NewF64(lossGrad(op.kind, o, ts[1].Float64s(), ts[2].Float64s(), r, c, 0, nil)), nil
 	}
 	return nil, fmt.Errorf("nn: loss: dtype %v", ts[0].Dtype())
 }
@@ -231,11 +233,13 @@ func (op *lossGradOp) Do(vals ...G.Value) (G.Value, error) {
 		return nil, fmt.Errorf("nn: loss gradient: scalar of type %T", v)
 	}
 	out := ownBuf(&op.buf, ts[0])
-	switch o := ts[0].Data().(type) {
-	case []float32:
-		lossGrad(op.kind, o, ts[1].Data().([]float32), ts[2].Data().([]float32), r, c, g, out.Data().([]float32))
-	case []float64:
-		lossGrad(op.kind, o, ts[1].Data().([]float64), ts[2].Data().([]float64), r, c, g, out.Data().([]float64))
+	switch ts[0].Dtype() {
+	case tensor.Float32:
+		o := ts[0].Float32s()
+		lossGrad(op.kind, o, ts[1].Float32s(), ts[2].Float32s(), r, c, g, out.Float32s())
+	case tensor.Float64:
+		o := ts[0].Float64s()
+		lossGrad(op.kind, o, ts[1].Float64s(), ts[2].Float64s(), r, c, g, out.Float64s())
 	}
 	return out, nil
 }

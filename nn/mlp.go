@@ -34,6 +34,7 @@ type MLPConfig struct {
 // graph.
 type MLP struct {
 	cfg     MLPConfig
+	widths  []int // In, Hidden..., Out
 	params  Params
 	scratch sync.Pool // *[]float32 activation buffers of Predict
 }
@@ -70,7 +71,7 @@ func NewMLP(cfg MLPConfig) (*MLP, error) {
 		return nil, err
 	}
 	cfg.Hidden = append([]int(nil), cfg.Hidden...)
-	m := &MLP{cfg: cfg}
+	m := &MLP{cfg: cfg, widths: cfg.widths()}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6e6e206d6c70)) // "nn mlp"
 	w := cfg.widths()
 	for i := 0; i+1 < len(w); i++ {
@@ -156,7 +157,7 @@ func (m *MLP) forward(x []float32, n int, rng *rand.Rand, dst []float32) []float
 		defer m.scratch.Put(bufs)
 	}
 	in, k := x[:n*c.In], c.In
-	w := c.widths()
+	w := m.widths
 	for l := 0; l+1 < len(w); l++ {
 		out := dst
 		if l+1 < len(w)-1 {

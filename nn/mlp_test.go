@@ -213,3 +213,51 @@ func BenchmarkTrainerStep(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNewTrainer is building and compiling the training graph of a
+// 1→128→128→128→1 MLP (the SMO network), paid once per training.
+func BenchmarkNewTrainer(b *testing.B) {
+	m, _ := NewMLP(MLPConfig{In: 1, Hidden: []int{128, 128, 128}, Out: 1, Seed: 1})
+	b.ReportAllocs()
+	for b.Loop() {
+		tr, err := NewTrainer(m, TrainConfig{Loss: MSE, Batch: 40, LR: 1e-3})
+		if err != nil {
+			b.Fatal(err)
+		}
+		tr.Close()
+	}
+}
+
+// TestPredictNoAllocation checks the contract's "no allocation when dst
+// has room" for a network whose products run on one goroutine.
+func TestPredictNoAllocation(t *testing.T) {
+	m, _ := NewMLP(MLPConfig{In: 6, Hidden: []int{50, 50}, Out: 3, Dropout: 0.1, Seed: 1})
+	x := make([]float32, 16*6)
+	dst := make([]float32, 16*3)
+	rng := rand.New(rand.NewPCG(1, 1))
+	m.Predict(x, 16, dst) // fills the scratch pools
+	if n := testing.AllocsPerRun(100, func() { m.Predict(x, 16, dst) }); n != 0 {
+		t.Errorf("Predict: %v allocations per call", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { m.PredictDropout(x, 16, rng, dst) }); n != 0 {
+		t.Errorf("PredictDropout: %v allocations per call", n)
+	}
+}
+
+// TestPredictRowsIndependent checks that a row's prediction does not
+// depend on the other rows predicted with it (bit for bit).
+func TestPredictRowsIndependent(t *testing.T) {
+	m, _ := NewMLP(MLPConfig{In: 4, Hidden: []int{40}, Out: 2, Seed: 3})
+	rng := rand.New(rand.NewPCG(2, 2))
+	x := make([]float32, 37*4)
+	for i := range x {
+		x[i] = float32(rng.NormFloat64())
+	}
+	all := m.Predict(x, 37, nil)
+	for i := 0; i < 37; i++ {
+		one := m.Predict(x[i*4:(i+1)*4], 1, nil)
+		if one[0] != all[2*i] || one[1] != all[2*i+1] {
+			t.Fatalf("row %d alone %v, in the batch %v", i, one, all[2*i:2*i+2])
+		}
+	}
+}

@@ -63,11 +63,13 @@ func (op *reluOp) Do(vals ...G.Value) (G.Value, error) {
 		return nil, fmt.Errorf("nn: relu: bad input")
 	}
 	out := ownBuf(&op.buf, x)
-	switch xd := x.Data().(type) {
-	case []float32:
-		reluFwd(xd, out.Data().([]float32))
-	case []float64:
-		reluFwd(xd, out.Data().([]float64))
+	switch x.Dtype() {
+	case tensor.Float32:
+		xd := x.Float32s()
+		reluFwd(xd, out.Float32s())
+	case tensor.Float64:
+		xd := x.Float64s()
+		reluFwd(xd, out.Float64s())
 	default:
 		return nil, fmt.Errorf("nn: relu: dtype %v", x.Dtype())
 	}
@@ -106,11 +108,13 @@ func (op *reluGradOp) Do(vals ...G.Value) (G.Value, error) {
 		return nil, fmt.Errorf("nn: relu gradient: bad inputs %v, %v", vals[0].Shape(), vals[1].Shape())
 	}
 	out := ownBuf(&op.buf, x)
-	switch xd := x.Data().(type) {
-	case []float32:
-		reluBwd(xd, g.Data().([]float32), out.Data().([]float32))
-	case []float64:
-		reluBwd(xd, g.Data().([]float64), out.Data().([]float64))
+	switch x.Dtype() {
+	case tensor.Float32:
+		xd := x.Float32s()
+		reluBwd(xd, g.Float32s(), out.Float32s())
+	case tensor.Float64:
+		xd := x.Float64s()
+		reluBwd(xd, g.Float64s(), out.Float64s())
 	default:
 		return nil, fmt.Errorf("nn: relu gradient: dtype %v", x.Dtype())
 	}

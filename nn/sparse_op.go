@@ -190,12 +190,14 @@ func (op *sparseMulOp) UsePreallocDo(prealloc G.Value, vals ...G.Value) (G.Value
 		return nil, fmt.Errorf("nn: sparse matmul: bad weight %v", vals[0].Shape())
 	}
 	x := op.x
-	switch wd := w.Data().(type) {
-	case []float32:
-		rd := ret.Data().([]float32)
+	switch w.Dtype() {
+	case tensor.Float32:
+		wd := w.Float32s()
+		rd := ret.Float32s()
 		kernels.ForChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { mul(x, wd, rd, op.out, lo, hi) })
-	case []float64:
-		rd := ret.Data().([]float64)
+	case tensor.Float64:
+		wd := w.Float64s()
+		rd := ret.Float64s()
 		kernels.ForChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { mul(x, wd, rd, op.out, lo, hi) })
 	default:
 		return nil, fmt.Errorf("nn: sparse matmul: dtype %v", w.Dtype())
@@ -285,12 +287,14 @@ func (op *sparseTMulOp) UsePreallocDo(prealloc G.Value, vals ...G.Value) (G.Valu
 	}
 	x := op.x
 	op.gone = goneRows(x, st.stale, op.gone)
-	switch gd := g.Data().(type) {
-	case []float32:
-		rd := ret.Data().([]float32)
+	switch g.Dtype() {
+	case tensor.Float32:
+		gd := g.Float32s()
+		rd := ret.Float32s()
 		kernels.ForChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { tmul(x, gd, rd, op.out, lo, hi, op.gone) })
-	case []float64:
-		rd := ret.Data().([]float64)
+	case tensor.Float64:
+		gd := g.Float64s()
+		rd := ret.Float64s()
 		kernels.ForChunks(op.out, sparseChunk(op.out, len(x.col)), func(_, lo, hi int) { tmul(x, gd, rd, op.out, lo, hi, op.gone) })
 	default:
 		return nil, fmt.Errorf("nn: sparse matmulᵀ: dtype %v", g.Dtype())

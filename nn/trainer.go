@@ -106,7 +106,7 @@ func (t *Trainer) Step(x, target, weight []float32, n int) (float64, error) {
 		return 0, fmt.Errorf("nn: Step on %d rows: %d inputs (want %d), %d targets (want %d), %d weights (want %d or none)",
 			n, len(x), n*c.In, len(target), n*tc, len(weight), n*wc)
 	}
-	xd, td, wd := t.x.Data().([]float32), t.tgt.Data().([]float32), t.w.Data().([]float32)
+	xd, td, wd := t.x.Float32s(), t.tgt.Float32s(), t.w.Float32s()
 	copy(xd, x)
 	clear(xd[len(x):])
 	copy(td, target)
@@ -133,7 +133,7 @@ func (t *Trainer) Step(x, target, weight []float32, n int) (float64, error) {
 	}
 	clear(wd[n*wc:])
 	for _, mt := range t.masks {
-		t.drop.Fill(mt.Data())
+		t.drop.Fill(mt.Float32s())
 	}
 	if err := t.g.Run(); err != nil {
 		return 0, err
@@ -149,7 +149,7 @@ func (t *Trainer) Step(x, target, weight []float32, n int) (float64, error) {
 	if t.cfg.ClipNorm > 0 {
 		ss := 0.0
 		for _, gn := range t.grads {
-			for _, v := range gn.Value().Data().([]float32) {
+			for _, v := range gn.Value().Float32s() {
 				ss += float64(v) * float64(v)
 			}
 		}
@@ -158,7 +158,7 @@ func (t *Trainer) Step(x, target, weight []float32, n int) (float64, error) {
 		}
 	}
 	for i, p := range t.m.params {
-		gd := t.grads[i].Value().Data().([]float32)
+		gd := t.grads[i].Value().Float32s()
 		if scale != 1 {
 			for k := range gd {
 				gd[k] *= scale

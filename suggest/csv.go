@@ -7,6 +7,8 @@ import (
 	"io"
 	"math"
 	"strconv"
+
+	"github.com/deup-screening/deup/internal/vocab"
 )
 
 // WriteCSV writes s as CSV with a header row.
@@ -20,21 +22,21 @@ func WriteCSV(w io.Writer, s []Suggestion) error {
 		x := &s[i]
 		rec = rec[:0]
 		rec = append(rec, strconv.Itoa(x.Rank))
-		rec = appendDrug(rec, x.DrugA.Name, x.DrugA.ID, x.DrugA.PubChemCID, x.DrugA.SMILES)
-		rec = appendDrug(rec, x.DrugB.Name, x.DrugB.ID, x.DrugB.PubChemCID, x.DrugB.SMILES)
+		rec = appendDrug(rec, x.DrugA.ID, x.DrugA.Name, x.DrugA.PubChemCID, x.DrugA.SMILES)
+		rec = appendDrug(rec, x.DrugB.ID, x.DrugB.Name, x.DrugB.PubChemCID, x.DrugB.SMILES)
 		rec = append(rec, x.CellLine)
 		for k, f := range floats(x) {
 			if k == 4 { // lower, upper before acquisition
 				if x.Interval == nil {
 					rec = append(rec, "", "")
 				} else {
-					rec = append(rec, strconv.FormatFloat(x.Interval.Lower, 'g', -1, 64), strconv.FormatFloat(x.Interval.Upper, 'g', -1, 64))
+					rec = append(rec, string(vocab.AppendFloat(nil, x.Interval.Lower, -1)), string(vocab.AppendFloat(nil, x.Interval.Upper, -1)))
 				}
 			}
 			if floatMissing(*f) {
 				rec = append(rec, "")
 			} else {
-				rec = append(rec, strconv.FormatFloat(*f, 'g', -1, 64))
+				rec = append(rec, string(vocab.AppendFloat(nil, *f, -1)))
 			}
 		}
 		rec = append(rec, x.Reason)
@@ -49,12 +51,12 @@ func WriteCSV(w io.Writer, s []Suggestion) error {
 	return nil
 }
 
-func appendDrug(rec []string, name, id string, cid int64, smiles string) []string {
+func appendDrug(rec []string, id, name string, cid int64, smiles string) []string {
 	c := ""
 	if !cidMissing(cid) {
 		c = strconv.FormatInt(cid, 10)
 	}
-	return append(rec, name, id, c, smiles)
+	return append(rec, id, name, c, smiles)
 }
 
 // ParseError is a bad value in a CSV file.
@@ -115,7 +117,7 @@ func ReadCSV(r io.Reader) ([]Suggestion, error) {
 			{"drug_a", &s.DrugA.Name, &s.DrugA.ID, &s.DrugA.PubChemCID, &s.DrugA.SMILES},
 			{"drug_b", &s.DrugB.Name, &s.DrugB.ID, &s.DrugB.PubChemCID, &s.DrugB.SMILES},
 		} {
-			*d.name, *d.id, *d.smiles = get(d.p), get(d.p+"_id"), get(d.p+"_smiles")
+			*d.name, *d.id, *d.smiles = get(d.p+"_name"), get(d.p+"_id"), get(d.p+"_smiles")
 			if c := get(d.p + "_pubchem_cid"); c != "" {
 				if *d.cid, err = strconv.ParseInt(c, 10, 64); err != nil {
 					return nil, bad(d.p+"_pubchem_cid", err)
@@ -168,11 +170,14 @@ func columnIndex(head []string) (map[string]int, error) {
 		known[c] = true
 	}
 	for i, h := range head {
+		if n, ok := oldNames[h]; ok {
+			h = n
+		}
 		if !known[h] {
 			return nil, fmt.Errorf("%w: unknown column %q", ErrHeader, h)
 		}
 		if _, dup := idx[h]; dup {
-			return nil, fmt.Errorf("%w: column %q twice", ErrHeader, h)
+			return nil, fmt.Errorf("%w: column %q twice (or under its old name)", ErrHeader, h)
 		}
 		idx[h] = i
 	}

@@ -5,11 +5,11 @@
 // A file holds one row per suggestion with these columns, in this order:
 //
 //	rank                  1 for the first suggestion
-//	drug_a                name of the first drug
-//	drug_a_id             its ID in the screen
+//	drug_a_id             the first drug's ID in the screen
+//	drug_a_name           its name
 //	drug_a_pubchem_cid    its PubChem CID; missing (empty, null) when unknown
 //	drug_a_smiles         its SMILES; empty when unknown
-//	drug_b, drug_b_id, drug_b_pubchem_cid, drug_b_smiles   the same for the second drug
+//	drug_b_id, drug_b_name, drug_b_pubchem_cid, drug_b_smiles   the same for the second drug
 //	cell_line
 //	mu                    predicted mean score
 //	sigma_total           predicted total (out-of-sample) uncertainty
@@ -27,6 +27,9 @@
 // the column names). A missing number (NaN, or a PubChem CID of 0) is written
 // as an empty CSV field, a Parquet null or a JSON null, and read back as NaN
 // (or 0). JSON cannot hold infinities: writing one is an error.
+//
+// Files written before docs/vocabulary.md, with the names under drug_a and
+// drug_b, still read.
 //
 // Readers check the header or schema (every column present, no unknown
 // column; lower and upper may both be absent, as in files written before

@@ -21,6 +21,6 @@ func ExampleWriteCSV() {
 		panic(err)
 	}
 	// Output:
-	// rank,drug_a,drug_a_id,drug_a_pubchem_cid,drug_a_smiles,drug_b,drug_b_id,drug_b_pubchem_cid,drug_b_smiles,cell_line,mu,sigma_total,sigma_epistemic,sigma_aleatoric,lower,upper,acquisition,reason
-	// 1,Cisplatin,5702198,5702198,N.N.Cl[Pt]Cl,compound 7,x7,,,PC-3,12.5,30.25,8.125,,,,20.625,largest UCB
+	// rank,drug_a_id,drug_a_name,drug_a_pubchem_cid,drug_a_smiles,drug_b_id,drug_b_name,drug_b_pubchem_cid,drug_b_smiles,cell_line,mu,sigma_total,sigma_epistemic,sigma_aleatoric,lower,upper,acquisition,reason
+	// 1,5702198,Cisplatin,5702198,N.N.Cl[Pt]Cl,x7,compound 7,,,PC-3,12.5,30.25,8.125,,,,20.625,largest UCB
 }

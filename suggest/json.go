@@ -7,32 +7,42 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/deup-screening/deup/internal/jsonfloat"
 )
 
 // jsonRow is the JSON form of a Suggestion; pointers are null when missing.
+// Floats are written by internal/jsonfloat, always with a decimal point or
+// an exponent (0.0, not 0), so that JSON readers see float columns.
 type jsonRow struct {
-	Rank        *int     `json:"rank"`
-	DrugA       *string  `json:"drug_a"`
-	DrugAID     *string  `json:"drug_a_id"`
-	DrugACID    *int64   `json:"drug_a_pubchem_cid"`
-	DrugASMILES *string  `json:"drug_a_smiles"`
-	DrugB       *string  `json:"drug_b"`
-	DrugBID     *string  `json:"drug_b_id"`
-	DrugBCID    *int64   `json:"drug_b_pubchem_cid"`
-	DrugBSMILES *string  `json:"drug_b_smiles"`
-	CellLine    *string  `json:"cell_line"`
-	Mu          *float64 `json:"mu"`
-	SigmaT      *float64 `json:"sigma_total"`
-	SigmaE      *float64 `json:"sigma_epistemic"`
-	SigmaA      *float64 `json:"sigma_aleatoric"`
-	Lower       *float64 `json:"lower"`
-	Upper       *float64 `json:"upper"`
-	Acquisition *float64 `json:"acquisition"`
-	Reason      *string  `json:"reason"`
+	Rank        *int             `json:"rank"`
+	DrugAID     *string          `json:"drug_a_id"`
+	DrugA       *string          `json:"drug_a_name"`
+	DrugACID    *int64           `json:"drug_a_pubchem_cid"`
+	DrugASMILES *string          `json:"drug_a_smiles"`
+	DrugBID     *string          `json:"drug_b_id"`
+	DrugB       *string          `json:"drug_b_name"`
+	DrugBCID    *int64           `json:"drug_b_pubchem_cid"`
+	DrugBSMILES *string          `json:"drug_b_smiles"`
+	CellLine    *string          `json:"cell_line"`
+	Mu          *jsonfloat.Float `json:"mu"`
+	SigmaT      *jsonfloat.Float `json:"sigma_total"`
+	SigmaE      *jsonfloat.Float `json:"sigma_epistemic"`
+	SigmaA      *jsonfloat.Float `json:"sigma_aleatoric"`
+	Lower       *jsonfloat.Float `json:"lower"`
+	Upper       *jsonfloat.Float `json:"upper"`
+	Acquisition *jsonfloat.Float `json:"acquisition"`
+	Reason      *string          `json:"reason"`
 }
 
-func (j *jsonRow) floats() [5]**float64 {
-	return [5]**float64{&j.Mu, &j.SigmaT, &j.SigmaE, &j.SigmaA, &j.Acquisition}
+func (j *jsonRow) floats() [5]**jsonfloat.Float {
+	return [5]**jsonfloat.Float{&j.Mu, &j.SigmaT, &j.SigmaE, &j.SigmaA, &j.Acquisition}
+}
+
+// ptr returns a pointer to v as a jsonfloat.Float.
+func ptr(v float64) *jsonfloat.Float {
+	f := jsonfloat.Float(v)
+	return &f
 }
 
 // WriteJSON writes s as a JSON array of objects, one per line.
@@ -59,14 +69,14 @@ func WriteJSON(w io.Writer, s []Suggestion) error {
 				return fmt.Errorf("suggest: json: rank %d: %s is %v, which JSON cannot hold", x.Rank, names[k], *f)
 			}
 			if !floatMissing(*f) {
-				*j.floats()[k] = f
+				*j.floats()[k] = ptr(*f)
 			}
 		}
 		if x.Interval != nil {
 			if err := checkInterval(x.Interval.Lower, x.Interval.Upper); err != nil {
 				return fmt.Errorf("suggest: json: rank %d: %w", x.Rank, err)
 			}
-			j.Lower, j.Upper = &x.Interval.Lower, &x.Interval.Upper
+			j.Lower, j.Upper = ptr(x.Interval.Lower), ptr(x.Interval.Upper)
 		}
 		b, err := json.Marshal(j)
 		if err != nil {
@@ -103,6 +113,15 @@ func ReadJSON(r io.Reader) ([]Suggestion, error) {
 		var raw map[string]json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			return nil, fmt.Errorf("suggest: json: suggestion %d (offset %d): %w", len(out)+1, off, err)
+		}
+		for old, name := range oldNames {
+			if v, ok := raw[old]; ok {
+				if _, both := raw[name]; both {
+					return nil, fmt.Errorf("suggest: json: suggestion %d (offset %d): %w: keys %q and %q both (the old and the new name of one column)", len(out)+1, off, ErrHeader, old, name)
+				}
+				raw[name] = v
+				delete(raw, old)
+			}
 		}
 		_, hasLo := raw[intervalColumns[0]]
 		_, hasHi := raw[intervalColumns[1]]
@@ -146,14 +165,15 @@ func ReadJSON(r io.Reader) ([]Suggestion, error) {
 		case j.Lower == nil || j.Upper == nil:
 			return nil, fmt.Errorf("suggest: json: suggestion %d (offset %d): lower and upper: want both or neither", len(out)+1, off)
 		default:
-			if err := checkInterval(*j.Lower, *j.Upper); err != nil {
+			lo, hi := float64(*j.Lower), float64(*j.Upper)
+			if err := checkInterval(lo, hi); err != nil {
 				return nil, fmt.Errorf("suggest: json: suggestion %d (offset %d): %w", len(out)+1, off, err)
 			}
-			s.Interval = &Interval{Lower: *j.Lower, Upper: *j.Upper}
+			s.Interval = &Interval{Lower: lo, Upper: hi}
 		}
 		for k, f := range floats(&s) {
 			if p := *j.floats()[k]; p != nil {
-				*f = *p
+				*f = float64(*p)
 			} else {
 				*f = math.NaN()
 			}

@@ -49,8 +49,8 @@ func Record(mem memory.Allocator, s []Suggestion) arrow.Record {
 			cid      int64
 			smiles   string
 		}{{x.DrugA.Name, x.DrugA.ID, x.DrugA.PubChemCID, x.DrugA.SMILES}, {x.DrugB.Name, x.DrugB.ID, x.DrugB.PubChemCID, x.DrugB.SMILES}} {
-			next().(*array.StringBuilder).Append(d.name)
 			next().(*array.StringBuilder).Append(d.id)
+			next().(*array.StringBuilder).Append(d.name)
 			if cb := next().(*array.Int64Builder); cidMissing(d.cid) {
 				cb.AppendNull()
 			} else {
@@ -184,13 +184,13 @@ func fromTable(tbl arrow.Table) ([]Suggestion, error) {
 		return nil, err
 	}
 	for _, step := range []func() error{
-		func() error { return strs("drug_a", func(s *Suggestion) *string { return &s.DrugA.Name }) },
+		func() error { return strs("drug_a_name", func(s *Suggestion) *string { return &s.DrugA.Name }) },
 		func() error { return strs("drug_a_id", func(s *Suggestion) *string { return &s.DrugA.ID }) },
 		func() error {
 			return ints("drug_a_pubchem_cid", func(s *Suggestion) *int64 { return &s.DrugA.PubChemCID })
 		},
 		func() error { return strs("drug_a_smiles", func(s *Suggestion) *string { return &s.DrugA.SMILES }) },
-		func() error { return strs("drug_b", func(s *Suggestion) *string { return &s.DrugB.Name }) },
+		func() error { return strs("drug_b_name", func(s *Suggestion) *string { return &s.DrugB.Name }) },
 		func() error { return strs("drug_b_id", func(s *Suggestion) *string { return &s.DrugB.ID }) },
 		func() error {
 			return ints("drug_b_pubchem_cid", func(s *Suggestion) *int64 { return &s.DrugB.PubChemCID })

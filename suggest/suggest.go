@@ -35,6 +35,11 @@ type Interval struct {
 // intervalColumns are the optional columns of Interval.
 var intervalColumns = [2]string{"lower", "upper"}
 
+// oldNames maps the column names of files written before the vocabulary
+// of docs/vocabulary.md to today's: the drug names were drug_a, drug_b.
+// Readers accept either spelling (not both in one file).
+var oldNames = map[string]string{"drug_a": "drug_a_name", "drug_b": "drug_b_name"}
+
 // checkInterval checks a read interval: both bounds finite, lower <= upper.
 func checkInterval(lo, hi float64) error {
 	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || lo > hi {
@@ -47,8 +52,8 @@ func checkInterval(lo, hi float64) error {
 func Columns() []string {
 	return []string{
 		"rank",
-		"drug_a", "drug_a_id", "drug_a_pubchem_cid", "drug_a_smiles",
-		"drug_b", "drug_b_id", "drug_b_pubchem_cid", "drug_b_smiles",
+		"drug_a_id", "drug_a_name", "drug_a_pubchem_cid", "drug_a_smiles",
+		"drug_b_id", "drug_b_name", "drug_b_pubchem_cid", "drug_b_smiles",
 		"cell_line",
 		"mu", "sigma_total", "sigma_epistemic", "sigma_aleatoric", "lower", "upper", "acquisition",
 		"reason",

@@ -10,8 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow/go/v15/arrow"
+	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/parquetfile"
 )
 
 // batch covers the awkward values: missing CIDs and SMILES, NaN numbers,
@@ -117,10 +120,11 @@ func TestCSVGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Hand-written expectation: header in Columns() order, CID 0 and NaN as
-	// empty fields, the shortest decimal that round-trips.
-	want := `rank,drug_a,drug_a_id,drug_a_pubchem_cid,drug_a_smiles,drug_b,drug_b_id,drug_b_pubchem_cid,drug_b_smiles,cell_line,mu,sigma_total,sigma_epistemic,sigma_aleatoric,lower,upper,acquisition,reason
-1,Cisplatin,5702198,5702198,N.N.Cl[Pt]Cl,Doxorubicin,31703,31703,COc1cccc2C(=O)c3c(O)c4C[C@](O)(C[C@H](O[C@H]5C[C@H](N)[C@H](O)[C@H](C)O5)c4c(O)c3C(=O)c12)C(=O)CO,PC-3,12.5,30.25,8.125,29.1,-40.5,65.5,20.625,picked in the TUI
-2,"drug, ""quoted""",x-1,,,β-lapachone,β2,3885,,MCF7,-1e-300,,0.1,,,,-3,"two
+	// empty fields, the shortest decimal that round-trips, with ".0" on a
+	// whole number (-3.0) so that the column reads as floats.
+	want := `rank,drug_a_id,drug_a_name,drug_a_pubchem_cid,drug_a_smiles,drug_b_id,drug_b_name,drug_b_pubchem_cid,drug_b_smiles,cell_line,mu,sigma_total,sigma_epistemic,sigma_aleatoric,lower,upper,acquisition,reason
+1,5702198,Cisplatin,5702198,N.N.Cl[Pt]Cl,31703,Doxorubicin,31703,COc1cccc2C(=O)c3c(O)c4C[C@](O)(C[C@H](O[C@H]5C[C@H](N)[C@H](O)[C@H](C)O5)c4c(O)c3C(=O)c12)C(=O)CO,PC-3,12.5,30.25,8.125,29.1,-40.5,65.5,20.625,picked in the TUI
+2,x-1,"drug, ""quoted""",,,β2,β-lapachone,3885,,MCF7,-1e-300,,0.1,,,,-3.0,"two
 lines"
 `
 	if got := buf.String(); got != want {
@@ -149,7 +153,7 @@ func TestReadErrors(t *testing.T) {
 		{"json lower above upper", ".json", `[{"rank":1,"drug_a":"","drug_a_id":"","drug_a_pubchem_cid":null,"drug_a_smiles":"","drug_b":"","drug_b_id":"","drug_b_pubchem_cid":null,"drug_b_smiles":"","cell_line":"","mu":null,"sigma_total":null,"sigma_epistemic":null,"sigma_aleatoric":null,"lower":3,"upper":1,"acquisition":null,"reason":""}]`, "interval [3, 1]"},
 		{"short row", ".csv", head + "\n1,2\n", "wrong number of fields"},
 		{"json not array", ".json", `{"rank":1}`, "want an array"},
-		{"json missing key", ".json", `[{"rank":1}]`, `missing key "drug_a"`},
+		{"json missing key", ".json", `[{"rank":1}]`, `missing key "drug_a_id"`},
 		{"json unknown key", ".json", `[{"rank":1,"drug_a":"","drug_a_id":"","drug_a_pubchem_cid":null,"drug_a_smiles":"","drug_b":"","drug_b_id":"","drug_b_pubchem_cid":null,"drug_b_smiles":"","cell_line":"","mu":null,"sigma_total":null,"sigma_epistemic":null,"sigma_aleatoric":null,"acquisition":null,"reason":"","x":1}]`, `unknown field "x"`},
 		{"json trailing", ".json", `[] []`, "data after the array"},
 		{"not parquet", ".parquet", "PAR1 nope", "parquet"},
@@ -251,12 +255,71 @@ func TestReadWithoutInterval(t *testing.T) {
 	old := "rank,drug_a,drug_a_id,drug_a_pubchem_cid,drug_a_smiles,drug_b,drug_b_id,drug_b_pubchem_cid,drug_b_smiles,cell_line,mu,sigma_total,sigma_epistemic,sigma_aleatoric,acquisition,reason\n" +
 		"1,A,a,,,B,b,,,c,1,2,3,4,5,r\n"
 	s, err := ReadCSV(strings.NewReader(old))
-	if err != nil || len(s) != 1 || s[0].Interval != nil || s[0].Acquisition != 5 {
+	if err != nil || len(s) != 1 || s[0].Interval != nil || s[0].Acquisition != 5 || s[0].DrugA.Name != "A" || s[0].DrugB.ID != "b" {
 		t.Fatalf("csv: %+v, %v", s, err)
 	}
 	oldJSON := `[{"rank":1,"drug_a":"","drug_a_id":"","drug_a_pubchem_cid":null,"drug_a_smiles":"","drug_b":"","drug_b_id":"","drug_b_pubchem_cid":null,"drug_b_smiles":"","cell_line":"","mu":1,"sigma_total":null,"sigma_epistemic":null,"sigma_aleatoric":null,"acquisition":2,"reason":""}]`
 	s, err = ReadJSON(strings.NewReader(oldJSON))
 	if err != nil || len(s) != 1 || s[0].Interval != nil || s[0].Mu != 1 {
 		t.Fatalf("json: %+v, %v", s, err)
+	}
+}
+
+// TestReadOldNames: files that named the drugs' names drug_a, drug_b
+// (before docs/vocabulary.md's drug_a_name, drug_b_name) read in every
+// format; a file with both spellings of one column is refused.
+func TestReadOldNames(t *testing.T) {
+	want := batch()
+	dir := t.TempDir()
+	for _, ext := range []string{".csv", ".json", ".parquet"} {
+		path := filepath.Join(dir, "new"+ext)
+		if err := WriteFile(path, want); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		old := filepath.Join(dir, "old"+ext)
+		switch ext {
+		case ".parquet": // rename the columns in the schema
+			tbl, err := ReadParquet(bytes.NewReader(b), memory.DefaultAllocator)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec := Record(memory.DefaultAllocator, tbl)
+			fields := rec.Schema().Fields()
+			for i := range fields {
+				if n, ok := map[string]string{"drug_a_name": "drug_a", "drug_b_name": "drug_b"}[fields[i].Name]; ok {
+					fields[i].Name = n
+				}
+			}
+			renamed := array.NewRecord(arrow.NewSchema(fields, nil), rec.Columns(), rec.NumRows())
+			var buf bytes.Buffer
+			if err := parquetfile.Write(&buf, renamed, memory.DefaultAllocator); err != nil {
+				t.Fatal(err)
+			}
+			renamed.Release()
+			rec.Release()
+			b = buf.Bytes()
+		default:
+			for _, side := range []string{"drug_a", "drug_b"} {
+				b = bytes.ReplaceAll(b, []byte(side+"_name"), []byte(side))
+			}
+		}
+		if err := os.WriteFile(old, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadFile(old)
+		if err != nil {
+			t.Fatalf("%s: %v", ext, err)
+		}
+		if !same(got, want) {
+			t.Errorf("%s: old names read as\n%+v\nwant\n%+v", ext, got, want)
+		}
+	}
+	both := "rank,drug_a,drug_a_name,drug_a_id,drug_a_pubchem_cid,drug_a_smiles,drug_b_name,drug_b_id,drug_b_pubchem_cid,drug_b_smiles,cell_line,mu,sigma_total,sigma_epistemic,sigma_aleatoric,acquisition,reason\n"
+	if _, err := ReadCSV(strings.NewReader(both)); err == nil || !strings.Contains(err.Error(), `"drug_a_name" twice`) {
+		t.Errorf("both spellings: err = %v", err)
 	}
 }

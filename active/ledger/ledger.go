@@ -18,8 +18,13 @@ import (
 	"github.com/deup-screening/deup/internal/arrowguard"
 )
 
-// Version is the ledger format version written in every event.
-const Version = "1"
+// Version is the ledger format version written in every event. Version 2
+// renamed the row-number columns drug_a, drug_b, cell_line (positions in
+// the campaign's drug and cell-line lists) to drug_a_row, drug_b_row,
+// cell_line_row, so that drug_a... and cell_line mean one thing in every
+// file (docs/vocabulary.md); events of version 1 still read, and a ledger
+// may hold both.
+const Version = "2"
 
 // ErrLocked is returned by Open when another process holds the ledger.
 var ErrLocked = errors.New("ledger: in use by another process")
@@ -233,28 +238,43 @@ func syncDir(dir string) error {
 }
 
 // Schema is the Arrow schema of every event file (without its metadata).
-var Schema = arrow.NewSchema([]arrow.Field{
-	{Name: "drug_a", Type: arrow.PrimitiveTypes.Int32},
-	{Name: "drug_b", Type: arrow.PrimitiveTypes.Int32},
-	{Name: "cell_line", Type: arrow.PrimitiveTypes.Int32},
-	{Name: "candidate", Type: arrow.FixedWidthTypes.Boolean},
-	{Name: "y", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
-	{Name: "mu", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
-	{Name: "sigma_total", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
-	{Name: "sigma_epistemic", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
-	{Name: "sigma_aleatoric", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
-	{Name: "score", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
-	{Name: "rank", Type: arrow.PrimitiveTypes.Int32},
-	{Name: "reason", Type: arrow.BinaryTypes.String},
-	{Name: "phi", Type: arrow.ListOf(arrow.PrimitiveTypes.Float64), Nullable: true},
-}, nil)
+var Schema = arrow.NewSchema(schemaFields("drug_a_row", "drug_b_row", "cell_line_row"), nil)
+
+// schemaV1 is the schema of version 1 events.
+var schemaV1 = arrow.NewSchema(schemaFields("drug_a", "drug_b", "cell_line"), nil)
+
+// schemaFields are the event columns, with the row-number columns named a,
+// b, c.
+func schemaFields(a, b, c string) []arrow.Field {
+	return []arrow.Field{
+		{Name: a, Type: arrow.PrimitiveTypes.Int32},
+		{Name: b, Type: arrow.PrimitiveTypes.Int32},
+		{Name: c, Type: arrow.PrimitiveTypes.Int32},
+		{Name: "candidate", Type: arrow.FixedWidthTypes.Boolean},
+		{Name: "y", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+		{Name: "mu", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+		{Name: "sigma_total", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+		{Name: "sigma_epistemic", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+		{Name: "sigma_aleatoric", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+		{Name: "score", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+		{Name: "rank", Type: arrow.PrimitiveTypes.Int32},
+		{Name: "reason", Type: arrow.BinaryTypes.String},
+		{Name: "phi", Type: arrow.ListOf(arrow.PrimitiveTypes.Float64), Nullable: true},
+	}
+}
 
 func writeEvent(f *os.File, e Event, mem memory.Allocator) error {
+	return writeEventAs(f, e, mem, Schema, Version)
+}
+
+// writeEventAs writes e with the given schema and version (tests write
+// version 1 events with it).
+func writeEventAs(f *os.File, e Event, mem memory.Allocator, s *arrow.Schema, version string) error {
 	md := arrow.NewMetadata(
 		[]string{"ledger_version", "seq", "kind", "round", "model_version", "extra"},
-		[]string{Version, strconv.Itoa(e.Seq), string(e.Kind), strconv.Itoa(e.Round), e.ModelVersion, e.Extra},
+		[]string{version, strconv.Itoa(e.Seq), string(e.Kind), strconv.Itoa(e.Round), e.ModelVersion, e.Extra},
 	)
-	schema := arrow.NewSchema(Schema.Fields(), &md)
+	schema := arrow.NewSchema(s.Fields(), &md)
 	b := array.NewRecordBuilder(mem, schema)
 	defer b.Release()
 	i32 := func(i int) *array.Int32Builder { return b.Field(i).(*array.Int32Builder) }
@@ -337,10 +357,15 @@ func readEvent(path string, mem memory.Allocator) (ev Event, err error) {
 		}
 		return ""
 	}
-	if v := get("ledger_version"); v != Version {
-		return Event{}, fmt.Errorf("ledger: %s: format version %q, want %q", name, v, Version)
+	want := Schema
+	switch v := get("ledger_version"); v {
+	case Version:
+	case "1":
+		want = schemaV1
+	default:
+		return Event{}, fmt.Errorf("ledger: %s: format version %q, this program reads versions 1 to %s (a newer deup wrote it?)", name, v, Version)
 	}
-	if !tbl.Schema().Equal(Schema) {
+	if !tbl.Schema().Equal(want) {
 		return Event{}, fmt.Errorf("ledger: %s: unexpected schema %v", name, tbl.Schema())
 	}
 	ev.Kind = Kind(get("kind"))

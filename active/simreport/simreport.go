@@ -22,6 +22,7 @@ import (
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/internal/plotstyle"
+	"github.com/deup-screening/deup/internal/vocab"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -93,7 +94,7 @@ func ff(v float64) string {
 	if math.IsNaN(v) {
 		return ""
 	}
-	return strconv.FormatFloat(v, 'g', 8, 64)
+	return string(vocab.AppendFloat(nil, v, 8)) // 0.0, not 0: a float column to pandas and DuckDB
 }
 
 // WriteRunsCSV writes one row per run and round:

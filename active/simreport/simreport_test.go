@@ -64,7 +64,7 @@ func TestReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	sum, _ := os.ReadFile(filepath.Join(dir, "summary.csv"))
-	if !strings.Contains(string(sum), "a,1,15,0.75,0.25,6,1,3,1\n") {
+	if !strings.Contains(string(sum), "a,1,15,0.75,0.25,6.0,1.0,3.0,1.0\n") {
 		t.Errorf("summary.csv:\n%s", sum)
 	}
 	png, _ := os.ReadFile(filepath.Join(dir, "simulation.png"))

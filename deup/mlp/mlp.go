@@ -3,20 +3,18 @@
 // SMO main predictor and baselines (3 hidden layers of 128, Adam, learning
 // rate 1e-3), MC-Dropout and DEUP's optional MLP error predictor.
 //
-// It is pure Go on gonum's BLAS rather than gorgonia: these nets are tiny
-// (at most a few hundred rows, 3x128 units) and are refitted at every step
-// of every SMO run, so a gorgonia graph and VM per fit would cost more than
-// the arithmetic, and gorgonia's initializers and dropout masks seed
-// themselves from the clock (MC-Dropout needs seeded test-time masks), and
-// its dropout backward pass mis-scales. Every random draw here
-// comes from Config.Seed through math/rand/v2.
-//
-// Inputs and targets are standardized inside Train (per column mean and
-// standard deviation of the training set; a constant column gets scale 1) and
-// predictions are mapped back. Weights and biases start from
-// U(-1/sqrt(fan_in), 1/sqrt(fan_in)) (PyTorch's nn.Linear default). Dropout
-// with probability p is applied after every hidden ReLU during training and,
-// in PredictSample, at test time, scaling kept units by 1/(1-p).
+// It is the network kit's MLP (package nn: float32 parameters, one
+// compiled training graph per Train, reused by every step; prediction by a
+// hand-written forward pass, no graph) with the data handling of a
+// regression: inputs and targets are standardized inside Train (per
+// column mean and standard deviation of the training set; a constant
+// column gets scale 1) and predictions are mapped back. Weights and biases
+// start from U(-1/sqrt(fan_in), 1/sqrt(fan_in)) (PyTorch's nn.Linear
+// default, nn.InitLinear). Dropout with probability p is applied after
+// every hidden ReLU during training and, in PredictSample, at test time,
+// scaling kept units by 1/(1-p). Every random draw comes from Config.Seed
+// (initialization, shuffles, training masks) or from the caller's rng
+// (test-time masks) through math/rand/v2.
 //
 // A Net is safe for concurrent Predict calls; PredictSample needs its own
 // rng per goroutine.
@@ -25,12 +23,11 @@ package mlp
 import (
 	"errors"
 	"fmt"
-	"github.com/deup-screening/deup/nn/optim"
 	"math"
 	"math/rand/v2"
 
 	"github.com/deup-screening/deup/deup"
-	"gonum.org/v1/gonum/mat"
+	"github.com/deup-screening/deup/nn"
 )
 
 // Config sets the architecture and training. Zero values: Hidden {128, 128,
@@ -60,13 +57,11 @@ func (c Config) withDefaults() Config {
 
 // Net is a trained network.
 type Net struct {
-	w       []*mat.Dense // layer l: in x out
-	b       [][]float64
-	dropout float64
-	xMean   []float64
-	xScale  []float64
-	yMean   float64
-	yScale  float64
+	net    *nn.MLP
+	xMean  []float64
+	xScale []float64
+	yMean  float64
+	yScale float64
 }
 
 // Train fits a network on rows x and targets y. Non-finite inputs, ragged
@@ -99,8 +94,14 @@ func Train(x [][]float64, y []float64, cfg Config) (*Net, error) {
 			return nil, errors.New("mlp: hidden layer of size <= 0")
 		}
 	}
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6d6c70))
-	net := &Net{dropout: cfg.Dropout}
+	if d == 0 {
+		return nil, errors.New("mlp: inputs with no columns")
+	}
+	m, err := nn.NewMLP(nn.MLPConfig{In: d, Hidden: cfg.Hidden, Out: 1, Dropout: cfg.Dropout, Seed: cfg.Seed})
+	if err != nil {
+		return nil, fmt.Errorf("mlp: %w", err)
+	}
+	net := &Net{net: m}
 	net.xMean, net.xScale = make([]float64, d), make([]float64, d)
 	for j := 0; j < d; j++ {
 		col := make([]float64, n)
@@ -110,30 +111,15 @@ func Train(x [][]float64, y []float64, cfg Config) (*Net, error) {
 		net.xMean[j], net.xScale[j] = meanScale(col)
 	}
 	net.yMean, net.yScale = meanScale(y)
-	sizes := append(append([]int{d}, cfg.Hidden...), 1)
-	for l := 0; l+1 < len(sizes); l++ {
-		in, out := sizes[l], sizes[l+1]
-		bound := 1 / math.Sqrt(float64(in))
-		w := mat.NewDense(in, out, nil)
-		raw := w.RawMatrix().Data
-		for i := range raw {
-			raw[i] = (2*rng.Float64() - 1) * bound
-		}
-		b := make([]float64, out)
-		for i := range b {
-			b[i] = (2*rng.Float64() - 1) * bound
-		}
-		net.w, net.b = append(net.w, w), append(net.b, b)
-	}
-	xs := mat.NewDense(n, d, nil)
-	ys := make([]float64, n)
+	xs := make([]float32, n*d)
+	ys := make([]float32, n)
 	for i := range x {
-		for j := range x[i] {
-			xs.Set(i, j, (x[i][j]-net.xMean[j])/net.xScale[j])
-		}
-		ys[i] = (y[i] - net.yMean) / net.yScale
+		net.standardize(xs[i*d:(i+1)*d], x[i])
+		ys[i] = float32((y[i] - net.yMean) / net.yScale)
 	}
-	net.train(xs, ys, cfg, rng)
+	if err := net.train(xs, ys, n, cfg); err != nil {
+		return nil, err
+	}
 	return net, nil
 }
 
@@ -153,143 +139,71 @@ func meanScale(v []float64) (mean, scale float64) {
 	return mean, scale
 }
 
-// forward runs a batch; it returns per-layer activations (acts[0] = input)
-// and pre-activations, applying dropout masks drawn from rng if rng != nil.
-func (net *Net) forward(x *mat.Dense, rng *rand.Rand) (acts, pre []*mat.Dense, masks [][]float64) {
-	acts = []*mat.Dense{x}
-	L := len(net.w)
-	for l := 0; l < L; l++ {
-		r, _ := acts[l].Dims()
-		_, out := net.w[l].Dims()
-		z := mat.NewDense(r, out, nil)
-		z.Mul(acts[l], net.w[l])
-		zr := z.RawMatrix()
-		for i := 0; i < r; i++ {
-			row := zr.Data[i*zr.Stride : i*zr.Stride+out]
-			for j := range row {
-				row[j] += net.b[l][j]
-			}
-		}
-		pre = append(pre, z)
-		if l == L-1 {
-			acts = append(acts, z)
-			break
-		}
-		a := mat.NewDense(r, out, nil)
-		ar := a.RawMatrix()
-		var mask []float64
-		if rng != nil && net.dropout > 0 {
-			mask = make([]float64, r*out)
-			keep := 1 / (1 - net.dropout)
-			for i := range mask {
-				if rng.Float64() >= net.dropout {
-					mask[i] = keep
-				}
-			}
-		}
-		for i := 0; i < r; i++ {
-			for j := 0; j < out; j++ {
-				v := zr.Data[i*zr.Stride+j]
-				if v < 0 {
-					v = 0
-				}
-				if mask != nil {
-					v *= mask[i*out+j]
-				}
-				ar.Data[i*ar.Stride+j] = v
-			}
-		}
-		masks = append(masks, mask)
-		acts = append(acts, a)
+// standardize writes the standardized row x into dst.
+func (net *Net) standardize(dst []float32, x []float64) {
+	for j, v := range x {
+		dst[j] = float32((v - net.xMean[j]) / net.xScale[j])
 	}
-	return acts, pre, masks
 }
 
-func (net *Net) train(x *mat.Dense, y []float64, cfg Config, rng *rand.Rand) {
-	n, d := x.Dims()
-	L := len(net.w)
-	optW, optB := make([]optim.Adam[float64], L), make([]optim.Adam[float64], L)
-	for l := range optW {
-		optW[l] = optim.Adam[float64]{LR: cfg.LR, WeightDecay: cfg.WeightDecay}
-		optB[l] = optim.Adam[float64]{LR: cfg.LR, WeightDecay: cfg.WeightDecay}
-	}
+// train runs cfg.Epochs passes of minibatch Adam on the mean squared error
+// (batches in an order shuffled each epoch from cfg.Seed; full batch when
+// BatchSize is 0 or at least n).
+func (net *Net) train(x, y []float32, n int, cfg Config) error {
+	d := len(net.xMean)
 	bs := cfg.BatchSize
 	if bs <= 0 || bs > n {
 		bs = n
 	}
+	tr, err := nn.NewTrainer(net.net, nn.TrainConfig{Loss: nn.MSE, Batch: bs, LR: cfg.LR, WeightDecay: cfg.WeightDecay, Seed: cfg.Seed ^ 0x6d6c7064726f70}) // "mlpdrop"
+	if err != nil {
+		return fmt.Errorf("mlp: %w", err)
+	}
+	defer tr.Close()
+	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6d6c70)) // "mlp"
 	idx := make([]int, n)
 	for i := range idx {
 		idx[i] = i
 	}
-	var drop *rand.Rand
-	if net.dropout > 0 {
-		drop = rng
-	}
+	xb, yb := make([]float32, bs*d), make([]float32, bs)
 	for ep := 0; ep < cfg.Epochs; ep++ {
 		if bs < n {
 			rng.Shuffle(n, func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
 		}
 		for start := 0; start < n; start += bs {
-			end := min(start+bs, n)
-			m := end - start
-			xb := mat.NewDense(m, d, nil)
-			yb := make([]float64, m)
-			for i := 0; i < m; i++ {
-				xb.SetRow(i, x.RawRowView(idx[start+i]))
-				yb[i] = y[idx[start+i]]
-			}
-			acts, pre, masks := net.forward(xb, drop)
-			// d loss / d out for loss = mean (out - y)^2.
-			delta := mat.NewDense(m, 1, nil)
-			for i := 0; i < m; i++ {
-				delta.Set(i, 0, 2*(acts[L].At(i, 0)-yb[i])/float64(m))
-			}
-			for l := L - 1; l >= 0; l-- {
-				in, out := net.w[l].Dims()
-				gw := mat.NewDense(in, out, nil)
-				gw.Mul(acts[l].T(), delta)
-				gb := make([]float64, out)
-				dr := delta.RawMatrix()
-				for i := 0; i < m; i++ {
-					for j := 0; j < out; j++ {
-						gb[j] += dr.Data[i*dr.Stride+j]
-					}
+			m := min(start+bs, n) - start
+			if bs == n {
+				if _, err := tr.Step(x, y, nil, n); err != nil {
+					return fmt.Errorf("mlp: %w", err)
 				}
-				if l > 0 {
-					prev := mat.NewDense(m, in, nil)
-					prev.Mul(delta, net.w[l].T())
-					pr := prev.RawMatrix()
-					zr := pre[l-1].RawMatrix()
-					mask := masks[l-1]
-					for i := 0; i < m; i++ {
-						for j := 0; j < in; j++ {
-							k := i*pr.Stride + j
-							if zr.Data[i*zr.Stride+j] <= 0 {
-								pr.Data[k] = 0
-							} else if mask != nil {
-								pr.Data[k] *= mask[i*in+j]
-							}
-						}
-					}
-					delta = prev
-				}
-				optW[l].Step(net.w[l].RawMatrix().Data, gw.RawMatrix().Data)
-				optB[l].Step(net.b[l], gb)
+				continue
+			}
+			for i := 0; i < m; i++ {
+				k := idx[start+i]
+				copy(xb[i*d:(i+1)*d], x[k*d:(k+1)*d])
+				yb[i] = y[k]
+			}
+			if _, err := tr.Step(xb[:m*d], yb[:m], nil, m); err != nil {
+				return fmt.Errorf("mlp: %w", err)
 			}
 		}
 	}
+	return nil
 }
 
 func (net *Net) predict(x []float64, rng *rand.Rand) float64 {
 	if len(x) != len(net.xMean) {
 		panic("mlp: input dimension mismatch")
 	}
-	xs := mat.NewDense(1, len(x), nil)
-	for j, v := range x {
-		xs.Set(0, j, (v-net.xMean[j])/net.xScale[j])
+	xs := make([]float32, len(x))
+	net.standardize(xs, x)
+	var out [1]float32
+	if rng != nil {
+		net.net.PredictDropout(xs, 1, rng, out[:])
+	} else {
+		net.net.Predict(xs, 1, out[:])
 	}
-	acts, _, _ := net.forward(xs, rng)
-	return acts[len(acts)-1].At(0, 0)*net.yScale + net.yMean
+	return float64(out[0])*net.yScale + net.yMean
 }
 
 // Predict returns the network's output at x with dropout off. It panics if
@@ -315,17 +229,15 @@ func (net *Net) PredictSamples(dst []float64, x []float64, n int, rng *rand.Rand
 	if len(x) != len(net.xMean) {
 		panic("mlp: input dimension mismatch")
 	}
-	xs := mat.NewDense(n, len(x), nil)
+	d := len(x)
+	xs := make([]float32, n*d)
 	for i := 0; i < n; i++ {
-		for j, v := range x {
-			xs.Set(i, j, (v-net.xMean[j])/net.xScale[j])
-		}
+		net.standardize(xs[i*d:(i+1)*d], x)
 	}
-	acts, _, _ := net.forward(xs, rng)
-	out := acts[len(acts)-1]
+	out := net.net.PredictDropout(xs, n, rng, nil)
 	dst = dst[:0]
-	for i := 0; i < n; i++ {
-		dst = append(dst, out.At(i, 0)*net.yScale+net.yMean)
+	for _, v := range out {
+		dst = append(dst, float64(v)*net.yScale+net.yMean)
 	}
 	return dst
 }

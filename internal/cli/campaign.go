@@ -101,7 +101,7 @@ const campaignInitDesc = `Starts a campaign in the directory CAMPAIGN (created; 
 Live mode (the default): every measured pair of the screen (on the chosen cell
 line) is the initial training set, and the candidates are all unmeasured
 pairs of the screen's drugs on that cell line (or the pairs listed in
---candidates FILE, a CSV with drug_a and drug_b columns). Export each round
+--candidates FILE, a CSV with drug_a_id and drug_b_id columns). Export each round
 with 'deup suggest --campaign CAMPAIGN --out FILE' and bring the lab's
 measurements back with 'deup campaign import-results'.
 
@@ -142,7 +142,7 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	cellLine := fs.String("cell-line", "", "cell line (required when the screen has several)")
 	score := fs.String("score", "", "score column (default: the screen's first)")
 	initN := fs.Int("init", 0, "retrospective: initial measured pairs (default: 10% of the screen)")
-	candidates := fs.String("candidates", "", "live: CSV of candidate pairs (drug_a, drug_b) instead of all unmeasured pairs")
+	candidates := fs.String("candidates", "", "live: CSV of candidate pairs (drug_a_id, drug_b_id: ids, PubChem CIDs or names) instead of all unmeasured pairs")
 	batch := fs.Int("batch", 30, "suggestions per round")
 	rounds := fs.Int("rounds", 0, "rounds to run (0: no limit; retrospective default 10)")
 	acq := fs.String("acquisition", "ucb", "acquisition function")
@@ -160,6 +160,9 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	}
 	dir := pos[0]
 	// Every flag value is checked before anything is announced or created.
+	if err := needFile("--candidates", *candidates, pairsWhat); err != nil {
+		return err
+	}
 	if *batch < 1 {
 		return fmt.Errorf("%w: --batch %d: want at least 1 suggestion per round", ErrUsage, *batch)
 	}
@@ -431,7 +434,13 @@ func openCampaignArgs(fs *flag.FlagSet, args []string) (string, *ledger.Ledger, 
 func openCampaign(dir string) (*ledger.Ledger, *active.Campaign, error) {
 	ld := filepath.Join(dir, "ledger")
 	if _, err := os.Stat(ld); err != nil {
-		return nil, nil, fmt.Errorf("%s is not a campaign (no ledger): %w", dir, err)
+		if _, derr := os.Stat(dir); errors.Is(derr, os.ErrNotExist) {
+			return nil, nil, fmt.Errorf("campaign directory %s does not exist: create the campaign with deup campaign init %s", dir, dir)
+		}
+		if !errors.Is(err, os.ErrNotExist) {
+			return nil, nil, fmt.Errorf("%s is not a campaign directory (its ledger: %s): campaigns are created by deup campaign init DIR", dir, pathReason(err))
+		}
+		return nil, nil, fmt.Errorf("%s is not a campaign directory (no ledger): campaigns are created by deup campaign init DIR", dir)
 	}
 	l, err := ledger.Open(ld)
 	if err != nil {
@@ -637,6 +646,9 @@ func runCampaignImport(ctx context.Context, env Env, args []string) error {
 	if err := wantArgs(fs, pos, 2, 2); err != nil {
 		return err
 	}
+	if err := needFile("", pos[1], resultsWhat); err != nil {
+		return err
+	}
 	l, c, err := openCampaign(pos[0])
 	if err != nil {
 		return err
@@ -682,15 +694,15 @@ func runCampaignImport(ctx context.Context, env Env, args []string) error {
 
 // roundReport is one row of 'deup campaign report'.
 type roundReport struct {
-	Round         int      `json:"round"`
-	ModelVersion  string   `json:"model_version"`
-	Suggested     int      `json:"suggested"`
-	Measured      int      `json:"measured"`
-	BestInRound   *float64 `json:"best_in_round"`
-	BestSoFar     float64  `json:"best_so_far"`
-	MeanAbsError  *float64 `json:"mean_abs_error"`   // mean |y - mu| over the round's measured pairs
-	MeanSigmaTot  *float64 `json:"mean_sigma_total"` // mean predicted sigma_total of the same pairs
-	TopFoundSoFar *float64 `json:"top1_found,omitempty"`
+	Round         int              `json:"round"`
+	ModelVersion  string           `json:"model_version"`
+	Suggested     int              `json:"suggested"`
+	Measured      int              `json:"measured"`
+	BestInRound   *jsonfloat.Float `json:"best_in_round"`
+	BestSoFar     jsonfloat.Float  `json:"best_so_far"`
+	MeanAbsError  *jsonfloat.Float `json:"mean_abs_error"`   // mean |y - mu| over the round's measured pairs
+	MeanSigmaTot  *jsonfloat.Float `json:"mean_sigma_total"` // mean predicted sigma_total of the same pairs
+	TopFoundSoFar *jsonfloat.Float `json:"top1_found,omitempty"`
 }
 
 const campaignReportDesc = `Prints one line per round: the model version that chose it, suggestions and
@@ -704,6 +716,10 @@ func runCampaignReport(ctx context.Context, env Env, args []string) error {
 	jsonOut := fs.String("json", "", "also write the report as JSON to FILE")
 	dir, l, c, err := openCampaignArgs(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := needOutDir("--json", *jsonOut); err != nil {
+		l.Close()
 		return err
 	}
 	defer l.Close()
@@ -725,7 +741,7 @@ func runCampaignReport(ctx context.Context, env Env, args []string) error {
 			found++
 		}
 	}
-	fptr := func(v float64) *float64 { return &v }
+	fptr := func(v float64) *jsonfloat.Float { f := jsonfloat.Float(v); return &f }
 	var rows []roundReport
 	for _, r := range c.Rounds() {
 		row := roundReport{Round: r.Index, ModelVersion: r.ModelVersion, Suggested: len(r.Suggestions), Measured: len(r.Measured)}
@@ -749,7 +765,7 @@ func runCampaignReport(ctx context.Context, env Env, args []string) error {
 			row.MeanAbsError = fptr(ae / float64(len(r.Measured)))
 			row.MeanSigmaTot = fptr(st / float64(len(r.Measured)))
 		}
-		row.BestSoFar = best
+		row.BestSoFar = jsonfloat.Float(best)
 		if top != nil {
 			row.TopFoundSoFar = fptr(float64(found) / float64(len(top)))
 		}
@@ -763,14 +779,14 @@ func runCampaignReport(ctx context.Context, env Env, args []string) error {
 		head += "\ttop-1% found"
 	}
 	fmt.Fprintln(tw, head+"\tmodel")
-	num := func(p *float64) string {
+	num := func(p *jsonfloat.Float) string {
 		if p == nil {
 			return "-"
 		}
-		return fmt.Sprintf("%.4g", *p)
+		return fmt.Sprintf("%.4g", float64(*p))
 	}
 	for _, r := range rows {
-		line := fmt.Sprintf("%d\t%d/%d\t%s\t%.4g\t%s\t%s", r.Round, r.Measured, r.Suggested, num(r.BestInRound), r.BestSoFar, num(r.MeanAbsError), num(r.MeanSigmaTot))
+		line := fmt.Sprintf("%d\t%d/%d\t%s\t%.4g\t%s\t%s", r.Round, r.Measured, r.Suggested, num(r.BestInRound), float64(r.BestSoFar), num(r.MeanAbsError), num(r.MeanSigmaTot))
 		if top != nil {
 			line += "\t" + num(r.TopFoundSoFar)
 		}

@@ -98,7 +98,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 	case errors.Is(err, ErrUsage):
 		// "usage: deup train: --out is required" → "deup train: --out is
 		// required"; a message without the command's name gets it.
-		msg := strings.TrimPrefix(err.Error(), ErrUsage.Error()+": ")
+		msg := strings.TrimPrefix(userMessage(err), ErrUsage.Error()+": ")
 		if !strings.HasPrefix(msg, "deup") {
 			msg = st.path + ": " + msg
 		}
@@ -109,7 +109,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "run '%s -h' for help\n", st.path)
 		return 2
 	default:
-		fmt.Fprintf(env.Stderr, "deup: %v\n", err)
+		fmt.Fprintf(env.Stderr, "deup: %s\n", userMessage(err))
 		return 1
 	}
 }

@@ -136,6 +136,14 @@ func runDataImport(ctx context.Context, env Env, args []string) error {
 		fs.Usage()
 		return fmt.Errorf("%w: deup data import: no input file", ErrUsage)
 	}
+	for _, in := range inputs {
+		if err := needFile("", in, "the screen's measurements: a table file (CSV, TSV, Parquet, Arrow; .gz allowed)"); err != nil {
+			return err
+		}
+	}
+	if err := needFile("--drugs", *drugs, catalogueWhat); err != nil {
+		return err
+	}
 	input := strings.Join(inputs, ", ")
 	opt := drugcomb.Options{
 		Format: *format, Name: *name, Delimiter: d, CellLineName: *cellName,

@@ -138,7 +138,7 @@ func TestDataImportErrors(t *testing.T) {
 		{"wrong delimiter", append([]string{semi, "--delimiter", "comma", "--out", filepath.Join(tmp, "o7")}, table...), 1, "is the delimiter right?"},
 		{"truncated", append([]string{trunc, "--out", filepath.Join(tmp, "o8")}, table...), 1, trunc + ":3:4: wrong number of fields"},
 		{"non-numeric score", append([]string{text, "--out", filepath.Join(tmp, "o9")}, table...), 1, text + `:3:7: column "score": not a number: "high"`},
-		{"missing file", append([]string{filepath.Join(tmp, "nope.csv"), "--out", filepath.Join(tmp, "o10")}, table...), 1, "no such file"},
+		{"missing file", append([]string{filepath.Join(tmp, "nope.csv"), "--out", filepath.Join(tmp, "o10")}, table...), 1, "nope.csv does not exist"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, errOut, code := dataRun(t, append([]string{"data", "import"}, tc.args...)...)

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/lincs"
 )
 
@@ -34,14 +35,15 @@ or deup train --screen DIR --out MODEL.`
 
 // scoreSummary summarizes one score column over the pairs' means.
 type scoreSummary struct {
-	Name    string   `json:"name"`
-	Pairs   int      `json:"pairs"`   // pairs with a value
-	Missing int      `json:"missing"` // pairs without
-	Mean    *float64 `json:"mean"`
-	SD      *float64 `json:"sd"` // sample standard deviation (n-1)
-	Min     *float64 `json:"min"`
-	Median  *float64 `json:"median"`
-	Max     *float64 `json:"max"`
+	Name    string `json:"name"`
+	Pairs   int    `json:"pairs"`   // pairs with a value
+	Missing int    `json:"missing"` // pairs without
+	// Floats are written as floats (-225.0, not -225): internal/jsonfloat.
+	Mean   *jsonfloat.Float `json:"mean"`
+	SD     *jsonfloat.Float `json:"sd"` // sample standard deviation (n-1)
+	Min    *jsonfloat.Float `json:"min"`
+	Median *jsonfloat.Float `json:"median"`
+	Max    *jsonfloat.Float `json:"max"`
 }
 
 type inspectOut struct {
@@ -59,7 +61,7 @@ type inspectOut struct {
 	DrugsWithoutSignatures []string       `json:"drugs_without_signatures"` // null when no signatures are stored
 }
 
-func fp(x float64) *float64 { return &x }
+func fp(x float64) *jsonfloat.Float { f := jsonfloat.Float(x); return &f }
 
 func summarize(name string, x []float64, missing int) scoreSummary {
 	s := scoreSummary{Name: name, Pairs: len(x), Missing: missing}
@@ -176,11 +178,11 @@ func runDataInspect(ctx context.Context, env Env, args []string) error {
 	}
 	fmt.Fprintf(&b, "  scores (over pair means)\n")
 	fmt.Fprintf(&b, "    %-16s %7s %7s %10s %10s %10s %10s %10s\n", "name", "pairs", "missing", "mean", "sd", "min", "median", "max")
-	f := func(x *float64) string {
+	f := func(x *jsonfloat.Float) string {
 		if x == nil {
 			return "-"
 		}
-		return fmt.Sprintf("%.4g", *x)
+		return fmt.Sprintf("%.4g", float64(*x))
 	}
 	for _, s := range o.Scores {
 		fmt.Fprintf(&b, "    %-16s %7d %7d %10s %10s %10s %10s %10s\n", s.Name, s.Pairs, s.Missing, f(s.Mean), f(s.SD), f(s.Min), f(s.Median), f(s.Max))

@@ -83,6 +83,15 @@ func runDataSignatures(ctx context.Context, env Env, args []string) error {
 		fs.Usage()
 		return fmt.Errorf("%w: deup data signatures: --gct and --screen (or --matrix-out) are required", ErrUsage)
 	}
+	for _, err := range []error{
+		needFile("--gct", *gct, "a LINCS signature file (GCT 1.2/1.3 text, .gz allowed, or GCTX)"),
+		needFile("--pertinfo", *pert, "the LINCS perturbagen table (pubchem_cid, pert_iname), or leave it out to match by name"),
+		needOutDir("--matrix-out", *matrixOut),
+	} {
+		if err != nil {
+			return err
+		}
+	}
 	var write func(io.Writer, *lincs.Matrix, memory.Allocator) error
 	switch ext := strings.ToLower(filepath.Ext(*matrixOut)); {
 	case *matrixOut == "":

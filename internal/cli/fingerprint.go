@@ -111,6 +111,14 @@ func runFingerprint(ctx context.Context, env Env, args []string) error {
 	if *header && (*idCol != "" || *smilesCol != "") {
 		return fmt.Errorf("%w: --header reads id<TAB>smiles lines; --drug-id-col and --smiles-col name a catalogue's columns: give one or the other", ErrUsage)
 	}
+	if len(pos) == 1 {
+		if err := needFile("", pos[0], catalogueWhat+", or id<TAB>smiles lines"); err != nil {
+			return err
+		}
+	}
+	if err := needOutDir("--out", *outPath); err != nil {
+		return err
+	}
 	outKind := ""
 	if *outPath != "" {
 		switch strings.ToLower(filepath.Ext(*outPath)) {

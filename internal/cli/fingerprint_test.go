@@ -102,7 +102,7 @@ func TestFingerprintHelpAndUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
 	}
-	if _, errs, code := runMain(t, "", "fingerprint", "/nonexistent/file.tsv"); code != 1 || !strings.Contains(errs, "no such file") {
+	if _, errs, code := runMain(t, "", "fingerprint", "/nonexistent/file.tsv"); code != 1 || !strings.Contains(errs, "file /nonexistent/file.tsv does not exist") {
 		t.Errorf("missing file: exit %d, stderr %q", code, errs)
 	}
 }

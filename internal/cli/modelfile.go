@@ -23,8 +23,10 @@ import (
 
 // openModel reads the model file at path.
 func openModel(path string) (*trained.Model, error) {
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+	if fi, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("model file %s does not exist: train one with deup train --out %s", path, path)
+	} else if err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("%s is a directory, not a model file: give the file deup train --out wrote", path)
 	}
 	return trained.ReadFile(path)
 }
@@ -38,7 +40,14 @@ func openScreen(dir string) (*drugcomb.Screen, error) {
 		}
 		return nil, fmt.Errorf("%s is not a screen directory (no %s): screen directories are written by deup data import --out DIR", dir, drugcomb.MetaFile)
 	}
-	return drugcomb.Open(dir)
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return nil, fmt.Errorf("%s is a file, not a screen directory: give the directory deup data import --out wrote (the one holding %s)", dir, drugcomb.MetaFile)
+	}
+	sc, err := drugcomb.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%w (the screen in %s cannot be read: import it again with deup data import --out %s)", err, dir, dir)
+	}
+	return sc, nil
 }
 
 // errNoMeta explains what to do with a model file from before models

@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -26,6 +25,7 @@ import (
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/progress"
+	"github.com/deup-screening/deup/internal/vocab"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/model/trained"
 	"github.com/deup-screening/deup/uq"
@@ -101,6 +101,11 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	format, err := outputFormat(*out)
 	if err != nil {
 		return err
+	}
+	for _, err := range []error{needFile("--pairs", *pairsPath, pairsWhat), needFile("--drugs", *drugsPath, catalogueWhat), needOutDir("--out", *out)} {
+		if err != nil {
+			return err
+		}
 	}
 	if isSet(fs, "coverage") {
 		if err := checkCoverage(*coverage); err != nil {
@@ -570,11 +575,11 @@ func (w *predWriter) write(ids []string, pairs []model.Pair, pred []model.Predic
 			}
 			for _, v := range vals {
 				l = append(l, ',')
-				l = strconv.AppendFloat(l, v, 'g', 7, 64)
+				l = vocab.AppendFloat(l, v, 7) // 0.0, not 0: a float column to pandas and DuckDB
 			}
 			if y, ok := w.measured[newMeasuredKey(ids[p.A], ids[p.B])]; ok {
 				l = append(l, ",true,"...)
-				l = strconv.AppendFloat(l, y, 'g', -1, 64)
+				l = vocab.AppendFloat(l, y, -1)
 			} else {
 				l = append(l, ",false,"...)
 			}

@@ -80,6 +80,9 @@ func runSuggest(ctx context.Context, env Env, args []string) error {
 	if _, err := suggest.FormatOf(*out); err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
+	if err := needOutDir("--out", *out); err != nil {
+		return err
+	}
 	batchSet := false
 	fs.Visit(func(f *flag.Flag) { batchSet = batchSet || f.Name == "batch" })
 	if batchSet && *batch < 1 {

@@ -127,6 +127,9 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := needOutDir("--out", *out); err != nil {
+		return err
+	}
 	if !(*calFrac >= 0 && *calFrac < 1) {
 		return fmt.Errorf("%w: --calibration %v: want a fraction in [0, 1), e.g. 0.1 (0 stores no calibration)", ErrUsage, *calFrac)
 	}

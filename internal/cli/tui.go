@@ -35,7 +35,7 @@ Predictions come from --model MODEL (a model file from deup train, any
 method: every unordered pair of the drugs of the screen it was trained on is
 scored on its cell line, the tower running once per drug; --screen DIR opens
 another screen instead) or from --predictions FILE (.csv, .parquet or .arrow
-with drug_a, drug_b, [cell_line,] mu, sigma_total, sigma_epistemic,
+with drug_a_id, drug_b_id, [cell_line,] mu, sigma_total, sigma_epistemic,
 sigma_aleatoric[, acquisition], as deup predict writes). Without either, the
 table shows the measured pairs only. Without --screen or --model it opens the
 synthetic default screen (data synth, seed 1). --drugs FILE adds drugs to the
@@ -87,6 +87,14 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	}
 	if math.IsNaN(*kappa) || math.IsInf(*kappa, 0) {
 		return fmt.Errorf("%w: deup tui: --kappa must be finite", ErrUsage)
+	}
+	for _, err := range []error{
+		needFile("--predictions", *predPath, "a predictions file written by deup predict --out (.csv, .parquet, .arrow)"),
+		needFile("--drugs", *drugsPath, catalogueWhat),
+	} {
+		if err != nil {
+			return err
+		}
 	}
 	start := time.Now()
 	if *predPath != "" {

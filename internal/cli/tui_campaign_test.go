@@ -193,7 +193,7 @@ func TestTUICampaignScreen(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"not a campaign", []string{"--campaign", t.TempDir()}, "is not a campaign (no ledger)"},
+		{"not a campaign", []string{"--campaign", t.TempDir()}, "is not a campaign directory (no ledger)"},
 		{"other screen", []string{"--campaign", dir, "--screen", other}, "the campaign runs on 60 drugs, the screen"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

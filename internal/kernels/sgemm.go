@@ -27,18 +27,26 @@ type fastBLAS struct {
 	scratch *sync.Pool
 }
 
-// buf returns a buffer of n floats (contents undefined) and its release.
-func (fb fastBLAS) buf(n int) ([]float32, func()) {
-	if fb.scratch == nil {
-		return make([]float32, n), func() {}
+// buf returns a buffer of at least n floats (contents undefined); give
+// it back with release (no closure: nothing allocated per product once
+// the pool holds a large enough buffer).
+func (fb fastBLAS) buf(n int) *[]float32 {
+	var p *[]float32
+	if fb.scratch != nil {
+		p, _ = fb.scratch.Get().(*[]float32)
 	}
-	p, _ := fb.scratch.Get().(*[]float32)
 	if p == nil || cap(*p) < n {
 		s := make([]float32, n)
 		p = &s
 	}
-	b := (*p)[:n]
-	return b, func() { fb.scratch.Put(p) }
+	return p
+}
+
+// release returns a buffer from buf to the pool.
+func (fb fastBLAS) release(p *[]float32) {
+	if fb.scratch != nil {
+		fb.scratch.Put(p)
+	}
 }
 
 // microKernel computes C[0:mr, 0:nr] (+)= Ap·B for a packed A panel
@@ -102,8 +110,9 @@ func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []
 	if chunk < panels {
 		nw = min(Workers(), (panels+chunk-1)/chunk)
 	}
-	buf, release := fb.buf(mPad*kb + nw*per)
-	defer release()
+	bp := fb.buf(mPad*kb + nw*per)
+	defer fb.release(bp)
+	buf := (*bp)[:mPad*kb+nw*per]
 	ap := buf[:mPad*kb]
 	scratch := func(w int) []float32 { return buf[mPad*kb+w*per : mPad*kb+(w+1)*per] }
 	for pc := 0; pc < k; pc += kcBlock {
@@ -135,61 +144,90 @@ func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []
 				}
 			}
 		}
-		work := func(lo, hi int, s []float32) {
-			// An untransposed B: pack op(B)[pc:pc+kc, panels lo..hi) first,
-			// panel-major (bp[(jp−lo)·kc·nr + p·nr + j]), reading B row by
-			// row, so the reads are sequential and prefetched (read panel
-			// by panel, each row of a panel is on its own page and comes
-			// from memory at full latency: 40 % slower with B not cached).
-			bp, tile := s[:(hi-lo)*kc*nr], s[len(s)-mr*nr:]
-			if tB == blas.NoTrans {
-				for p := 0; p < kc; p++ {
-					row := b[(pc+p)*ldb : (pc+p)*ldb+n]
-					for jp := lo; jp < hi; jp++ {
-						jc := jp * nr
-						w := min(nr, n-jc)
-						dst := bp[(jp-lo)*kc*nr+p*nr : (jp-lo)*kc*nr+p*nr+nr]
-						copy(dst, row[jc:jc+w])
-						clear(dst[w:])
-					}
-				}
-			}
+		blk := sgemmBlock{tB: tB, m: m, n: n, kc: kc, pc: pc, mr: mr, nr: nr, mPad: mPad, b: b, ldb: ldb, c: c, ldc: ldc, ap: ap, kern: kern, add: add}
+		if nw == 1 { // one chunk, on this goroutine: nothing escapes (no allocation per product)
+			blk.work(0, panels, scratch(0))
+			continue
+		}
+		pb := new(sgemmBlock)
+		*pb = blk
+		forChunks(panels, chunk, nw, func(worker, lo, hi int) {
+			pb.work(lo, hi, buf[mPad*kb+worker*per:mPad*kb+(worker+1)*per])
+		})
+	}
+}
+
+// sgemmBlock is one k block of Sgemm: the packed A (ap) times the rows
+// pc..pc+kc of op(B), into C.
+type sgemmBlock struct {
+	tB           blas.Transpose
+	m, n, kc, pc int
+	mr, nr, mPad int
+	b            []float32
+	ldb          int
+	c            []float32
+	ldc          int
+	ap           []float32
+	kern         func(k int, a, b, c *float32, ldc, ldb int, add bool)
+	add          bool
+}
+
+// work multiplies into C the column panels lo..hi, with s as scratch
+// (packed B and a partial tile).
+func (g *sgemmBlock) work(lo, hi int, s []float32) {
+	tB, m, n, kc, pc, mr, nr, mPad := g.tB, g.m, g.n, g.kc, g.pc, g.mr, g.nr, g.mPad
+	b, ldb, c, ldc, ap, kern, add := g.b, g.ldb, g.c, g.ldc, g.ap, g.kern, g.add
+	// An untransposed B: pack op(B)[pc:pc+kc, panels lo..hi) first,
+	// panel-major (bp[(jp−lo)·kc·nr + p·nr + j]), reading B row by
+	// row, so the reads are sequential and prefetched (read panel
+	// by panel, each row of a panel is on its own page and comes
+	// from memory at full latency: 40 % slower with B not cached).
+	bp, tile := s[:(hi-lo)*kc*nr], s[len(s)-mr*nr:]
+	if tB == blas.NoTrans {
+		for p := 0; p < kc; p++ {
+			row := b[(pc+p)*ldb : (pc+p)*ldb+n]
 			for jp := lo; jp < hi; jp++ {
 				jc := jp * nr
 				w := min(nr, n-jc)
-				bsrc := &bp[(jp-lo)*kc*nr]
-				if tB != blas.NoTrans {
-					// A transposed B is packed one panel at a time, just
-					// before use (it stays in L1): its reads are four
-					// contiguous rows at a time anyway.
-					panel := bp[:kc*nr]
-					if w < nr {
-						clear(panel)
-					}
-					packTransposed(panel, b[jc*ldb+pc:], ldb, kc, w, nr)
-					bsrc = &panel[0]
+				dst := bp[(jp-lo)*kc*nr+p*nr : (jp-lo)*kc*nr+p*nr+nr]
+				copy(dst, row[jc:jc+w])
+				clear(dst[w:])
+			}
+		}
+	}
+	for jp := lo; jp < hi; jp++ {
+		jc := jp * nr
+		w := min(nr, n-jc)
+		bsrc := &bp[(jp-lo)*kc*nr]
+		if tB != blas.NoTrans {
+			// A transposed B is packed one panel at a time, just
+			// before use (it stays in L1): its reads are four
+			// contiguous rows at a time anyway.
+			panel := bp[:kc*nr]
+			if w < nr {
+				clear(panel)
+			}
+			packTransposed(panel, b[jc*ldb+pc:], ldb, kc, w, nr)
+			bsrc = &panel[0]
+		}
+		for ic := 0; ic < mPad; ic += mr {
+			h := min(mr, m-ic)
+			if h == mr && w == nr {
+				kern(kc, &ap[ic*kc], bsrc, &c[ic*ldc+jc], ldc, nr, add)
+				continue
+			}
+			kern(kc, &ap[ic*kc], bsrc, &tile[0], nr, nr, false)
+			for ii := 0; ii < h; ii++ {
+				row := c[(ic+ii)*ldc+jc : (ic+ii)*ldc+jc+w]
+				if !add {
+					copy(row, tile[ii*nr:ii*nr+w])
+					continue
 				}
-				for ic := 0; ic < mPad; ic += mr {
-					h := min(mr, m-ic)
-					if h == mr && w == nr {
-						kern(kc, &ap[ic*kc], bsrc, &c[ic*ldc+jc], ldc, nr, add)
-						continue
-					}
-					kern(kc, &ap[ic*kc], bsrc, &tile[0], nr, nr, false)
-					for ii := 0; ii < h; ii++ {
-						row := c[(ic+ii)*ldc+jc : (ic+ii)*ldc+jc+w]
-						if !add {
-							copy(row, tile[ii*nr:ii*nr+w])
-							continue
-						}
-						for jj := range row {
-							row[jj] += tile[ii*nr+jj]
-						}
-					}
+				for jj := range row {
+					row[jj] += tile[ii*nr+jj]
 				}
 			}
 		}
-		forChunks(panels, chunk, nw, func(worker, lo, hi int) { work(lo, hi, scratch(worker)) })
 	}
 }
 

@@ -1,0 +1,177 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/deup-screening/deup/bench"
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/vocab"
+	"github.com/deup-screening/deup/uq"
+)
+
+// TestVocabularyRoundTrip is issue 18's "done when": it writes every kind
+// of output file the vocabulary (internal/vocab, docs/vocabulary.md) lists,
+// in every format each supports, through the commands themselves, reads
+// each back through the one reader (vocab.ReadFile) and checks its column
+// names and types against the vocabulary. It also checks that every file
+// and format of the vocabulary was written, so a new writer or format
+// cannot be added to the table without a file here.
+//
+// The model is an MSE ensemble, whose sigma_aleatoric is 0 in every row:
+// the case where a float column written as "0" reads as integers in pandas
+// and DuckDB.
+func TestVocabularyRoundTrip(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains two small models and runs a short bench and simulation")
+	}
+	tmp := t.TempDir()
+	screen := campaignScreenDir(t)
+	sc, err := drugcomb.Open(screen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	covered := map[string]map[vocab.Format]bool{}
+	check := func(key, path string, vars map[string][]string) {
+		t.Helper()
+		f, ok := vocab.Lookup(key)
+		if !ok {
+			t.Fatalf("no file %q in the vocabulary", key)
+		}
+		tbl, err := vocab.ReadFile(path)
+		if err != nil {
+			t.Errorf("%s: %v", key, err)
+			return
+		}
+		if tbl.Rows == 0 && key != "campaign-ledger" { // a ledger event may hold no pair
+			t.Errorf("%s: %s has no rows: nothing to check the types of", key, path)
+		}
+		if err := f.Check(tbl, vars); err != nil {
+			t.Error(err)
+		}
+		if covered[key] == nil {
+			covered[key] = map[vocab.Format]bool{}
+		}
+		covered[key][tbl.Format] = true
+	}
+
+	// Screen.
+	scoreVars := map[string][]string{"score": sc.ScoreNames}
+	for _, ext := range []string{".arrow", ".parquet"} {
+		check("screen-drugs", filepath.Join(screen, "drugs"+ext), nil)
+		check("screen-pairs", filepath.Join(screen, "pairs"+ext), scoreVars)
+	}
+	check("screen-meta", filepath.Join(screen, drugcomb.MetaFile), nil)
+	inspect := filepath.Join(tmp, "inspect.json")
+	if err := os.WriteFile(inspect, []byte(mustRun(t, "data", "inspect", screen, "--json")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	check("screen-inspect", inspect, nil)
+
+	// Predictions: all pairs with intervals, and --pairs by names with two
+	// extra columns passed through.
+	model := filepath.Join(tmp, "m.deup")
+	mustRun(t, "train", "--screen", screen, "--method", "ensemble", "--members", "2", "--epochs", "3", "--calibration", "0.2", "--seed", "1", "--out", model)
+	pairs := filepath.Join(tmp, "pairs.csv")
+	body := "drug_a,drug_b,well,notes\n"
+	for i := 0; i+1 < len(sc.Drugs) && i < 6; i += 2 {
+		body += fmt.Sprintf("%s,%s,A%d,plate 1\n", sc.Drugs[i].Name, sc.Drugs[i+1].Name, i)
+	}
+	if err := os.WriteFile(pairs, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	extra := map[string][]string{"pairs_column": {"well", "notes"}}
+	for _, ext := range []string{".csv", ".parquet", ".arrow"} {
+		all := filepath.Join(tmp, "all"+ext)
+		mustRun(t, "predict", "--model", model, "--all-pairs", "--coverage", "0.9", "--out", all)
+		check("predictions", all, map[string][]string{"pairs_column": {}})
+		listed := filepath.Join(tmp, "listed"+ext)
+		mustRun(t, "predict", "--model", model, "--pairs", pairs, "--out", listed)
+		check("predictions", listed, extra)
+	}
+
+	// Suggestions from a model, and a live campaign's round exported.
+	for _, ext := range []string{".csv", ".json", ".parquet"} {
+		s := filepath.Join(tmp, "next"+ext)
+		mustRun(t, "suggest", "--model", model, "--batch", "5", "--out", s)
+		check("suggestions", s, nil)
+	}
+	live := filepath.Join(tmp, "live")
+	mustRun(t, "campaign", "init", "--screen", screen, "--model", "deup-ridge", "--features", "identity", "--batch", "4", live)
+	check("campaign-json", filepath.Join(live, "campaign.json"), nil)
+	for _, ext := range []string{".csv", ".json", ".parquet"} {
+		s := filepath.Join(tmp, "round1"+ext)
+		mustRun(t, "suggest", "--campaign", live, "--out", s)
+		check("suggestions", s, nil)
+	}
+
+	// A retrospective campaign's report.
+	retro := filepath.Join(tmp, "retro")
+	mustRun(t, "campaign", "init", "--screen", screen, "--mode", "retrospective", "--init", "20", "--batch", "4", "--rounds", "2",
+		"--model", "deup-ridge", "--features", "identity", retro)
+	mustRun(t, "campaign", "resume", retro)
+	rep := filepath.Join(tmp, "report.json")
+	mustRun(t, "campaign", "report", retro, "--json", rep)
+	check("campaign-report", rep, nil)
+	for _, c := range []string{live, retro} { // every event of both campaigns
+		evs, err := filepath.Glob(filepath.Join(c, "ledger", "*.arrow"))
+		if err != nil || len(evs) == 0 {
+			t.Errorf("%s: no ledger events (%v)", c, err)
+		}
+		for _, e := range evs {
+			check("campaign-ledger", e, nil)
+		}
+	}
+
+	// Campaign simulation.
+	sim := filepath.Join(tmp, "sim")
+	mustRun(t, "campaign", "simulate", "--screen", screen, "--init", "20", "--batch", "4", "--rounds", "2", "--seeds", "2",
+		"--acquisition", "greedy,random", "--out", sim)
+	simVars := map[string][]string{"strategy": {"greedy", "random"}, "series": {"top1_found", "best", "test_rmse"}}
+	check("simulate-report", filepath.Join(sim, "report.json"), simVars)
+	check("simulate-runs", filepath.Join(sim, "runs.csv"), nil)
+	check("simulate-summary", filepath.Join(sim, "summary.csv"), nil)
+
+	// Bench.
+	out := filepath.Join(tmp, "bench")
+	mustRun(t, "bench", "--screen", screen, "--methods", "ensemble", "--members", "2", "--seeds", "1", "--epochs", "2", "--no-figures", "--out", out)
+	check("bench-predictions", filepath.Join(out, "predictions.parquet"), nil)
+	metrics := append(append(uq.Names(), "train_seconds"), bench.TruthNames()...)
+	check("bench-results", filepath.Join(out, "results.json"), map[string][]string{
+		"method": {"ensemble"}, "metric": metrics, "kind": {"plain", "normalized"},
+		"interval_metric": {"coverage", "width", "worst_quintile_coverage", "interval_score"},
+	})
+
+	// Fingerprints of a catalogue.
+	cat := filepath.Join(tmp, "drugs.csv")
+	lines := "id,name,smiles\n"
+	for _, d := range sc.Drugs[:5] {
+		lines += fmt.Sprintf("%s,%s,%s\n", d.ID, d.Name, d.SMILES)
+	}
+	if err := os.WriteFile(cat, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, ext := range []string{".csv", ".parquet"} {
+		fp := filepath.Join(tmp, "fp"+ext)
+		mustRun(t, "fingerprint", "--out", fp, cat)
+		check("fingerprints", fp, nil)
+	}
+
+	// Every file and format of the vocabulary was written and checked.
+	var missing []string
+	for _, f := range vocab.Files() {
+		for _, ff := range f.Formats {
+			if !covered[f.Key][ff] {
+				missing = append(missing, f.Key+" "+string(ff))
+			}
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("the vocabulary lists files this test does not write: %s", strings.Join(missing, ", "))
+	}
+}

@@ -1,0 +1,39 @@
+package model
+
+import (
+	"context"
+	"testing"
+)
+
+// TestFitKeepsNothingOfTraining checks that after Fit a model's networks
+// hold no optimizer state (every parameter's Adam moments released, step
+// count 0): graphs and gradients go with the trainer, which Fit closes.
+func TestFitKeepsNothingOfTraining(t *testing.T) {
+	tp := makeToy(21, 12, 32, 6, 0.3)
+	cfg := smallConfig()
+	cfg.MaxEpochs = 2
+	for _, m := range []Method{NewDEUP(cfg), NewEnsemble(cfg, 2, false), NewEnsemble(cfg, 2, true), NewMCDropout(cfg, 0.1, 2)} {
+		if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
+			t.Fatal(err)
+		}
+		var nets []*network
+		switch m := m.(type) {
+		case *DEUP:
+			nets = []*network{m.net}
+		case *Ensemble:
+			nets = m.nets
+		case *MCDropout:
+			nets = []*network{m.net}
+		}
+		if len(nets) == 0 {
+			t.Fatalf("%T: no networks after Fit", m)
+		}
+		for _, n := range nets {
+			for _, p := range n.params {
+				if p.opt32.Steps() != 0 || p.opt64.Steps() != 0 {
+					t.Errorf("%T: %s keeps Adam state after Fit (%d, %d steps)", m, p.name, p.opt32.Steps(), p.opt64.Steps())
+				}
+			}
+		}
+	}
+}
