@@ -56,6 +56,7 @@ func commands() []*Command {
 	return []*Command{
 		dataCommand(),
 		smoCommand(),
+		rlCommand(),
 		fingerprintCommand(),
 		trainCommand(),
 		predictCommand(),

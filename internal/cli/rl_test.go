@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var updateRL = flag.Bool("update-rl", false, "rewrite testdata/rl_help.golden")
+
+func TestRLHelpGolden(t *testing.T) {
+	code, stdout, _ := smoMain(t, "rl", "-h")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	golden := filepath.Join("testdata", "rl_help.golden")
+	if *updateRL {
+		if err := os.WriteFile(golden, []byte(stdout), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update-rl)", err)
+	}
+	if stdout != string(want) {
+		t.Errorf("help differs from %s:\n%s", golden, stdout)
+	}
+	for _, f := range []string{"-env", "-agents", "-seeds", "-first-seed", "-episodes", "-workers", "-out"} {
+		if !strings.Contains(stdout, f) {
+			t.Errorf("help does not explain %s", f)
+		}
+	}
+}
+
+func TestRLUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no out", []string{"rl"}, "--out is required"},
+		{"bad env", []string{"rl", "--env", "mountaincar", "--out", dir}, `--env "mountaincar": want cartpole`},
+		{"bad agent", []string{"rl", "--agents", "dqn,ppo", "--out", dir}, `unknown agent "ppo"`},
+		{"repeated agent", []string{"rl", "--agents", "dqn,dqn", "--out", dir}, `agent "dqn" given twice`},
+		{"empty agent", []string{"rl", "--agents", "dqn,", "--out", dir}, "empty agent name"},
+		{"zero seeds", []string{"rl", "--seeds", "0", "--out", dir}, "--seeds 0 < 1"},
+		{"zero episodes", []string{"rl", "--episodes", "0", "--out", dir}, "--episodes 0 < 1"},
+		{"zero workers", []string{"rl", "--workers", "0", "--out", dir}, "--workers 0 < 1"},
+		{"not a number", []string{"rl", "--seeds", "five", "--out", dir}, "invalid value"},
+		{"positional", []string{"rl", "--out", dir, "extra"}, "unexpected argument"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := smoMain(t, tc.args...)
+			if code != 2 || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr, tc.want)
+			}
+		})
+	}
+}
+
+// A short run of every agent: the files, the JSON keys of the issue, the
+// CSV shape, and the same numbers with 1 and 2 workers.
+func TestRLRun(t *testing.T) {
+	args := func(dir, workers string) []string {
+		return []string{"rl", "--agents", "dqn,deup-dqn,mcdropout-dqn,boot-dqn,random", "--seeds", "2", "--episodes", "4", "--workers", workers, "--out", dir}
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr := smoMain(t, args(dir, "2")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, a := range []string{"| dqn |", "| deup-dqn |", "| mcdropout-dqn |", "| boot-dqn |", "| random |"} {
+		if !strings.Contains(stdout, a) {
+			t.Errorf("table lacks %s:\n%s", a, stdout)
+		}
+	}
+	if !strings.Contains(stderr, "rl boot-dqn seed 2") {
+		t.Errorf("no progress bar per run on stderr:\n%s", stderr)
+	}
+	for _, f := range []string{"results.json", "runs.csv", "regret.png", "regret.svg"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Env      string `json:"env"`
+		Episodes int    `json:"episodes"`
+		Seeds    int    `json:"seeds"`
+		Agents   map[string]struct {
+			AverageRegret struct{ Mean, SD *float64 } `json:"average_regret"`
+			Score         struct{ Mean, SD *float64 } `json:"score"`
+			PerSeed       []struct {
+				Seed        *uint64  `json:"seed"`
+				TotalRegret *float64 `json:"total_regret"`
+				BestEpisode *float64 `json:"best_episode"`
+				WallSeconds *float64 `json:"wall_seconds"`
+			} `json:"per_seed"`
+			RegretCurve []float64 `json:"regret_curve"`
+		} `json:"agents"`
+		WallSeconds *float64 `json:"wall_seconds"`
+	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Env != "cartpole" || got.Episodes != 4 || got.Seeds != 2 || len(got.Agents) != 5 || got.WallSeconds == nil {
+		t.Fatalf("results.json header: %.300s", b)
+	}
+	for name, a := range got.Agents {
+		if a.AverageRegret.Mean == nil || a.AverageRegret.SD == nil || a.Score.Mean == nil || a.Score.SD == nil || len(a.PerSeed) != 2 || len(a.RegretCurve) != 4 {
+			t.Errorf("%s: incomplete entry", name)
+			continue
+		}
+		for _, s := range a.PerSeed {
+			if s.Seed == nil || s.TotalRegret == nil || s.BestEpisode == nil || s.WallSeconds == nil {
+				t.Errorf("%s: per_seed entry lacks a key", name)
+			}
+		}
+		// The curve's last point is the mean average regret.
+		if d := a.RegretCurve[3] - *a.AverageRegret.Mean; d > 1e-9 || d < -1e-9 {
+			t.Errorf("%s: regret_curve ends at %v, average regret %v", name, a.RegretCurve[3], *a.AverageRegret.Mean)
+		}
+	}
+	csv, _ := os.ReadFile(filepath.Join(dir, "runs.csv"))
+	lines := strings.Split(strings.TrimSpace(string(csv)), "\n")
+	if lines[0] != "agent,seed,episode,return,total_regret" || len(lines) != 1+5*2*4 {
+		t.Errorf("runs.csv: header %q, %d lines", lines[0], len(lines))
+	}
+	dir2 := filepath.Join(t.TempDir(), "out2")
+	if code, _, stderr := smoMain(t, args(dir2, "1")...); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	csv2, _ := os.ReadFile(filepath.Join(dir2, "runs.csv"))
+	if !bytes.Equal(csv, csv2) {
+		t.Error("runs.csv differs between --workers 2 and --workers 1")
+	}
+}

@@ -1,0 +1,236 @@
+package rl
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/deup-screening/deup/internal/jsonfloat"
+	"github.com/deup-screening/deup/internal/plotstyle"
+)
+
+// Summary gathers the runs of several agents over the same seeds.
+type Summary struct {
+	Env      string
+	Episodes int
+	Order    []string // agents in the order asked
+	Runs     map[string][]*Result
+	Wall     float64 // seconds for the whole table
+}
+
+// MeanSD is a mean and sample standard deviation (n−1; 0 for one value).
+type MeanSD struct {
+	Mean jsonfloat.Float `json:"mean"`
+	SD   jsonfloat.Float `json:"sd"`
+}
+
+func meanSD(v []float64) MeanSD {
+	m := 0.0
+	for _, x := range v {
+		m += x
+	}
+	m /= float64(len(v))
+	ss := 0.0
+	for _, x := range v {
+		ss += (x - m) * (x - m)
+	}
+	sd := 0.0
+	if len(v) > 1 {
+		sd = math.Sqrt(ss / float64(len(v)-1))
+	}
+	return MeanSD{jsonfloat.Float(m), jsonfloat.Float(sd)}
+}
+
+// AverageRegret is the mean ± sd over seeds of the agent's average regret
+// (total regret after the last episode / episodes).
+func (s *Summary) AverageRegret(agent string) MeanSD {
+	var v []float64
+	for _, r := range s.Runs[agent] {
+		v = append(v, r.AverageRegret())
+	}
+	return meanSD(v)
+}
+
+// Score is the mean ± sd over seeds of the agent's bsuite score.
+func (s *Summary) Score(agent string) MeanSD {
+	var v []float64
+	for _, r := range s.Runs[agent] {
+		v = append(v, r.Score())
+	}
+	return meanSD(v)
+}
+
+// Curve returns, per episode k, the mean over seeds of the average regret
+// after episode k (total regret / k) and its standard error.
+func (s *Summary) Curve(agent string) (mean, se []float64) {
+	runs := s.Runs[agent]
+	mean, se = make([]float64, s.Episodes), make([]float64, s.Episodes)
+	v := make([]float64, len(runs))
+	for k := range mean {
+		for i, r := range runs {
+			v[i] = r.TotalRegret[k] / float64(k+1)
+		}
+		ms := meanSD(v)
+		mean[k], se[k] = float64(ms.Mean), float64(ms.SD)/math.Sqrt(float64(len(v)))
+	}
+	return mean, se
+}
+
+type seedJSON struct {
+	Seed        uint64          `json:"seed"`
+	TotalRegret jsonfloat.Float `json:"total_regret"`
+	BestEpisode jsonfloat.Float `json:"best_episode"`
+	WallSeconds jsonfloat.Float `json:"wall_seconds"`
+}
+
+type agentJSON struct {
+	AverageRegret MeanSD           `json:"average_regret"`
+	Score         MeanSD           `json:"score"`
+	PerSeed       []seedJSON       `json:"per_seed"`
+	RegretCurve   jsonfloat.Floats `json:"regret_curve"`
+}
+
+type summaryJSON struct {
+	Env         string               `json:"env"`
+	Episodes    int                  `json:"episodes"`
+	Seeds       int                  `json:"seeds"`
+	Agents      map[string]agentJSON `json:"agents"`
+	WallSeconds jsonfloat.Float      `json:"wall_seconds"`
+}
+
+// WriteJSON writes results.json: {"env", "episodes", "seeds" (how many),
+// "agents": {NAME: {"average_regret": {"mean", "sd"}, "score": {"mean",
+// "sd"}, "per_seed": [{"seed", "total_regret", "best_episode",
+// "wall_seconds"}], "regret_curve": [mean average regret after each
+// episode]}}, "wall_seconds"}.
+func (s *Summary) WriteJSON(w io.Writer) error {
+	out := summaryJSON{Env: s.Env, Episodes: s.Episodes, Agents: map[string]agentJSON{}, WallSeconds: jsonfloat.Float(s.Wall)}
+	for _, a := range s.Order {
+		runs := s.Runs[a]
+		out.Seeds = len(runs)
+		aj := agentJSON{AverageRegret: s.AverageRegret(a), Score: s.Score(a)}
+		for _, r := range runs {
+			aj.PerSeed = append(aj.PerSeed, seedJSON{r.Seed, jsonfloat.Float(r.TotalRegret[len(r.TotalRegret)-1]), jsonfloat.Float(r.BestEpisode), jsonfloat.Float(r.Wall.Seconds())})
+		}
+		mean, _ := s.Curve(a)
+		aj.RegretCurve = jsonfloat.Floats(mean)
+		out.Agents[a] = aj
+	}
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// WriteCSV writes runs.csv: agent,seed,episode,return,total_regret (episodes from 1).
+func (s *Summary) WriteCSV(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("agent,seed,episode,return,total_regret\n")
+	var b []byte
+	for _, a := range s.Order {
+		for _, r := range s.Runs[a] {
+			for k, ret := range r.Returns {
+				b = append(b[:0], a...)
+				b = append(b, ',')
+				b = strconv.AppendUint(b, r.Seed, 10)
+				b = append(b, ',')
+				b = strconv.AppendInt(b, int64(k+1), 10)
+				b = append(b, ',')
+				b = strconv.AppendFloat(b, ret, 'g', -1, 64)
+				b = append(b, ',')
+				b = strconv.AppendFloat(b, r.TotalRegret[k], 'g', -1, 64)
+				b = append(b, '\n')
+				bw.Write(b)
+			}
+		}
+	}
+	return bw.Flush()
+}
+
+// WriteTable writes the markdown table: per agent, average regret and
+// bsuite score (mean ± sd over seeds), the runs whose best episode exceeds
+// 500, mean steps and wall time per run.
+func (s *Summary) WriteTable(w io.Writer) error {
+	fmt.Fprintf(w, "| agent | average regret (mean ± sd) | bsuite score (mean ± sd) | best episode > %g | steps/run | wall/run |\n", GoodEpisode)
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	for _, a := range s.Order {
+		runs := s.Runs[a]
+		ar, sc := s.AverageRegret(a), s.Score(a)
+		solved, steps, wall := 0, 0.0, 0.0
+		for _, r := range runs {
+			if r.BestEpisode > GoodEpisode {
+				solved++
+			}
+			steps += float64(r.Steps) / float64(len(runs))
+			wall += r.Wall.Seconds() / float64(len(runs))
+		}
+		if _, err := fmt.Fprintf(w, "| %s | %.1f ± %.1f | %.3f ± %.3f | %d/%d | %.0f | %.1fs |\n", a, ar.Mean, ar.SD, sc.Mean, sc.SD, solved, len(runs), steps, wall); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Plot draws the average regret against episodes, one line per agent with
+// a band of ± one standard error over seeds, into each path (.png, .svg).
+func (s *Summary) Plot(paths ...string) error {
+	p := plot.New()
+	nseeds := 0
+	if len(s.Order) > 0 {
+		nseeds = len(s.Runs[s.Order[0]])
+	}
+	plural := "s"
+	if nseeds == 1 {
+		plural = ""
+	}
+	p.Title.Text = fmt.Sprintf("%s: average regret, mean ± s.e. over %d seed%s", s.Env, nseeds, plural)
+	p.X.Label.Text = "episode"
+	p.Y.Label.Text = "average regret (total regret / episodes)"
+	p.X.Tick.Marker = plotstyle.CountTicks{}
+	for i, a := range s.Order {
+		mean, se := s.Curve(a)
+		c := plotstyle.Color(i)
+		line := make(plotter.XYs, len(mean))
+		band := make(plotter.XYs, 0, 2*len(mean))
+		for k := range mean {
+			line[k] = plotter.XY{X: float64(k + 1), Y: mean[k]}
+			band = append(band, plotter.XY{X: float64(k + 1), Y: mean[k] + se[k]})
+		}
+		for k := len(mean) - 1; k >= 0; k-- {
+			band = append(band, plotter.XY{X: float64(k + 1), Y: mean[k] - se[k]})
+		}
+		poly, err := plotter.NewPolygon(band)
+		if err != nil {
+			return fmt.Errorf("rl: plot: %w", err)
+		}
+		r, g, b, _ := c.RGBA()
+		poly.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 50}
+		poly.LineStyle.Width = 0
+		l, err := plotter.NewLine(line)
+		if err != nil {
+			return fmt.Errorf("rl: plot: %w", err)
+		}
+		l.Color = c
+		l.Width = vg.Points(1.5)
+		p.Add(poly, l)
+		p.Legend.Add(a, l)
+	}
+	p.Legend.Top = true
+	p.Y.Min = 0
+	for _, path := range paths {
+		if err := p.Save(7*vg.Inch, 4.5*vg.Inch, path); err != nil {
+			return fmt.Errorf("rl: plot: %w", err)
+		}
+	}
+	return nil
+}
