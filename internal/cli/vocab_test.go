@@ -146,6 +146,18 @@ func TestVocabularyRoundTrip(t *testing.T) {
 		"interval_metric": {"coverage", "width", "worst_quintile_coverage", "interval_score"},
 	})
 
+	// deup ood and deup rl, the shortest runs that write every key.
+	ood := filepath.Join(tmp, "ood")
+	mustRun(t, "ood", "--seeds", "2", "--folds", "2", "--epochs", "1", "--patience", "1", "--methods", "deup-dv,mcdropout", "--out", ood)
+	check("ood-results", filepath.Join(ood, "results.json"), map[string][]string{
+		"method": {"deup-dv", "mcdropout"},
+		"metric": {"srcc", "auroc", "rejection_auc", "srcc_one_unseen", "srcc_two_unseen", "auroc_one_unseen", "auroc_two_unseen", "rmse", "train_seconds", "srcc_excess_risk"},
+	})
+	rl := filepath.Join(tmp, "rl")
+	mustRun(t, "rl", "--agents", "dqn,random", "--seeds", "2", "--episodes", "3", "--out", rl)
+	check("rl-results", filepath.Join(rl, "results.json"), map[string][]string{"agent": {"dqn", "random"}})
+	check("rl-runs", filepath.Join(rl, "runs.csv"), nil)
+
 	// Fingerprints of a catalogue.
 	cat := filepath.Join(tmp, "drugs.csv")
 	lines := "id,name,smiles\n"

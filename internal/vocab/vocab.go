@@ -334,6 +334,52 @@ func Files() []File {
 				{Name: "bits", Type: ListInt32, Meaning: "the fingerprint's on-bits in increasing order (CSV: space-separated)"},
 			},
 		},
+		{
+			Key: "ood-results", Title: "OOD rejection: results.json", Formats: []Format{JSON}, Document: true,
+			Writer: "`deup ood --out DIR`: `DIR/results.json`",
+			Columns: []Column{
+				{Name: "methods.{method}.{metric}.mean", Type: Float64, Nullable: true, Meaning: "mean over seeds of a metric: srcc (Spearman of σ with the realized loss), auroc (in- vs out-of-distribution), rejection_auc, their one/two-unseen versions, rmse, train_seconds, and srcc_excess_risk on the synthetic screen; null when undefined"},
+				{Name: "methods.{method}.{metric}.sd", Type: Float64, Nullable: true, Meaning: "its sample standard deviation over seeds; null for one seed"},
+				{Name: "method_order[]", Type: String, Meaning: "the methods in the order asked for"},
+				{Name: "n_in", Type: Int64, Meaning: "in-distribution test pairs, summed over seeds"},
+				{Name: "n_out", Type: Int64, Meaning: "out-of-distribution test pairs (one or two held-out drugs), summed over seeds"},
+				{Name: "n_one_unseen", Type: Int64, Meaning: "test pairs with one held-out drug, summed over seeds"},
+				{Name: "n_two_unseen", Type: Int64, Meaning: "test pairs with two held-out drugs, summed over seeds"},
+				{Name: "seeds[]", Type: Int64, Meaning: "the seeds"},
+				{Name: "screen", Type: String, Meaning: "the screen (directory, or the synthetic default and its seed)"},
+				{Name: "wall_seconds", Type: Float64, Meaning: "wall time of the whole run"},
+			},
+		},
+		{
+			Key: "rl-results", Title: "RL: results.json", Formats: []Format{JSON}, Document: true,
+			Writer: "`deup rl --out DIR`: `DIR/results.json`",
+			Columns: []Column{
+				{Name: "env", Type: String, Meaning: "the environment (cartpole)"},
+				{Name: "episodes", Type: Int64, Meaning: "episodes per run"},
+				{Name: "seeds", Type: Int64, Meaning: "runs per agent"},
+				{Name: "wall_seconds", Type: Float64, Meaning: "wall time of the whole table"},
+				{Name: "agents.{agent}.average_regret.mean", Type: Float64, Meaning: "mean over seeds of the average regret after the last episode (total regret / episodes; bsuite's BASE_REGRET 1000 per episode)"},
+				{Name: "agents.{agent}.average_regret.sd", Type: Float64, Nullable: true, Meaning: "its sample standard deviation; null for one seed"},
+				{Name: "agents.{agent}.score.mean", Type: Float64, Meaning: "mean bsuite score: ½(average-regret score + share of runs with a best episode over 500)"},
+				{Name: "agents.{agent}.score.sd", Type: Float64, Nullable: true, Meaning: "its sample standard deviation; null for one seed"},
+				{Name: "agents.{agent}.per_seed[].seed", Type: Int64, Meaning: "the run's seed"},
+				{Name: "agents.{agent}.per_seed[].total_regret", Type: Float64, Meaning: "1000·episodes − total return"},
+				{Name: "agents.{agent}.per_seed[].best_episode", Type: Float64, Meaning: "the run's best episode return"},
+				{Name: "agents.{agent}.per_seed[].wall_seconds", Type: Float64, Meaning: "the run's wall time"},
+				{Name: "agents.{agent}.regret_curve[]", Type: Float64, Meaning: "average regret after each episode, mean over seeds"},
+			},
+		},
+		{
+			Key: "rl-runs", Title: "RL: runs.csv", Formats: []Format{CSV},
+			Writer: "`deup rl --out DIR`: `DIR/runs.csv`",
+			Columns: []Column{
+				{Name: "agent", Type: String, Meaning: "the agent"},
+				{Name: "seed", Type: Int64, Meaning: "the run's seed"},
+				{Name: "episode", Type: Int64, Meaning: "the episode, from 1"},
+				{Name: "return", Type: Int64, Meaning: "the episode's return (steps with reward)"},
+				{Name: "total_regret", Type: Int64, Meaning: "1000·episode − the run's total return so far"},
+			},
+		},
 	}
 }
 
