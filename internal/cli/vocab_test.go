@@ -153,6 +153,10 @@ func TestVocabularyRoundTrip(t *testing.T) {
 		"method": {"deup-dv", "mcdropout"},
 		"metric": {"srcc", "auroc", "rejection_auc", "srcc_one_unseen", "srcc_two_unseen", "auroc_one_unseen", "auroc_two_unseen", "rmse", "train_seconds", "srcc_excess_risk"},
 	})
+	smo := filepath.Join(tmp, "smo")
+	mustRun(t, "smo", "--function", "multi-optima", "--method", "random,gp-ei", "--seeds", "2", "--steps", "3", "--out", smo)
+	check("smo-results-csv", filepath.Join(smo, "results.csv"), nil)
+	check("smo-results-json", filepath.Join(smo, "results.json"), map[string][]string{"method": {"random", "gp-ei"}})
 	rl := filepath.Join(tmp, "rl")
 	mustRun(t, "rl", "--agents", "dqn,random", "--seeds", "2", "--episodes", "3", "--out", rl)
 	check("rl-results", filepath.Join(rl, "results.json"), map[string][]string{"agent": {"dqn", "random"}})

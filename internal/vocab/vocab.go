@@ -335,6 +335,38 @@ func Files() []File {
 			},
 		},
 		{
+			Key: "smo-results-csv", Title: "SMO: results.csv", Formats: []Format{CSV},
+			Writer: "`deup smo --out DIR`: `DIR/results.csv`",
+			Columns: []Column{
+				{Name: "method", Type: String, Meaning: "the acquisition method"},
+				{Name: "seed", Type: Int64, Meaning: "the run's seed"},
+				{Name: "step", Type: Int64, Meaning: "the acquisition step; 0 is the initial design"},
+				{Name: "value", Type: Float64, Meaning: "the function's value at the point acquired"},
+				{Name: "best_so_far", Type: Float64, Meaning: "the best value found up to this step"},
+			},
+		},
+		{
+			Key: "smo-results-json", Title: "SMO: results.json", Formats: []Format{JSON}, Document: true,
+			Writer: "`deup smo --out DIR`: `DIR/results.json`",
+			Columns: []Column{
+				{Name: "function", Type: String, Meaning: "the test function"},
+				{Name: "dim", Type: Int64, Meaning: "its dimension"},
+				{Name: "global_max", Type: Float64, Meaning: "its global maximum"},
+				{Name: "steps", Type: Int64, Meaning: "acquisition steps per run"},
+				{Name: "init", Type: Int64, Meaning: "points of the initial design"},
+				{Name: "seeds[]", Type: Int64, Meaning: "the seeds"},
+				{Name: "tolerance", Type: Float64, Meaning: "a run reaches the optimum within this of global_max"},
+				{Name: "method_order[]", Type: String, Meaning: "the methods in the order asked for"},
+				{Name: "methods.{method}.best_so_far[][]", Type: Float64, Meaning: "per seed, the best value after each step"},
+				{Name: "methods.{method}.steps_to_optimum[]", Type: Int64, Nullable: true, Meaning: "per seed, the first step within tolerance; null when never"},
+				{Name: "methods.{method}.initial_best[]", Type: Float64, Meaning: "per seed, the best value of the initial design"},
+				{Name: "methods.{method}.reached_optimum", Type: Int64, Meaning: "runs that reached the optimum"},
+				{Name: "methods.{method}.final_mean", Type: Float64, Meaning: "mean over seeds of the final best value"},
+				{Name: "methods.{method}.final_sd", Type: Float64, Nullable: true, Meaning: "its sample standard deviation; null for one seed"},
+				{Name: "methods.{method}.wall_seconds[]", Type: Float64, Meaning: "per seed, the run's wall time"},
+			},
+		},
+		{
 			Key: "ood-results", Title: "OOD rejection: results.json", Formats: []Format{JSON}, Document: true,
 			Writer: "`deup ood --out DIR`: `DIR/results.json`",
 			Columns: []Column{
