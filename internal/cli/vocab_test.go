@@ -11,6 +11,7 @@ import (
 	"github.com/deup-screening/deup/bench"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/vocab"
+	"github.com/deup-screening/deup/lincs"
 	"github.com/deup-screening/deup/uq"
 )
 
@@ -153,6 +154,33 @@ func TestVocabularyRoundTrip(t *testing.T) {
 		"method": {"deup-dv", "mcdropout"},
 		"metric": {"srcc", "auroc", "rejection_auc", "srcc_one_unseen", "srcc_two_unseen", "auroc_one_unseen", "auroc_two_unseen", "rmse", "train_seconds", "srcc_excess_risk"},
 	})
+	// The import report and the stored signatures, through the writers
+	// that data import and data signatures use (the commands need real
+	// data: the real-data tests run them).
+	imp := &drugcomb.Report{Format: "almanac", Inputs: []string{"pairs.csv", "drugs.csv"}, ScoreColumns: []string{"combo_score"},
+		RowsRead: 5, Measurements: 4, Pairs: 3, ReplicatedPairs: 1, Drugs: 3, CellLines: 1,
+		Dropped: []*drugcomb.Tally{{Reason: "unknown drug", Count: 1, Examples: []drugcomb.Example{{Where: "pairs.csv:3", Detail: "X"}}}},
+		Notes:   []*drugcomb.Tally{{Reason: "catalogue drug in no kept pair", Count: 1, Examples: []drugcomb.Example{{Where: "drugs.csv", Detail: "Y"}}}}}
+	repDir := filepath.Join(tmp, "report")
+	if err := os.MkdirAll(repDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := drugcomb.SaveReport(repDir, imp); err != nil {
+		t.Fatal(err)
+	}
+	check("import-report", filepath.Join(repDir, drugcomb.ReportFile), nil)
+	sigs := &lincs.Signatures{Genes: []string{"g1", "g2"}, DrugIDs: []string{sc.Drugs[0].ID, sc.Drugs[1].ID},
+		Vectors: [][]float32{{0.5, -1}, nil}, Columns: []string{"BRD-1", ""}, By: []lincs.Method{lincs.ByName, lincs.None}}
+	sigDir := filepath.Join(tmp, "sigs")
+	if err := os.MkdirAll(sigDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := lincs.WriteSignatures(sigDir, sigs); err != nil {
+		t.Fatal(err)
+	}
+	check("signatures", filepath.Join(sigDir, lincs.SignaturesParquet), nil)
+	check("signatures", filepath.Join(sigDir, lincs.SignaturesArrow), nil)
+
 	smo := filepath.Join(tmp, "smo")
 	mustRun(t, "smo", "--function", "multi-optima", "--method", "random,gp-ei", "--seeds", "2", "--steps", "3", "--out", smo)
 	check("smo-results-csv", filepath.Join(smo, "results.csv"), nil)

@@ -300,6 +300,8 @@ func arrowType(dt arrow.DataType) Type {
 		switch dt.(*arrow.ListType).Elem().ID() {
 		case arrow.INT32:
 			return ListInt32
+		case arrow.FLOAT32:
+			return ListFloat32
 		case arrow.FLOAT64:
 			return ListFloat
 		}

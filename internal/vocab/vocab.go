@@ -14,16 +14,17 @@ type Type string
 // written: a column of missing values only, and numbers written partly as
 // integers and partly as floats.
 const (
-	String    Type = "string"
-	Float64   Type = "float64"
-	Int32     Type = "int32"
-	Int64     Type = "int64"
-	Uint64    Type = "uint64"
-	Bool      Type = "bool"
-	ListInt32 Type = "list<int32>"
-	ListFloat Type = "list<float64>"
-	Null      Type = "null"
-	Mixed     Type = "mixed integers and floats"
+	String      Type = "string"
+	Float64     Type = "float64"
+	Int32       Type = "int32"
+	Int64       Type = "int64"
+	Uint64      Type = "uint64"
+	Bool        Type = "bool"
+	ListInt32   Type = "list<int32>"
+	ListFloat   Type = "list<float64>"
+	ListFloat32 Type = "list<float32>"
+	Null        Type = "null"
+	Mixed       Type = "mixed integers and floats"
 )
 
 // Format is a file format, named by the file's extension.
@@ -332,6 +333,39 @@ func Files() []File {
 				{Name: "id", Type: String, Meaning: "the drug's id"},
 				{Name: "name", Type: String, Nullable: true, Meaning: "its name; missing for id<TAB>smiles input"},
 				{Name: "bits", Type: ListInt32, Meaning: "the fingerprint's on-bits in increasing order (CSV: space-separated)"},
+			},
+		},
+		{
+			Key: "signatures", Title: "Screen: L1000 signatures", Formats: []Format{Parquet, Arrow},
+			Writer: "`deup data signatures --screen DIR`: `DIR/signatures.parquet`, `DIR/signatures.arrow` (gene ids in the schema metadata key lincs.genes)",
+			Columns: []Column{
+				{Name: "drug_id", Type: String, Nullable: true, Meaning: "the drug's id (as in the drugs table); never null in practice, nullable because a non-nullable list does not survive Parquet in arrow-go v15"},
+				{Name: "signature", Type: String, Nullable: true, Meaning: "the GCT column used; null when the drug has no signature"},
+				{Name: "matched_by", Type: String, Nullable: true, Meaning: "how it matched: pubchem_cid, name or parent_name; null when none"},
+				{Name: "values", Type: ListFloat32, Nullable: true, Meaning: "the signature's z-scores, one per gene; null when none"},
+			},
+		},
+		{
+			Key: "import-report", Title: "Screen: report.json of data import", Formats: []Format{JSON}, Document: true,
+			Writer: "`deup data import --out DIR`: `DIR/report.json`",
+			Columns: []Column{
+				{Name: "format", Type: String, Meaning: "the input format (almanac, drugcomb, …)"},
+				{Name: "inputs[]", Type: String, Meaning: "the files read"},
+				{Name: "score_columns[]", Type: String, Meaning: "the score columns imported"},
+				{Name: "rows_read", Type: Int64, Meaning: "data rows read: measurements + every dropped count"},
+				{Name: "measurements", Type: Int64, Meaning: "rows used"},
+				{Name: "pairs", Type: Int64, Meaning: "pairs (drug, drug, cell line) kept"},
+				{Name: "replicated_pairs", Type: Int64, Meaning: "pairs measured more than once"},
+				{Name: "drugs", Type: Int64, Meaning: "drugs kept"},
+				{Name: "cell_lines", Type: Int64, Meaning: "cell lines kept"},
+				{Name: "dropped[].reason", Type: String, Optional: true, Meaning: "why rows were not used (absent when none were dropped)"},
+				{Name: "dropped[].count", Type: Int64, Optional: true, Meaning: "how many"},
+				{Name: "dropped[].examples[].where", Type: String, Optional: true, Meaning: "file:line of an example"},
+				{Name: "dropped[].examples[].detail", Type: String, Optional: true, Meaning: "what was wrong there"},
+				{Name: "notes[].reason", Type: String, Optional: true, Meaning: "something worth knowing that dropped no row"},
+				{Name: "notes[].count", Type: Int64, Optional: true, Meaning: "how many"},
+				{Name: "notes[].examples[].where", Type: String, Optional: true, Meaning: "where"},
+				{Name: "notes[].examples[].detail", Type: String, Optional: true, Meaning: "what"},
 			},
 		},
 		{
