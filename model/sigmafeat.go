@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"github.com/deup-screening/deup/chem"
 	"math"
 	"slices"
 	"strings"
@@ -315,7 +316,7 @@ func (c *sigmaCtx) drug(f *Features, a int) {
 	c.match[a] = -1
 	kr := make([]float64, len(r.Drugs))
 	for j, rb := range r.Drugs {
-		t := tanimoto(bits, rb)
+		t := chem.Tanimoto(bits, rb)
 		if t == 1 && slices.Equal(bits, rb) {
 			c.match[a] = j
 		}
@@ -357,7 +358,7 @@ func (c *sigmaCtx) pairs(f *Features, pa, pb []int, loo []bool, y []float64, dst
 				s += v * bb[x]
 			}
 			if self {
-				kab := math.Exp(-(1 - tanimoto(onBits(f, a, r.NBits), onBits(f, b, r.NBits))) / r.Bandwidth)
+				kab := math.Exp(-(1 - chem.Tanimoto(onBits(f, a, r.NBits), onBits(f, b, r.NBits))) / r.Bandwidth)
 				s -= 1 + kab*kab
 			}
 			row[j] = math.Log(max(s, floor) / norm)
@@ -466,28 +467,6 @@ func bitKey(b []int32) string {
 		fmt.Fprintf(&sb, "%d,", c)
 	}
 	return sb.String()
-}
-
-// tanimoto is |a∩b| / |a∪b| of two ascending bit lists; two empty lists
-// are identical (1).
-func tanimoto(a, b []int32) float64 {
-	if len(a) == 0 && len(b) == 0 {
-		return 1
-	}
-	common := 0
-	for x, y := 0, 0; x < len(a) && y < len(b); {
-		switch {
-		case a[x] == b[y]:
-			common++
-			x++
-			y++
-		case a[x] < b[y]:
-			x++
-		default:
-			y++
-		}
-	}
-	return float64(common) / float64(len(a)+len(b)-common)
 }
 
 // DefaultSigmaFeatures is the default of deup train's and deup bench's

@@ -19,20 +19,7 @@ func Tanimoto(bits [][]int) func(i, j int) float64 {
 		if len(a) == 0 || len(b) == 0 {
 			return 0
 		}
-		common := 0
-		for x, y := 0, 0; x < len(a) && y < len(b); {
-			switch {
-			case a[x] == b[y]:
-				common++
-				x++
-				y++
-			case a[x] < b[y]:
-				x++
-			default:
-				y++
-			}
-		}
-		return float64(common) / float64(len(a)+len(b)-common)
+		return chem.Tanimoto(a, b)
 	}
 }
 
