@@ -2,10 +2,11 @@ package model
 
 import (
 	"fmt"
-	"github.com/deup-screening/deup/chem"
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/deup-screening/deup/chem"
 )
 
 // Stationarizing features of DEUP's σ path (the paper's §3.2).
