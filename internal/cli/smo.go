@@ -196,17 +196,19 @@ func runSMO(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
+// writeFile creates path and writes it with write (smo and rl outputs);
+// errors name the file, without a package prefix.
 func writeFile(path string, write func(io.Writer) error) error {
 	f, err := os.Create(path)
 	if err != nil {
-		return fmt.Errorf("smo: %w", err)
+		return err // *fs.PathError: "open PATH: reason"
 	}
 	if err := write(f); err != nil {
 		f.Close()
-		return fmt.Errorf("smo: write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("smo: %w", err)
+		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
 }
