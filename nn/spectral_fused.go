@@ -65,31 +65,6 @@ func snOwn(buf **tensor.Dense, r, c int, dt tensor.Dtype) *tensor.Dense {
 	return *buf
 }
 
-func snMatType(arity int) hm.Type {
-	t := G.TensorType{Dims: 2, Of: hm.TypeVariable('a')}
-	ts := make([]hm.Type, arity+1)
-	for i := range ts {
-		ts[i] = t
-	}
-	return hm.NewFnType(ts...)
-}
-
-// snTensors checks that vals are n 2-D tensors of one dtype.
-func snTensors(name string, vals []G.Value, n int) ([]*tensor.Dense, error) {
-	if len(vals) != n {
-		return nil, fmt.Errorf("nn: %s: %d inputs, want %d", name, len(vals), n)
-	}
-	out := make([]*tensor.Dense, n)
-	for i, v := range vals {
-		t, ok := v.(*tensor.Dense)
-		if !ok || t.Dims() != 2 || t.Dtype() != vals[0].Dtype() {
-			return nil, fmt.Errorf("nn: %s: bad input %d (%T %v)", name, i, v, v.Shape())
-		}
-		out[i] = t
-	}
-	return out, nil
-}
-
 // snStep runs the layer's power iteration (training mode) or refreshes
 // sigma (evaluation mode) on w.
 func snStep(sn *SpectralNorm, w *tensor.Dense) error {
@@ -175,12 +150,12 @@ func snDotT[T float32 | float64](a, b []T) float64 {
 // --- sparse ---
 
 func (op *snSparseOp) Arity() int    { return 1 }
-func (op *snSparseOp) Type() hm.Type { return snMatType(1) }
+func (op *snSparseOp) Type() hm.Type { return matType(1) }
 func (op *snSparseOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{op.x.rows, op.sn.Out}, nil
 }
 func (op *snSparseOp) Do(vals ...G.Value) (G.Value, error) {
-	ts, err := snTensors("spectral sparse product", vals, 1)
+	ts, err := dense2("spectral sparse product", vals, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -221,12 +196,12 @@ func (op *snSparseOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, er
 }
 
 func (op *snSparseGradOp) Arity() int    { return 2 }
-func (op *snSparseGradOp) Type() hm.Type { return snMatType(2) }
+func (op *snSparseGradOp) Type() hm.Type { return matType(2) }
 func (op *snSparseGradOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{op.sn.In, op.sn.Out}, nil
 }
 func (op *snSparseGradOp) Do(vals ...G.Value) (G.Value, error) {
-	ts, err := snTensors("spectral sparse product gradient", vals, 2)
+	ts, err := dense2("spectral sparse product gradient", vals, 2)
 	if err != nil {
 		return nil, err
 	}
@@ -294,7 +269,7 @@ func snGemm(tA, tB bool, m, n, k int, alpha float64, a *tensor.Dense, b *tensor.
 }
 
 func (op *snDenseOp) Arity() int    { return 2 }
-func (op *snDenseOp) Type() hm.Type { return snMatType(2) }
+func (op *snDenseOp) Type() hm.Type { return matType(2) }
 func (op *snDenseOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 	if len(in) != 2 {
 		return nil, fmt.Errorf("nn: spectral linear: %d inputs", len(in))
@@ -306,7 +281,7 @@ func (op *snDenseOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{r, op.sn.Out}, nil
 }
 func (op *snDenseOp) Do(vals ...G.Value) (G.Value, error) {
-	ts, err := snTensors("spectral linear", vals, 2)
+	ts, err := dense2("spectral linear", vals, 2)
 	if err != nil {
 		return nil, err
 	}
@@ -343,7 +318,7 @@ func (op *snDenseOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, err
 }
 
 func (op *snDenseGradAOp) Arity() int    { return 2 }
-func (op *snDenseGradAOp) Type() hm.Type { return snMatType(2) }
+func (op *snDenseGradAOp) Type() hm.Type { return matType(2) }
 func (op *snDenseGradAOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 	if len(in) != 2 {
 		return nil, fmt.Errorf("nn: spectral linear gradient: %d inputs", len(in))
@@ -355,7 +330,7 @@ func (op *snDenseGradAOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{r, op.sn.In}, nil
 }
 func (op *snDenseGradAOp) Do(vals ...G.Value) (G.Value, error) {
-	ts, err := snTensors("spectral linear gradient", vals, 2)
+	ts, err := dense2("spectral linear gradient", vals, 2)
 	if err != nil {
 		return nil, err
 	}
@@ -373,12 +348,12 @@ func (op *snDenseGradAOp) Hashcode() uint32      { return spectralHash(op) }
 func (op *snDenseGradAOp) String() string        { return "SpectralLinearGradA" }
 
 func (op *snDenseGradWOp) Arity() int    { return 3 }
-func (op *snDenseGradWOp) Type() hm.Type { return snMatType(3) }
+func (op *snDenseGradWOp) Type() hm.Type { return matType(3) }
 func (op *snDenseGradWOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{op.sn.In, op.sn.Out}, nil
 }
 func (op *snDenseGradWOp) Do(vals ...G.Value) (G.Value, error) {
-	ts, err := snTensors("spectral linear weight gradient", vals, 3)
+	ts, err := dense2("spectral linear weight gradient", vals, 3)
 	if err != nil {
 		return nil, err
 	}
