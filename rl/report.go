@@ -4,13 +4,11 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"image/color"
 	"io"
 	"math"
 	"strconv"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/deup-screening/deup/internal/jsonfloat"
@@ -200,28 +198,10 @@ func (s *Summary) Plot(paths ...string) error {
 	for i, a := range s.Order {
 		mean, se := s.Curve(a)
 		c := plotstyle.Color(i)
-		line := make(plotter.XYs, len(mean))
-		band := make(plotter.XYs, 0, 2*len(mean))
-		for k := range mean {
-			line[k] = plotter.XY{X: float64(k + 1), Y: mean[k]}
-			band = append(band, plotter.XY{X: float64(k + 1), Y: mean[k] + se[k]})
-		}
-		for k := len(mean) - 1; k >= 0; k-- {
-			band = append(band, plotter.XY{X: float64(k + 1), Y: mean[k] - se[k]})
-		}
-		poly, err := plotter.NewPolygon(band)
+		poly, l, err := plotstyle.MeanBand(1, mean, se, c)
 		if err != nil {
 			return fmt.Errorf("rl: plot: %w", err)
 		}
-		r, g, b, _ := c.RGBA()
-		poly.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 50}
-		poly.LineStyle.Width = 0
-		l, err := plotter.NewLine(line)
-		if err != nil {
-			return fmt.Errorf("rl: plot: %w", err)
-		}
-		l.Color = c
-		l.Width = vg.Points(1.5)
 		p.Add(poly, l)
 		p.Legend.Add(a, l)
 	}

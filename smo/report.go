@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/deup-screening/deup/internal/jsonfloat"
+	"github.com/deup-screening/deup/internal/plotstyle"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -165,28 +166,10 @@ func (s *Summary) Plot(paths ...string) error {
 			lo, hi = math.Min(lo, mean[k]-se[k]), math.Max(hi, mean[k]+se[k])
 		}
 		c := plotutil.Color(i)
-		band := make(plotter.XYs, 0, 2*len(mean))
-		line := make(plotter.XYs, len(mean))
-		for k := range mean {
-			line[k] = plotter.XY{X: float64(k), Y: mean[k]}
-			band = append(band, plotter.XY{X: float64(k), Y: mean[k] + se[k]})
-		}
-		for k := len(mean) - 1; k >= 0; k-- {
-			band = append(band, plotter.XY{X: float64(k), Y: mean[k] - se[k]})
-		}
-		poly, err := plotter.NewPolygon(band)
+		poly, l, err := plotstyle.MeanBand(0, mean, se, c)
 		if err != nil {
 			return fmt.Errorf("smo: plot: %w", err)
 		}
-		r, g, b, _ := c.RGBA()
-		poly.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 50}
-		poly.LineStyle.Width = 0
-		l, err := plotter.NewLine(line)
-		if err != nil {
-			return fmt.Errorf("smo: plot: %w", err)
-		}
-		l.Color = c
-		l.Width = vg.Points(1.5)
 		p.Add(poly, l)
 		p.Legend.Add(m, l)
 	}

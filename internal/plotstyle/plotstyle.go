@@ -9,6 +9,8 @@ import (
 	"strconv"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
 )
 
 // okabeIto is the Okabe–Ito palette (Okabe and Ito 2008, "Color Universal
@@ -53,4 +55,34 @@ func (CountTicks) Ticks(min, max float64) []plot.Tick {
 		out = append(out, plot.Tick{Value: t.Value, Label: strconv.FormatFloat(t.Value, 'f', 0, 64)})
 	}
 	return out
+}
+
+// MeanBand returns the line of mean[k] at x = x0 + k, in colour c and 1.5
+// points wide, and the translucent band mean ± se around it (no outline):
+// the "mean ± standard error over seeds" curves of the project's figures.
+// Add the band before the line so the line stays on top.
+func MeanBand(x0 float64, mean, se []float64, c color.Color) (*plotter.Polygon, *plotter.Line, error) {
+	line := make(plotter.XYs, len(mean))
+	band := make(plotter.XYs, 0, 2*len(mean))
+	for k := range mean {
+		line[k] = plotter.XY{X: x0 + float64(k), Y: mean[k]}
+		band = append(band, plotter.XY{X: x0 + float64(k), Y: mean[k] + se[k]})
+	}
+	for k := len(mean) - 1; k >= 0; k-- {
+		band = append(band, plotter.XY{X: x0 + float64(k), Y: mean[k] - se[k]})
+	}
+	poly, err := plotter.NewPolygon(band)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, g, b, _ := c.RGBA()
+	poly.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 50}
+	poly.LineStyle.Width = 0
+	l, err := plotter.NewLine(line)
+	if err != nil {
+		return nil, nil, err
+	}
+	l.Color = c
+	l.Width = vg.Points(1.5)
+	return poly, l, nil
 }

@@ -77,3 +77,28 @@ func TestColorsDistinct(t *testing.T) {
 		t.Error("Color does not cycle")
 	}
 }
+
+// TestMeanBand: the line runs through the means at x0, x0+1, …; the band
+// goes out along mean+se and back along mean−se.
+func TestMeanBand(t *testing.T) {
+	poly, l, err := MeanBand(1, []float64{2, 4, 3}, []float64{0.5, 1, 0}, Color(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantLine := [][2]float64{{1, 2}, {2, 4}, {3, 3}}
+	for k, w := range wantLine {
+		if x, y := l.XYs[k].X, l.XYs[k].Y; x != w[0] || y != w[1] {
+			t.Errorf("line[%d] = (%v, %v), want %v", k, x, y, w)
+		}
+	}
+	wantBand := [][2]float64{{1, 2.5}, {2, 5}, {3, 3}, {3, 3}, {2, 3}, {1, 1.5}}
+	ring := poly.XYs[0]
+	if len(ring) != len(wantBand) {
+		t.Fatalf("band has %d points, want %d", len(ring), len(wantBand))
+	}
+	for k, w := range wantBand {
+		if x, y := ring[k].X, ring[k].Y; x != w[0] || y != w[1] {
+			t.Errorf("band[%d] = (%v, %v), want %v", k, x, y, w)
+		}
+	}
+}
