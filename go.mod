@@ -11,6 +11,7 @@ require (
 	github.com/chewxy/hm v1.0.0
 	github.com/muesli/termenv v0.16.0
 	github.com/scigolib/hdf5 v0.14.0
+	golang.org/x/sync v0.12.0
 	golang.org/x/sys v0.38.0
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.15.2
@@ -70,7 +71,6 @@ require (
 	golang.org/x/image v0.25.0 // indirect
 	golang.org/x/mod v0.23.0 // indirect
 	golang.org/x/net v0.35.0 // indirect
-	golang.org/x/sync v0.12.0 // indirect
 	golang.org/x/text v0.23.0 // indirect
 	golang.org/x/tools v0.30.0 // indirect
 	golang.org/x/xerrors v0.0.0-20220907171357-04be3eba64a2 // indirect

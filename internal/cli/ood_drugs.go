@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/errgroup"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 
@@ -207,38 +208,23 @@ func (x *oodExperiment) run(ctx context.Context, tick func(done int, detail stri
 			tick(done, detail)
 		}
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	next := make(chan oodJob)
-	errc := make(chan error, set.Workers)
-	var wg sync.WaitGroup
-	for w := 0; w < max(1, min(set.Workers, len(jobs))); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range next {
-				if err := x.runJob(ctx, j, res[j.seed], probs[j.seed], names, sets, report, &mu); err != nil {
-					errc <- fmt.Errorf("seed %d, %s: %w", set.Seeds[j.seed], j.method, err)
-					cancel()
-					return
-				}
-			}
-		}()
-	}
-feed:
+	// At most set.Workers trainings at a time; the first error cancels the
+	// others (errgroup, golang.org/x/sync).
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(1, set.Workers))
 	for _, j := range jobs {
-		select {
-		case next <- j:
-		case <-ctx.Done():
-			break feed
-		}
+		g.Go(func() error {
+			if gctx.Err() != nil {
+				return nil // cancelled: Wait reports the first error
+			}
+			if err := x.runJob(gctx, j, res[j.seed], probs[j.seed], names, sets, report, &mu); err != nil {
+				return fmt.Errorf("seed %d, %s: %w", set.Seeds[j.seed], j.method, err)
+			}
+			return nil
+		})
 	}
-	close(next)
-	wg.Wait()
-	select {
-	case err := <-errc:
+	if err := g.Wait(); err != nil {
 		return nil, err
-	default:
 	}
 	return res, ctx.Err()
 }
