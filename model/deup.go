@@ -64,6 +64,12 @@ func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progre
 	m.net = newNetwork(m.cfg, d.Features.Config.Dim(), true, m.cfg.Seed)
 	t := newTrainer(m.net, d, m.mean, m.sd, m.cfg.Seed, 0)
 	t.side = side
+	if m.cfg.SigmaFeatures.dynamic() {
+		sctx := m.sref.context()
+		t.refresh = func(fw forwarder) error {
+			return m.sref.refreshDynamic(sctx, fw, d, split.Train, split.Val, m.mean, m.sd, m.cfg.CombHidden, side)
+		}
+	}
 	if err := t.fit(ctx, split, fitOpts{method: "deup", members: 1, kind: lossNLL, deupOut: true}, progress); err != nil {
 		return err
 	}
@@ -125,7 +131,8 @@ func (m *DEUP) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 	pa, pb := make([]int, n), make([]int, n)
 	mu, sig := make([]float64, n), make([]float64, n)
 	var hid, side []float64
-	if m.alea != nil {
+	dyn := m.sref != nil && m.sref.feat.dynamic()
+	if m.alea != nil || dyn {
 		hid = make([]float64, n*h)
 	}
 	var sctx *sigmaCtx
@@ -147,6 +154,12 @@ func (m *DEUP) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 		if sctx != nil {
 			sk = side[:len(part)*k]
 			sctx.pairs(f, pa[:len(part)], pb[:len(part)], nil, nil, sk)
+			if dyn {
+				// The activations of μ's last layer first (bit 0; μ and
+				// φ do not depend on the bit or the σ features).
+				m.fwd.pairs(f, pa[:len(part)], pb[:len(part)], 0, nil, mu[:len(part)], nil, hk)
+				m.sref.dynamicRows(sctx, f, pa[:len(part)], pb[:len(part)], hk, h, sk)
+			}
 		}
 		m.fwd.pairsSide(f, pa[:len(part)], pb[:len(part)], 1, sk, mu[:len(part)], sig[:len(part)], hk)
 		for i := 0; i < len(part); i++ {

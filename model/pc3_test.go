@@ -17,6 +17,12 @@ import (
 // 1024-bit Morgan features.
 func loadPC3(tb testing.TB) (*drugcomb.Screen, *model.Dataset) {
 	tb.Helper()
+	return loadAlmanac(tb, "PC-3")
+}
+
+// loadAlmanac is loadPC3 for the cell line of almanac/synergy_<cell>.csv.
+func loadAlmanac(tb testing.TB, cell string) (*drugcomb.Screen, *model.Dataset) {
+	tb.Helper()
 	read := func(rel ...string) [][]string {
 		f, err := os.Open(shareddata.Path(tb, rel...))
 		if err != nil {
@@ -35,11 +41,11 @@ func loadPC3(tb testing.TB) (*drugcomb.Screen, *model.Dataset) {
 		byCID[r[1]] = drugcomb.Drug{ID: r[1], Name: r[0], PubChemCID: cid, SMILES: r[2]}
 	}
 	b := drugcomb.NewBuilder("combo_score")
-	for i, r := range read("almanac", "synergy_PC-3.csv") {
+	for i, r := range read("almanac", "synergy_"+cell+".csv") {
 		da, oka := byCID[r[0]]
 		db, okb := byCID[r[1]]
 		if !oka || !okb {
-			tb.Fatalf("synergy_PC-3.csv row %d: unknown drug %s or %s", i+2, r[0], r[1])
+			tb.Fatalf("synergy_%s.csv row %d: unknown drug %s or %s", cell, i+2, r[0], r[1])
 		}
 		s, err := strconv.ParseFloat(r[3], 64)
 		if err != nil {
@@ -49,7 +55,7 @@ func loadPC3(tb testing.TB) (*drugcomb.Screen, *model.Dataset) {
 			tb.Fatalf("row %d: %v", i+2, err)
 		}
 	}
-	sc := b.Screen("PC-3")
+	sc := b.Screen(cell)
 	f, _, err := features.Build(sc.Drugs, features.Config{}, nil)
 	if err != nil {
 		tb.Fatal(err)

@@ -254,6 +254,9 @@ func checkHeader(h fileHeader) error {
 		if h.SigmaRef.NBits != h.Features.NBits {
 			return fmt.Errorf("sigma features on %d bits, features have %d", h.SigmaRef.NBits, h.Features.NBits)
 		}
+		if dy := h.SigmaRef.Dyn; dy != nil && dy.Hidden != 0 && dy.Hidden != h.Config.config().withDefaults().CombHidden {
+			return fmt.Errorf("sigma features: variance on width %d, network width %d", dy.Hidden, h.Config.config().withDefaults().CombHidden)
+		}
 		return h.SigmaRef.check()
 	}
 	return nil

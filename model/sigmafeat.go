@@ -63,7 +63,20 @@ type SigmaFeatures struct {
 	Density bool // log kernel density of the pair among the in-sample pairs (1 column)
 	Counts  bool // log1p in-sample pair counts of the two drugs, smaller and larger (2 columns)
 	Spread  bool // log in-sample target spread of the two drugs, smaller and larger (2 columns)
+	// The features below depend on the trained network (sigmadyn.go):
+	// recomputed after every training epoch, stored at the end.
+	Variance bool // log neural-linear variance of μ's last layer on the in-sample pairs (1 column)
+	Error    bool // log out-of-sample mean |y − μ| of the two drugs' other D_out pairs, smaller and larger (2 columns)
+	InError  bool // log in-sample mean |y − μ| of the two drugs' other D_in pairs, smaller and larger (2 columns)
 }
+
+// static reports whether any feature that does not depend on the network
+// is on; dynamic, whether any that does.
+func (s SigmaFeatures) static() int {
+	return len(SigmaFeatures{Density: s.Density, Counts: s.Counts, Spread: s.Spread}.Columns())
+}
+
+func (s SigmaFeatures) dynamic() bool { return s.Variance || s.Error || s.InError }
 
 // SigmaBandwidth is h of the density kernel exp(−(1 − Tanimoto)/h). Fixed
 // before any experiment: with h = 0.2 a drug at Tanimoto 0.5 weighs
@@ -72,7 +85,7 @@ type SigmaFeatures struct {
 const SigmaBandwidth = 0.2
 
 // ParseSigmaFeatures reads "none" (or ""), or a comma-separated list of
-// "density" and "counts".
+// density, counts, spread, variance, error and inerror.
 func ParseSigmaFeatures(s string) (SigmaFeatures, error) {
 	var f SigmaFeatures
 	s = strings.TrimSpace(s)
@@ -87,15 +100,21 @@ func ParseSigmaFeatures(s string) (SigmaFeatures, error) {
 			f.Counts = true
 		case "spread":
 			f.Spread = true
+		case "variance":
+			f.Variance = true
+		case "error":
+			f.Error = true
+		case "inerror":
+			f.InError = true
 		default:
-			return SigmaFeatures{}, fmt.Errorf("model: sigma features %q: unknown feature %q (want none, or a list of density, counts, spread)", s, p)
+			return SigmaFeatures{}, fmt.Errorf("model: sigma features %q: unknown feature %q (want none, or a list of density, counts, spread, variance, error, inerror)", s, p)
 		}
 	}
 	return f, nil
 }
 
-// String is the form ParseSigmaFeatures reads: "none", "density",
-// "counts" or "density,counts".
+// String is the form ParseSigmaFeatures reads: "none" or the list of the
+// features on, in the order of Columns (for example "density,counts").
 func (s SigmaFeatures) String() string {
 	var p []string
 	if s.Density {
@@ -106,6 +125,15 @@ func (s SigmaFeatures) String() string {
 	}
 	if s.Spread {
 		p = append(p, "spread")
+	}
+	if s.Variance {
+		p = append(p, "variance")
+	}
+	if s.Error {
+		p = append(p, "error")
+	}
+	if s.InError {
+		p = append(p, "inerror")
 	}
 	if len(p) == 0 {
 		return "none"
@@ -125,6 +153,15 @@ func (s SigmaFeatures) Columns() []string {
 	if s.Spread {
 		c = append(c, "log_spread_min", "log_spread_max")
 	}
+	if s.Variance {
+		c = append(c, "log_variance")
+	}
+	if s.Error {
+		c = append(c, "log_error_min", "log_error_max")
+	}
+	if s.InError {
+		c = append(c, "log_inerror_min", "log_inerror_max")
+	}
 	return c
 }
 
@@ -139,6 +176,8 @@ type sigmaRef struct {
 	Y         []float64 `json:"y,omitempty"` // D_in targets, aligned with Pairs (spread only)
 	Mean      []float64 `json:"mean"`        // standardization of each column (D_out at Fit)
 	SD        []float64 `json:"sd"`
+	// Network-dependent features (sigmadyn.go), as of the end of Fit.
+	Dyn *sigmaDyn `json:"dynamic,omitempty"`
 
 	feat SigmaFeatures
 	deg  []float64 // D_in pairs each reference drug is in
@@ -272,6 +311,14 @@ func (r *sigmaRef) check() error {
 	if len(r.Mean) != k || len(r.SD) != k {
 		return fmt.Errorf("sigma features: %d means and %d sds for %d columns", len(r.Mean), len(r.SD), k)
 	}
+	if sf.dynamic() != (r.Dyn != nil) {
+		return fmt.Errorf("sigma features %q: network-dependent state present %v", r.Features, r.Dyn != nil)
+	}
+	if r.Dyn != nil {
+		if err := r.Dyn.check(sf, r.NBits); err != nil {
+			return err
+		}
+	}
 	for j := range k {
 		if math.IsNaN(r.Mean[j]) || math.IsInf(r.Mean[j], 0) || !(r.SD[j] > 0) || math.IsInf(r.SD[j], 0) {
 			return fmt.Errorf("sigma features: column %d standardized by mean %v, sd %v", j, r.Mean[j], r.SD[j])
@@ -292,6 +339,8 @@ type sigmaCtx struct {
 	k, b  map[int][]float64
 	count map[int]float64
 	match map[int]int // reference drug with the same bits, −1 if none
+	// dmatch: drug of Dyn.Drugs with the same bits, −1 if none (sigmadyn.go)
+	dmatch map[int]int
 }
 
 // drugStats is n, s1, s2 of drug a of f (0 when no reference drug has its
@@ -305,7 +354,7 @@ func (c *sigmaCtx) drugStats(a int) (n, s1, s2 float64) {
 }
 
 func (r *sigmaRef) context() *sigmaCtx {
-	return &sigmaCtx{r: r, k: map[int][]float64{}, b: map[int][]float64{}, count: map[int]float64{}, match: map[int]int{}}
+	return &sigmaCtx{r: r, k: map[int][]float64{}, b: map[int][]float64{}, count: map[int]float64{}, match: map[int]int{}, dmatch: map[int]int{}}
 }
 
 func (c *sigmaCtx) drug(f *Features, a int) {
@@ -343,6 +392,7 @@ func (c *sigmaCtx) drug(f *Features, a int) {
 func (c *sigmaCtx) pairs(f *Features, pa, pb []int, loo []bool, y []float64, dst []float64) {
 	r := c.r
 	k := r.columns()
+	ks := r.feat.static()
 	norm := 2 * float64(len(r.Pairs))
 	floor := math.Exp(-2 / r.Bandwidth) // the smallest kernel product
 	for i := range pa {
@@ -385,36 +435,39 @@ func (c *sigmaCtx) pairs(f *Features, pa, pb []int, loo []bool, y []float64, dst
 			row[j], row[j+1] = min(sp[0], sp[1]), max(sp[0], sp[1])
 		}
 		if r.Mean != nil {
-			for x := range row {
+			for x := range row[:ks] {
 				row[x] = (row[x] - r.Mean[x]) / r.SD[x]
 			}
 		}
 	}
 }
 
-// standardize sets Mean and SD from raw feature rows (n×columns) and
-// standardizes them in place.
-func (r *sigmaRef) standardize(raw []float64, n int) {
-	k := r.columns()
-	r.Mean, r.SD = make([]float64, k), make([]float64, k)
-	for j := range k {
+// standardize sets Mean and SD of the columns [lo, hi) from their raw
+// values in the rows of D_out (all holds n rows of k columns) and
+// standardizes those columns of every row of all in place.
+func (r *sigmaRef) standardize(all []float64, k int, dout []int, lo, hi int) {
+	if len(r.Mean) != k {
+		r.Mean, r.SD = make([]float64, k), make([]float64, k)
+	}
+	n := float64(len(dout))
+	for j := lo; j < hi; j++ {
 		m := 0.0
-		for i := range n {
-			m += raw[i*k+j]
+		for _, i := range dout {
+			m += all[i*k+j]
 		}
-		m /= float64(n)
+		m /= n
 		v := 0.0
-		for i := range n {
-			d := raw[i*k+j] - m
+		for _, i := range dout {
+			d := all[i*k+j] - m
 			v += d * d
 		}
-		sd := math.Sqrt(v / float64(n))
+		sd := math.Sqrt(v / n)
 		if !(sd > 1e-12) {
 			sd = 1
 		}
 		r.Mean[j], r.SD[j] = m, sd
-		for i := range n {
-			raw[i*k+j] = (raw[i*k+j] - m) / sd
+		for i := 0; i < len(all)/k; i++ {
+			all[i*k+j] = (all[i*k+j] - m) / sd
 		}
 	}
 }
@@ -422,7 +475,9 @@ func (r *sigmaRef) standardize(raw []float64, n int) {
 // datasetSigmaFeatures computes the standardized σ features of every pair
 // of d against the reference of the in-sample pairs train (leave-one-out
 // for them), standardized on the pairs val (D_out). It returns the
-// reference and the len(d.Pairs)×columns features.
+// reference and the len(d.Pairs)×columns features; the columns of the
+// network-dependent features are 0 until the trainer's refresh
+// (sigmadyn.go) fills them.
 func datasetSigmaFeatures(sf SigmaFeatures, d *Dataset, train, val []int) (*sigmaRef, []float64) {
 	r := newSigmaRef(sf, d, train)
 	k := r.columns()
@@ -436,17 +491,7 @@ func datasetSigmaFeatures(sf SigmaFeatures, d *Dataset, train, val []int) (*sigm
 	}
 	all := make([]float64, n*k)
 	r.context().pairs(d.Features, pa, pb, loo, d.Y, all)
-	vals := make([]float64, 0, len(val)*k)
-	for _, i := range val {
-		vals = append(vals, all[i*k:(i+1)*k]...)
-	}
-	r.standardize(vals, len(val))
-	for i := range n {
-		row := all[i*k : (i+1)*k]
-		for j := range row {
-			row[j] = (row[j] - r.Mean[j]) / r.SD[j]
-		}
-	}
+	r.standardize(all, k, val, 0, sf.static())
 	return r, all
 }
 

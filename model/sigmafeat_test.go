@@ -20,7 +20,10 @@ func TestParseSigmaFeatures(t *testing.T) {
 		{"counts, density", "density,counts", 3, false},
 		{"density,counts", "density,counts", 3, false},
 		{"spread,density,counts", "density,counts,spread", 5, false},
-		{"variance", "", 0, true},
+		{"variance", "variance", 1, false},
+		{"inerror, density", "density,inerror", 3, false},
+		{"error,variance,inerror", "variance,error,inerror", 5, false},
+		{"varience", "", 0, true},
 		{"density,", "", 0, true},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
@@ -207,7 +210,8 @@ func TestDEUPSigmaFeatures(t *testing.T) {
 		}{
 			{"pair out of range", func(r *sigmaRef) { r.Pairs[0][1] = len(r.Drugs) }},
 			{"bit out of range", func(r *sigmaRef) { r.Drugs[0] = []int32{9999} }},
-			{"unknown feature", func(r *sigmaRef) { r.Features = "density,variance" }},
+			{"unknown feature", func(r *sigmaRef) { r.Features = "density,bogus" }},
+			{"network-dependent feature without its state", func(r *sigmaRef) { r.Features = "density,counts,spread,variance" }},
 			{"zero sd", func(r *sigmaRef) { r.SD[0] = 0 }},
 			{"short mean", func(r *sigmaRef) { r.Mean = r.Mean[:1] }},
 			{"missing targets", func(r *sigmaRef) { r.Y = nil }},

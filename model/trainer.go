@@ -25,6 +25,10 @@ type trainer struct {
 	// side holds the σ features of every pair of d (len(d.Pairs)×cfg.side,
 	// see sigmafeat.go); nil without them. sideB is the batch's rows.
 	side, sideB []float64
+	// refresh, when set, recomputes the network-dependent σ features in
+	// side (sigmadyn.go) with the network as it is: fit calls it before
+	// the first epoch, after each epoch and after restoring the best one.
+	refresh func(forwarder) error
 }
 
 type graphKey struct {
@@ -137,6 +141,11 @@ func (t *trainer) fit(ctx context.Context, split drugcomb.Split, o fitOpts, prog
 	best, bestEpoch := math.Inf(1), 0
 	var bestParams []any
 	epochsDone := 0
+	if t.refresh != nil {
+		if err := t.refresh(t.fwd); err != nil {
+			return err
+		}
+	}
 	for epoch := 1; epoch <= cfg.MaxEpochs; epoch++ {
 		t.rng.Shuffle(len(train), func(i, j int) { train[i], train[j] = train[j], train[i] })
 		var inSum, outSum float64
@@ -169,6 +178,11 @@ func (t *trainer) fit(ctx context.Context, split drugcomb.Split, o fitOpts, prog
 			outN += len(oidx)
 		}
 		t.fwd.invalidate()
+		if t.refresh != nil {
+			if err := t.refresh(t.fwd); err != nil {
+				return err
+			}
+		}
 		epochsDone = epoch
 		p := Progress{Method: o.method, Member: o.member, Members: o.members, Epoch: epoch, MaxEpochs: cfg.MaxEpochs,
 			TrainLoss: inSum / float64(inN), OutLoss: math.NaN(), ValRMSE: math.NaN()}
@@ -198,6 +212,11 @@ func (t *trainer) fit(ctx context.Context, split drugcomb.Split, o fitOpts, prog
 	if bestParams != nil {
 		t.net.restore(bestParams)
 		t.fwd.invalidate()
+		if t.refresh != nil {
+			if err := t.refresh(t.fwd); err != nil {
+				return err
+			}
+		}
 	}
 	if progress != nil {
 		progress(Progress{Method: o.method, Member: o.member, Members: o.members, Epoch: epochsDone, BestEpoch: bestEpoch, MaxEpochs: cfg.MaxEpochs, Elapsed: time.Since(start), Done: true, OutLoss: math.NaN(), ValRMSE: math.NaN()})
