@@ -24,6 +24,12 @@ type Config struct {
 	// (sigmafeat.go); zero: none. Only DEUP reads it.
 	SigmaFeatures SigmaFeatures
 
+	// SigmaLoss is the loss of DEUP's σ refit (sigmafit.go): "nll" (the
+	// default, also for "") the Gaussian NLL, or "log" the regression of
+	// log σ on log |μ−y| followed by a held-out Gaussian scale. Only DEUP
+	// reads it.
+	SigmaLoss string
+
 	// side is the number of σ-feature columns the σ path of a network
 	// reads beside the seen bit (set by DEUP from SigmaFeatures; 0 for the
 	// baselines).
@@ -69,6 +75,9 @@ func (c Config) validate() error {
 		if v.n <= 0 {
 			return fmt.Errorf("model: config: %s = %d, want > 0", v.name, v.n)
 		}
+	}
+	if c.SigmaLoss != "" && c.SigmaLoss != "nll" && c.SigmaLoss != "log" {
+		return fmt.Errorf("model: config: sigma loss %q, want nll or log", c.SigmaLoss)
 	}
 	if !(c.LR > 0) || !(c.MinSigma > 0) {
 		return fmt.Errorf("model: config: LR %v and MinSigma %v must be > 0", c.LR, c.MinSigma)

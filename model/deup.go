@@ -19,7 +19,9 @@ type DEUP struct {
 	// sref is the reference of the σ features (sigmafeat.go); nil without.
 	sref     *sigmaRef
 	mean, sd float64
-	alea     *aleatoric
+	// sigmaScale multiplies σ_total (1 unless Config.SigmaLoss is "log").
+	sigmaScale float64
+	alea       *aleatoric
 	// replicated is the number of train+val pairs with ≥2 replicates.
 	replicated int
 	trained    bool
@@ -77,8 +79,13 @@ func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progre
 	// trainer: fit closed the first one's graphs.
 	rt := newTrainer(m.net, d, m.mean, m.sd, m.cfg.Seed, 0)
 	rt.side = side
-	_, _, _, err := rt.refitSigma(ctx, split.Val, m.cfg.Seed)
+	kind := lossNLLSigma
+	if m.cfg.SigmaLoss == "log" {
+		kind = lossLogSigma
+	}
+	_, _, _, scale, err := rt.refitSigmaLoss(ctx, split.Val, m.cfg.Seed, kind)
 	rt.close()
+	m.sigmaScale = scale
 	if err != nil {
 		return err
 	}
@@ -163,7 +170,7 @@ func (m *DEUP) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 		}
 		m.fwd.pairsSide(f, pa[:len(part)], pb[:len(part)], 1, sk, mu[:len(part)], sig[:len(part)], hk)
 		for i := 0; i < len(part); i++ {
-			st := sig[i] * m.sd
+			st := sig[i] * m.sd * m.scale()
 			sa := 0.0
 			if m.alea != nil {
 				sa = min(math.Sqrt(m.alea.variance(hid[i*h:(i+1)*h])/m.alea.RepN)*m.sd, st)
@@ -192,4 +199,27 @@ func checkPredict(trained bool, want FeatureConfig, f *Features, pairs []Pair) e
 		}
 	}
 	return nil
+}
+
+// scale is sigmaScale, 1 when unset (files written before it).
+func (m *DEUP) scale() float64 {
+	if m.sigmaScale > 0 {
+		return m.sigmaScale
+	}
+	return 1
+}
+
+// sigmaLoss and savedScale are the file fields: empty and 0 for "nll".
+func (m *DEUP) sigmaLoss() string {
+	if m.cfg.SigmaLoss == "log" {
+		return "log"
+	}
+	return ""
+}
+
+func (m *DEUP) savedScale() float64 {
+	if m.cfg.SigmaLoss == "log" {
+		return m.scale()
+	}
+	return 0
 }

@@ -12,7 +12,17 @@ const (
 	lossNLL      lossKind = iota // Gaussian NLL, updates every parameter (DEUP in-sample step, NLL ensemble)
 	lossNLLSigma                 // Gaussian NLL, updates the σ path only (DEUP out-of-sample step)
 	lossMSE                      // squared error of μ, updates tower, combined net and μ head
+	lossLogSigma                 // squared error of log σ against log |μ−y| + logAbsGauss, updates the σ path only (σ refit with SigmaLoss "log")
 )
+
+// logAbsGauss is −E[log |z|] for z ~ N(0, 1), (γ + ln 2)/2: the log-σ
+// regression's target log |μ−y| + logAbsGauss is unbiased for log σ when
+// μ−y ~ N(0, σ²).
+const logAbsGauss = 0.6351814227307392
+
+// logSigmaEps is ε of the log-σ regression's target ½ log((μ−y)² + ε²)
+// (standardized units): a residual of exactly 0 has a finite target.
+const logSigmaEps = 1e-3
 
 // graph is one compiled training step for batches of at most b pairs over
 // at most u unique drugs. Inputs are refilled before each run.
@@ -113,10 +123,17 @@ func (n *network) buildGraph(u, b int, kind lossKind, dropout bool, sh *gradShar
 		s2 := g.ReLU(g.Linear(s1, P("s2.w"), P("s2.b")))
 		z := g.Linear(s2, P("sig.w"), P("sig.b"))
 		gr.sigma = g.AddConst(g.Softplus(z), cfg.MinSigma)
-		// NLL = log σ + (μ−y)²/(2σ²), constant log √(2π) dropped.
-		q := g.HadamardDiv(g.Square(diff), g.Square(gr.sigma))
-		nll := g.Add(g.Log(gr.sigma), g.Scale(q, 0.5))
-		cost = g.Sum(g.HadamardProd(nll, wN))
+		if kind == lossLogSigma {
+			// (log σ − ½ log((μ−y)² + ε²) − logAbsGauss)²
+			t := g.Scale(g.Log(g.AddConst(g.Square(diff), logSigmaEps*logSigmaEps)), 0.5)
+			e := g.AddConst(g.Sub(g.Log(gr.sigma), t), -logAbsGauss)
+			cost = g.Sum(g.HadamardProd(g.Square(e), wN))
+		} else {
+			// NLL = log σ + (μ−y)²/(2σ²), constant log √(2π) dropped.
+			q := g.HadamardDiv(g.Square(diff), g.Square(gr.sigma))
+			nll := g.Add(g.Log(gr.sigma), g.Scale(q, 0.5))
+			cost = g.Sum(g.HadamardProd(nll, wN))
+		}
 	}
 	gr.cost = cost
 	g.Read(gr.mu, &gr.muV)
@@ -128,7 +145,7 @@ func (n *network) buildGraph(u, b int, kind lossKind, dropout bool, sh *gradShar
 		if gr.nodes[i] == nil {
 			continue
 		}
-		if kind == lossNLLSigma && p.group != groupSigma {
+		if (kind == lossNLLSigma || kind == lossLogSigma) && p.group != groupSigma {
 			continue
 		}
 		gr.train = append(gr.train, i)

@@ -51,6 +51,10 @@ type fileHeader struct {
 	// SigmaRef is the reference of DEUP's σ features (sigmafeat.go);
 	// absent in files without them (every file written before them).
 	SigmaRef *sigmaRef `json:"sigma_features,omitempty"`
+	// SigmaLoss and SigmaScale: DEUP's σ refit loss (Config.SigmaLoss)
+	// and the scale it multiplies σ by; absent for "nll" (scale 1).
+	SigmaLoss  string  `json:"sigma_loss,omitempty"`
+	SigmaScale float64 `json:"sigma_scale,omitempty"`
 }
 
 type fileConfig struct {
@@ -191,7 +195,7 @@ func (m *DEUP) Save(w io.Writer) error {
 	if !m.trained {
 		return fmt.Errorf("model: save: model is not trained")
 	}
-	return writeModel(w, fileHeader{Method: m.Name(), Config: toFileConfig(m.cfg), Features: m.feat, Mean: m.mean, SD: m.sd, Aleatoric: m.alea, Replicated: m.replicated, SigmaRef: m.sref}, []*network{m.net})
+	return writeModel(w, fileHeader{Method: m.Name(), Config: toFileConfig(m.cfg), Features: m.feat, Mean: m.mean, SD: m.sd, Aleatoric: m.alea, Replicated: m.replicated, SigmaRef: m.sref, SigmaLoss: m.sigmaLoss(), SigmaScale: m.savedScale()}, []*network{m.net})
 }
 
 // Load reads a model written by any Method's Save.
@@ -207,7 +211,11 @@ func Load(r io.Reader) (Method, error) {
 		}
 		cfg := h.Config.config().withDefaults()
 		cfg.side, cfg.SigmaFeatures = nets[0].cfg.side, nets[0].cfg.SigmaFeatures
-		m := &DEUP{cfg: cfg, net: nets[0], fwd: newForwarder(nets[0]), feat: h.Features, sref: h.SigmaRef, mean: h.Mean, sd: h.SD, alea: h.Aleatoric, replicated: h.Replicated, trained: true}
+		if h.SigmaLoss != "" && h.SigmaLoss != "nll" && h.SigmaLoss != "log" || h.SigmaScale < 0 || math.IsNaN(h.SigmaScale) || math.IsInf(h.SigmaScale, 0) {
+			return nil, fmt.Errorf("%w: sigma loss %q, scale %v", ErrFormat, h.SigmaLoss, h.SigmaScale)
+		}
+		cfg.SigmaLoss = h.SigmaLoss
+		m := &DEUP{cfg: cfg, net: nets[0], fwd: newForwarder(nets[0]), feat: h.Features, sref: h.SigmaRef, mean: h.Mean, sd: h.SD, sigmaScale: h.SigmaScale, alea: h.Aleatoric, replicated: h.Replicated, trained: true}
 		if m.alea != nil && (len(m.alea.W) != m.cfg.CombHidden || !(m.alea.RepN >= 1)) {
 			return nil, fmt.Errorf("%w: aleatoric regressor of %d weights", ErrFormat, len(m.alea.W))
 		}

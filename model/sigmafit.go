@@ -30,9 +30,26 @@ const (
 // refitSigma runs the refit on split val and returns the held-out NLL
 // before and after (standardized units, constant dropped) and the number
 // of epochs run. It leaves the σ parameters of the best epoch in place.
+//
+// With Config.SigmaLoss "log" the steps regress log σ on log |μ−y| (the
+// paper's log targets for its error predictors, robust to the heavy tails
+// of |μ−y|: the refit's criterion is then the held-out mean of that loss)
+// and refitSigmaLog also returns the scale c that multiplies σ at
+// prediction, the held-out Gaussian maximum-likelihood one:
+// c² = mean (μ−y)²/σ² over the held-out half.
 func (t *trainer) refitSigma(ctx context.Context, val []int, seed uint64) (before, after float64, epochs int, err error) {
+	before, after, epochs, _, err = t.refitSigmaLoss(ctx, val, seed, lossNLLSigma)
+	return before, after, epochs, err
+}
+
+func (t *trainer) refitSigmaLoss(ctx context.Context, val []int, seed uint64, kind lossKind) (before, after float64, epochs int, scale float64, err error) {
+	scale = 1
 	if len(val) < minSigmaRefitVal || !t.net.sigma {
-		return math.NaN(), math.NaN(), 0, nil
+		return math.NaN(), math.NaN(), 0, scale, nil
+	}
+	crit := t.outNLL
+	if kind == lossLogSigma {
+		crit = t.outLogLoss
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x7369676d61726566)) // "sigmaref"
 	perm := append([]int(nil), val...)
@@ -45,7 +62,7 @@ func (t *trainer) refitSigma(ctx context.Context, val []int, seed uint64) (befor
 		}
 	}
 	t.fwd.invalidate()
-	best := t.outNLL(hold)
+	best := crit(hold)
 	before = best
 	bestParams, bestEpoch := copyParams(sig, nil), 0
 	bs := t.cfg.BatchSize
@@ -53,15 +70,15 @@ func (t *trainer) refitSigma(ctx context.Context, val []int, seed uint64) (befor
 		rng.Shuffle(len(fit), func(i, j int) { fit[i], fit[j] = fit[j], fit[i] })
 		for lo := 0; lo < len(fit); lo += bs {
 			if err := ctx.Err(); err != nil {
-				return 0, 0, epoch, err
+				return 0, 0, epoch, scale, err
 			}
-			if _, err := t.step(fit[lo:min(lo+bs, len(fit))], lossNLLSigma, 1); err != nil {
-				return 0, 0, epoch, err
+			if _, err := t.step(fit[lo:min(lo+bs, len(fit))], kind, 1); err != nil {
+				return 0, 0, epoch, scale, err
 			}
 		}
 		t.fwd.invalidate()
 		epochs = epoch
-		if l := t.outNLL(hold); l < best {
+		if l := crit(hold); l < best {
 			best, bestEpoch, bestParams = l, epoch, copyParams(sig, bestParams)
 		}
 		if epoch-bestEpoch >= sigmaRefitPatience {
@@ -70,17 +87,26 @@ func (t *trainer) refitSigma(ctx context.Context, val []int, seed uint64) (befor
 	}
 	restoreParams(sig, bestParams)
 	t.fwd.invalidate()
-	return before, best, epochs, nil
+	if kind == lossLogSigma {
+		mu, sg := t.outPredict(hold)
+		q := 0.0
+		for k, i := range hold {
+			r := mu[k] - (t.d.Y[i]-t.mean)/t.sd
+			q += r * r / (sg[k] * sg[k])
+		}
+		scale = math.Sqrt(q / float64(len(hold)))
+	}
+	return before, best, epochs, scale, nil
 }
 
-// outNLL is the mean out-of-sample (bit 1) Gaussian NLL log σ + (μ−y)²/2σ²
-// of the pairs idx in standardized units.
-func (t *trainer) outNLL(idx []int) float64 {
+// outPredict is μ and the out-of-sample σ (bit 1) of the pairs idx in
+// standardized units.
+func (t *trainer) outPredict(idx []int) (mu, sig []float64) {
 	pa, pb := make([]int, len(idx)), make([]int, len(idx))
 	for k, i := range idx {
 		pa[k], pb[k] = t.d.Pairs[i].A, t.d.Pairs[i].B
 	}
-	mu, sig := make([]float64, len(idx)), make([]float64, len(idx))
+	mu, sig = make([]float64, len(idx)), make([]float64, len(idx))
 	var side []float64
 	if k := t.cfg.side; k > 0 {
 		side = make([]float64, 0, len(idx)*k)
@@ -89,6 +115,26 @@ func (t *trainer) outNLL(idx []int) float64 {
 		}
 	}
 	t.fwd.pairsSide(t.d.Features, pa, pb, 1, side, mu, sig, nil)
+	return mu, sig
+}
+
+// outLogLoss is the mean log-σ regression loss (lossLogSigma) of the
+// pairs idx.
+func (t *trainer) outLogLoss(idx []int) float64 {
+	mu, sig := t.outPredict(idx)
+	s := 0.0
+	for k, i := range idx {
+		r := mu[k] - (t.d.Y[i]-t.mean)/t.sd
+		e := math.Log(sig[k]) - 0.5*math.Log(r*r+logSigmaEps*logSigmaEps) - logAbsGauss
+		s += e * e
+	}
+	return s / float64(len(idx))
+}
+
+// outNLL is the mean out-of-sample (bit 1) Gaussian NLL log σ + (μ−y)²/2σ²
+// of the pairs idx in standardized units.
+func (t *trainer) outNLL(idx []int) float64 {
+	mu, sig := t.outPredict(idx)
 	s := 0.0
 	for k, i := range idx {
 		r := mu[k] - (t.d.Y[i]-t.mean)/t.sd

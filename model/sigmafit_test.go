@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"context"
 	"slices"
 	"testing"
@@ -52,5 +53,66 @@ func TestSigmaRefit(t *testing.T) {
 	}
 	if !slices.EqualFunc(after, n.snapshot(nil), func(x, y any) bool { return slices.Equal(toFloat64(x), toFloat64(y)) }) {
 		t.Error("a skipped refit changed the network")
+	}
+}
+
+// TestSigmaRefitLog: the log-σ refit (SigmaLoss "log") also changes only
+// σ-path values, never raises its held-out criterion and returns a
+// positive scale, which a saved and loaded DEUP keeps.
+func TestSigmaRefitLog(t *testing.T) {
+	tp := makeToy(12, 40, 64, 8, 0.3)
+	cfg := toyConfig(5).withDefaults()
+	n := newNetwork(cfg, 64, true, 5)
+	tr := newTrainer(n, tp.d, 0, 1, 5, 0)
+	if err := tr.fit(context.Background(), tp.split, fitOpts{method: "deup", members: 1, kind: lossNLL, deupOut: true}, nil); err != nil {
+		t.Fatal(err)
+	}
+	before := n.snapshot(nil)
+	rt := newTrainer(n, tp.d, 0, 1, 5, 0)
+	defer rt.close()
+	b, a, epochs, scale, err := rt.refitSigmaLoss(context.Background(), tp.split.Val, 5, lossLogSigma)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("held-out log loss %.4f -> %.4f in %d epochs, scale %.4f", b, a, epochs, scale)
+	if !(a <= b) || epochs < 1 || !(scale > 0) {
+		t.Errorf("held-out loss %v -> %v in %d epochs, scale %v", b, a, epochs, scale)
+	}
+	for i, p := range n.params {
+		if p.group != groupSigma && !slices.Equal(toFloat64(before[i]), toFloat64(n.snapshot(nil)[i])) {
+			t.Errorf("%s (%v) changed in the σ refit", p.name, p.group)
+		}
+	}
+
+	dc := toyConfig(2)
+	dc.MaxEpochs = 3
+	dc.SigmaLoss = "log"
+	m := NewDEUP(dc)
+	if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !(m.sigmaScale > 0) || m.sigmaScale == 1 {
+		t.Errorf("scale %v after a log refit", m.sigmaScale)
+	}
+	var buf bytes.Buffer
+	if err := m.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := m.Predict(tp.d.Features, tp.d.Pairs)
+	have, err := got.Predict(tp.d.Features, tp.d.Pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if want[i] != have[i] {
+			t.Fatalf("pair %d: loaded model predicts %+v, trained %+v", i, have[i], want[i])
+		}
+	}
+	if bad := NewDEUP(Config{SigmaLoss: "l1"}); bad.Fit(context.Background(), tp.d, tp.split, nil) == nil {
+		t.Error("sigma loss l1 accepted")
 	}
 }

@@ -80,6 +80,7 @@ func runBench(ctx context.Context, env Env, args []string) error {
 	noFigs := fs.Bool("no-figures", false, "do not draw the figures")
 	whole := fs.Bool("whole-molecule", false, "fingerprint every fragment of a SMILES (salts, counter-ions) instead of the largest organic one")
 	sigmaFeat := fs.String("sigma-features", model.DefaultSigmaFeatures, sigmaFeaturesUsage)
+	sigmaLoss := fs.String("sigma-loss", "nll", sigmaLossUsage)
 	workers := fs.Int("workers", 2, "trainings run at the same time (the results do not depend on it; train seconds are wall time shared between them)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -101,13 +102,16 @@ func runBench(ctx context.Context, env Env, args []string) error {
 	if !(*alpha > 0 && *alpha < 1) {
 		return fmt.Errorf("%w: --alpha %v: the conformal miscoverage must be in (0, 1) (0.1 for 90 %% intervals)", ErrUsage, *alpha)
 	}
+	if *sigmaLoss != "nll" && *sigmaLoss != "log" {
+		return fmt.Errorf("%w: --sigma-loss %q: want nll or log", ErrUsage, *sigmaLoss)
+	}
 	sf, err := model.ParseSigmaFeatures(*sigmaFeat)
 	if err != nil {
 		return fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
 	}
 	cfg := bench.Config{
 		Fracs:       fracs,
-		Model:       model.Config{MaxEpochs: *epochs, Patience: *patience, SigmaFeatures: sf},
+		Model:       model.Config{MaxEpochs: *epochs, Patience: *patience, SigmaFeatures: sf, SigmaLoss: *sigmaLoss},
 		Members:     *members,
 		Passes:      *passes,
 		ExtraPasses: *extra,

@@ -113,6 +113,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	conformal := fs.String("conformal", "normalized", "calibration scores: normalized (|y-mu|/sigma_total, adaptive width) or plain (|y-mu|, constant width)")
 	whole := fs.Bool("whole-molecule", false, "fingerprint every fragment of a SMILES (salts, counter-ions) instead of the largest organic one")
 	sigmaFeat := fs.String("sigma-features", model.DefaultSigmaFeatures, sigmaFeaturesUsage)
+	sigmaLoss := fs.String("sigma-loss", "nll", sigmaLossUsage)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -137,11 +138,14 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	if *conformal != "normalized" && *conformal != "plain" {
 		return fmt.Errorf("%w: --conformal %q: want normalized or plain", ErrUsage, *conformal)
 	}
+	if *sigmaLoss != "nll" && *sigmaLoss != "log" {
+		return fmt.Errorf("%w: --sigma-loss %q: want nll or log", ErrUsage, *sigmaLoss)
+	}
 	sf, err := model.ParseSigmaFeatures(*sigmaFeat)
 	if err != nil {
 		return fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
 	}
-	cfg := model.Config{Seed: *seed, MaxEpochs: *epochs, Patience: *patience, SigmaFeatures: sf}
+	cfg := model.Config{Seed: *seed, MaxEpochs: *epochs, Patience: *patience, SigmaFeatures: sf, SigmaLoss: *sigmaLoss}
 	m, err := newMethod(*method, cfg, *members, *passes, *dropRate)
 	if err != nil {
 		return err
@@ -639,3 +643,6 @@ func reportSkipped(env Env, who, consequence string, rep features.Report, n int)
 
 // sigmaFeaturesUsage documents --sigma-features (deup train, deup bench).
 const sigmaFeaturesUsage = "stationarizing inputs of DEUP's sigma path, relative to the in-sample pairs: none, or a list of density (log Tanimoto-kernel density of the pair among the in-sample pairs), counts (log1p in-sample pairs of each drug) spread (log spread of each drug's in-sample targets), variance (log neural-linear variance of the mean's last layer on the in-sample pairs), error (log mean out-of-sample |y-mu| of each drug's other validation pairs) and inerror (the same over the in-sample pairs); see docs/sigma-features.md"
+
+// sigmaLossUsage documents --sigma-loss (deup train, deup bench).
+const sigmaLossUsage = "loss of DEUP's sigma refit on the out-of-sample pairs: nll (Gaussian negative log-likelihood) or log (regression of log sigma on log |y-mu|, then one held-out Gaussian scale); see docs/sigma-features.md"
