@@ -29,7 +29,11 @@
 // the D_in pairs (Tanimoto kernel on the Morgan bits) and the two drugs'
 // D_in pair counts, standardized on D_out. D_out pairs, and unseen pairs
 // at prediction, get exactly the same computation; D_in pairs leave
-// themselves out. See sigmafeat.go and docs/sigma-features.md.
+// themselves out. See sigmafeat.go and docs/sigma-features.md. Three
+// more depend on the trained network and are recomputed after every
+// epoch (sigmadyn.go): variance (the neural-linear variance of μ's last
+// layer on D_in), error and inerror (each drug's mean |y − μ| over its
+// other D_out, resp. D_in, pairs).
 //
 // Disclosure (issue 17): h = 0.2 and κ = 2 were fixed before any run.
 // The spread feature was added after the PC-3 test results of density
@@ -76,7 +80,9 @@
 // and μ's out-of-sample errors are stationary), the σ path alone takes
 // out-of-sample steps (bit 1) on a seeded half of split.Val, early-stopped
 // (patience 20, at most 200 epochs) on the out-of-sample NLL of the other
-// half; the best epoch's σ parameters are kept, and the state the joint
+// half (with Config.SigmaLoss "log", steps and criterion are instead the
+// regression of log σ on log |μ−y|, and σ is then multiplied by the other
+// half's Gaussian maximum-likelihood scale); the best epoch's σ parameters are kept, and the state the joint
 // phase left is a candidate, so the refit never raises that held-out NLL
 // (tested, with the frozen groups bit-identical). Skipped with fewer than
 // 20 validation pairs.
