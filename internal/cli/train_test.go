@@ -195,9 +195,13 @@ func TestTrainSigmaFeatures(t *testing.T) {
 		t.Errorf("(a,b) and (b,a) differ: %v vs %v", rows[1], rows[2])
 	}
 	for _, cmd := range []string{"train", "bench"} {
-		_, serr, code = runCLI(t, cmd, "--sigma-features", "density,variance", "--out", filepath.Join(dir, "x"))
-		if code != 2 || !strings.Contains(serr, "--sigma-features") || !strings.Contains(serr, `unknown feature "variance"`) {
+		_, serr, code = runCLI(t, cmd, "--sigma-features", "density,varience", "--out", filepath.Join(dir, "x"))
+		if code != 2 || !strings.Contains(serr, "--sigma-features") || !strings.Contains(serr, `unknown feature "varience"`) {
 			t.Errorf("%s with a bad --sigma-features: exit %d, %q", cmd, code, serr)
+		}
+		_, serr, code = runCLI(t, cmd, "--sigma-loss", "l1", "--out", filepath.Join(dir, "x"))
+		if code != 2 || !strings.Contains(serr, `--sigma-loss "l1"`) {
+			t.Errorf("%s with a bad --sigma-loss: exit %d, %q", cmd, code, serr)
 		}
 	}
 }
