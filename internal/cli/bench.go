@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -81,6 +82,7 @@ func runBench(ctx context.Context, env Env, args []string) error {
 	whole := fs.Bool("whole-molecule", false, "fingerprint every fragment of a SMILES (salts, counter-ions) instead of the largest organic one")
 	sigmaFeat := fs.String("sigma-features", model.DefaultSigmaFeatures, sigmaFeaturesUsage)
 	workers := fs.Int("workers", 2, "trainings run at the same time (the results do not depend on it; train seconds are wall time shared between them)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof reads it)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -125,6 +127,13 @@ func runBench(ctx context.Context, env Env, args []string) error {
 	}
 	if err := cfg.Validate(); err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	start := time.Now()
 	sc, name, err := loadScreen(*screenDir)
@@ -259,6 +268,20 @@ func parseSplit(s string) ([3]float64, error) {
 		f[i] /= sum
 	}
 	return f, nil
+}
+
+// startCPUProfile starts a CPU profile written to path; stop ends it and
+// closes the file.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 func writeFileWith(path string, fn func(*os.File) error) error {

@@ -28,7 +28,7 @@ func BenchmarkTowerGEMM(b *testing.B) {
 		impls = append(impls, struct {
 			name string
 			b    BLAS
-		}{k.name + "-kernel", fastBLAS{k: k}})
+		}{k.name + "-kernel", fastBLAS{k: k, direct: directBlocks}})
 	}
 	for _, c := range []struct {
 		name    string
