@@ -146,3 +146,38 @@ reluloop:
 reludone:
 	VZEROUPPER
 	RET
+
+DATA reluone<>+0(SB)/4, $0x3f800000 // 1.0
+GLOBL reluone<>(SB), RODATA|NOPTR, $4
+
+// func reluMask8(x, grad, out *float32, n int)
+// out[i] = g[i] · m(x[i]) with m = 1 where x ≥ 0 and 0 elsewhere (NaN
+// included: the ordered comparison is false) for n elements (a multiple
+// of 8): the mask is a compare and an AND, no branch, and the product is
+// the same IEEE multiply as ReluMask's Go loop (NaN, −0 and all).
+TEXT ·reluMask8(SB), NOSPLIT, $0-32
+	MOVQ         x+0(FP), SI
+	MOVQ         grad+8(FP), DX
+	MOVQ         out+16(FP), DI
+	MOVQ         n+24(FP), CX
+	SHRQ         $3, CX
+	JZ           rmdone
+	VXORPS       Y1, Y1, Y1
+	VBROADCASTSS reluone<>(SB), Y2
+
+rmloop:
+	VMOVUPS (SI), Y0
+	VCMPPS  $0x0D, Y1, Y0, Y3 // x ≥ 0 (ordered)
+	VANDPS  Y2, Y3, Y3        // 1 or 0
+	VMOVUPS (DX), Y4
+	VMULPS  Y3, Y4, Y4        // g · m
+	VMOVUPS Y4, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DX
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     rmloop
+
+rmdone:
+	VZEROUPPER
+	RET

@@ -40,3 +40,28 @@ func Relu[T float32 | float64](x []T) {
 		}
 	}
 }
+
+// ReluMask sets out[i] = g[i]·m(x[i]), m = 1 where x[i] ≥ 0 and 0
+// elsewhere (NaN too): with g = x, ReLU as gorgonia computes it (x·0 = −0
+// for a negative x, NaN stays); with g an output gradient, ReLU's input
+// gradient. On float32 with AVX, eight at a time in assembly, with no
+// branch (the comparison mispredicts on about half the elements): the
+// same products, so the same bits. Panics if the lengths differ.
+func ReluMask[T float32 | float64](x, g, out []T) {
+	if len(g) != len(x) || len(out) != len(x) {
+		panic("kernels: ReluMask: lengths differ")
+	}
+	if x32, ok := any(x).([]float32); ok && haveAVX && len(x) >= 8 {
+		g32, o32 := any(g).([]float32), any(out).([]float32)
+		n := len(x) &^ 7
+		reluMask8(&x32[0], &g32[0], &o32[0], n)
+		x, g, out = x[n:], g[n:], out[n:]
+	}
+	for i, v := range x {
+		m := T(0)
+		if v >= 0 {
+			m = 1
+		}
+		out[i] = g[i] * m
+	}
+}

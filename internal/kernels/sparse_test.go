@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -59,6 +60,39 @@ func TestReluAssembly(t *testing.T) {
 		}
 		if math.Float32bits(x[i]) != math.Float32bits(want) {
 			t.Errorf("relu(%v) = %v, want %v", v, x[i], want)
+		}
+	}
+}
+
+// TestReluMaskAssembly: the assembly gives g·m(x) bit for bit as the
+// scalar formula (m = 1 for x ≥ 0, else 0), on special values (−0, NaN,
+// ±Inf, tiny) in every lane position and on the scalar tail.
+func TestReluMaskAssembly(t *testing.T) {
+	nan := float32(math.NaN())
+	negZero := float32(math.Copysign(0, -1))
+	special := []float32{-1, 2, negZero, 0, nan, float32(math.Inf(-1)), float32(math.Inf(1)), -1e-30, 3, -4, 5, 1e-38, -7}
+	rng := rand.New(rand.NewPCG(5, 1))
+	for _, n := range []int{1, 7, 8, 13, 64, 67} {
+		x, g := make([]float32, n), make([]float32, n)
+		for i := range x {
+			x[i], g[i] = special[rng.IntN(len(special))], special[rng.IntN(len(special))]
+		}
+		for _, grad := range []bool{false, true} {
+			src := x
+			if grad {
+				src = g
+			}
+			out := make([]float32, n)
+			ReluMask(x, src, out)
+			for i := range out {
+				m := float32(0)
+				if x[i] >= 0 {
+					m = 1
+				}
+				if want := src[i] * m; math.Float32bits(out[i]) != math.Float32bits(want) {
+					t.Fatalf("n %d, element %d: ReluMask(x=%v, g=%v) = %v (bits %x), want %v (bits %x)", n, i, x[i], src[i], out[i], math.Float32bits(out[i]), want, math.Float32bits(want))
+				}
+			}
 		}
 	}
 }
