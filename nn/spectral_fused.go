@@ -171,11 +171,11 @@ func (op *snSparseOp) Do(vals ...G.Value) (G.Value, error) {
 	switch wd := w.Data().(type) {
 	case []float32:
 		rd := ret.Data().([]float32)
-		kernels.ForChunks(out, sparseChunk(out, len(x.col)), func(_, lo, hi int) { mul(x, wd, rd, out, lo, hi) })
+		mulByColumn(x, wd, rd, out, 0, out)
 		snScaleRows(rd, op.sn.Scale())
 	case []float64:
 		rd := ret.Data().([]float64)
-		kernels.ForChunks(out, sparseChunk(out, len(x.col)), func(_, lo, hi int) { mul(x, wd, rd, out, lo, hi) })
+		mulByColumn(x, wd, rd, out, 0, out)
 		snScaleRows(rd, op.sn.Scale())
 	}
 	return ret, nil

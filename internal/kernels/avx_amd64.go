@@ -31,3 +31,9 @@ func relu8(x *float32, n int)
 //
 //go:noescape
 func reluMask8(x, grad, out *float32, n int)
+
+// addScaled8 is AddScaled's loop on float32 for n elements (a multiple of
+// 8) in AVX assembly (same results).
+//
+//go:noescape
+func addScaled8(a float32, x, dst *float32, n int)

@@ -25,6 +25,27 @@ func Accumulate[T float32 | float64](idx []int32, val []float32, src []T, ld, lo
 	}
 }
 
+// AddScaled sets dst[j] += a·x[j], the product rounded to T before it is
+// added (no fused multiply-add): one term of Accumulate. Called for the
+// terms of an output row in Accumulate's order, starting from a cleared
+// row, it gives Accumulate's sums bit for bit (a sparse-times-dense
+// product computed column by column: each row of the dense factor is read
+// once, in order). On float32 with AVX, eight at a time in assembly.
+// Panics if dst is shorter than x.
+func AddScaled[T float32 | float64](a float32, x, dst []T) {
+	dst = dst[:len(x)]
+	if x32, ok := any(x).([]float32); ok && haveAVX && len(x) >= 8 {
+		d32 := any(dst).([]float32)
+		n := len(x) &^ 7
+		addScaled8(a, &x32[0], &d32[0], n)
+		x, dst = x[n:], dst[n:]
+	}
+	v := T(a)
+	for j, e := range x {
+		dst[j] += T(v * e)
+	}
+}
+
 // Relu sets the negative elements of x to 0 (NaN and −0 stay). On
 // float32 with AVX, eight at a time in assembly: a compare and branch per
 // element mispredicts on about half of them.

@@ -24,6 +24,7 @@ func TestAccumulateAssembly(t *testing.T) {
 		{[]int32{44}, 236, 300},
 		{nil, 0, 128},
 		{[]int32{5, 2}, 5, 70},
+		{[]int32{9, 3, 9}, 0, 50},
 	} {
 		val := make([]float32, len(tc.idx))
 		for k := range val {
@@ -34,6 +35,17 @@ func TestAccumulateAssembly(t *testing.T) {
 			got[i] = 99 // must be overwritten
 		}
 		Accumulate(tc.idx, val, src, ld, tc.lo, tc.hi, got)
+		// The same row term by term with AddScaled from a cleared row
+		// (the column-ordered sparse product) gives the same bits.
+		byTerm := make([]float32, tc.hi-tc.lo)
+		for k, c := range tc.idx {
+			AddScaled(val[k], src[int(c)*ld+tc.lo:int(c)*ld+tc.hi], byTerm)
+		}
+		for j := range got {
+			if math.Float32bits(byTerm[j]) != math.Float32bits(got[j]) {
+				t.Fatalf("%v [%d,%d) column %d: AddScaled term by term %v, Accumulate %v", tc.idx, tc.lo, tc.hi, tc.lo+j, byTerm[j], got[j])
+			}
+		}
 		for j := range got {
 			var want float32
 			for k, c := range tc.idx {
