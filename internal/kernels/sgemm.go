@@ -72,9 +72,14 @@ const kcBlock = 256
 // with the AVX-512 kernel). Its panels are then used by few row blocks,
 // and packing them cost as much as the product: the tower's forward
 // product (64×2,048 by 2,048×1,024) went from 59 to 84 GFLOP per CPU-second
-// (BenchmarkTowerGEMM) reading W2 in place with the next panel
-// prefetched.
+// (BenchmarkTowerGEMM; 53 → 84 with W2 not cached, as after the
+// optimizer's step) reading W2 in place with the next panel prefetched.
 const directBlocks = 16
+
+// tallBlocks: a C of more mr-row blocks than this, with a packed
+// untransposed B, is computed row block by row block across each chunk
+// of panels instead of panel by panel.
+const tallBlocks = 16
 
 // chunkPanels is the number of B panels a worker packs and computes at a
 // time (128 columns for the AVX-512 kernel: a 128 KiB packed chunk for
@@ -194,8 +199,8 @@ type sgemmBlock struct {
 // work multiplies into C the column panels lo..hi, with s as scratch
 // (packed B and a partial tile).
 func (g *sgemmBlock) work(lo, hi int, s []float32) {
-	tB, m, n, kc, pc, mr, nr, mPad := g.tB, g.m, g.n, g.kc, g.pc, g.mr, g.nr, g.mPad
-	b, ldb, c, ldc, ap, kern, add := g.b, g.ldb, g.c, g.ldc, g.ap, g.kern, g.add
+	tB, n, kc, pc, mr, nr, mPad := g.tB, g.n, g.kc, g.pc, g.mr, g.nr, g.mPad
+	b, ldb := g.b, g.ldb
 	// An untransposed B: pack op(B)[pc:pc+kc, panels lo..hi) first,
 	// panel-major (bp[(jp−lo)·kc·nr + p·nr + j]), reading B row by
 	// row, so the reads are sequential and prefetched (read panel
@@ -213,6 +218,20 @@ func (g *sgemmBlock) work(lo, hi int, s []float32) {
 				clear(dst[w:])
 			}
 		}
+	}
+	if tB == blas.NoTrans && !g.direct && mPad/mr > tallBlocks {
+		// A tall C: row block by row block, each across the chunk's
+		// packed panels, so C is written a row segment of the whole
+		// chunk at a time (its lines are mostly not cached: a weight
+		// gradient, last read by the optimizer a step ago) while the
+		// A panel stays in L1.
+		for ic := 0; ic < mPad; ic += mr {
+			for jp := lo; jp < hi; jp++ {
+				jc := jp * nr
+				g.tile(ic, jc, min(nr, n-jc), &bp[(jp-lo)*kc*nr], nr, tile, false)
+			}
+		}
+		return
 	}
 	for jp := lo; jp < hi; jp++ {
 		jc := jp * nr
@@ -242,28 +261,41 @@ func (g *sgemmBlock) work(lo, hi int, s []float32) {
 			bsrc = &panel[0]
 		}
 		for ic := 0; ic < mPad; ic += mr {
-			h := min(mr, m-ic)
-			if h == mr && w == nr {
-				if ic == 0 && ld != nr && g.pf != nil && jc+2*nr <= n {
-					// The first row block of a panel read in place
-					// fetches the next panel meanwhile.
-					g.pf(kc, &ap[ic*kc], bsrc, &c[ic*ldc+jc], ldc, ld, add)
-					continue
-				}
-				kern(kc, &ap[ic*kc], bsrc, &c[ic*ldc+jc], ldc, ld, add)
-				continue
-			}
-			kern(kc, &ap[ic*kc], bsrc, &tile[0], nr, ld, false)
-			for ii := 0; ii < h; ii++ {
-				row := c[(ic+ii)*ldc+jc : (ic+ii)*ldc+jc+w]
-				if !add {
-					copy(row, tile[ii*nr:ii*nr+w])
-					continue
-				}
-				for jj := range row {
-					row[jj] += tile[ii*nr+jj]
-				}
-			}
+			// A full panel read in place fetches the next panel
+			// meanwhile, in every row block's call (once is not
+			// enough: the lines the first call requests do not all
+			// arrive while it runs; 71 → 84 GFLOP per CPU-second on
+			// the tower's forward product with W2 not cached).
+			pf := ld != nr && g.pf != nil && jc+2*nr <= n
+			g.tile(ic, jc, w, bsrc, ld, tile, pf)
+		}
+	}
+}
+
+// tile computes the mr×nr tile of C at row ic, column jc (w of its
+// columns inside C) from the packed A and the B panel at bsrc (row stride
+// ld), through the scratch tile when it is partial; pf selects the
+// prefetching kernel.
+func (g *sgemmBlock) tile(ic, jc, w int, bsrc *float32, ld int, tile []float32, pf bool) {
+	mr, nr, kc, c, ldc, add := g.mr, g.nr, g.kc, g.c, g.ldc, g.add
+	h := min(mr, g.m-ic)
+	if h == mr && w == nr {
+		if pf {
+			g.pf(kc, &g.ap[ic*kc], bsrc, &c[ic*ldc+jc], ldc, ld, add)
+			return
+		}
+		g.kern(kc, &g.ap[ic*kc], bsrc, &c[ic*ldc+jc], ldc, ld, add)
+		return
+	}
+	g.kern(kc, &g.ap[ic*kc], bsrc, &tile[0], nr, ld, false)
+	for ii := 0; ii < h; ii++ {
+		row := c[(ic+ii)*ldc+jc : (ic+ii)*ldc+jc+w]
+		if !add {
+			copy(row, tile[ii*nr:ii*nr+w])
+			continue
+		}
+		for jj := range row {
+			row[jj] += tile[ii*nr+jj]
 		}
 	}
 }
