@@ -31,7 +31,7 @@ func toyCSR(rows, dim, nnz int, seed uint64) *CSR {
 // TestSparseOpsMatchDense checks X·W and Xᵀ·G of the sparse ops against
 // dense products over a sequence of batches sharing one output tensor (the
 // stale-row bookkeeping), with padding rows and duplicate columns across
-// rows, on both sides of the two-goroutine split.
+// rows (256 and 5 columns).
 func TestSparseOpsMatchDense(t *testing.T) {
 	for _, out := range []int{5, 256} {
 		t.Run(fmt.Sprint(out), func(t *testing.T) {
