@@ -28,7 +28,9 @@
 // picks GCTX or GCT by the file name, and MatchGCTXFile matches drugs
 // against a GCTX reading only the matched columns. Unlike the GCT reader, the GCTX
 // reader is not safe on corrupt files: the HDF5 library trusts declared
-// sizes and a damaged file can exhaust memory (see ReadGCTXFile).
+// sizes and a damaged file can exhaust memory (see ReadGCTXFile); `deup
+// data signatures` reads GCTX in a child process with a memory cap
+// (internal/sandbox) for that reason.
 //
 // # Arrow and Parquet
 //

@@ -41,7 +41,9 @@ func ReadMatrixFile(path string) (*Matrix, error) {
 // flipped byte in a local heap header asking for 280 TB). ReadGCTXFile
 // turns the library's ordinary panics into errors but cannot catch that:
 // read GCTX files only from trusted sources (LINCS/GEO releases), and prefer
-// GCT text, whose reader is fuzzed, for anything else.
+// GCT text, whose reader is fuzzed, for anything else. The deup command
+// reads GCTX in a child process whose address space is capped
+// (internal/sandbox), where such a file ends in an error.
 func ReadGCTXFile(path string) (m *Matrix, err error) {
 	defer recoverGCTX(path, &err)
 	g, err := openGCTX(path)

@@ -4,12 +4,14 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"syscall"
 
 	"github.com/deup-screening/deup/internal/cli"
+	"github.com/deup-screening/deup/internal/sandbox"
 )
 
 // gcPercent is the garbage collector's target (GOGC) unless the
@@ -24,8 +26,20 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
 	}
+	// A child started by sandbox.Run caps itself here, before any work.
+	capped, err := sandbox.Apply(os.Getenv)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "deup:", err)
+		os.Exit(1)
+	}
+	env := cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	if exe, err := os.Executable(); err == nil && sandbox.Supported && !capped {
+		env.Sandbox = func(ctx context.Context, args []string, limit int64) error {
+			return sandbox.Run(ctx, exe, args, sandbox.Config{Limit: limit, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := cli.Main(ctx, os.Args[1:], cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
+	code := cli.Main(ctx, os.Args[1:], env)
 	stop()
 	os.Exit(code)
 }

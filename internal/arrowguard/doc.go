@@ -19,7 +19,12 @@
 //     (so an array of N rows needs about N/8 bytes: a bitmap's worth);
 //     a variadic buffer count is at most the batch's number of buffers;
 //   - the declared uncompressed sizes of compressed buffers, and the rows
-//     of a Parquet file, stay within Budget(size).
+//     of a Parquet file, stay within Budget(size);
+//   - a Parquet file's column chunks do not overlap, and every page of
+//     every chunk, walked as arrow-go will walk it, has a well-formed
+//     header of a type arrow-go reads (data or dictionary: on other types
+//     its page reader loops without end) and sizes within the chunk and
+//     the budget (see pages.go).
 //
 // Budget(size) = 64 MiB + 64 × size is the most bytes of Arrow buffers a
 // reader may hold for a file of size bytes; Allocator enforces it by

@@ -41,16 +41,21 @@ func CheckParquet(r io.ReaderAt, size int64) error {
 	if err := w.structure(0, nil); err != nil {
 		return fmt.Errorf("parquet: footer byte %d: %w", w.pos, err)
 	}
-	return nil
+	return checkPages(r, size, w.chunks)
 }
 
 // thriftWalker reads Thrift compact protocol without building anything.
+// Walking a footer, it collects the column chunks' page ranges; walking a
+// page header (page set), the header's sizes.
 type thriftWalker struct {
 	b       []byte
 	pos     int
 	size    int64 // of the file
 	budget  int64 // Budget(size)
 	maxRows int64
+
+	chunks []chunkRange // footer: one per ColumnMetaData
+	page   *pageHeader  // page header: its fields
 }
 
 var errThriftEOF = errors.New("truncated metadata")
@@ -218,6 +223,12 @@ func (w *thriftWalker) value(typ byte, depth int, path []int16) error {
 		}
 		return nil
 	case tStruct:
+		// A ColumnChunk's meta_data (FileMetaData 4 → RowGroup 1 →
+		// ColumnChunk 3): collect its page range.
+		if w.page == nil && len(path) == 3 && path[0] == 4 && path[1] == 1 && path[2] == 3 {
+			w.chunks = append(w.chunks, chunkRange{})
+			defer func() { w.chunks[len(w.chunks)-1].done = true }()
+		}
 		return w.structure(depth+1, path)
 	}
 	return fmt.Errorf("unknown Thrift type %d", typ)
@@ -237,6 +248,12 @@ func (w *thriftWalker) value(typ byte, depth int, path []int16) error {
 // (arrow-go reads a column chunk with make([]byte, total_compressed_size)
 // outside any allocator, and seeks to the page offsets).
 func (w *thriftWalker) checkInt(path []int16, v int64) error {
+	if w.page != nil {
+		return w.page.set(path, v, w.budget, w.maxRows)
+	}
+	if n := len(w.chunks); n > 0 && !w.chunks[n-1].done && len(path) == 4 && path[0] == 4 && path[1] == 1 && path[2] == 3 {
+		w.chunks[n-1].set(path[3], v)
+	}
 	var max int64 = -1
 	name := ""
 	switch {

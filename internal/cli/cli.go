@@ -19,6 +19,14 @@ type Env struct {
 	Stdout io.Writer
 	Stderr io.Writer
 
+	// Sandbox, when set, runs `deup ARGS` in a child process whose address
+	// space is capped at limit bytes, with the same standard streams, and
+	// returns how it ended (internal/sandbox's errors). A command that
+	// hands a file to a reader that cannot bound its own memory (GCTX
+	// through scigolib/hdf5) runs itself through it; when nil (tests, a
+	// platform without the cap, or the child itself) it runs in-process.
+	Sandbox func(ctx context.Context, args []string, limit int64) error
+
 	// usage is set by Main: the command being run records in it how to
 	// print its help and its usage line (newFlagSet), and Main prints them
 	// after the command returns (help on stdout for -h; the error, the

@@ -46,6 +46,14 @@ one row per signature with its id, column metadata and values
 list<float32>; gene ids in the schema metadata. --screen may then be
 omitted to convert only.
 
+A GCTX file is parsed by an HDF5 library that trusts the sizes the file
+declares, so a damaged file could ask for terabytes: on Linux the command
+then runs in a child process whose address space is capped at
+--max-memory MiB, and such a file ends in an error naming it. The cap is
+on virtual memory, of which the Go runtime itself takes about 1 GiB;
+raise it for a sound file that needs more (LINCS level-5 files are read
+column by column, only the matched columns).
+
 Exit status: 0 when at least one drug matched (or, without --screen, the
 conversion succeeded), 1 on an error or when no drug matched (no signatures
 are written then), 2 on bad usage.
@@ -72,6 +80,7 @@ func runDataSignatures(ctx context.Context, env Env, args []string) error {
 	screenDir := fs.String("screen", "", "screen `directory` (from deup data import or synth); the signatures are written into it")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
 	matrixOut := fs.String("matrix-out", "", "also convert the whole signature file to this Arrow (.arrow, .feather) or Parquet (.parquet) `file`")
+	maxMemory := fs.Int64("max-memory", 4096, "cap on the address space, in `MiB`, of the process that reads a GCTX file (Linux; ≥ 1024)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -91,6 +100,17 @@ func runDataSignatures(ctx context.Context, env Env, args []string) error {
 		if err != nil {
 			return err
 		}
+	}
+	if *maxMemory < 1024 || *maxMemory > 1<<30 {
+		fs.Usage()
+		return fmt.Errorf("%w: deup data signatures: --max-memory %d: want a number of MiB from 1024 to %d", ErrUsage, *maxMemory, int64(1<<30))
+	}
+	// A GCTX file goes to scigolib/hdf5, which allocates whatever a
+	// damaged header declares: read it in a capped child (the same
+	// command, run by the child in-process since its Env has no Sandbox).
+	isGCTX := strings.HasSuffix(strings.ToLower(*gct), ".gctx")
+	if isGCTX && env.Sandbox != nil {
+		return sandboxed(ctx, env, append([]string{"data", "signatures"}, args...), *maxMemory<<20, *gct, "--max-memory")
 	}
 	var write func(io.Writer, *lincs.Matrix, memory.Allocator) error
 	switch ext := strings.ToLower(filepath.Ext(*matrixOut)); {
@@ -116,7 +136,6 @@ func runDataSignatures(ctx context.Context, env Env, args []string) error {
 	}
 	// A GCTX file is read whole only for --matrix-out; for matching, only
 	// its matched columns are read (LINCS level-5 files are tens of GB).
-	isGCTX := strings.HasSuffix(strings.ToLower(*gct), ".gctx")
 	var m *lincs.Matrix
 	if write != nil || !isGCTX {
 		var err error
