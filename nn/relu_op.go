@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 
 	"github.com/chewxy/hm"
+	"github.com/deup-screening/deup/internal/kernels"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -16,30 +17,12 @@ import (
 // each with a fresh tensor every run, and its backward pass also computes
 // the unused gradient of the mask. The arithmetic is Rectify's (x·1 or
 // x·0, so −0 for negative x; NaN stays NaN), so the numbers are the same.
-// The tower's hidden layer (batch × 2,048) uses it.
+// The tower's hidden layer (batch × 2,048) uses it. Both run
+// kernels.ReluMask (branch-free AVX on float32, same products).
 type reluOp struct{ buf *tensor.Dense }
 
 // reluGradOp computes g ⊙ [x ≥ 0] for inputs (x, g).
 type reluGradOp struct{ buf *tensor.Dense }
-
-func mask[T float32 | float64](x T) T {
-	if x >= 0 {
-		return 1
-	}
-	return 0
-}
-
-func reluFwd[T float32 | float64](x, out []T) {
-	for i, v := range x {
-		out[i] = v * mask(v)
-	}
-}
-
-func reluBwd[T float32 | float64](x, g, out []T) {
-	for i, v := range x {
-		out[i] = g[i] * mask(v)
-	}
-}
 
 // ownBuf returns *buf, (re)allocated to the shape and dtype of like.
 func ownBuf(buf **tensor.Dense, like *tensor.Dense) *tensor.Dense {
@@ -66,10 +49,10 @@ func (op *reluOp) Do(vals ...G.Value) (G.Value, error) {
 	switch x.Dtype() {
 	case tensor.Float32:
 		xd := x.Float32s()
-		reluFwd(xd, out.Float32s())
+		kernels.ReluMask(xd, xd, out.Float32s())
 	case tensor.Float64:
 		xd := x.Float64s()
-		reluFwd(xd, out.Float64s())
+		kernels.ReluMask(xd, xd, out.Float64s())
 	default:
 		return nil, fmt.Errorf("nn: relu: dtype %v", x.Dtype())
 	}
@@ -111,10 +94,10 @@ func (op *reluGradOp) Do(vals ...G.Value) (G.Value, error) {
 	switch x.Dtype() {
 	case tensor.Float32:
 		xd := x.Float32s()
-		reluBwd(xd, g.Float32s(), out.Float32s())
+		kernels.ReluMask(xd, g.Float32s(), out.Float32s())
 	case tensor.Float64:
 		xd := x.Float64s()
-		reluBwd(xd, g.Float64s(), out.Float64s())
+		kernels.ReluMask(xd, g.Float64s(), out.Float64s())
 	default:
 		return nil, fmt.Errorf("nn: relu gradient: dtype %v", x.Dtype())
 	}

@@ -171,11 +171,11 @@ func (op *snSparseOp) Do(vals ...G.Value) (G.Value, error) {
 	switch wd := w.Data().(type) {
 	case []float32:
 		rd := ret.Data().([]float32)
-		kernels.ForChunks(out, sparseChunk(out, len(x.col)), func(_, lo, hi int) { mul(x, wd, rd, out, lo, hi) })
+		mulByColumn(x, wd, rd, out, 0, out)
 		snScaleRows(rd, op.sn.Scale())
 	case []float64:
 		rd := ret.Data().([]float64)
-		kernels.ForChunks(out, sparseChunk(out, len(x.col)), func(_, lo, hi int) { mul(x, wd, rd, out, lo, hi) })
+		mulByColumn(x, wd, rd, out, 0, out)
 		snScaleRows(rd, op.sn.Scale())
 	}
 	return ret, nil
@@ -221,11 +221,11 @@ func (op *snSparseGradOp) Do(vals ...G.Value) (G.Value, error) {
 	switch gd := g.Data().(type) {
 	case []float32:
 		rd := ret.Data().([]float32)
-		kernels.ForChunks(out, sparseChunk(out, len(x.col)), func(_, lo, hi int) { tmul(x, gd, rd, out, lo, hi, op.gone) })
+		tmul(x, gd, rd, out, 0, out, op.gone)
 		snCorrect(op.sn, rd, w.Data().([]float32), x.cols)
 	case []float64:
 		rd := ret.Data().([]float64)
-		kernels.ForChunks(out, sparseChunk(out, len(x.col)), func(_, lo, hi int) { tmul(x, gd, rd, out, lo, hi, op.gone) })
+		tmul(x, gd, rd, out, 0, out, op.gone)
 		snCorrect(op.sn, rd, w.Data().([]float64), x.cols)
 	}
 	if op.sn.Scale() == 1 {

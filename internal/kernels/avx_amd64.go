@@ -25,3 +25,15 @@ func spAccum64(idx *int32, val *float32, n int, src *float32, ld int, dst *float
 //
 //go:noescape
 func relu8(x *float32, n int)
+
+// reluMask8 is ReluMask's loop on float32 for n elements (a multiple of
+// 8) in AVX assembly (same results).
+//
+//go:noescape
+func reluMask8(x, grad, out *float32, n int)
+
+// addScaled8 is AddScaled's loop on float32 for n elements (a multiple of
+// 8) in AVX assembly (same results).
+//
+//go:noescape
+func addScaled8(a float32, x, dst *float32, n int)

@@ -146,3 +146,84 @@ reluloop:
 reludone:
 	VZEROUPPER
 	RET
+
+DATA reluone<>+0(SB)/4, $0x3f800000 // 1.0
+GLOBL reluone<>(SB), RODATA|NOPTR, $4
+
+// func reluMask8(x, grad, out *float32, n int)
+// out[i] = g[i] · m(x[i]) with m = 1 where x ≥ 0 and 0 elsewhere (NaN
+// included: the ordered comparison is false) for n elements (a multiple
+// of 8): the mask is a compare and an AND, no branch, and the product is
+// the same IEEE multiply as ReluMask's Go loop (NaN, −0 and all).
+TEXT ·reluMask8(SB), NOSPLIT, $0-32
+	MOVQ         x+0(FP), SI
+	MOVQ         grad+8(FP), DX
+	MOVQ         out+16(FP), DI
+	MOVQ         n+24(FP), CX
+	SHRQ         $3, CX
+	JZ           rmdone
+	VXORPS       Y1, Y1, Y1
+	VBROADCASTSS reluone<>(SB), Y2
+
+rmloop:
+	VMOVUPS (SI), Y0
+	VCMPPS  $0x0D, Y1, Y0, Y3 // x ≥ 0 (ordered)
+	VANDPS  Y2, Y3, Y3        // 1 or 0
+	VMOVUPS (DX), Y4
+	VMULPS  Y3, Y4, Y4        // g · m
+	VMOVUPS Y4, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DX
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     rmloop
+
+rmdone:
+	VZEROUPPER
+	RET
+
+// func addScaled8(a float32, x, dst *float32, n int)
+// dst[i] += a·x[i] for n elements (a multiple of 8): the product rounded,
+// then added (VMULPS, VADDPS: no fused multiply-add), as AddScaled's Go
+// loop; 32 elements per iteration while at least 32 remain.
+TEXT ·addScaled8(SB), NOSPLIT, $0-32
+	VBROADCASTSS a+0(FP), Y15
+	MOVQ         x+8(FP), SI
+	MOVQ         dst+16(FP), DI
+	MOVQ         n+24(FP), CX
+	CMPQ         CX, $32
+	JLT          as8
+
+as32:
+	VMULPS  (SI), Y15, Y0
+	VMULPS  32(SI), Y15, Y1
+	VMULPS  64(SI), Y15, Y2
+	VMULPS  96(SI), Y15, Y3
+	VADDPS  (DI), Y0, Y0
+	VADDPS  32(DI), Y1, Y1
+	VADDPS  64(DI), Y2, Y2
+	VADDPS  96(DI), Y3, Y3
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ    $128, SI
+	ADDQ    $128, DI
+	SUBQ    $32, CX
+	CMPQ    CX, $32
+	JGE     as32
+
+as8:
+	CMPQ    CX, $8
+	JLT     asdone
+	VMULPS  (SI), Y15, Y0
+	VADDPS  (DI), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	SUBQ    $8, CX
+	JMP     as8
+
+asdone:
+	VZEROUPPER
+	RET

@@ -11,3 +11,7 @@ func spAccum64(idx *int32, val *float32, n int, src *float32, ld int, dst *float
 }
 
 func relu8(x *float32, n int) { panic("kernels: no AVX relu") }
+
+func reluMask8(x, grad, out *float32, n int) { panic("kernels: no AVX relu mask") }
+
+func addScaled8(a float32, x, dst *float32, n int) { panic("kernels: no AVX addScaled") }

@@ -27,7 +27,7 @@ var implName = "gonum"
 
 func init() {
 	if ks := microKernels(); len(ks) > 0 {
-		impl = fastBLAS{k: ks[0], scratch: &sync.Pool{}}
+		impl = fastBLAS{k: ks[0], scratch: &sync.Pool{}, direct: directBlocks}
 		implName = "gonum+" + ks[0].name + "-sgemm"
 	}
 }

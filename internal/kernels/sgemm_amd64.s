@@ -253,3 +253,219 @@ overwrite512:
 	VMOVUPS Z15, 64(DX)
 	VZEROUPPER
 	RET
+
+// func kern8x32pf(k int, a, b, c *float32, ldc, ldb int, add bool)
+// kern8x32 (the same arithmetic, the same results) that also prefetches,
+// for each row p of B it reads, the 32 floats that follow (the next
+// column panel of an unpacked B, read in place with a large row stride:
+// its rows are on different pages, which the hardware prefetchers do not
+// follow).
+TEXT ·kern8x32pf(SB), NOSPLIT, $0-49
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DI
+	MOVQ c+24(FP), DX
+	MOVQ ldc+32(FP), R8
+	SHLQ $2, R8
+	MOVQ ldb+40(FP), R9
+	SHLQ $2, R9
+	MOVBQZX add+48(FP), R10
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
+	VPXORD Z15, Z15, Z15
+	TESTQ CX, CX
+	JZ    store512pf
+
+loop512pf:
+	VMOVUPS      (DI), Z16
+	VMOVUPS      64(DI), Z17
+	PREFETCHT0   128(DI)
+	PREFETCHT0   192(DI)
+	VBROADCASTSS (SI), Z18
+	VFMADD231PS  Z16, Z18, Z0
+	VFMADD231PS  Z17, Z18, Z1
+	VBROADCASTSS 4(SI), Z18
+	VFMADD231PS  Z16, Z18, Z2
+	VFMADD231PS  Z17, Z18, Z3
+	VBROADCASTSS 8(SI), Z18
+	VFMADD231PS  Z16, Z18, Z4
+	VFMADD231PS  Z17, Z18, Z5
+	VBROADCASTSS 12(SI), Z18
+	VFMADD231PS  Z16, Z18, Z6
+	VFMADD231PS  Z17, Z18, Z7
+	VBROADCASTSS 16(SI), Z18
+	VFMADD231PS  Z16, Z18, Z8
+	VFMADD231PS  Z17, Z18, Z9
+	VBROADCASTSS 20(SI), Z18
+	VFMADD231PS  Z16, Z18, Z10
+	VFMADD231PS  Z17, Z18, Z11
+	VBROADCASTSS 24(SI), Z18
+	VFMADD231PS  Z16, Z18, Z12
+	VFMADD231PS  Z17, Z18, Z13
+	VBROADCASTSS 28(SI), Z18
+	VFMADD231PS  Z16, Z18, Z14
+	VFMADD231PS  Z17, Z18, Z15
+	ADDQ         $32, SI
+	ADDQ         R9, DI
+	DECQ         CX
+	JNZ          loop512pf
+
+store512pf:
+	TESTQ R10, R10
+	JZ    overwrite512pf
+	VADDPS  (DX), Z0, Z0
+	VMOVUPS Z0, (DX)
+	VADDPS  64(DX), Z1, Z1
+	VMOVUPS Z1, 64(DX)
+	ADDQ    R8, DX
+	VADDPS  (DX), Z2, Z2
+	VMOVUPS Z2, (DX)
+	VADDPS  64(DX), Z3, Z3
+	VMOVUPS Z3, 64(DX)
+	ADDQ    R8, DX
+	VADDPS  (DX), Z4, Z4
+	VMOVUPS Z4, (DX)
+	VADDPS  64(DX), Z5, Z5
+	VMOVUPS Z5, 64(DX)
+	ADDQ    R8, DX
+	VADDPS  (DX), Z6, Z6
+	VMOVUPS Z6, (DX)
+	VADDPS  64(DX), Z7, Z7
+	VMOVUPS Z7, 64(DX)
+	ADDQ    R8, DX
+	VADDPS  (DX), Z8, Z8
+	VMOVUPS Z8, (DX)
+	VADDPS  64(DX), Z9, Z9
+	VMOVUPS Z9, 64(DX)
+	ADDQ    R8, DX
+	VADDPS  (DX), Z10, Z10
+	VMOVUPS Z10, (DX)
+	VADDPS  64(DX), Z11, Z11
+	VMOVUPS Z11, 64(DX)
+	ADDQ    R8, DX
+	VADDPS  (DX), Z12, Z12
+	VMOVUPS Z12, (DX)
+	VADDPS  64(DX), Z13, Z13
+	VMOVUPS Z13, 64(DX)
+	ADDQ    R8, DX
+	VADDPS  (DX), Z14, Z14
+	VMOVUPS Z14, (DX)
+	VADDPS  64(DX), Z15, Z15
+	VMOVUPS Z15, 64(DX)
+	VZEROUPPER
+	RET
+
+overwrite512pf:
+	VMOVUPS Z0, (DX)
+	VMOVUPS Z1, 64(DX)
+	ADDQ    R8, DX
+	VMOVUPS Z2, (DX)
+	VMOVUPS Z3, 64(DX)
+	ADDQ    R8, DX
+	VMOVUPS Z4, (DX)
+	VMOVUPS Z5, 64(DX)
+	ADDQ    R8, DX
+	VMOVUPS Z6, (DX)
+	VMOVUPS Z7, 64(DX)
+	ADDQ    R8, DX
+	VMOVUPS Z8, (DX)
+	VMOVUPS Z9, 64(DX)
+	ADDQ    R8, DX
+	VMOVUPS Z10, (DX)
+	VMOVUPS Z11, 64(DX)
+	ADDQ    R8, DX
+	VMOVUPS Z12, (DX)
+	VMOVUPS Z13, 64(DX)
+	ADDQ    R8, DX
+	VMOVUPS Z14, (DX)
+	VMOVUPS Z15, 64(DX)
+	VZEROUPPER
+	RET
+
+// func packT8(dst, src *float32, ldb, kc, nr int)
+// dst[p*nr+i] = src[i*ldb+p] for i < 8 and p < kc (kc a multiple of 8):
+// eight rows of B transposed into a packed panel, an 8×8 block at a time
+// (eight loads, the usual unpack/shuffle/permute transpose, eight
+// stores). Moves only: the same values as packTransposed's Go loop.
+TEXT ·packT8(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ ldb+16(FP), R8
+	SHLQ $2, R8
+	MOVQ kc+24(FP), CX
+	SHRQ $3, CX
+	MOVQ nr+32(FP), R9
+	SHLQ $2, R9
+	LEAQ (R8)(R8*2), R10 // 3 rows of src
+	LEAQ (SI)(R8*4), R11 // rows 4–7 of src
+	LEAQ (R9)(R9*2), R12 // 3 rows of dst
+	LEAQ (DI)(R9*4), R13 // rows 4–7 of dst
+	MOVQ R9, R14
+	SHLQ $3, R14         // 8 rows of dst
+	TESTQ CX, CX
+	JZ    donet8
+
+loopt8:
+	VMOVUPS (SI), Y0
+	VMOVUPS (SI)(R8*1), Y1
+	VMOVUPS (SI)(R8*2), Y2
+	VMOVUPS (SI)(R10*1), Y3
+	VMOVUPS (R11), Y4
+	VMOVUPS (R11)(R8*1), Y5
+	VMOVUPS (R11)(R8*2), Y6
+	VMOVUPS (R11)(R10*1), Y7
+	VUNPCKLPS Y1, Y0, Y8
+	VUNPCKHPS Y1, Y0, Y9
+	VUNPCKLPS Y3, Y2, Y10
+	VUNPCKHPS Y3, Y2, Y11
+	VUNPCKLPS Y5, Y4, Y12
+	VUNPCKHPS Y5, Y4, Y13
+	VUNPCKLPS Y7, Y6, Y14
+	VUNPCKHPS Y7, Y6, Y15
+	VSHUFPS $0x44, Y10, Y8, Y0
+	VSHUFPS $0xEE, Y10, Y8, Y1
+	VSHUFPS $0x44, Y11, Y9, Y2
+	VSHUFPS $0xEE, Y11, Y9, Y3
+	VSHUFPS $0x44, Y14, Y12, Y4
+	VSHUFPS $0xEE, Y14, Y12, Y5
+	VSHUFPS $0x44, Y15, Y13, Y6
+	VSHUFPS $0xEE, Y15, Y13, Y7
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x20, Y5, Y1, Y9
+	VPERM2F128 $0x20, Y6, Y2, Y10
+	VPERM2F128 $0x20, Y7, Y3, Y11
+	VPERM2F128 $0x31, Y4, Y0, Y12
+	VPERM2F128 $0x31, Y5, Y1, Y13
+	VPERM2F128 $0x31, Y6, Y2, Y14
+	VPERM2F128 $0x31, Y7, Y3, Y15
+	VMOVUPS Y8, (DI)
+	VMOVUPS Y9, (DI)(R9*1)
+	VMOVUPS Y10, (DI)(R9*2)
+	VMOVUPS Y11, (DI)(R12*1)
+	VMOVUPS Y12, (R13)
+	VMOVUPS Y13, (R13)(R9*1)
+	VMOVUPS Y14, (R13)(R9*2)
+	VMOVUPS Y15, (R13)(R12*1)
+	ADDQ $32, SI
+	ADDQ $32, R11
+	ADDQ R14, DI
+	ADDQ R14, R13
+	DECQ CX
+	JNZ  loopt8
+
+donet8:
+	VZEROUPPER
+	RET

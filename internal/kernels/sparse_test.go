@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -23,6 +24,7 @@ func TestAccumulateAssembly(t *testing.T) {
 		{[]int32{44}, 236, 300},
 		{nil, 0, 128},
 		{[]int32{5, 2}, 5, 70},
+		{[]int32{9, 3, 9}, 0, 50},
 	} {
 		val := make([]float32, len(tc.idx))
 		for k := range val {
@@ -33,6 +35,17 @@ func TestAccumulateAssembly(t *testing.T) {
 			got[i] = 99 // must be overwritten
 		}
 		Accumulate(tc.idx, val, src, ld, tc.lo, tc.hi, got)
+		// The same row term by term with AddScaled from a cleared row
+		// (the column-ordered sparse product) gives the same bits.
+		byTerm := make([]float32, tc.hi-tc.lo)
+		for k, c := range tc.idx {
+			AddScaled(val[k], src[int(c)*ld+tc.lo:int(c)*ld+tc.hi], byTerm)
+		}
+		for j := range got {
+			if math.Float32bits(byTerm[j]) != math.Float32bits(got[j]) {
+				t.Fatalf("%v [%d,%d) column %d: AddScaled term by term %v, Accumulate %v", tc.idx, tc.lo, tc.hi, tc.lo+j, byTerm[j], got[j])
+			}
+		}
 		for j := range got {
 			var want float32
 			for k, c := range tc.idx {
@@ -59,6 +72,39 @@ func TestReluAssembly(t *testing.T) {
 		}
 		if math.Float32bits(x[i]) != math.Float32bits(want) {
 			t.Errorf("relu(%v) = %v, want %v", v, x[i], want)
+		}
+	}
+}
+
+// TestReluMaskAssembly: the assembly gives g·m(x) bit for bit as the
+// scalar formula (m = 1 for x ≥ 0, else 0), on special values (−0, NaN,
+// ±Inf, tiny) in every lane position and on the scalar tail.
+func TestReluMaskAssembly(t *testing.T) {
+	nan := float32(math.NaN())
+	negZero := float32(math.Copysign(0, -1))
+	special := []float32{-1, 2, negZero, 0, nan, float32(math.Inf(-1)), float32(math.Inf(1)), -1e-30, 3, -4, 5, 1e-38, -7}
+	rng := rand.New(rand.NewPCG(5, 1))
+	for _, n := range []int{1, 7, 8, 13, 64, 67} {
+		x, g := make([]float32, n), make([]float32, n)
+		for i := range x {
+			x[i], g[i] = special[rng.IntN(len(special))], special[rng.IntN(len(special))]
+		}
+		for _, grad := range []bool{false, true} {
+			src := x
+			if grad {
+				src = g
+			}
+			out := make([]float32, n)
+			ReluMask(x, src, out)
+			for i := range out {
+				m := float32(0)
+				if x[i] >= 0 {
+					m = 1
+				}
+				if want := src[i] * m; math.Float32bits(out[i]) != math.Float32bits(want) {
+					t.Fatalf("n %d, element %d: ReluMask(x=%v, g=%v) = %v (bits %x), want %v (bits %x)", n, i, x[i], src[i], out[i], math.Float32bits(out[i]), want, math.Float32bits(want))
+				}
+			}
 		}
 	}
 }
