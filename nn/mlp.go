@@ -189,8 +189,14 @@ func (m *MLP) forward(x []float32, n int, rng *rand.Rand, dst []float32) []float
 		switch {
 		case hidden:
 			if rng != nil && c.Dropout > 0 {
+				// keep's draws and values, its scale computed once.
+				p, scale := c.Dropout, float32(1/(1-c.Dropout))
 				for i := range out {
-					out[i] *= float32(keep(rng, c.Dropout))
+					m := scale
+					if rng.Float64() < p {
+						m = 0
+					}
+					out[i] *= m
 				}
 			}
 		case c.OutAct == Softplus:

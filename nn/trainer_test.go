@@ -159,3 +159,26 @@ func TestTrainerStepNoAllocation(t *testing.T) {
 		t.Errorf("Step: %v allocations", n)
 	}
 }
+
+// Dropout.Fill draws what Keep draws, value for value (it reads the PCG
+// directly): a float32 mask from one stream equals Keep's values from a
+// second stream of the same seed.
+func TestDropoutFillIsKeep(t *testing.T) {
+	for _, p := range []float64{0.1, 0.5, 0.9} {
+		a, b := NewDropout(p, 3), NewDropout(p, 3)
+		m := make([]float32, 1000)
+		a.Fill(m)
+		zeros := 0
+		for i, v := range m {
+			if w := float32(b.Keep()); math.Float32bits(v) != math.Float32bits(w) {
+				t.Fatalf("p %v: mask[%d] = %v, Keep %v", p, i, v, w)
+			}
+			if v == 0 {
+				zeros++
+			}
+		}
+		if zeros == 0 || zeros == len(m) {
+			t.Errorf("p %v: %d zeros in %d", p, zeros, len(m))
+		}
+	}
+}
