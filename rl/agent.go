@@ -141,6 +141,11 @@ type Agent struct {
 	e   *nn.MLP // deup-dqn's E-network: log-density → one value per action
 	et  *nn.Trainer
 	kde *deup.KDE
+	// memo: the log-densities of the last states looked up under the
+	// current KDE (a state acted on is stored a few steps later, its
+	// density then looked up again); cleared at each refit.
+	memo     [densityMemo]memoEntry
+	memoNext int
 
 	rep *Replay
 	ns  *NStep
@@ -386,8 +391,36 @@ func (a *Agent) stored(slot int) {
 // logDensityFloor bounds the E-network's input far from the data.
 const logDensityFloor = -1e4
 
+// densityMemo is the number of recent log-densities the agent keeps: more
+// than the NStep delay between acting on a state and storing it.
+const densityMemo = 8
+
+type memoEntry struct {
+	state []float32
+	v     float32
+	ok    bool // state and v are set, under the current KDE
+}
+
+// sameBits reports whether a and b hold the same float32 bit patterns.
+func sameBits(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i, v := range a {
+		if math.Float32bits(v) != math.Float32bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // logDensity is log d(s) under the current KDE, floored at -1e4.
 func (a *Agent) logDensity(s []float32) float32 {
+	for i := range a.memo {
+		if m := &a.memo[i]; m.ok && sameBits(m.state, s) {
+			return m.v
+		}
+	}
 	for j, v := range s {
 		a.row[j] = float64(v)
 	}
@@ -395,7 +428,14 @@ func (a *Agent) logDensity(s []float32) float32 {
 	if !(v > logDensityFloor) {
 		v = logDensityFloor
 	}
-	return float32(v)
+	m := &a.memo[a.memoNext]
+	a.memoNext = (a.memoNext + 1) % densityMemo
+	if m.state == nil {
+		m.state = make([]float32, len(s))
+	}
+	copy(m.state, s)
+	m.v, m.ok = float32(v), true
+	return m.v
 }
 
 func (a *Agent) update() error {
@@ -527,6 +567,9 @@ func (a *Agent) refitKDE() error {
 	}
 	if a.kde, err = deup.NewKDE(pts, h); err != nil {
 		return fmt.Errorf("rl: kde: %w", err)
+	}
+	for i := range a.memo {
+		a.memo[i].ok = false
 	}
 	// Recompute every stored state's log-density, in chunks.
 	const chunk = 256
