@@ -122,7 +122,11 @@ func runRL(ctx context.Context, env Env, args []string) error {
 					sum += ret
 					bar.Set(k+1, fmt.Sprintf("average regret %.1f", rl.BaseRegret-sum/float64(k+1)))
 				})
-				bar.Finish()
+				if err == nil {
+					bar.Finish()
+				} else { // Finish would draw a cut-short run as complete
+					fmt.Fprintf(errw, "rl %s seed %d: stopped: %v\n", j.agent, j.seed, err)
+				}
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"os"
@@ -164,4 +165,37 @@ func TestRLByCost(t *testing.T) {
 			t.Errorf("rlByCost changed its argument to %v", in)
 		}
 	}
+}
+
+// A run stopped by a cancelled context (here: cancelled when the run's
+// bar first draws, after its first episode) is reported as stopped, not
+// drawn as a finished bar, and the command fails without writing results.
+func TestRLCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dir := filepath.Join(t.TempDir(), "out")
+	var out bytes.Buffer
+	errw := &cancelOnWrite{cancel: cancel}
+	code := Main(ctx, []string{"rl", "--agents", "dqn", "--seeds", "1", "--episodes", "50", "--workers", "1", "--out", dir},
+		Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: errw})
+	if code == 0 {
+		t.Fatalf("exit 0 with a cancelled context")
+	}
+	if got := errw.b.String(); !strings.Contains(got, "rl dqn seed 1: stopped: context canceled") || strings.Contains(got, "100%") {
+		t.Errorf("stderr:\n%s", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "results.json")); err == nil {
+		t.Error("results.json written for a cancelled table")
+	}
+}
+
+// cancelOnWrite records what is written and cancels on the first write.
+type cancelOnWrite struct {
+	b      bytes.Buffer
+	cancel context.CancelFunc
+}
+
+func (c *cancelOnWrite) Write(p []byte) (int, error) {
+	c.cancel()
+	return c.b.Write(p)
 }
