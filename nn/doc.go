@@ -27,11 +27,8 @@
 //
 // Also: one seeded initializer (InitLinear, PyTorch's nn.Linear default),
 // one parameter file format (Params.Save/Load), and the small dense MLP
-// with its Trainer. Neither builds a graph: inference and the training
-// step (forward, backward, clipping, Adam) are written out on the kit's
-// GEMM with the graph ops' elementwise arithmetic, fused per layer, on
-// buffers sized once; the Trainer's numbers are the graph's bit for bit
-// (trainer_test.go trains both side by side).
+// with its Trainer (one compiled graph per Trainer, reused every step;
+// inference by a hand-written forward pass on the parameters, no graph).
 // The optimizer is nn/optim's Adam (per-parameter step counts, PyTorch's
 // coupled weight decay).
 //

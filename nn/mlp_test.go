@@ -214,9 +214,8 @@ func BenchmarkTrainerStep(b *testing.B) {
 	}
 }
 
-// BenchmarkNewTrainer is setting up the training step of a
-// 1→128→128→128→1 MLP (the SMO network: its buffers and optimizer
-// state), paid once per training.
+// BenchmarkNewTrainer is building and compiling the training graph of a
+// 1→128→128→128→1 MLP (the SMO network), paid once per training.
 func BenchmarkNewTrainer(b *testing.B) {
 	m, _ := NewMLP(MLPConfig{In: 1, Hidden: []int{128, 128, 128}, Out: 1, Seed: 1})
 	b.ReportAllocs()

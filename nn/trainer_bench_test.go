@@ -23,41 +23,24 @@ func dqnNet(b *testing.B) (*MLP, []float32, []float32) {
 	return m, x, tg
 }
 
-// BenchmarkTrainerStepDQN: Trainer.Step against the graph it replaces
-// (graphTrainer, the same numbers).
+// BenchmarkTrainerStepDQN is one Trainer.Step of the DQN network.
 func BenchmarkTrainerStepDQN(b *testing.B) {
 	w := make([]float32, 64*3)
 	for i := 0; i < 64; i++ {
 		w[i*3+i%3] = 1
 	}
-	b.Run("trainer", func(b *testing.B) {
-		m, x, tg := dqnNet(b)
-		tr, err := NewTrainer(m, TrainConfig{Loss: MSE, Batch: 64, LR: 1e-3, ClipNorm: 5})
-		if err != nil {
+	m, x, tg := dqnNet(b)
+	tr, err := NewTrainer(m, TrainConfig{Loss: MSE, Batch: 64, LR: 1e-3, ClipNorm: 5})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tr.Close()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := tr.Step(x, tg, w, 64); err != nil {
 			b.Fatal(err)
 		}
-		defer tr.Close()
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			if _, err := tr.Step(x, tg, w, 64); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("graph", func(b *testing.B) {
-		m, x, tg := dqnNet(b)
-		tr, err := newGraphTrainer(m, TrainConfig{Loss: MSE, Batch: 64, LR: 1e-3, ClipNorm: 5})
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer tr.close()
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			if _, err := tr.Step(x, tg, w, 64); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+	}
 }
 
 func BenchmarkPredictDQN(b *testing.B) {
