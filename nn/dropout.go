@@ -41,8 +41,16 @@ func keep(rng *rand.Rand, p float64) float64 {
 func (d *Dropout) Fill(x any) {
 	switch x := x.(type) {
 	case []float32:
+		// Keep's draws and values, drawn from the PCG directly (as
+		// rand.Rand.Float64 does) and the scale computed once: a small
+		// network's masks cost as much as its products otherwise.
+		p, scale := d.p, float32(1/(1-d.p))
 		for i := range x {
-			x[i] = float32(d.Keep())
+			m := scale
+			if float64(d.pcg.Uint64()<<11>>11)/(1<<53) < p {
+				m = 0
+			}
+			x[i] = m
 		}
 	case []float64:
 		for i := range x {

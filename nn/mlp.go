@@ -163,13 +163,40 @@ func (m *MLP) forward(x []float32, n int, rng *rand.Rand, dst []float32) []float
 		if l+1 < len(w)-1 {
 			out = (*bufs)[(l%2)*n*widest : (l%2)*n*widest+n*w[l+1]]
 		}
-		linear(in, m.params[2*l].Data, m.params[2*l+1].Data, out, n, k, w[l+1])
+		o := w[l+1]
+		kernels.Impl().Sgemm(blas.NoTrans, blas.NoTrans, n, o, k, 1, in, k, m.params[2*l].Data, o, 0, out, o)
+		// The bias after the product, as the training graph (Graph.Linear)
+		// and Trainer do, so the numbers agree; for hidden layers fused
+		// with the ReLU (negative values to 0).
+		bias := m.params[2*l+1].Data[:o]
+		hidden := l+1 < len(w)-1
+		for i := 0; i < len(out); i += o {
+			row := out[i : i+o : i+o]
+			if !hidden {
+				for j, v := range bias {
+					row[j] += v
+				}
+				continue
+			}
+			for j, v := range bias {
+				if s := row[j] + v; s >= 0 || s != s { // NaN stays
+					row[j] = s
+				} else {
+					row[j] = 0
+				}
+			}
+		}
 		switch {
-		case l+1 < len(w)-1:
-			kernels.Relu(out)
+		case hidden:
 			if rng != nil && c.Dropout > 0 {
+				// keep's draws and values, its scale computed once.
+				p, scale := c.Dropout, float32(1/(1-c.Dropout))
 				for i := range out {
-					out[i] *= float32(keep(rng, c.Dropout))
+					m := scale
+					if rng.Float64() < p {
+						m = 0
+					}
+					out[i] *= m
 				}
 			}
 		case c.OutAct == Softplus:
@@ -180,11 +207,4 @@ func (m *MLP) forward(x []float32, n int, rng *rand.Rand, dst []float32) []float
 		in, k = out, w[l+1]
 	}
 	return dst
-}
-
-// linear sets out (n×o) = x (n×k) · W (k×o) + b, the product then the
-// bias, as the training graph does (Graph.Linear), so the numbers agree.
-func linear(x, W, b, out []float32, n, k, o int) {
-	kernels.Impl().Sgemm(blas.NoTrans, blas.NoTrans, n, o, k, 1, x, k, W, o, 0, out, o)
-	addRows(out, b, out, o)
 }

@@ -31,9 +31,11 @@ type Trainer struct {
 	w     *Tensor   // Batch×weightCols, normalized to sum 1
 	masks []*Tensor // Batch×Hidden[i], with dropout
 	drop  *Dropout
+	out   *Node // the network's output (Batch×Out)
 	cost  *Node
 	grads []*Node // aligned with m.params
 	opt   []optim.Adam[float32]
+	n     int // rows of the last Step (0: none, or it failed)
 }
 
 // NewTrainer compiles the training step of m for cfg.
@@ -81,6 +83,7 @@ func NewTrainer(m *MLP, cfg TrainConfig) (*Trainer, error) {
 	if c.OutAct == Softplus {
 		out = g.Softplus(out)
 	}
+	t.out = out
 	t.cost = g.Loss(cfg.Loss, out, g.Input("target", t.tgt), g.Input("weight", t.w))
 	t.grads = g.Grad(t.cost, ps...)
 	if err := g.Compile(); err != nil {
@@ -135,9 +138,11 @@ func (t *Trainer) Step(x, target, weight []float32, n int) (float64, error) {
 	for _, mt := range t.masks {
 		t.drop.Fill(mt.Float32s())
 	}
+	t.n = 0
 	if err := t.g.Run(); err != nil {
 		return 0, err
 	}
+	t.n = n
 	loss, err := t.cost.Scalar()
 	if err != nil {
 		return 0, err
@@ -171,12 +176,24 @@ func (t *Trainer) Step(x, target, weight []float32, n int) (float64, error) {
 	return loss, nil
 }
 
+// Output is the network's output for the rows of the last Step (n×Out,
+// the network's final activation included), computed by that step's
+// forward pass, before its update, with its dropout masks: for
+// MLP.Predict's numbers before the update (without dropout) at no extra
+// cost. It is a view, valid until the next Step; nil before the first.
+func (t *Trainer) Output() []float32 {
+	if t.g == nil || t.n == 0 {
+		return nil
+	}
+	return t.out.Value().Float32s()[:t.n*t.m.cfg.Out]
+}
+
 // Close releases the graph and optimizer state (the MLP keeps its
 // parameters).
 func (t *Trainer) Close() {
 	if t.g != nil {
 		t.g.Close()
 	}
-	t.g, t.cost, t.grads, t.opt, t.masks = nil, nil, nil, nil, nil
+	t.g, t.out, t.cost, t.grads, t.opt, t.masks, t.n = nil, nil, nil, nil, nil, nil, 0
 	t.x, t.tgt, t.w = nil, nil, nil
 }

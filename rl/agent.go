@@ -130,10 +130,22 @@ type Agent struct {
 	prior     *nn.MLP // boot-dqn: the fixed random prior network
 	heads     int     // Q-network outputs are heads×nA (1 head but for boot-dqn)
 	head      int     // boot-dqn's active head
+	// boot-dqn: the prior's values of each replay slot, computed once
+	// when the transition is stored (the prior is fixed, and a row's
+	// prediction does not depend on the rows predicted with it, so these
+	// are the numbers of a batched prediction): priorSA[slot·heads+k] is
+	// head k's prior at (s, a), priorS2[slot·heads·nA:…] all heads' at s′.
+	priorSA, priorS2 []float32
+	pairX, pairP     []float32 // scratch: the rows s, s′ and their prior values
 
 	e   *nn.MLP // deup-dqn's E-network: log-density → one value per action
 	et  *nn.Trainer
 	kde *deup.KDE
+	// memo: the log-densities of the last states looked up under the
+	// current KDE (a state acted on is stored a few steps later, its
+	// density then looked up again); cleared at each refit.
+	memo     [densityMemo]memoEntry
+	memoNext int
 
 	rep *Replay
 	ns  *NStep
@@ -141,15 +153,15 @@ type Agent struct {
 	steps, updates int
 
 	// scratch, sized once
-	out, out2, pr, pr2 []float32
-	xb, x2b, tgt, w    []float32
-	eIn, eOut          []float32
-	idx                []int
-	row                []float64
-	rows               [][]float64
-	dens               []float64
-	td                 []float32
-	perm               []int
+	out, out2, pr   []float32
+	xb, x2b, tgt, w []float32
+	eIn, eOut       []float32
+	idx             []int
+	row             []float64
+	rows            [][]float64
+	dens            []float64
+	td              []float32
+	perm            []int
 }
 
 // NewAgent returns the agent kind for observations of width dim and nA
@@ -203,6 +215,9 @@ func NewAgent(kind string, dim, nA int, seed uint64, opt Options) (*Agent, error
 			return nil, err
 		}
 		a.head = a.rng.IntN(a.heads)
+		a.priorSA = make([]float32, o.Replay*a.heads)
+		a.priorS2 = make([]float32, o.Replay*a.heads*nA)
+		a.pairX, a.pairP = make([]float32, 2*dim), make([]float32, 2*a.heads*nA)
 	}
 	if kind == DEUPDQN {
 		ec := nn.MLPConfig{In: 1, Hidden: o.EHidden, Out: nA, OutAct: nn.Softplus, Seed: seed*4 + 4}
@@ -222,7 +237,7 @@ func NewAgent(kind string, dim, nA int, seed uint64, opt Options) (*Agent, error
 	a.ns.OnAdd = a.stored
 	out := a.heads * nA
 	a.out, a.out2 = make([]float32, o.Batch*out), make([]float32, o.Batch*out)
-	a.pr, a.pr2 = make([]float32, o.Batch*out), make([]float32, o.Batch*out)
+	a.pr = make([]float32, out)
 	a.xb, a.x2b = make([]float32, o.Batch*dim), make([]float32, o.Batch*dim)
 	a.tgt, a.w = make([]float32, o.Batch*out), make([]float32, o.Batch*out)
 	a.eIn, a.eOut = make([]float32, o.Batch), make([]float32, o.Batch*nA)
@@ -356,6 +371,15 @@ func (a *Agent) stored(slot int) {
 				m[k] = 1
 			}
 		}
+		s, act, _, _, s2 := a.rep.Transition(slot)
+		copy(a.pairX, s)
+		copy(a.pairX[a.dim:], s2)
+		p := a.prior.Predict(a.pairX, 2, a.pairP)
+		H, nA := a.heads, a.nA
+		for k := 0; k < H; k++ {
+			a.priorSA[slot*H+k] = p[k*nA+act]
+		}
+		copy(a.priorS2[slot*H*nA:(slot+1)*H*nA], p[H*nA:])
 	case DEUPDQN:
 		a.rep.Tag[slot] = math.NaN()
 		if a.kde != nil {
@@ -367,8 +391,36 @@ func (a *Agent) stored(slot int) {
 // logDensityFloor bounds the E-network's input far from the data.
 const logDensityFloor = -1e4
 
+// densityMemo is the number of recent log-densities the agent keeps: more
+// than the NStep delay between acting on a state and storing it.
+const densityMemo = 8
+
+type memoEntry struct {
+	state []float32
+	v     float32
+	ok    bool // state and v are set, under the current KDE
+}
+
+// sameBits reports whether a and b hold the same float32 bit patterns.
+func sameBits(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i, v := range a {
+		if math.Float32bits(v) != math.Float32bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // logDensity is log d(s) under the current KDE, floored at -1e4.
 func (a *Agent) logDensity(s []float32) float32 {
+	for i := range a.memo {
+		if m := &a.memo[i]; m.ok && sameBits(m.state, s) {
+			return m.v
+		}
+	}
 	for j, v := range s {
 		a.row[j] = float64(v)
 	}
@@ -376,7 +428,14 @@ func (a *Agent) logDensity(s []float32) float32 {
 	if !(v > logDensityFloor) {
 		v = logDensityFloor
 	}
-	return float32(v)
+	m := &a.memo[a.memoNext]
+	a.memoNext = (a.memoNext + 1) % densityMemo
+	if m.state == nil {
+		m.state = make([]float32, len(s))
+	}
+	copy(m.state, s)
+	m.v, m.ok = float32(v), true
+	return m.v
 }
 
 func (a *Agent) update() error {
@@ -401,37 +460,28 @@ func (a *Agent) update() error {
 	clear(a.w)
 	clear(a.tgt)
 	if a.kind == BootDQN {
-		p2 := a.prior.Predict(a.x2b, B, a.pr2)
-		p := a.prior.Predict(a.xb, B, a.pr)
 		beta := float32(o.PriorScale)
 		for b := 0; b < B; b++ {
-			_, act, ret, disc, _ := a.rep.Transition(a.idx[b])
-			mask := a.rep.Mask[a.idx[b]*H : (a.idx[b]+1)*H]
+			slot := a.idx[b]
+			_, act, ret, disc, _ := a.rep.Transition(slot)
+			mask := a.rep.Mask[slot*H : (slot+1)*H]
+			p2 := a.priorS2[slot*H*nA : (slot+1)*H*nA]
 			for k := 0; k < H; k++ {
 				off := b*H*nA + k*nA
 				best := float32(math.Inf(-1))
 				for i := 0; i < nA; i++ {
-					best = max(best, next[off+i]+beta*p2[off+i])
+					best = max(best, next[off+i]+beta*p2[k*nA+i])
 				}
 				// Q_k = f_k + β·prior_k, so f_k's target is y − β·prior_k(s, a).
-				a.tgt[off+act] = ret + disc*best - beta*p[off+act]
+				a.tgt[off+act] = ret + disc*best - beta*a.priorSA[slot*H+k]
 				a.w[off+act] = mask[k]
 			}
 		}
 	} else {
-		var cur []float32
-		if a.kind == DEUPDQN {
-			cur = a.q.Predict(a.xb, B, a.out)
-		}
 		for b := 0; b < B; b++ {
 			_, act, ret, disc, _ := a.rep.Transition(a.idx[b])
-			y := ret + disc*maxf(next[b*nA:(b+1)*nA])
-			a.tgt[b*nA+act] = y
+			a.tgt[b*nA+act] = ret + disc*maxf(next[b*nA:(b+1)*nA])
 			a.w[b*nA+act] = 1
-			if cur != nil {
-				d := y - cur[b*nA+act]
-				a.td[b] = d*d + 1e-8
-			}
 		}
 	}
 	if _, err := a.qt.Step(a.xb, a.tgt, a.w, B); err != nil {
@@ -450,7 +500,16 @@ func (a *Agent) update() error {
 		return nil
 	}
 	// E-network: predict the squared TD error of the taken action from the
-	// log-density of the state (weights select the action's column).
+	// log-density of the state (weights select the action's column). The
+	// TD errors use Q before its update: the Q step's own forward pass
+	// (Trainer.Output, the numbers of q.Predict on the batch before the
+	// step).
+	cur := a.qt.Output()
+	for b := 0; b < B; b++ {
+		_, act, _, _, _ := a.rep.Transition(a.idx[b])
+		d := a.tgt[b*nA+act] - cur[b*nA+act]
+		a.td[b] = d*d + 1e-8
+	}
 	for b := 0; b < B; b++ {
 		tag := a.rep.Tag[a.idx[b]]
 		if math.IsNaN(tag) { // stored before the first fit (recomputed at each refit, so not expected)
@@ -508,6 +567,9 @@ func (a *Agent) refitKDE() error {
 	}
 	if a.kde, err = deup.NewKDE(pts, h); err != nil {
 		return fmt.Errorf("rl: kde: %w", err)
+	}
+	for i := range a.memo {
+		a.memo[i].ok = false
 	}
 	// Recompute every stored state's log-density, in chunks.
 	const chunk = 256

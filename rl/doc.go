@@ -68,7 +68,8 @@
 // that head's loss, ε_t = 10/(10+t) with t the SGD steps. Unlike bsuite's 20
 // separate networks, the heads share one in→50→50 torso with a 50→20·3
 // output layer (Osband et al. 2016's shared-torso form; the prior network
-// is a second such network, frozen), and the replay, batch, update and
+// is a second such network, frozen, so its values at a transition's s and
+// s′ are computed once, when the transition is stored), and the replay, batch, update and
 // target periods and 4-step returns are the common settings above (bsuite:
 // replay 10,000, batch 128, SGD every step, target every 4 SGD steps,
 // 1-step targets): one network's cost instead of 20 fits the time budget,
@@ -80,7 +81,8 @@
 // width to 100) maps the log-density of a state to one value per action; it
 // is trained with each Q update, on the same batch, by MSE towards the
 // squared TD error (y − Q(s, a))² + 1e-8 of the taken action, computed with
-// the Q-network before its update, once more than 10,000 transitions are
+// the Q-network before its update (the Q update's own forward pass,
+// nn.Trainer.Output), once more than 10,000 transitions are
 // stored and a KDE exists. The KDE (deup.KDE, Gaussian product kernel) is
 // refit every 10,000 steps on KDECentres = 500 distinct replay states; its
 // bandwidth is deup.LikelihoodCV (leave-one-out likelihood over 41 scalings

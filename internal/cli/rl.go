@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sort"
 	"sync"
 	"time"
 
@@ -43,7 +45,7 @@ func runRL(ctx context.Context, env Env, args []string) error {
 	seeds := fs.Int("seeds", 5, "number of seeds (runs per agent)")
 	firstSeed := fs.Uint64("first-seed", 1, "first seed")
 	episodes := fs.Int("episodes", 1000, "episodes per run (bsuite's cartpole: 1000)")
-	workers := fs.Int("workers", 1, "runs in parallel (results do not depend on it)")
+	workers := fs.Int("workers", 0, "runs in parallel (0: one per CPU, GOMAXPROCS; results do not depend on it)")
 	out := fs.String("out", "", "output directory (created)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -70,8 +72,11 @@ func runRL(ctx context.Context, env Env, args []string) error {
 		return bad("--seeds %d < 1", *seeds)
 	case *episodes < 1:
 		return bad("--episodes %d < 1", *episodes)
-	case *workers < 1:
-		return bad("--workers %d < 1", *workers)
+	case *workers < 0:
+		return bad("--workers %d < 0", *workers)
+	}
+	if *workers == 0 {
+		*workers = runtime.GOMAXPROCS(0)
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return fmt.Errorf("rl: %w", err)
@@ -87,9 +92,10 @@ func runRL(ctx context.Context, env Env, args []string) error {
 	for _, a := range names {
 		runs[a] = make([]*rl.Result, *seeds)
 	}
-	// Seed-major order: an interrupted table has every agent's first seeds.
-	for i := 0; i < *seeds; i++ {
-		for _, a := range names {
+	// Longest runs first (by agent, then seed), so that no worker is left
+	// with a long run while the others idle at the end.
+	for _, a := range rlByCost(names) {
+		for i := 0; i < *seeds; i++ {
 			jobs = append(jobs, job{a, i, *firstSeed + uint64(i)})
 		}
 	}
@@ -116,7 +122,11 @@ func runRL(ctx context.Context, env Env, args []string) error {
 					sum += ret
 					bar.Set(k+1, fmt.Sprintf("average regret %.1f", rl.BaseRegret-sum/float64(k+1)))
 				})
-				bar.Finish()
+				if err == nil {
+					bar.Finish()
+				} else { // Finish would draw a cut-short run as complete
+					fmt.Fprintf(errw, "rl %s seed %d: stopped: %v\n", j.agent, j.seed, err)
+				}
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -164,6 +174,19 @@ func runRL(ctx context.Context, env Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "%s; wrote %s/{results.json,runs.csv,regret.png,regret.svg}\n", line, *out)
 	return nil
+}
+
+// rlByCost orders agents by the expected CPU time of a run, longest
+// first. The ranking is measured, not derived: per run of 1000 cartpole
+// episodes (docs/rl.md, "Where the time goes"), deup-dqn (a second
+// network and the KDE refits) costs most, then boot-dqn (a 20-head output
+// layer), dqn, and mcdropout-dqn (which balances the pole for fewer
+// steps), random nothing.
+func rlByCost(names []string) []string {
+	rank := map[string]int{rl.DEUPDQN: 0, rl.BootDQN: 1, rl.DQN: 2, rl.MCDropout: 3, rl.RandomPlay: 4}
+	out := append([]string(nil), names...)
+	sort.SliceStable(out, func(i, j int) bool { return rank[out[i]] < rank[out[j]] })
+	return out
 }
 
 // lockedWriter serializes the writes of concurrent progress bars.

@@ -69,11 +69,19 @@ func (a *Adam[T]) Step(w, g []T) {
 	switch w := any(w).(type) {
 	case []float32:
 		g, m, v := any(g).([]float32), any(m).([]float32), any(v).([]float32)
+		if len(w) <= grain { // one chunk: no closure to allocate
+			kernels.Adam32(w, g, m, v, float32(step), float32(wd), float32(rbc2))
+			return
+		}
 		kernels.ForChunks(len(w), grain, func(_, lo, hi int) {
 			kernels.Adam32(w[lo:hi], g[lo:hi], m[lo:hi], v[lo:hi], float32(step), float32(wd), float32(rbc2))
 		})
 	case []float64:
 		g, m, v := any(g).([]float64), any(m).([]float64), any(v).([]float64)
+		if len(w) <= grain {
+			kernels.AdamKernel(w, g, m, v, step, wd, rbc2)
+			return
+		}
 		kernels.ForChunks(len(w), grain, func(_, lo, hi int) {
 			kernels.AdamKernel(w[lo:hi], g[lo:hi], m[lo:hi], v[lo:hi], step, wd, rbc2)
 		})
