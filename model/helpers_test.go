@@ -1,8 +1,10 @@
 package model
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
+	"testing"
 
 	"github.com/deup-screening/deup/drugcomb"
 )
@@ -110,4 +112,29 @@ func pearson(x, y []float64) float64 {
 		syy += (y[i] - my) * (y[i] - my)
 	}
 	return sxy / math.Sqrt(sxx*syy)
+}
+
+// saveLoadSame saves m, loads it back, and requires the loaded model to
+// predict every pair of tp exactly as m does; it returns the loaded model.
+func saveLoadSame(t *testing.T, m Method, tp *toyProblem) Method {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := m.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := m.Predict(tp.d.Features, tp.d.Pairs)
+	have, err := got.Predict(tp.d.Features, tp.d.Pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		if want[i] != have[i] {
+			t.Fatalf("pair %d: loaded model predicts %+v, trained %+v", i, have[i], want[i])
+		}
+	}
+	return got
 }

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"bytes"
 	"context"
 	"math"
 	"testing"
@@ -106,24 +105,7 @@ func TestDEUPSigmaDynamic(t *testing.T) {
 			}
 		}
 	}
-	var buf bytes.Buffer
-	if err := m.Save(&buf); err != nil {
-		t.Fatal(err)
-	}
-	got, err := Load(bytes.NewReader(buf.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _ := m.Predict(tp.d.Features, tp.d.Pairs)
-	have, err := got.Predict(tp.d.Features, tp.d.Pairs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range want {
-		if want[i] != have[i] {
-			t.Fatalf("pair %d: loaded model predicts %+v, trained %+v", i, have[i], want[i])
-		}
-	}
+	saveLoadSame(t, m, tp)
 	for _, tc := range []struct {
 		name string
 		edit func(d *sigmaDyn)

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"bytes"
 	"context"
 	"math"
 	"testing"
@@ -148,24 +147,8 @@ func TestDEUPSigmaFeatures(t *testing.T) {
 	if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if err := m.Save(&buf); err != nil {
-		t.Fatal(err)
-	}
-	got, err := Load(bytes.NewReader(buf.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := saveLoadSame(t, m, tp)
 	want, _ := m.Predict(tp.d.Features, tp.d.Pairs)
-	have, err := got.Predict(tp.d.Features, tp.d.Pairs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range want {
-		if want[i] != have[i] {
-			t.Fatalf("pair %d: loaded model predicts %+v, trained %+v", i, have[i], want[i])
-		}
-	}
 	// The same drugs in reverse row order.
 	f := tp.d.Features
 	nd := f.NumDrugs()

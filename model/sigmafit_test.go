@@ -1,7 +1,6 @@
 package model
 
 import (
-	"bytes"
 	"context"
 	"slices"
 	"testing"
@@ -94,24 +93,7 @@ func TestSigmaRefitLog(t *testing.T) {
 	if !(m.sigmaScale > 0) || m.sigmaScale == 1 {
 		t.Errorf("scale %v after a log refit", m.sigmaScale)
 	}
-	var buf bytes.Buffer
-	if err := m.Save(&buf); err != nil {
-		t.Fatal(err)
-	}
-	got, err := Load(bytes.NewReader(buf.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _ := m.Predict(tp.d.Features, tp.d.Pairs)
-	have, err := got.Predict(tp.d.Features, tp.d.Pairs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range want {
-		if want[i] != have[i] {
-			t.Fatalf("pair %d: loaded model predicts %+v, trained %+v", i, have[i], want[i])
-		}
-	}
+	saveLoadSame(t, m, tp)
 	if bad := NewDEUP(Config{SigmaLoss: "l1"}); bad.Fit(context.Background(), tp.d, tp.split, nil) == nil {
 		t.Error("sigma loss l1 accepted")
 	}
