@@ -11,15 +11,7 @@ import (
 // the held-out out-of-sample NLL it selects on, and leaves the network at
 // the reported value.
 func TestSigmaRefit(t *testing.T) {
-	tp := makeToy(12, 40, 64, 8, 0.3)
-	cfg := toyConfig(5).withDefaults()
-	n := newNetwork(cfg, 64, true, 5)
-	// A few joint epochs first, as Fit does, so the σ path has something
-	// to refine.
-	tr := newTrainer(n, tp.d, 0, 1, 5, 0)
-	if err := tr.fit(context.Background(), tp.split, fitOpts{method: "deup", members: 1, kind: lossNLL, deupOut: true}, nil); err != nil {
-		t.Fatal(err)
-	}
+	tp, n := jointFitted(t)
 	before := n.snapshot(nil)
 	rt := newTrainer(n, tp.d, 0, 1, 5, 0)
 	defer rt.close()
@@ -59,13 +51,7 @@ func TestSigmaRefit(t *testing.T) {
 // σ-path values, never raises its held-out criterion and returns a
 // positive scale, which a saved and loaded DEUP keeps.
 func TestSigmaRefitLog(t *testing.T) {
-	tp := makeToy(12, 40, 64, 8, 0.3)
-	cfg := toyConfig(5).withDefaults()
-	n := newNetwork(cfg, 64, true, 5)
-	tr := newTrainer(n, tp.d, 0, 1, 5, 0)
-	if err := tr.fit(context.Background(), tp.split, fitOpts{method: "deup", members: 1, kind: lossNLL, deupOut: true}, nil); err != nil {
-		t.Fatal(err)
-	}
+	tp, n := jointFitted(t)
 	before := n.snapshot(nil)
 	rt := newTrainer(n, tp.d, 0, 1, 5, 0)
 	defer rt.close()
@@ -97,4 +83,19 @@ func TestSigmaRefitLog(t *testing.T) {
 	if bad := NewDEUP(Config{SigmaLoss: "l1"}); bad.Fit(context.Background(), tp.d, tp.split, nil) == nil {
 		t.Error("sigma loss l1 accepted")
 	}
+}
+
+// jointFitted is a DEUP network on a toy screen after a few joint epochs,
+// as Fit runs them before the σ refit, so the σ path has something to
+// refine.
+func jointFitted(t *testing.T) (*toyProblem, *network) {
+	t.Helper()
+	tp := makeToy(12, 40, 64, 8, 0.3)
+	cfg := toyConfig(5).withDefaults()
+	n := newNetwork(cfg, 64, true, 5)
+	tr := newTrainer(n, tp.d, 0, 1, 5, 0)
+	if err := tr.fit(context.Background(), tp.split, fitOpts{method: "deup", members: 1, kind: lossNLL, deupOut: true}, nil); err != nil {
+		t.Fatal(err)
+	}
+	return tp, n
 }

@@ -16,10 +16,39 @@ import (
 // step: forward h1·W2, weight gradient h1ᵀ·G and input gradient G·W2ᵀ,
 // through the BLAS in use, pure-Go gonum and every assembly kernel this
 // CPU runs, so the ratios are measured in one run. GFLOP counts 2·m·n·k.
-func BenchmarkTowerGEMM(b *testing.B) {
-	const u, hid, out = 64, 2048, 1024
+// The tower's products at batch 64 (hidden 2,048, output 1,024).
+const towerU, towerHid, towerOut = 64, 2048, 1024
+
+// towerOperands are random h1 (u×hid), W2 (hid×out) and G (u×out).
+func towerOperands() (h1, w2, g []float32) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	h1, w2, g := randF32(rng, u*hid), randF32(rng, hid*out), randF32(rng, u*out)
+	return randF32(rng, towerU*towerHid), randF32(rng, towerHid*towerOut), randF32(rng, towerU*towerOut)
+}
+
+// towerGEMM is one product of a training step of the tower's second layer.
+type towerGEMM struct {
+	name    string
+	tA, tB  blas.Transpose
+	m, n, k int
+	a       []float32
+	lda     int
+	bm      []float32
+	ldb     int
+}
+
+// towerProducts: the forward product h1·W2, the weight gradient h1ᵀ·G and
+// the input gradient G·W2ᵀ.
+func towerProducts(h1, w2, g []float32) []towerGEMM {
+	const u, hid, out = towerU, towerHid, towerOut
+	return []towerGEMM{
+		{"forward", blas.NoTrans, blas.NoTrans, u, out, hid, h1, hid, w2, out},
+		{"weightgrad", blas.Trans, blas.NoTrans, hid, out, u, h1, hid, g, out},
+		{"inputgrad", blas.NoTrans, blas.Trans, u, hid, out, g, out, w2, out},
+	}
+}
+
+func BenchmarkTowerGEMM(b *testing.B) {
+	h1, w2, g := towerOperands()
 	impls := []struct {
 		name string
 		b    BLAS
@@ -30,19 +59,7 @@ func BenchmarkTowerGEMM(b *testing.B) {
 			b    BLAS
 		}{k.name + "-kernel", fastBLAS{k: k, direct: directBlocks}})
 	}
-	for _, c := range []struct {
-		name    string
-		tA, tB  blas.Transpose
-		m, n, k int
-		a       []float32
-		lda     int
-		bm      []float32
-		ldb     int
-	}{
-		{"forward", blas.NoTrans, blas.NoTrans, u, out, hid, h1, hid, w2, out},
-		{"weightgrad", blas.Trans, blas.NoTrans, hid, out, u, h1, hid, g, out},
-		{"inputgrad", blas.NoTrans, blas.Trans, u, hid, out, g, out, w2, out},
-	} {
+	for _, c := range towerProducts(h1, w2, g) {
 		for _, impl := range impls {
 			b.Run(c.name+"/"+impl.name, func(b *testing.B) {
 				b.ReportAllocs()
@@ -74,23 +91,9 @@ func processCPU() float64 {
 // whole network leaves them in training), in CPU seconds of the product
 // alone.
 func BenchmarkTowerGEMMCold(b *testing.B) {
-	const u, hid, out = 64, 2048, 1024
-	rng := rand.New(rand.NewPCG(1, 2))
-	h1, w2, g := randF32(rng, u*hid), randF32(rng, hid*out), randF32(rng, u*out)
+	h1, w2, g := towerOperands()
 	evict := make([]float32, 16<<20)
-	for _, c := range []struct {
-		name    string
-		tA, tB  blas.Transpose
-		m, n, k int
-		a       []float32
-		lda     int
-		bm      []float32
-		ldb     int
-	}{
-		{"forward", blas.NoTrans, blas.NoTrans, u, out, hid, h1, hid, w2, out},
-		{"weightgrad", blas.Trans, blas.NoTrans, hid, out, u, h1, hid, g, out},
-		{"inputgrad", blas.NoTrans, blas.Trans, u, hid, out, g, out, w2, out},
-	} {
+	for _, c := range towerProducts(h1, w2, g) {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			dst := make([]float32, c.m*c.n)
