@@ -67,9 +67,16 @@ func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progre
 	t := newTrainer(m.net, d, m.mean, m.sd, m.cfg.Seed, 0)
 	t.side = side
 	if m.cfg.SigmaFeatures.dynamic() {
+		var xin []float64
+		if m.cfg.SigmaFeatures.XError {
+			var err error
+			if xin, err = m.swappedResiduals(ctx, d, split, progress); err != nil {
+				return err
+			}
+		}
 		sctx := m.sref.context()
 		t.refresh = func(fw forwarder) error {
-			return m.sref.refreshDynamic(sctx, fw, d, split.Train, split.Val, m.mean, m.sd, m.cfg.CombHidden, side)
+			return m.sref.refreshDynamic(sctx, fw, d, split.Train, split.Val, m.mean, m.sd, m.cfg.CombHidden, side, xin)
 		}
 	}
 	if err := t.fit(ctx, split, fitOpts{method: "deup", members: 1, kind: lossNLL, deupOut: true}, progress); err != nil {
@@ -114,6 +121,44 @@ func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progre
 	}
 	m.trained = true
 	return nil
+}
+
+// swappedSeed is xor-ed into the seed of μ′, the network of the xerror
+// feature (fixed before any run).
+const swappedSeed = 0x78657272 // "xerr"
+
+// swappedResiduals trains μ′, a DEUP without σ features on the split with
+// D_in and D_out swapped (its μ fits split.Val and stops early on
+// split.Train, which it never fits), and returns |y − μ′| of the
+// split.Train pairs in m's standardized units: out-of-sample residuals of
+// the D_in pairs, for the xerror feature.
+func (m *DEUP) swappedResiduals(ctx context.Context, d *Dataset, split drugcomb.Split, progress func(Progress)) ([]float64, error) {
+	cfg := m.cfg
+	cfg.SigmaFeatures, cfg.side, cfg.Seed = SigmaFeatures{}, 0, m.cfg.Seed^swappedSeed
+	mb := NewDEUP(cfg)
+	var pr func(Progress)
+	if progress != nil {
+		pr = func(p Progress) {
+			p.Method = "deup (xerror: swapped μ′)"
+			progress(p)
+		}
+	}
+	if err := mb.Fit(ctx, d, drugcomb.Split{Train: split.Val, Val: split.Train, Test: split.Test}, pr); err != nil {
+		return nil, fmt.Errorf("model: sigma features: xerror: %w", err)
+	}
+	pairs := make([]Pair, len(split.Train))
+	for k, i := range split.Train {
+		pairs[k] = d.Pairs[i]
+	}
+	pred, err := mb.Predict(d.Features, pairs)
+	if err != nil {
+		return nil, fmt.Errorf("model: sigma features: xerror: %w", err)
+	}
+	out := make([]float64, len(pairs))
+	for k, i := range split.Train {
+		out[k] = math.Abs(d.Y[i]-pred[k].Mu) / m.sd
+	}
+	return out, nil
 }
 
 // AleatoricNote says where SigmaAleatoric comes from.

@@ -33,7 +33,9 @@
 // more depend on the trained network and are recomputed after every
 // epoch (sigmadyn.go): variance (the neural-linear variance of μ's last
 // layer on D_in), error and inerror (each drug's mean |y − μ| over its
-// other D_out, resp. D_in, pairs).
+// other D_out, resp. D_in, pairs), and xerror (error from D_out and the
+// D_in residuals of a second μ′ trained with D_in and D_out swapped: about
+// twice the out-of-sample residuals, for twice the training time).
 //
 // Disclosure (issue 17): h = 0.2 and κ = 2 were fixed before any run.
 // The spread feature was added after the PC-3 test results of density

@@ -25,6 +25,12 @@ import (
 //     columns, log of the smaller and of the larger of the pair.
 //   - inerror: the same over the D_in pairs (μ's in-sample residuals,
 //     information the σ path, trained on D_out, never sees otherwise).
+//   - xerror (third attempt): error from about twice the out-of-sample
+//     data, cross-fitted: the mean over a drug's D_out pairs of μ's
+//     residuals and over its D_in pairs of the residuals of a second μ′,
+//     trained as DEUP's μ with D_in and D_out swapped (it never sees
+//     D_in; DEUP.Fit trains it first, with its own seed). μ′'s residuals
+//     are fixed; μ's are refreshed as for error.
 //
 // They depend on μ and its activations, so the trainer recomputes them
 // after every epoch (the σ steps of an epoch read those of the previous
@@ -61,8 +67,10 @@ type sigmaDyn struct {
 	Drugs  [][]int32 `json:"drugs,omitempty"`  // on-bit sets of the D_in ∪ D_out drugs (error, inerror)
 	Out    []errSum  `json:"out,omitempty"`    // per drug of Drugs: D_out residuals (error)
 	In     []errSum  `json:"in,omitempty"`     // per drug of Drugs: D_in residuals (inerror)
+	X      []errSum  `json:"x,omitempty"`      // per drug of Drugs: D_out residuals of μ and D_in residuals of μ′ (xerror)
 	OutAll errSum    `json:"out_all"`
 	InAll  errSum    `json:"in_all"`
+	XAll   errSum    `json:"x_all"`
 }
 
 // errSum is a sum of |y − μ| (standardized units) over N pairs.
@@ -88,8 +96,9 @@ const (
 // dynRow writes the raw network-dependent features of one pair into row
 // (the dynamic columns only): phi its activations, da and db its drugs'
 // indices in Dyn.Drugs (−1 when absent), own its |y − μ| when self is
-// selfIn or selfOut.
-func (r *sigmaRef) dynRow(phi []float64, da, db int, self int, own float64, row []float64) {
+// selfIn or selfOut, ownX its term of the xerror sums (|y − μ′| for a D_in
+// pair, |y − μ| for a D_out one).
+func (r *sigmaRef) dynRow(phi []float64, da, db int, self int, own, ownX float64, row []float64) {
 	dy := r.Dyn
 	j := 0
 	if r.feat.Variance {
@@ -132,6 +141,11 @@ func (r *sigmaRef) dynRow(phi []float64, da, db int, self int, own float64, row 
 	}
 	if r.feat.InError {
 		row[j], row[j+1] = pairErr(dy.In, dy.InAll, self == selfIn)
+		j += 2
+	}
+	if r.feat.XError {
+		own = ownX
+		row[j], row[j+1] = pairErr(dy.X, dy.XAll, self != selfNone)
 	}
 }
 
@@ -158,7 +172,8 @@ func (c *sigmaCtx) dynDrug(f *Features, a int) int {
 // pairs train (D_in) and val (D_out) of d and writes the features of
 // those pairs, standardized on val, into their columns of side
 // (len(d.Pairs)×columns). mean and sd standardize the targets as μ does.
-func (r *sigmaRef) refreshDynamic(c *sigmaCtx, fw forwarder, d *Dataset, train, val []int, mean, sd float64, h int, side []float64) error {
+// xin (xerror only) holds |y − μ′| of the train pairs, standardized.
+func (r *sigmaRef) refreshDynamic(c *sigmaCtx, fw forwarder, d *Dataset, train, val []int, mean, sd float64, h int, side, xin []float64) error {
 	idx := append(append([]int(nil), train...), val...)
 	n := len(idx)
 	pa, pb := make([]int, n), make([]int, n)
@@ -183,7 +198,10 @@ func (r *sigmaRef) refreshDynamic(c *sigmaCtx, fw forwarder, d *Dataset, train, 
 		}
 		dy.Prec = prec
 	}
-	if r.feat.Error || r.feat.InError {
+	if r.feat.XError && len(xin) != len(train) {
+		return fmt.Errorf("model: sigma features: xerror: %d residuals of μ′ for %d in-sample pairs", len(xin), len(train))
+	}
+	if r.feat.perDrug() {
 		if dy.Drugs == nil {
 			seen := map[string]bool{}
 			for _, i := range idx {
@@ -196,18 +214,25 @@ func (r *sigmaRef) refreshDynamic(c *sigmaCtx, fw forwarder, d *Dataset, train, 
 				}
 			}
 		}
-		dy.In, dy.Out = make([]errSum, len(dy.Drugs)), make([]errSum, len(dy.Drugs))
-		dy.InAll, dy.OutAll = errSum{}, errSum{}
-		for k, i := range idx {
-			per, all := dy.In, &dy.InAll
-			if k >= len(train) {
-				per, all = dy.Out, &dy.OutAll
-			}
-			all.S += res[k]
+		dy.In, dy.Out, dy.X = make([]errSum, len(dy.Drugs)), make([]errSum, len(dy.Drugs)), make([]errSum, len(dy.Drugs))
+		dy.InAll, dy.OutAll, dy.XAll = errSum{}, errSum{}, errSum{}
+		add := func(per []errSum, all *errSum, i int, e float64) {
+			all.S += e
 			all.N++
 			for _, x := range uniq([2]int{c.dynDrug(d.Features, d.Pairs[i].A), c.dynDrug(d.Features, d.Pairs[i].B)}) {
-				per[x].S += res[k]
+				per[x].S += e
 				per[x].N++
+			}
+		}
+		for k, i := range idx {
+			if k < len(train) {
+				add(dy.In, &dy.InAll, i, res[k])
+				if r.feat.XError {
+					add(dy.X, &dy.XAll, i, xin[k])
+				}
+			} else {
+				add(dy.Out, &dy.OutAll, i, res[k])
+				add(dy.X, &dy.XAll, i, res[k])
 			}
 		}
 	}
@@ -217,6 +242,9 @@ func (r *sigmaRef) refreshDynamic(c *sigmaCtx, fw forwarder, d *Dataset, train, 
 	if !r.feat.InError {
 		dy.In, dy.InAll = nil, errSum{}
 	}
+	if !r.feat.XError {
+		dy.X, dy.XAll = nil, errSum{}
+	}
 	k, ks := r.columns(), r.feat.static()
 	for x, i := range idx {
 		self := selfIn
@@ -224,7 +252,11 @@ func (r *sigmaRef) refreshDynamic(c *sigmaCtx, fw forwarder, d *Dataset, train, 
 			self = selfOut
 		}
 		p := d.Pairs[i]
-		r.dynRow(hid[x*h:(x+1)*h], c.dynDrug(d.Features, p.A), c.dynDrug(d.Features, p.B), self, res[x], side[i*k+ks:(i+1)*k])
+		ownX := res[x]
+		if self == selfIn && xin != nil {
+			ownX = xin[x]
+		}
+		r.dynRow(hid[x*h:(x+1)*h], c.dynDrug(d.Features, p.A), c.dynDrug(d.Features, p.B), self, res[x], ownX, side[i*k+ks:(i+1)*k])
 	}
 	r.standardize(side, k, val, ks, k)
 	return nil
@@ -238,7 +270,7 @@ func (r *sigmaRef) dynamicRows(c *sigmaCtx, f *Features, pa, pb []int, hid []flo
 	k, ks := r.columns(), r.feat.static()
 	for i := range pa {
 		da, db := -1, -1
-		if r.feat.Error || r.feat.InError {
+		if r.feat.perDrug() {
 			da, db = c.dynDrug(f, pa[i]), c.dynDrug(f, pb[i])
 		}
 		var phi []float64
@@ -246,7 +278,7 @@ func (r *sigmaRef) dynamicRows(c *sigmaCtx, f *Features, pa, pb []int, hid []flo
 			phi = hid[i*h : (i+1)*h]
 		}
 		row := dst[i*k : (i+1)*k]
-		r.dynRow(phi, da, db, selfNone, 0, row[ks:])
+		r.dynRow(phi, da, db, selfNone, 0, 0, row[ks:])
 		for j := ks; j < k; j++ {
 			row[j] = (row[j] - r.Mean[j]) / r.SD[j]
 		}
@@ -325,5 +357,8 @@ func (dy *sigmaDyn) check(sf SigmaFeatures, nbits int) error {
 	if err := sums("error", sf.Error, dy.Out, dy.OutAll); err != nil {
 		return err
 	}
-	return sums("inerror", sf.InError, dy.In, dy.InAll)
+	if err := sums("inerror", sf.InError, dy.In, dy.InAll); err != nil {
+		return err
+	}
+	return sums("xerror", sf.XError, dy.X, dy.XAll)
 }

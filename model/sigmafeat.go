@@ -68,6 +68,11 @@ type SigmaFeatures struct {
 	Variance bool // log neural-linear variance of μ's last layer on the in-sample pairs (1 column)
 	Error    bool // log out-of-sample mean |y − μ| of the two drugs' other D_out pairs, smaller and larger (2 columns)
 	InError  bool // log in-sample mean |y − μ| of the two drugs' other D_in pairs, smaller and larger (2 columns)
+	// XError is error with twice the data, cross-fitted: the two drugs'
+	// mean out-of-sample |y − μ| over their other D_out pairs (μ's
+	// residuals) and their other D_in pairs (residuals of a second μ
+	// trained with D_in and D_out swapped), smaller and larger (2 columns).
+	XError bool
 }
 
 // static reports whether any feature that does not depend on the network
@@ -76,7 +81,10 @@ func (s SigmaFeatures) static() int {
 	return len(SigmaFeatures{Density: s.Density, Counts: s.Counts, Spread: s.Spread}.Columns())
 }
 
-func (s SigmaFeatures) dynamic() bool { return s.Variance || s.Error || s.InError }
+func (s SigmaFeatures) dynamic() bool { return s.Variance || s.Error || s.InError || s.XError }
+
+// perDrug reports whether any per-drug error feature is on.
+func (s SigmaFeatures) perDrug() bool { return s.Error || s.InError || s.XError }
 
 // SigmaBandwidth is h of the density kernel exp(−(1 − Tanimoto)/h). Fixed
 // before any experiment: with h = 0.2 a drug at Tanimoto 0.5 weighs
@@ -106,8 +114,10 @@ func ParseSigmaFeatures(s string) (SigmaFeatures, error) {
 			f.Error = true
 		case "inerror":
 			f.InError = true
+		case "xerror":
+			f.XError = true
 		default:
-			return SigmaFeatures{}, fmt.Errorf("model: sigma features %q: unknown feature %q (want none, or a list of density, counts, spread, variance, error, inerror)", s, p)
+			return SigmaFeatures{}, fmt.Errorf("model: sigma features %q: unknown feature %q (want none, or a list of density, counts, spread, variance, error, inerror, xerror)", s, p)
 		}
 	}
 	return f, nil
@@ -135,6 +145,9 @@ func (s SigmaFeatures) String() string {
 	if s.InError {
 		p = append(p, "inerror")
 	}
+	if s.XError {
+		p = append(p, "xerror")
+	}
 	if len(p) == 0 {
 		return "none"
 	}
@@ -161,6 +174,9 @@ func (s SigmaFeatures) Columns() []string {
 	}
 	if s.InError {
 		c = append(c, "log_inerror_min", "log_inerror_max")
+	}
+	if s.XError {
+		c = append(c, "log_xerror_min", "log_xerror_max")
 	}
 	return c
 }
