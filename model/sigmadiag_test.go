@@ -114,15 +114,20 @@ func TestSigmaDiagnostics(t *testing.T) {
 			perm := slices.Clone(val)
 			rng.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
 			h1, h2 := perm[:len(perm)/2], perm[len(perm)/2:]
-			cross := func(from, to []int) float64 {
-				f := perDrug(from)
-				x := make([]float64, len(to))
-				for k, i := range to {
-					x[k] = f(i)
+			// xfitWith is the corr of a predictor fitted on one half of
+			// D_out with the other half's |r|, averaged over both ways.
+			xfitWith := func(fit func(from []int) func(int) float64) float64 {
+				one := func(from, to []int) float64 {
+					f := fit(from)
+					x := make([]float64, len(to))
+					for k, i := range to {
+						x[k] = f(i)
+					}
+					return corr(x, abs(to))
 				}
-				return corr(x, abs(to))
+				return (one(h1, h2) + one(h2, h1)) / 2
 			}
-			xfit := (cross(h1, h2) + cross(h2, h1)) / 2
+			xfit := xfitWith(perDrug)
 			fin := perDrug(sp.Train)
 			xin := make([]float64, len(val))
 			for k, i := range val {
@@ -137,15 +142,7 @@ func TestSigmaDiagnostics(t *testing.T) {
 			for k, i := range val {
 				xIn[k] = sIn(i)
 			}
-			crossML := func(from, to []int) float64 {
-				f := drugScaleFit(d, from, res, nd)
-				x := make([]float64, len(to))
-				for k, i := range to {
-					x[k] = f(i)
-				}
-				return corr(x, abs(to))
-			}
-			xml := (crossML(h1, h2) + crossML(h2, h1)) / 2
+			xml := xfitWith(func(from []int) func(int) float64 { return drugScaleFit(d, from, res, nd) })
 			t.Logf("%s seed %d: per-drug Gaussian scale (ML): fitted and scored on D_out %.3f, cross-fitted between halves %.3f",
 				cell, seed, corr(xIn, abs(val)), xml)
 			// Out-of-sample residuals of the D_in pairs, from a second
@@ -173,17 +170,10 @@ func TestSigmaDiagnostics(t *testing.T) {
 			for k, i := range val {
 				xB[k] = fB(i)
 			}
-			crossB := func(from, to []int) float64 {
-				f := perDrug(append(slices.Clone(from), sp.Train...))
-				x := make([]float64, len(to))
-				for k, i := range to {
-					x[k] = f(i)
-				}
-				return corr(x, abs(to))
-			}
 			t.Logf("%s seed %d: out-of-sample D_in residuals (swapped DEUP, rmse %.1f): per-drug mean |r| from them %.3f; "+
 				"from them and the other D_out half %.3f (D_out half alone %.3f)",
-				cell, seed, rmsOf(res, sp.Train), corr(xB, abs(val)), (crossB(h1, h2)+crossB(h2, h1))/2, xfitOf(perDrug, h1, h2, abs))
+				cell, seed, rmsOf(res, sp.Train), corr(xB, abs(val)),
+				xfitWith(func(from []int) func(int) float64 { return perDrug(append(slices.Clone(from), sp.Train...)) }), xfit)
 			copy(res, resA)
 			// Gaussian upper bound of the cross-fitted per-drug predictor
 			// if it were σ: its dispersion.
@@ -255,17 +245,4 @@ func rmsOf(r []float64, idx []int) float64 {
 		s += r[i] * r[i]
 	}
 	return math.Sqrt(s / float64(len(idx)))
-}
-
-// xfitOf is the per-drug predictor cross-fitted between two halves.
-func xfitOf(perDrug func([]int) func(int) float64, h1, h2 []int, abs func([]int) []float64) float64 {
-	one := func(from, to []int) float64 {
-		f := perDrug(from)
-		x := make([]float64, len(to))
-		for k, i := range to {
-			x[k] = f(i)
-		}
-		return corr(x, abs(to))
-	}
-	return (one(h1, h2) + one(h2, h1)) / 2
 }
