@@ -3,8 +3,10 @@ package nn
 import (
 	"fmt"
 
-	"github.com/deup-screening/deup/internal/kernels"
 	"hash"
+
+	"github.com/deup-screening/deup/internal/kernels"
+	"github.com/deup-screening/deup/nn/optim"
 
 	"github.com/chewxy/hm"
 	"gonum.org/v1/gonum/blas"
@@ -34,7 +36,59 @@ type denseOp struct {
 // DenseGrad is the weight gradient of Graph.Dense (dB of A·B), a tensor
 // shared by the ops of graphs that never run at the same time; its zero
 // value is ready to use.
-type DenseGrad struct{ t *tensor.Dense }
+//
+// After Fuse, a float32 gradient is not computed by the graph: the dB
+// node then has no value after a run, which only records the product's
+// operands (A and the output gradient, valid until the next run), and
+// AdamStep computes dB a block of rows at a time, each block applied by
+// the optimizer while it is in cache (optim.Adam.StepRows): the same
+// numbers as the product followed by Adam.Step, without writing and
+// reading the whole gradient (8 MB per step for the tower's second
+// layer).
+type DenseGrad struct {
+	t     *tensor.Dense
+	fused bool
+	// The operands of the last run's dB = Aᵀ·G (fused), nil after
+	// AdamStep: A is k×m, G is k×n.
+	a, g    []float32
+	m, n, k int
+}
+
+// Fuse makes the gradient computed by AdamStep instead of the graph (see
+// DenseGrad); call it before the graphs using d run.
+func (d *DenseGrad) Fuse() { d.fused = true }
+
+// AdamStep applies opt's update to the weight w (the B of A·B) with the
+// gradient of the last run: the recorded product when fused (computed
+// block by block, see DenseGrad), else the gradient tensor. It returns
+// an error when no run has produced a gradient since the last AdamStep
+// or the sizes differ.
+func AdamStep[T float32 | float64](d *DenseGrad, opt *optim.Adam[T], w []T) error {
+	if d.a != nil {
+		a, g, m, n, k := d.a, d.g, d.m, d.n, d.k
+		d.a, d.g = nil, nil
+		w32, ok := any(w).([]float32)
+		if !ok || len(w32) != m*n {
+			return fmt.Errorf("nn: dense gradient of %d×%d float32 for a weight of %d %T", m, n, len(w), w)
+		}
+		opt32 := any(opt).(*optim.Adam[float32])
+		opt32.StepRows(w32, n, func(dst []float32, r0, r1 int) {
+			// Rows r0…r1 of Aᵀ·G: columns r0…r1 of A, the same
+			// arithmetic per element as the whole product.
+			kernels.SgemmSerial(blas.Trans, blas.NoTrans, r1-r0, n, k, 1, a[r0:], m, g, n, 0, dst, n)
+		})
+		return nil
+	}
+	if d.t == nil {
+		return fmt.Errorf("nn: dense gradient: no run since the last step")
+	}
+	gd, ok := d.t.Data().([]T)
+	if !ok || len(gd) != len(w) {
+		return fmt.Errorf("nn: dense gradient %v for a weight of %d %T", d.t.Shape(), len(w), w)
+	}
+	opt.Step(w, gd)
+	return nil
+}
 
 func (op *denseOp) Arity() int { return 2 }
 func (op *denseOp) Type() hm.Type {
@@ -89,6 +143,11 @@ func (op *denseOp) Do(vals ...G.Value) (G.Value, error) {
 	m, n, k, kb := op.dims(ra, ca, rb, cb)
 	if k != kb {
 		return nil, fmt.Errorf("nn: dense product: shapes %v and %v", a.Shape(), b.Shape())
+	}
+	if sh := op.share; sh != nil && sh.fused && op.tA && !op.tB && a.Dtype() == tensor.Float32 {
+		// Recorded for AdamStep (see DenseGrad); no value.
+		sh.a, sh.g, sh.m, sh.n, sh.k = a.Float32s(), b.Float32s(), m, n, k
+		return nil, nil
 	}
 	buf := &op.buf
 	if op.share != nil {

@@ -28,6 +28,8 @@ type fastBLAS struct {
 	// direct: an untransposed B is read in place, not packed, when C has
 	// at most this many mr-row blocks (directBlocks; 0: always packed).
 	direct int
+	// serial: every product on the calling goroutine (SgemmSerial).
+	serial bool
 }
 
 // buf returns a buffer of at least n floats (contents undefined); give
@@ -128,7 +130,7 @@ func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []
 	}
 	per := kb*chunk*nr + mr*nr
 	nw := 1
-	if chunk < panels {
+	if chunk < panels && !fb.serial {
 		nw = min(Workers(), (panels+chunk-1)/chunk)
 	}
 	bp := fb.buf(mPad*kb + nw*per)
@@ -178,6 +180,20 @@ func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []
 			pb.work(lo, hi, buf[mPad*kb+worker*per:mPad*kb+(worker+1)*per])
 		})
 	}
+}
+
+// SgemmSerial is Impl().Sgemm computed on the calling goroutine only (for
+// callers that share their own work among goroutines, such as
+// optim.Adam.StepRows): the same numbers as Impl().Sgemm, element for
+// element, since an element's result never depends on which worker
+// computes it. With -tags openblas it is OpenBLAS's Sgemm (its threads).
+func SgemmSerial(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if fb, ok := impl.(fastBLAS); ok {
+		fb.serial = true
+		fb.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	impl.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // sgemmBlock is one k block of Sgemm: the packed A (ap) times the rows
