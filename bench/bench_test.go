@@ -494,18 +494,19 @@ func BenchmarkScoreConformal(b *testing.B) {
 	}
 }
 
-// TestFeedOrder: jobs are handed out longest method first (ensemble,
-// DEUP, MC-Dropout, DUE), seeds in order within a method, each job once.
+// TestFeedOrder: jobs are handed out longest first (DEUP, MC-Dropout,
+// DUE, ensemble members), seeds in order within a method, each job once.
 func TestFeedOrder(t *testing.T) {
-	// The jobs of Run for seeds 1, 2 and the default methods: seed-major.
-	names := []string{DEUP, Ensemble, MCDropout, DUE, DEUP, Ensemble, MCDropout, DUE}
+	// The jobs of Run for seeds 1, 2, the default methods and 2 members:
+	// seed-major, an ensemble's members one after the other.
+	names := []string{DEUP, Ensemble, Ensemble, MCDropout, DUE, DEUP, Ensemble, Ensemble, MCDropout, DUE}
 	got := feedOrder(len(names), func(k int) string { return names[k] })
-	want := []int{1, 5, 0, 4, 2, 6, 3, 7}
+	want := []int{0, 5, 3, 8, 4, 9, 1, 2, 6, 7}
 	if !slices.Equal(got, want) {
 		t.Errorf("feedOrder = %v, want %v", got, want)
 	}
-	names = []string{DUE, EnsembleNLL, MCDropout}
-	if got, want := feedOrder(3, func(k int) string { return names[k] }), []int{1, 2, 0}; !slices.Equal(got, want) {
-		t.Errorf("feedOrder(due, ensemble-nll, mcdropout) = %v, want %v", got, want)
+	names = []string{EnsembleNLL, DUE, MCDropout}
+	if got, want := feedOrder(3, func(k int) string { return names[k] }), []int{2, 1, 0}; !slices.Equal(got, want) {
+		t.Errorf("feedOrder(ensemble-nll, due, mcdropout) = %v, want %v", got, want)
 	}
 }
