@@ -71,10 +71,15 @@ func AdamStep[T float32 | float64](d *DenseGrad, opt *optim.Adam[T], w []T) erro
 		if !ok || len(w32) != m*n {
 			return fmt.Errorf("nn: dense gradient of %d×%d float32 for a weight of %d %T", m, n, len(w), w)
 		}
+		k = usedRows(a, g, m, n, k)
 		opt32 := any(opt).(*optim.Adam[float32])
 		opt32.StepRows(w32, n, func(dst []float32, r0, r1 int) {
 			// Rows r0…r1 of Aᵀ·G: columns r0…r1 of A, the same
 			// arithmetic per element as the whole product.
+			if k == 0 {
+				clear(dst)
+				return
+			}
 			kernels.SgemmSerial(blas.Trans, blas.NoTrans, r1-r0, n, k, 1, a[r0:], m, g, n, 0, dst, n)
 		})
 		return nil
@@ -88,6 +93,28 @@ func AdamStep[T float32 | float64](d *DenseGrad, opt *optim.Adam[T], w []T) erro
 	}
 	opt.Step(w, gd)
 	return nil
+}
+
+// usedRows returns k less the trailing rows r of A (k×m) and G (k×n)
+// where G's row is all zero and A's row finite (the padding rows of a
+// batch): their terms A[r,i]·G[r,j] of Aᵀ·G are ±0, and adding ±0 to a
+// GEMM's sum changes nothing, because the sum, started at +0 and
+// rounded to nearest, is never −0. So Aᵀ·G over the first rows only is
+// the same, bit for bit, with fewer multiply-adds.
+func usedRows(a, g []float32, m, n, k int) int {
+	for ; k > 0; k-- {
+		for _, v := range g[(k-1)*n : k*n] {
+			if v != 0 {
+				return k
+			}
+		}
+		for _, v := range a[(k-1)*m : k*m] {
+			if v-v != 0 { // ±Inf or NaN: 0·v is NaN
+				return k
+			}
+		}
+	}
+	return 0
 }
 
 func (op *denseOp) Arity() int { return 2 }

@@ -150,6 +150,19 @@ func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []
 				clear(dst)
 			}
 			if tA == blas.NoTrans {
+				if k8 := kc &^ 7; alpha == 1 && h == 8 && mr == 8 && havePackT8 && k8 > 0 {
+					// Eight full rows, alpha 1: a transpose, 8×8
+					// blocks in assembly (moves only, the same values).
+					_ = a[(ic+7)*lda+pc+k8-1] // bounds: packT8 reads rows ic..ic+7 up to pc+k8
+					packT8(&dst[0], &a[ic*lda+pc], lda, k8, mr)
+					for ii := 0; ii < h; ii++ {
+						i := ic + ii
+						for p := k8; p < kc; p++ {
+							dst[p*mr+ii] = a[i*lda+pc+p]
+						}
+					}
+					continue
+				}
 				for ii := 0; ii < h; ii++ {
 					i := ic + ii
 					for p, v := range a[i*lda+pc : i*lda+pc+kc] {
@@ -159,6 +172,12 @@ func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []
 				continue
 			}
 			// op(A) = Aᵀ: the mr values of one p are contiguous in A.
+			if alpha == 1 && h == 8 && mr == 8 {
+				for p := 0; p < kc; p++ {
+					*(*[8]float32)(dst[p*8:]) = *(*[8]float32)(a[(pc+p)*lda+ic:])
+				}
+				continue
+			}
 			for p := 0; p < kc; p++ {
 				src := a[(pc+p)*lda+ic : (pc+p)*lda+ic+h]
 				o := dst[p*mr : p*mr+h]
