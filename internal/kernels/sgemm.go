@@ -172,10 +172,10 @@ func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []
 				continue
 			}
 			// op(A) = Aᵀ: the mr values of one p are contiguous in A.
-			if alpha == 1 && h == 8 && mr == 8 {
-				for p := 0; p < kc; p++ {
-					*(*[8]float32)(dst[p*8:]) = *(*[8]float32)(a[(pc+p)*lda+ic:])
-				}
+			if alpha == 1 && h == 8 && mr == 8 && havePackT8 {
+				_ = a[(pc+kc-1)*lda+ic+7] // bounds: copy8s reads kc rows from row pc
+				_ = dst[kc*8-1]
+				copy8s(&dst[0], &a[pc*lda+ic], lda, kc)
 				continue
 			}
 			for p := 0; p < kc; p++ {
