@@ -18,6 +18,9 @@
 // multiply-adds), so float32's AVX path gives the scalar loop's numbers
 // bit for bit (package internal/kernels). Large tensors are updated in
 // chunks on GOMAXPROCS goroutines; the result does not depend on it.
+// StepRows takes the gradient a block of rows at a time from a function
+// (a layer's weight-gradient product computed block by block and used
+// while it is in cache): the same update.
 package optim
 
 import (
