@@ -2,13 +2,11 @@ package nn
 
 import (
 	"fmt"
-
 	"hash"
 
+	"github.com/chewxy/hm"
 	"github.com/deup-screening/deup/internal/kernels"
 	"github.com/deup-screening/deup/nn/optim"
-
-	"github.com/chewxy/hm"
 	"gonum.org/v1/gonum/blas"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -61,8 +59,8 @@ func (d *DenseGrad) Fuse() { d.fused = true }
 // AdamStep applies opt's update to the weight w (the B of A·B) with the
 // gradient of the last run: the recorded product when fused (computed
 // block by block, see DenseGrad), else the gradient tensor. It returns
-// an error when no run has produced a gradient since the last AdamStep
-// or the sizes differ.
+// an error when there is no gradient (fused: none recorded since the
+// last AdamStep) or the sizes differ.
 func AdamStep[T float32 | float64](d *DenseGrad, opt *optim.Adam[T], w []T) error {
 	if d.a != nil {
 		a, g, m, n, k := d.a, d.g, d.m, d.n, d.k
@@ -99,8 +97,9 @@ func AdamStep[T float32 | float64](d *DenseGrad, opt *optim.Adam[T], w []T) erro
 // where G's row is all zero and A's row finite (the padding rows of a
 // batch): their terms A[r,i]·G[r,j] of Aᵀ·G are ±0, and adding ±0 to a
 // GEMM's sum changes nothing, because the sum, started at +0 and
-// rounded to nearest, is never −0. So Aᵀ·G over the first rows only is
-// the same, bit for bit, with fewer multiply-adds.
+// rounded to nearest, is never −0 (the kit's kernels and gonum's start
+// at +0). So Aᵀ·G over the first rows only is the same, bit for bit,
+// with fewer multiply-adds.
 func usedRows(a, g []float32, m, n, k int) int {
 	for ; k > 0; k-- {
 		for _, v := range g[(k-1)*n : k*n] {

@@ -282,8 +282,8 @@ func (s *SparseGrad) Fuse() { s.fused = true }
 // Graph.SparseMul with the gradient of the last run: Xᵀ·G computed block
 // by block when fused (rows at no stored column of X are 0, the update
 // then only decays), else the gradient tensor. It returns an error when
-// no run has produced a gradient since the last step or the sizes
-// differ. The batch must not have been refilled since the run.
+// there is no gradient (fused: none recorded since the last step) or
+// the sizes differ. The batch must not have been refilled since the run.
 func AdamStepSparse[T float32 | float64](s *SparseGrad, opt *optim.Adam[T], w []T) error {
 	if s.x != nil {
 		x, g, out := s.x, s.g, s.out
