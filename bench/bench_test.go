@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -205,7 +206,9 @@ func TestRunReproducible(t *testing.T) {
 }
 
 // TestRunWorkers: the result does not depend on how many trainings run at
-// the same time (every method, two seeds, 1 and 3 workers; times zeroed).
+// the same time nor on the order they finish in (every method, two seeds,
+// 1 and 3 workers, jobs fed longest first: with 1 worker they run in feed
+// order, not table order; times zeroed).
 func TestRunWorkers(t *testing.T) {
 	sc, d := synthDataset(t)
 	var out [2][]byte
@@ -488,5 +491,22 @@ func BenchmarkScoreConformal(b *testing.B) {
 		if _, err := scoreConformal(y, mu, sigma, 0.1, 1); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestFeedOrder: jobs are handed out longest first (DEUP, MC-Dropout,
+// DUE, ensemble members), seeds in order within a method, each job once.
+func TestFeedOrder(t *testing.T) {
+	// The jobs of Run for seeds 1, 2, the default methods and 2 members:
+	// seed-major, an ensemble's members one after the other.
+	names := []string{DEUP, Ensemble, Ensemble, MCDropout, DUE, DEUP, Ensemble, Ensemble, MCDropout, DUE}
+	got := feedOrder(len(names), func(k int) string { return names[k] })
+	want := []int{0, 5, 3, 8, 4, 9, 1, 2, 6, 7}
+	if !slices.Equal(got, want) {
+		t.Errorf("feedOrder = %v, want %v", got, want)
+	}
+	names = []string{EnsembleNLL, DUE, MCDropout}
+	if got, want := feedOrder(3, func(k int) string { return names[k] }), []int{2, 1, 0}; !slices.Equal(got, want) {
+		t.Errorf("feedOrder(ensemble-nll, due, mcdropout) = %v, want %v", got, want)
 	}
 }

@@ -40,8 +40,13 @@
 //
 // Every random draw comes from the seeds: the same seeds give the same
 // numbers. Trainings (one method on one seed's split) run on
-// Config.Workers goroutines and their results are merged in table order,
-// so the numbers do not depend on the number of workers either (tested);
+// Config.Workers goroutines, each ensemble member a job of its own (the
+// members are independent: model.EnsembleMember, joined by
+// model.JoinEnsemble, the same predictions), handed out longest first
+// (DEUP, MC-Dropout, DUE, then the ensemble members, so that no long
+// training runs alone at the end), and their results are merged in table
+// order, so the numbers depend on neither the number of workers nor the
+// order of the trainings (tested);
 // only the train-seconds column, wall time, does. Libraries never print:
 // Run reports progress through a callback, one call at a time.
 package bench

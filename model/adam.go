@@ -34,3 +34,31 @@ func adam(p *param, g *nn.Tensor, lr, wd float64) error {
 	}
 	return nil
 }
+
+// adamFused is adam for the tower's two weights, whose gradients the
+// trainer's graphs leave to sh (nn.DenseGrad.Fuse, nn.SparseGrad.Fuse:
+// computed block by block inside the optimizer's step; the same
+// numbers); first says which.
+func adamFused(p *param, sh *gradShare, first bool, lr, wd float64) error {
+	var err error
+	switch w := p.t.Data().(type) {
+	case []float32:
+		p.opt32.LR, p.opt32.WeightDecay = lr, wd
+		if first {
+			err = nn.AdamStepSparse(&sh.t1, &p.opt32, w)
+		} else {
+			err = nn.AdamStep(&sh.t2, &p.opt32, w)
+		}
+	case []float64:
+		p.opt64.LR, p.opt64.WeightDecay = lr, wd
+		if first {
+			err = nn.AdamStepSparse(&sh.t1, &p.opt64, w)
+		} else {
+			err = nn.AdamStep(&sh.t2, &p.opt64, w)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("model: adam: %s: %w", p.name, err)
+	}
+	return nil
+}

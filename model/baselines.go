@@ -29,11 +29,48 @@ type Ensemble struct {
 	feat     FeatureConfig
 	mean, sd float64
 	trained  bool
+	// first is the index of the first member Fit trains and of the size
+	// of the whole ensemble (EnsembleMember); 0 and 0 (members) otherwise.
+	first, of int
 }
 
 // NewEnsemble returns an untrained ensemble of members networks (paper: 3).
 func NewEnsemble(cfg Config, members int, nll bool) *Ensemble {
 	return &Ensemble{cfg: cfg.withDefaults(), members: members, nll: nll}
+}
+
+// EnsembleMember returns an untrained one-member ensemble that trains
+// member k (0 ≤ k < members) of NewEnsemble(cfg, members, nll): the
+// member's own seed, shuffling and steps, as Fit trains it there
+// (progress events carry k and members). Members trained apart, for
+// example at the same time, are put together by JoinEnsemble, which then
+// predicts as the whole ensemble trained by Fit, bit for bit (tested).
+func EnsembleMember(cfg Config, members int, nll bool, k int) *Ensemble {
+	return &Ensemble{cfg: cfg.withDefaults(), members: 1, nll: nll, first: k, of: members}
+}
+
+// JoinEnsemble returns the ensemble of the members of the trained parts,
+// in order (EnsembleMember parts 0, 1, … give the whole ensemble). The
+// parts must have been trained with the same configuration, features and
+// training split; the parts are not to be used afterwards.
+func JoinEnsemble(parts ...*Ensemble) (*Ensemble, error) {
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("model: join ensemble: no parts")
+	}
+	p0 := parts[0]
+	e := &Ensemble{cfg: p0.cfg, nll: p0.nll, feat: p0.feat, mean: p0.mean, sd: p0.sd, trained: true}
+	for i, p := range parts {
+		if !p.trained {
+			return nil, fmt.Errorf("model: join ensemble: part %d is not trained", i)
+		}
+		if p.cfg != e.cfg || p.nll != e.nll || p.feat != e.feat || p.mean != e.mean || p.sd != e.sd {
+			return nil, fmt.Errorf("model: join ensemble: part %d differs from part 0 (configuration, features or training split)", i)
+		}
+		e.nets = append(e.nets, p.nets...)
+		e.fwds = append(e.fwds, p.fwds...)
+	}
+	e.members = len(e.nets)
+	return e, nil
 }
 
 // Name is "ensemble" or "ensemble-nll".
@@ -72,11 +109,15 @@ func (e *Ensemble) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, pr
 	if e.nll {
 		kind = lossNLL
 	}
-	for k := 0; k < e.members; k++ {
+	of := e.members
+	if e.of > 0 {
+		of = e.of
+	}
+	for k := e.first; k < e.first+e.members; k++ {
 		seed := e.cfg.Seed + uint64(k) + 1
 		n := newNetwork(e.cfg, d.Features.Config.Dim(), e.nll, seed)
 		t := newTrainer(n, d, e.mean, e.sd, seed, 0)
-		if err := t.fit(ctx, split, fitOpts{method: e.Name(), member: k, members: e.members, kind: kind}, progress); err != nil {
+		if err := t.fit(ctx, split, fitOpts{method: e.Name(), member: k, members: of, kind: kind}, progress); err != nil {
 			return err
 		}
 		n.endTraining()

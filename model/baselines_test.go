@@ -137,3 +137,68 @@ func TestBaselinesTrainAndRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// TestEnsembleMembersJoined: the members of an ensemble trained apart
+// (EnsembleMember, here at the same time on two goroutines) and joined
+// (JoinEnsemble) predict exactly as the ensemble trained by Fit, MSE and
+// NLL; progress events carry the member's index in the whole ensemble.
+func TestEnsembleMembersJoined(t *testing.T) {
+	tp := makeToy(15, 40, 96, 10, 0.3)
+	cfg := toyConfig(6)
+	cfg.MaxEpochs = 12
+	test := make([]Pair, len(tp.split.Test))
+	for k, i := range tp.split.Test {
+		test[k] = tp.d.Pairs[i]
+	}
+	for _, nll := range []bool{false, true} {
+		whole := NewEnsemble(cfg, 3, nll)
+		if err := whole.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
+			t.Fatal(err)
+		}
+		want, err := whole.Predict(tp.d.Features, test)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts := make([]*Ensemble, 3)
+		errs := make([]error, 3)
+		seen := make([][]int, 3)
+		done := make(chan int)
+		for k := range parts {
+			parts[k] = EnsembleMember(cfg, 3, nll, k)
+			go func() {
+				errs[k] = parts[k].Fit(context.Background(), tp.d, tp.split, func(p Progress) {
+					if p.Members != 3 {
+						t.Errorf("member %d: progress with %d members, want 3", k, p.Members)
+					}
+					seen[k] = append(seen[k], p.Member)
+				})
+				done <- k
+			}()
+		}
+		for range parts {
+			<-done
+		}
+		for k, err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(seen[k]) == 0 || slices.ContainsFunc(seen[k], func(m int) bool { return m != k }) {
+				t.Errorf("member %d: progress member indices %v", k, seen[k])
+			}
+		}
+		if _, err := JoinEnsemble(parts[0], NewEnsemble(cfg, 1, nll)); err == nil {
+			t.Error("joined an untrained part")
+		}
+		joined, err := JoinEnsemble(parts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := joined.Predict(tp.d.Features, test)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("nll=%v: joined members predict differently from the whole ensemble:\n%+v\n%+v", nll, got[:2], want[:2])
+		}
+	}
+}

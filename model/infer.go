@@ -99,8 +99,13 @@ func (in *inferer[T]) ensure(f *Features, drugs []int) {
 			dst := h1[r*th : (r+1)*th]
 			copy(dst, b1)
 			for k := f.RowPtr[d]; k < f.RowPtr[d+1]; k++ {
-				c := int(f.Col[k])
-				axpy(T(f.Val[k]), w1[c*th:(c+1)*th], dst)
+				// dst += v·w1[c] (kernels.AddScaled: the product
+				// rounded, then added, as the BLAS Saxpy this was,
+				// which skips v = 0; eight lanes with AVX).
+				if v := f.Val[k]; v != 0 {
+					c := int(f.Col[k])
+					kernels.AddScaled(v, w1[c*th:(c+1)*th], dst)
+				}
 			}
 			kernels.Relu(dst)
 		}

@@ -42,6 +42,7 @@ func newTrainer(n *network, d *Dataset, mean, sd float64, seed uint64, dropP flo
 	if dropP > 0 {
 		t.drop = newDropout(dropP, seed^0x9e3779b97f4a7c15)
 	}
+	t.share.fuse()
 	return t
 }
 
@@ -51,6 +52,7 @@ func (t *trainer) close() {
 	}
 	t.graphs = nil
 	t.share = gradShare{}
+	t.share.fuse()
 }
 
 // step runs one update on the pairs idx. Unique drugs are padded to a
@@ -86,15 +88,22 @@ func (t *trainer) step(idx []int, kind lossKind, bit float64) (float64, error) {
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
 		return 0, fmt.Errorf("model: training diverged: loss %v", loss)
 	}
+	t1, t2 := t.net.byName["t1.w"], t.net.byName["t2.w"]
 	for k, i := range g.train {
+		p := t.net.params[i]
+		if p == t1 || p == t2 {
+			if err := adamFused(p, &t.share, p == t1, t.cfg.LR, t.cfg.WeightDecay); err != nil {
+				return 0, err
+			}
+			continue
+		}
 		gt, err := g.grad(k)
 		if err != nil {
 			return 0, err
 		}
-		if err := adam(t.net.params[i], gt, t.cfg.LR, t.cfg.WeightDecay); err != nil {
+		if err := adam(p, gt, t.cfg.LR, t.cfg.WeightDecay); err != nil {
 			return 0, err
 		}
-
 	}
 	return loss, nil
 }

@@ -2,11 +2,11 @@ package nn
 
 import (
 	"fmt"
-
-	"github.com/deup-screening/deup/internal/kernels"
 	"hash"
 
 	"github.com/chewxy/hm"
+	"github.com/deup-screening/deup/internal/kernels"
+	"github.com/deup-screening/deup/nn/optim"
 	"gonum.org/v1/gonum/blas"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -34,7 +34,87 @@ type denseOp struct {
 // DenseGrad is the weight gradient of Graph.Dense (dB of A·B), a tensor
 // shared by the ops of graphs that never run at the same time; its zero
 // value is ready to use.
-type DenseGrad struct{ t *tensor.Dense }
+//
+// After Fuse, a float32 gradient is not computed by the graph: the dB
+// node then has no value after a run, which only records the product's
+// operands (A and the output gradient, valid until the next run), and
+// AdamStep computes dB a block of rows at a time, each block applied by
+// the optimizer while it is in cache (optim.Adam.StepRows): the same
+// numbers as the product followed by Adam.Step, without writing and
+// reading the whole gradient (8 MB per step for the tower's second
+// layer).
+type DenseGrad struct {
+	t     *tensor.Dense
+	fused bool
+	// The operands of the last run's dB = Aᵀ·G (fused), nil after
+	// AdamStep: A is k×m, G is k×n.
+	a, g    []float32
+	m, n, k int
+}
+
+// Fuse makes the gradient computed by AdamStep instead of the graph (see
+// DenseGrad); call it before the graphs using d run.
+func (d *DenseGrad) Fuse() { d.fused = true }
+
+// AdamStep applies opt's update to the weight w (the B of A·B) with the
+// gradient of the last run: the recorded product when fused (computed
+// block by block, see DenseGrad), else the gradient tensor. It returns
+// an error when there is no gradient (fused: none recorded since the
+// last AdamStep) or the sizes differ.
+func AdamStep[T float32 | float64](d *DenseGrad, opt *optim.Adam[T], w []T) error {
+	if d.a != nil {
+		a, g, m, n, k := d.a, d.g, d.m, d.n, d.k
+		d.a, d.g = nil, nil
+		w32, ok := any(w).([]float32)
+		if !ok || len(w32) != m*n {
+			return fmt.Errorf("nn: dense gradient of %d×%d float32 for a weight of %d %T", m, n, len(w), w)
+		}
+		k = usedRows(a, g, m, n, k)
+		opt32 := any(opt).(*optim.Adam[float32])
+		opt32.StepRows(w32, n, func(dst []float32, r0, r1 int) {
+			// Rows r0…r1 of Aᵀ·G: columns r0…r1 of A, the same
+			// arithmetic per element as the whole product.
+			if k == 0 {
+				clear(dst)
+				return
+			}
+			kernels.SgemmSerial(blas.Trans, blas.NoTrans, r1-r0, n, k, 1, a[r0:], m, g, n, 0, dst, n)
+		})
+		return nil
+	}
+	if d.t == nil {
+		return fmt.Errorf("nn: dense gradient: no run since the last step")
+	}
+	gd, ok := d.t.Data().([]T)
+	if !ok || len(gd) != len(w) {
+		return fmt.Errorf("nn: dense gradient %v for a weight of %d %T", d.t.Shape(), len(w), w)
+	}
+	opt.Step(w, gd)
+	return nil
+}
+
+// usedRows returns k less the trailing rows r of A (k×m) and G (k×n)
+// where G's row is all zero and A's row finite (the padding rows of a
+// batch): their terms A[r,i]·G[r,j] of Aᵀ·G are ±0, and adding ±0 to a
+// GEMM's sum changes nothing, because the sum, started at +0 and
+// rounded to nearest, is never −0 (the kit's kernels and gonum's start
+// at +0). So Aᵀ·G over the first rows only is the same, bit for bit,
+// with fewer multiply-adds.
+func usedRows(a, g []float32, m, n, k int) int {
+	for ; k > 0; k-- {
+		for _, v := range g[(k-1)*n : k*n] {
+			if v != 0 {
+				return k
+			}
+		}
+		for _, v := range a[(k-1)*m : k*m] {
+			if v-v != 0 { // ±Inf or NaN: 0·v is NaN
+				return k
+			}
+		}
+	}
+	return 0
+}
 
 func (op *denseOp) Arity() int { return 2 }
 func (op *denseOp) Type() hm.Type {
@@ -89,6 +169,11 @@ func (op *denseOp) Do(vals ...G.Value) (G.Value, error) {
 	m, n, k, kb := op.dims(ra, ca, rb, cb)
 	if k != kb {
 		return nil, fmt.Errorf("nn: dense product: shapes %v and %v", a.Shape(), b.Shape())
+	}
+	if sh := op.share; sh != nil && sh.fused && op.tA && !op.tB && a.Dtype() == tensor.Float32 {
+		// Recorded for AdamStep (see DenseGrad); no value.
+		sh.a, sh.g, sh.m, sh.n, sh.k = a.Float32s(), b.Float32s(), m, n, k
+		return nil, nil
 	}
 	buf := &op.buf
 	if op.share != nil {

@@ -11,6 +11,11 @@
 //     gradient Xᵀ·G that only rewrites and clears the rows it must;
 //   - Dense: the GEMM of internal/kernels (GOMAXPROCS workers), no input
 //     gradient for data inputs (Input); AddBias, Linear;
+//   - for both, a weight gradient whose state graphs share (SparseGrad,
+//     DenseGrad) can be fused into the optimizer's step (Fuse; then
+//     AdamStepSparse, AdamStep): the graph only records the product's
+//     operands and the gradient is computed a block of rows at a time
+//     inside optim.Adam.StepRows, never stored whole (the same numbers);
 //   - ReLU, Softplus (gorgonia's formulas), Mask (dropout with seeded
 //     masks, Dropout);
 //   - Loss: MSE, Gaussian NLL, cross-entropy, one op forward and one back;

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/chewxy/hm"
+	"github.com/deup-screening/deup/internal/kernels"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -100,9 +101,7 @@ func (op *biasOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error)
 
 func addRows[T float32 | float64](x, b, out []T, c int) {
 	for i := 0; i < len(x); i += c {
-		for j, v := range b {
-			out[i+j] = x[i+j] + v
-		}
+		kernels.Add(x[i:i+c], b, out[i:i+c])
 	}
 }
 
@@ -146,9 +145,7 @@ func (op *colSumOp) Do(vals ...G.Value) (G.Value, error) {
 func colSum[T float32 | float64](x, out []T, c int) {
 	clear(out)
 	for i := 0; i < len(x); i += c {
-		for j := range out {
-			out[j] += x[i+j]
-		}
+		kernels.Add(out, x[i:i+c], out)
 	}
 }
 

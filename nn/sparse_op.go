@@ -3,9 +3,11 @@ package nn
 import (
 	"fmt"
 
-	"github.com/deup-screening/deup/internal/kernels"
 	"hash"
 	"slices"
+
+	"github.com/deup-screening/deup/internal/kernels"
+	"github.com/deup-screening/deup/nn/optim"
 
 	"github.com/chewxy/hm"
 	G "gorgonia.org/gorgonia"
@@ -254,9 +256,68 @@ type sparseTMulOp struct {
 // sparseTMulOp last wrote and its non-zero rows). Graphs that never run at
 // the same time (a trainer's graphs, one per batch shape) may share one,
 // so the in×out gradient exists once; its zero value is ready to use.
+//
+// After Fuse, a float32 gradient is not computed by the graph (the node
+// has no value after a run, which records the batch and the output
+// gradient instead) but by AdamStepSparse, a block of rows at a time,
+// each block applied by the optimizer while it is in cache
+// (optim.Adam.StepRows): the same numbers, without writing the gradient's
+// rows and reading the whole matrix back.
 type SparseGrad struct {
 	last  *tensor.Dense // the tensor of the previous run
 	stale []int32       // its non-zero rows (increasing)
+	fused bool
+	// The operands of the last run's Xᵀ·G (fused), nil after
+	// AdamStepSparse: the batch (valid until it is refilled) and G.
+	x   *SparseBatch
+	g   []float32
+	out int
+}
+
+// Fuse makes the gradient computed by AdamStepSparse instead of the
+// graph (see SparseGrad); call it before the graphs using s run.
+func (s *SparseGrad) Fuse() { s.fused = true }
+
+// AdamStepSparse applies opt's update to the weight w (in×out) of
+// Graph.SparseMul with the gradient of the last run: Xᵀ·G computed block
+// by block when fused (rows at no stored column of X are 0, the update
+// then only decays), else the gradient tensor. It returns an error when
+// there is no gradient (fused: none recorded since the last step) or
+// the sizes differ. The batch must not have been refilled since the run.
+func AdamStepSparse[T float32 | float64](s *SparseGrad, opt *optim.Adam[T], w []T) error {
+	if s.x != nil {
+		x, g, out := s.x, s.g, s.out
+		s.x, s.g = nil, nil
+		w32, ok := any(w).([]float32)
+		if !ok || len(w32)%out != 0 {
+			return fmt.Errorf("nn: sparse gradient of width %d float32 for a weight of %d %T", out, len(w), w)
+		}
+		opt32 := any(opt).(*optim.Adam[float32])
+		opt32.StepRows(w32, out, func(dst []float32, r0, r1 int) {
+			// The stored columns r0 ≤ c < r1 of X, each row as tmul
+			// computes it; the others are 0.
+			j, _ := slices.BinarySearch(x.cols, int32(r0))
+			next := r0
+			for ; j < len(x.cols) && int(x.cols[j]) < r1; j++ {
+				c := int(x.cols[j])
+				clear(dst[(next-r0)*out : (c-r0)*out])
+				k0, k1 := x.colPtr[j], x.colPtr[j+1]
+				kernels.Accumulate(x.entRow[k0:k1], x.entVal[k0:k1], g, out, 0, out, dst[(c-r0)*out:(c-r0+1)*out])
+				next = c + 1
+			}
+			clear(dst[(next-r0)*out:])
+		})
+		return nil
+	}
+	if s.last == nil {
+		return fmt.Errorf("nn: sparse gradient: no run since the last step")
+	}
+	gd, ok := s.last.Data().([]T)
+	if !ok || len(gd) != len(w) {
+		return fmt.Errorf("nn: sparse gradient %v for a weight of %d %T", s.last.Shape(), len(w), w)
+	}
+	opt.Step(w, gd)
+	return nil
 }
 
 func (op *sparseTMulOp) Arity() int { return 1 }
@@ -268,6 +329,14 @@ func (op *sparseTMulOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{op.in, op.out}, nil
 }
 func (op *sparseTMulOp) Do(vals ...G.Value) (G.Value, error) {
+	if g, ok := vals[0].(*tensor.Dense); ok && op.st.fused && g.Dtype() == tensor.Float32 {
+		if !g.Shape().Eq(tensor.Shape{op.x.rows, op.out}) {
+			return nil, fmt.Errorf("nn: sparse matmulᵀ: bad gradient %v", g.Shape())
+		}
+		// Recorded for AdamStepSparse (see SparseGrad); no value.
+		op.st.x, op.st.g, op.st.out = op.x, g.Float32s(), op.out
+		return nil, nil
+	}
 	ret := op.st.last
 	if ret == nil || !ret.Shape().Eq(tensor.Shape{op.in, op.out}) || ret.Dtype() != vals[0].Dtype() {
 		g := vals[0].(*tensor.Dense)

@@ -185,3 +185,29 @@ func TestMulByColumnMatchesRows(t *testing.T) {
 		}
 	}
 }
+
+// TestUsedRows: the trailing rows of a weight-gradient product Aᵀ·G whose
+// G row is zero (±0) and whose A row is finite are dropped; a non-finite
+// A row (0·Inf is NaN) or a non-zero G entry keeps its row.
+func TestUsedRows(t *testing.T) {
+	inf, nan := float32(math.Inf(1)), float32(math.NaN())
+	negz := float32(math.Copysign(0, -1))
+	for _, c := range []struct {
+		name string
+		a, g []float32 // k×2 each
+		want int
+	}{
+		{"no padding", []float32{1, 2, 3, 4}, []float32{1, 0, 0, 1}, 2},
+		{"one zero row", []float32{1, 2, 3, 4}, []float32{1, 0, 0, negz}, 1},
+		{"all zero", []float32{1, 2, 3, 4}, []float32{0, 0, 0, 0}, 0},
+		{"inner zero row kept", []float32{1, 2, 3, 4, 5, 6}, []float32{0, 0, 1, 0, 0, 0}, 2},
+		{"infinite A row", []float32{1, 2, 3, inf}, []float32{1, 0, 0, 0}, 2},
+		{"NaN A row", []float32{1, 2, nan, 4}, []float32{1, 0, 0, 0}, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := usedRows(c.a, c.g, 2, 2, len(c.a)/2); got != c.want {
+				t.Errorf("usedRows = %d, want %d", got, c.want)
+			}
+		})
+	}
+}

@@ -139,21 +139,7 @@ func snNormalize(x []float64) float64 {
 // alone. gonum's SIMD dot kernels start at the first 16-byte boundary, so
 // their sums depend on where the slices sit in memory, and two runs with
 // the same seed would differ in the last bit.
-func snDot(a, b []float32) float64 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += float64(a[i]) * float64(b[i])
-		s1 += float64(a[i+1]) * float64(b[i+1])
-		s2 += float64(a[i+2]) * float64(b[i+2])
-		s3 += float64(a[i+3]) * float64(b[i+3])
-	}
-	for ; i < len(a); i++ {
-		s0 += float64(a[i]) * float64(b[i])
-	}
-	return (s0 + s1) + (s2 + s3)
-}
+func snDot(a, b []float32) float64 { return kernels.Dot4(a, b) }
 
 // snMulT writes W^T u (out) for W in×out.
 func snMulT[T float32 | float64](w []T, u []float32, dst []float64) {

@@ -118,11 +118,18 @@ func snCorrect[T float32 | float64](sn *SpectralNorm, p, w []T, rows []int32) {
 	}
 	c := s * inner / sn.sigma
 	if p32, ok := any(p).([]float32); ok {
-		bl := kernels.Impl()
+		// The BLAS Sscal and Saxpy this was (AVX: the same products and
+		// sums): Sscal zeroes for a factor 0, Saxpy does nothing.
 		for i, ui := range sn.U {
 			row := p32[i*n : (i+1)*n]
-			bl.Sscal(n, float32(s), row, 1)
-			bl.Saxpy(n, float32(-c*float64(ui)), sn.V, 1, row, 1)
+			if f := float32(s); f != 0 {
+				kernels.Scale(f, row)
+			} else {
+				clear(row)
+			}
+			if a := float32(-c * float64(ui)); a != 0 {
+				kernels.AddScaled(a, sn.V, row)
+			}
 		}
 		return
 	}

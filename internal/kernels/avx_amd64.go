@@ -37,3 +37,21 @@ func reluMask8(x, grad, out *float32, n int)
 //
 //go:noescape
 func addScaled8(a float32, x, dst *float32, n int)
+
+// add8 is Add's loop on float32 for n elements (a multiple of 8) in AVX
+// assembly (same results).
+//
+//go:noescape
+func add8(x, y, dst *float32, n int)
+
+// scale8 is Scale's loop on float32 for n elements (a multiple of 8) in
+// AVX assembly (same results).
+//
+//go:noescape
+func scale8(a float32, x *float32, n int)
+
+// dot4 is Dot4's loop on n elements (a multiple of 4) in AVX assembly,
+// adding to the four partial sums s (same results).
+//
+//go:noescape
+func dot4(x, y *float32, n int, s *[4]float64)

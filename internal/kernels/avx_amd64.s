@@ -227,3 +227,115 @@ as8:
 asdone:
 	VZEROUPPER
 	RET
+
+// func add8(x, y, dst *float32, n int)
+// dst[i] = x[i] + y[i] for n elements (a multiple of 8), as Add's Go
+// loop (one IEEE addition each; dst may be x or y).
+TEXT ·add8(SB), NOSPLIT, $0-32
+	MOVQ x+0(FP), SI
+	MOVQ y+8(FP), DX
+	MOVQ dst+16(FP), DI
+	MOVQ n+24(FP), CX
+	CMPQ CX, $32
+	JLT  ad8
+
+ad32:
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VADDPS  (DX), Y0, Y0
+	VADDPS  32(DX), Y1, Y1
+	VADDPS  64(DX), Y2, Y2
+	VADDPS  96(DX), Y3, Y3
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ    $128, SI
+	ADDQ    $128, DX
+	ADDQ    $128, DI
+	SUBQ    $32, CX
+	CMPQ    CX, $32
+	JGE     ad32
+
+ad8:
+	CMPQ    CX, $8
+	JLT     addone
+	VMOVUPS (SI), Y0
+	VADDPS  (DX), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DX
+	ADDQ    $32, DI
+	SUBQ    $8, CX
+	JMP     ad8
+
+addone:
+	VZEROUPPER
+	RET
+
+// func scale8(a float32, x *float32, n int)
+// x[i] *= a for n elements (a multiple of 8), as Scale's Go loop.
+TEXT ·scale8(SB), NOSPLIT, $0-24
+	VBROADCASTSS a+0(FP), Y15
+	MOVQ         x+8(FP), DI
+	MOVQ         n+16(FP), CX
+	CMPQ         CX, $32
+	JLT          sc8
+
+sc32:
+	VMULPS  (DI), Y15, Y0
+	VMULPS  32(DI), Y15, Y1
+	VMULPS  64(DI), Y15, Y2
+	VMULPS  96(DI), Y15, Y3
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ    $128, DI
+	SUBQ    $32, CX
+	CMPQ    CX, $32
+	JGE     sc32
+
+sc8:
+	CMPQ    CX, $8
+	JLT     scdone
+	VMULPS  (DI), Y15, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    $32, DI
+	SUBQ    $8, CX
+	JMP     sc8
+
+scdone:
+	VZEROUPPER
+	RET
+
+// func dot4(x, y *float32, n int, s *[4]float64)
+// s[j] += Σ float64(x[i])·float64(y[i]) over i ≡ j (mod 4), i < n (n a
+// multiple of 4), each sum in increasing i: lane j of one register is
+// partial sum j. A product of two float32 is exact in float64, so the
+// multiply and add are Dot4's Go loop's operations, in its order.
+TEXT ·dot4(SB), NOSPLIT, $0-32
+	MOVQ      x+0(FP), SI
+	MOVQ      y+8(FP), DX
+	MOVQ      n+16(FP), CX
+	MOVQ      s+24(FP), DI
+	VMOVUPD   (DI), Y0
+	SHRQ      $2, CX
+	JZ        dotdone
+
+dotloop:
+	VCVTPS2PD (SI), Y1
+	VCVTPS2PD (DX), Y2
+	VMULPD    Y2, Y1, Y1
+	VADDPD    Y1, Y0, Y0
+	ADDQ      $16, SI
+	ADDQ      $16, DX
+	DECQ      CX
+	JNZ       dotloop
+
+dotdone:
+	VMOVUPD Y0, (DI)
+	VZEROUPPER
+	RET

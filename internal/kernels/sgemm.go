@@ -28,6 +28,8 @@ type fastBLAS struct {
 	// direct: an untransposed B is read in place, not packed, when C has
 	// at most this many mr-row blocks (directBlocks; 0: always packed).
 	direct int
+	// serial: every product on the calling goroutine (SgemmSerial).
+	serial bool
 }
 
 // buf returns a buffer of at least n floats (contents undefined); give
@@ -128,7 +130,7 @@ func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []
 	}
 	per := kb*chunk*nr + mr*nr
 	nw := 1
-	if chunk < panels {
+	if chunk < panels && !fb.serial {
 		nw = min(Workers(), (panels+chunk-1)/chunk)
 	}
 	bp := fb.buf(mPad*kb + nw*per)
@@ -148,6 +150,19 @@ func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []
 				clear(dst)
 			}
 			if tA == blas.NoTrans {
+				if k8 := kc &^ 7; alpha == 1 && h == 8 && mr == 8 && havePackT8 && k8 > 0 {
+					// Eight full rows, alpha 1: a transpose, 8×8
+					// blocks in assembly (moves only, the same values).
+					_ = a[(ic+7)*lda+pc+k8-1] // bounds: packT8 reads rows ic..ic+7 up to pc+k8
+					packT8(&dst[0], &a[ic*lda+pc], lda, k8, mr)
+					for ii := 0; ii < h; ii++ {
+						i := ic + ii
+						for p := k8; p < kc; p++ {
+							dst[p*mr+ii] = a[i*lda+pc+p]
+						}
+					}
+					continue
+				}
 				for ii := 0; ii < h; ii++ {
 					i := ic + ii
 					for p, v := range a[i*lda+pc : i*lda+pc+kc] {
@@ -157,6 +172,12 @@ func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []
 				continue
 			}
 			// op(A) = Aᵀ: the mr values of one p are contiguous in A.
+			if alpha == 1 && h == 8 && mr == 8 && havePackT8 {
+				_ = a[(pc+kc-1)*lda+ic+7] // bounds: copy8s reads kc rows from row pc
+				_ = dst[kc*8-1]
+				copy8s(&dst[0], &a[pc*lda+ic], lda, kc)
+				continue
+			}
 			for p := 0; p < kc; p++ {
 				src := a[(pc+p)*lda+ic : (pc+p)*lda+ic+h]
 				o := dst[p*mr : p*mr+h]
@@ -178,6 +199,20 @@ func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []
 			pb.work(lo, hi, buf[mPad*kb+worker*per:mPad*kb+(worker+1)*per])
 		})
 	}
+}
+
+// SgemmSerial is Impl().Sgemm computed on the calling goroutine only (for
+// callers that share their own work among goroutines, such as
+// optim.Adam.StepRows): the same numbers as Impl().Sgemm, element for
+// element, since an element's result never depends on which worker
+// computes it. With -tags openblas it is OpenBLAS's Sgemm (its threads).
+func SgemmSerial(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if fb, ok := impl.(fastBLAS); ok {
+		fb.serial = true
+		fb.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	impl.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // sgemmBlock is one k block of Sgemm: the packed A (ap) times the rows

@@ -19,6 +19,12 @@ func kern8x32pf(k int, a, b, c *float32, ldc, ldb int, add bool)
 //go:noescape
 func packT8(dst, src *float32, ldb, kc, nr int)
 
+// copy8s copies eight floats from each of k rows of src (row stride lds)
+// to dst, packed (a transposed A's panel for the 8-row kernel).
+//
+//go:noescape
+func copy8s(dst, src *float32, lds, k int)
+
 // havePackT8 says whether packT8 runs here (every CPU with a micro-kernel
 // has AVX).
 var havePackT8 = cpu.X86.HasAVX

@@ -469,3 +469,27 @@ loopt8:
 donet8:
 	VZEROUPPER
 	RET
+
+// func copy8s(dst, src *float32, lds, k int)
+// dst[p*8+i] = src[p*lds+i] for i < 8 and p < k: eight contiguous floats
+// of each of k rows (a transposed A's panel), one 32-byte move each.
+TEXT ·copy8s(SB), NOSPLIT, $0-32
+	MOVQ  dst+0(FP), DI
+	MOVQ  src+8(FP), SI
+	MOVQ  lds+16(FP), R8
+	SHLQ  $2, R8
+	MOVQ  k+24(FP), CX
+	TESTQ CX, CX
+	JZ    donec8
+
+loopc8:
+	VMOVUPS (SI), Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    R8, SI
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     loopc8
+
+donec8:
+	VZEROUPPER
+	RET

@@ -9,3 +9,5 @@ func microKernels() []microKernel { return nil }
 const havePackT8 = false
 
 func packT8(dst, src *float32, ldb, kc, nr int) { panic("kernels: no AVX packing") }
+
+func copy8s(dst, src *float32, lds, k int) { panic("kernels: no AVX packing") }

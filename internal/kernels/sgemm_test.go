@@ -87,8 +87,9 @@ func randF32(rng *rand.Rand, n int) []float32 {
 
 // TestSgemmSameEverywhere: the GEMM gives the same bits on one worker
 // (GOMAXPROCS=1, which once overran the packing buffer: the product was
-// not cut into chunks) as on two, and with an untransposed B read in place
-// as packed: every element is the same chain of fused multiply-adds
+// not cut into chunks) as on two, on the calling goroutine only
+// (SgemmSerial) as shared, and with an untransposed B read in place as
+// packed: every element is the same chain of fused multiply-adds
 // whichever way its inputs reach the kernel.
 func TestSgemmSameEverywhere(t *testing.T) {
 	ks := microKernels()
@@ -107,13 +108,14 @@ func TestSgemmSameEverywhere(t *testing.T) {
 			for _, kern := range ks {
 				run := func(procs, direct int) []float32 {
 					defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-					fb := fastBLAS{k: kern, direct: direct}
+					fb := fastBLAS{k: kern, direct: direct, serial: direct < 0}
+					direct = max(direct, 0)
 					c := make([]float32, m*n)
 					fb.Sgemm(blas.NoTrans, tB, m, n, k, 1, a, k, b, cb, 0, c, n)
 					return c
 				}
 				want := run(2, 0)
-				for _, v := range [][2]int{{1, 0}, {1, 1 << 20}, {2, 1 << 20}} {
+				for _, v := range [][2]int{{1, 0}, {1, 1 << 20}, {2, 1 << 20}, {2, -1}} { // −1: SgemmSerial
 					got := run(v[0], v[1])
 					for i := range got {
 						if got[i] != want[i] {

@@ -86,3 +86,59 @@ func ReluMask[T float32 | float64](x, g, out []T) {
 		out[i] = g[i] * m
 	}
 }
+
+// Add sets dst[i] = x[i] + y[i] for i < len(x) (dst may be x or y). On
+// float32 with AVX, eight at a time in assembly (the same IEEE additions).
+// Panics if y or dst is shorter than x.
+func Add[T float32 | float64](x, y, dst []T) {
+	y, dst = y[:len(x)], dst[:len(x)]
+	if x32, ok := any(x).([]float32); ok && haveAVX && len(x) >= 8 {
+		n := len(x) &^ 7
+		add8(&x32[0], &any(y).([]float32)[0], &any(dst).([]float32)[0], n)
+		x, y, dst = x[n:], y[n:], dst[n:]
+	}
+	for i, v := range x {
+		dst[i] = v + y[i]
+	}
+}
+
+// Scale sets x[i] *= a (the BLAS Sscal for a ≠ 0). On float32 with AVX,
+// eight at a time in assembly (the same IEEE products).
+func Scale[T float32 | float64](a T, x []T) {
+	if x32, ok := any(x).([]float32); ok && haveAVX && len(x) >= 8 {
+		n := len(x) &^ 7
+		scale8(float32(a), &x32[0], n)
+		x = x[n:]
+	}
+	for i := range x {
+		x[i] *= a
+	}
+}
+
+// Dot4 returns the dot product of x and y in float64 summed in four
+// interleaved partial sums: s_j = Σ float64(x[i])·float64(y[i]) over
+// i ≡ j (mod 4) in increasing i for the first len(x) − len(x)%4
+// elements, the remaining ones added to s_0 in order, and the result
+// (s_0 + s_1) + (s_2 + s_3). (The products of two float32 are exact in
+// float64.) With AVX the four sums are the four lanes of one register:
+// the same additions in the same order, so the same result. Panics if y
+// is shorter than x.
+func Dot4(x, y []float32) float64 {
+	y = y[:len(x)]
+	var s [4]float64
+	i := 0
+	if haveAVX && len(x) >= 4 {
+		i = len(x) &^ 3
+		dot4(&x[0], &y[0], i, &s)
+	}
+	for ; i+4 <= len(x); i += 4 {
+		s[0] += float64(x[i]) * float64(y[i])
+		s[1] += float64(x[i+1]) * float64(y[i+1])
+		s[2] += float64(x[i+2]) * float64(y[i+2])
+		s[3] += float64(x[i+3]) * float64(y[i+3])
+	}
+	for ; i < len(x); i++ {
+		s[0] += float64(x[i]) * float64(y[i])
+	}
+	return (s[0] + s[1]) + (s[2] + s[3])
+}
