@@ -24,27 +24,44 @@ func TestGraphReuseMatchesFreshGraphs(t *testing.T) {
 		n := newNetwork(cfg, 300, true, 9)
 		tr := newTrainer(n, tp.d, 0.1, 1.3, 9, 0)
 		defer tr.close()
-		for i, idx := range batches {
+		trainSteps(t, tr, batches, kinds, func() {
 			if fresh {
 				tr.close()
 				tr.graphs = map[graphKey]*graph{}
 			}
-			bit := 0.0
-			if kinds[i] == lossNLLSigma {
-				bit = 1
-			}
-			if _, err := tr.step(idx, kinds[i], bit); err != nil {
-				t.Fatal(err)
-			}
-		}
+		})
 		return n
 	}
-	a, b := run(false), run(true)
+	sameParams32(t, run(false), run(true), "reused graph", "fresh graphs")
+}
+
+// trainSteps runs one trainer step per batch, σ-only steps with the bit
+// set; before, when not nil, runs before each step.
+func trainSteps(t *testing.T, tr *trainer, batches [][]int, kinds []lossKind, before func()) {
+	t.Helper()
+	for i, idx := range batches {
+		if before != nil {
+			before()
+		}
+		bit := 0.0
+		if kinds[i] == lossNLLSigma {
+			bit = 1
+		}
+		if _, err := tr.step(idx, kinds[i], bit); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// sameParams32 fails unless every float32 parameter of a and b has the
+// same bits; na and nb name the two runs.
+func sameParams32(t *testing.T, a, b *network, na, nb string) {
+	t.Helper()
 	for i, p := range a.params {
 		x, y := p.t.Data().([]float32), b.params[i].t.Data().([]float32)
 		for j := range x {
 			if math.Float32bits(x[j]) != math.Float32bits(y[j]) {
-				t.Fatalf("%s[%d]: reused graph %v, fresh graphs %v", p.name, j, x[j], y[j])
+				t.Fatalf("%s[%d]: %s %v, %s %v", p.name, j, na, x[j], nb, y[j])
 			}
 		}
 	}
@@ -72,26 +89,11 @@ func TestFusedTowerAdamMatchesGradient(t *testing.T) {
 		if !fused {
 			tr.share = gradShare{}
 		}
-		for i, idx := range batches {
-			bit := 0.0
-			if kinds[i] == lossNLLSigma {
-				bit = 1
-			}
-			if _, err := tr.step(idx, kinds[i], bit); err != nil {
-				t.Fatal(err)
-			}
-		}
+		trainSteps(t, tr, batches, kinds, nil)
 		return n
 	}
 	a, b := run(true), run(false)
-	for i, p := range a.params {
-		x, y := p.t.Data().([]float32), b.params[i].t.Data().([]float32)
-		for j := range x {
-			if math.Float32bits(x[j]) != math.Float32bits(y[j]) {
-				t.Fatalf("%s[%d]: fused %v, whole gradient %v", p.name, j, x[j], y[j])
-			}
-		}
-	}
+	sameParams32(t, a, b, "fused", "whole gradient")
 	for _, name := range []string{"t1.w", "t2.w"} {
 		if p := a.byName[name]; p.opt32.Steps() != 4 {
 			t.Errorf("%s took %d steps, want 4 (the σ-only steps leave it)", name, p.opt32.Steps())
