@@ -92,33 +92,47 @@ func (s SigmaFeatures) perDrug() bool { return s.Error || s.InError || s.XError 
 // (Tanimoto ≈ 0.1) e^−4.5 ≈ 0.01.
 const SigmaBandwidth = 0.2
 
+// sigmaFeature is one σ feature: its name in --sigma-features, its switch
+// in a SigmaFeatures and its columns.
+type sigmaFeature struct {
+	name string
+	on   *bool
+	cols []string
+}
+
+// sigmaFeatureList is every σ feature of s, in the order of the columns.
+func sigmaFeatureList(s *SigmaFeatures) []sigmaFeature {
+	return []sigmaFeature{
+		{"density", &s.Density, []string{"log_density"}},
+		{"counts", &s.Counts, []string{"log1p_count_min", "log1p_count_max"}},
+		{"spread", &s.Spread, []string{"log_spread_min", "log_spread_max"}},
+		{"variance", &s.Variance, []string{"log_variance"}},
+		{"error", &s.Error, []string{"log_error_min", "log_error_max"}},
+		{"inerror", &s.InError, []string{"log_inerror_min", "log_inerror_max"}},
+		{"xerror", &s.XError, []string{"log_xerror_min", "log_xerror_max"}},
+	}
+}
+
 // ParseSigmaFeatures reads "none" (or ""), or a comma-separated list of
-// density, counts, spread, variance, error and inerror.
+// density, counts, spread, variance, error, inerror and xerror.
 func ParseSigmaFeatures(s string) (SigmaFeatures, error) {
 	var f SigmaFeatures
 	s = strings.TrimSpace(s)
 	if s == "" || s == "none" {
 		return f, nil
 	}
+	list := sigmaFeatureList(&f)
 	for _, part := range strings.Split(s, ",") {
-		switch p := strings.TrimSpace(part); p {
-		case "density":
-			f.Density = true
-		case "counts":
-			f.Counts = true
-		case "spread":
-			f.Spread = true
-		case "variance":
-			f.Variance = true
-		case "error":
-			f.Error = true
-		case "inerror":
-			f.InError = true
-		case "xerror":
-			f.XError = true
-		default:
-			return SigmaFeatures{}, fmt.Errorf("model: sigma features %q: unknown feature %q (want none, or a list of density, counts, spread, variance, error, inerror, xerror)", s, p)
+		p := strings.TrimSpace(part)
+		k := slices.IndexFunc(list, func(e sigmaFeature) bool { return e.name == p })
+		if k < 0 {
+			names := make([]string, len(list))
+			for i, e := range list {
+				names[i] = e.name
+			}
+			return SigmaFeatures{}, fmt.Errorf("model: sigma features %q: unknown feature %q (want none, or a list of %s)", s, p, strings.Join(names, ", "))
 		}
+		*list[k].on = true
 	}
 	return f, nil
 }
@@ -127,26 +141,10 @@ func ParseSigmaFeatures(s string) (SigmaFeatures, error) {
 // features on, in the order of Columns (for example "density,counts").
 func (s SigmaFeatures) String() string {
 	var p []string
-	if s.Density {
-		p = append(p, "density")
-	}
-	if s.Counts {
-		p = append(p, "counts")
-	}
-	if s.Spread {
-		p = append(p, "spread")
-	}
-	if s.Variance {
-		p = append(p, "variance")
-	}
-	if s.Error {
-		p = append(p, "error")
-	}
-	if s.InError {
-		p = append(p, "inerror")
-	}
-	if s.XError {
-		p = append(p, "xerror")
+	for _, e := range sigmaFeatureList(&s) {
+		if *e.on {
+			p = append(p, e.name)
+		}
 	}
 	if len(p) == 0 {
 		return "none"
@@ -157,26 +155,10 @@ func (s SigmaFeatures) String() string {
 // Columns names the feature columns, in the order the σ path reads them.
 func (s SigmaFeatures) Columns() []string {
 	var c []string
-	if s.Density {
-		c = append(c, "log_density")
-	}
-	if s.Counts {
-		c = append(c, "log1p_count_min", "log1p_count_max")
-	}
-	if s.Spread {
-		c = append(c, "log_spread_min", "log_spread_max")
-	}
-	if s.Variance {
-		c = append(c, "log_variance")
-	}
-	if s.Error {
-		c = append(c, "log_error_min", "log_error_max")
-	}
-	if s.InError {
-		c = append(c, "log_inerror_min", "log_inerror_max")
-	}
-	if s.XError {
-		c = append(c, "log_xerror_min", "log_xerror_max")
+	for _, e := range sigmaFeatureList(&s) {
+		if *e.on {
+			c = append(c, e.cols...)
+		}
 	}
 	return c
 }
