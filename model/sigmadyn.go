@@ -214,8 +214,11 @@ func (r *sigmaRef) refreshDynamic(c *sigmaCtx, fw forwarder, d *Dataset, train, 
 				}
 			}
 		}
-		dy.In, dy.Out, dy.X = make([]errSum, len(dy.Drugs)), make([]errSum, len(dy.Drugs)), make([]errSum, len(dy.Drugs))
+		dy.In, dy.Out, dy.X = make([]errSum, len(dy.Drugs)), make([]errSum, len(dy.Drugs)), nil
 		dy.InAll, dy.OutAll, dy.XAll = errSum{}, errSum{}, errSum{}
+		if r.feat.XError {
+			dy.X = make([]errSum, len(dy.Drugs))
+		}
 		add := func(per []errSum, all *errSum, i int, e float64) {
 			all.S += e
 			all.N++
@@ -225,14 +228,17 @@ func (r *sigmaRef) refreshDynamic(c *sigmaCtx, fw forwarder, d *Dataset, train, 
 			}
 		}
 		for k, i := range idx {
+			x := res[k] // xerror: μ's residual of a D_out pair, μ′'s of a D_in pair
 			if k < len(train) {
 				add(dy.In, &dy.InAll, i, res[k])
-				if r.feat.XError {
-					add(dy.X, &dy.XAll, i, xin[k])
+				if dy.X != nil {
+					x = xin[k]
 				}
 			} else {
 				add(dy.Out, &dy.OutAll, i, res[k])
-				add(dy.X, &dy.XAll, i, res[k])
+			}
+			if dy.X != nil {
+				add(dy.X, &dy.XAll, i, x)
 			}
 		}
 	}
@@ -241,9 +247,6 @@ func (r *sigmaRef) refreshDynamic(c *sigmaCtx, fw forwarder, d *Dataset, train, 
 	}
 	if !r.feat.InError {
 		dy.In, dy.InAll = nil, errSum{}
-	}
-	if !r.feat.XError {
-		dy.X, dy.XAll = nil, errSum{}
 	}
 	k, ks := r.columns(), r.feat.static()
 	for x, i := range idx {
