@@ -1,0 +1,93 @@
+package atomicfile
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWrite(t *testing.T) {
+	tests := []struct {
+		name     string
+		previous string // "" means no previous file
+		write    func(io.Writer) error
+		wantErr  bool
+		want     string // content under the final name after Write; "" means absent
+	}{
+		{"new file", "", func(w io.Writer) error { _, err := io.WriteString(w, "a,b\n1,2\n"); return err }, false, "a,b\n1,2\n"},
+		{"replaces previous", "old\n", func(w io.Writer) error { _, err := io.WriteString(w, "new\n"); return err }, false, "new\n"},
+		{"failure keeps previous", "old\n", func(w io.Writer) error { io.WriteString(w, "partial"); return errors.New("boom") }, true, "old\n"},
+		{"failure leaves none", "", func(w io.Writer) error { io.WriteString(w, "partial"); return errors.New("boom") }, true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "out.csv")
+			if tt.previous != "" {
+				if err := os.WriteFile(path, []byte(tt.previous), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			err := Write(path, tt.write)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("Write error = %v, want error %v", err, tt.wantErr)
+			}
+			got, rerr := os.ReadFile(path)
+			if tt.want == "" {
+				if !os.IsNotExist(rerr) {
+					t.Fatalf("final file exists (%q, %v), want none", got, rerr)
+				}
+			} else if string(got) != tt.want {
+				t.Fatalf("final file = %q, want %q", got, tt.want)
+			}
+			ents, _ := os.ReadDir(dir)
+			for _, e := range ents {
+				if e.Name() != "out.csv" {
+					t.Errorf("left behind %s", e.Name())
+				}
+			}
+			if tt.want != "" && !tt.wantErr {
+				st, _ := os.Stat(path)
+				if st.Mode().Perm() != Perm {
+					t.Errorf("mode %v, want %v", st.Mode().Perm(), os.FileMode(Perm))
+				}
+			}
+		})
+	}
+}
+
+// TestUncommittedIsInvisible: until Commit, the final name does not exist,
+// whatever was written; Abort after Commit is a no-op.
+func TestUncommittedIsInvisible(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.parquet")
+	f, err := Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Abort()
+	if _, err := f.WriteString("data"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("final name visible before Commit: %v", err)
+	}
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	f.Abort()
+	if b, err := os.ReadFile(path); err != nil || string(b) != "data" {
+		t.Fatalf("after Commit: %q, %v", b, err)
+	}
+	if err := f.Commit(); err == nil {
+		t.Fatal("second Commit succeeded")
+	}
+}
+
+func TestCreateInMissingDir(t *testing.T) {
+	_, err := Create(filepath.Join(t.TempDir(), "no", "such", "out.csv"))
+	if err == nil {
+		t.Fatal("Create in a missing directory succeeded")
+	}
+}
