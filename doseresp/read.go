@@ -1,0 +1,398 @@
+package doseresp
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/deup-screening/deup/drugcomb"
+	"gonum.org/v1/gonum/stat"
+)
+
+// Unit is the scale of the responses in a table.
+type Unit uint8
+
+const (
+	// UnitAuto takes viability when the response column's name says so
+	// ("viability"), % inhibition otherwise.
+	UnitAuto Unit = iota
+	// Inhibition is % inhibition (0 = no effect), the scale the scores use.
+	Inhibition
+	// Viability is % viability; it is read as inhibition = 100 − viability.
+	Viability
+)
+
+// ParseUnit reads "inhibition" or "viability" ("" is UnitAuto).
+func ParseUnit(s string) (Unit, error) {
+	switch strings.ToLower(s) {
+	case "":
+		return UnitAuto, nil
+	case "inhibition":
+		return Inhibition, nil
+	case "viability":
+		return Viability, nil
+	}
+	return 0, fmt.Errorf("doseresp: response %q: want inhibition or viability", s)
+}
+
+func (u Unit) String() string {
+	switch u {
+	case Inhibition:
+		return "inhibition"
+	case Viability:
+		return "viability"
+	}
+	return "auto"
+}
+
+// Columns names the columns of a long table; an empty name is looked up
+// among the spellings of DrugComb/TidyComb, SynergyFinder, the NCATS matrix
+// files, Mathews Griner (PharmacoGx) and O'Neil (see spellings). Block and
+// CellLine and Unit may be absent: without a block column, a block is one
+// (drug_row, drug_col, cell_line).
+type Columns struct {
+	Block, DrugRow, DrugCol, CellLine, ConcRow, ConcCol, Response, Unit string
+}
+
+// spellings are the recognised column names, lower case, by role.
+var spellings = map[string][]string{
+	"block":     {"block_id", "blockid", "block", "pairindex", "pair_index"},
+	"drug_row":  {"drug_row", "drug1", "rowname", "drug_row_name", "drugrow", "drug_a"},
+	"drug_col":  {"drug_col", "drug2", "colname", "drug_col_name", "drugcol", "drug_b"},
+	"cell_line": {"cell_line", "cell_line_name", "sampleid", "cell", "cellline"},
+	"conc_row":  {"conc_row", "conc_r", "conc1", "rowconcs", "conc_row_um", "conc_row_nm", "dose_row", "dose1"},
+	"conc_col":  {"conc_col", "conc_c", "conc2", "colconcs", "conc_col_um", "conc_col_nm", "dose_col", "dose2"},
+	"response":  {"response", "inhibition", "response_pct_inhibition", "viability", "response_pct_viability", "% inhibition", "%inhibition"},
+	"unit":      {"conc_unit", "conc_r_unit", "rowconcunit", "conc_row_unit", "unit"},
+}
+
+// ReadOptions configures Read. The zero value recognises the columns and
+// the unit from the header and stops at the first malformed row.
+type ReadOptions struct {
+	Columns Columns
+	Unit    Unit
+	Delim   rune // 0: sniffed from the header line
+	// Lenient skips a block with a malformed row (non-numeric or negative
+	// dose or response, wrong number of fields) and reports it instead of
+	// returning the row's error.
+	Lenient bool
+}
+
+// Reasons a block is not scored.
+const (
+	ReasonMalformed   = "malformed row"            // Lenient only
+	ReasonNoSingleRow = "no single-drug wells"     // a drug's doses missing: no wells with the other drug at dose 0
+	ReasonOneWell     = "fewer than 2×2 doses"     // a block of one dose of a drug (one well, one row…)
+	ReasonIncomplete  = "incomplete matrix"        // a (dose, dose) well without a response
+	ReasonMissingResp = "missing response"         // rows with an NA response (counted as rows)
+	ReasonMixedDrugs  = "inconsistent block"       // a block id with several drug pairs or cell lines
+	ReasonFit         = "dose-response fit failed" // Score could not fit a single drug
+)
+
+// Report is the data report of Read and ScoreAll: rows read and used, blocks
+// kept, and every block or row not used, counted by reason.
+type Report struct {
+	Input      string            `json:"input"`
+	Unit       string            `json:"response_unit"`
+	Columns    map[string]string `json:"columns"`
+	RowsRead   int               `json:"rows_read"`
+	RowsUsed   int               `json:"rows_used"` // measurements in the blocks read
+	BlocksRead int               `json:"blocks_read"`
+	Blocks     int               `json:"blocks_kept"` // blocks scored
+	Wells      int               `json:"wells"`
+	Replicated int               `json:"replicated_wells"` // wells with n > 1
+	// Skipped counts blocks not scored by reason; MissingRows rows with no response.
+	Skipped     []*drugcomb.Tally `json:"skipped_blocks"`
+	MissingRows int               `json:"rows_missing_response"`
+	FitModels   map[string]int    `json:"single_drug_fits"` // LL.4 / L.4 counts
+	ZIPRaw      int               `json:"zip_unsmoothed_lines"`
+	LoeweFall   int               `json:"loewe_fallback_wells"`
+}
+
+func (r *Report) skip(reason, where, detail string) {
+	var t *drugcomb.Tally
+	for _, x := range r.Skipped {
+		if x.Reason == reason {
+			t = x
+		}
+	}
+	if t == nil {
+		t = &drugcomb.Tally{Reason: reason, Examples: []drugcomb.Example{}}
+		r.Skipped = append(r.Skipped, t)
+	}
+	t.Count++
+	if len(t.Examples) < drugcomb.MaxExamples {
+		t.Examples = append(t.Examples, drugcomb.Example{Where: where, Detail: detail})
+	}
+}
+
+// SkippedBlocks is the number of blocks not scored.
+func (r *Report) SkippedBlocks() int {
+	n := 0
+	for _, t := range r.Skipped {
+		n += t.Count
+	}
+	return n
+}
+
+// WriteText writes the report for a terminal.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d rows read (%s), %d blocks read, %d scored, %d wells (%d with replicates)\n",
+		r.Input, r.RowsRead, r.Unit, r.BlocksRead, r.Blocks, r.Wells, r.Replicated)
+	if r.MissingRows > 0 {
+		fmt.Fprintf(&b, "  %d rows without a response\n", r.MissingRows)
+	}
+	if len(r.FitModels) > 0 {
+		fmt.Fprintf(&b, "  single-drug fits: %d LL.4, %d L.4; ZIP lines left unsmoothed: %d; Loewe fallback wells: %d\n",
+			r.FitModels["LL.4"], r.FitModels["L.4"], r.ZIPRaw, r.LoeweFall)
+	}
+	for _, t := range r.Skipped {
+		fmt.Fprintf(&b, "  skipped %d block(s): %s", t.Count, t.Reason)
+		for k, e := range t.Examples {
+			sep := "; "
+			if k == 0 {
+				sep = " ("
+			}
+			fmt.Fprintf(&b, "%s%s: %s", sep, e.Where, e.Detail)
+		}
+		if len(t.Examples) > 0 {
+			b.WriteString(")")
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// ErrNegativeDose is a dose below 0.
+var ErrNegativeDose = errors.New("negative dose")
+
+type wellKey struct{ r, c float64 }
+
+type blockAcc struct {
+	id, drugRow, drugCol, cell, unit string
+	where                            string // first row
+	wells                            map[wellKey][]float64
+	bad                              string // first malformed row (Lenient)
+	mixed                            string
+	rows                             int
+}
+
+// Read reads a long table (one row per well and replicate) into blocks, in
+// order of first appearance, with replicates averaged per well (sample sd
+// kept). Responses are converted to % inhibition. A malformed row is an
+// error naming file, line and column unless opt.Lenient; blocks that cannot
+// be scored (a drug without its dose-0 wells, fewer than 2×2 doses, a
+// missing well, a block id shared by several drug pairs) are not returned
+// and are counted in the report with their first row.
+func Read(name string, r io.Reader, opt ReadOptions) ([]*Block, *Report, error) {
+	rows, err := drugcomb.OpenRows(name, r, opt.Delim)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	hdr := rows.Header()
+	rep := &Report{Input: name, Columns: map[string]string{}, FitModels: map[string]int{}}
+	col := map[string]int{}
+	want := map[string]string{"block": opt.Columns.Block, "drug_row": opt.Columns.DrugRow, "drug_col": opt.Columns.DrugCol,
+		"cell_line": opt.Columns.CellLine, "conc_row": opt.Columns.ConcRow, "conc_col": opt.Columns.ConcCol,
+		"response": opt.Columns.Response, "unit": opt.Columns.Unit}
+	for _, role := range []string{"block", "drug_row", "drug_col", "cell_line", "conc_row", "conc_col", "response", "unit"} {
+		j := findCol(hdr, want[role], spellings[role])
+		if j < 0 && want[role] != "" {
+			return nil, nil, &drugcomb.ParseError{File: name, Line: 1, Field: want[role], Err: drugcomb.ErrMissingColumn}
+		}
+		if j < 0 {
+			switch role {
+			case "block", "cell_line", "unit":
+				continue
+			}
+			return nil, nil, &drugcomb.ParseError{File: name, Line: 1, Err: fmt.Errorf("%w: no %s column (looked for %s; name it with a flag)",
+				drugcomb.ErrMissingColumn, role, strings.Join(spellings[role], ", "))}
+		}
+		col[role] = j
+		rep.Columns[role] = hdr[j]
+	}
+	unit := opt.Unit
+	if unit == UnitAuto {
+		unit = Inhibition
+		if strings.Contains(strings.ToLower(hdr[col["response"]]), "viab") {
+			unit = Viability
+		}
+	}
+	rep.Unit = unit.String()
+
+	var order []*blockAcc
+	byID := map[string]*blockAcc{}
+	field := func(role string) string {
+		j, ok := col[role]
+		if !ok {
+			return ""
+		}
+		v, _ := rows.Field(j)
+		return strings.TrimSpace(v)
+	}
+	for {
+		more, err := rows.Next()
+		if !more {
+			if err != nil {
+				return nil, nil, err
+			}
+			break
+		}
+		rep.RowsRead++
+		if err != nil {
+			if !opt.Lenient {
+				return nil, nil, err
+			}
+			// The row cannot be attributed to a block reliably: count it.
+			rep.skip(ReasonMalformed, rows.Loc(), err.Error())
+			continue
+		}
+		dr, dc, cell := field("drug_row"), field("drug_col"), field("cell_line")
+		id := field("block")
+		if _, ok := col["block"]; !ok {
+			id = dr + " × " + dc + " @ " + cell
+		}
+		b := byID[id]
+		if b == nil {
+			b = &blockAcc{id: id, drugRow: dr, drugCol: dc, cell: cell, unit: field("unit"), where: rows.Loc(), wells: map[wellKey][]float64{}}
+			byID[id] = b
+			order = append(order, b)
+		} else if b.mixed == "" && (b.drugRow != dr || b.drugCol != dc || b.cell != cell) {
+			b.mixed = fmt.Sprintf("%s: %s × %s on %q after %s × %s on %q", rows.Loc(), dr, dc, cell, b.drugRow, b.drugCol, b.cell)
+		}
+		b.rows++
+		var vals [3]float64
+		var bad *drugcomb.ParseError
+		for k, role := range []string{"conc_row", "conc_col", "response"} {
+			v, err := drugcomb.ParseNumber(field(role))
+			switch {
+			case err != nil:
+				bad = rows.Error(col[role], err)
+			case k < 2 && math.IsNaN(v):
+				bad = rows.Error(col[role], errors.New("missing dose"))
+			case k < 2 && v < 0:
+				bad = rows.Error(col[role], fmt.Errorf("%w: %v", ErrNegativeDose, v))
+			}
+			if bad != nil {
+				break
+			}
+			vals[k] = v
+		}
+		if bad != nil {
+			if !opt.Lenient {
+				return nil, nil, bad
+			}
+			if b.bad == "" {
+				b.bad = bad.Error()
+			}
+			continue
+		}
+		if math.IsNaN(vals[2]) {
+			rep.MissingRows++
+			continue
+		}
+		y := vals[2]
+		if unit == Viability {
+			y = 100 - y
+		}
+		k := wellKey{vals[0], vals[1]}
+		b.wells[k] = append(b.wells[k], y)
+	}
+	rep.BlocksRead = len(order)
+	var out []*Block
+	for _, a := range order {
+		blk, reason, detail := a.build()
+		if blk == nil {
+			rep.skip(reason, a.where, "block "+a.id+": "+detail)
+			continue
+		}
+		rep.RowsUsed += a.rows
+		out = append(out, blk)
+	}
+	return out, rep, nil
+}
+
+func findCol(hdr []string, name string, alts []string) int {
+	if name != "" {
+		for j, h := range hdr {
+			if h == name {
+				return j
+			}
+		}
+		for j, h := range hdr {
+			if strings.EqualFold(h, name) {
+				return j
+			}
+		}
+		return -1
+	}
+	for _, a := range alts {
+		for j, h := range hdr {
+			if strings.EqualFold(h, a) {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// build turns the accumulated wells into a Block, or says why not.
+func (a *blockAcc) build() (*Block, string, string) {
+	switch {
+	case a.bad != "":
+		return nil, ReasonMalformed, a.bad
+	case a.mixed != "":
+		return nil, ReasonMixedDrugs, a.mixed
+	}
+	rs, cs := map[float64]bool{}, map[float64]bool{}
+	for k := range a.wells {
+		rs[k.r], cs[k.c] = true, true
+	}
+	conc := func(m map[float64]bool) []float64 {
+		v := make([]float64, 0, len(m))
+		for x := range m {
+			v = append(v, x)
+		}
+		sort.Float64s(v)
+		return v
+	}
+	cr, cc := conc(rs), conc(cs)
+	switch {
+	case len(a.wells) == 0:
+		return nil, ReasonIncomplete, "no response"
+	case len(cr) < 2 || len(cc) < 2:
+		return nil, ReasonOneWell, fmt.Sprintf("%d dose(s) of %s × %d of %s (%d well(s))", len(cr), a.drugRow, len(cc), a.drugCol, len(a.wells))
+	case cr[0] != 0:
+		return nil, ReasonNoSingleRow, fmt.Sprintf("%s has no wells with %s at dose 0", a.drugRow, a.drugCol)
+	case cc[0] != 0:
+		return nil, ReasonNoSingleRow, fmt.Sprintf("%s has no wells with %s at dose 0", a.drugCol, a.drugRow)
+	}
+	b := &Block{ID: a.id, DrugRow: a.drugRow, DrugCol: a.drugCol, CellLine: a.cell, Unit: a.unit, ConcRow: cr, ConcCol: cc}
+	b.Response, b.SD, b.N = make([][]float64, len(cr)), make([][]float64, len(cr)), make([][]int, len(cr))
+	for i, r := range cr {
+		b.Response[i], b.SD[i], b.N[i] = make([]float64, len(cc)), make([]float64, len(cc)), make([]int, len(cc))
+		for j, c := range cc {
+			v, ok := a.wells[wellKey{r, c}]
+			if !ok {
+				return nil, ReasonIncomplete, fmt.Sprintf("no response at conc_row %g, conc_col %g", r, c)
+			}
+			b.Response[i][j], b.SD[i][j] = meanSD(v)
+			b.N[i][j] = len(v)
+		}
+	}
+	return b, "", ""
+}
+
+// meanSD is the mean and sample standard deviation (NaN for one value).
+func meanSD(v []float64) (float64, float64) {
+	if len(v) == 1 {
+		return v[0], math.NaN()
+	}
+	return stat.MeanStdDev(v, nil)
+}
