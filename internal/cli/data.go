@@ -1,7 +1,7 @@
 package cli
 
 // dataCommand groups the data-layer subcommands: import, inspect, synth,
-// fetch, signatures. Each subcommand lives in its own file (data_*.go).
+// fetch, signatures, synergy. Each subcommand lives in its own file (data_*.go).
 func dataCommand() *Command {
 	return &Command{
 		Name:  "data",
@@ -13,6 +13,7 @@ func dataCommand() *Command {
 			dataSynthCommand(),
 			dataFetchCommand(),
 			dataSignaturesCommand(),
+			dataSynergyCommand(),
 		},
 	}
 }

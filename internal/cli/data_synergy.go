@@ -1,0 +1,131 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/deup-screening/deup/doseresp"
+	"github.com/deup-screening/deup/internal/kernels"
+)
+
+func dataSynergyCommand() *Command {
+	return &Command{
+		Name:  "synergy",
+		Short: "score dose–response plates: ZIP, Loewe, HSA, Bliss, IC50, RI, CSS and S per block, as DrugComb does",
+		Run:   runDataSynergy,
+	}
+}
+
+const dataSynergyDesc = `
+Reads a long table of dose–response measurements (one row per well and
+replicate: block, the two drugs, optionally the cell line, the two doses and
+the response; CSV/TSV, optionally .gz, Parquet or Arrow) and scores every
+block as DrugComb's pipeline does (TidyComb on synergyfinder 2.0, drc fits,
+no baseline correction): per well ZIP, Loewe, HSA and Bliss; per block their
+means over the wells with both doses > 0, each drug's IC50 and RI, CSS and
+S. Replicates are averaged per well (their sd is kept).
+
+The column names of DrugComb/TidyComb (block_id, drug_row, drug_col,
+conc_r, conc_c, inhibition), SynergyFinder (drug1, drug2, conc1, conc2,
+response), the NCATS files (conc_row_uM, response_pct_inhibition) and
+Mathews Griner (BlockId, RowName, ColName, RowConcs, ColConcs, viability) are
+recognised; name others with the column flags. A response column named
+viability is read as % viability unless --response says otherwise.
+
+Writes DIR/blocks.csv (block_id,drug_row,drug_col,cell_line,zip,loewe,hsa,
+bliss,ic50_row,ic50_col,ri_row,ri_col,css_row,css_col,css,s and the fit
+quality), DIR/wells.csv (block_id,conc_row,conc_col,response,zip,loewe,hsa,
+bliss,response_sd,n; response in % inhibition), their Parquet twins and
+DIR/report.json (blocks kept, wells, replicates, blocks skipped and why).
+
+Next: deup data import --format doseresponse --responses FILE --drugs
+CATALOGUE --score css --out SCREEN to train on the block scores.`
+
+func runDataSynergy(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup data synergy", "deup data synergy --responses FILE [--response inhibition|viability] --out DIR", dataSynergyDesc)
+	in := fs.String("responses", "", "long table of dose–response measurements (required)")
+	unit := fs.String("response", "", "response unit: inhibition or viability (default: from the column name)")
+	out := fs.String("out", "", "directory to write blocks.csv, wells.csv, Parquet twins and report.json (required)")
+	cols := synergyColumnFlags(fs)
+	baseline := fs.String("baseline", "non", "SynergyFinder baseline correction: non, part or all")
+	lenient := fs.Bool("lenient", false, "skip (and report) blocks with malformed rows instead of stopping at the first")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, 0, 0); err != nil {
+		return err
+	}
+	if *in == "" || *out == "" {
+		fs.Usage()
+		return fmt.Errorf("%w: deup data synergy: --responses FILE and --out DIR are required", ErrUsage)
+	}
+	ropt, sopt, err := synergyOptions(*unit, *baseline, cols())
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	ropt.Lenient = *lenient
+	scored, rep, el, err := scoreFile(*in, ropt, sopt)
+	if err != nil {
+		return err
+	}
+	if err := doseresp.WriteDir(*out, scored, rep); err != nil {
+		return err
+	}
+	if err := rep.WriteText(env.Stdout); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "scored %d blocks in %s on %d cores (%.0f blocks/s)", rep.Blocks, el.Round(time.Millisecond), kernels.Workers(), float64(len(scored))/el.Seconds())
+	if _, rss, ok := usage(); ok {
+		fmt.Fprintf(env.Stdout, ", peak RSS %.0f MiB", float64(rss)/(1<<20))
+	}
+	fmt.Fprintf(env.Stdout, "\nwrote %s: %s, %s, %s, %s, %s\n", *out, doseresp.BlocksCSV, doseresp.WellsCSV, doseresp.BlocksParquet, doseresp.WellsParquet, doseresp.ReportFile)
+	return nil
+}
+
+// synergyColumnFlags declares the column-name flags of a plate table.
+func synergyColumnFlags(fs interface {
+	String(name, value, usage string) *string
+}) func() doseresp.Columns {
+	block := fs.String("block", "", "block column (default: recognised; without one a block is a drug pair on a cell line)")
+	dr := fs.String("drug-row", "", "row drug column")
+	dc := fs.String("drug-col", "", "column drug column")
+	cell := fs.String("cell-line", "", "cell line column")
+	cr := fs.String("conc-row", "", "row drug dose column")
+	cc := fs.String("conc-col", "", "column drug dose column")
+	resp := fs.String("response-col", "", "response column")
+	cu := fs.String("conc-unit", "", "concentration unit column")
+	return func() doseresp.Columns {
+		return doseresp.Columns{Block: *block, DrugRow: *dr, DrugCol: *dc, CellLine: *cell, ConcRow: *cr, ConcCol: *cc, Response: *resp, Unit: *cu}
+	}
+}
+
+func synergyOptions(unit, baseline string, cols doseresp.Columns) (doseresp.ReadOptions, doseresp.Options, error) {
+	u, err := doseresp.ParseUnit(unit)
+	if err != nil {
+		return doseresp.ReadOptions{}, doseresp.Options{}, err
+	}
+	b, err := doseresp.ParseBaseline(baseline)
+	if err != nil {
+		return doseresp.ReadOptions{}, doseresp.Options{}, err
+	}
+	return doseresp.ReadOptions{Columns: cols, Unit: u}, doseresp.Options{Baseline: b}, nil
+}
+
+// scoreFile reads and scores a plate table; el is the scoring time.
+func scoreFile(path string, ropt doseresp.ReadOptions, sopt doseresp.Options) ([]doseresp.Scored, *doseresp.Report, time.Duration, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	defer f.Close()
+	blocks, rep, err := doseresp.Read(path, f, ropt)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	start := time.Now()
+	scored := doseresp.ScoreAll(blocks, sopt, rep)
+	return scored, rep, time.Since(start), nil
+}
