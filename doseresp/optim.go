@@ -140,7 +140,7 @@ func vmmin(f func([]float64) float64, grad func(p, g []float64) error, b []float
 			gradproj += s * g[i]
 		}
 		count := 0
-		if gradproj < 0 {
+		if gradproj < 0 && !math.IsInf(gradproj, -1) {
 			steplength := 1.0
 			accpoint := false
 			for {
@@ -159,6 +159,10 @@ func vmmin(f func([]float64) float64, grad func(p, g []float64) error, b []float
 					}
 				}
 				if count == n || accpoint {
+					break
+				}
+				if steplength == 0 { // a direction with an infinite component
+					count = n
 					break
 				}
 			}

@@ -1,0 +1,146 @@
+package doseresp
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/deup-screening/deup/drugcomb"
+)
+
+const header = "block_id,drug_row,drug_col,cell_line,conc_r,conc_c,inhibition\n"
+
+// plate writes a 2×2 block as long-table rows.
+func plate(id string, y00, y01, y10, y11 string) string {
+	return id + ",A,B,C,0,0," + y00 + "\n" + id + ",A,B,C,0,1," + y01 + "\n" +
+		id + ",A,B,C,1,0," + y10 + "\n" + id + ",A,B,C,1,1," + y11 + "\n"
+}
+
+func TestReadReplicatesAndUnits(t *testing.T) {
+	in := header + plate("1", "0", "10", "20", "50") + "1,A,B,C,1,1,54\n"
+	blocks, rep, err := Read("t.csv", strings.NewReader(in), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(blocks) != 1 || rep.RowsRead != 5 || rep.RowsUsed != 5 {
+		t.Fatalf("blocks %d, rows read %d used %d", len(blocks), rep.RowsRead, rep.RowsUsed)
+	}
+	b := blocks[0]
+	// Two replicates 50 and 54: mean 52, sample sd sqrt(8) (hand).
+	if b.Response[1][1] != 52 || math.Abs(b.SD[1][1]-math.Sqrt(8)) > 1e-12 || b.N[1][1] != 2 {
+		t.Errorf("well (1,1): mean %v sd %v n %d, want 52, √8, 2", b.Response[1][1], b.SD[1][1], b.N[1][1])
+	}
+	if !math.IsNaN(b.SD[0][0]) {
+		t.Errorf("one replicate: sd %v, want NaN", b.SD[0][0])
+	}
+	// Viability: the column name says so; inhibition = 100 − viability.
+	v := strings.Replace(header, "inhibition", "viability", 1) + plate("1", "100", "90", "80", "50")
+	blocks, rep, err = Read("v.csv", strings.NewReader(v), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Unit != "viability" || blocks[0].Response[1][1] != 50 || blocks[0].Response[0][1] != 10 {
+		t.Errorf("viability read as %s: %v", rep.Unit, blocks[0].Response)
+	}
+	// --response inhibition overrides the name.
+	blocks, _, err = Read("v.csv", strings.NewReader(v), ReadOptions{Unit: Inhibition})
+	if err != nil || blocks[0].Response[0][0] != 100 {
+		t.Errorf("forced inhibition: %v %v", blocks, err)
+	}
+}
+
+func TestReadSpellings(t *testing.T) {
+	for _, tc := range []struct {
+		name, hdr string
+	}{
+		{"SynergyFinder/O'Neil", "block_id,drug1,drug2,cell_line_name,conc1,conc2,response,conc_unit"},
+		{"NCATS", "block_id,drug_row,drug_col,conc_row_uM,conc_col_uM,row_idx,col_idx,response_pct_inhibition"},
+		{"Mathews Griner", "BlockId,Col,Row,viability,AssayId,Size,RowSid,RowName,RowTarget,ColSid,ColName,ColTarget,RowIC50,ColIC50,RowConcs,ColConcs,RowConcUnit,ColConcUnit,sampleid,tissueid,tech_rep"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, rep, err := Read("h.csv", strings.NewReader(tc.hdr+"\n"), ReadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, role := range []string{"block", "drug_row", "drug_col", "conc_row", "conc_col", "response"} {
+				if rep.Columns[role] == "" {
+					t.Errorf("no %s column recognised in %q", role, tc.hdr)
+				}
+			}
+		})
+	}
+}
+
+func TestReadBadPlates(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		in      string
+		lenient bool
+		err     error  // a row error (file:line:column)
+		where   string // in the error
+		skip    string // or a reported skip
+	}{
+		{name: "non-numeric response", in: header + plate("1", "0", "x", "20", "50"), err: drugcomb.ErrNotNumber, where: "t.csv:3:"},
+		{name: "negative dose", in: header + plate("1", "0", "10", "20", "50") + "1,A,B,C,-1,1,5\n", err: ErrNegativeDose, where: "t.csv:6:"},
+		{name: "non-numeric response, lenient", in: header + plate("1", "0", "x", "20", "50"), lenient: true, skip: ReasonMalformed},
+		{name: "one drug's doses missing", in: header + "1,A,B,C,1,0,5\n1,A,B,C,1,1,9\n1,A,B,C,2,0,5\n1,A,B,C,2,1,9\n", skip: ReasonNoSingleRow},
+		{name: "one-well block", in: header + "1,A,B,C,1,1,50\n", skip: ReasonOneWell},
+		{name: "missing well", in: header + "1,A,B,C,0,0,0\n1,A,B,C,0,1,1\n1,A,B,C,1,0,2\n1,A,B,C,2,1,3\n", skip: ReasonIncomplete},
+		{name: "two pairs under one id", in: header + plate("1", "0", "10", "20", "50") + "1,A,D,C,1,1,5\n", skip: ReasonMixedDrugs},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			blocks, rep, err := Read("t.csv", strings.NewReader(tc.in), ReadOptions{Lenient: tc.lenient})
+			if tc.err != nil {
+				if !errors.Is(err, tc.err) || !strings.Contains(err.Error(), tc.where) {
+					t.Fatalf("error %v, want %v at %s", err, tc.err, tc.where)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(blocks) != 0 || len(rep.Skipped) != 1 || rep.Skipped[0].Reason != tc.skip || rep.Skipped[0].Count != 1 {
+				t.Fatalf("blocks %d, skipped %+v, want one skip %q", len(blocks), rep.Skipped, tc.skip)
+			}
+			if ex := rep.Skipped[0].Examples; len(ex) != 1 || !strings.HasPrefix(ex[0].Where, "t.csv:") {
+				t.Errorf("skip without a location: %+v", ex)
+			}
+		})
+	}
+	// A missing response is counted; the block is then incomplete.
+	_, rep, err := Read("t.csv", strings.NewReader(header+plate("1", "0", "NA", "20", "50")), ReadOptions{})
+	if err != nil || rep.MissingRows != 1 || rep.SkippedBlocks() != 1 {
+		t.Errorf("NA response: err %v, missing %d, skipped %d", err, rep.MissingRows, rep.SkippedBlocks())
+	}
+	// A missing column names what it looked for.
+	_, _, err = Read("t.csv", strings.NewReader("block_id,drug_row,drug_col,conc_r,conc_c\n"), ReadOptions{})
+	if !errors.Is(err, drugcomb.ErrMissingColumn) || !strings.Contains(err.Error(), "response") {
+		t.Errorf("missing response column: %v", err)
+	}
+}
+
+// FuzzRead: no input panics Read or ScoreAll, and every block Read returns
+// has the shape Score needs.
+func FuzzRead(f *testing.F) {
+	f.Add(header + plate("1", "0", "10", "20", "50"))
+	f.Add(header + plate("1", "0", "1e308", "-1e308", "NaN") + plate("2", "0", "0", "0", "0"))
+	f.Add("drug1;drug2;conc1;conc2;response\nA;B;0;0;1\nA;B;0;2;3\nA;B;1;0;4\nA;B;1;2;9\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		blocks, rep, err := Read("f.csv", strings.NewReader(in), ReadOptions{Lenient: true})
+		if err != nil {
+			return
+		}
+		for _, b := range blocks {
+			if err := b.Check(); err != nil {
+				t.Fatalf("Read returned a block Check rejects: %v", err)
+			}
+		}
+		if len(blocks) <= 8 {
+			ScoreAll(blocks, Options{}, rep)
+		}
+		if rep.Blocks+rep.SkippedBlocks() < len(blocks) {
+			t.Fatalf("blocks lost: %d read, %d scored, %d skipped", len(blocks), rep.Blocks, rep.SkippedBlocks())
+		}
+	})
+}

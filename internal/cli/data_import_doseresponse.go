@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/deup-screening/deup/doseresp"
+	"github.com/deup-screening/deup/drugcomb"
+)
+
+// isDoseResponseImport reports whether a data import command line asks for
+// --format doseresponse (parsed by its own flag set: its flags differ).
+func isDoseResponseImport(args []string) bool {
+	for i, a := range args {
+		switch a {
+		case "--format=doseresponse", "-format=doseresponse":
+			return true
+		case "--format", "-format":
+			if i+1 < len(args) && args[i+1] == "doseresponse" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+const dataImportDoseResponseDesc = `
+Scores a plate table as deup data synergy does (DrugComb's pipeline) and
+builds a screen whose target is one block score (--score css, zip, loewe,
+hsa, bliss or s), so that train, bench, predict, suggest, campaign and tui
+work on plate data. --drugs gives the drugs' SMILES by name (the catalogue
+format of the other imports). Blocks of the same drug pair and cell line
+are replicates of the pair. The scoring report and the import report are
+both printed; the screen directory gets report.json (the import's) and
+blocks.csv (every block's scores).
+
+Next: deup data inspect DIR, then deup train --screen DIR --out MODEL.`
+
+func runDataImportDoseResponse(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup data import",
+		"deup data import --format doseresponse --responses FILE --drugs CATALOGUE --score css|zip|bliss|loewe|hsa|s --out DIR", dataImportDoseResponseDesc)
+	fs.String("format", "doseresponse", "doseresponse")
+	in := fs.String("responses", "", "long table of dose–response measurements (required)")
+	unit := fs.String("response", "", "response unit: inhibition or viability (default: from the column name)")
+	drugs := fs.String("drugs", "", "drug catalogue with names and SMILES (required)")
+	idCol := fs.String("drug-id-col", "", "catalogue column of the drug name, when not a recognised spelling")
+	smilesCol := fs.String("smiles-col", "", "catalogue column of the SMILES, when not a recognised spelling")
+	score := fs.String("score", "css", "the block score to model: "+strings.Join(doseresp.Scores(), ", "))
+	out := fs.String("out", "", "screen directory to write (required)")
+	name := fs.String("name", "", "screen name (default: the input file's base name)")
+	cellName := fs.String("cell-line-name", "", "cell line of every block when the table has none (default \"unknown\")")
+	cols := synergyColumnFlags(fs)
+	baseline := fs.String("baseline", "non", "SynergyFinder baseline correction: non, part or all")
+	lenient := fs.Bool("lenient", false, "skip (and report) blocks with malformed rows instead of stopping at the first")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, 0, 0); err != nil {
+		return err
+	}
+	if *in == "" || *out == "" || *drugs == "" {
+		fs.Usage()
+		return fmt.Errorf("%w: deup data import --format doseresponse needs --responses FILE, --drugs CATALOGUE and --out DIR", ErrUsage)
+	}
+	if err := needFile("--drugs", *drugs, catalogueWhat); err != nil {
+		return err
+	}
+	ropt, sopt, err := synergyOptions(*unit, *baseline, cols())
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	ropt.Lenient = *lenient
+	cat, err := drugcomb.ReadCatalogueFileWith(*drugs, drugcomb.CatalogueColumns{ID: *idCol, SMILES: *smilesCol})
+	if err != nil {
+		return fmt.Errorf("%w (name the columns with --drug-id-col and --smiles-col)", err)
+	}
+	scored, srep, _, err := scoreFile(*in, ropt, sopt)
+	if err != nil {
+		return err
+	}
+	if err := srep.WriteText(env.Stdout); err != nil {
+		return err
+	}
+	if *name == "" {
+		*name = strings.TrimSuffix(filepath.Base(*in), filepath.Ext(*in))
+	}
+	s, rep, err := doseresp.Screen(*name, scored, *score, drugcomb.Options{Catalogue: cat, CellLineName: *cellName})
+	if rep != nil {
+		if werr := rep.WriteText(env.Stdout); werr != nil {
+			return werr
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("import %s: %w", *in, err)
+	}
+	if err := drugcomb.Save(*out, s); err != nil {
+		return err
+	}
+	if err := drugcomb.SaveReport(*out, rep); err != nil {
+		return err
+	}
+	if err := doseresp.WriteDir(filepath.Join(*out, "blocks"), scored, srep); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "wrote %s: %d pairs (target %s), %d measurements, %d drugs, %d cell line(s); block scores in %s\n",
+		*out, len(s.Pairs), *score, s.Measurements(), len(s.Drugs), len(s.CellLines), filepath.Join(*out, "blocks"))
+	return nil
+}
