@@ -3,10 +3,7 @@ package bench
 import (
 	"fmt"
 	"image/color"
-	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"sort"
 
 	"gonum.org/v1/plot"
@@ -14,8 +11,6 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/deup-screening/deup/internal/plotstyle"
 	"github.com/deup-screening/deup/uq"
@@ -249,64 +244,7 @@ func columns(ps []PairPrediction) (y, mu, s []float64) {
 }
 
 // saveGrid draws plots on a grid of cols columns and writes base.png and
-// base.svg into dir.
+// base.svg into dir (plotstyle.SaveGrid, the project's one figure writer).
 func saveGrid(dir, base string, plots []*plot.Plot, cols int) ([]string, error) {
-	if len(plots) == 0 {
-		return nil, nil
-	}
-	cols = min(cols, len(plots))
-	rows := (len(plots) + cols - 1) / cols
-	grid := make([][]*plot.Plot, rows)
-	for i := range grid {
-		grid[i] = make([]*plot.Plot, cols)
-		for j := range grid[i] {
-			if k := i*cols + j; k < len(plots) {
-				grid[i][j] = plots[k]
-			}
-		}
-	}
-	w, h := vg.Length(cols)*5*vg.Inch, vg.Length(rows)*3.5*vg.Inch
-	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4, PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
-	draw1 := func(dc draw.Canvas) {
-		cs := plot.Align(grid, tiles, dc)
-		for i := range grid {
-			for j, p := range grid[i] {
-				if p != nil {
-					p.Draw(cs[i][j])
-				}
-			}
-		}
-	}
-	var paths []string
-	img := vgimg.New(w, h)
-	dc := draw.New(img)
-	dc.SetColor(color.White)
-	dc.Fill(dc.Rectangle.Path())
-	draw1(dc)
-	png := filepath.Join(dir, base+".png")
-	if err := writeTo(png, vgimg.PngCanvas{Canvas: img}); err != nil {
-		return nil, err
-	}
-	paths = append(paths, png)
-	sv := vgsvg.New(w, h)
-	draw1(draw.New(sv))
-	svg := filepath.Join(dir, base+".svg")
-	if err := writeTo(svg, sv); err != nil {
-		return nil, err
-	}
-	return append(paths, svg), nil
-}
-
-func writeTo(path string, c interface {
-	WriteTo(w io.Writer) (int64, error)
-}) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("bench: %w", err)
-	}
-	if _, err := c.WriteTo(f); err != nil {
-		f.Close()
-		return fmt.Errorf("bench: %s: %w", path, err)
-	}
-	return f.Close()
+	return plotstyle.SaveGrid(dir, base, plots, cols)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/deup-screening/deup/doseresp"
@@ -39,6 +40,9 @@ bliss,ic50_row,ic50_col,ri_row,ri_col,css_row,css_col,css,s and the fit
 quality), DIR/wells.csv (block_id,conc_row,conc_col,response,zip,loewe,hsa,
 bliss,response_sd,n; response in % inhibition), their Parquet twins and
 DIR/report.json (blocks kept, wells, replicates, blocks skipped and why).
+--plots N draws the first N blocks into DIR/plots: the response matrix and
+the ZIP, Loewe, HSA and Bliss landscapes as heat maps and the two single-drug
+curves with their fits, as PNG and SVG.
 
 Next: deup data import --format doseresponse --responses FILE --drugs
 CATALOGUE --score css --out SCREEN to train on the block scores.`
@@ -51,6 +55,7 @@ func runDataSynergy(ctx context.Context, env Env, args []string) error {
 	cols := synergyColumnFlags(fs)
 	baseline := fs.String("baseline", "non", "SynergyFinder baseline correction: non, part or all")
 	lenient := fs.Bool("lenient", false, "skip (and report) blocks with malformed rows instead of stopping at the first")
+	plots := fs.Int("plots", 0, "draw the first N blocks into DIR/plots (response and synergy heat maps, single-drug fits; PNG and SVG); -1: all")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -82,6 +87,17 @@ func runDataSynergy(ctx context.Context, env Env, args []string) error {
 		fmt.Fprintf(env.Stdout, ", peak RSS %.0f MiB", float64(rss)/(1<<20))
 	}
 	fmt.Fprintf(env.Stdout, "\nwrote %s: %s, %s, %s, %s, %s\n", *out, doseresp.BlocksCSV, doseresp.WellsCSV, doseresp.BlocksParquet, doseresp.WellsParquet, doseresp.ReportFile)
+	if *plots != 0 {
+		dir := filepath.Join(*out, "plots")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		paths, err := doseresp.WritePlots(dir, scored, *plots)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "drew %d block(s) into %s (PNG and SVG)\n", len(paths)/2, dir)
+	}
 	return nil
 }
 

@@ -62,11 +62,19 @@ func readCSVFile(t *testing.T, path string) [][]string {
 func TestDataSynergy(t *testing.T) {
 	in := plateFixture(t)
 	dir := filepath.Join(t.TempDir(), "out")
-	out, errOut, code := dataRun(t, "data", "synergy", "--responses", in, "--out", dir)
+	out, errOut, code := dataRun(t, "data", "synergy", "--responses", in, "--out", dir, "--plots", "1")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"3 blocks read, 2 scored", "skipped 1 block(s): no single-drug wells", "blocks/s", "wrote " + dir} {
+	for _, f := range []string{"block-1.png", "block-1.svg"} {
+		if st, err := os.Stat(filepath.Join(dir, "plots", f)); err != nil || st.Size() < 1000 {
+			t.Errorf("plot %s: %v", f, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "plots", "block-2.png")); err == nil {
+		t.Error("--plots 1 drew block 2")
+	}
+	for _, want := range []string{"3 blocks read, 2 scored", "drew 1 block(s)", "skipped 1 block(s): no single-drug wells", "blocks/s", "wrote " + dir} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
