@@ -2,7 +2,11 @@ package doseresp
 
 import (
 	"bytes"
+	"encoding/csv"
 	"fmt"
+	"io"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/deup-screening/deup/drugcomb"
@@ -46,4 +50,53 @@ func Screen(name string, scored []Scored, score string, opt drugcomb.Options) (*
 		}
 	}
 	return drugcomb.ReadTable(name+" (scored blocks)", &buf, opt)
+}
+
+// WriteResults writes the scored blocks as a campaign results table:
+// drug_a,drug_b[,cell_line],score with the block score named score (one of
+// Scores), one row per scored block, and returns the block id of each row
+// (row k of the table is ids[k-2] for a 1-based line k: line 1 is the
+// header). Blocks whose score is not finite are written with an empty score,
+// which the campaign refuses by line.
+func WriteResults(w io.Writer, scored []Scored, score string, withCell bool) ([]string, error) {
+	col := -1
+	for i, c := range BlockColumns() {
+		if c == score {
+			col = i
+		}
+	}
+	ok := false
+	for _, s := range Scores() {
+		ok = ok || s == score
+	}
+	if !ok || col < 0 {
+		return nil, fmt.Errorf("%w: %q", ErrScore, score)
+	}
+	blocks, _ := Tables(scored)
+	cw := csv.NewWriter(w)
+	hdr := []string{"drug_a", "drug_b", "score"}
+	if withCell {
+		hdr = []string{"drug_a", "drug_b", "cell_line", "score"}
+	}
+	if err := cw.Write(hdr); err != nil {
+		return nil, err
+	}
+	var ids []string
+	for r := 0; r < blocks.rows(); r++ {
+		rec := []string{blocks[1].str[r], blocks[2].str[r]}
+		if withCell {
+			rec = append(rec, blocks[3].str[r])
+		}
+		v := blocks[col].num[r]
+		f := ""
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			f = strconv.FormatFloat(v, 'g', -1, 64)
+		}
+		if err := cw.Write(append(rec, f)); err != nil {
+			return nil, err
+		}
+		ids = append(ids, blocks[0].str[r])
+	}
+	cw.Flush()
+	return ids, cw.Error()
 }

@@ -627,6 +627,10 @@ used when present, so a file exported by 'deup suggest' with a score column
 added works), cell_line (optional with one cell line) and the score (the
 campaign's score name, "score" or "y").
 
+With --plates, FILE is a plate readout of the suggested pairs (the long table
+of deup data synergy): each block is scored as DrugComb does and its
+--plate-score (css, zip, loewe, hsa, bliss or s) is the pair's result.
+
 The whole file is refused, and the ledger left unchanged, if any row names an
 unknown drug or a pair that was not suggested in the open round, repeats a
 pair, gives a pair already measured, or has a score that is not a finite
@@ -639,6 +643,9 @@ Next: deup campaign step CAMPAIGN proposes the next round.`
 func runCampaignImport(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign import-results", "deup campaign import-results CAMPAIGN FILE [--close]", campaignImportDesc)
 	closeRound := fs.Bool("close", false, "close the round after this import, returning unmeasured suggestions to the pool")
+	plates := fs.Bool("plates", false, "FILE is a plate readout: score its blocks as deup data synergy does (campaign_plates.go)")
+	plateScore := fs.String("plate-score", "", "with --plates: the block score that is the campaign's score (css, zip, loewe, hsa, bliss, s; default: the campaign's score name)")
+	plateUnit := fs.String("response", "", "with --plates: response unit, inhibition or viability (default: from the column name)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -658,13 +665,30 @@ func runCampaignImport(ctx context.Context, env Env, args []string) error {
 	if rd == nil {
 		return errors.New("no round is waiting for results (run 'deup campaign step' or 'deup suggest --campaign' first)")
 	}
-	f, err := os.Open(pos[1])
-	if err != nil {
-		return err
+	var in io.Reader
+	where := func(int) string { return "" }
+	if *plates {
+		r, blk, rep, err := plateResults(pos[1], *plateScore, *plateUnit, c.Config)
+		if err != nil {
+			return err
+		}
+		if err := rep.WriteText(env.Stdout); err != nil {
+			return err
+		}
+		in, where = r, blk
+	} else {
+		f, err := os.Open(pos[1])
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		in = f
 	}
-	rs, err := active.ParseResults(f, pos[1], c.Config)
-	f.Close()
+	rs, err := active.ParseResults(in, pos[1], c.Config)
 	if err != nil {
+		if *plates {
+			return fmt.Errorf("results refused, ledger unchanged (lines of the scored blocks: line 2 is the first block):\n%w", err)
+		}
 		return fmt.Errorf("results refused, ledger unchanged:\n%w", err)
 	}
 	ms := make([]active.Measurement, len(rs))
@@ -677,6 +701,9 @@ func runCampaignImport(ctx context.Context, env Env, args []string) error {
 			var b strings.Builder
 			for _, p := range re.Problems {
 				fmt.Fprintf(&b, "\n%s:%d: %s", pos[1], rs[p.Index].Line, p.Msg)
+				if blk := where(rs[p.Index].Line); blk != "" {
+					fmt.Fprintf(&b, " (%s)", blk)
+				}
 			}
 			return fmt.Errorf("results refused, ledger unchanged:%s", b.String())
 		}
