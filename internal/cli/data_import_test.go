@@ -45,7 +45,7 @@ func dataGolden(t *testing.T, name, got string) {
 }
 
 func TestDataHelp(t *testing.T) {
-	for _, cmd := range []string{"import", "inspect", "synth", "fetch"} {
+	for _, cmd := range []string{"import", "inspect", "synth", "fetch", "synergy"} {
 		t.Run(cmd, func(t *testing.T) {
 			out, errOut, code := dataRun(t, "data", cmd, "-h")
 			if code != 0 || errOut != "" {
