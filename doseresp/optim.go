@@ -42,8 +42,9 @@ func optimBFGS(fn func([]float64) float64, x0 []float64) ([]float64, error) {
 		}
 		return fn(buf)
 	}
+	q := make([]float64, n)
 	grad := func(p, g []float64) error {
-		q := append([]float64(nil), p...)
+		copy(q, p)
 		for i := range p {
 			q[i] = p[i] + optimNDeps
 			v1 := f(q)
@@ -66,18 +67,18 @@ func optimBFGS(fn func([]float64) float64, x0 []float64) ([]float64, error) {
 	}
 	// optimhess: gradients at p ± ndeps/parscale along each axis.
 	g := make([]float64, n)
-	q := append([]float64(nil), p...)
-	for i := range q {
+	h := append([]float64(nil), p...)
+	for i := range h {
 		eps := optimNDeps / scale[i]
-		q[i] = p[i] + eps
-		if err := grad(q, g); err != nil {
+		h[i] = p[i] + eps
+		if err := grad(h, g); err != nil {
 			return nil, err
 		}
-		q[i] = p[i] - eps
-		if err := grad(q, g); err != nil {
+		h[i] = p[i] - eps
+		if err := grad(h, g); err != nil {
 			return nil, err
 		}
-		q[i] = p[i]
+		h[i] = p[i]
 	}
 	x := make([]float64, n)
 	for i := range x {
