@@ -3,10 +3,12 @@ package doseresp
 import (
 	"errors"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/shareddata"
 )
 
 const header = "block_id,drug_row,drug_col,cell_line,conc_r,conc_c,inhibition\n"
@@ -126,6 +128,11 @@ func FuzzRead(f *testing.F) {
 	f.Add(header + plate("1", "0", "10", "20", "50"))
 	f.Add(header + plate("1", "0", "1e308", "-1e308", "NaN") + plate("2", "0", "0", "0", "0"))
 	f.Add("drug1;drug2;conc1;conc2;response\nA;B;0;0;1\nA;B;0;2;3\nA;B;1;0;4\nA;B;1;2;9\n")
+	if p, ok := shareddata.Optional(f, "doseresponse", "ONEIL_screening_data.csv"); ok {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(string(b))
+		}
+	}
 	f.Fuzz(func(t *testing.T, in string) {
 		blocks, rep, err := Read("f.csv", strings.NewReader(in), ReadOptions{Lenient: true})
 		if err != nil {
