@@ -221,3 +221,28 @@ func TestBaselineCorrection(t *testing.T) {
 		t.Error("ParseBaseline accepted \"some\"")
 	}
 }
+
+// Doses in nM instead of µM: drc scales the dose by a power of ten before
+// fitting, so every score is the same and the IC50s are 1000 times larger.
+func TestDoseUnitInvariance(t *testing.T) {
+	r1, err := Score(grid(doses, doses, func(xr, xc float64) float64 { return bliss0(xr, xc) + 3*xr*xc }), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nM := make([]float64, len(doses))
+	for i, x := range doses {
+		nM[i] = 1000 * x
+	}
+	r2, err := Score(grid(nM, nM, func(xr, xc float64) float64 { return bliss0(xr/1000, xc/1000) + 3*xr*xc/1e6 }), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := r1.Summary, r2.Summary
+	for _, p := range [][3]float64{{a.ZIP, b.ZIP, 1e-6}, {a.Loewe, b.Loewe, 1e-6}, {a.HSA, b.HSA, 1e-9}, {a.Bliss, b.Bliss, 1e-9},
+		{a.RIRow, b.RIRow, 1e-3}, {a.CSS, b.CSS, 1e-3}, {a.S, b.S, 1e-3}, {1000 * a.IC50Row, b.IC50Row, 1e-6 * b.IC50Row}} {
+		if math.Abs(p[0]-p[1]) > p[2] {
+			t.Errorf("µM %+v\nnM %+v", a, b)
+			break
+		}
+	}
+}
