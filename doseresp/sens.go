@@ -94,6 +94,14 @@ func PredictResponse(dose, resp []float64, x float64) float64 {
 		return resp[0]
 	}
 	c, err := FitDoseResponse(dose, resp, Free())
+	return predictWith(c, err, resp, x)
+}
+
+// predictWith is PredictResponse with the fit of (dose, resp) already made.
+func predictWith(c Curve, err error, resp []float64, x float64) float64 {
+	if constant(resp) {
+		return resp[0]
+	}
 	if err != nil {
 		return math.NaN()
 	}

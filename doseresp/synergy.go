@@ -145,6 +145,10 @@ func Score(b *Block, opt Options) (*Result, error) {
 		copy(atRow, resp[1])
 	} else {
 		for j := range atRow {
+			if j == 0 { // the row drug's own curve: rowFit is that fit
+				atRow[j] = predictWith(rowFit, nil, rowY, s.IC50Row)
+				continue
+			}
 			atRow[j] = PredictResponse(b.ConcRow, column(resp, j), s.IC50Row)
 		}
 	}
@@ -155,6 +159,10 @@ func Score(b *Block, opt Options) (*Result, error) {
 		}
 	} else {
 		for i := range atCol {
+			if i == 0 {
+				atCol[i] = predictWith(colFit, nil, colY, s.IC50Col)
+				continue
+			}
 			atCol[i] = PredictResponse(b.ConcCol, resp[i], s.IC50Col)
 		}
 	}
