@@ -48,9 +48,11 @@ func (u Unit) String() string {
 	return "auto"
 }
 
-// Columns names the columns of a long table; an empty name is looked up
-// among the spellings of DrugComb/TidyComb, SynergyFinder, the NCATS matrix
-// files, Mathews Griner (PharmacoGx) and O'Neil (see spellings). Block and
+// Columns names the columns of a long table; an empty name is looked up,
+// case-insensitively, among the spellings of DrugComb/TidyComb, SynergyFinder
+// (block_id/PairIndex/BlockId, drug1/DrugRow, conc1/ConcRow, response,
+// conc_unit/ConcUnit, and their column-drug twins), the NCATS matrix files,
+// Mathews Griner (PharmacoGx) and O'Neil (see spellings). Block and
 // CellLine and Unit may be absent: without a block column, a block is one
 // (drug_row, drug_col, cell_line).
 type Columns struct {
@@ -63,10 +65,10 @@ var spellings = map[string][]string{
 	"drug_row":  {"drug_row", "drug1", "rowname", "drug_row_name", "drugrow", "drug_a"},
 	"drug_col":  {"drug_col", "drug2", "colname", "drug_col_name", "drugcol", "drug_b"},
 	"cell_line": {"cell_line", "cell_line_name", "sampleid", "cell", "cellline"},
-	"conc_row":  {"conc_row", "conc_r", "conc1", "rowconcs", "conc_row_um", "conc_row_nm", "dose_row", "dose1"},
-	"conc_col":  {"conc_col", "conc_c", "conc2", "colconcs", "conc_col_um", "conc_col_nm", "dose_col", "dose2"},
+	"conc_row":  {"conc_row", "conc_r", "conc1", "concrow", "rowconcs", "conc_row_um", "conc_row_nm", "dose_row", "dose1"},
+	"conc_col":  {"conc_col", "conc_c", "conc2", "conccol", "colconcs", "conc_col_um", "conc_col_nm", "dose_col", "dose2"},
 	"response":  {"response", "inhibition", "response_pct_inhibition", "viability", "response_pct_viability", "% inhibition", "%inhibition"},
-	"unit":      {"conc_unit", "conc_r_unit", "rowconcunit", "conc_row_unit", "unit"},
+	"unit":      {"conc_unit", "concunit", "conc_unit1", "conc_r_unit", "rowconcunit", "conc_row_unit", "unit"},
 }
 
 // ReadOptions configures Read. The zero value recognises the columns and

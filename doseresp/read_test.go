@@ -58,6 +58,8 @@ func TestReadSpellings(t *testing.T) {
 	}{
 		{"SynergyFinder/O'Neil", "block_id,drug1,drug2,cell_line_name,conc1,conc2,response,conc_unit"},
 		{"NCATS", "block_id,drug_row,drug_col,conc_row_uM,conc_col_uM,row_idx,col_idx,response_pct_inhibition"},
+		{"SynergyFinder 1.x", "PairIndex,DrugRow,DrugCol,ConcRow,ConcCol,Response,ConcUnit"},
+		{"TidyComb template", "block_id,drug_row,drug_col,conc_r,conc_c,inhibition,conc_r_unit,conc_c_unit,cell_line_name"},
 		{"Mathews Griner", "BlockId,Col,Row,viability,AssayId,Size,RowSid,RowName,RowTarget,ColSid,ColName,ColTarget,RowIC50,ColIC50,RowConcs,ColConcs,RowConcUnit,ColConcUnit,sampleid,tissueid,tech_rep"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
