@@ -88,7 +88,7 @@ const (
 	ReasonMalformed   = "malformed row"            // Lenient only
 	ReasonNoSingleRow = "no single-drug wells"     // a drug's doses missing: no wells with the other drug at dose 0
 	ReasonOneWell     = "fewer than 2×2 doses"     // a block of one dose of a drug (one well, one row…)
-	ReasonIncomplete  = "incomplete matrix"        // a (dose, dose) well without a response
+	ReasonIncomplete  = "incomplete matrix"        // wells without a response ImputeNA cannot fill (no response at all)
 	ReasonMissingResp = "missing response"         // rows with an NA response (counted as rows)
 	ReasonMixedDrugs  = "inconsistent block"       // a block id with several drug pairs or cell lines
 	ReasonFit         = "dose-response fit failed" // Score could not fit a single drug
@@ -109,6 +109,7 @@ type Report struct {
 	// Skipped counts blocks not scored by reason; MissingRows rows with no response.
 	Skipped     []*drugcomb.Tally `json:"skipped_blocks"`
 	MissingRows int               `json:"rows_missing_response"`
+	Imputed     int               `json:"imputed_wells"`    // wells without a measurement, filled by ImputeNA (n = 0 in wells.csv)
 	FitModels   map[string]int    `json:"single_drug_fits"` // LL.4 / L.4 counts
 	ZIPRaw      int               `json:"zip_unsmoothed_lines"`
 	LoeweFall   int               `json:"loewe_fallback_wells"`
@@ -147,6 +148,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		r.Input, r.RowsRead, r.Unit, r.BlocksRead, r.Blocks, r.Wells, r.Replicated)
 	if r.MissingRows > 0 {
 		fmt.Fprintf(&b, "  %d rows without a response\n", r.MissingRows)
+	}
+	if r.Imputed > 0 {
+		fmt.Fprintf(&b, "  %d wells without a measurement imputed from their neighbours (SynergyFinder's ImputeNA; n = 0 in wells.csv)\n", r.Imputed)
 	}
 	if len(r.FitModels) > 0 {
 		fmt.Fprintf(&b, "  single-drug fits: %d LL.4, %d L.4; ZIP lines left unsmoothed: %d; Loewe fallback wells: %d\n",
@@ -315,6 +319,13 @@ func Read(name string, r io.Reader, opt ReadOptions) ([]*Block, *Report, error) 
 			continue
 		}
 		rep.RowsUsed += a.rows
+		for _, row := range blk.N {
+			for _, n := range row {
+				if n == 0 {
+					rep.Imputed++
+				}
+			}
+		}
 		out = append(out, blk)
 	}
 	return out, rep, nil
@@ -377,18 +388,80 @@ func (a *blockAcc) build() (*Block, string, string) {
 	}
 	b := &Block{ID: a.id, DrugRow: a.drugRow, DrugCol: a.drugCol, CellLine: a.cell, Unit: a.unit, ConcRow: cr, ConcCol: cc}
 	b.Response, b.SD, b.N = make([][]float64, len(cr)), make([][]float64, len(cr)), make([][]int, len(cr))
+	missing := 0
 	for i, r := range cr {
 		b.Response[i], b.SD[i], b.N[i] = make([]float64, len(cc)), make([]float64, len(cc)), make([]int, len(cc))
 		for j, c := range cc {
 			v, ok := a.wells[wellKey{r, c}]
 			if !ok {
-				return nil, ReasonIncomplete, fmt.Sprintf("no response at conc_row %g, conc_col %g", r, c)
+				b.Response[i][j], b.SD[i][j] = math.NaN(), math.NaN()
+				missing++
+				continue
 			}
 			b.Response[i][j], b.SD[i][j] = meanSD(v)
 			b.N[i][j] = len(v)
 		}
 	}
+	if missing > 0 {
+		// Imputing a drug's whole single-drug curve would invent it.
+		rowAlone, colAlone := 0, 0
+		for i := 1; i < len(cr); i++ {
+			rowAlone += min(b.N[i][0], 1)
+		}
+		for j := 1; j < len(cc); j++ {
+			colAlone += min(b.N[0][j], 1)
+		}
+		switch {
+		case rowAlone == 0:
+			return nil, ReasonNoSingleRow, fmt.Sprintf("no measured wells of %s alone (conc_col = 0, conc_row > 0)", a.drugRow)
+		case colAlone == 0:
+			return nil, ReasonNoSingleRow, fmt.Sprintf("no measured wells of %s alone (conc_row = 0, conc_col > 0)", a.drugCol)
+		}
+	}
+	if missing > 0 && ImputeNA(b.Response) < missing {
+		return nil, ReasonIncomplete, "wells without a response that no neighbour can fill"
+	}
 	return b, "", ""
+}
+
+// ImputeNA fills the NaN wells of m as SynergyFinder's ImputeNA does (TidyComb
+// runs it before scoring): each pass sets every NaN well to the mean of its
+// up to four non-NaN neighbours (row and column), all from the matrix as it
+// was at the start of the pass, until none is left or a pass fills none. It
+// returns the number of wells filled.
+func ImputeNA(m [][]float64) int {
+	filled := 0
+	for {
+		var fill [][3]float64
+		left := 0
+		for i := range m {
+			for j := range m[i] {
+				if !math.IsNaN(m[i][j]) {
+					continue
+				}
+				left++
+				var s float64
+				var n int
+				for _, d := range [][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
+					r, c := i+d[0], j+d[1]
+					if r >= 0 && r < len(m) && c >= 0 && c < len(m[r]) && !math.IsNaN(m[r][c]) {
+						s += m[r][c]
+						n++
+					}
+				}
+				if n > 0 {
+					fill = append(fill, [3]float64{float64(i), float64(j), s / float64(n)})
+				}
+			}
+		}
+		if left == 0 || len(fill) == 0 {
+			return filled
+		}
+		for _, f := range fill {
+			m[int(f[0])][int(f[1])] = f[2]
+		}
+		filled += len(fill)
+	}
 }
 
 // meanSD is the mean and sample standard deviation (NaN for one value).

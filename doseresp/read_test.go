@@ -89,8 +89,8 @@ func TestReadBadPlates(t *testing.T) {
 		{name: "negative dose", in: header + plate("1", "0", "10", "20", "50") + "1,A,B,C,-1,1,5\n", err: ErrNegativeDose, where: "t.csv:6:"},
 		{name: "non-numeric response, lenient", in: header + plate("1", "0", "x", "20", "50"), lenient: true, skip: ReasonMalformed},
 		{name: "one drug's doses missing", in: header + "1,A,B,C,1,0,5\n1,A,B,C,1,1,9\n1,A,B,C,2,0,5\n1,A,B,C,2,1,9\n", skip: ReasonNoSingleRow},
+		{name: "a drug's single-drug wells all missing", in: header + "1,A,B,C,0,0,0\n1,A,B,C,1,0,5\n1,A,B,C,1,1,9\n1,A,B,C,2,0,5\n1,A,B,C,2,1,9\n", skip: ReasonNoSingleRow},
 		{name: "one-well block", in: header + "1,A,B,C,1,1,50\n", skip: ReasonOneWell},
-		{name: "missing well", in: header + "1,A,B,C,0,0,0\n1,A,B,C,0,1,1\n1,A,B,C,1,0,2\n1,A,B,C,2,1,3\n", skip: ReasonIncomplete},
 		{name: "two pairs under one id", in: header + plate("1", "0", "10", "20", "50") + "1,A,D,C,1,1,5\n", skip: ReasonMixedDrugs},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -112,10 +112,18 @@ func TestReadBadPlates(t *testing.T) {
 			}
 		})
 	}
-	// A missing response is counted; the block is then incomplete.
-	_, rep, err := Read("t.csv", strings.NewReader(header+plate("1", "0", "NA", "20", "50")), ReadOptions{})
-	if err != nil || rep.MissingRows != 1 || rep.SkippedBlocks() != 1 {
-		t.Errorf("NA response: err %v, missing %d, skipped %d", err, rep.MissingRows, rep.SkippedBlocks())
+	// A missing response is counted and its well imputed from its
+	// neighbours, as TidyComb does (ImputeNA): (1,1) = mean(10, 20, 30, 40).
+	in := header + "1,A,B,C,0,0,0\n1,A,B,C,0,1,10\n1,A,B,C,0,2,15\n1,A,B,C,1,0,20\n1,A,B,C,1,1,NA\n1,A,B,C,1,2,30\n" +
+		"1,A,B,C,2,0,25\n1,A,B,C,2,1,40\n1,A,B,C,2,2,60\n"
+	blocks, rep, err := Read("t.csv", strings.NewReader(in), ReadOptions{})
+	if err != nil || rep.MissingRows != 1 || rep.Imputed != 1 || len(blocks) != 1 || blocks[0].Response[1][1] != 25 || blocks[0].N[1][1] != 0 {
+		t.Errorf("NA response: err %v, missing %d, imputed %d, blocks %v", err, rep.MissingRows, rep.Imputed, blocks)
+	}
+	// In a 2×2 the only single-drug well of B missing is B's doses missing.
+	_, rep, err = Read("t.csv", strings.NewReader(header+plate("1", "0", "NA", "20", "50")), ReadOptions{})
+	if err != nil || rep.SkippedBlocks() != 1 || rep.Skipped[0].Reason != ReasonNoSingleRow {
+		t.Errorf("2×2 without B alone: err %v, skipped %+v", err, rep.Skipped)
 	}
 	// A missing column names what it looked for.
 	_, _, err = Read("t.csv", strings.NewReader("block_id,drug_row,drug_col,conc_r,conc_c\n"), ReadOptions{})
@@ -152,4 +160,22 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("blocks lost: %d read, %d scored, %d skipped", len(blocks), rep.Blocks, rep.SkippedBlocks())
 		}
 	})
+}
+
+// ImputeNA by hand: a 3×3 with the centre and a corner missing. Pass 1:
+// centre = mean(2, 4, 6, 8) = 5, corner (2,2) = mean(6, 8) = 7.
+func TestImputeNA(t *testing.T) {
+	n := math.NaN()
+	m := [][]float64{{1, 2, 3}, {4, n, 6}, {7, 8, n}}
+	if got := ImputeNA(m); got != 2 || m[1][1] != 5 || m[2][2] != 7 {
+		t.Errorf("filled %d: %v", got, m)
+	}
+	// Passes: (0,0) has only NaN neighbours in pass 1.
+	m = [][]float64{{n, n}, {n, 4}}
+	if got := ImputeNA(m); got != 3 || m[0][0] != 4 {
+		t.Errorf("filled %d: %v", got, m)
+	}
+	if got := ImputeNA([][]float64{{n}}); got != 0 {
+		t.Errorf("all NaN: filled %d", got)
+	}
 }
