@@ -192,9 +192,10 @@ type blockAcc struct {
 // order of first appearance, with replicates averaged per well (sample sd
 // kept). Responses are converted to % inhibition. A malformed row is an
 // error naming file, line and column unless opt.Lenient; blocks that cannot
-// be scored (a drug without its dose-0 wells, fewer than 2×2 doses, a
-// missing well, a block id shared by several drug pairs) are not returned
-// and are counted in the report with their first row.
+// be scored (a drug without its single-drug wells, fewer than 2×2 doses, a
+// block id shared by several drug pairs) are not returned and are counted in
+// the report with their first row. A well of the dose grid without a
+// response is imputed by ImputeNA, as TidyComb does, and counted.
 func Read(name string, r io.Reader, opt ReadOptions) ([]*Block, *Report, error) {
 	rows, err := drugcomb.OpenRows(name, r, opt.Delim)
 	if err != nil {
