@@ -7,7 +7,8 @@
 //
 // A Block holds % inhibition (0 = no effect) on a grid of doses that starts
 // at 0 for both drugs: Response[i][0] is the row drug alone, Response[0][j]
-// the column drug alone. Read converts % viability (100 − v) and averages
+// the column drug alone. Read takes a long table (one row per well and
+// replicate) or SynergyFinder's matrix layout, converts % viability (100 − v) and averages
 // replicates per well, keeping their sample standard deviation and count;
 // a well of the grid without a response is filled by ImputeNA (the mean of
 // its measured neighbours, pass by pass, SynergyFinder's ImputeNA).

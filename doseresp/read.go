@@ -197,13 +197,54 @@ type blockAcc struct {
 // the report with their first row. A well of the dose grid without a
 // response is imputed by ImputeNA, as TidyComb does, and counted.
 func Read(name string, r io.Reader, opt ReadOptions) ([]*Block, *Report, error) {
-	rows, err := drugcomb.OpenRows(name, r, opt.Delim)
+	br, matrix, err := openText(name, r)
 	if err != nil {
 		return nil, nil, err
 	}
+	rep := &Report{Input: name, Columns: map[string]string{}, FitModels: map[string]int{}}
+	var order []*blockAcc
+	if matrix {
+		if opt.Unit == UnitAuto {
+			opt.Unit = Inhibition
+		}
+		rep.Unit = opt.Unit.String()
+		rep.Columns["layout"] = "SynergyFinder matrix"
+		order, err = readMatrix(name, br, opt, rep)
+	} else {
+		order, err = readLong(name, br, opt, rep)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	rep.BlocksRead = len(order)
+	var out []*Block
+	for _, a := range order {
+		blk, reason, detail := a.build()
+		if blk == nil {
+			rep.skip(reason, a.where, "block "+a.id+": "+detail)
+			continue
+		}
+		rep.RowsUsed += a.rows
+		for _, row := range blk.N {
+			for _, n := range row {
+				if n == 0 {
+					rep.Imputed++
+				}
+			}
+		}
+		out = append(out, blk)
+	}
+	return out, rep, nil
+}
+
+// readLong reads the long layout: one row per well and replicate.
+func readLong(name string, r io.Reader, opt ReadOptions, rep *Report) ([]*blockAcc, error) {
+	rows, err := drugcomb.OpenRows(name, r, opt.Delim)
+	if err != nil {
+		return nil, err
+	}
 	defer rows.Close()
 	hdr := rows.Header()
-	rep := &Report{Input: name, Columns: map[string]string{}, FitModels: map[string]int{}}
 	col := map[string]int{}
 	want := map[string]string{"block": opt.Columns.Block, "drug_row": opt.Columns.DrugRow, "drug_col": opt.Columns.DrugCol,
 		"cell_line": opt.Columns.CellLine, "conc_row": opt.Columns.ConcRow, "conc_col": opt.Columns.ConcCol,
@@ -211,14 +252,14 @@ func Read(name string, r io.Reader, opt ReadOptions) ([]*Block, *Report, error) 
 	for _, role := range []string{"block", "drug_row", "drug_col", "cell_line", "conc_row", "conc_col", "response", "unit"} {
 		j := findCol(hdr, want[role], spellings[role])
 		if j < 0 && want[role] != "" {
-			return nil, nil, &drugcomb.ParseError{File: name, Line: 1, Field: want[role], Err: drugcomb.ErrMissingColumn}
+			return nil, &drugcomb.ParseError{File: name, Line: 1, Field: want[role], Err: drugcomb.ErrMissingColumn}
 		}
 		if j < 0 {
 			switch role {
 			case "block", "cell_line", "unit":
 				continue
 			}
-			return nil, nil, &drugcomb.ParseError{File: name, Line: 1, Err: fmt.Errorf("%w: no %s column (looked for %s; name it with a flag)",
+			return nil, &drugcomb.ParseError{File: name, Line: 1, Err: fmt.Errorf("%w: no %s column (looked for %s; name it with a flag)",
 				drugcomb.ErrMissingColumn, role, strings.Join(spellings[role], ", "))}
 		}
 		col[role] = j
@@ -247,14 +288,14 @@ func Read(name string, r io.Reader, opt ReadOptions) ([]*Block, *Report, error) 
 		more, err := rows.Next()
 		if !more {
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			break
 		}
 		rep.RowsRead++
 		if err != nil {
 			if !opt.Lenient {
-				return nil, nil, err
+				return nil, err
 			}
 			// The row cannot be attributed to a block reliably: count it.
 			rep.skip(ReasonMalformed, rows.Loc(), err.Error())
@@ -293,7 +334,7 @@ func Read(name string, r io.Reader, opt ReadOptions) ([]*Block, *Report, error) 
 		}
 		if bad != nil {
 			if !opt.Lenient {
-				return nil, nil, bad
+				return nil, bad
 			}
 			if b.bad == "" {
 				b.bad = bad.Error()
@@ -311,25 +352,7 @@ func Read(name string, r io.Reader, opt ReadOptions) ([]*Block, *Report, error) 
 		k := wellKey{vals[0], vals[1]}
 		b.wells[k] = append(b.wells[k], y)
 	}
-	rep.BlocksRead = len(order)
-	var out []*Block
-	for _, a := range order {
-		blk, reason, detail := a.build()
-		if blk == nil {
-			rep.skip(reason, a.where, "block "+a.id+": "+detail)
-			continue
-		}
-		rep.RowsUsed += a.rows
-		for _, row := range blk.N {
-			for _, n := range row {
-				if n == 0 {
-					rep.Imputed++
-				}
-			}
-		}
-		out = append(out, blk)
-	}
-	return out, rep, nil
+	return order, nil
 }
 
 func findCol(hdr []string, name string, alts []string) int {

@@ -138,6 +138,7 @@ func FuzzRead(f *testing.F) {
 	f.Add(header + plate("1", "0", "10", "20", "50"))
 	f.Add(header + plate("1", "0", "1e308", "-1e308", "NaN") + plate("2", "0", "0", "0", "0"))
 	f.Add("drug1;drug2;conc1;conc2;response\nA;B;0;0;1\nA;B;0;2;3\nA;B;1;0;4\nA;B;1;2;9\n")
+	f.Add("Drug1,a\nDrug2,b\nConcUnit,nM\n,0,1,10\n0,0,10,30\n2,20,35,60\n20,40,55,80\n\nDrug1,c\nDrug2,b\n,0,1\n0,1,2\n1,NA,4\n")
 	if p, ok := shareddata.Optional(f, "doseresponse", "ONEIL_screening_data.csv"); ok {
 		if b, err := os.ReadFile(p); err == nil {
 			f.Add(string(b))
@@ -177,5 +178,41 @@ func TestImputeNA(t *testing.T) {
 	}
 	if got := ImputeNA([][]float64{{n}}); got != 0 {
 		t.Errorf("all NaN: filled %d", got)
+	}
+}
+
+// SynergyFinder's matrix layout: two blocks, Drug1 on the rows, Drug2's
+// concentrations on top, a blank line between the blocks.
+func TestReadMatrixLayout(t *testing.T) {
+	in := "Drug1,ispinesib\nDrug2,ibrutinib\nConcUnit,nM\n,0,1,10\n0,0,10,30\n2,20,35,60\n20,40,55,80\n\n" +
+		"Drug1:,canertinib\nDrug2:,ibrutinib\nConcUnit:,nM\n,0,1,10\n0,0,10,30\n2,5,20,NA\n20,30,50,70\n"
+	blocks, rep, err := Read("m.csv", strings.NewReader(in), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(blocks) != 2 || rep.Columns["layout"] != "SynergyFinder matrix" {
+		t.Fatalf("%d blocks, report %+v", len(blocks), rep)
+	}
+	b := blocks[0]
+	if b.ID != "1" || b.DrugRow != "ispinesib" || b.DrugCol != "ibrutinib" || b.Unit != "nM" ||
+		b.ConcRow[2] != 20 || b.ConcCol[1] != 1 || b.Response[1][2] != 60 || b.Response[2][0] != 40 {
+		t.Errorf("block 1: %+v", b)
+	}
+	// The NA well of block 2 is imputed: mean(30, 20, 70) = 40.
+	if got := blocks[1].Response[1][2]; got != 40 || rep.Imputed != 1 {
+		t.Errorf("imputed well %v (imputed %d)", got, rep.Imputed)
+	}
+	// Viability on request; errors name line and column.
+	v, _, err := Read("m.csv", strings.NewReader(in), ReadOptions{Unit: Viability})
+	if err != nil || v[0].Response[0][0] != 100 {
+		t.Errorf("viability: %v %v", err, v)
+	}
+	bad := strings.Replace(in, "2,20,35,60", "2,20,x,60", 1)
+	if _, _, err := Read("m.csv", strings.NewReader(bad), ReadOptions{}); !errors.Is(err, drugcomb.ErrNotNumber) || !strings.Contains(err.Error(), "m.csv:6:6") {
+		t.Errorf("bad response: %v", err)
+	}
+	neg := strings.Replace(in, "\n20,40", "\n-20,40", 1)
+	if _, _, err := Read("m.csv", strings.NewReader(neg), ReadOptions{}); !errors.Is(err, ErrNegativeDose) || !strings.Contains(err.Error(), "m.csv:7") {
+		t.Errorf("negative dose: %v", err)
 	}
 }

@@ -34,6 +34,9 @@ response), the NCATS files (conc_row_uM, response_pct_inhibition) and
 Mathews Griner (BlockId, RowName, ColName, RowConcs, ColConcs, viability) are
 recognised; name others with the column flags. A response column named
 viability is read as % viability unless --response says otherwise.
+SynergyFinder's matrix layout is read too: per block the rows Drug1, Drug2
+and ConcUnit, then Drug2's doses along the top and Drug1's down the left.
+A well without a response is imputed from its neighbours, as TidyComb does.
 
 Writes DIR/blocks.csv (block_id,drug_row,drug_col,cell_line,zip,loewe,hsa,
 bliss,ic50_row,ic50_col,ri_row,ri_col,css_row,css_col,css,s and the fit
