@@ -105,11 +105,8 @@ func logistic(t float64) float64 {
 // Emax, NA)`: a NaN is estimated. The zero value fixes both at 0: use Free.
 type Fixed struct{ C, D float64 }
 
-// Free estimates all four parameters.
-var free = Fixed{math.NaN(), math.NaN()}
-
-// Free returns a Fixed that estimates both asymptotes.
-func Free() Fixed { return free }
+// Free returns a Fixed that estimates both asymptotes (all four parameters).
+func Free() Fixed { return Fixed{C: math.NaN(), D: math.NaN()} }
 
 // Fit fits model m to (x, y) by least squares as drc's drm does with its
 // defaults, x the model's covariate (the dose for LL4, ln dose as
