@@ -75,10 +75,12 @@ func runDataSynergy(ctx context.Context, env Env, args []string) error {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
 	ropt.Lenient = *lenient
+	cpu0, _, _ := usage()
 	scored, rep, el, err := scoreFile(*in, ropt, sopt)
 	if err != nil {
 		return err
 	}
+	cpu1, _, cpuOK := usage()
 	if err := doseresp.WriteDir(*out, scored, rep); err != nil {
 		return err
 	}
@@ -86,6 +88,10 @@ func runDataSynergy(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "scored %d blocks in %s on %d cores (%.0f blocks/s)", rep.Blocks, el.Round(time.Millisecond), kernels.Workers(), float64(len(scored))/el.Seconds())
+	if cpu := cpu1 - cpu0; cpuOK && cpu > 0 {
+		// CPU time (reading and scoring) does not depend on what else runs.
+		fmt.Fprintf(env.Stdout, ", CPU %s (%.0f blocks per CPU-second)", cpu.Round(time.Millisecond), float64(len(scored))/cpu.Seconds())
+	}
 	if _, rss, ok := usage(); ok {
 		fmt.Fprintf(env.Stdout, ", peak RSS %.0f MiB", float64(rss)/(1<<20))
 	}
