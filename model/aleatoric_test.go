@@ -145,22 +145,27 @@ func TestNoveltySplit(t *testing.T) {
 	}
 }
 
-// TestNoveltySlope checks β = Σ ν (r/r̄₀ − 1) / Σ ν² by hand: ν = 0, 0, 1,
-// 2 with r = 1, 3, 4, 6: r̄₀ = 2, r/r̄₀ − 1 = 1 and 2 at ν = 1, 2, so β =
-// (1·1 + 2·2)/(1 + 4) = 1. Errors that fall with ν clip β to 0; without a
-// pair at ν = 0 there is no reference (0).
+// TestNoveltySlope checks the fit of z = r/r̄₀ − 1 ≈ β₁ν + β₂ν² by hand.
+// ν = 0, 0, 1, 2 with r = 1, 3, 4, 6: r̄₀ = 2, z = 1, 2 at ν = 1, 2, fit
+// exactly by β = (1, 0). r = 2, 2, 4, 12: z = 1, 5, fit exactly only by
+// β = (−1/2, 3/2), infeasible; of the one-term fits β₁ = Σνz/Σν² = 11/5
+// (squared error 1.8) and β₂ = Σν²z/Σν⁴ = 21/17 (0.059) the second wins.
+// Errors that fall with ν give 0; without a pair at ν = 0 there is no
+// reference (0).
 func TestNoveltySlope(t *testing.T) {
 	for _, c := range []struct {
-		name     string
-		nu, r    []float64
-		beta, r0 float64
+		name  string
+		nu, r []float64
+		beta  [2]float64
+		r0    float64
 	}{
-		{"rising", []float64{0, 0, 1, 2}, []float64{1, 3, 4, 6}, 1, 2},
-		{"falling", []float64{0, 1}, []float64{4, 1}, 0, 4},
-		{"no reference", []float64{1, 2}, []float64{4, 1}, 0, 0},
+		{"linear", []float64{0, 0, 1, 2}, []float64{1, 3, 4, 6}, [2]float64{1, 0}, 2},
+		{"quadratic", []float64{0, 0, 1, 2}, []float64{2, 2, 4, 12}, [2]float64{0, 21.0 / 17}, 2},
+		{"falling", []float64{0, 1}, []float64{4, 1}, [2]float64{0, 0}, 4},
+		{"no reference", []float64{1, 2}, []float64{4, 1}, [2]float64{0, 0}, 0},
 	} {
 		beta, r0 := fitNoveltySlope(c.nu, c.r)
-		if math.Abs(beta-c.beta) > 1e-12 || math.Abs(r0-c.r0) > 1e-12 {
+		if math.Abs(beta[0]-c.beta[0]) > 1e-12 || math.Abs(beta[1]-c.beta[1]) > 1e-12 || math.Abs(r0-c.r0) > 1e-12 {
 			t.Errorf("%s: β %v r̄₀ %v, want %v %v", c.name, beta, r0, c.beta, c.r0)
 		}
 	}

@@ -224,7 +224,7 @@ func (m *DEUP) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 		for i := 0; i < len(part); i++ {
 			st := sig[i] * m.sd * m.scale()
 			if nctx != nil {
-				st *= math.Sqrt(1 + m.nov.Beta*nctx.pair(f, part[i].A, part[i].B))
+				st *= math.Sqrt(m.nov.scale(nctx.pair(f, part[i].A, part[i].B)))
 			}
 			sa := 0.0
 			if m.alea != nil {
