@@ -45,8 +45,8 @@ import (
 //	a(a, b) = (s̃_a² + s̃_b²) / 2.
 //
 // Drugs are identified by their Morgan bits (as the σ features do), so a
-// loaded model finds them in any feature matrix. A Dataset holds one cell
-// line, so the screen level is the cell line.
+// loaded model finds them in any feature matrix. A Dataset carries no
+// cell line: on several cell lines the drugs pool over them.
 //
 // Files written before this estimator hold a ridge regressor of the
 // replicate variance on the network's last combined-layer activations
