@@ -59,6 +59,12 @@ func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progre
 	m.trained = false
 	m.feat = d.Features.Config
 	m.mean, m.sd = standardization(d, split.Train)
+	// μ′ of the novelty fold first (novelty.go), so that the last progress
+	// reports are the main network's.
+	nov, err := m.fitNovelty(ctx, d, split, progress)
+	if err != nil {
+		return err
+	}
 	var side []float64
 	m.sref, m.cfg.side = nil, 0
 	if k := len(m.cfg.SigmaFeatures.Columns()); k > 0 {
@@ -108,9 +114,7 @@ func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progre
 		}
 	}
 	m.alea = fitAleatoric(d, idx, m.sd)
-	if m.nov, err = m.fitNovelty(ctx, d, split, progress); err != nil {
-		return err
-	}
+	m.nov = nov
 	m.trained = true
 	return nil
 }
