@@ -5,6 +5,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/deup-screening/deup/drugcomb"
@@ -99,5 +100,45 @@ func TestNoveltyUnseenDrugs(t *testing.T) {
 				t.Errorf("loaded model: mean σ_epistemic %v, saved %v", e, e2)
 			}
 		}
+	}
+}
+
+// TestLegacyAleatoricFile: a model file written before the pooled
+// estimator holds the ridge regressor a(x) = max(0, wᵀh + c) and no
+// novelty scale; it loads and predicts with them. With w = 0 and c = 0.25
+// (standardized units), RepN 1: σ_aleatoric = min(√0.25·sd, σ_total).
+func TestLegacyAleatoricFile(t *testing.T) {
+	tp := makeToy(3, 16, 32, 6, 0.3)
+	cfg := smallConfig()
+	cfg.MaxEpochs, cfg.NoveltyHoldout = 3, -1
+	m := NewDEUP(cfg)
+	if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
+		t.Fatal(err)
+	}
+	m.alea = &aleatoric{W: make([]float64, m.cfg.CombHidden), C: 0.25, Pairs: 40, RepN: 1}
+	var buf bytes.Buffer
+	if err := m.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(buf.Bytes(), []byte(`"w":[0,`)) || bytes.Contains(buf.Bytes(), []byte(`"novelty"`)) {
+		t.Fatal("the file does not look like a legacy one")
+	}
+	got, err := Load(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := tp.d.Pairs[:5]
+	pred, err := got.Predict(tp.d.Features, pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, p := range pred {
+		want := min(0.5*m.sd, p.SigmaTotal)
+		if math.Abs(p.SigmaAleatoric-want) > 1e-12*want {
+			t.Errorf("pair %d: σ_aleatoric %v, want %v", k, p.SigmaAleatoric, want)
+		}
+	}
+	if n := got.AleatoricNote(); !strings.Contains(n, "ridge regressor on 40 replicated pairs") {
+		t.Errorf("note %q", n)
 	}
 }
