@@ -57,7 +57,10 @@ func TestWithTrainProgress(t *testing.T) {
 		networks int // networks trained in the first round
 	}{
 		{"deup-ridge", 0},
-		{"deup-net", 11}, // Alg. 2 pre-fill: 5 folds of the 30 initial pairs, twice (until D_e holds 2·30 examples), then the round's main predictor
+		// Alg. 2 pre-fill: 5 folds of the 30 initial pairs, twice (until D_e
+		// holds 2·30 examples), then the round's main predictor: 11 DEUPs,
+		// each with the μ′ of its novelty fold (model/novelty.go).
+		{"deup-net", 22},
 		{"mcdropout-net", 1},
 	} {
 		t.Run(tc.model, func(t *testing.T) {

@@ -81,6 +81,33 @@ type Trace struct {
 	TopFound  []float64 // fraction of the top pairs measured so far
 	TestRMSE  []float64
 	ModelVers []string
+	// NewChemistry[r] is how many of round r's pairs have a drug measured
+	// in at most RareDrugPairs pairs before the round (0 at index 0): how
+	// far a strategy's batches move towards drugs the model knows little.
+	NewChemistry []int
+}
+
+// RareDrugPairs is the most measured pairs a drug may have for a pair of
+// it to count in Trace.NewChemistry (fixed before any measurement).
+const RareDrugPairs = 2
+
+// newChemistry counts the pairs of chosen with a drug that has at most
+// RareDrugPairs pairs in before.
+func newChemistry(before, chosen []Pair) int {
+	deg := map[int]int{}
+	for _, p := range before {
+		deg[p.A]++
+		if p.B != p.A {
+			deg[p.B]++
+		}
+	}
+	n := 0
+	for _, p := range chosen {
+		if deg[p.A] <= RareDrugPairs || deg[p.B] <= RareDrugPairs {
+			n++
+		}
+	}
+	return n
 }
 
 // SimProgress is sent after each round of each run.
@@ -181,13 +208,29 @@ func simulateOne(ctx context.Context, t TableOracle, top map[Pair]bool, base Con
 	if err != nil {
 		return tr, err
 	}
+	var prev []Pair
 	record := func(rmse float64, version string) {
 		found := 0
+		var now, chosen []Pair
+		seen := map[Pair]bool{}
+		for _, p := range prev {
+			seen[p] = true
+		}
 		for _, m := range c.Measured() {
 			if top[m.Pair] {
 				found++
 			}
+			now = append(now, m.Pair)
+			if !seen[m.Pair] {
+				chosen = append(chosen, m.Pair)
+			}
 		}
+		nc := 0
+		if prev != nil {
+			nc = newChemistry(prev, chosen)
+		}
+		tr.NewChemistry = append(tr.NewChemistry, nc)
+		prev = now
 		tr.Measured = append(tr.Measured, len(c.Measured()))
 		tr.Best = append(tr.Best, c.Best())
 		tr.TopFound = append(tr.TopFound, float64(found)/float64(len(top)))
@@ -261,4 +304,13 @@ func Summarize(traces []Trace, get func(Trace) []float64) (Summary, []int) {
 		}
 	}
 	return s, empty
+}
+
+// NewChemistryTotal is the sum of NewChemistry over the rounds of a run.
+func (t Trace) NewChemistryTotal() int {
+	n := 0
+	for _, v := range t.NewChemistry {
+		n += v
+	}
+	return n
 }

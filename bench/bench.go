@@ -177,6 +177,7 @@ type Row struct {
 	Note         string         // the method's AleatoricNote
 	Floored      []int          // per seed: test pairs whose sigma was raised to the floor
 	Conformal    []Conformal    // per seed
+	Epi          []EpiSummary   // per seed: σ_epistemic by unseen drugs (epistemic.go)
 }
 
 // Conformal holds one seed's conformal intervals of one row, scored on the
@@ -392,6 +393,15 @@ feed:
 			if err := res.add(byName[r.name], j.seed, test, yTest, r.pred, truth, outs[k].secs, r.note, floor, cfg.Alpha); err != nil {
 				return nil, err
 			}
+			row := byName[r.name]
+			var noise []float64
+			if truth != nil {
+				noise = make([]float64, len(test))
+				for q, i := range test {
+					noise[q] = math.Sqrt(truth.NoiseVar[i])
+				}
+			}
+			row.Epi = append(row.Epi, summarizeEpistemic(r.pred, pairsOf(d, test), yTest, noise, r.val, pairsOf(d, j.split.Val), seenDrugs(d, j.split.Train), floor))
 		}
 	}
 	res.WallSeconds = time.Since(start).Seconds()
@@ -410,6 +420,16 @@ type jobRow struct {
 	name string
 	pred []model.Prediction
 	note string
+	val  []model.Prediction // the validation pairs' (for EpiSummary)
+}
+
+// seenDrugs is the set of drugs of the pairs idx.
+func seenDrugs(d *model.Dataset, idx []int) map[int]bool {
+	seen := map[int]bool{}
+	for _, i := range idx {
+		seen[d.Pairs[i].A], seen[d.Pairs[i].B] = true, true
+	}
+	return seen
 }
 
 // runJob trains one method on one seed's split and predicts its test pairs.
@@ -431,7 +451,12 @@ func predictJob(d *model.Dataset, cfg Config, name string, seed uint64, split dr
 	if err != nil {
 		return jobOut{}, fmt.Errorf("bench: %s, seed %d: predict: %w", name, seed, err)
 	}
-	out.rows = append(out.rows, jobRow{name, pred, m.AleatoricNote()})
+	valPairs := pairsOf(d, split.Val)
+	valPred, err := m.Predict(d.Features, valPairs)
+	if err != nil {
+		return jobOut{}, fmt.Errorf("bench: %s, seed %d: predict validation: %w", name, seed, err)
+	}
+	out.rows = append(out.rows, jobRow{name, pred, m.AleatoricNote(), valPred})
 	switch name {
 	case MCDropout:
 		if cfg.ExtraPasses > 0 {
@@ -441,14 +466,15 @@ func predictJob(d *model.Dataset, cfg Config, name string, seed uint64, split dr
 			if err != nil {
 				return jobOut{}, fmt.Errorf("bench: %s, seed %d: predict: %w", extraName(cfg.ExtraPasses), seed, err)
 			}
-			out.rows = append(out.rows, jobRow{extraName(cfg.ExtraPasses), pred, mc.AleatoricNote()})
+			vp, err := mc.Predict(d.Features, valPairs)
+			if err != nil {
+				return jobOut{}, fmt.Errorf("bench: %s, seed %d: predict validation: %w", extraName(cfg.ExtraPasses), seed, err)
+			}
+			out.rows = append(out.rows, jobRow{extraName(cfg.ExtraPasses), pred, mc.AleatoricNote(), vp})
 		}
 	case DEUP:
 		// The constant reference: DEUP's μ, σ = validation RMSE of μ.
-		val, err := m.Predict(d.Features, pairsOf(d, split.Val))
-		if err != nil {
-			return jobOut{}, fmt.Errorf("bench: deup, seed %d: predict validation: %w", seed, err)
-		}
+		val := valPred
 		var se float64
 		for k, i := range split.Val {
 			r := val[k].Mu - d.Y[i]
@@ -459,7 +485,11 @@ func predictJob(d *model.Dataset, cfg Config, name string, seed uint64, split dr
 		for k := range pred {
 			cp[k] = model.Prediction{Mu: pred[k].Mu, SigmaTotal: s, SigmaEpistemic: s}
 		}
-		out.rows = append(out.rows, jobRow{Constant, cp, fmt.Sprintf("constant: DEUP's mu, one sigma = validation RMSE of mu (%.4g)", s)})
+		cv := make([]model.Prediction, len(val))
+		for k := range val {
+			cv[k] = model.Prediction{Mu: val[k].Mu, SigmaTotal: s, SigmaEpistemic: s}
+		}
+		out.rows = append(out.rows, jobRow{Constant, cp, fmt.Sprintf("constant: DEUP's mu, one sigma = validation RMSE of mu (%.4g)", s), cv})
 	}
 	return out, nil
 }

@@ -149,6 +149,14 @@ func (r *Result) WriteJSON(w io.Writer) error {
 			ms[n] = newStat(row.metric(n))
 		}
 		ms["conformal"] = row.conformalJSON()
+		epi := map[string]stat{}
+		for _, n := range EpiNames() {
+			epi[n] = newStat(finite(row.epiMetric(n)))
+		}
+		ms["sigma_epistemic"] = epi
+		if r.HasTruth {
+			ms["epi_excess_spearman"] = newStat(row.epiMetric("excess_spearman"))
+		}
 		methods[row.Method] = ms
 		notes[row.Method] = row.Note
 		floored[row.Method] = row.Floored
@@ -224,8 +232,48 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 			b.WriteString("\n")
 		}
 	}
+	r.writeEpiTable(&b)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeEpiTable writes the table of σ_epistemic by the number of a test
+// pair's drugs that no training pair has (EpiSummary).
+func (r *Result) writeEpiTable(b *strings.Builder) {
+	fromVal := false
+	for i := range r.Rows {
+		for _, e := range r.Rows[i].Epi {
+			fromVal = fromVal || e.FromVal
+		}
+	}
+	b.WriteString("\nsigma_epistemic by unseen drugs (mean over test pairs with 0, 1, 2 drugs in no training pair; zero: share of test pairs with sigma_epistemic = 0")
+	if r.HasTruth {
+		b.WriteString("; excess spearman: with |y - mu| - true noise sd")
+	}
+	b.WriteString("):\n\n| method | unseen0 | unseen1 | unseen2 | zero % |")
+	if r.HasTruth {
+		b.WriteString(" excess spearman |")
+	}
+	b.WriteString("\n|---|---|---|---|---|")
+	if r.HasTruth {
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
+	for i := range r.Rows {
+		row := &r.Rows[i]
+		zf := row.epiMetric("zero_fraction")
+		for k := range zf {
+			zf[k] *= 100
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |", row.Method, pm(finite(row.epiMetric("unseen0")), 2), pm(finite(row.epiMetric("unseen1")), 2), pm(finite(row.epiMetric("unseen2")), 2), pm(zf, 1))
+		if r.HasTruth {
+			fmt.Fprintf(b, " %s |", pm(row.epiMetric("excess_spearman"), 2))
+		}
+		b.WriteString("\n")
+	}
+	if fromVal {
+		b.WriteString("\nunseen0: no test pair has two training drugs (split by drug); taken over the validation pairs whose two drugs are in training pairs.\n")
+	}
 }
 
 // writeConformalTable writes the table of conformal intervals: coverage

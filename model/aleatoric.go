@@ -4,95 +4,287 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/mathext"
 )
 
-// minReplicatedPairs is the fewest pairs with replicates for which an
-// aleatoric regressor is fitted.
-const minReplicatedPairs = 30
-
-// aleatoric is a ridge regression a(x) = max(0, wᵀh(x) + c) of the
-// replicate variance on the trained network's last combined-layer
-// activations h(x), in standardized units. Its targets are the per-pair
-// sample variances (n−1 denominator), i.e. K/(K−1) × the empirical
-// variance, whose expectation is the noise variance of one measurement
-// (paper §3, Eq. au-estimator); squared loss makes the fit an estimate of
-// that variance. A strong ridge penalty keeps it simple, as the paper's
-// linear regressor is, to avoid overfitting.
+// aleatoric is DEUP's estimate a(x) of the noise variance of one
+// measurement of a pair, in standardized units, pooled from the replicate
+// variances with empirical-Bayes shrinkage (Smyth 2004, "Linear models and
+// empirical Bayes methods for assessing differential expression in
+// microarray experiments", Stat. Appl. Genet. Mol. Biol. 3(1), art. 3:
+// the moderated variances of limma), at two levels: the screen and each
+// drug.
+//
+// A replicated pair i (n_i ≥ 2 measurements) gives a sample variance s_i²
+// (n−1 denominator) with d_i = n_i − 1 degrees of freedom. Each drug g
+// pools the pairs it is in:
+//
+//	d_g = Σ_{i∋g} d_i,   s_g² = Σ_{i∋g} d_i s_i² / d_g.
+//
+// The drugs' true variances are given a scaled-inverse-χ² prior,
+// σ_g² ~ s0²·d0/χ²_{d0}, whose d0 and s0² are estimated from the s_g² by
+// Smyth's method of moments on the log scale (§6.2 of the paper): with
+// e_g = log s_g² − ψ(d_g/2) + log(d_g/2) (ψ the digamma function),
+//
+//	ψ′(d0/2) = var(e_g) − mean ψ′(d_g/2),   log s0² = mean e_g + ψ(d0/2) − log(d0/2),
+//
+// d0 = ∞ (every drug at s0² = exp(mean e_g)) when the right side is ≤ 0 or
+// fewer than three drugs have replicates. The posterior-mean-like
+// moderated variance of drug g is then
+//
+//	s̃_g² = (d0·s0² + d_g·s_g²) / (d0 + d_g),
+//
+// which is s0² for a drug without replicates and moves to s_g² as its
+// degrees of freedom grow: there is no threshold on the replicated pairs.
+// A screen with a handful of replicated pairs gets s0² with few degrees of
+// freedom (wide, but an estimate), one with thousands a sharp per-drug
+// estimate. With a single drug-level group (fewer than three drugs), s0²
+// is the pooled Σ d_i s_i² / Σ d_i (the maximum-likelihood common
+// variance). A pair's variance is the mean of its two drugs':
+//
+//	a(a, b) = (s̃_a² + s̃_b²) / 2.
+//
+// Drugs are identified by their Morgan bits (as the σ features do), so a
+// loaded model finds them in any feature matrix. A Dataset carries no
+// cell line: on several cell lines the drugs pool over them.
+//
+// Files written before this estimator hold a ridge regressor of the
+// replicate variance on the network's last combined-layer activations
+// (W, C); they load and predict as before (variance).
 type aleatoric struct {
-	W     []float64 `json:"w"`
-	C     float64   `json:"c"`
-	Pairs int       `json:"pairs"` // replicated pairs it was fitted on
+	// Legacy ridge regressor a(x) = max(0, wᵀh(x) + c) (files before the
+	// pooled estimator); empty in new files.
+	W []float64 `json:"w,omitempty"`
+	C float64   `json:"c,omitempty"`
+
+	Pairs int `json:"pairs"` // replicated pairs it was fitted on
 	// RepN is the mean replicate count of the training targets: a target
 	// is a mean of RepN measurements, so its noise variance is a(x)/RepN.
 	RepN float64 `json:"rep_n"`
+
+	// Pooled estimator (standardized units).
+	DF      float64   `json:"df,omitempty"`       // Σ d_i
+	S0      float64   `json:"s0,omitempty"`       // prior variance s0²
+	PriorDF float64   `json:"prior_df,omitempty"` // d0; 0 means ∞
+	NBits   int       `json:"nbits,omitempty"`    // Morgan bits identifying a drug
+	Drugs   [][]int32 `json:"drugs,omitempty"`    // drugs with replicates: on-bits, ascending
+	DrugVar []float64 `json:"drug_var,omitempty"` // their moderated variances s̃_g²
 }
 
-// fitAleatoric fits on the pairs of idx with ≥2 replicates; hid holds their
-// activations (len(idx)×h). It returns nil when there are too few.
-func fitAleatoric(d *Dataset, idx []int, hid []float64, h int, sd float64) (*aleatoric, error) {
-	var rows []int
-	repN := 0.0
-	for k, i := range idx {
+// fitAleatoric estimates the pooled aleatoric variance from the
+// replicated pairs of idx (targets standardized by sd). It returns nil
+// when no pair of idx has replicates: then there is no information on the
+// noise.
+func fitAleatoric(d *Dataset, idx []int, sd float64) *aleatoric {
+	if d.N == nil || d.Var == nil {
+		return nil
+	}
+	nbits := d.Features.Config.NBits
+	keyOf := map[int]int{}
+	at := map[string]int{}
+	var bits [][]int32
+	drug := func(i int) int {
+		if k, ok := keyOf[i]; ok {
+			return k
+		}
+		b := onBits(d.Features, i, nbits)
+		key := bitKey(b)
+		k, ok := at[key]
+		if !ok {
+			k = len(bits)
+			at[key] = k
+			bits = append(bits, b)
+		}
+		keyOf[i] = k
+		return k
+	}
+	var df, ss []float64 // per drug: Σ d_i and Σ d_i s_i²
+	repN, totDF, totSS := 0.0, 0.0, 0.0
+	pairs := 0
+	for _, i := range idx {
 		repN += float64(d.N[i])
-		if d.N[i] >= 2 && !math.IsNaN(d.Var[i]) {
-			rows = append(rows, k)
+		if d.N[i] < 2 || math.IsNaN(d.Var[i]) || math.IsInf(d.Var[i], 0) {
+			continue
+		}
+		pairs++
+		di, vi := float64(d.N[i]-1), d.Var[i]/(sd*sd)
+		totDF += di
+		totSS += di * vi
+		p := d.Pairs[i]
+		for _, g := range uniq([2]int{drug(p.A), drug(p.B)}) {
+			for len(df) <= g {
+				df, ss = append(df, 0), append(ss, 0)
+			}
+			df[g] += di
+			ss[g] += di * vi
 		}
 	}
-	if len(rows) < minReplicatedPairs {
-		return nil, nil
+	if pairs == 0 {
+		return nil
 	}
-	repN /= float64(len(idx))
-	n := len(rows)
-	X := mat.NewDense(n, h+1, nil)
-	y := mat.NewVecDense(n, nil)
-	for r, k := range rows {
-		for j := 0; j < h; j++ {
-			X.Set(r, j, hid[k*h+j])
+	a := &aleatoric{Pairs: pairs, RepN: repN / float64(len(idx)), DF: totDF, NBits: nbits}
+	var gs []int
+	var sg, dg []float64
+	for g := range df {
+		if df[g] > 0 {
+			gs = append(gs, g)
+			sg = append(sg, ss[g]/df[g])
+			dg = append(dg, df[g])
 		}
-		X.Set(r, h, 1)
-		y.SetVec(r, d.Var[idx[k]]/(sd*sd))
 	}
-	var xtx mat.SymDense
-	xtx.SymOuterK(1, X.T())
-	// λ = the mean diagonal of XᵀX over the features: strong shrinkage,
-	// because single sample variances of 2–3 replicates are very noisy
-	// (χ² with 1–2 degrees of freedom) and a(x) is clipped at 0, so an
-	// overfitted regressor would be biased upward. No penalty on the
-	// intercept.
-	lambda := 0.0
-	for j := 0; j < h; j++ {
-		lambda += xtx.At(j, j)
+	a.S0, a.PriorDF = squeezeVar(sg, dg, totSS/totDF)
+	for k, g := range gs {
+		a.Drugs = append(a.Drugs, bits[g])
+		a.DrugVar = append(a.DrugVar, moderated(a.S0, a.PriorDF, sg[k], dg[k]))
 	}
-	lambda = max(lambda/float64(h), 1e-6)
-	for j := 0; j < h; j++ {
-		xtx.SetSym(j, j, xtx.At(j, j)+lambda)
-	}
-	xtx.SetSym(h, h, xtx.At(h, h)+1e-9)
-	var xty mat.VecDense
-	xty.MulVec(X.T(), y)
-	var chol mat.Cholesky
-	if !chol.Factorize(&xtx) {
-		return nil, fmt.Errorf("model: aleatoric regression: singular normal equations")
-	}
-	var w mat.VecDense
-	if err := chol.SolveVecTo(&w, &xty); err != nil {
-		return nil, fmt.Errorf("model: aleatoric regression: %w", err)
-	}
-	a := &aleatoric{W: make([]float64, h), Pairs: n, RepN: repN}
-	for j := 0; j < h; j++ {
-		a.W[j] = w.AtVec(j)
-	}
-	a.C = w.AtVec(h)
-	return a, nil
+	return a
 }
 
-// variance returns a(x) (one measurement, standardized units) for
-// activations hid (h values).
+// moderated is (d0·s0² + d·s²)/(d0 + d); d0 = 0 stands for ∞ (s0²).
+func moderated(s0, d0, s, d float64) float64 {
+	if d0 == 0 {
+		return s0
+	}
+	return (d0*s0 + d*s) / (d0 + d)
+}
+
+// squeezeVar estimates the prior (s0², d0) of sample variances s with
+// degrees of freedom d by Smyth's (2004) method of moments (see
+// aleatoric). d0 = 0 means ∞. With fewer than three variances, or a zero
+// among them (the log is undefined), it returns (pooled, 0).
+func squeezeVar(s, d []float64, pooled float64) (s0, d0 float64) {
+	g := len(s)
+	if g < 3 {
+		return pooled, 0
+	}
+	e := make([]float64, g)
+	mean, meanTri := 0.0, 0.0
+	for k := range s {
+		if !(s[k] > 0) {
+			return pooled, 0
+		}
+		e[k] = math.Log(s[k]) - mathext.Digamma(d[k]/2) + math.Log(d[k]/2)
+		mean += e[k]
+		meanTri += trigamma(d[k] / 2)
+	}
+	mean /= float64(g)
+	meanTri /= float64(g)
+	v := 0.0
+	for _, x := range e {
+		v += (x - mean) * (x - mean)
+	}
+	v = v/float64(g-1) - meanTri
+	if !(v > 0) {
+		return math.Exp(mean), 0
+	}
+	h := trigammaInverse(v)
+	d0 = 2 * h
+	return math.Exp(mean + mathext.Digamma(h) - math.Log(h)), d0
+}
+
+// trigamma is ψ′(x) for x > 0: the recurrence ψ′(x) = ψ′(x+1) + 1/x² up
+// to x ≥ 6, then the asymptotic series 1/x + 1/(2x²) + 1/(6x³) − 1/(30x⁵)
+// + 1/(42x⁷) − 1/(30x⁹) (Abramowitz & Stegun 6.4.12), accurate to ~1e-10
+// there.
+func trigamma(x float64) float64 {
+	r := 0.0
+	for x < 6 {
+		r += 1 / (x * x)
+		x++
+	}
+	x2 := 1 / (x * x)
+	return r + 1/x + x2/2 + x2/x*(1.0/6-x2*(1.0/30-x2*(1.0/42-x2/30)))
+}
+
+// trigammaInverse solves ψ′(y) = v (v > 0) for y by bisection on log y
+// (ψ′ is decreasing from ∞ at 0 to 0 at ∞; limma's trigammaInverse
+// solves the same equation by Newton's method).
+func trigammaInverse(v float64) float64 {
+	lo, hi := math.Log(1e-8), math.Log(1e8)
+	for range 200 {
+		mid := (lo + hi) / 2
+		if trigamma(math.Exp(mid)) > v {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return math.Exp((lo + hi) / 2)
+}
+
+// aleaCtx looks up the moderated variances of the drugs of one feature
+// matrix.
+type aleaCtx struct {
+	a   *aleatoric
+	at  map[string]int
+	got map[int]float64
+}
+
+func (a *aleatoric) context() *aleaCtx {
+	c := &aleaCtx{a: a, at: map[string]int{}, got: map[int]float64{}}
+	for k, b := range a.Drugs {
+		c.at[bitKey(b)] = k
+	}
+	return c
+}
+
+// drug is s̃² of drug i of f: its moderated variance if it had
+// replicates, else s0².
+func (c *aleaCtx) drug(f *Features, i int) float64 {
+	if v, ok := c.got[i]; ok {
+		return v
+	}
+	v := c.a.S0
+	if k, ok := c.at[bitKey(onBits(f, i, c.a.NBits))]; ok {
+		v = c.a.DrugVar[k]
+	}
+	c.got[i] = v
+	return v
+}
+
+// pair is a(a, b) = (s̃_a² + s̃_b²)/2 (pooled estimator only).
+func (c *aleaCtx) pair(f *Features, a, b int) float64 {
+	return (c.drug(f, a) + c.drug(f, b)) / 2
+}
+
+// legacy reports a file's ridge regressor (written before the pooled
+// estimator).
+func (a *aleatoric) legacy() bool { return len(a.W) > 0 }
+
+// variance returns the legacy regressor's a(x) (one measurement,
+// standardized units) for activations hid (h values).
 func (a *aleatoric) variance(hid []float64) float64 {
 	v := a.C
 	for j, w := range a.W {
 		v += w * hid[j]
 	}
 	return max(v, 0)
+}
+
+// check validates an estimate read from a model file (width h of the
+// legacy regressor's activations).
+func (a *aleatoric) check(h int) error {
+	if !(a.RepN >= 1) || math.IsInf(a.RepN, 0) {
+		return fmt.Errorf("aleatoric: mean replicate count %v", a.RepN)
+	}
+	if a.legacy() {
+		if len(a.W) != h {
+			return fmt.Errorf("aleatoric regressor of %d weights, network width %d", len(a.W), h)
+		}
+		return nil
+	}
+	if !(a.S0 >= 0) || math.IsInf(a.S0, 0) || !(a.PriorDF >= 0) || math.IsInf(a.PriorDF, 0) || len(a.Drugs) != len(a.DrugVar) || a.NBits < 1 || a.NBits > MaxFeatures {
+		return fmt.Errorf("aleatoric: s0² %v, prior df %v, %d drugs with %d variances, %d bits", a.S0, a.PriorDF, len(a.Drugs), len(a.DrugVar), a.NBits)
+	}
+	for k, v := range a.DrugVar {
+		if !(v >= 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("aleatoric: drug %d variance %v", k, v)
+		}
+		for j, c := range a.Drugs[k] {
+			if c < 0 || int(c) >= a.NBits || (j > 0 && c <= a.Drugs[k][j-1]) {
+				return fmt.Errorf("aleatoric: drug %d: bit %d out of order or range", k, c)
+			}
+		}
+	}
+	return nil
 }

@@ -30,6 +30,12 @@ type Config struct {
 	// reads it.
 	SigmaLoss string
 
+	// NoveltyHoldout is the share of the training pairs whose drugs DEUP
+	// holds out of μ's training so that its error predictor learns the
+	// error on unseen drugs (novelty.go); default DefaultNoveltyHoldout,
+	// negative means none. Only DEUP reads it.
+	NoveltyHoldout float64
+
 	// side is the number of σ-feature columns the σ path of a network
 	// reads beside the seen bit (set by DEUP from SigmaFeatures; 0 for the
 	// baselines).
@@ -61,6 +67,9 @@ func (c Config) withDefaults() Config {
 	if c.WeightDecay < 0 {
 		c.WeightDecay = 0
 	}
+	if c.NoveltyHoldout == 0 {
+		c.NoveltyHoldout = DefaultNoveltyHoldout
+	}
 	if c.MinSigma == 0 {
 		c.MinSigma = 1e-3
 	}
@@ -78,6 +87,9 @@ func (c Config) validate() error {
 	}
 	if c.SigmaLoss != "" && c.SigmaLoss != "nll" && c.SigmaLoss != "log" {
 		return fmt.Errorf("model: config: sigma loss %q, want nll or log", c.SigmaLoss)
+	}
+	if c.NoveltyHoldout >= 0.5 {
+		return fmt.Errorf("model: config: novelty holdout %v, want < 0.5 (negative for none)", c.NoveltyHoldout)
 	}
 	if !(c.LR > 0) || !(c.MinSigma > 0) {
 		return fmt.Errorf("model: config: LR %v and MinSigma %v must be > 0", c.LR, c.MinSigma)

@@ -22,6 +22,8 @@ type DEUP struct {
 	// sigmaScale multiplies σ_total (1 unless Config.SigmaLoss is "log").
 	sigmaScale float64
 	alea       *aleatoric
+	// nov scales σ_total for new chemistry (novelty.go); nil without.
+	nov *novelty
 	// replicated is the number of train+val pairs with ≥2 replicates.
 	replicated int
 	trained    bool
@@ -57,6 +59,12 @@ func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progre
 	m.trained = false
 	m.feat = d.Features.Config
 	m.mean, m.sd = standardization(d, split.Train)
+	// μ′ of the novelty fold first (novelty.go), so that the last progress
+	// reports are the main network's.
+	nov, err := m.fitNovelty(ctx, d, split, progress)
+	if err != nil {
+		return err
+	}
 	var side []float64
 	m.sref, m.cfg.side = nil, 0
 	if k := len(m.cfg.SigmaFeatures.Columns()); k > 0 {
@@ -99,26 +107,14 @@ func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progre
 	m.net.endTraining()
 	m.fwd = rt.fwd
 	idx := append(append([]int(nil), split.Train...), split.Val...)
-	pa, pb := make([]int, len(idx)), make([]int, len(idx))
-	for k, i := range idx {
-		pa[k], pb[k] = d.Pairs[i].A, d.Pairs[i].B
-	}
-	h := m.cfg.CombHidden
-	hid := make([]float64, len(idx)*h)
-	m.fwd.pairs(d.Features, pa, pb, 0, nil, make([]float64, len(idx)), nil, hid)
 	m.replicated = 0
 	for _, i := range idx {
 		if d.N != nil && d.N[i] >= 2 && d.Var != nil && !math.IsNaN(d.Var[i]) {
 			m.replicated++
 		}
 	}
-	if d.N != nil && d.Var != nil {
-		a, err := fitAleatoric(d, idx, hid, h, m.sd)
-		if err != nil {
-			return err
-		}
-		m.alea = a
-	}
+	m.alea = fitAleatoric(d, idx, m.sd)
+	m.nov = nov
 	m.trained = true
 	return nil
 }
@@ -134,7 +130,7 @@ const swappedSeed = 0x78657272 // "xerr"
 // the D_in pairs, for the xerror feature.
 func (m *DEUP) swappedResiduals(ctx context.Context, d *Dataset, split drugcomb.Split, progress func(Progress)) ([]float64, error) {
 	cfg := m.cfg
-	cfg.SigmaFeatures, cfg.side, cfg.Seed = SigmaFeatures{}, 0, m.cfg.Seed^swappedSeed
+	cfg.SigmaFeatures, cfg.side, cfg.Seed, cfg.NoveltyHoldout = SigmaFeatures{}, 0, m.cfg.Seed^swappedSeed, -1
 	mb := NewDEUP(cfg)
 	var pr func(Progress)
 	if progress != nil {
@@ -163,10 +159,17 @@ func (m *DEUP) swappedResiduals(ctx context.Context, d *Dataset, split drugcomb.
 
 // AleatoricNote says where SigmaAleatoric comes from.
 func (m *DEUP) AleatoricNote() string {
-	if m.alea == nil {
-		return fmt.Sprintf("fewer than %d replicated pairs in train+val (%d): aleatoric estimate 0, sigma_total is an upper bound on sigma_epistemic", minReplicatedPairs, m.replicated)
+	switch {
+	case m.alea == nil:
+		return "no replicated pair in train+val: no estimate of the noise, aleatoric 0, sigma_total is an upper bound on sigma_epistemic"
+	case m.alea.legacy():
+		return fmt.Sprintf("aleatoric from replicate variance (ridge regressor on %d replicated pairs, targets are means of %.2g replicates)", m.alea.Pairs, m.alea.RepN)
 	}
-	return fmt.Sprintf("aleatoric from replicate variance (ridge regressor on %d replicated pairs, targets are means of %.2g replicates)", m.alea.Pairs, m.alea.RepN)
+	d0 := "inf"
+	if m.alea.PriorDF > 0 {
+		d0 = fmt.Sprintf("%.3g", m.alea.PriorDF)
+	}
+	return fmt.Sprintf("aleatoric from replicate variance pooled with empirical-Bayes shrinkage (%d replicated pairs, %.0f df; screen sd %.3g, prior df %s; %d drugs with their own moderated variance; targets are means of %.2g replicates)", m.alea.Pairs, m.alea.DF, math.Sqrt(m.alea.S0)*m.sd, d0, len(m.alea.Drugs), m.alea.RepN)
 }
 
 // Predict returns μ (bit 0) and σ_total (bit 1, the out-of-sample σ) per
@@ -184,7 +187,15 @@ func (m *DEUP) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 	mu, sig := make([]float64, n), make([]float64, n)
 	var hid, side []float64
 	dyn := m.sref != nil && m.sref.feat.dynamic()
-	if m.alea != nil || dyn {
+	var nctx *noveltyCtx
+	if m.nov != nil {
+		nctx = newNoveltyCtx(m.nov.Drugs, m.nov.NBits)
+	}
+	var actx *aleaCtx
+	if m.alea != nil && !m.alea.legacy() {
+		actx = m.alea.context()
+	}
+	if m.alea != nil && m.alea.legacy() || dyn {
 		hid = make([]float64, n*h)
 	}
 	var sctx *sigmaCtx
@@ -216,9 +227,18 @@ func (m *DEUP) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 		m.fwd.pairsSide(f, pa[:len(part)], pb[:len(part)], 1, sk, mu[:len(part)], sig[:len(part)], hk)
 		for i := 0; i < len(part); i++ {
 			st := sig[i] * m.sd * m.scale()
+			if nctx != nil {
+				st *= math.Sqrt(m.nov.scale(nctx.pair(f, part[i].A, part[i].B)))
+			}
 			sa := 0.0
 			if m.alea != nil {
-				sa = min(math.Sqrt(m.alea.variance(hid[i*h:(i+1)*h])/m.alea.RepN)*m.sd, st)
+				var a float64
+				if actx != nil {
+					a = actx.pair(f, part[i].A, part[i].B)
+				} else {
+					a = m.alea.variance(hid[i*h : (i+1)*h])
+				}
+				sa = min(math.Sqrt(a/m.alea.RepN)*m.sd, st)
 			}
 			out[lo+i] = Prediction{Mu: mu[i]*m.sd + m.mean, SigmaTotal: st, SigmaAleatoric: sa,
 				SigmaEpistemic: math.Sqrt(max(st*st-sa*sa, 0))}

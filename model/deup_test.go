@@ -65,15 +65,13 @@ func TestDEUPRecoversToyTruth(t *testing.T) {
 	if corr < 0.2 {
 		t.Errorf("corr(σ_total, |residual|) = %.3f, want ≥ 0.2", corr)
 	}
-	// The aleatoric regressor: mean a(x) (one measurement) over the test
-	// pairs within 25 % of the mean true noise variance (its targets, the
-	// replicate sample variances, are unbiased for it).
-	pa, pb := splitPairs(pairs)
-	hid := make([]float64, len(pairs)*m.cfg.CombHidden)
-	m.fwd.pairs(tp.d.Features, pa, pb, 0, nil, make([]float64, len(pairs)), nil, hid)
+	// The pooled aleatoric estimate: mean a(x) (one measurement) over the
+	// test pairs within 25 % of the mean true noise variance (the
+	// replicate sample variances it pools are unbiased for it).
+	actx := m.alea.context()
 	var aSum, nSum float64
 	for k, i := range tp.split.Test {
-		aSum += m.alea.variance(hid[k*m.cfg.CombHidden:(k+1)*m.cfg.CombHidden]) * m.sd * m.sd
+		aSum += actx.pair(tp.d.Features, pairs[k].A, pairs[k].B) * m.sd * m.sd
 		nSum += tp.noise[i]
 	}
 	t.Logf("mean a(x) %.4f, mean true noise variance %.4f", aSum/float64(len(pairs)), nSum/float64(len(pairs)))

@@ -89,15 +89,16 @@
 // (tested, with the frozen groups bit-identical). Skipped with fewer than
 // 20 validation pairs.
 //
-// Aleatoric/epistemic split: when train ∪ val has at least 30 pairs with
-// replicates, a ridge regression (strong shrinkage: λ = the mean diagonal
-// of XᵀX) of the per-pair sample variance
-// (n−1 denominator, i.e. K/(K−1) × the empirical variance, the paper's
-// unbiased estimator) on the trained network's c2 activations gives a(x),
-// the noise variance of one measurement. A training target is a mean of
-// RepN measurements on average, so σ_aleatoric² = min(a(x)/RepN, σ_total²)
-// and σ_epistemic² = σ_total² − σ_aleatoric². Otherwise σ_aleatoric = 0 and
-// σ_total is an upper bound on σ_epistemic; AleatoricNote says which.
+// Aleatoric/epistemic split: a(x), the noise variance of one
+// measurement, pools the replicate variances of train ∪ val with
+// empirical-Bayes shrinkage per drug (Smyth 2004's moderated variances,
+// aleatoric.go): no threshold on the replicated pairs, one replicated
+// pair gives a (wide) estimate; none gives σ_aleatoric = 0 (AleatoricNote
+// says which). A training target is a mean of RepN measurements on
+// average, so σ_aleatoric² = min(a(x)/RepN, e(x)) and σ_epistemic² = e(x) −
+// σ_aleatoric², with e(x) = σ_total² the total error: the σ path's,
+// scaled for new chemistry by 1 + β ν(x) (novelty.go: ν the effective
+// number of unseen drugs, β fitted on a held-out-drug fold).
 //
 // # Optimizer
 //

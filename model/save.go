@@ -55,6 +55,9 @@ type fileHeader struct {
 	// and the scale it multiplies σ by; absent for "nll" (scale 1).
 	SigmaLoss  string  `json:"sigma_loss,omitempty"`
 	SigmaScale float64 `json:"sigma_scale,omitempty"`
+	// Novelty is DEUP's novelty scale of σ_total (novelty.go); absent in
+	// files written before it, which predict without it.
+	Novelty *novelty `json:"novelty,omitempty"`
 }
 
 type fileConfig struct {
@@ -195,7 +198,7 @@ func (m *DEUP) Save(w io.Writer) error {
 	if !m.trained {
 		return fmt.Errorf("model: save: model is not trained")
 	}
-	return writeModel(w, fileHeader{Method: m.Name(), Config: toFileConfig(m.cfg), Features: m.feat, Mean: m.mean, SD: m.sd, Aleatoric: m.alea, Replicated: m.replicated, SigmaRef: m.sref, SigmaLoss: m.sigmaLoss(), SigmaScale: m.savedScale()}, []*network{m.net})
+	return writeModel(w, fileHeader{Method: m.Name(), Config: toFileConfig(m.cfg), Features: m.feat, Mean: m.mean, SD: m.sd, Aleatoric: m.alea, Replicated: m.replicated, SigmaRef: m.sref, SigmaLoss: m.sigmaLoss(), SigmaScale: m.savedScale(), Novelty: m.nov}, []*network{m.net})
 }
 
 // Load reads a model written by any Method's Save.
@@ -215,9 +218,16 @@ func Load(r io.Reader) (Method, error) {
 			return nil, fmt.Errorf("%w: sigma loss %q, scale %v", ErrFormat, h.SigmaLoss, h.SigmaScale)
 		}
 		cfg.SigmaLoss = h.SigmaLoss
-		m := &DEUP{cfg: cfg, net: nets[0], fwd: newForwarder(nets[0]), feat: h.Features, sref: h.SigmaRef, mean: h.Mean, sd: h.SD, sigmaScale: h.SigmaScale, alea: h.Aleatoric, replicated: h.Replicated, trained: true}
-		if m.alea != nil && (len(m.alea.W) != m.cfg.CombHidden || !(m.alea.RepN >= 1)) {
-			return nil, fmt.Errorf("%w: aleatoric regressor of %d weights", ErrFormat, len(m.alea.W))
+		m := &DEUP{cfg: cfg, net: nets[0], fwd: newForwarder(nets[0]), feat: h.Features, sref: h.SigmaRef, mean: h.Mean, sd: h.SD, sigmaScale: h.SigmaScale, alea: h.Aleatoric, nov: h.Novelty, replicated: h.Replicated, trained: true}
+		if m.alea != nil {
+			if err := m.alea.check(m.cfg.CombHidden); err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrFormat, err)
+			}
+		}
+		if m.nov != nil {
+			if err := m.nov.check(h.Features.NBits); err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrFormat, err)
+			}
 		}
 		return m, nil
 	case "ensemble", "ensemble-nll":

@@ -82,6 +82,7 @@ func runBench(ctx context.Context, env Env, args []string) error {
 	whole := fs.Bool("whole-molecule", false, "fingerprint every fragment of a SMILES (salts, counter-ions) instead of the largest organic one")
 	sigmaFeat := fs.String("sigma-features", model.DefaultSigmaFeatures, sigmaFeaturesUsage)
 	sigmaLoss := fs.String("sigma-loss", "nll", sigmaLossUsage)
+	novelty := fs.Float64("novelty-holdout", model.DefaultNoveltyHoldout, noveltyHoldoutUsage)
 	workers := fs.Int("workers", 2, "trainings run at the same time (the results do not depend on it; train seconds are wall time shared between them)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof reads it)")
 	pos, err := parseArgs(fs, args)
@@ -113,7 +114,7 @@ func runBench(ctx context.Context, env Env, args []string) error {
 	}
 	cfg := bench.Config{
 		Fracs:       fracs,
-		Model:       model.Config{MaxEpochs: *epochs, Patience: *patience, SigmaFeatures: sf, SigmaLoss: *sigmaLoss},
+		Model:       model.Config{MaxEpochs: *epochs, Patience: *patience, SigmaFeatures: sf, SigmaLoss: *sigmaLoss, NoveltyHoldout: noveltyHoldout(*novelty)},
 		Members:     *members,
 		Passes:      *passes,
 		ExtraPasses: *extra,

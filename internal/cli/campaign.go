@@ -22,6 +22,7 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/internal/progress"
+	"github.com/deup-screening/deup/uq"
 )
 
 func campaignCommand() *Command {
@@ -961,6 +962,16 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 			s.Best.Mean[last], s.Best.SE[last], s.TestRMSE.Mean[last], s.TestRMSE.SE[last])
 	}
 	tw.Flush()
+	newChem := map[string][]float64{}
+	for _, tr := range traces {
+		newChem[tr.Strategy] = append(newChem[tr.Strategy], float64(tr.NewChemistryTotal()))
+	}
+	fmt.Fprintf(env.Stdout, "pairs chosen with a drug measured in at most %d pairs before the round (all rounds, mean over seeds):", active.RareDrugPairs)
+	for _, name := range rep.Order {
+		m, _ := uq.MeanSD(newChem[name])
+		fmt.Fprintf(env.Stdout, " %s %.1f;", name, m)
+	}
+	fmt.Fprintln(env.Stdout)
 	fmt.Fprintf(env.Stdout, "(mean ± standard error over %d seeds after %d rounds; %d of %d pairs measured)\nwrote %s/{report.json,runs.csv,summary.csv,simulation.png,simulation.svg} in %s\n",
 		*seeds, last, rep.Measured[last], len(table), *out, time.Since(start).Round(time.Millisecond))
 	return nil

@@ -114,6 +114,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	whole := fs.Bool("whole-molecule", false, "fingerprint every fragment of a SMILES (salts, counter-ions) instead of the largest organic one")
 	sigmaFeat := fs.String("sigma-features", model.DefaultSigmaFeatures, sigmaFeaturesUsage)
 	sigmaLoss := fs.String("sigma-loss", "nll", sigmaLossUsage)
+	novelty := fs.Float64("novelty-holdout", model.DefaultNoveltyHoldout, noveltyHoldoutUsage)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -145,7 +146,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
 	}
-	cfg := model.Config{Seed: *seed, MaxEpochs: *epochs, Patience: *patience, SigmaFeatures: sf, SigmaLoss: *sigmaLoss}
+	cfg := model.Config{Seed: *seed, MaxEpochs: *epochs, Patience: *patience, SigmaFeatures: sf, SigmaLoss: *sigmaLoss, NoveltyHoldout: noveltyHoldout(*novelty)}
 	m, err := newMethod(*method, cfg, *members, *passes, *dropRate)
 	if err != nil {
 		return err
@@ -646,3 +647,14 @@ const sigmaFeaturesUsage = "stationarizing inputs of DEUP's sigma path, relative
 
 // sigmaLossUsage documents --sigma-loss (deup train, deup bench).
 const sigmaLossUsage = "loss of DEUP's sigma refit on the out-of-sample pairs: nll (Gaussian negative log-likelihood) or log (regression of log sigma on log |y-mu|, then one held-out Gaussian scale); see docs/sigma-features.md"
+
+// noveltyHoldoutUsage documents --novelty-holdout (deup train, deup bench).
+const noveltyHoldoutUsage = "share of the training pairs whose drugs DEUP holds out of the mean's training, so that its error predictor learns the error on unseen drugs (0 for none, below 0.5); see docs/sigma-features.md"
+
+// noveltyHoldout maps the flag's 0 (none) to model.Config's negative.
+func noveltyHoldout(v float64) float64 {
+	if v == 0 {
+		return -1
+	}
+	return v
+}

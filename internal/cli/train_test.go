@@ -31,7 +31,8 @@ func TestTrainPredict(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("train exit %d: %s", code, serr)
 	}
-	for _, want := range []string{"synthetic default", "trained deup: 2 epochs", "calibration: 91 of 909 pairs (--calibration 0.1, seed 3) held out before the split",
+	for _, want := range []string{"synthetic default", "trained deup: 4 epochs in all (last run: 2,", // 2 of the novelty fold's μ′, then 2 of the model
+		"calibration: 91 of 909 pairs (--calibration 0.1, seed 3) held out before the split",
 		"split 70/30 (seed 3) of the other 818 pairs: 573 in-sample (mu fitted), 245 out-of-sample", "calibration stored: conformal-normalized on 91 pairs",
 		"out-of-sample RMSE", "predicting the in-sample mean", "replicate noise sd", "aleatoric from replicate variance", "remembers its 60 drugs"} {
 		if !strings.Contains(out, want) {

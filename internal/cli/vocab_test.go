@@ -141,9 +141,9 @@ func TestVocabularyRoundTrip(t *testing.T) {
 	out := filepath.Join(tmp, "bench")
 	mustRun(t, "bench", "--screen", screen, "--methods", "ensemble", "--members", "2", "--seeds", "1", "--epochs", "2", "--no-figures", "--out", out)
 	check("bench-predictions", filepath.Join(out, "predictions.parquet"), nil)
-	metrics := append(append(uq.Names(), "train_seconds"), bench.TruthNames()...)
+	metrics := append(append(uq.Names(), "train_seconds", "epi_excess_spearman"), bench.TruthNames()...)
 	check("bench-results", filepath.Join(out, "results.json"), map[string][]string{
-		"method": {"ensemble"}, "metric": metrics, "kind": {"plain", "normalized"},
+		"method": {"ensemble"}, "metric": metrics, "kind": {"plain", "normalized"}, "epi_key": bench.EpiNames(),
 		"interval_metric": {"coverage", "width", "worst_quintile_coverage", "interval_score"},
 	})
 

@@ -211,9 +211,12 @@ func Files() []File {
 			Key: "bench-results", Title: "Bench: results.json", Formats: []Format{JSON}, Document: true,
 			Writer: "`deup bench --out DIR`: `DIR/results.json`",
 			Columns: []Column{
-				{Name: "methods.{method}.{metric}.mean", Type: Float64, Nullable: true, Meaning: "mean over seeds of a metric (docs/METRICS.md; train_seconds; truth metrics on synthetic screens); null when undefined"},
+				{Name: "methods.{method}.{metric}.mean", Type: Float64, Nullable: true, Meaning: "mean over seeds of a metric (docs/METRICS.md; train_seconds; truth metrics and epi_excess_spearman, the Spearman correlation of σ_epistemic with |y − μ| − true noise sd, on synthetic screens); null when undefined"},
 				{Name: "methods.{method}.{metric}.sd", Type: Float64, Nullable: true, Meaning: "its sample standard deviation over seeds"},
 				{Name: "methods.{method}.{metric}.per_seed[]", Type: Float64, Nullable: true, Meaning: "its value for each seed"},
+				{Name: "methods.{method}.sigma_epistemic.{epi_key}.mean", Type: Float64, Nullable: true, Meaning: "σ_epistemic by unseen drugs (docs/epistemic.md): epi_key unseen0, unseen1, unseen2 (mean σ_epistemic over the test pairs with 0, 1, 2 drugs in no training pair; unseen0 over the validation pairs under a split by drug) or zero_fraction (share of test pairs with σ_epistemic = 0); mean over the seeds that have such pairs"},
+				{Name: "methods.{method}.sigma_epistemic.{epi_key}.sd", Type: Float64, Nullable: true, Meaning: "its sample standard deviation over those seeds"},
+				{Name: "methods.{method}.sigma_epistemic.{epi_key}.per_seed[]", Type: Float64, Nullable: true, Meaning: "its value for each of those seeds"},
 				{Name: "methods.{method}.conformal.{kind}.{interval_metric}.mean", Type: Float64, Nullable: true, Meaning: "conformal interval metrics, kind plain or normalized (coverage, width, worst_quintile_coverage, interval_score; coverages in percent)"},
 				{Name: "methods.{method}.conformal.{kind}.{interval_metric}.sd", Type: Float64, Nullable: true, Meaning: "its sample standard deviation over seeds"},
 				{Name: "methods.{method}.conformal.{kind}.{interval_metric}.per_seed[]", Type: Float64, Nullable: true, Meaning: "its value for each seed"},

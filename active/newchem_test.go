@@ -1,0 +1,18 @@
+package active
+
+import "testing"
+
+// TestNewChemistry: before the round drug 0 has three pairs, drugs 1, 2, 3
+// one each and drug 9 none; with RareDrugPairs = 2 a chosen pair counts
+// when either drug has at most two: (0,1) yes (1 has one), (0,0) no (0 has
+// three), (0,9) yes (9 has none), (2,3) yes.
+func TestNewChemistry(t *testing.T) {
+	before := []Pair{{A: 0, B: 1}, {A: 0, B: 2}, {A: 0, B: 3}}
+	chosen := []Pair{{A: 0, B: 1}, {A: 0, B: 0}, {A: 0, B: 9}, {A: 2, B: 3}}
+	if got := newChemistry(before, chosen); got != 3 {
+		t.Errorf("newChemistry = %d, want 3", got)
+	}
+	if got := (Trace{NewChemistry: []int{0, 2, 5}}).NewChemistryTotal(); got != 7 {
+		t.Errorf("NewChemistryTotal = %d, want 7", got)
+	}
+}
