@@ -35,6 +35,9 @@ Formats:
                      cell_line_name and the scores css_ri, synergy_zip,
                      synergy_loewe, synergy_hsa, synergy_bliss that are
                      present); --drugs optionally adds SMILES by drug name.
+  --format almanac-wells  NCI's own ALMANAC files: dose-level wells (CSV or
+                     zip), ComboCompoundSet.sdf, names; recomputes NCI's
+                     ComboScore (deup data import --format almanac-wells -h).
   --format table     any CSV/TSV/delimited text (optionally .gz), Parquet or
                      Arrow IPC file, given the column map --drug-a, --drug-b,
                      --score (comma-separated for several), and optionally
@@ -87,6 +90,9 @@ func parseDelimiter(s string) (rune, error) {
 }
 
 func runDataImport(ctx context.Context, env Env, args []string) error {
+	if isWellsImport(args) {
+		return runImportWells(ctx, env, args)
+	}
 	fs := newFlagSet(env, "deup data import",
 		"deup data import --format almanac --pairs FILE [FILE...] --drugs FILE --out DIR\n"+
 			"       deup data import --format drugcomb FILE [FILE...] [--drugs FILE] --out DIR\n"+
