@@ -1,7 +1,6 @@
 package almanac
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -169,11 +168,14 @@ type singleKey struct {
 }
 
 type singleAcc struct {
-	sum   float64
-	n     int32
-	used  bool
-	lines []int32 // file lines of the wells (for the report)
+	k    singleKey
+	sum  float64
+	n    int32
+	used bool
 }
+
+// singleLine is the file line of a single-agent well and its accumulator.
+type singleLine struct{ acc, line int32 }
 
 type comboWell struct {
 	nsc1, nsc2     int32
@@ -189,7 +191,9 @@ type plateState struct {
 	plate   string
 	cell    int32
 	last    int64
-	singles map[singleKey]*singleAcc
+	singles map[singleKey]int32 // index into acc
+	acc     []singleAcc
+	lines   []singleLine
 	combos  []comboWell
 }
 
@@ -199,8 +203,10 @@ type blockKey struct {
 }
 
 type blockAcc struct {
-	sums    []float64
-	wells   int
+	first   float64   // the first plate's sum
+	more    []float64 // the sums of further plates
+	plates  int32
+	wells   int32
 	fileSum float64 // sum over plates of the file's SCORE
 	fileOK  bool
 }
@@ -217,7 +223,9 @@ type engine struct {
 	tick     int64
 	lastKey  []byte
 	lastPl   *plateState
-	blocks   map[blockKey]*blockAcc
+	blocks   map[blockKey]int32 // index into accs
+	accs     []blockAcc
+	keys     []blockKey
 	pool     []*plateState
 	keyBuf   []byte
 	pb       PlateBlock
@@ -248,7 +256,7 @@ func Import(r io.Reader, name string, opt Options) (*Result, error) {
 		cellIdx:  map[string]int32{},
 		open:     map[string]*plateState{},
 		resolved: map[string]bool{},
-		blocks:   map[blockKey]*blockAcc{},
+		blocks:   map[blockKey]int32{},
 	}
 	e.rep.Expected.Examples = []drugcomb.Example{}
 	e.rep.Score.Examples = []drugcomb.Example{}
@@ -256,18 +264,14 @@ func Import(r io.Reader, name string, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	for {
-		w, err := wr.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	err = wr.stream(func(w *Well) {
 		e.add(w)
 		if opt.Progress != nil && e.rep.WellsRead&0xffff == 0 {
 			opt.Progress(e.rep.WellsRead)
 		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	e.tick += int64(e.opt.PlateWindow) + 1
 	e.sweep() // every open plate, in the order they were last seen
@@ -302,14 +306,16 @@ func (e *engine) add(w *Well) {
 	p := e.plate(w)
 	if w.NSC2 == 0 {
 		k := singleKey{nsc: int32(w.NSC1), micro: micro1, conc: w.Conc1}
-		s := p.singles[k]
-		if s == nil {
-			s = &singleAcc{}
-			p.singles[k] = s
+		i, ok := p.singles[k]
+		if !ok {
+			i = int32(len(p.acc))
+			p.acc = append(p.acc, singleAcc{k: k})
+			p.singles[k] = i
 		}
+		s := &p.acc[i]
 		s.sum += w.Growth
 		s.n++
-		s.lines = append(s.lines, int32(w.Line))
+		p.lines = append(p.lines, singleLine{i, int32(w.Line)})
 		return
 	}
 	p.combos = append(p.combos, comboWell{
@@ -354,9 +360,9 @@ func (e *engine) plate(w *Well) *plateState {
 			p = e.pool[n-1]
 			e.pool = e.pool[:n-1]
 		} else {
-			p = &plateState{singles: map[singleKey]*singleAcc{}}
+			p = &plateState{singles: map[singleKey]int32{}}
 		}
-		p.key, p.study, p.plate, p.cell = key, string(w.Study), string(w.Plate), cell
+		p.key, p.study, p.plate, p.cell, p.last = key, string(w.Study), string(w.Plate), cell, e.tick
 		e.open[key] = p
 		e.rep.Plates++
 		if e.opt.PlateWindow > 0 && len(e.open) >= 2*e.opt.PlateWindow {
@@ -425,26 +431,16 @@ func (e *engine) resolve(p *plateState) {
 		e.block(p, p.combos[i:j])
 		i = j
 	}
-	type unused struct {
-		line int32
-		k    singleKey
-	}
-	var un []unused
-	for k, s := range p.singles {
+	for _, l := range p.lines { // in file order
+		s := &p.acc[l.acc]
 		if s.used {
-			rep.ReferenceWells += int(s.n)
+			rep.ReferenceWells++
 			continue
 		}
-		for _, l := range s.lines {
-			un = append(un, unused{l, k})
-		}
-	}
-	slices.SortFunc(un, func(a, b unused) int { return int(a.line - b.line) })
-	for _, u := range un {
-		tally(&rep.Unused, ReasonSingleOnly, e.where(int(u.line)), fmt.Sprintf("NSC %d at %g alone on plate %s", u.k.nsc, u.k.conc, p.plate))
+		tally(&rep.Unused, ReasonSingleOnly, e.where(int(l.line)), fmt.Sprintf("NSC %d at %g alone on plate %s", s.k.nsc, s.k.conc, p.plate))
 	}
 	clear(p.singles)
-	p.combos = p.combos[:0]
+	p.acc, p.lines, p.combos = p.acc[:0], p.lines[:0], p.combos[:0]
 	e.pool = append(e.pool, p)
 }
 
@@ -456,19 +452,20 @@ func (e *engine) block(p *plateState, ws []comboWell) {
 	pb.Wells = pb.Wells[:0]
 	sum, fileSum, fileOK := 0.0, 0.0, true
 	for _, w := range ws {
-		s1 := p.singles[singleKey{w.nsc1, w.micro1, w.c1}]
-		s2 := p.singles[singleKey{w.nsc2, w.micro2, w.c2}]
-		if s1 == nil || s2 == nil {
+		i1, ok1 := p.singles[singleKey{w.nsc1, w.micro1, w.c1}]
+		i2, ok2 := p.singles[singleKey{w.nsc2, w.micro2, w.c2}]
+		if !ok1 || !ok2 {
 			miss := []string{}
-			if s1 == nil {
+			if !ok1 {
 				miss = append(miss, fmt.Sprintf("NSC %d at %g", w.nsc1, w.c1))
 			}
-			if s2 == nil {
+			if !ok2 {
 				miss = append(miss, fmt.Sprintf("NSC %d at %g", w.nsc2, w.c2))
 			}
 			tally(&rep.Unused, ReasonMissingPartner, e.where(int(w.line)), fmt.Sprintf("no single-agent well of %v on plate %s", miss, p.plate))
 			continue
 		}
+		s1, s2 := &p.acc[i1], &p.acc[i2]
 		s1.used, s2.used = true, true
 		g1, g2 := s1.sum/float64(s1.n), s2.sum/float64(s2.n)
 		eg := expectedGrowth(g1, g2)
@@ -497,13 +494,21 @@ func (e *engine) block(p *plateState, ws []comboWell) {
 	}
 	rep.PlateBlocks++
 	k := blockKey{ws[0].nsc1, ws[0].nsc2, p.cell}
-	b := e.blocks[k]
-	if b == nil {
-		b = &blockAcc{fileOK: true}
-		e.blocks[k] = b
+	bi, ok := e.blocks[k]
+	if !ok {
+		bi = int32(len(e.accs))
+		e.accs = append(e.accs, blockAcc{fileOK: true})
+		e.keys = append(e.keys, k)
+		e.blocks[k] = bi
 	}
-	b.sums = append(b.sums, sum)
-	b.wells += len(pb.Wells)
+	b := &e.accs[bi]
+	if b.plates == 0 {
+		b.first = sum
+	} else {
+		b.more = append(b.more, sum)
+	}
+	b.plates++
+	b.wells += int32(len(pb.Wells))
 	b.fileSum += fileSum
 	b.fileOK = b.fileOK && fileOK
 	if e.opt.Block != nil {
@@ -513,16 +518,18 @@ func (e *engine) block(p *plateState, ws []comboWell) {
 
 func (e *engine) result() *Result {
 	res := &Result{Report: e.rep}
-	res.ComboScores = make([]ComboScore, 0, len(e.blocks))
-	for k, b := range e.blocks {
-		c := ComboScore{NSC1: int(k.nsc1), NSC2: int(k.nsc2), Cell: e.cells[k.cell], Sums: b.sums, Plates: len(b.sums), Wells: b.wells, FileScore: nan}
+	res.ComboScores = make([]ComboScore, 0, len(e.accs))
+	for i := range e.accs {
+		k, b := e.keys[i], &e.accs[i]
+		sums := append([]float64{b.first}, b.more...)
+		c := ComboScore{NSC1: int(k.nsc1), NSC2: int(k.nsc2), Cell: e.cells[k.cell], Sums: sums, Plates: len(sums), Wells: int(b.wells), FileScore: nan}
 		t := 0.0
-		for _, s := range b.sums {
+		for _, s := range sums {
 			t += s
 		}
-		c.Score = t / float64(len(b.sums))
+		c.Score = t / float64(len(sums))
 		if b.fileOK {
-			c.FileScore = b.fileSum / float64(len(b.sums))
+			c.FileScore = b.fileSum / float64(len(sums))
 		}
 		res.ComboScores = append(res.ComboScores, c)
 	}

@@ -87,7 +87,7 @@ type wellReader struct {
 	width  int        // fields per line
 	fields [][]byte
 	quoted []byte // unquoted fields of a quoted line
-	w      Well
+
 }
 
 func newWellReader(r io.Reader, name string) (*wellReader, error) {
@@ -159,21 +159,21 @@ func (wr *wellReader) readLine() ([]byte, error) {
 	return l, nil
 }
 
-// split splits a line into fields (reusing wr.fields).
+// split splits a line into fields (reusing wr.fields), in one pass over
+// its bytes (faster than a search per field on these short fields).
 func (wr *wellReader) split(l []byte) [][]byte {
 	f := wr.fields[:0]
-	if bytes.IndexByte(l, '"') >= 0 {
-		return wr.splitQuoted(l)
-	}
-	for {
-		i := bytes.IndexByte(l, ',')
-		if i < 0 {
-			f = append(f, l)
-			break
+	start := 0
+	for i, c := range l {
+		switch c {
+		case ',':
+			f = append(f, l[start:i])
+			start = i + 1
+		case '"':
+			return wr.splitQuoted(l)
 		}
-		f = append(f, l[:i])
-		l = l[i+1:]
 	}
+	f = append(f, l[start:])
 	wr.fields = f
 	return f
 }
@@ -219,34 +219,22 @@ func str(b []byte) string {
 	return unsafe.String(&b[0], len(b))
 }
 
-// next reads the next well; io.EOF after the last. A malformed line is a
-// *ParseError.
-func (wr *wellReader) next() (*Well, error) {
-	var l []byte
-	for {
-		var err error
-		l, err = wr.readLine()
-		if err != nil {
-			return nil, err
-		}
-		if len(bytes.TrimSpace(l)) > 0 {
-			break
-		}
-	}
+// parse parses line l (line number line) into w, whose byte fields then
+// point into l.
+func (wr *wellReader) parse(l []byte, line int, w *Well) error {
 	f := wr.split(l)
 	if len(f) != wr.width {
-		return nil, &ParseError{File: wr.name, Line: wr.line, Err: fmt.Errorf("%w: %d fields, the header has %d", ErrFormat, len(f), wr.width)}
+		return &ParseError{File: wr.name, Line: line, Err: fmt.Errorf("%w: %d fields, the header has %d", ErrFormat, len(f), wr.width)}
 	}
-	w := &wr.w
-	*w = Well{Line: wr.line}
+	*w = Well{Line: line}
 	get := func(c int) []byte {
 		if i := wr.idx[c]; i >= 0 {
-			return bytes.TrimSpace(f[i])
+			return trimSpace(f[i])
 		}
 		return nil
 	}
 	bad := func(c int, what string) error {
-		return &ParseError{File: wr.name, Line: wr.line, Column: colNames[c], Err: fmt.Errorf("%w: %q is not %s", ErrFormat, fpTrunc(string(get(c)), 40), what)}
+		return &ParseError{File: wr.name, Line: line, Column: colNames[c], Err: fmt.Errorf("%w: %q is not %s", ErrFormat, fpTrunc(string(get(c)), 40), what)}
 	}
 	w.Study, w.Plate, w.Cell, w.Screener = get(colStudy), get(colPlate), get(colCell), get(colScreener)
 	w.Unit1, w.Unit2 = get(colUnit1), get(colUnit2)
@@ -255,38 +243,38 @@ func (wr *wellReader) next() (*Well, error) {
 	}
 	var ok bool
 	if w.NSC1, ok = parseNSC(get(colNSC1)); !ok || w.NSC1 == 0 {
-		return nil, bad(colNSC1, "an NSC number")
+		return bad(colNSC1, "an NSC number")
 	}
 	if w.NSC2, ok = parseNSC(get(colNSC2)); !ok {
-		return nil, bad(colNSC2, "an NSC number or empty")
+		return bad(colNSC2, "an NSC number or empty")
 	}
 	var err error
 	if w.Conc1, err = parseNum(get(colConc1)); err != nil {
-		return nil, bad(colConc1, "a concentration")
+		return bad(colConc1, "a concentration")
 	}
 	if w.NSC2 != 0 {
 		if w.Conc2, err = parseNum(get(colConc2)); err != nil {
-			return nil, bad(colConc2, "a concentration")
+			return bad(colConc2, "a concentration")
 		}
 	}
 	if g := get(colPG); len(g) > 0 {
 		if w.Growth, err = parseNum(g); err != nil {
-			return nil, bad(colPG, "a percent growth")
+			return bad(colPG, "a percent growth")
 		}
 		w.HasGrowth = true
 	}
 	w.FileEG, w.FileScore = nan, nan
 	if g := get(colEG); len(g) > 0 {
 		if w.FileEG, err = parseNum(g); err != nil {
-			return nil, bad(colEG, "an expected growth")
+			return bad(colEG, "an expected growth")
 		}
 	}
 	if g := get(colScore); len(g) > 0 {
 		if w.FileScore, err = parseNum(g); err != nil {
-			return nil, bad(colScore, "a score")
+			return bad(colScore, "a score")
 		}
 	}
-	return w, nil
+	return nil
 }
 
 // parseNSC parses a positive NSC number; empty is 0.
@@ -314,4 +302,15 @@ func parseNum(b []byte) (float64, error) {
 		return 0, errors.New("not a finite number")
 	}
 	return v, nil
+}
+
+// trimSpace is bytes.TrimSpace for ASCII blanks, cheap when there are none.
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+		b = b[:len(b)-1]
+	}
+	return b
 }
