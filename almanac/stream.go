@@ -31,7 +31,7 @@ func (wr *wellReader) stream(fn func(*Well)) error {
 	full := make(chan *batch, nBatches)
 	done := make(chan struct{})
 	for range nBatches {
-		free <- &batch{buf: make([]byte, 0, chunkSize+4096)}
+		free <- &batch{buf: make([]byte, 0, 64<<10)} // grown to chunkSize on large inputs
 	}
 	go wr.produce(free, full, done)
 	for b := range full {
