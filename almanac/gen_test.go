@@ -21,12 +21,14 @@ const genHeader = "COMBODRUGSEQ,SCREENER,STUDY,TESTDATE,PLATE,PANELNBR,CELLNBR,P
 // alone at 3 concentrations (12 wells) and 3 ordered pairs of them in 3x3
 // blocks (27 wells), growths drawn from a seeded generator, with
 // EXPECTEDGROWTH and SCORE computed by NCI's rule as the file gives them
-// (3 decimals, integer). It returns the rows written and the plate-blocks.
-func writeWells(w io.Writer, rows int, seed uint64) (n, blocks int, err error) {
+// (3 decimals, integer). drugs (at least 4) is how many NSCs the plates
+// draw from (NCI's file has 105). It returns the rows written and the
+// plate-blocks.
+func writeWells(w io.Writer, rows, drugs int, seed uint64) (n, blocks int, err error) {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	bw := bufio.NewWriterSize(w, 1<<20)
 	bw.WriteString(genHeader + "\n")
-	nscs := make([]int, 105)
+	nscs := make([]int, drugs)
 	for i := range nscs {
 		nscs[i] = 740 + 7919*i
 	}
@@ -118,11 +120,12 @@ func writeWells(w io.Writer, rows int, seed uint64) (n, blocks int, err error) {
 func TestGeneratedWells(t *testing.T) {
 	if p := os.Getenv("DEUP_ALMANAC_GEN"); p != "" {
 		rows, _ := strconv.Atoi(os.Getenv("DEUP_ALMANAC_GEN_ROWS"))
+		drugs, _ := strconv.Atoi(os.Getenv("DEUP_ALMANAC_GEN_DRUGS"))
 		f, err := os.Create(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		n, b, err := writeWells(f, max(rows, 1), 1)
+		n, b, err := writeWells(f, max(rows, 1), max(drugs, 4), 1)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -136,7 +139,7 @@ func TestGeneratedWells(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, blocks, err := writeWells(f, 20000, 2)
+	n, blocks, err := writeWells(f, 20000, 105, 2)
 	f.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -163,7 +166,7 @@ func BenchmarkImport(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			n, _, err := writeWells(f, rows, 3)
+			n, _, err := writeWells(f, rows, 105, 3)
 			f.Close()
 			if err != nil {
 				b.Fatal(err)

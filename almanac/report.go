@@ -40,3 +40,42 @@ func writeExamples(b *strings.Builder, d Disagreement) {
 		fmt.Fprintf(b, "      ... and %d more\n", d.Count-len(d.Examples))
 	}
 }
+
+// ScreenReport is the report in the shape every import writes to
+// report.json (drugcomb.Report, docs/vocabulary.md "import-report"), with
+// wells as its rows: rows_read the wells read, measurements the wells used
+// (scored, or a reference a scored well used), dropped the wells not used
+// by reason, and as notes the disagreements with the file's
+// EXPECTEDGROWTH and SCORE, reopened plates and the notes on the drugs;
+// pairs, drugs and cell lines are the screen's.
+func (r *Report) ScreenReport(s *drugcomb.Screen) *drugcomb.Report {
+	out := &drugcomb.Report{
+		Format: r.Format, Inputs: r.Inputs, ScoreColumns: []string{ScoreName},
+		RowsRead: r.WellsRead, Measurements: r.ScoredWells + r.ReferenceWells,
+		Dropped: r.Unused, Notes: []*drugcomb.Tally{},
+	}
+	if s != nil {
+		out.Pairs, out.Drugs, out.CellLines = len(s.Pairs), len(s.Drugs), len(s.CellLines)
+		for _, p := range s.Pairs {
+			if p.N > 1 {
+				out.ReplicatedPairs++
+			}
+		}
+	}
+	for _, d := range []struct {
+		reason string
+		d      Disagreement
+	}{
+		{fmt.Sprintf("expected growth differs from EXPECTEDGROWTH by more than the tolerance (%d checked)", r.Expected.Checked), r.Expected},
+		{fmt.Sprintf("score differs from SCORE (%d checked)", r.Score.Checked), r.Score},
+	} {
+		if d.d.Count > 0 {
+			out.Notes = append(out.Notes, &drugcomb.Tally{Reason: d.reason, Count: d.d.Count, Examples: d.d.Examples})
+		}
+	}
+	if r.PlatesReopened > 0 {
+		out.Notes = append(out.Notes, &drugcomb.Tally{Reason: "plates whose rows came back after the plate window closed them", Count: r.PlatesReopened, Examples: []drugcomb.Example{}})
+	}
+	out.Notes = append(out.Notes, r.Drugs...)
+	return out
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/vocab"
 )
 
 // ScoreName is the score column of the screens BuildScreen builds.
@@ -144,7 +145,9 @@ func BuildScreen(name string, scores []ComboScore, src Sources, rep *Report) (*d
 // WriteComboScores writes comboscore.csv: the header
 // nsc1,nsc2,cell_line,combo_score,n_wells and one row per ordered pair and
 // cell line (cell_line as the file's CELLNAME, combo_score the shortest
-// decimal that reads back as the same float64).
+// decimal that reads back as the same float64, always with a decimal point
+// or exponent so that pandas and DuckDB read a float column:
+// vocab.AppendFloat).
 func WriteComboScores(w io.Writer, scores []ComboScore) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write([]string{"nsc1", "nsc2", "cell_line", "combo_score", "n_wells"}); err != nil {
@@ -152,7 +155,7 @@ func WriteComboScores(w io.Writer, scores []ComboScore) error {
 	}
 	for _, c := range scores {
 		if err := cw.Write([]string{strconv.Itoa(c.NSC1), strconv.Itoa(c.NSC2), c.Cell,
-			strconv.FormatFloat(c.Score, 'g', -1, 64), strconv.Itoa(c.Wells)}); err != nil {
+			string(vocab.AppendFloat(nil, c.Score, -1)), strconv.Itoa(c.Wells)}); err != nil {
 			return err
 		}
 	}

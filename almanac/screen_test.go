@@ -74,7 +74,7 @@ func TestComboScoreFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "nsc1,nsc2,cell_line,combo_score,n_wells\n740,750,PC-3,-68,9\n750,740,A549/ATCC,12.5,15\n"
+	want := "nsc1,nsc2,cell_line,combo_score,n_wells\n740,750,PC-3,-68.0,9\n750,740,A549/ATCC,12.5,15\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}

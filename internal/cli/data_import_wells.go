@@ -38,7 +38,8 @@ in DIR has one drug per name (two NSCs of one drug are one drug, its id the
 smaller NSC) and per unordered pair and line the score combo_score, every
 plate-block of either order a replicate. The data report counts every well
 not used and why (invalid, no percent growth, unit, missing partner,
-single-agent only) and is saved as DIR/report.json. The last line on
+single-agent only) and is saved as DIR/report.json (wells as its rows, the disagreements as
+notes). The last line on
 standard error gives the time, throughput and peak memory.`
 
 // isWellsImport reports whether data import's arguments ask for
@@ -142,12 +143,8 @@ func runImportWells(ctx context.Context, env Env, args []string) error {
 	if err := atomicfile.Write(filepath.Join(*out, ComboScoreFile), func(w io.Writer) error { return almanac.WriteComboScores(w, res.ComboScores) }); err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
-	b, err := json.MarshalIndent(res.Report, "", "  ")
-	if err != nil {
+	if err := drugcomb.SaveReport(*out, res.Report.ScreenReport(s)); err != nil {
 		return err
-	}
-	if err := atomicfile.WriteFile(filepath.Join(*out, drugcomb.ReportFile), append(b, '\n')); err != nil {
-		return fmt.Errorf("import: %w", err)
 	}
 	if !*asJSON {
 		fmt.Fprintf(env.Stdout, "wrote %s: %d pairs, %d measurements, %d drugs, %d cell line(s); %s: %d ordered pair-lines\n",

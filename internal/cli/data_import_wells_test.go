@@ -51,7 +51,7 @@ func TestImportWellsSynthetic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "nsc1,nsc2,cell_line,combo_score,n_wells\n85,1234,PC-3,2,1\n1234,85,PC-3,12,1\n"; string(got) != want {
+	if want := "nsc1,nsc2,cell_line,combo_score,n_wells\n85,1234,PC-3,2.0,1\n1234,85,PC-3,12.0,1\n"; string(got) != want {
 		t.Errorf("comboscore.csv\n%s\nwant\n%s", got, want)
 	}
 	for _, w := range []string{"missing partner                      1", "single-agent only                    1", "wells read           6"} {
@@ -71,7 +71,7 @@ func TestImportWellsSynthetic(t *testing.T) {
 	}
 	var rep map[string]any
 	b, _ := os.ReadFile(filepath.Join(out, drugcomb.ReportFile))
-	if err := json.Unmarshal(b, &rep); err != nil || rep["format"] != "almanac-wells" || rep["wells_read"] != 6.0 {
+	if err := json.Unmarshal(b, &rep); err != nil || rep["format"] != "almanac-wells" || rep["rows_read"] != 6.0 || rep["measurements"] != 4.0 {
 		t.Errorf("report.json: %v %v", err, rep)
 	}
 	// usage errors
