@@ -78,3 +78,40 @@ func TestSampleRows(t *testing.T) {
 	t.Logf("wells %d: scored %d, reference %d, unused %v; expected growth checked %d, %d differ (max %.3g); score checked %d, %d differ; %d ordered pair-lines",
 		rep.WellsRead, rep.ScoredWells, rep.ReferenceWells, reasons, rep.Expected.Checked, rep.Expected.Count, rep.Expected.MaxDiff, rep.Score.Checked, rep.Score.Count, rep.Blocks)
 }
+
+// TestBlocksHandedOver checks the dose-level hand-over point: on the
+// sample's 152 complete blocks Options.Block receives 152 plate-blocks of 9
+// wells (3x3 concentrations), each with the same-plate single-agent growths
+// it used, and the sum of their scores is the block's ComboScore.
+func TestBlocksHandedOver(t *testing.T) {
+	n := 0
+	sums := map[[2]int]map[string]float64{}
+	res := importFile(t, shareddata.Path(t, "almanac_raw", "ComboDrugGrowth_sample_blocks.csv"), Options{Block: func(b *PlateBlock) {
+		n++
+		conc := map[[2]float64]bool{}
+		s := 0.0
+		for _, w := range b.Wells {
+			conc[[2]float64{w.Conc1, w.Conc2}] = true
+			s += w.Score
+			if w.Expected != expectedGrowth(w.Growth1, w.Growth2) {
+				t.Errorf("%s line %d: expected %g from growths %g, %g", b.Plate, w.Line, w.Expected, w.Growth1, w.Growth2)
+			}
+		}
+		if len(b.Wells) != 9 || len(conc) != 9 {
+			t.Errorf("NSC %d + %d on %s: %d wells at %d concentration pairs", b.NSC1, b.NSC2, b.Plate, len(b.Wells), len(conc))
+		}
+		k := [2]int{b.NSC1, b.NSC2}
+		if sums[k] == nil {
+			sums[k] = map[string]float64{}
+		}
+		sums[k][b.Cell] += s
+	}})
+	if n != 152 {
+		t.Errorf("%d plate-blocks handed over, want 152", n)
+	}
+	for _, c := range res.ComboScores {
+		if s := sums[[2]int{c.NSC1, c.NSC2}][c.Cell]; s != c.Score {
+			t.Errorf("NSC %d + %d on %s: handed-over wells sum to %g, ComboScore %g", c.NSC1, c.NSC2, c.Cell, s, c.Score)
+		}
+	}
+}

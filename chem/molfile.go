@@ -27,7 +27,8 @@ type MolfileError struct {
 }
 
 func (e *MolfileError) Error() string {
-	if e.Atom > 0 {
+	var r *renumbered
+	if e.Atom > 0 && !errors.As(e.Err, &r) { // a renumbered message names the atom itself
 		return fmt.Sprintf("chem: molfile line %d: atom %d: %v", e.Line, e.Atom, e.Err)
 	}
 	return fmt.Sprintf("chem: molfile line %d: %v", e.Line, e.Err)
@@ -307,8 +308,11 @@ func (m *Mol) parseMolfile(lines []string, first int) error {
 	if err := perceiveAs(m, pos, true); err != nil {
 		var pe *ParseError
 		if errors.As(err, &pe) {
-			// pos carried the 0-based atom index through hydrogen removal
-			return &MolfileError{Line: first + 4 + pe.Pos, Atom: pe.Pos + 1, Err: pe.Err}
+			// pos carried the 0-based atom index through hydrogen removal;
+			// the message numbers atoms from 1, as the molfile does
+			a := pe.Pos
+			msg := strings.Replace(pe.Err.Error(), fmt.Sprintf("atom %d (", a), fmt.Sprintf("atom %d (", a+1), 1)
+			return &MolfileError{Line: first + 4 + a, Atom: a + 1, Err: &renumbered{msg, pe.Err}}
 		}
 		return &MolfileError{Line: first, Err: err}
 	}
@@ -407,3 +411,12 @@ func (m *Mol) removeMolfileHs(pos []int) []int {
 	}
 	return m.compact(remove, pos)
 }
+
+// renumbered is an error of the valence model with its atom numbered from 1.
+type renumbered struct {
+	msg string
+	err error
+}
+
+func (e *renumbered) Error() string { return e.msg }
+func (e *renumbered) Unwrap() error { return e.err }

@@ -148,6 +148,12 @@ func TestImportWellsSampleBlocks(t *testing.T) {
 	if len(s.Drugs) != 10 || len(s.Pairs) != 152 || len(s.CellLines) != 5 {
 		t.Errorf("screen: %d drugs, %d pairs, %d lines", len(s.Drugs), len(s.Pairs), len(s.CellLines))
 	}
+	// it trains, predicts and benches like any other screen (few epochs:
+	// the point is that the commands take it)
+	mp := filepath.Join(t.TempDir(), "m.model")
+	mustRun(t, "train", "--screen", out, "--cell-line", "PC-3", "--epochs", "2", "--patience", "2", "--calibration", "0", "--out", mp)
+	mustRun(t, "predict", "--model", mp, "--all-pairs", "--out", filepath.Join(t.TempDir(), "p.csv"))
+	mustRun(t, "bench", "--screen", out, "--seeds", "1", "--methods", "deup", "--epochs", "2", "--split-by", "cell-lines", "--out", filepath.Join(t.TempDir(), "bench"))
 }
 
 // TestImportWellsSampleRows imports the breadth sample, whose wells mostly
