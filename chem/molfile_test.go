@@ -1,11 +1,15 @@
 package chem
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/deup-screening/deup/internal/shareddata"
 )
 
 // molAtom and molBond describe a test molfile.
@@ -201,4 +205,56 @@ func FuzzParseMolfile(f *testing.F) {
 		_ = MorganBitsOf(m, 3, 1024)
 		_, _ = WriteSMILES(m)
 	})
+}
+
+// FuzzSDReader checks that no SD file panics the reader, that records
+// come in increasing line order and that a record has either a molecule
+// or an error.
+func FuzzSDReader(f *testing.F) {
+	f.Add(molfile("a", atoms("C", "O"), []molBond{{1, 2, 1, 0}}) + ">  <NSC>\n740\n\n$$$$\n$$$$\n" + molfile("b", atoms("N"), nil))
+	f.Add("x\n\n\n  1  0  0  0  0  0  0  0  0  0999 V2000\n$$$$\n> <A>\n\n")
+	f.Add("\n\n$$$$\n\r\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		rd := NewSDReader(strings.NewReader(s), "f.sdf")
+		last := 0
+		for n := 0; ; n++ {
+			rec, err := rd.Read()
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				t.Fatalf("I/O error from a string: %v", err)
+			}
+			if rec.Line <= last || (rec.Mol == nil) == (rec.Err == nil) {
+				t.Fatalf("record %d: line %d after %d, mol %v, err %v", n, rec.Line, last, rec.Mol != nil, rec.Err)
+			}
+			last = rec.Line
+		}
+	})
+}
+
+// BenchmarkSDF reads and perceives NCI's ComboCompoundSet.sdf (104
+// structures) and fingerprints them.
+func BenchmarkSDF(b *testing.B) {
+	data, err := os.ReadFile(shareddata.Path(b, "almanac_raw", "ComboCompoundSet.sdf"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for i := 0; i < b.N; i++ {
+		rd := NewSDReader(bytes.NewReader(data), "sdf")
+		for {
+			rec, err := rd.Read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			if rec.Mol != nil {
+				MorganBitsOf(rec.Mol, 3, 1024)
+			}
+		}
+	}
 }
