@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -173,13 +174,17 @@ func TestImportErrors(t *testing.T) {
 // columns in another order, as CSV writers may produce it.
 func TestQuotedAndCRLF(t *testing.T) {
 	in := "CELLNAME,PLATE,STUDY,NSC1,CONC1,CONCUNIT1,NSC2,CONC2,CONCUNIT2,PERCENTGROWTH\r\n" +
-		"\"L, 1\",A,S,1,1e-6,M,,,,80\r\n" + "\"L, 1\",A,S,2,1e-6,M,,,,90\r\n" + "\"L, 1\",A,S,1,1e-6,M,2,1e-6,M,70\r\n"
+		"\"L, 1\",A,S,1,1e-6,M,,,,80\r\n" + "\"L, 1\",A,S,2,1e-6,M,,,,90\r\n" + "\"L, 1\",A,S,1,1e-6,M,2,1e-6,M,70\r\n" +
+		// a second plate and line, also quoted: fields of one quoted line must not
+		// be overwritten by the next
+		"\"L \"\"2\"\"\",\"B\",S,1,1e-6,M,,,,80\r\n" + "\"L \"\"2\"\"\",\"B\",S,2,1e-6,M,,,,90\r\n" + "\"L \"\"2\"\"\",\"B\",S,1,1e-6,M,2,1e-6,M,62\r\n"
 	res, err := importString(t, in, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.ComboScores) != 1 || res.ComboScores[0].Cell != "L, 1" || res.ComboScores[0].Score != 2 {
-		t.Errorf("%+v", res.ComboScores)
+	if len(res.ComboScores) != 2 || res.ComboScores[0].Cell != "L \"2\"" || res.ComboScores[0].Score != 10 ||
+		res.ComboScores[1].Cell != "L, 1" || res.ComboScores[1].Score != 2 || res.Report.Plates != 2 {
+		t.Errorf("%+v, %d plates", res.ComboScores, res.Report.Plates)
 	}
 }
 
@@ -238,4 +243,31 @@ func FuzzImport(f *testing.F) {
 			t.Fatalf("scored %d + reference %d + unused %d != read %d", rep.ScoredWells, rep.ReferenceWells, rep.UnusedWells(), rep.WellsRead)
 		}
 	})
+}
+
+// TestStreamAcrossChunks imports a generated file of several chunks (read
+// and parsed on other goroutines) and checks that wells come in file order
+// (every plate-block complete, nothing reopened) and that an error after
+// them names its exact line.
+func TestStreamAcrossChunks(t *testing.T) {
+	var b bytes.Buffer
+	n, blocks, err := writeWells(&b, 40000, 105, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Len() < 4*chunkSize {
+		t.Fatalf("generated %d bytes, want several chunks of %d", b.Len(), chunkSize)
+	}
+	good := b.String()
+	res, err := importString(t, good, Options{PlateWindow: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Report.WellsRead != n || res.Report.PlateBlocks != blocks || res.Report.PlatesReopened != 0 || res.Report.ScoredWells != res.Report.CombinationWells {
+		t.Errorf("%+v", res.Report)
+	}
+	_, err = importString(t, good+"1,2,3\n", Options{})
+	if want := fmt.Sprintf("w.csv:%d: ", n+2); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %v, want it at line %d", err, n+2)
+	}
 }

@@ -80,13 +80,11 @@ type Well struct {
 // then one line per well. Fields are split on commas; a line holding a
 // double quote is split with CSV quoting rules.
 type wellReader struct {
-	name   string
-	r      *bufio.Reader
-	line   int
-	idx    [nCols]int // field index of each column read
-	width  int        // fields per line
-	fields [][]byte
-	quoted []byte // unquoted fields of a quoted line
+	name  string
+	r     *bufio.Reader
+	line  int
+	idx   [nCols]int // field index of each column read
+	width int        // fields per line
 
 }
 
@@ -100,7 +98,8 @@ func newWellReader(r io.Reader, name string) (*wellReader, error) {
 		return nil, err
 	}
 	hdr = bytes.TrimPrefix(hdr, []byte("\ufeff"))
-	fields := wr.split(hdr)
+	var sp splitter
+	fields := sp.split(hdr)
 	wr.width = len(fields)
 	for c := range wr.idx {
 		wr.idx[c] = -1
@@ -161,8 +160,8 @@ func (wr *wellReader) readLine() ([]byte, error) {
 
 // split splits a line into fields (reusing wr.fields), in one pass over
 // its bytes (faster than a search per field on these short fields).
-func (wr *wellReader) split(l []byte) [][]byte {
-	f := wr.fields[:0]
+func (sp *splitter) split(l []byte) [][]byte {
+	f := sp.fields[:0]
 	start := 0
 	for i, c := range l {
 		switch c {
@@ -170,17 +169,19 @@ func (wr *wellReader) split(l []byte) [][]byte {
 			f = append(f, l[start:i])
 			start = i + 1
 		case '"':
-			return wr.splitQuoted(l)
+			return sp.splitQuoted(l)
 		}
 	}
 	f = append(f, l[start:])
-	wr.fields = f
+	sp.fields = f
 	return f
 }
 
 // splitQuoted splits a line with CSV quoting ("a,b" and "" inside quotes).
-func (wr *wellReader) splitQuoted(l []byte) [][]byte {
-	q := wr.quoted[:0]
+// The unquoted fields are written over l itself (never longer than what
+// they are read from), so that they stay valid as long as the line.
+func (sp *splitter) splitQuoted(l []byte) [][]byte {
+	q := l[:0]
 	type span struct{ from, to int }
 	var spans []span
 	in := false
@@ -201,12 +202,11 @@ func (wr *wellReader) splitQuoted(l []byte) [][]byte {
 		}
 	}
 	spans = append(spans, span{start, len(q)})
-	wr.quoted = q
-	f := wr.fields[:0]
+	f := sp.fields[:0]
 	for _, s := range spans {
 		f = append(f, q[s.from:s.to])
 	}
-	wr.fields = f
+	sp.fields = f
 	return f
 }
 
@@ -220,9 +220,10 @@ func str(b []byte) string {
 }
 
 // parse parses line l (line number line) into w, whose byte fields then
-// point into l.
-func (wr *wellReader) parse(l []byte, line int, w *Well) error {
-	f := wr.split(l)
+// point into l, or into sp's scratch for a quoted line. It only reads wr,
+// so parsers on several goroutines may share it.
+func (wr *wellReader) parse(sp *splitter, l []byte, line int, w *Well) error {
+	f := sp.split(l)
 	if len(f) != wr.width {
 		return &ParseError{File: wr.name, Line: line, Err: fmt.Errorf("%w: %d fields, the header has %d", ErrFormat, len(f), wr.width)}
 	}
