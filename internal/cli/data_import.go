@@ -98,7 +98,7 @@ func runDataImport(ctx context.Context, env Env, args []string) error {
 			"       deup data import --format drugcomb FILE [FILE...] [--drugs FILE] --out DIR\n"+
 			"       deup data import --format table FILE [FILE...] --drug-a COL --drug-b COL [--cell-line COL] --score COL[,COL...] [--smiles-a COL --smiles-b COL] [--drugs FILE] --out DIR",
 		dataImportDesc)
-	format := fs.String("format", "table", "input format: almanac, drugcomb or table")
+	format := fs.String("format", "table", "input format: almanac, almanac-wells, drugcomb or table")
 	pairs := fs.String("pairs", "", "the pairs table (almanac; for the other formats the positional FILE)")
 	drugs := fs.String("drugs", "", "drug catalogue: a name and/or PubChem CID column (name, pubchem_cid, pubchemid, cid, ...) and a SMILES column (smiles, isosmiles, canonical_smiles, ...)")
 	idCol := fs.String("drug-id-col", "", "catalogue column of the drug id the pairs use (a PubChem CID or a name), when not a recognised spelling")
@@ -189,7 +189,7 @@ func runDataImport(ctx context.Context, env Env, args []string) error {
 		}
 		opt.Columns = drugcomb.Columns{DrugA: *drugA, DrugB: *drugB, CellLine: *cellLine, Scores: scores, SMILESA: *smilesA, SMILESB: *smilesB}
 	default:
-		return fmt.Errorf("%w: deup data import: unknown --format %q (almanac, drugcomb, table)", ErrUsage, *format)
+		return fmt.Errorf("%w: deup data import: unknown --format %q (almanac, almanac-wells, drugcomb, table)", ErrUsage, *format)
 	}
 	if opt.RequireKnown && opt.Catalogue == nil {
 		return fmt.Errorf("%w: deup data import: --known-only needs --drugs FILE", ErrUsage)

@@ -151,8 +151,8 @@ func runImportWells(ctx context.Context, env Env, args []string) error {
 			*out, len(s.Pairs), s.Measurements(), len(s.Drugs), len(s.CellLines), ComboScoreFile, len(res.ComboScores))
 	}
 	el := time.Since(start)
-	line := fmt.Sprintf("deup data import: %d wells in %.3f s (%.0f wells/s reading and scoring, %.3f s); %.3f s in all",
-		res.Report.WellsRead, read.Seconds(), float64(res.Report.WellsRead)/read.Seconds(), read.Seconds(), el.Seconds())
+	line := fmt.Sprintf("deup data import: %d wells read and scored in %.3f s (%.0f wells/s); %.3f s in all with the screen and files",
+		res.Report.WellsRead, read.Seconds(), float64(res.Report.WellsRead)/read.Seconds(), el.Seconds())
 	if cpu, rss, ok := usage(); ok {
 		line += fmt.Sprintf(", cpu %.3f s, peak RSS %.1f MiB", cpu.Seconds(), float64(rss)/(1<<20))
 	}

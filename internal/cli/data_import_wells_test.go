@@ -16,7 +16,7 @@ import (
 	"github.com/deup-screening/deup/internal/shareddata"
 )
 
-var wellsTiming = regexp.MustCompile(`(?m)^deup data import: \d+ wells in [0-9.]+ s \(\d+ wells/s`)
+var wellsTiming = regexp.MustCompile(`(?m)^deup data import: \d+ wells read and scored in [0-9.]+ s \(\d+ wells/s\); [0-9.]+ s in all`)
 
 // TestImportWellsSynthetic imports a small hand-written wells file with two
 // structures of this package's tests (ethanol NSC 85, pyridine NSC 1234)
