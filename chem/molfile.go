@@ -220,6 +220,7 @@ func (m *Mol) parseMolfile(lines []string, first int) error {
 		m.Bonds = append(m.Bonds, b)
 	}
 	// properties block
+	inGroup := m.bools(nAtoms)
 	end := -1
 	charged := false // the first M  CHG or M  RAD line clears the atom block's charges
 	clearCharges := func() {
@@ -276,6 +277,19 @@ func (m *Mol) parseMolfile(lines []string, first int) error {
 					}
 				}
 			}
+		case strings.HasPrefix(l, "M  SAL"):
+			// atoms of a substance group: RDKit keeps their hydrogen atoms
+			n, ok := intField(l, 10, 3)
+			if !ok || n < 0 || n > 15 || len(l) < 14+4*n-1 {
+				return errAt(i, 0, "%q: want an entry count 1-15 in columns 11-13, then that many atoms of 4 columns each", l)
+			}
+			for e := 0; e < n; e++ {
+				at, ok := intField(l, 13+4*e, 4)
+				if !ok || at < 1 || at > nAtoms {
+					return errAt(i, 0, "%q: entry %d names atom %q (the molfile has %d)", l, e+1, field(l, 13+4*e, 4), nAtoms)
+				}
+				inGroup[at-1] = true
+			}
 		case strings.HasPrefix(l, "A  "), strings.HasPrefix(l, "G  "):
 			i++ // alias and group abbreviation: the next line is its text
 		case strings.HasPrefix(l, "$$$$"):
@@ -305,6 +319,11 @@ func (m *Mol) parseMolfile(lines []string, first int) error {
 		pos[j] = j
 	}
 	m.markStereoHs(bondStereo)
+	for j, g := range inGroup {
+		if g && m.Atoms[j].Element == 1 && m.Degree(j) == 1 {
+			m.Bonds[m.AtomBonds(j)[0]].Dir = DirUp // kept, as markStereoHs marks them
+		}
+	}
 	if err := perceiveAs(m, pos, true); err != nil {
 		var pe *ParseError
 		if errors.As(err, &pe) {
@@ -378,7 +397,8 @@ func (m *Mol) inCycle(b int) bool {
 // removeMolfileHs removes hydrogen atoms as RDKit's removeHs does after
 // MolFromMolBlock: not isotopic ones, not those without exactly one
 // neighbour, not those bonded to hydrogen or a dummy atom, not those that
-// define a double bond's geometry (marked by markStereoHs). A removed
+// define a double bond's geometry (marked by markStereoHs) or belong to a
+// substance group (M  SAL; marked the same way). A removed
 // hydrogen becomes implicit again through the valence model; it is counted
 // on its neighbour only where RDKit counts it (an atom with no implicit
 // hydrogens, or an aromatic heteroatom).

@@ -71,6 +71,8 @@ func TestParseMolfile(t *testing.T) {
 		{"D is deuterium and stays", molfile("CDH3", atoms("C", "D"), []molBond{{1, 2, 1, 0}}), "[2H]C"},
 		{"nitro drawn with five bonds to N is charge-separated", molfile("nitromethane", atoms("C", "N", "O", "O"), []molBond{{1, 2, 1, 0}, {2, 3, 2, 0}, {2, 4, 2, 0}}), "C[N+](=O)[O-]"},
 		{"a radical takes no implicit hydrogens", molfile("methyl", atoms("C", "H", "H", "H"), []molBond{{1, 2, 1, 0}, {1, 3, 1, 0}, {1, 4, 1, 0}}, "M  RAD  1   1   2"), "[CH3]"},
+		{"aromatic bonds with the N-H drawn (pyrrole)", molfile("pyrrole", atoms("N", "C", "C", "C", "C", "H"), []molBond{{1, 2, 4, 0}, {2, 3, 4, 0}, {3, 4, 4, 0}, {4, 5, 4, 0}, {5, 1, 4, 0}, {1, 6, 1, 0}}), "c1cc[nH]c1"},
+		{"Kekulé pyrrole, N-H implicit", molfile("pyrrole", atoms("N", "C", "C", "C", "C"), []molBond{{1, 2, 1, 0}, {2, 3, 2, 0}, {3, 4, 1, 0}, {4, 5, 2, 0}, {5, 1, 1, 0}}), "c1cc[nH]c1"},
 		{"salt: two fragments", molfile("NaCl", atoms("Na", "Cl"), nil, "M  CHG  2   1   1   2  -1"), "[Na+].[Cl-]"},
 		{"Pt with neutral ligands and anionic oxygens drawn as bonds (carboplatin-like) is accepted", molfile("Pt", atoms("Pt", "N", "N", "O", "O", "C", "C"), []molBond{{1, 2, 1, 0}, {1, 3, 1, 0}, {1, 4, 1, 0}, {1, 5, 1, 0}, {4, 6, 1, 0}, {5, 7, 1, 0}}), "CO[Pt](N)(N)OC"},
 	} {
@@ -89,6 +91,33 @@ func TestParseMolfile(t *testing.T) {
 				t.Errorf("molfile read as %s\n got  %s\n want %s (%s)", s, g, w, c.smiles)
 			}
 		})
+	}
+}
+
+// TestMolfileKeptHydrogens checks the hydrogen atoms RDKit's removeHs
+// keeps after MolFromMolBlock (RemoveHsParameters defaults): those in a
+// substance group (removeInSGroups=false) and the one that defines a
+// double bond's geometry (removeDefiningBondStereo=false; RDKit's own test
+// keeps the H of F/C=N/[H]), but not when the double bond has no geometry.
+func TestMolfileKeptHydrogens(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		mol   string
+		atoms int
+	}{
+		{"plain O-H removed", molfile("m", atoms("C", "O", "H"), []molBond{{1, 2, 1, 0}, {2, 3, 1, 0}}), 2},
+		{"O-H in a substance group kept", molfile("m", atoms("C", "O", "H"), []molBond{{1, 2, 1, 0}, {2, 3, 1, 0}}, "M  STY  1   1 SUP", "M  SAL   1  1   3"), 3},
+		{"imine N-H defining C=N geometry kept", molfile("m", atoms("F", "C", "N", "H"), []molBond{{1, 2, 1, 0}, {2, 3, 2, 0}, {3, 4, 1, 0}}), 4},
+		{"imine N-H with the double bond drawn either way removed", molfile("m", atoms("F", "C", "N", "H"), []molBond{{1, 2, 1, 0}, {2, 3, 2, 3}, {3, 4, 1, 0}}), 3},
+		{"N-H of CH2=NH removed (no geometry: the carbon has no other neighbour)", molfile("m", atoms("C", "N", "H"), []molBond{{1, 2, 2, 0}, {2, 3, 1, 0}}), 2},
+	} {
+		m, err := ParseMolfile(c.mol)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if m.NumAtoms() != c.atoms {
+			t.Errorf("%s: %d atoms, want %d", c.name, m.NumAtoms(), c.atoms)
+		}
 	}
 }
 
