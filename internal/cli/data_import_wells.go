@@ -69,7 +69,7 @@ func runImportWells(ctx context.Context, env Env, args []string) error {
 	out := fs.String("out", "", "screen directory to write (required)")
 	name := fs.String("name", "", "screen name (default: the wells file's base name)")
 	window := fs.Int("plate-window", almanac.DefaultPlateWindow, "plates kept open while streaming (negative: all)")
-	asJSON := fs.Bool("json", false, "print the report as JSON instead of text")
+	asJSON := fs.Bool("json", false, "print the report as JSON (as report.json holds it) instead of text")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -125,8 +125,8 @@ func runImportWells(ctx context.Context, env Env, args []string) error {
 		*name = strings.TrimSuffix(filepath.Base(*wells), filepath.Ext(*wells))
 	}
 	s, serr := almanac.BuildScreen(*name, res.ComboScores, src, res.Report)
-	if *asJSON {
-		b, err := json.MarshalIndent(res.Report, "", "  ")
+	if *asJSON { // the document report.json holds
+		b, err := json.MarshalIndent(res.Report.ScreenReport(s), "", "  ")
 		if err != nil {
 			return err
 		}
