@@ -5,7 +5,6 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 
@@ -17,6 +16,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/deup-screening/deup/internal/atomicfile"
 	"github.com/deup-screening/deup/internal/plotstyle"
 	"github.com/deup-screening/deup/uq"
 )
@@ -300,13 +300,8 @@ func saveGrid(dir, base string, plots []*plot.Plot, cols int) ([]string, error) 
 func writeTo(path string, c interface {
 	WriteTo(w io.Writer) (int64, error)
 }) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("bench: %w", err)
-	}
-	if _, err := c.WriteTo(f); err != nil {
-		f.Close()
+	if err := atomicfile.Write(path, func(w io.Writer) error { _, err := c.WriteTo(w); return err }); err != nil {
 		return fmt.Errorf("bench: %s: %w", path, err)
 	}
-	return f.Close()
+	return nil
 }

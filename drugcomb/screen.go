@@ -85,6 +85,28 @@ func (s *Screen) KeepPairs(keep func(i int, p *Pair) bool) *Screen {
 	return &out
 }
 
+// KeepDrugs returns a copy of s holding only the drugs for which keep
+// returns true, in order, and the pairs whose two drugs are both kept, with
+// their drug indices renumbered and the truth kept aligned. Cell lines and
+// scores are shared with s.
+func (s *Screen) KeepDrugs(keep func(i int, d Drug) bool) *Screen {
+	newIdx := make([]int, len(s.Drugs))
+	var drugs []Drug
+	for i, d := range s.Drugs {
+		newIdx[i] = -1
+		if keep(i, d) {
+			newIdx[i] = len(drugs)
+			drugs = append(drugs, d)
+		}
+	}
+	out := s.KeepPairs(func(_ int, p *Pair) bool { return newIdx[p.A] >= 0 && newIdx[p.B] >= 0 })
+	out.Drugs = drugs
+	for i := range out.Pairs {
+		out.Pairs[i].A, out.Pairs[i].B = newIdx[out.Pairs[i].A], newIdx[out.Pairs[i].B]
+	}
+	return out
+}
+
 // DrugIndex returns the index in s.Drugs of the drug with the given ID, or -1.
 // It scans the table; callers looking up many IDs should build a map.
 func (s *Screen) DrugIndex(id string) int {

@@ -180,7 +180,7 @@ func build(drugs []drugcomb.Drug, cfg Config, sig *lincs.Signatures, lenient boo
 		}
 		if err != nil {
 			rep.Skipped = append(rep.Skipped, i)
-			rep.Errors = append(rep.Errors, fmt.Errorf("drug %d (%s): %w", i, d.ID, err))
+			rep.Errors = append(rep.Errors, fmt.Errorf("drug %s: %w", drugLabel(d), err))
 			continue
 		}
 		if choices != nil && choices[i].Dropped() {
@@ -227,6 +227,23 @@ func build(drugs []drugcomb.Drug, cfg Config, sig *lincs.Signatures, lenient boo
 	return f, rep, nil
 }
 
+// CheckSMILES says whether a drug with this SMILES can be given features:
+// nil when its fingerprint can be computed both of the ways Build computes
+// it (the whole molecule, and the largest organic fragment), else the
+// parser's or fingerprinter's error (a *chem.ParseError names the
+// position). It is the check data import applies, so that a screen keeps
+// only drugs that train can use.
+func CheckSMILES(smiles string) error {
+	if smiles == "" {
+		return errors.New("no SMILES")
+	}
+	if _, err := chem.MorganBits(smiles, 3, 1024); err != nil {
+		return err
+	}
+	_, _, errs := chem.LargestFragmentBitsAll([]string{smiles}, 3, 1024, 1, chem.LargestFragmentChooser{PreferOrganic: true})
+	return errs[0]
+}
+
 // ErrNoSignature marks a drug left out because it has no signature with a
 // finite value (Config.RequireSignature).
 var ErrNoSignature = errors.New("no L1000 signature (fp+sig features need one)")
@@ -259,4 +276,13 @@ func sortUnique(x *[]int) {
 		}
 	}
 	*x = out
+}
+
+// drugLabel names a drug for a person: "NAME (ID)", or the ID alone when
+// the name is the ID.
+func drugLabel(d drugcomb.Drug) string {
+	if d.Name == "" || d.Name == d.ID {
+		return d.ID
+	}
+	return d.Name + " (" + d.ID + ")"
 }

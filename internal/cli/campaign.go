@@ -20,6 +20,7 @@ import (
 	"github.com/deup-screening/deup/active/simreport"
 	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/atomicfile"
 	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/internal/progress"
 )
@@ -130,6 +131,7 @@ pairs of a round (3 of 30); --max-per-drug K sets another cap, 0 none.
 on the screen, cell line and score that model was trained on. The campaign
 still refits its own --model each round on every measured pair; to export a
 batch chosen by the trained model itself, use deup suggest --model MODEL.
+
 
 Next: deup campaign step CAMPAIGN (or deup suggest --campaign CAMPAIGN --out
 FILE for a live campaign; deup campaign resume CAMPAIGN for a retrospective
@@ -378,7 +380,7 @@ func writeCampaignJSON(dir string, cfg active.Config) error {
 	if err != nil {
 		return err
 	}
-	return drugcomb.WriteFileAtomic(filepath.Join(dir, "campaign.json"), append(b, '\n'))
+	return atomicfile.WriteFile(filepath.Join(dir, "campaign.json"), append(b, '\n'))
 }
 
 func readCandidates(path string, cfg active.Config, cellLine int, measured active.TableOracle) ([]active.Pair, error) {
@@ -565,7 +567,9 @@ retrospective campaign runs (and measures) every remaining round; a live
 campaign proposes the next round if no round is waiting for results. Nothing
 is lost or duplicated: a round is either in the ledger whole or not at all,
 and a round lost before it was written is proposed again identically (the
-models and draws are seeded).`
+models and draws are seeded).
+
+Next: deup campaign report CAMPAIGN shows where the campaign stands.`
 
 func runCampaignResume(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign resume", "deup campaign resume CAMPAIGN", campaignResumeDesc)
@@ -709,7 +713,10 @@ const campaignReportDesc = `Prints one line per round: the model version that ch
 results, the best score in the round and so far, the mean absolute error of
 the predictions on the measured pairs against the mean predicted sigma_total
 (a calibration check), and, for a retrospective campaign, the fraction of the
-screen's top-1% pairs found so far. --json FILE also writes it as JSON.`
+screen's top-1% pairs found so far. --json FILE also writes it as JSON.
+
+Next: deup campaign step CAMPAIGN proposes the next round; deup tui
+--campaign CAMPAIGN browses it.`
 
 func runCampaignReport(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign report", "deup campaign report CAMPAIGN [--json FILE]", campaignReportDesc)
@@ -798,7 +805,7 @@ func runCampaignReport(ctx context.Context, env Env, args []string) error {
 		if err != nil {
 			return err
 		}
-		if err := drugcomb.WriteFileAtomic(*jsonOut, append(b, '\n')); err != nil {
+		if err := atomicfile.WriteFile(*jsonOut, append(b, '\n')); err != nil {
 			return err
 		}
 	}
@@ -831,6 +838,7 @@ Reports per round, as mean and standard error over --seeds runs: the best
 score found so far, the fraction of the screen's top-1% pairs found (RECOVER's
 metric) and the RMSE of the model on the pairs not yet measured. Writes
 report.json, runs.csv, summary.csv and simulation.png/.svg into --out.
+
 
 Next: start a real campaign with the best strategy MODEL-ACQ:
 deup campaign init --screen DIR --model MODEL --acquisition ACQ CAMPAIGN.`

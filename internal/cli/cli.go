@@ -214,10 +214,19 @@ func newFlagSet(env Env, name, usage, desc string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	help := func(w io.Writer) {
-		fmt.Fprintf(w, "usage: %s\n\n%s\n\nFlags:\n", usage, strings.TrimSpace(desc))
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
+		body, next := splitNext(desc)
+		fmt.Fprintf(w, "usage: %s\n\n%s\n", usage, body)
+		nflags := 0
+		fs.VisitAll(func(*flag.Flag) { nflags++ })
+		if nflags > 0 {
+			fmt.Fprintf(w, "\nFlags:\n")
+			fs.SetOutput(w)
+			fs.PrintDefaults()
+			fs.SetOutput(io.Discard)
+		}
+		if next != "" {
+			fmt.Fprintf(w, "\n%s\n", next)
+		}
 	}
 	if env.usage != nil {
 		env.usage.synopsis, env.usage.help = usage, help
@@ -228,6 +237,22 @@ func newFlagSet(env Env, name, usage, desc string) *flag.FlagSet {
 		}
 	}
 	return fs
+}
+
+// splitNext splits a command's description into its body and its closing
+// "Next: ..." paragraph (""), which the help prints after the flag list so
+// that every help text ends with what to do next.
+func splitNext(desc string) (body, next string) {
+	desc = strings.TrimSpace(desc)
+	i := strings.LastIndex(desc, "\nNext:")
+	if strings.HasPrefix(desc, "Next:") {
+		i = 0
+	} else if i < 0 {
+		return desc, ""
+	} else {
+		i++
+	}
+	return strings.TrimSpace(desc[:i]), strings.TrimSpace(desc[i:])
 }
 
 // parseArgs parses flags that may appear before, between or after positional

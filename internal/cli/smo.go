@@ -7,11 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"text/tabwriter"
 	"time"
 
 	"github.com/deup-screening/deup/deup"
+	"github.com/deup-screening/deup/internal/atomicfile"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/smo"
 )
@@ -34,7 +36,10 @@ of the global maximum.
 
 Writes DIR/results.csv (method, seed, step, value, best_so_far; step 0 is the
 initial design), DIR/results.json and DIR/best_so_far.png and .svg (mean ± one
-standard error per method), and prints a summary table.`
+standard error per method), and prints a summary table.
+
+Next: open DIR/best_so_far.png, or read DIR/results.csv with pandas or
+DuckDB; deup rl runs the paper's exploration use.`
 
 func runSMO(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup smo", "deup smo --function F [--dim D] [--method a,b,...] [--seeds N] [--steps S] [--init N0] --out DIR", smoDesc)
@@ -196,18 +201,14 @@ func runSMO(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
-// writeFile creates path and writes it with write (smo and rl outputs);
-// errors name the file, without a package prefix.
+// writeFile writes path atomically with write (every command's outputs
+// that are not tables: JSON reports, figures); a killed run leaves the
+// previous file or none. Errors name the file, without a package prefix.
 func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err // *fs.PathError: "open PATH: reason"
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
+	if err := atomicfile.Write(path, write); err != nil {
+		if strings.Contains(err.Error(), path) {
+			return err
+		}
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil

@@ -366,6 +366,10 @@ func Files() []File {
 				{Name: "notes[].count", Type: Int64, Optional: true, Meaning: "how many"},
 				{Name: "notes[].examples[].where", Type: String, Optional: true, Meaning: "where"},
 				{Name: "notes[].examples[].detail", Type: String, Optional: true, Meaning: "what"},
+				{Name: "unusable_structures[].id", Type: String, Optional: true, Meaning: "a drug left out because its SMILES cannot be fingerprinted (absent when none): its id"},
+				{Name: "unusable_structures[].name", Type: String, Optional: true, Meaning: "its name"},
+				{Name: "unusable_structures[].smiles", Type: String, Optional: true, Meaning: "its SMILES"},
+				{Name: "unusable_structures[].error", Type: String, Optional: true, Meaning: "the parser's message, with the position in the SMILES"},
 			},
 		},
 		{
