@@ -166,7 +166,12 @@ func (m *DEUP) AleatoricNote() string {
 	if m.alea == nil {
 		return fmt.Sprintf("fewer than %d replicated pairs in train+val (%d): aleatoric estimate 0, sigma_total is an upper bound on sigma_epistemic", minReplicatedPairs, m.replicated)
 	}
-	return fmt.Sprintf("aleatoric from replicate variance (ridge regressor on %d replicated pairs, targets are means of %.2g replicates)", m.alea.Pairs, m.alea.RepN)
+	// Say how many measurements a target averages only when it is not,
+	// to two digits, one.
+	if n := fmt.Sprintf("%.2g", m.alea.RepN); n != "1" {
+		return fmt.Sprintf("aleatoric from replicate variance (ridge regressor on %d replicated pairs, targets are means of %s replicates)", m.alea.Pairs, n)
+	}
+	return fmt.Sprintf("aleatoric from replicate variance (ridge regressor on %d replicated pairs)", m.alea.Pairs)
 }
 
 // Predict returns μ (bit 0) and σ_total (bit 1, the out-of-sample σ) per

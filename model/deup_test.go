@@ -225,3 +225,23 @@ func TestPredictWorkersSameNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestAleatoricNote: the replicate count of the targets is said only when
+// it says something (PC-3: 34 replicated pairs among 1440, RepN about 1.02,
+// once printed as "means of 1 replicates").
+func TestAleatoricNote(t *testing.T) {
+	tests := []struct {
+		repN float64
+		want string
+	}{
+		{1, "aleatoric from replicate variance (ridge regressor on 34 replicated pairs)"},
+		{1.02, "aleatoric from replicate variance (ridge regressor on 34 replicated pairs)"},
+		{2.5, "aleatoric from replicate variance (ridge regressor on 34 replicated pairs, targets are means of 2.5 replicates)"},
+	}
+	for _, tt := range tests {
+		m := &DEUP{alea: &aleatoric{Pairs: 34, RepN: tt.repN}}
+		if got := m.AleatoricNote(); got != tt.want {
+			t.Errorf("RepN %v: %q, want %q", tt.repN, got, tt.want)
+		}
+	}
+}
