@@ -469,3 +469,37 @@ func TestKillOutputs(t *testing.T) {
 		})
 	}
 }
+
+// TestInterruptRemovesPartialOutput: Ctrl-C (SIGINT) while predict writes
+// each format stops it with an error and leaves nothing: no file under the
+// final name, no temporary file beside it.
+func TestInterruptRemovesPartialOutput(t *testing.T) {
+	f := killSetup(t)
+	for _, ext := range []string{"csv", "parquet", "arrow"} {
+		t.Run(ext, func(t *testing.T) {
+			dir := f.workDir(t)
+			out := "all." + ext
+			cmd := deupCmd(t, dir, "predict", "--model", "m.model", "--all-pairs", "--drugs", "catalogue.csv", "--out", out)
+			var buf bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &buf, &buf
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			if _, err := waitTemporary(t, dir, done); err != nil {
+				t.Skipf("predict finished before its output could be interrupted: %v", err)
+			}
+			cmd.Process.Signal(os.Interrupt)
+			if err := <-done; err == nil {
+				t.Fatalf("predict interrupted while writing exited 0:\n%s", buf.String())
+			}
+			if _, serr := os.Stat(filepath.Join(dir, out)); !os.IsNotExist(serr) {
+				t.Errorf("after Ctrl-C, %s exists (%v)", out, serr)
+			}
+			if tmps := temporaries(t, dir); len(tmps) > 0 {
+				t.Errorf("after Ctrl-C, temporary files are left: %v", tmps)
+			}
+		})
+	}
+}

@@ -241,6 +241,9 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	if err == nil {
 		err = flush()
 	}
+	if err == nil {
+		err = ctx.Err() // Ctrl-C during the last chunk: no file either
+	}
 	if err != nil {
 		w.abort()
 		return err
