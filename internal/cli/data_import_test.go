@@ -328,3 +328,50 @@ func TestDataImportBrokenSMILES(t *testing.T) {
 		t.Errorf("train left out a drug the import kept:\n%s", serr)
 	}
 }
+
+// TestOldScreenBrokenSMILES: a screen saved before import checked
+// structures (written here with drugcomb.Save) and holding a SMILES typo is
+// not refused later: data inspect names the drug, and train leaves it out
+// with its pairs, naming it by name and id with the parser's position.
+func TestOldScreenBrokenSMILES(t *testing.T) {
+	smiles := []string{"CCO", "CCN", "c1ccccc1", "CC(C", "CC(=O)O", "CCCl", "c1ccncc1", "OCCO"}
+	b := drugcomb.NewBuilder("combo_score")
+	var idx []int
+	for i, s := range smiles {
+		d := drugcomb.Drug{ID: fmt.Sprint(1000 + i), Name: fmt.Sprintf("drug%d", i), SMILES: s}
+		if i == 3 {
+			d.ID, d.Name = "126941", "Methotrexate"
+		}
+		idx = append(idx, b.Drug(d))
+	}
+	c := b.CellLine("PC-3")
+	for a := range idx {
+		for bb := a + 1; bb < len(idx); bb++ {
+			if err := b.Measure(idx[a], idx[bb], c, []float64{float64((a*7+bb*3)%20 - 10)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	tmp := t.TempDir()
+	screen := filepath.Join(tmp, "old")
+	if err := drugcomb.Save(screen, b.Screen("old")); err != nil {
+		t.Fatal(err)
+	}
+	out, serr, code := dataRun(t, "data", "inspect", screen)
+	if code != 0 || !strings.Contains(out, "drugs with unusable SMILES 1: 126941") {
+		t.Errorf("inspect: exit %d, want the drug named:\n%s%s", code, out, serr)
+	}
+	out, serr, code = runCLI(t, "train", "--screen", screen, "--epochs", "2", "--calibration", "0", "--out", filepath.Join(tmp, "m.deup"))
+	if code != 0 {
+		t.Fatalf("train refused the screen: exit %d\n%s%s", code, out, serr)
+	}
+	for _, want := range []string{
+		"deup: 1 of 8 drugs have no usable structure and are left out with their pairs:",
+		`drug Methotrexate (126941): smiles "CC(C": at position 3: unbalanced branch`,
+		"deup: 21 of 28 pairs kept (both drugs usable)",
+	} {
+		if !strings.Contains(serr, want) {
+			t.Errorf("train stderr lacks %q:\n%s", want, serr)
+		}
+	}
+}

@@ -140,6 +140,7 @@ func Files() []File {
 				{Name: "scores[].median", Type: Float64, Nullable: true, Meaning: "median pair mean"},
 				{Name: "scores[].max", Type: Float64, Nullable: true, Meaning: "largest pair mean"},
 				{Name: "drugs_without_smiles[]", Type: String, Meaning: "ids of drugs without a SMILES"},
+				{Name: "drugs_with_unusable_smiles[]", Type: String, Meaning: "ids of drugs whose SMILES cannot be fingerprinted (left out by train and predict)"},
 				{Name: "signatures", Type: Bool, Meaning: "L1000 signatures are stored beside the screen"},
 				{Name: "drugs_without_signatures", Type: Null, Nullable: true, Optional: true, Meaning: "null when no signatures are stored"},
 				{Name: "drugs_without_signatures[]", Type: String, Meaning: "ids of drugs without a signature"},
