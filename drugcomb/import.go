@@ -475,19 +475,10 @@ func (im *importer) checkStructures(drugs [2]Drug) (string, error) {
 			}
 		}
 		if err != nil {
-			return drugLabel(d), err
+			return d.Label(), err
 		}
 	}
 	return "", nil
-}
-
-// drugLabel names a drug for a person: "NAME (ID)", or the ID alone when
-// the name is the ID.
-func drugLabel(d Drug) string {
-	if d.Name == "" || d.Name == d.ID {
-		return d.ID
-	}
-	return d.Name + " (" + d.ID + ")"
 }
 
 // finish returns the screen and the report. name "" means the first

@@ -157,7 +157,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	if len(r.UnusableStructures) > 0 {
 		fmt.Fprintf(&b, "  drugs left out, SMILES unusable: %d (with their rows)\n", len(r.UnusableStructures))
 		for _, e := range r.UnusableStructures {
-			fmt.Fprintf(&b, "    %s: %s\n", drugLabel(Drug{ID: e.ID, Name: e.Name}), e.Error)
+			fmt.Fprintf(&b, "    %s: %s\n", Drug{ID: e.ID, Name: e.Name}.Label(), e.Error)
 		}
 	}
 	_, err := io.WriteString(w, b.String())

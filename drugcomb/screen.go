@@ -8,6 +8,15 @@ type Drug struct {
 	SMILES     string // "" when unknown
 }
 
+// Label names the drug for a person: "NAME (ID)", or the ID alone when it
+// has no other name.
+func (d Drug) Label() string {
+	if d.Name == "" || d.Name == d.ID {
+		return d.ID
+	}
+	return d.Name + " (" + d.ID + ")"
+}
+
 // Pair is one unordered (drug, drug, cell line) combination with its
 // replicate measurements aggregated. A < B always: (a,b) and (b,a) are the
 // same pair.

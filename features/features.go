@@ -180,7 +180,7 @@ func build(drugs []drugcomb.Drug, cfg Config, sig *lincs.Signatures, lenient boo
 		}
 		if err != nil {
 			rep.Skipped = append(rep.Skipped, i)
-			rep.Errors = append(rep.Errors, fmt.Errorf("drug %s: %w", drugLabel(d), err))
+			rep.Errors = append(rep.Errors, fmt.Errorf("drug %s: %w", d.Label(), err))
 			continue
 		}
 		if choices != nil && choices[i].Dropped() {
@@ -276,13 +276,4 @@ func sortUnique(x *[]int) {
 		}
 	}
 	*x = out
-}
-
-// drugLabel names a drug for a person: "NAME (ID)", or the ID alone when
-// the name is the ID.
-func drugLabel(d drugcomb.Drug) string {
-	if d.Name == "" || d.Name == d.ID {
-		return d.ID
-	}
-	return d.Name + " (" + d.ID + ")"
 }

@@ -635,13 +635,15 @@ func keepSignaturePairs(env Env, sc *drugcomb.Screen, sig *lincs.Signatures) (*d
 
 // structureRule is the one rule of every command for a drug whose
 // structure cannot be used; the help texts quote it.
-const structureRule = `Structures: one rule in data import, train, bench, ood, predict, suggest
-and tui. A drug whose SMILES cannot be fingerprinted (it does not parse, or
-it is missing) is left out with every pair that names it, and named; it is
-never refused later. data import leaves out a drug whose SMILES does not
-parse and names it, with the parser's position, in the data report (a drug
-without any SMILES is kept and counted there, for --features identity
-campaigns); the other commands name each drug they leave out on stderr.`
+const structureRule = `Structures: one rule in data import, train, bench, ood, predict, suggest,
+tui and campaign. A drug whose SMILES cannot be fingerprinted is left out
+with every pair that names it, and named; it is never refused later. data
+import leaves out a drug whose SMILES does not parse and names it, with the
+parser's position, in the data report; the other commands name each drug
+they leave out on stderr. A drug without any SMILES is kept by import (and
+counted in its report); train, bench, ood, predict, suggest and tui leave it
+out the same way; a campaign keeps it for --features identity, and one with
+structure features refuses it, naming it.`
 
 // maxNamed is how many left-out drugs a command names on stderr before
 // counting the rest.
