@@ -168,7 +168,7 @@ func (k killTally) String() string {
 		k.kills, when, k.midWrite, k.none, k.complete, k.finished)
 }
 
-// killRuns runs `deup args` in dir until n runs were killed (at most 3n
+// killRuns runs `deup args` in dir until n runs were killed (at most 4n
 // runs), each at a random moment while it writes: once the first
 // temporary output file appears, after a seeded random delay uniform in
 // [0, the writing time of a full run) (for an output written faster than
@@ -220,7 +220,11 @@ func killRuns(t *testing.T, dir string, seed uint64, n int, outputs []string, ch
 	}
 	rng := rand.New(rand.NewPCG(seed, 30))
 	k := killTally{anyTime: fromStart}
-	for run := 0; k.kills < n && run < 3*n; run++ {
+	// A run that finishes before its kill shrinks the window by a fifth:
+	// later runs can be faster than the measured ones (warm caches), and
+	// the kills must still land while writing.
+	shrink := func() { writing = max(writing*4/5, 100*time.Microsecond) }
+	for run := 0; k.kills < n && run < 4*n; run++ {
 		clean()
 		delay := time.Duration(rng.Float64() * float64(writing))
 		cmd := deupCmd(t, dir, args...)
@@ -232,18 +236,21 @@ func killRuns(t *testing.T, dir string, seed uint64, n int, outputs []string, ch
 		if !fromStart {
 			if _, err := waitTemporary(t, dir, done); err != nil {
 				k.finished++ // exited before writing anything temporary
+				shrink()
 				continue
 			}
 		}
 		select {
 		case <-done:
 			k.finished++
+			shrink()
 			continue
 		case <-time.After(delay):
 		}
 		cmd.Process.Signal(syscall.SIGKILL)
 		if err := <-done; err == nil {
 			k.finished++ // it exited on its own just before the signal
+			shrink()
 			continue
 		}
 		k.kills++
