@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
@@ -209,13 +210,13 @@ func runBench(ctx context.Context, env Env, args []string) error {
 	}
 	var written []string
 	jsonPath := filepath.Join(*out, "results.json")
-	if err := writeFileWith(jsonPath, func(w *os.File) error { return res.WriteJSON(w) }); err != nil {
+	if err := writeFile(jsonPath, func(w io.Writer) error { return res.WriteJSON(w) }); err != nil {
 		return err
 	}
 	written = append(written, jsonPath)
 	predPath := filepath.Join(*out, "predictions.parquet")
 	ids := func(i int) (string, string) { return sc.Drugs[sc.Pairs[i].A].ID, sc.Drugs[sc.Pairs[i].B].ID }
-	if err := writeFileWith(predPath, func(w *os.File) error {
+	if err := writeFile(predPath, func(w io.Writer) error {
 		return res.WritePredictions(w, ids, memory.DefaultAllocator)
 	}); err != nil {
 		return err
@@ -287,18 +288,6 @@ func startCPUProfile(path string) (stop func(), err error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
-}
-
-func writeFileWith(path string, fn func(*os.File) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := fn(f); err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return f.Close()
 }
 
 // usageNote is ", CPU time … s, peak resident memory … MB" for the process

@@ -20,6 +20,7 @@ import (
 	"github.com/deup-screening/deup/active/simreport"
 	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/atomicfile"
 	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/uq"
@@ -41,12 +42,32 @@ func campaignCommand() *Command {
 }
 
 // campaignScreen opens a screen directory, or the synthetic default when dir
-// is "".
-func campaignScreen(dir string) (*drugcomb.Screen, error) {
+// is "", under the one structure rule: a drug whose SMILES cannot be
+// fingerprinted is left out with its pairs (left lists each, named, with
+// the parser's message). A drug without any SMILES stays: identity
+// features need none.
+func campaignScreen(dir string) (sc *drugcomb.Screen, left []string, err error) {
 	if dir == "" {
-		return data.Synth(data.DefaultSynth(synthSeed))
+		sc, err = data.Synth(data.DefaultSynth(synthSeed))
+		return sc, nil, err
 	}
-	return openScreen(dir)
+	if sc, err = openScreen(dir); err != nil {
+		return nil, nil, err
+	}
+	bad := map[int]bool{}
+	for i, d := range sc.Drugs {
+		if d.SMILES == "" {
+			continue
+		}
+		if err := checkSMILES(d.SMILES); err != nil {
+			bad[i] = true
+			left = append(left, fmt.Sprintf("drug %s: %v", d.Label(), err))
+		}
+	}
+	if len(bad) > 0 {
+		sc = sc.KeepDrugs(func(i int, _ drugcomb.Drug) bool { return !bad[i] })
+	}
+	return sc, left, nil
 }
 
 func campaignScoreIndex(sc *drugcomb.Screen, name string) (int, error) {
@@ -68,8 +89,15 @@ func campaignScoreIndex(sc *drugcomb.Screen, name string) (int, error) {
 // measured pairs as an oracle table. Pairs without a score are counted on
 // stderr, never dropped silently.
 func campaignTable(env Env, cmd, dir, score, cellLine string) (sc *drugcomb.Screen, si int, cl string, table active.TableOracle, err error) {
-	if sc, err = campaignScreen(dir); err != nil {
+	var left []string
+	if sc, left, err = campaignScreen(dir); err != nil {
 		return nil, 0, "", nil, err
+	}
+	if len(left) > 0 {
+		fmt.Fprintf(env.Stderr, "deup campaign %s: %d of %d drugs have no usable structure and are left out with their pairs:\n", cmd, len(left), len(sc.Drugs)+len(left))
+		for _, l := range left {
+			fmt.Fprintf(env.Stderr, "  %s\n", l)
+		}
 	}
 	if si, err = campaignScoreIndex(sc, score); err != nil {
 		return nil, 0, "", nil, err
@@ -131,6 +159,9 @@ pairs of a round (3 of 30); --max-per-drug K sets another cap, 0 none.
 on the screen, cell line and score that model was trained on. The campaign
 still refits its own --model each round on every measured pair; to export a
 batch chosen by the trained model itself, use deup suggest --model MODEL.
+
+
+` + structureRule + `
 
 Next: deup campaign step CAMPAIGN (or deup suggest --campaign CAMPAIGN --out
 FILE for a live campaign; deup campaign resume CAMPAIGN for a retrospective
@@ -379,7 +410,7 @@ func writeCampaignJSON(dir string, cfg active.Config) error {
 	if err != nil {
 		return err
 	}
-	return drugcomb.WriteFileAtomic(filepath.Join(dir, "campaign.json"), append(b, '\n'))
+	return atomicfile.WriteFile(filepath.Join(dir, "campaign.json"), append(b, '\n'))
 }
 
 func readCandidates(path string, cfg active.Config, cellLine int, measured active.TableOracle) ([]active.Pair, error) {
@@ -484,9 +515,15 @@ func campaignParts(c *active.Campaign) (active.Surrogate, active.Oracle, error) 
 }
 
 func campaignOracle(cfg active.Config) (active.TableOracle, error) {
-	sc, err := campaignScreen(cfg.Screen)
+	sc, left, err := campaignScreen(cfg.Screen)
 	if err != nil {
 		return nil, fmt.Errorf("opening the oracle screen: %w", err)
+	}
+	if len(left) > 0 && len(sc.Drugs) != len(cfg.Drugs) {
+		// A campaign started before the structure rule kept every drug.
+		if sc, err = openScreen(cfg.Screen); err != nil {
+			return nil, fmt.Errorf("opening the oracle screen: %w", err)
+		}
 	}
 	if len(sc.Drugs) != len(cfg.Drugs) {
 		return nil, fmt.Errorf("the screen %s changed since the campaign started (%d drugs, was %d)", screenLabel(cfg.Screen), len(sc.Drugs), len(cfg.Drugs))
@@ -566,7 +603,9 @@ retrospective campaign runs (and measures) every remaining round; a live
 campaign proposes the next round if no round is waiting for results. Nothing
 is lost or duplicated: a round is either in the ledger whole or not at all,
 and a round lost before it was written is proposed again identically (the
-models and draws are seeded).`
+models and draws are seeded).
+
+Next: deup campaign report CAMPAIGN shows where the campaign stands.`
 
 func runCampaignResume(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign resume", "deup campaign resume CAMPAIGN", campaignResumeDesc)
@@ -737,7 +776,10 @@ const campaignReportDesc = `Prints one line per round: the model version that ch
 results, the best score in the round and so far, the mean absolute error of
 the predictions on the measured pairs against the mean predicted sigma_total
 (a calibration check), and, for a retrospective campaign, the fraction of the
-screen's top-1% pairs found so far. --json FILE also writes it as JSON.`
+screen's top-1% pairs found so far. --json FILE also writes it as JSON.
+
+Next: deup campaign step CAMPAIGN proposes the next round; deup tui
+--campaign CAMPAIGN browses it.`
 
 func runCampaignReport(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign report", "deup campaign report CAMPAIGN [--json FILE]", campaignReportDesc)
@@ -826,7 +868,7 @@ func runCampaignReport(ctx context.Context, env Env, args []string) error {
 		if err != nil {
 			return err
 		}
-		if err := drugcomb.WriteFileAtomic(*jsonOut, append(b, '\n')); err != nil {
+		if err := atomicfile.WriteFile(*jsonOut, append(b, '\n')); err != nil {
 			return err
 		}
 	}
@@ -859,6 +901,9 @@ Reports per round, as mean and standard error over --seeds runs: the best
 score found so far, the fraction of the screen's top-1% pairs found (RECOVER's
 metric) and the RMSE of the model on the pairs not yet measured. Writes
 report.json, runs.csv, summary.csv and simulation.png/.svg into --out.
+
+
+` + structureRule + `
 
 Next: start a real campaign with the best strategy MODEL-ACQ:
 deup campaign init --screen DIR --model MODEL --acquisition ACQ CAMPAIGN.`

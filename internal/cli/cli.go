@@ -27,6 +27,12 @@ type Env struct {
 	// platform without the cap, or the child itself) it runs in-process.
 	Sandbox func(ctx context.Context, args []string, limit int64) error
 
+	// Stamp is the version and commit set at build time (cmd/deup's
+	// -ldflags -X main.version=… -X main.commit=…), used by --version
+	// where the build information has none (a build with -buildvcs=false,
+	// or from a source archive without .git).
+	Stamp Stamp
+
 	// usage is set by Main: the command being run records in it how to
 	// print its help and its usage line (newFlagSet), and Main prints them
 	// after the command returns (help on stdout for -h; the error, the
@@ -87,7 +93,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 	root := &Command{Name: "deup", Short: "drug-combination synergy with direct epistemic uncertainty prediction", Subs: commands()}
 	if len(args) == 1 && (args[0] == "--version" || args[0] == "-version" || args[0] == "version") {
 		bi, ok := debug.ReadBuildInfo()
-		fmt.Fprintln(env.Stdout, versionLine(bi, ok))
+		fmt.Fprintln(env.Stdout, versionLine(bi, ok, env.Stamp))
 		return 0
 	}
 	st := &usageState{path: "deup"}
@@ -123,14 +129,27 @@ func Main(ctx context.Context, args []string, env Env) int {
 	}
 }
 
+// Stamp is a version and commit given at build time (empty: none).
+type Stamp struct {
+	Version, Commit string
+}
+
 // versionLine describes the build: the main module's version ("(devel)"
 // for a build from a checkout), and the VCS commit, its time and whether
-// the tree had changes, when the go command recorded them.
-func versionLine(bi *debug.BuildInfo, ok bool) string {
+// the tree had changes, when the go command recorded them. The stamp's
+// version stands in for "(devel)" or a missing one, and its commit for a
+// missing VCS revision.
+func versionLine(bi *debug.BuildInfo, ok bool, st Stamp) string {
 	if !ok || bi == nil {
-		return "deup (no build information)"
+		bi = &debug.BuildInfo{}
+		if st == (Stamp{}) {
+			return "deup (no build information)"
+		}
 	}
 	v := bi.Main.Version
+	if (v == "" || v == "(devel)") && st.Version != "" {
+		v = st.Version
+	}
 	if v == "" {
 		v = "(devel)"
 	}
@@ -145,6 +164,9 @@ func versionLine(bi *debug.BuildInfo, ok bool) string {
 		case "vcs.modified":
 			modified = s.Value
 		}
+	}
+	if rev == "" {
+		rev = st.Commit
 	}
 	if rev != "" {
 		line += " commit " + rev
@@ -214,10 +236,19 @@ func newFlagSet(env Env, name, usage, desc string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	help := func(w io.Writer) {
-		fmt.Fprintf(w, "usage: %s\n\n%s\n\nFlags:\n", usage, strings.TrimSpace(desc))
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
+		body, next := splitNext(desc)
+		fmt.Fprintf(w, "usage: %s\n\n%s\n", usage, body)
+		nflags := 0
+		fs.VisitAll(func(*flag.Flag) { nflags++ })
+		if nflags > 0 {
+			fmt.Fprintf(w, "\nFlags:\n")
+			fs.SetOutput(w)
+			fs.PrintDefaults()
+			fs.SetOutput(io.Discard)
+		}
+		if next != "" {
+			fmt.Fprintf(w, "\n%s\n", next)
+		}
 	}
 	if env.usage != nil {
 		env.usage.synopsis, env.usage.help = usage, help
@@ -228,6 +259,22 @@ func newFlagSet(env Env, name, usage, desc string) *flag.FlagSet {
 		}
 	}
 	return fs
+}
+
+// splitNext splits a command's description into its body and its closing
+// "Next: ..." paragraph (""), which the help prints after the flag list so
+// that every help text ends with what to do next.
+func splitNext(desc string) (body, next string) {
+	desc = strings.TrimSpace(desc)
+	i := strings.LastIndex(desc, "\nNext:")
+	if strings.HasPrefix(desc, "Next:") {
+		i = 0
+	} else if i < 0 {
+		return desc, ""
+	} else {
+		i++
+	}
+	return strings.TrimSpace(desc[:i]), strings.TrimSpace(desc[i:])
 }
 
 // parseArgs parses flags that may appear before, between or after positional

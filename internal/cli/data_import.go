@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/internal/progress"
 )
 
@@ -52,7 +53,14 @@ any of the files, are aggregated into mean, sample variance and count. The
 data report (rows read, pairs kept, every row not used counted by reason,
 with the first file:line examples) is printed and saved as report.json. A bad input file (missing column, wrong
 delimiter, truncated line, non-numeric score) is an error naming file, line
-and column; --lenient counts such rows in the report instead.
+and column; --lenient counts such rows in the report instead. An empty
+pairs file (a header alone) is an error saying so.
+
+` + structureRule + `
+
+The screen directory is written under a temporary name beside --out and
+renamed into place when complete: a killed import leaves no screen or a
+complete one.
 
 Next: deup data inspect DIR to check the screen, then
 deup train --screen DIR --out MODEL (or deup bench --screen DIR).`
@@ -160,6 +168,7 @@ func runDataImport(ctx context.Context, env Env, args []string) error {
 	opt := drugcomb.Options{
 		Format: *format, Name: *name, Delimiter: d, CellLineName: *cellName,
 		Lenient: *lenient, RequireSMILES: *requireSMILES, RequireKnown: *knownOnly,
+		CheckSMILES: checkSMILES, // the one structure rule: see structureRule
 	}
 	if *drugs != "" {
 		cat, err := drugcomb.ReadCatalogueFileWith(*drugs, drugcomb.CatalogueColumns{ID: *idCol, SMILES: *smilesCol})
@@ -213,17 +222,26 @@ func runDataImport(ctx context.Context, env Env, args []string) error {
 		bar.Finish()
 	}
 	if rep != nil {
+		// The report is the output on success; beside an error it is a
+		// diagnostic, and goes with the error to stderr.
+		w := env.Stdout
+		if err != nil {
+			w = env.Stderr
+		}
 		if *asJSON {
 			b, jerr := json.MarshalIndent(rep, "", "  ")
 			if jerr != nil {
 				return jerr
 			}
-			fmt.Fprintf(env.Stdout, "%s\n", b)
-		} else if werr := rep.WriteText(env.Stdout); werr != nil {
+			fmt.Fprintf(w, "%s\n", b)
+		} else if werr := rep.WriteText(w); werr != nil {
 			return werr
 		}
 	}
 	if err != nil {
+		if errors.Is(err, drugcomb.ErrNoRows) {
+			return fmt.Errorf("import %s: %w", input, err)
+		}
 		if errors.Is(err, drugcomb.ErrCatalogue) {
 			return fmt.Errorf("import %s: %w: name the catalogue's columns with --drug-id-col and --smiles-col", input, err)
 		}
@@ -233,10 +251,7 @@ func runDataImport(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	replaced := isScreenDir(*out)
-	if err := drugcomb.Save(*out, s); err != nil {
-		return err
-	}
-	if err := drugcomb.SaveReport(*out, rep); err != nil {
+	if err := drugcomb.SaveWithReport(*out, s, rep); err != nil {
 		return err
 	}
 	if replaced {
@@ -273,4 +288,13 @@ func otherFiles(dir string) []string {
 		}
 	}
 	return out
+}
+
+// checkSMILES is the structure check of data import: the one training
+// applies (features.CheckSMILES), its message without the package prefix.
+func checkSMILES(smiles string) error {
+	if err := features.CheckSMILES(smiles); err != nil {
+		return errors.New(strings.TrimPrefix(err.Error(), "chem: "))
+	}
+	return nil
 }

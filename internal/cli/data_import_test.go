@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -121,6 +122,8 @@ func TestDataImportErrors(t *testing.T) {
 	semi := write("semi.csv", "a;b;cell;score\nx;y;c;1\n")
 	trunc := write("trunc.csv", "a,b,cell,score\nx,y,c,1\nx,z")
 	text := write("text.csv", "a,b,cell,score\nx,y,c,1\nx,z,c,high\n")
+	empty := write("empty.csv", "a,b,cell,score\n")
+	cat := write("cat.csv", "name,smiles\nx,CCO\ny,CCN\n")
 	table := []string{"--drug-a", "a", "--drug-b", "b", "--cell-line", "cell", "--score", "score"}
 	for _, tc := range []struct {
 		name string
@@ -139,6 +142,8 @@ func TestDataImportErrors(t *testing.T) {
 		{"truncated", append([]string{trunc, "--out", filepath.Join(tmp, "o8")}, table...), 1, trunc + ":3:4: wrong number of fields"},
 		{"non-numeric score", append([]string{text, "--out", filepath.Join(tmp, "o9")}, table...), 1, text + `:3:7: column "score": not a number: "high"`},
 		{"missing file", append([]string{filepath.Join(tmp, "nope.csv"), "--out", filepath.Join(tmp, "o10")}, table...), 1, "nope.csv does not exist"},
+		{"header only", append([]string{empty, "--out", filepath.Join(tmp, "o11")}, table...), 1, "the pairs file is empty: it has a header but no rows (" + empty + ")"},
+		{"header only, with a catalogue", append([]string{empty, "--drugs", cat, "--out", filepath.Join(tmp, "o12")}, table...), 1, "the pairs file is empty"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, errOut, code := dataRun(t, append([]string{"data", "import"}, tc.args...)...)
@@ -248,5 +253,125 @@ func TestDataImportTwoFiles(t *testing.T) {
 	}
 	if len(s.Drugs) < 86 || len(s.Drugs) > 87 {
 		t.Errorf("%d drugs, want the union of 80 and 86 (at most the catalogue's 87)", len(s.Drugs))
+	}
+}
+
+// TestDataImportBrokenSMILES: a catalogue with a SMILES typo (an unbalanced
+// branch, as in issue 30) imports with that drug left out and named, by name
+// and id with the parser's position, in the printed report and in
+// report.json; train on the result then succeeds on the other drugs.
+func TestDataImportBrokenSMILES(t *testing.T) {
+	tmp := t.TempDir()
+	// 8 drugs, every pair of them measured once: drug d3 (Methotrexate,
+	// CID 126941) has "CC(C" for SMILES; position 3 is its "(" (chem's
+	// ParseError counts from 1).
+	smiles := []string{"CCO", "CCN", "c1ccccc1", "CC(C", "CC(=O)O", "CCCl", "c1ccncc1", "OCCO"}
+	var cat, pairs strings.Builder
+	cat.WriteString("name,pubchem_cid,smiles\n")
+	for i, s := range smiles {
+		name, cid := fmt.Sprintf("drug%d", i), fmt.Sprint(1000+i)
+		if i == 3 {
+			name, cid = "Methotrexate", "126941"
+		}
+		fmt.Fprintf(&cat, "%s,%s,%s\n", name, cid, s)
+	}
+	cids := []string{"1000", "1001", "1002", "126941", "1004", "1005", "1006", "1007"}
+	pairs.WriteString("drug_a_cid,drug_b_cid,cell_line,combo_score\n")
+	n := 0
+	for a := range cids {
+		for b := a + 1; b < len(cids); b++ {
+			fmt.Fprintf(&pairs, "%s,%s,PC-3,%d\n", cids[a], cids[b], (a*7+b*3)%20-10)
+			n++
+		}
+	}
+	catPath, pairsPath := filepath.Join(tmp, "drugs.csv"), filepath.Join(tmp, "pairs.csv")
+	for p, body := range map[string]string{catPath: cat.String(), pairsPath: pairs.String()} {
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	screen := filepath.Join(tmp, "screen")
+	out, serr, code := dataRun(t, "data", "import", "--format", "almanac", "--pairs", pairsPath, "--drugs", catPath, "--out", screen)
+	if code != 0 {
+		t.Fatalf("import: exit %d\n%s%s", code, out, serr)
+	}
+	for _, want := range []string{
+		"unusable SMILES                      7", // the 7 pairs of d3
+		`Methotrexate (126941): smiles "CC(C": at position 3: unbalanced branch`,
+		"drugs left out, SMILES unusable: 1 (with their rows)",
+		"wrote " + screen + ": 21 pairs, 21 measurements, 7 drugs",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("import report lacks %q:\n%s", want, out)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(screen, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep drugcomb.Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.UnusableStructures) != 1 || rep.UnusableStructures[0].ID != "126941" || rep.UnusableStructures[0].Name != "Methotrexate" ||
+		!strings.Contains(rep.UnusableStructures[0].Error, "at position 3") {
+		t.Errorf("report.json unusable_structures = %+v, want Methotrexate (126941) at position 3", rep.UnusableStructures)
+	}
+	if rep.RowsRead != n || rep.Measurements+rep.DroppedRows() != n {
+		t.Errorf("report: %d rows read, %d used + %d dropped; want %d read, all accounted for", rep.RowsRead, rep.Measurements, rep.DroppedRows(), n)
+	}
+	out, serr, code = runCLI(t, "train", "--screen", screen, "--epochs", "2", "--calibration", "0", "--out", filepath.Join(tmp, "m.deup"))
+	if code != 0 {
+		t.Fatalf("train on the imported screen: exit %d\n%s%s", code, out, serr)
+	}
+	if strings.Contains(serr, "no usable structure") {
+		t.Errorf("train left out a drug the import kept:\n%s", serr)
+	}
+}
+
+// TestOldScreenBrokenSMILES: a screen saved before import checked
+// structures (written here with drugcomb.Save) and holding a SMILES typo is
+// not refused later: data inspect names the drug, and train leaves it out
+// with its pairs, naming it by name and id with the parser's position.
+func TestOldScreenBrokenSMILES(t *testing.T) {
+	smiles := []string{"CCO", "CCN", "c1ccccc1", "CC(C", "CC(=O)O", "CCCl", "c1ccncc1", "OCCO"}
+	b := drugcomb.NewBuilder("combo_score")
+	var idx []int
+	for i, s := range smiles {
+		d := drugcomb.Drug{ID: fmt.Sprint(1000 + i), Name: fmt.Sprintf("drug%d", i), SMILES: s}
+		if i == 3 {
+			d.ID, d.Name = "126941", "Methotrexate"
+		}
+		idx = append(idx, b.Drug(d))
+	}
+	c := b.CellLine("PC-3")
+	for a := range idx {
+		for bb := a + 1; bb < len(idx); bb++ {
+			if err := b.Measure(idx[a], idx[bb], c, []float64{float64((a*7+bb*3)%20 - 10)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	tmp := t.TempDir()
+	screen := filepath.Join(tmp, "old")
+	if err := drugcomb.Save(screen, b.Screen("old")); err != nil {
+		t.Fatal(err)
+	}
+	out, serr, code := dataRun(t, "data", "inspect", screen)
+	if code != 0 || !strings.Contains(out, "drugs with unusable SMILES 1: 126941") {
+		t.Errorf("inspect: exit %d, want the drug named:\n%s%s", code, out, serr)
+	}
+	out, serr, code = runCLI(t, "train", "--screen", screen, "--epochs", "2", "--calibration", "0", "--out", filepath.Join(tmp, "m.deup"))
+	if code != 0 {
+		t.Fatalf("train refused the screen: exit %d\n%s%s", code, out, serr)
+	}
+	for _, want := range []string{
+		"deup: 1 of 8 drugs have no usable structure and are left out with their pairs:",
+		`drug Methotrexate (126941): smiles "CC(C": at position 3: unbalanced branch`,
+		"deup: 21 of 28 pairs kept (both drugs usable)",
+	} {
+		if !strings.Contains(serr, want) {
+			t.Errorf("train stderr lacks %q:\n%s", want, serr)
+		}
 	}
 }

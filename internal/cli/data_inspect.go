@@ -24,11 +24,13 @@ func dataInspectCommand() *Command {
 const dataInspectDesc = `
 Prints the counts of a screen directory (drugs, pairs, measurements, cell
 lines, replicated pairs), a summary of each score column over the pairs'
-means, and the drugs that have no SMILES and, when signatures are stored
-beside the screen (deup data signatures), the drugs that have none.
---json prints one JSON object (keys: name, drugs, pairs, measurements,
-cell_lines, cell_line_names, replicated_pairs, truth, scores,
-drugs_without_smiles, signatures, drugs_without_signatures).
+means, and the drugs that have no SMILES, or one that cannot be
+fingerprinted (a screen imported before data import checked them), and,
+when signatures are stored beside the screen (deup data signatures), the
+drugs that have none. --json prints one JSON object (keys: name, drugs,
+pairs, measurements, cell_lines, cell_line_names, replicated_pairs, truth,
+scores, drugs_without_smiles, drugs_with_unusable_smiles, signatures,
+drugs_without_signatures).
 
 Next: deup data signatures --gct FILE --screen DIR to add L1000 signatures,
 or deup train --screen DIR --out MODEL.`
@@ -57,6 +59,7 @@ type inspectOut struct {
 	Truth                  bool           `json:"truth"`
 	Scores                 []scoreSummary `json:"scores"`
 	DrugsWithoutSMILES     []string       `json:"drugs_without_smiles"`
+	UnusableSMILES         []string       `json:"drugs_with_unusable_smiles"`
 	Signatures             bool           `json:"signatures"`               // signatures stored beside the screen
 	DrugsWithoutSignatures []string       `json:"drugs_without_signatures"` // null when no signatures are stored
 }
@@ -98,7 +101,7 @@ func inspectScreen(dir string) (*inspectOut, error) {
 	o := &inspectOut{
 		Name: s.Name, Drugs: len(s.Drugs), Pairs: len(s.Pairs), Measurements: s.Measurements(),
 		CellLines: len(s.CellLines), CellLineNames: s.CellLines, Truth: s.Truth != nil,
-		DrugsWithoutSMILES: []string{},
+		DrugsWithoutSMILES: []string{}, UnusableSMILES: []string{},
 	}
 	for _, p := range s.Pairs {
 		if p.N > 1 {
@@ -120,6 +123,8 @@ func inspectScreen(dir string) (*inspectOut, error) {
 	for _, d := range s.Drugs {
 		if d.SMILES == "" {
 			o.DrugsWithoutSMILES = append(o.DrugsWithoutSMILES, d.ID)
+		} else if checkSMILES(d.SMILES) != nil { // a screen imported before import checked them
+			o.UnusableSMILES = append(o.UnusableSMILES, d.ID)
 		}
 	}
 	sig, err := lincs.LoadSignatures(dir)
@@ -188,6 +193,9 @@ func runDataInspect(ctx context.Context, env Env, args []string) error {
 		fmt.Fprintf(&b, "    %-16s %7d %7d %10s %10s %10s %10s %10s\n", s.Name, s.Pairs, s.Missing, f(s.Mean), f(s.SD), f(s.Min), f(s.Median), f(s.Max))
 	}
 	fmt.Fprintf(&b, "  drugs without SMILES      %d%s\n", len(o.DrugsWithoutSMILES), listTail(o.DrugsWithoutSMILES))
+	if len(o.UnusableSMILES) > 0 {
+		fmt.Fprintf(&b, "  drugs with unusable SMILES %d%s (train and predict leave them out)\n", len(o.UnusableSMILES), listTail(o.UnusableSMILES))
+	}
 	if o.Signatures {
 		fmt.Fprintf(&b, "  drugs without signatures  %d%s\n", len(o.DrugsWithoutSignatures), listTail(o.DrugsWithoutSignatures))
 	} else {

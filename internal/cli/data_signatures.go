@@ -12,6 +12,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/atomicfile"
 	"github.com/deup-screening/deup/lincs"
 )
 
@@ -148,7 +149,7 @@ func runDataSignatures(ctx context.Context, env Env, args []string) error {
 		if err := write(&buf, m, memory.DefaultAllocator); err != nil {
 			return err
 		}
-		if err := drugcomb.WriteFileAtomic(*matrixOut, buf.Bytes()); err != nil {
+		if err := atomicfile.WriteFile(*matrixOut, buf.Bytes()); err != nil {
 			return err
 		}
 		fmt.Fprintf(env.Stderr, "deup data signatures: wrote %s (%d signatures x %d genes)\n", *matrixOut, len(m.Cols), len(m.Rows))

@@ -84,7 +84,7 @@ func pathReason(err error) string {
 var internalPrefixes = []string{
 	"active", "arrowguard", "bench", "catalogue", "chem", "data", "drugcomb", "due",
 	"features", "fingerprint", "ledger", "lincs", "mlp", "model", "pairs",
-	"parquetfile", "simreport", "smo", "suggest", "trained", "uq",
+	"simreport", "tabular", "smo", "suggest", "trained", "uq",
 	"open", "load", "save",
 }
 

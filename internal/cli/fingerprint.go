@@ -4,11 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -20,7 +18,7 @@ import (
 
 	"github.com/deup-screening/deup/chem"
 	"github.com/deup-screening/deup/drugcomb"
-	"github.com/deup-screening/deup/internal/parquetfile"
+	"github.com/deup-screening/deup/internal/tabular"
 )
 
 func fingerprintCommand() *Command {
@@ -59,9 +57,11 @@ The input is either
 Output: without --out, "id<TAB>bits" lines on standard output, where bits are
 the space-separated, increasing indices of the on-bits. With --out FILE, a
 table chosen by FILE's extension: .csv (columns id, name, bits; bits
-space-separated) or .parquet (id and name strings, bits a list of int32).
-name is the catalogue's drug name, empty (null in Parquet) for id<TAB>smiles
-input. Files are created 0644.
+space-separated), .parquet or .arrow (id and name strings, bits a list of
+int32). name is the catalogue's drug name, empty (null in Parquet and Arrow)
+for id<TAB>smiles input. The file is written under a temporary name beside
+FILE and renamed into place when complete (a killed run leaves no file or
+the previous one); files are created 0644.
 
 With --largest-fragment the fingerprint is that of the SMILES's largest
 organic fragment instead (salts and counter-ions left out), the one RDKit's
@@ -76,7 +76,10 @@ the position in the SMILES, and the exit status is 1. A line without a tab is
 reported the same way and not written. A catalogue that cannot be read (no
 SMILES column, a malformed row) is an error naming the file, line and column,
 and nothing is written. The last line on standard error gives the count and
-the throughput.`
+the throughput.
+
+Next: deup data import --drugs FILE brings the catalogue into a screen;
+deup predict --drugs FILE scores its pairs with a trained model.`
 
 // fingerprintBatch is how many lines are fingerprinted together; output is
 // written in input order after each batch.
@@ -91,7 +94,7 @@ type fpEntry struct {
 }
 
 func runFingerprint(ctx context.Context, env Env, args []string) error {
-	fs := newFlagSet(env, "deup fingerprint", "deup fingerprint [--radius R] [--bits N] [--largest-fragment] [--drug-id-col C] [--smiles-col C] [--header] [--format sdf|smiles] [--id-field F] [--workers W] [--out FILE.csv|FILE.parquet] [FILE]", fingerprintDesc)
+	fs := newFlagSet(env, "deup fingerprint", "deup fingerprint [--radius R] [--bits N] [--largest-fragment] [--drug-id-col C] [--smiles-col C] [--header] [--format sdf|smiles] [--id-field F] [--workers W] [--out FILE.csv|FILE.parquet|FILE.arrow] [FILE]", fingerprintDesc)
 	radius := fs.Int("radius", 3, "Morgan radius")
 	bits := fs.Int("bits", 1024, "fingerprint size in bits")
 	header := fs.Bool("header", false, "read id<TAB>smiles lines and skip the first line (a header)")
@@ -127,15 +130,9 @@ func runFingerprint(ctx context.Context, env Env, args []string) error {
 	if err := needOutDir("--out", *outPath); err != nil {
 		return err
 	}
-	outKind := ""
 	if *outPath != "" {
-		switch strings.ToLower(filepath.Ext(*outPath)) {
-		case ".csv":
-			outKind = "csv"
-		case ".parquet":
-			outKind = "parquet"
-		default:
-			return fmt.Errorf("%w: --out %s: want a .csv or .parquet file", ErrUsage, *outPath)
+		if _, err := tabular.FormatOf(*outPath); err != nil {
+			return fmt.Errorf("%w: --out %s: want a .csv, .parquet or .arrow file", ErrUsage, *outPath)
 		}
 	}
 	nw := *workers
@@ -190,7 +187,7 @@ func runFingerprint(ctx context.Context, env Env, args []string) error {
 		}
 	}
 
-	sink, err := newFPSink(env.Stdout, *outPath, outKind)
+	sink, err := newFPSink(env.Stdout, *outPath)
 	if err != nil {
 		return err
 	}
@@ -353,56 +350,64 @@ func fpStripPkg(err error) error {
 }
 
 // fpSink receives fingerprints in input order: id<TAB>bits lines on a
-// writer, or a CSV or Parquet file.
+// writer, or a table file (CSV, Parquet or Arrow by its extension) written
+// in records of fpRecordRows rows under a temporary name until close.
 type fpSink struct {
-	kind string // "lines", "csv", "parquet"
-	path string
-	f    *os.File
+	kind string // "lines" or "table"
 	bw   *bufio.Writer
-	cw   *csv.Writer
 	buf  []byte
-	// Parquet columns, written at close.
-	ids, names []string
-	hasName    []bool
-	bits       [][]int
+	file *tabular.File
+	b    *array.RecordBuilder
 }
 
-// newFPSink creates the output: path of kind "csv" or "parquet", or w
-// when path is "".
-func newFPSink(w io.Writer, path, kind string) (*fpSink, error) {
-	s := &fpSink{kind: "lines", path: path}
+const fpRecordRows = 4096
+
+// newFPSink creates the output: the table file path, or lines on w when
+// path is "".
+func newFPSink(w io.Writer, path string) (*fpSink, error) {
 	if path == "" {
-		s.bw = bufio.NewWriterSize(w, 1<<16)
-		return s, nil
+		return &fpSink{kind: "lines", bw: bufio.NewWriterSize(w, 1<<16)}, nil
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := tabular.Create(path, FingerprintSchema(), tabular.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("fingerprint: --out: %w", err)
 	}
-	s.f, s.kind = f, kind
-	s.bw = bufio.NewWriterSize(f, 1<<16)
-	if kind == "csv" {
-		s.cw = csv.NewWriter(s.bw)
-		if err := s.cw.Write([]string{"id", "name", "bits"}); err != nil {
-			return nil, err
-		}
-	}
-	return s, nil
+	return &fpSink{kind: "table", file: f, b: array.NewRecordBuilder(memory.DefaultAllocator, FingerprintSchema())}, nil
 }
 
 func (s *fpSink) write(id, name string, bits []int) error {
-	switch s.kind {
-	case "parquet":
-		s.ids, s.names, s.hasName, s.bits = append(s.ids, id), append(s.names, name), append(s.hasName, name != ""), append(s.bits, bits)
+	if s.kind == "table" {
+		s.b.Field(0).(*array.StringBuilder).Append(id)
+		if name != "" {
+			s.b.Field(1).(*array.StringBuilder).Append(name)
+		} else {
+			s.b.Field(1).AppendNull()
+		}
+		lb := s.b.Field(2).(*array.ListBuilder)
+		vb := lb.ValueBuilder().(*array.Int32Builder)
+		lb.Append(true)
+		for _, x := range bits {
+			vb.Append(int32(x))
+		}
+		if s.b.Field(0).Len() >= fpRecordRows {
+			return s.flush()
+		}
 		return nil
-	case "csv":
-		s.buf = fpAppendBits(s.buf[:0], bits)
-		return s.cw.Write([]string{id, name, string(s.buf)})
 	}
 	s.buf = append(append(s.buf[:0], id...), '\t')
 	s.buf = append(fpAppendBits(s.buf, bits), '\n')
 	_, err := s.bw.Write(s.buf)
 	return err
+}
+
+// flush writes the rows built so far to the table.
+func (s *fpSink) flush() error {
+	if s.b.Field(0).Len() == 0 {
+		return nil
+	}
+	rec := s.b.NewRecord()
+	defer rec.Release()
+	return s.file.Write(rec)
 }
 
 func fpAppendBits(b []byte, bits []int) []byte {
@@ -426,52 +431,23 @@ func FingerprintSchema() *arrow.Schema {
 }
 
 func (s *fpSink) close() error {
-	switch s.kind {
-	case "csv":
-		s.cw.Flush()
-		if err := s.cw.Error(); err != nil {
-			return err
-		}
-	case "parquet":
-		mem := memory.DefaultAllocator
-		b := array.NewRecordBuilder(mem, FingerprintSchema())
-		defer b.Release()
-		ib, nb, lb := b.Field(0).(*array.StringBuilder), b.Field(1).(*array.StringBuilder), b.Field(2).(*array.ListBuilder)
-		vb := lb.ValueBuilder().(*array.Int32Builder)
-		for i := range s.ids {
-			ib.Append(s.ids[i])
-			if s.hasName[i] {
-				nb.Append(s.names[i])
-			} else {
-				nb.AppendNull()
-			}
-			lb.Append(true)
-			for _, x := range s.bits[i] {
-				vb.Append(int32(x))
-			}
-		}
-		rec := b.NewRecord()
-		defer rec.Release()
-		if err := parquetfile.Write(s.bw, rec, mem); err != nil {
-			return err
-		}
+	if s.kind == "lines" {
+		return s.bw.Flush()
 	}
-	if err := s.bw.Flush(); err != nil {
+	if err := s.flush(); err != nil {
 		return err
 	}
-	if s.f != nil {
-		err := s.f.Close()
-		s.f = nil
-		return err
-	}
-	return nil
+	s.b.Release()
+	s.b = nil
+	return s.file.Commit()
 }
 
 // abort removes a half-written --out file.
 func (s *fpSink) abort() {
-	if s.f != nil {
-		s.f.Close()
-		os.Remove(s.path)
-		s.f = nil
+	if s.kind == "table" {
+		if s.b != nil {
+			s.b.Release()
+		}
+		s.file.Abort()
 	}
 }

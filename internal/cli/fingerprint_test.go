@@ -18,8 +18,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/deup-screening/deup/internal/arrowguard"
-	"github.com/deup-screening/deup/internal/parquetfile"
 	"github.com/deup-screening/deup/internal/shareddata"
+	"github.com/deup-screening/deup/internal/tabular"
 )
 
 // updateFingerprint rewrites the golden files of the fingerprint command
@@ -243,7 +243,7 @@ func TestFingerprintCatalogueParquet(t *testing.T) {
 	rec := b.NewRecord()
 	defer rec.Release()
 	var buf bytes.Buffer
-	if err := parquetfile.Write(&buf, rec, mem); err != nil {
+	if err := tabular.Encode(&buf, tabular.Parquet, rec, tabular.Options{Mem: mem}); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "cat.parquet")
@@ -357,7 +357,7 @@ func TestFingerprintCatalogueErrors(t *testing.T) {
 		{"nosmiles.csv", "name,cid\nx,1\n", []string{"--drug-id-col", "cid"}, 1, "nosmiles.csv: the catalogue has no SMILES column"},
 		{"named.csv", "name,cid\nx,1\n", []string{"--smiles-col", "smi"}, 1, `no SMILES column "smi"; the header has: name, cid`},
 		{"flags.csv", "name,smiles\nx,C\n", []string{"--header", "--smiles-col", "smiles"}, 2, "--header reads id<TAB>smiles lines"},
-		{"ext.csv", "name,smiles\nx,C\n", []string{"--out", filepath.Join(dir, "x.txt")}, 2, "want a .csv or .parquet file"},
+		{"ext.csv", "name,smiles\nx,C\n", []string{"--out", filepath.Join(dir, "x.txt")}, 2, "want a .csv, .parquet or .arrow file"},
 	}
 	for _, c := range cases {
 		p := write(c.name, c.body)

@@ -153,7 +153,7 @@ func modelFeatures(env Env, cmd, consequence string, tm *trained.Model, drugs []
 	if err != nil {
 		return nil, nil, err
 	}
-	reportSkipped(env, "deup "+cmd, consequence, rep, len(drugs))
+	reportStructures(env, "deup "+cmd, consequence, rep, len(drugs))
 	if len(kept) < 2 {
 		return nil, nil, fmt.Errorf("deup %s: %d of %d drugs have usable features: no pair to score (check the SMILES column of the drugs, and the signatures for an fp+sig model)", cmd, len(kept), len(drugs))
 	}

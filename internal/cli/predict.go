@@ -4,28 +4,22 @@ import (
 	"bufio"
 	"context"
 	"encoding/csv"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
-	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
-	"github.com/apache/arrow/go/v15/parquet"
-	"github.com/apache/arrow/go/v15/parquet/compress"
-	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/progress"
-	"github.com/deup-screening/deup/internal/vocab"
+	"github.com/deup-screening/deup/internal/tabular"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/model/trained"
 	"github.com/deup-screening/deup/uq"
@@ -67,6 +61,8 @@ default sigma-normalized scores, mu ± q sigma_total, q the conformal quantile o
 trained with --calibration 0, or before calibrations existed, gives none:
 retrain with deup train --calibration 0.1.
 
+` + structureRule + `
+
 Next: sort the output by mu or sigma, or let deup suggest --model MODEL pick a
 batch of experiments.`
 
@@ -98,8 +94,7 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	case *screenDir != "" && *drugsPath != "":
 		return fmt.Errorf("%w: deup predict: give at most one of --screen and --drugs", ErrUsage)
 	}
-	format, err := outputFormat(*out)
-	if err != nil {
+	if _, err := outputFormat(*out); err != nil {
 		return err
 	}
 	for _, err := range []error{needFile("--pairs", *pairsPath, pairsWhat), needFile("--drugs", *drugsPath, catalogueWhat), needOutDir("--out", *out)} {
@@ -188,7 +183,7 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 			}
 		}
 	}
-	w, err := newPredWriter(*out, format, pw)
+	w, err := newPredWriter(*out, pw)
 	if err != nil {
 		return err
 	}
@@ -246,11 +241,14 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	if err == nil {
 		err = flush()
 	}
-	if cerr := w.close(); err == nil {
-		err = cerr
+	if err == nil {
+		err = ctx.Err() // Ctrl-C during the last chunk: no file either
 	}
 	if err != nil {
-		os.Remove(*out)
+		w.abort()
+		return err
+	}
+	if err := w.commit(); err != nil {
 		return err
 	}
 	bar.Finish()
@@ -292,13 +290,12 @@ func modelCalibration(path string, tm *trained.Model, coverage float64) (*uq.Cal
 	return cal, nil
 }
 
-func outputFormat(path string) (string, error) {
-	switch ext := strings.ToLower(filepath.Ext(path)); ext {
-	case ".arrow", ".parquet", ".csv":
-		return ext[1:], nil
-	default:
-		return "", fmt.Errorf("%w: output %s: extension must be .arrow, .parquet or .csv", ErrUsage, path)
+func outputFormat(path string) (tabular.Format, error) {
+	f, err := tabular.FormatOf(path)
+	if err != nil {
+		return 0, fmt.Errorf("%w: output %s: extension must be .arrow, .parquet or .csv", ErrUsage, path)
 	}
+	return f, nil
 }
 
 // readDrugsCSV reads a drug catalogue (the importer's catalogue reader:
@@ -455,15 +452,11 @@ func measuredMeans(sc *drugcomb.Screen, cellLine, score string) map[measuredKey]
 	return m
 }
 
-// predWriter writes prediction rows to CSV, Arrow IPC or Parquet.
+// predWriter writes prediction rows to CSV, Arrow IPC or Parquet through
+// the one table writer, under a temporary name until commit.
 type predWriter struct {
-	fh       *os.File
-	bw       *bufio.Writer
-	format   string
+	file     *tabular.File
 	schema   *arrow.Schema
-	ipcw     *ipc.FileWriter
-	pqw      *pqarrow.FileWriter
-	line     []byte
 	builder  *array.RecordBuilder
 	cal      *uq.Calibrator // nil: no interval columns
 	coverage float64
@@ -508,38 +501,22 @@ func predSchema(interval bool, extra []string) *arrow.Schema {
 	return arrow.NewSchema(fields, nil)
 }
 
-// newPredWriter creates the prediction file at path; with w.cal non-nil it
-// adds lower and upper, the interval of cal at coverage.
-func newPredWriter(path, format string, w *predWriter) (*predWriter, error) {
-	fh, err := os.Create(path)
+// newPredWriter starts the prediction file at path (in the format of its
+// extension); with w.cal non-nil it adds lower and upper, the interval of
+// cal at coverage. Nothing is under path until commit.
+func newPredWriter(path string, w *predWriter) (*predWriter, error) {
+	w.schema = predSchema(w.cal != nil, w.extraNames)
+	digits := map[string]int{}
+	for _, c := range predColumns(w.cal != nil) {
+		digits[c] = 7 // measured_mean keeps every digit: it is a measurement
+	}
+	mem := memory.DefaultAllocator
+	f, err := tabular.Create(path, w.schema, tabular.Options{Mem: mem, Digits: digits})
 	if err != nil {
 		return nil, err
 	}
-	w.fh, w.bw, w.format, w.schema = fh, bufio.NewWriterSize(fh, 1<<20), format, predSchema(w.cal != nil, w.extraNames)
-	mem := memory.DefaultAllocator
-	switch format {
-	case "csv":
-		var l []byte
-		for i, f := range w.schema.Fields() {
-			if i > 0 {
-				l = append(l, ',')
-			}
-			l = appendCSVField(l, f.Name)
-		}
-		_, err = w.bw.Write(append(l, '\n'))
-	case "arrow":
-		w.ipcw, err = ipc.NewFileWriter(&countingWriter{w: w.bw}, ipc.WithSchema(w.schema), ipc.WithAllocator(mem))
-	case "parquet":
-		props := parquet.NewWriterProperties(parquet.WithAllocator(mem), parquet.WithCompression(compress.Codecs.Zstd))
-		w.pqw, err = pqarrow.NewFileWriter(w.schema, w.bw, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem), pqarrow.WithStoreSchema()))
-	}
-	if err != nil {
-		fh.Close()
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if format != "csv" {
-		w.builder = array.NewRecordBuilder(mem, w.schema)
-	}
+	w.file = f
+	w.builder = array.NewRecordBuilder(mem, w.schema)
 	return w, nil
 }
 
@@ -560,43 +537,6 @@ func (w *predWriter) row(ids []string, p model.Pair, pr model.Prediction) ([]flo
 // write writes pairs and their predictions; extra holds, per pair, the
 // values of the extra columns (nil without extra columns).
 func (w *predWriter) write(ids []string, pairs []model.Pair, pred []model.Prediction, extra [][]string) error {
-	if w.format == "csv" {
-		for i, p := range pairs {
-			vals, err := w.row(ids, p, pred[i])
-			if err != nil {
-				return err
-			}
-			l := w.line[:0]
-			for k, s := range []string{ids[p.A], ids[p.B], w.names[p.A], w.names[p.B], w.cellLine, w.score} {
-				if k > 0 {
-					l = append(l, ',')
-				}
-				l = appendCSVField(l, s)
-			}
-			for _, v := range vals {
-				l = append(l, ',')
-				l = vocab.AppendFloat(l, v, 7) // 0.0, not 0: a float column to pandas and DuckDB
-			}
-			if y, ok := w.measured[newMeasuredKey(ids[p.A], ids[p.B])]; ok {
-				l = append(l, ",true,"...)
-				l = vocab.AppendFloat(l, y, -1)
-			} else {
-				l = append(l, ",false,"...)
-			}
-			if extra != nil {
-				for _, s := range extra[i] {
-					l = append(l, ',')
-					l = appendCSVField(l, s)
-				}
-			}
-			l = append(l, '\n')
-			w.line = l
-			if _, err := w.bw.Write(l); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
 	b := w.builder
 	ns := len(predStringColumns)
 	strs := make([]*array.StringBuilder, ns)
@@ -635,55 +575,17 @@ func (w *predWriter) write(ids []string, pairs []model.Pair, pred []model.Predic
 	}
 	rec := b.NewRecord()
 	defer rec.Release()
-	if w.ipcw != nil {
-		return w.ipcw.Write(rec)
-	}
-	return w.pqw.WriteBuffered(rec)
+	return w.file.Write(rec)
 }
 
-func appendCSVField(l []byte, s string) []byte {
-	if !strings.ContainsAny(s, ",\"\n\r") {
-		return append(l, s...)
-	}
-	return append(append(l, '"'), append([]byte(strings.ReplaceAll(s, `"`, `""`)), '"')...)
+// commit puts the complete file in place.
+func (w *predWriter) commit() error {
+	w.builder.Release()
+	return w.file.Commit()
 }
 
-func (w *predWriter) close() error {
-	var err error
-	if w.ipcw != nil {
-		err = w.ipcw.Close()
-	}
-	if w.pqw != nil {
-		err = w.pqw.Close()
-	}
-	if w.builder != nil {
-		w.builder.Release()
-	}
-	if ferr := w.bw.Flush(); err == nil {
-		err = ferr
-	}
-	if cerr := w.fh.Close(); err == nil && !errors.Is(cerr, os.ErrClosed) {
-		err = cerr
-	}
-	return err
-}
-
-// countingWriter gives the Arrow IPC file writer the only Seek it makes
-// (the current offset) on a stream.
-type countingWriter struct {
-	w   io.Writer
-	off int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.off += int64(n)
-	return n, err
-}
-
-func (c *countingWriter) Seek(offset int64, whence int) (int64, error) {
-	if offset != 0 || whence != io.SeekCurrent {
-		return c.off, errors.New("predict: arrow writer: seek not supported")
-	}
-	return c.off, nil
+// abort removes the partial file.
+func (w *predWriter) abort() {
+	w.builder.Release()
+	w.file.Abort()
 }

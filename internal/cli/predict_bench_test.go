@@ -44,14 +44,14 @@ func BenchmarkPredWriter(b *testing.B) {
 				b.ReportAllocs()
 				path := filepath.Join(b.TempDir(), "p."+format)
 				for i := 0; i < b.N; i++ {
-					w, err := newPredWriter(path, format, &predWriter{cal: c, coverage: 0.9, names: ids, cellLine: "PC-3", score: "combo_score", measured: measured})
+					w, err := newPredWriter(path, &predWriter{cal: c, coverage: 0.9, names: ids, cellLine: "PC-3", score: "combo_score", measured: measured})
 					if err != nil {
 						b.Fatal(err)
 					}
 					if err := w.write(ids, pairs, pred, nil); err != nil {
 						b.Fatal(err)
 					}
-					if err := w.close(); err != nil {
+					if err := w.commit(); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -60,14 +60,14 @@ func FuzzPredictionsRoundTrip(f *testing.F) {
 		}
 		for _, format := range []string{"csv", "arrow", "parquet"} {
 			path := filepath.Join(t.TempDir(), "p."+format)
-			w, err := newPredWriter(path, format, &predWriter{names: ids})
+			w, err := newPredWriter(path, &predWriter{names: ids})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if err := w.write(ids, ps, pred, nil); err != nil {
 				t.Fatal(err)
 			}
-			if err := w.close(); err != nil {
+			if err := w.commit(); err != nil {
 				t.Fatal(err)
 			}
 			bl, err := pairs.NewBuilder(s, 0)

@@ -36,7 +36,9 @@ from its own seed only, so results do not depend on --workers.
 
 Writes DIR/results.json, DIR/runs.csv (agent, seed, episode, return,
 total_regret), DIR/regret.png and .svg (average regret against episodes,
-mean ± one standard error over seeds), and prints a markdown table.`
+mean ± one standard error over seeds), and prints a markdown table.
+
+Next: compare with docs/rl.md; deup smo runs the paper's optimization use.`
 
 func runRL(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup rl", "deup rl [--env cartpole] [--agents a,b,...] [--seeds N] [--episodes E] [--workers W] --out DIR", rlDesc)

@@ -7,11 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"text/tabwriter"
 	"time"
 
 	"github.com/deup-screening/deup/deup"
+	"github.com/deup-screening/deup/internal/atomicfile"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/smo"
 )
@@ -34,10 +36,13 @@ of the global maximum.
 
 Writes DIR/results.csv (method, seed, step, value, best_so_far; step 0 is the
 initial design), DIR/results.json and DIR/best_so_far.png and .svg (mean ± one
-standard error per method), and prints a summary table.`
+standard error per method), and prints a summary table.
+
+Next: open DIR/best_so_far.png, or read DIR/results.csv with pandas or
+DuckDB; deup rl runs the paper's exploration use.`
 
 func runSMO(ctx context.Context, env Env, args []string) error {
-	fs := newFlagSet(env, "deup smo", "deup smo --function F [--dim D] [--method a,b,...] [--seeds N] [--steps S] [--init N0] --out DIR", smoDesc)
+	fs := newFlagSet(env, "deup smo", "deup smo --function F [--dim D] [--method a,b,...] [--seeds N] [--steps S] [--init N0] [--out DIR]", smoDesc)
 	fn := fs.String("function", "multi-optima", "test function: multi-optima, levy13 or ackley")
 	dim := fs.Int("dim", 0, "dimension (ackley only; 0 means the function's own: 1, 2, or 10 for ackley)")
 	methods := fs.String("method", "random,gp-ei,deup-ei", "comma-separated methods")
@@ -45,7 +50,7 @@ func runSMO(ctx context.Context, env Env, args []string) error {
 	firstSeed := fs.Uint64("first-seed", 1, "first seed")
 	steps := fs.Int("steps", 50, "acquisitions after the initial design")
 	initN := fs.Int("init", 6, "initial points (uniform in the box)")
-	out := fs.String("out", "", "output directory (created)")
+	out := fs.String("out", "smo-out", "output directory (created)")
 	features := fs.String("features", "", "DEUP error-predictor features, a subset of xdvb (default: xv with an MLP main predictor, v with a GP)")
 	errorPrior := fs.String("error-prior", "uninformed", "what DEUP's GP error predictor predicts far from its data: uninformed (the initial targets' variance) or mean (the average observed error)")
 	deupMain := fs.String("deup-main", "", "DEUP-EI main predictor: mlp or gp (default: mlp for d <= 2, gp above, as in the paper)")
@@ -65,7 +70,7 @@ func runSMO(ctx context.Context, env Env, args []string) error {
 		return fmt.Errorf("%w: deup smo: %s", ErrUsage, fmt.Sprintf(format, a...))
 	}
 	if *out == "" {
-		return usage("--out is required")
+		return usage("--out is empty: name an output directory")
 	}
 	f, err := smo.Lookup(*fn, *dim)
 	if err != nil {
@@ -196,18 +201,14 @@ func runSMO(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
-// writeFile creates path and writes it with write (smo and rl outputs);
-// errors name the file, without a package prefix.
+// writeFile writes path atomically with write (every command's outputs
+// that are not tables: JSON reports, figures); a killed run leaves the
+// previous file or none. Errors name the file, without a package prefix.
 func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err // *fs.PathError: "open PATH: reason"
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
+	if err := atomicfile.Write(path, write); err != nil {
+		if strings.Contains(err.Error(), path) {
+			return err
+		}
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil

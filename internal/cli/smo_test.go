@@ -47,7 +47,7 @@ func TestSMOUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"no out", []string{"smo"}, "--out is required"},
+		{"empty out", []string{"smo", "--out", ""}, "--out is empty"},
 		{"bad function", []string{"smo", "--function", "rastrigin", "--out", dir}, "unknown function"},
 		{"bad method", []string{"smo", "--method", "gp-ucb", "--out", dir}, "unknown method"},
 		{"bad dim", []string{"smo", "--function", "levy13", "--dim", "3", "--out", dir}, "2-dimensional"},

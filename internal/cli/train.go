@@ -61,6 +61,8 @@ needs); --calibration 0 trains on every pair and stores no calibration.
 Without --screen, trains on the embedded synthetic default screen (data synth,
 seed 1). Import a real screen first with deup data import.
 
+` + structureRule + `
+
 Next: deup predict --model MODEL --all-pairs --out pairs.csv, or
 deup suggest --model MODEL --out next.csv.`
 
@@ -573,9 +575,23 @@ func buildFeatures(env Env, sc *drugcomb.Screen, dir string, cfg features.Config
 	default:
 		return nil, nil, nil, fmt.Errorf("%w: unknown --features %q (want fp or fp+sig)", ErrUsage, cfg.Kind)
 	}
-	f, rep, err := features.Build(sc.Drugs, cfg, sig)
+	// Row r of f is drug kept[r]: the drugs of sc.KeepDrugs below, in order.
+	f, kept, rep, err := features.BuildLenient(sc.Drugs, cfg, sig)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	if len(rep.Errors) > 0 { // the one structure rule: left out and named, not refused
+		reportStructures(env, "deup", "and are left out with their pairs", rep, len(sc.Drugs))
+		keep := make([]bool, len(sc.Drugs))
+		for _, i := range kept {
+			keep[i] = true
+		}
+		n := len(sc.Pairs)
+		sc = sc.KeepDrugs(func(i int, _ drugcomb.Drug) bool { return keep[i] })
+		fmt.Fprintf(env.Stderr, "deup: %d of %d pairs kept (both drugs usable)\n", len(sc.Pairs), n)
+		if len(sc.Pairs) == 0 {
+			return nil, nil, nil, fmt.Errorf("no pair of the screen has two drugs with a usable structure (see the drugs named above)")
+		}
 	}
 	if cfg.WholeMolecule {
 		fmt.Fprintf(env.Stdout, "fingerprints: whole molecules, salts and mixtures included (--whole-molecule)\n")
@@ -618,27 +634,50 @@ func keepSignaturePairs(env Env, sc *drugcomb.Screen, sig *lincs.Signatures) (*d
 	return out, nil
 }
 
-// reportSkipped says on stderr how many drugs were left out of a feature
-// matrix and why (no usable structure; under fp+sig, no signature), with
-// the consequence named.
-func reportSkipped(env Env, who, consequence string, rep features.Report, n int) {
-	noSig := 0
-	var first [2]error
+// structureRule is the one rule of every command for a drug whose
+// structure cannot be used; the help texts quote it.
+const structureRule = `Structures: one rule in data import, train, bench, ood, predict, suggest,
+tui and campaign. A drug whose SMILES cannot be fingerprinted is left out
+with every pair that names it, and named; it is never refused later. data
+import leaves out a drug whose SMILES does not parse and names it, with the
+parser's position, in the data report; the other commands name each drug
+they leave out on stderr. A drug without any SMILES is kept by import (and
+counted in its report); train, bench, ood, predict, suggest and tui leave it
+out the same way; a campaign keeps it for --features identity, and one with
+structure features refuses it, naming it.`
+
+// maxNamed is how many left-out drugs a command names on stderr before
+// counting the rest.
+const maxNamed = 10
+
+// reportStructures says on stderr which drugs were left out of a feature
+// matrix and why (no usable structure; under fp+sig, no signature), each
+// by name and id with the reason, up to maxNamed of each kind, with the
+// consequence named.
+func reportStructures(env Env, who, consequence string, rep features.Report, n int) {
+	var noStruct, noSig []error
 	for _, e := range rep.Errors {
 		if errors.Is(e, features.ErrNoSignature) {
-			noSig++
-			if first[1] == nil {
-				first[1] = e
-			}
-		} else if first[0] == nil {
-			first[0] = e
+			noSig = append(noSig, e)
+		} else {
+			noStruct = append(noStruct, e)
 		}
 	}
-	if k := len(rep.Errors) - noSig; k > 0 {
-		fmt.Fprintf(env.Stderr, "%s: %d of %d drugs have no usable structure %s, e.g. %v\n", who, k, n, consequence, first[0])
-	}
-	if noSig > 0 {
-		fmt.Fprintf(env.Stderr, "%s: %d of %d drugs have no L1000 signature, which fp+sig features need, %s, e.g. %v\n", who, noSig, n, consequence, first[1])
+	for _, g := range []struct {
+		errs []error
+		what string
+	}{{noStruct, "have no usable structure"}, {noSig, "have no L1000 signature, which fp+sig features need,"}} {
+		if len(g.errs) == 0 {
+			continue
+		}
+		fmt.Fprintf(env.Stderr, "%s: %d of %d drugs %s %s:\n", who, len(g.errs), n, g.what, consequence)
+		for i, e := range g.errs {
+			if i == maxNamed {
+				fmt.Fprintf(env.Stderr, "  ... and %d more\n", len(g.errs)-maxNamed)
+				break
+			}
+			fmt.Fprintf(env.Stderr, "  %s\n", strings.Replace(e.Error(), "chem: ", "", 1))
+		}
 	}
 }
 

@@ -54,7 +54,10 @@ round's predictions for every candidate and the suggestions are marked for
 export. A live round then waits for the lab's results (deup campaign
 import-results); R says so instead of proposing another. Without --screen
 the campaign's own screen opens; a --screen must hold the campaign's drugs
-and cell lines.`
+and cell lines.
+
+Next: the exported file goes to the lab; deup campaign import-results brings
+their measurements back into a campaign.`
 
 func runTUI(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup tui", "deup tui [--screen DIR] [--drugs FILE] [--model MODEL | --predictions FILE] [--campaign DIR] [--cell-line NAME] [--kappa K] [--export FILE]", tuiDesc)
