@@ -10,7 +10,7 @@ import (
 	"runtime/debug"
 	"syscall"
 
-	"github.com/deup-screening/deup/internal/cli"
+	"github.com/deup-screening/deup/cmd/deup/internal/cli"
 	"github.com/deup-screening/deup/internal/sandbox"
 )
 

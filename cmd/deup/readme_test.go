@@ -114,7 +114,7 @@ var readmeSpeed = map[string][]string{
 
 // readmeSkip are README commands the test cannot run, and why.
 var readmeSkip = map[string]string{
-	"tui": "interactive (a terminal UI): tested in a tmux terminal by internal/cli's e2e tests",
+	"tui": "interactive (a terminal UI): tested in a tmux terminal by cmd/deup/internal/cli's e2e tests",
 }
 
 // TestREADME runs every deup command of README.md, in order, in a
