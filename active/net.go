@@ -11,6 +11,7 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/training"
 )
 
 // NetConfig is the two-tower network the "deup-net" surrogate trains each
@@ -182,17 +183,27 @@ func (s *NetMethod) Predict(ctx context.Context, pairs []Pair) ([]Prediction, er
 
 // newNetMethod returns the named NetMethod surrogate, or nil.
 func newNetMethod(name string, f *model.Features) *NetMethod {
-	withSeed := func(seed uint64) model.Config { c := NetConfig; c.Seed = seed; return c }
-	var mk func(seed uint64) model.Method
-	switch name {
-	case "ensemble-net":
-		mk = func(seed uint64) model.Method { return model.NewEnsemble(withSeed(seed), 3, false) }
-	case "mcdropout-net":
-		mk = func(seed uint64) model.Method { return model.NewMCDropout(withSeed(seed), 0.1, 3) }
-	case "twohead-net":
-		mk = func(seed uint64) model.Method { return model.NewDEUP(withSeed(seed)) }
-	default:
+	nets := map[string]struct {
+		method string
+		cfg    training.MethodConfig
+	}{
+		"ensemble-net":  {training.Ensemble, training.MethodConfig{Members: 3}},
+		"mcdropout-net": {training.MCDropout, training.MethodConfig{Passes: 3, Dropout: 0.1}},
+		"twohead-net":   {training.DEUP, training.MethodConfig{}},
+	}
+	net, ok := nets[name]
+	if !ok {
 		return nil
+	}
+	mk := func(seed uint64) model.Method {
+		c := net.cfg
+		c.Model = NetConfig
+		c.Model.Seed = seed
+		m, err := training.New(net.method, c)
+		if err != nil {
+			panic("active: " + err.Error()) // the configurations above are valid
+		}
+		return m
 	}
 	return &NetMethod{Label: name, Feat: f, New: mk}
 }

@@ -13,22 +13,23 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/model/due"
+	"github.com/deup-screening/deup/model/training"
 	"github.com/deup-screening/deup/uq"
 )
 
 // Trained method names, in table order.
 const (
-	DEUP        = "deup"
-	Ensemble    = "ensemble"
-	EnsembleNLL = "ensemble-nll"
-	MCDropout   = "mcdropout"
-	DUE         = "due"
+	DEUP        = training.DEUP
+	Ensemble    = training.Ensemble
+	EnsembleNLL = training.EnsembleNLL
+	MCDropout   = training.MCDropout
+	DUE         = training.DUE
 	// Constant is the reference row derived from DEUP (see the package doc).
 	Constant = "constant"
 )
 
 // Known lists the trained methods Run accepts.
-func Known() []string { return []string{DEUP, Ensemble, EnsembleNLL, MCDropout, DUE} }
+func Known() []string { return training.Known() }
 
 // Config of a benchmark run. Zero values mean the defaults shown.
 type Config struct {
@@ -609,19 +610,11 @@ func scoreTruth(pred []model.Prediction, idx []int, truth *drugcomb.Truth) Truth
 func newMethod(name string, cfg Config, seed uint64) model.Method {
 	mc := cfg.Model
 	mc.Seed = seed
-	switch name {
-	case DEUP:
-		return model.NewDEUP(mc)
-	case Ensemble, EnsembleNLL:
-		return model.NewEnsemble(mc, cfg.Members, name == EnsembleNLL)
-	case MCDropout:
-		return model.NewMCDropout(mc, cfg.Dropout, cfg.Passes)
-	case DUE:
-		dc := cfg.DUE
-		dc.Seed = seed
-		return due.New(dc)
+	m, err := training.New(name, training.MethodConfig{Model: mc, DUE: cfg.DUE, Members: cfg.Members, Passes: cfg.Passes, Dropout: cfg.Dropout})
+	if err != nil {
+		panic("bench: unvalidated method " + name + ": " + err.Error()) // Validate ran first
 	}
-	panic("bench: unvalidated method " + name) // Validate ran first
+	return m
 }
 
 func pairsOf(d *model.Dataset, idx []int) []model.Pair {

@@ -24,6 +24,7 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/model/due"
+	"github.com/deup-screening/deup/model/training"
 	"github.com/deup-screening/deup/ood"
 	"github.com/deup-screening/deup/tui/pairs"
 )
@@ -370,18 +371,13 @@ func (x *oodExperiment) runJob(ctx context.Context, j oodJob, r *oodSeedResult, 
 	}
 	mc := set.Model
 	mc.Seed = seed
-	var m model.Method
-	switch j.method {
-	case oodTwoHead:
-		m = model.NewDEUP(mc)
-	case oodEnsemble:
-		m = model.NewEnsemble(mc, set.Members, false)
-	case oodDUE:
-		dc := set.DUE
-		dc.Seed = seed
-		m = due.New(dc)
-	default:
+	method, ok := map[string]string{oodTwoHead: training.DEUP, oodEnsemble: training.Ensemble, oodDUE: training.DUE}[j.method]
+	if !ok {
 		return fmt.Errorf("unknown job %q", j.method)
+	}
+	m, err := training.New(method, training.MethodConfig{Model: mc, DUE: set.DUE, Members: set.Members})
+	if err != nil {
+		return err
 	}
 	progress := func(pr model.Progress) {
 		if pr.Done {

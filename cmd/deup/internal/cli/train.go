@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -20,6 +18,7 @@ import (
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/model/due"
 	"github.com/deup-screening/deup/model/trained"
+	"github.com/deup-screening/deup/model/training"
 	"github.com/deup-screening/deup/uq"
 )
 
@@ -149,7 +148,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 		return fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
 	}
 	cfg := model.Config{Seed: *seed, MaxEpochs: *epochs, Patience: *patience, SigmaFeatures: sf, SigmaLoss: *sigmaLoss, NoveltyHoldout: noveltyHoldout(*novelty)}
-	m, err := newMethod(*method, cfg, *members, *passes, *dropRate)
+	m, err := newMethod(*method, training.MethodConfig{Model: cfg, DUE: due.Config{MaxEpochs: *epochs, Patience: *patience}, Members: *members, Passes: *passes, Dropout: *dropRate})
 	if err != nil {
 		return err
 	}
@@ -176,112 +175,33 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	calIdx, rest, err := calibrationHoldout(len(d.Pairs), *calFrac, *seed)
+	h, err := training.NewHoldout(len(d.Pairs), *calFrac, fracs, *seed)
 	if err != nil {
-		return err
+		return calibrationFlagError(err)
 	}
-	split := splitOf(rest, fracs, *seed)
-	benchmark := len(split.Test) > 0
 	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s: %d drugs, %d pairs\n", name, sc.CellLines[0], sc.ScoreNames[si], len(sc.Drugs), len(d.Pairs))
-	if len(calIdx) > 0 {
-		fmt.Fprintf(env.Stdout, "calibration: %d of %d pairs (--calibration %v, seed %d) held out before the split, never seen by mu or sigma\n", len(calIdx), len(d.Pairs), *calFrac, *seed)
-	} else {
-		fmt.Fprintf(env.Stdout, "calibration: none (--calibration 0): the model gives no intervals (deup predict --coverage)\n")
-	}
-	if benchmark {
-		fmt.Fprintf(env.Stdout, "split %s (seed %d): train %d, validation %d (sigma path, early stopping), test %d (never seen in training)\n",
-			*splitFlag, *seed, len(split.Train), len(split.Val), len(split.Test))
-	} else {
-		fmt.Fprintf(env.Stdout, "split %s (seed %d) of the other %d pairs: %d in-sample (mu fitted), %d out-of-sample (sigma path, early stopping)\n",
-			*splitFlag, *seed, len(rest), len(split.Train), len(split.Val))
-	}
-	var bar *progress.Bar
-	var last model.Progress
-	epochsRun := 0
-	fitStart := time.Now()
-	err = m.Fit(ctx, d, split, func(p model.Progress) {
-		if p.Done {
-			return
-		}
-		if bar == nil || p.Member != last.Member {
-			if bar != nil {
-				bar.SetTotal(last.Epoch)
-				bar.Finish()
-			}
-			label := "train " + *method
-			if p.Members > 1 {
-				label += fmt.Sprintf(" member %d/%d", p.Member+1, p.Members)
-			}
-			bar = progress.New(env.Stderr, label, p.MaxEpochs)
-		}
-		last = p
-		epochsRun++
-		detail := fmt.Sprintf("loss %.3f val-rmse %.3g best %d", p.TrainLoss, p.ValRMSE, p.BestEpoch)
-		if !math.IsNaN(p.OutLoss) {
-			detail = fmt.Sprintf("loss %.3f out %.3f val-rmse %.3g best %d", p.TrainLoss, p.OutLoss, p.ValRMSE, p.BestEpoch)
-		}
-		bar.Set(p.Epoch, detail)
-	})
-	if bar != nil {
-		bar.SetTotal(last.Epoch) // early stopping ends before MaxEpochs
-		bar.Finish()
-	}
+	printHoldout(env, h, *splitFlag, *calFrac, *seed)
+	bar := newTrainBar(env, "train "+*method)
+	rep, err := training.Fit(ctx, m, d, h, *conformal == "normalized", bar.progress)
+	bar.finish()
 	if err != nil {
 		return err
 	}
-	fitTime := time.Since(fitStart)
-	fmt.Fprintf(env.Stdout, "trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n", m.Name(), epochsRun, last.Epoch, last.BestEpoch, fitTime.Round(time.Millisecond), fitTime.Seconds()/float64(max(epochsRun, 1)), model.BLAS())
+	fmt.Fprintf(env.Stdout, "trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n", m.Name(), rep.Epochs, rep.LastEpoch, rep.BestEpoch, rep.FitTime.Round(time.Millisecond), rep.FitTime.Seconds()/float64(max(rep.Epochs, 1)), model.BLAS())
 	if *method == "deup" && sf != (model.SigmaFeatures{}) {
-		fmt.Fprintf(env.Stdout, "sigma features: %s, relative to the %d in-sample pairs (docs/sigma-features.md)\n", sf, len(split.Train))
+		fmt.Fprintf(env.Stdout, "sigma features: %s, relative to the %d in-sample pairs (docs/sigma-features.md)\n", sf, len(h.Split.Train))
 	}
-	tr := trained.Training{Split: *splitFlag, Seed: *seed, InSample: len(split.Train), OutOfSample: len(split.Val), Test: len(split.Test),
-		Epochs: epochsRun, BestEpoch: last.BestEpoch}
-	refs := trivialReferences(d, split.Train, split.Val)
-	valRMSE, _, err := rmseOn(m, f, d, split.Val)
-	if err != nil {
-		return err
+	printTrainReport(env, m, h, rep)
+	tr := trained.Training{Split: *splitFlag, Seed: *seed, InSample: len(h.Split.Train), OutOfSample: len(h.Split.Val), Test: len(h.Split.Test),
+		Epochs: rep.Epochs, BestEpoch: rep.BestEpoch, ValRMSE: trained.Float(rep.ValRMSE), MeanRMSE: trained.Float(rep.ValRefs.MeanRMSE), NoiseSD: trained.Float(rep.ValRefs.NoiseSD)}
+	if h.Benchmark() {
+		tr.TestRMSE = trained.Float(rep.TestRMSE)
 	}
-	tr.ValRMSE, tr.MeanRMSE, tr.NoiseSD = trained.Float(valRMSE), trained.Float(refs.meanRMSE), trained.Float(refs.noiseSD)
-	fmt.Fprintf(env.Stdout, "%s RMSE %.4g on %d pairs; trivial references: predicting the in-sample mean %.4g, %s\n",
-		map[bool]string{true: "validation", false: "out-of-sample"}[benchmark], valRMSE, len(split.Val), refs.meanRMSE, refs.noiseText())
-	if benchmark {
-		testRMSE, corr, err := rmseOn(m, f, d, split.Test)
-		if err != nil {
-			return err
-		}
-		tr.TestRMSE = trained.Float(testRMSE)
-		testRefs := trivialReferences(d, split.Train, split.Test)
-		fmt.Fprintf(env.Stdout, "test RMSE %.4g on %d pairs (predicting the training mean: %.4g); corr(sigma_total, |residual|) on test %.3f\n",
-			testRMSE, len(split.Test), testRefs.meanRMSE, corr)
-	} else {
-		fmt.Fprintf(env.Stdout, "note: the out-of-sample pairs chose the stopping epoch, so this RMSE is slightly optimistic; --split 40/30/30 gives an unseen test score\n")
-	}
-	fmt.Fprintf(env.Stdout, "%s\n", m.AleatoricNote())
 	meta, err := modelMeta(sc, *screenDir, si, *method, sig, tr)
 	if err != nil {
 		return err
 	}
-	if len(calIdx) > 0 {
-		cal, err := calibrate(m, f, d, calIdx, *conformal == "normalized")
-		if err != nil {
-			return err
-		}
-		meta.Calibration = &cal
-		lo, hi, _ := cal.Interval(0, 1, 0.9)
-		unit := " sigma_total"
-		if cal.Method == uq.MethodConformal {
-			unit = ""
-		}
-		fmt.Fprintf(env.Stdout, "calibration stored: %s; at 90%% coverage the interval is mu ± %.4g%s (deup predict --coverage 0.9)\n", cal, (hi-lo)/2, unit)
-		if benchmark {
-			im, err := intervalsOn(m, f, d, split.Test, cal, 0.9)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(env.Stdout, "test: the stored 90%% interval covers %.1f%% of the %d test pairs (mean width %.4g; worst sigma-quintile coverage %.1f%%)\n",
-				im.Coverage, im.N, im.Width, im.WorstQuintileCoverage)
-		}
-	}
+	meta.Calibration = rep.Calibration
 	if err := trained.WriteFile(*out, &trained.Model{Method: m, Meta: meta}); err != nil {
 		return err
 	}
@@ -290,98 +210,110 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
-// calibrationStream is the PCG stream of deup train's calibration holdout
-// (the seed is --seed).
-const calibrationStream = 0x63616c69627261
+// newMethod is training.New with the flags' names in its errors.
+func newMethod(name string, c training.MethodConfig) (model.Method, error) {
+	m, err := training.New(name, c)
+	switch {
+	case errors.Is(err, training.ErrUnknownMethod):
+		return nil, fmt.Errorf("%w: deup train: unknown method %q (available: %s)", ErrUsage, name, strings.Join(training.Known(), ", "))
+	case err != nil && name == training.MCDropout:
+		return nil, fmt.Errorf("%w: --passes %d (want >= 2), --dropout %v (want in (0,1))", ErrUsage, c.Passes, c.Dropout)
+	case err != nil:
+		return nil, fmt.Errorf("%w: --members %d, want >= 1", ErrUsage, c.Members)
+	}
+	return m, nil
+}
 
-// calibrationHoldout draws, from seed, the calibration pairs of deup train:
-// round(frac n) of the n pairs (sorted), and the others (sorted), on which
-// the in-sample/out-of-sample split is made. frac 0 holds nothing out and
-// rest is 0..n-1, so that training is exactly as without calibration. A
-// fraction leaving fewer pairs than a 90% conformal interval needs
-// (uq.MinCalibration(0.1)), or too few pairs to train on, is an error.
-func calibrationHoldout(n int, frac float64, seed uint64) (cal, rest []int, err error) {
-	if frac == 0 {
-		rest = make([]int, n)
-		for i := range rest {
-			rest[i] = i
+// calibrationFlagError says a training.HoldoutError in --calibration's words.
+func calibrationFlagError(err error) error {
+	var he *training.HoldoutError
+	if !errors.As(err, &he) {
+		return err
+	}
+	if he.Need > 0 {
+		return fmt.Errorf("%w: --calibration %v holds out %d of %d pairs, fewer than the %d a 90%% conformal interval needs: raise the fraction, or give --calibration 0 for a model without intervals", ErrUsage, he.Frac, he.K, he.N, he.Need)
+	}
+	return fmt.Errorf("%w: --calibration %v leaves %d of %d pairs to train on: lower the fraction", ErrUsage, he.Frac, he.N-he.K, he.N)
+}
+
+// printHoldout says which pairs deup train holds out and how it splits the rest.
+func printHoldout(env Env, h training.Holdout, splitFlag string, calFrac float64, seed uint64) {
+	n := len(h.Cal) + len(h.Rest)
+	if len(h.Cal) > 0 {
+		fmt.Fprintf(env.Stdout, "calibration: %d of %d pairs (--calibration %v, seed %d) held out before the split, never seen by mu or sigma\n", len(h.Cal), n, calFrac, seed)
+	} else {
+		fmt.Fprintf(env.Stdout, "calibration: none (--calibration 0): the model gives no intervals (deup predict --coverage)\n")
+	}
+	if h.Benchmark() {
+		fmt.Fprintf(env.Stdout, "split %s (seed %d): train %d, validation %d (sigma path, early stopping), test %d (never seen in training)\n",
+			splitFlag, seed, len(h.Split.Train), len(h.Split.Val), len(h.Split.Test))
+	} else {
+		fmt.Fprintf(env.Stdout, "split %s (seed %d) of the other %d pairs: %d in-sample (mu fitted), %d out-of-sample (sigma path, early stopping)\n",
+			splitFlag, seed, len(h.Rest), len(h.Split.Train), len(h.Split.Val))
+	}
+}
+
+// printTrainReport prints a training.Report's errors, references and calibration.
+func printTrainReport(env Env, m model.Method, h training.Holdout, rep *training.Report) {
+	fmt.Fprintf(env.Stdout, "%s RMSE %.4g on %d pairs; trivial references: predicting the in-sample mean %.4g, %s\n",
+		map[bool]string{true: "validation", false: "out-of-sample"}[h.Benchmark()], rep.ValRMSE, len(h.Split.Val), rep.ValRefs.MeanRMSE, noiseText(rep.ValRefs))
+	if h.Benchmark() {
+		fmt.Fprintf(env.Stdout, "test RMSE %.4g on %d pairs (predicting the training mean: %.4g); corr(sigma_total, |residual|) on test %.3f\n",
+			rep.TestRMSE, len(h.Split.Test), rep.TestMeanRMSE, rep.TestCorr)
+	} else {
+		fmt.Fprintf(env.Stdout, "note: the out-of-sample pairs chose the stopping epoch, so this RMSE is slightly optimistic; --split 40/30/30 gives an unseen test score\n")
+	}
+	fmt.Fprintf(env.Stdout, "%s\n", m.AleatoricNote())
+	if cal := rep.Calibration; cal != nil {
+		lo, hi, _ := cal.Interval(0, 1, 0.9)
+		unit := " sigma_total"
+		if cal.Method == uq.MethodConformal {
+			unit = ""
 		}
-		return nil, rest, nil
+		fmt.Fprintf(env.Stdout, "calibration stored: %s; at 90%% coverage the interval is mu ± %.4g%s (deup predict --coverage 0.9)\n", cal, (hi-lo)/2, unit)
 	}
-	k := int(math.Round(frac * float64(n)))
-	if need := uq.MinCalibration(0.1); k < need {
-		return nil, nil, fmt.Errorf("%w: --calibration %v holds out %d of %d pairs, fewer than the %d a 90%% conformal interval needs: raise the fraction, or give --calibration 0 for a model without intervals", ErrUsage, frac, k, n, need)
+	if im := rep.TestIntervals; im != nil {
+		fmt.Fprintf(env.Stdout, "test: the stored 90%% interval covers %.1f%% of the %d test pairs (mean width %.4g; worst sigma-quintile coverage %.1f%%)\n",
+			im.Coverage, im.N, im.Width, im.WorstQuintileCoverage)
 	}
-	if n-k < 4 {
-		return nil, nil, fmt.Errorf("%w: --calibration %v leaves %d of %d pairs to train on: lower the fraction", ErrUsage, frac, n-k, n)
-	}
-	perm := rand.New(rand.NewPCG(seed, calibrationStream)).Perm(n)
-	cal, rest = append([]int(nil), perm[:k]...), append([]int(nil), perm[k:]...)
-	sort.Ints(cal)
-	sort.Ints(rest)
-	return cal, rest, nil
 }
 
-// splitOf splits the pairs rest (indices of the dataset) as
-// drugcomb.SplitRandom splits 0..len(rest)-1, in dataset indices.
-func splitOf(rest []int, fracs [3]float64, seed uint64) drugcomb.Split {
-	sp := drugcomb.SplitRandom(len(rest), fracs, seed)
-	for _, part := range [][]int{sp.Train, sp.Val, sp.Test} {
-		for k, i := range part {
-			part[k] = rest[i]
+// trainBar draws one progress bar per network trained (one per ensemble member).
+type trainBar struct {
+	env   Env
+	label string
+	bar   *progress.Bar
+	last  model.Progress
+}
+
+func newTrainBar(env Env, label string) *trainBar { return &trainBar{env: env, label: label} }
+
+func (b *trainBar) progress(p model.Progress) {
+	if p.Done {
+		return
+	}
+	if b.bar == nil || p.Member != b.last.Member {
+		b.finish()
+		label := b.label
+		if p.Members > 1 {
+			label += fmt.Sprintf(" member %d/%d", p.Member+1, p.Members)
 		}
+		b.bar = progress.New(b.env.Stderr, label, p.MaxEpochs)
 	}
-	return sp
+	b.last = p
+	detail := fmt.Sprintf("loss %.3f val-rmse %.3g best %d", p.TrainLoss, p.ValRMSE, p.BestEpoch)
+	if !math.IsNaN(p.OutLoss) {
+		detail = fmt.Sprintf("loss %.3f out %.3f val-rmse %.3g best %d", p.TrainLoss, p.OutLoss, p.ValRMSE, p.BestEpoch)
+	}
+	b.bar.Set(p.Epoch, detail)
 }
 
-// predictOn predicts the pairs idx of d with m and returns their measured
-// scores, mu and sigma_total, in the order of idx.
-func predictOn(m model.Method, f *model.Features, d *model.Dataset, idx []int) (y, mu, sigma []float64, err error) {
-	ps := make([]model.Pair, len(idx))
-	y = make([]float64, len(idx))
-	for k, i := range idx {
-		ps[k], y[k] = d.Pairs[i], d.Y[i]
+// finish ends the current bar at the epochs run (early stopping ends before MaxEpochs).
+func (b *trainBar) finish() {
+	if b.bar != nil {
+		b.bar.SetTotal(b.last.Epoch)
+		b.bar.Finish()
 	}
-	pred, err := m.Predict(f, ps)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	mu, sigma = make([]float64, len(idx)), make([]float64, len(idx))
-	for k, p := range pred {
-		mu[k], sigma[k] = p.Mu, p.SigmaTotal
-	}
-	return y, mu, sigma, nil
-}
-
-// calibrate fits the split-conformal calibration of a trained method on
-// the held-out pairs idx of d: scores |y - mu|/sigma_total (normalized) or
-// |y - mu|.
-func calibrate(m model.Method, f *model.Features, d *model.Dataset, idx []int, normalized bool) (uq.Calibrator, error) {
-	y, mu, sigma, err := predictOn(m, f, d, idx)
-	if err != nil {
-		return uq.Calibrator{}, err
-	}
-	cal, err := uq.FitConformal(y, mu, sigma, normalized)
-	if err != nil {
-		return uq.Calibrator{}, fmt.Errorf("calibration on %d held-out pairs: %w", len(idx), err)
-	}
-	return cal, nil
-}
-
-// intervalsOn scores the intervals of cal at coverage on the pairs idx of
-// d (coverages in %, uq.ScoreIntervals).
-func intervalsOn(m model.Method, f *model.Features, d *model.Dataset, idx []int, cal uq.Calibrator, coverage float64) (uq.IntervalMetrics, error) {
-	y, mu, sigma, err := predictOn(m, f, d, idx)
-	if err != nil {
-		return uq.IntervalMetrics{}, err
-	}
-	lo, hi := make([]float64, len(idx)), make([]float64, len(idx))
-	for k := range mu {
-		if lo[k], hi[k], err = cal.Interval(mu[k], sigma[k], coverage); err != nil {
-			return uq.IntervalMetrics{}, err
-		}
-	}
-	return uq.ScoreIntervals(y, lo, hi, sigma, 1-coverage), nil
 }
 
 // modelMeta is the metadata a trained model file carries: sc is the
@@ -401,90 +333,12 @@ func modelMeta(sc *drugcomb.Screen, dir string, score int, method string, sig *l
 	return &trained.Meta{Method: method, Screen: id, Drugs: trained.NewDrugs(sc.Drugs), Signatures: trained.NewSignatures(sig, sc.Drugs), Training: tr}, nil
 }
 
-// refs are the trivial references a model's error is read against.
-type refs struct {
-	meanRMSE  float64 // RMSE on the evaluated pairs of predicting the mean of the fitted pairs
-	noiseSD   float64 // pooled replicate standard deviation of one measurement; NaN without replicates
-	replPairs int     // pairs with at least 2 replicates
-}
-
-func (r refs) noiseText() string {
-	if r.replPairs == 0 {
+// noiseText says the replicate noise reference.
+func noiseText(r training.Refs) string {
+	if r.ReplPairs == 0 {
 		return "replicate noise unknown (no pair measured twice)"
 	}
-	return fmt.Sprintf("replicate noise sd %.4g (%d pairs measured more than once)", r.noiseSD, r.replPairs)
-}
-
-// trivialReferences computes the references for a model fitted on the
-// pairs fit and evaluated on eval.
-func trivialReferences(d *model.Dataset, fit, eval []int) refs {
-	var mean float64
-	for _, i := range fit {
-		mean += d.Y[i]
-	}
-	mean /= float64(max(len(fit), 1))
-	var se float64
-	for _, i := range eval {
-		r := d.Y[i] - mean
-		se += r * r
-	}
-	out := refs{meanRMSE: math.Sqrt(se / float64(max(len(eval), 1))), noiseSD: math.NaN()}
-	// Pooled variance: sum (n_i-1) s_i^2 / sum (n_i-1) over every pair of
-	// the screen with replicates (the noise of one measurement).
-	var ss, df float64
-	for i := range d.Y {
-		if d.N[i] >= 2 && !math.IsNaN(d.Var[i]) {
-			ss += float64(d.N[i]-1) * d.Var[i]
-			df += float64(d.N[i] - 1)
-			out.replPairs++
-		}
-	}
-	if df > 0 {
-		out.noiseSD = math.Sqrt(ss / df)
-	}
-	return out
-}
-
-// rmseOn predicts the pairs idx of d and returns the RMSE of mu and
-// corr(sigma_total, |residual|).
-func rmseOn(m model.Method, f *model.Features, d *model.Dataset, idx []int) (rmse, corr float64, err error) {
-	ps := make([]model.Pair, len(idx))
-	for k, i := range idx {
-		ps[k] = d.Pairs[i]
-	}
-	pred, err := m.Predict(f, ps)
-	if err != nil {
-		return 0, 0, err
-	}
-	var se float64
-	res, sig := make([]float64, len(idx)), make([]float64, len(idx))
-	for k, i := range idx {
-		r := pred[k].Mu - d.Y[i]
-		se += r * r
-		res[k], sig[k] = math.Abs(r), pred[k].SigmaTotal
-	}
-	return math.Sqrt(se / float64(max(len(idx), 1))), uq.Pearson(sig, res), nil
-}
-
-// newMethod constructs an untrained method by its --method name.
-func newMethod(name string, cfg model.Config, members, passes int, dropRate float64) (model.Method, error) {
-	switch name {
-	case "deup":
-		return model.NewDEUP(cfg), nil
-	case "ensemble", "ensemble-nll":
-		if members < 1 {
-			return nil, fmt.Errorf("%w: --members %d, want >= 1", ErrUsage, members)
-		}
-		return model.NewEnsemble(cfg, members, name == "ensemble-nll"), nil
-	case "mcdropout":
-		if passes < 2 || !(dropRate > 0 && dropRate < 1) {
-			return nil, fmt.Errorf("%w: --passes %d (want >= 2), --dropout %v (want in (0,1))", ErrUsage, passes, dropRate)
-		}
-		return model.NewMCDropout(cfg, dropRate, passes), nil
-	case "due":
-		return due.New(due.Config{Seed: cfg.Seed, MaxEpochs: cfg.MaxEpochs, Patience: cfg.Patience}), nil
-	}
-	return nil, fmt.Errorf("%w: deup train: unknown method %q (available: deup, ensemble, ensemble-nll, mcdropout, due)", ErrUsage, name)
+	return fmt.Sprintf("replicate noise sd %.4g (%d pairs measured more than once)", r.NoiseSD, r.ReplPairs)
 }
 
 // loadScreen opens dir, or generates the synthetic default when dir is "".
