@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/deup-screening/deup/deup"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/internal/jsonfloat"
@@ -23,6 +24,7 @@ import (
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/ood"
+	"github.com/deup-screening/deup/ood/drugs"
 	"github.com/deup-screening/deup/uq"
 )
 
@@ -112,7 +114,7 @@ func runOOD(ctx context.Context, env Env, args []string) error {
 	case *members < 1 || *passes < 2 || *workers < 1:
 		return fmt.Errorf("%w: --members %d, --passes %d, --workers %d: want ≥ 1, ≥ 2, ≥ 1", ErrUsage, *members, *passes, *workers)
 	}
-	set := oodSettings{
+	set := drugs.Settings{
 		HoldOut: *holdout, InTest: 0.3, Folds: *folds,
 		Model:   model.Config{MaxEpochs: *epochs, Patience: *patience},
 		Members: *members, Passes: *passes, Dropout: 0.1,
@@ -153,14 +155,14 @@ func runOOD(ctx context.Context, env Env, args []string) error {
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
-	x, err := newOODExperiment(sc, d, set)
+	x, err := drugs.NewExperiment(sc, d, set)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s: %d drugs in %d clusters, %d pairs; %d seeds, %d folds, methods %s\n",
-		name, sc.CellLines[0], sc.ScoreNames[si], len(sc.Drugs), x.nClust, len(d.Pairs), *seeds, *folds, strings.Join(set.Methods, ","))
+		name, sc.CellLines[0], sc.ScoreNames[si], len(sc.Drugs), x.Clusters(), len(d.Pairs), *seeds, *folds, strings.Join(set.Methods, ","))
 	bar := progress.New(env.Stderr, "ood", *seeds*oodTicks(set))
-	results, err := x.run(ctx, func(done int, detail string) { bar.Set(done, detail+" done") })
+	results, err := x.Run(ctx, func(done int, detail string) { bar.Set(done, detail+" done") })
 	bar.Finish()
 	if err != nil {
 		return err
@@ -196,16 +198,16 @@ func runOOD(ctx context.Context, env Env, args []string) error {
 }
 
 // oodTicks is the number of progress ticks (finished trainings) per seed.
-func oodTicks(set oodSettings) int {
-	_, sets, _ := oodSets(set.Methods)
+func oodTicks(set drugs.Settings) int {
+	_, sets, _ := drugs.Sets(set.Methods)
 	n := 0
-	if len(sets) > 0 || slices.Contains(set.Methods, oodMCDropout) || slices.Contains(set.Methods, oodDensity) {
+	if len(sets) > 0 || slices.Contains(set.Methods, drugs.MCDropout) || slices.Contains(set.Methods, drugs.Density) {
 		n += set.Folds + 1
 	}
-	if slices.Contains(set.Methods, oodEnsemble) {
+	if slices.Contains(set.Methods, drugs.Ensemble) {
 		n += set.Members
 	}
-	for _, m := range []string{oodDUE, oodTwoHead} {
+	for _, m := range []string{drugs.DUE, drugs.TwoHead} {
 		if slices.Contains(set.Methods, m) {
 			n++
 		}
@@ -260,7 +262,7 @@ type oodScores struct {
 
 // scoreOOD scores every method on every seed. Each method's loss is the
 // squared error of its own mean.
-func scoreOOD(results []*oodSeedResult, methods []string, truth *drugcomb.Truth) *oodReport {
+func scoreOOD(results []*drugs.SeedResult, methods []string, truth *drugcomb.Truth) *oodReport {
 	rep := &oodReport{Methods: methods, PerSeed: map[string][]oodScores{}, Curves: map[string][]float64{}, HasTruth: truth != nil}
 	for _, r := range results {
 		rep.Seeds = append(rep.Seeds, r.Seed)
@@ -286,7 +288,7 @@ func scoreOOD(results []*oodSeedResult, methods []string, truth *drugcomb.Truth)
 			loss := make([]float64, len(mu))
 			var se float64
 			for k, i := range r.Test {
-				dv := mu[k] - r.y(i)
+				dv := mu[k] - r.Y(i)
 				loss[k] = dv * dv
 				se += loss[k]
 			}
@@ -341,8 +343,6 @@ func subsetScores(u, loss []float64, isOOD []bool, in, sub []int) (srcc, auroc f
 	}
 	return srcc, uq.AUROC(au, pos)
 }
-
-func (r *oodSeedResult) y(i int) float64 { return r.targets[i] }
 
 func (rep *oodReport) stats(m string, get func(oodScores) float64) oodStat {
 	var x []float64
@@ -433,7 +433,7 @@ func (rep *oodReport) writeMarkdown(w io.Writer) error {
 }
 
 // timing says where the time went, summed over seeds.
-func (rep *oodReport) timing(results []*oodSeedResult) string {
+func (rep *oodReport) timing(results []*drugs.SeedResult) string {
 	var folds, final, errs float64
 	jobs := map[string]float64{}
 	for _, r := range results {
@@ -445,7 +445,7 @@ func (rep *oodReport) timing(results []*oodSeedResult) string {
 		}
 	}
 	parts := []string{fmt.Sprintf("DEUP folds %.1f s, final network %.1f s, error predictors %.1f s", folds, final, errs)}
-	for _, k := range []string{oodEnsemble, oodDUE, oodTwoHead} {
+	for _, k := range []string{drugs.Ensemble, drugs.DUE, drugs.TwoHead} {
 		if v, ok := jobs[k]; ok {
 			parts = append(parts, fmt.Sprintf("%s %.1f s", k, v))
 		}
@@ -489,6 +489,29 @@ func (rep *oodReport) plotRejection(paths ...string) error {
 		if err := p.Save(7*vg.Inch, 4.5*vg.Inch, path); err != nil {
 			return fmt.Errorf("ood: plot: %w", err)
 		}
+	}
+	return nil
+}
+
+func checkOODMethods(methods []string) error {
+	seen := map[string]bool{}
+	for _, m := range methods {
+		switch {
+		case m == drugs.TwoHead, m == drugs.Ensemble, m == drugs.MCDropout, m == drugs.DUE, m == drugs.Density:
+		case strings.HasPrefix(m, "deup-"):
+			if _, err := deup.ParseFeatures(strings.TrimPrefix(m, "deup-")); err != nil {
+				return fmt.Errorf("%w: --methods %s: %v (deup-<features>: a subset of x, d, v, b, or deup-twohead)", ErrUsage, m, err)
+			}
+		default:
+			return fmt.Errorf("%w: --methods: unknown method %q (deup-<subset of xdvb>, deup-twohead, ensemble, mcdropout, due, density)", ErrUsage, m)
+		}
+		if seen[m] {
+			return fmt.Errorf("%w: --methods: %s listed twice", ErrUsage, m)
+		}
+		seen[m] = true
+	}
+	if len(methods) == 0 {
+		return fmt.Errorf("%w: --methods is empty", ErrUsage)
 	}
 	return nil
 }

@@ -1,9 +1,11 @@
-package cli
-
-// The drug-combination use of package ood: held-out drugs chosen by
+// Package drugs is deup ood's experiment, the drug-combination use of
+// package ood (as package bench is deup bench's): held-out drugs chosen by
 // chemical clusters, a Tanimoto kernel density of drugs, the MC-Dropout
 // two-tower network as DEUP's main predictor and variance source, and the
 // baselines of package model scored on the same test pairs.
+// Run returns each seed's test pairs and every method's predictions;
+// the command scores and prints them.
+package drugs
 
 import (
 	"context"
@@ -19,6 +21,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/deup-screening/deup/chem"
 	"github.com/deup-screening/deup/deup"
 	"github.com/deup-screening/deup/deup/mlp"
 	"github.com/deup-screening/deup/drugcomb"
@@ -26,21 +29,20 @@ import (
 	"github.com/deup-screening/deup/model/due"
 	"github.com/deup-screening/deup/model/training"
 	"github.com/deup-screening/deup/ood"
-	"github.com/deup-screening/deup/tui/pairs"
 )
 
 // Method names of deup ood besides "deup-" + a feature subset.
 const (
-	oodTwoHead   = "deup-twohead"
-	oodEnsemble  = "ensemble"
-	oodMCDropout = "mcdropout"
-	oodDUE       = "due"
-	oodDensity   = "density" // -log q(pair) itself, without an error predictor
+	TwoHead   = "deup-twohead"
+	Ensemble  = "ensemble"
+	MCDropout = "mcdropout"
+	DUE       = "due"
+	Density   = "density" // -log q(pair) itself, without an error predictor
 )
 
-// oodSettings are the settings of one deup ood run (flags and fixed
+// Settings are the settings of one deup ood run (flags and fixed
 // choices, documented in the command's help and in ood/doc.go).
-type oodSettings struct {
+type Settings struct {
 	HoldOut   float64 // fraction of drugs held out
 	InTest    float64 // fraction of in-distribution pairs tested
 	Folds     int
@@ -57,46 +59,23 @@ type oodSettings struct {
 	Workers   int
 }
 
-// oodSets returns the feature set of every deup-<set> method, in order.
-func oodSets(methods []string) (names []string, sets []deup.FeatureSet, err error) {
+// Sets returns the feature set of every deup-<set> method, in order.
+func Sets(methods []string) (names []string, sets []deup.FeatureSet, err error) {
 	for _, m := range methods {
-		if m == oodTwoHead || !strings.HasPrefix(m, "deup-") {
+		if m == TwoHead || !strings.HasPrefix(m, "deup-") {
 			continue
 		}
 		s, err := deup.ParseFeatures(strings.TrimPrefix(m, "deup-"))
 		if err != nil {
-			return nil, nil, fmt.Errorf("%w: --methods %s: %v", ErrUsage, m, err)
+			return nil, nil, fmt.Errorf("drugs: method %s: %w", m, err)
 		}
 		names, sets = append(names, m), append(sets, s)
 	}
 	return names, sets, nil
 }
 
-func checkOODMethods(methods []string) error {
-	seen := map[string]bool{}
-	for _, m := range methods {
-		switch {
-		case m == oodTwoHead, m == oodEnsemble, m == oodMCDropout, m == oodDUE, m == oodDensity:
-		case strings.HasPrefix(m, "deup-"):
-			if _, err := deup.ParseFeatures(strings.TrimPrefix(m, "deup-")); err != nil {
-				return fmt.Errorf("%w: --methods %s: %v (deup-<features>: a subset of x, d, v, b, or deup-twohead)", ErrUsage, m, err)
-			}
-		default:
-			return fmt.Errorf("%w: --methods: unknown method %q (deup-<subset of xdvb>, deup-twohead, ensemble, mcdropout, due, density)", ErrUsage, m)
-		}
-		if seen[m] {
-			return fmt.Errorf("%w: --methods: %s listed twice", ErrUsage, m)
-		}
-		seen[m] = true
-	}
-	if len(methods) == 0 {
-		return fmt.Errorf("%w: --methods is empty", ErrUsage)
-	}
-	return nil
-}
-
-// oodSeedResult is one seed's test pairs and each method's predictions.
-type oodSeedResult struct {
+// SeedResult is one seed's test pairs and each method's predictions.
+type SeedResult struct {
 	Seed     uint64
 	Split    drugcomb.GroupSplit
 	Test     []int  // TestIn, TestOne, TestTwo in that order
@@ -110,17 +89,20 @@ type oodSeedResult struct {
 	targets  []float64
 }
 
-// oodExperiment holds what every seed shares.
-type oodExperiment struct {
+// Y is the measured target of pair i of the dataset.
+func (r *SeedResult) Y(i int) float64 { return r.targets[i] }
+
+// Experiment holds what every seed shares.
+type Experiment struct {
 	d        *model.Dataset
 	sc       *drugcomb.Screen
-	set      oodSettings
+	set      Settings
 	sim      [][]float64 // Tanimoto of the drugs' Morgan bits
 	clusters []int
 	nClust   int
 }
 
-func newOODExperiment(sc *drugcomb.Screen, d *model.Dataset, set oodSettings) (*oodExperiment, error) {
+func NewExperiment(sc *drugcomb.Screen, d *model.Dataset, set Settings) (*Experiment, error) {
 	f := d.Features
 	nb := f.Config.NBits
 	bits := make([][]int, f.NumDrugs())
@@ -131,7 +113,15 @@ func newOODExperiment(sc *drugcomb.Screen, d *model.Dataset, set oodSettings) (*
 			}
 		}
 	}
-	tan := pairs.Tanimoto(bits)
+	tan := func(i, j int) float64 { // as tui/pairs.Tanimoto: an empty set is similar only to itself
+		if i == j {
+			return 1
+		}
+		if len(bits[i]) == 0 || len(bits[j]) == 0 {
+			return 0
+		}
+		return chem.Tanimoto(bits[i], bits[j])
+	}
 	n := len(bits)
 	sim := make([][]float64, n)
 	for i := range sim {
@@ -141,28 +131,31 @@ func newOODExperiment(sc *drugcomb.Screen, d *model.Dataset, set oodSettings) (*
 		}
 	}
 	cl := drugcomb.Butina(n, func(i, j int) float64 { return sim[i][j] }, set.Cutoff)
-	return &oodExperiment{d: d, sc: sc, set: set, sim: sim, clusters: cl, nClust: slices.Max(cl) + 1}, nil
+	return &Experiment{d: d, sc: sc, set: set, sim: sim, clusters: cl, nClust: slices.Max(cl) + 1}, nil
 }
 
-// oodJob is one unit of training work of one seed.
-type oodJob struct {
+// Clusters is the number of Butina clusters of the drugs.
+func (x *Experiment) Clusters() int { return x.nClust }
+
+// job is one unit of training work of one seed.
+type job struct {
 	seed   int // index into results
 	method string
 	cost   int // trainings, for the progress bar and the order of jobs
 }
 
-// run trains and predicts every method on every seed. tick is called after
+// Run trains and predicts every method on every seed. tick is called after
 // each finished training (serialized).
-func (x *oodExperiment) run(ctx context.Context, tick func(done int, detail string)) ([]*oodSeedResult, error) {
+func (x *Experiment) Run(ctx context.Context, tick func(done int, detail string)) ([]*SeedResult, error) {
 	set := x.set
-	res := make([]*oodSeedResult, len(set.Seeds))
+	res := make([]*SeedResult, len(set.Seeds))
 	probs := make([]*ood.Problem, len(set.Seeds))
 	for k, seed := range set.Seeds {
 		sp, err := drugcomb.SplitByDrugGroups(x.sc, x.clusters, set.HoldOut, set.InTest, seed)
 		if err != nil {
 			return nil, err
 		}
-		r := &oodSeedResult{Seed: seed, Split: sp, targets: x.d.Y, Mu: map[string][]float64{}, U: map[string][]float64{}, Seconds: map[string]float64{}, Clusters: x.nClust}
+		r := &SeedResult{Seed: seed, Split: sp, targets: x.d.Y, Mu: map[string][]float64{}, U: map[string][]float64{}, Seconds: map[string]float64{}, Clusters: x.nClust}
 		for _, part := range []struct {
 			idx []int
 			u   int8
@@ -179,26 +172,26 @@ func (x *oodExperiment) run(ctx context.Context, tick func(done int, detail stri
 		probs[k] = x.problem(sp)
 	}
 	names, sets := mustSets(set.Methods)
-	var jobs []oodJob
+	var jobs []job
 	for k := range set.Seeds {
-		if len(sets) > 0 || slices.Contains(set.Methods, oodMCDropout) || slices.Contains(set.Methods, oodDensity) {
-			jobs = append(jobs, oodJob{k, "deup", set.Folds + 1})
+		if len(sets) > 0 || slices.Contains(set.Methods, MCDropout) || slices.Contains(set.Methods, Density) {
+			jobs = append(jobs, job{k, "deup", set.Folds + 1})
 		}
-		for _, m := range []string{oodDUE, oodEnsemble, oodTwoHead} {
+		for _, m := range []string{DUE, Ensemble, TwoHead} {
 			if slices.Contains(set.Methods, m) {
 				c := 1
-				if m == oodEnsemble {
+				if m == Ensemble {
 					c = set.Members
 				}
-				if m == oodDUE {
+				if m == DUE {
 					c = 3 // about three DEUP trainings of time
 				}
-				jobs = append(jobs, oodJob{k, m, c})
+				jobs = append(jobs, job{k, m, c})
 			}
 		}
 	}
 	// Longest first, so the workers finish together.
-	slices.SortStableFunc(jobs, func(a, b oodJob) int { return b.cost - a.cost })
+	slices.SortStableFunc(jobs, func(a, b job) int { return b.cost - a.cost })
 	var mu sync.Mutex
 	done := 0
 	report := func(detail string) {
@@ -231,9 +224,9 @@ func (x *oodExperiment) run(ctx context.Context, tick func(done int, detail stri
 }
 
 func mustSets(methods []string) ([]string, []deup.FeatureSet) {
-	names, sets, err := oodSets(methods)
+	names, sets, err := Sets(methods)
 	if err != nil {
-		panic("cli: unchecked ood methods: " + err.Error()) // checkOODMethods ran first
+		panic("drugs: unchecked methods: " + err.Error()) // the command checked them first
 	}
 	return names, sets
 }
@@ -241,7 +234,7 @@ func mustSets(methods []string) ([]string, []deup.FeatureSet) {
 // problem builds the ood.Problem of one split: targets, groups (the drugs'
 // clusters) and the x feature (the sum of the two drugs' coordinates on the
 // first principal components of the training drugs' fingerprints).
-func (x *oodExperiment) problem(sp drugcomb.GroupSplit) *ood.Problem {
+func (x *Experiment) problem(sp drugcomb.GroupSplit) *ood.Problem {
 	p := &ood.Problem{Y: x.d.Y}
 	for _, pr := range x.d.Pairs {
 		p.Groups = append(p.Groups, []int{x.clusters[pr.A], x.clusters[pr.B]})
@@ -259,7 +252,7 @@ func (x *oodExperiment) problem(sp drugcomb.GroupSplit) *ood.Problem {
 
 // embed returns every drug's coordinates on the first PCADims principal
 // components of the fingerprints of the drugs of the training pairs.
-func (x *oodExperiment) embed(train []int) [][]float64 {
+func (x *Experiment) embed(train []int) [][]float64 {
 	f := x.d.Features
 	in := map[int]bool{}
 	for _, i := range train {
@@ -308,7 +301,7 @@ func (x *oodExperiment) embed(train []int) [][]float64 {
 }
 
 // runJob trains one job and stores its predictions in r.
-func (x *oodExperiment) runJob(ctx context.Context, j oodJob, r *oodSeedResult, p *ood.Problem, names []string, sets []deup.FeatureSet, report func(string), mu *sync.Mutex) error {
+func (x *Experiment) runJob(ctx context.Context, j job, r *SeedResult, p *ood.Problem, names []string, sets []deup.FeatureSet, report func(string), mu *sync.Mutex) error {
 	seed := r.Seed
 	set := x.set
 	t0 := time.Now()
@@ -329,7 +322,7 @@ func (x *oodExperiment) runJob(ctx context.Context, j oodJob, r *oodSeedResult, 
 			Folds:   set.Folds,
 			Main:    mcdFitter{x: x, label: label, report: report},
 			Density: tanimotoDensity{x},
-			Error:   mlp.Learner{Config: oodErrorMLP(seed)},
+			Error:   mlp.Learner{Config: errorMLP(seed)},
 			Seed:    seed,
 		}
 		res, err := ood.Run(ctx, p, r.Split.Train, r.Test, sets, cfg)
@@ -346,10 +339,10 @@ func (x *oodExperiment) runJob(ctx context.Context, j oodJob, r *oodSeedResult, 
 		for k, name := range names {
 			store(name, mean, res.Uncertainty[k])
 		}
-		if slices.Contains(set.Methods, oodMCDropout) {
-			store(oodMCDropout, mean, v)
+		if slices.Contains(set.Methods, MCDropout) {
+			store(MCDropout, mean, v)
 		}
-		if slices.Contains(set.Methods, oodDensity) {
+		if slices.Contains(set.Methods, Density) {
 			if len(sets) == 0 || !hasD(sets) {
 				// The final entries carry a density only when a set used d.
 				ld, err := tanimotoDensity{x}.logDensity(fit, r.Test)
@@ -360,7 +353,7 @@ func (x *oodExperiment) runJob(ctx context.Context, j oodJob, r *oodSeedResult, 
 					negD[k] = -ld[k]
 				}
 			}
-			store(oodDensity, mean, negD)
+			store(Density, mean, negD)
 		}
 		mu.Lock()
 		r.DEUPTime = [3]float64{res.FoldSeconds, res.FinalSeconds, res.ErrorSeconds}
@@ -371,7 +364,7 @@ func (x *oodExperiment) runJob(ctx context.Context, j oodJob, r *oodSeedResult, 
 	}
 	mc := set.Model
 	mc.Seed = seed
-	method, ok := map[string]string{oodTwoHead: training.DEUP, oodEnsemble: training.Ensemble, oodDUE: training.DUE}[j.method]
+	method, ok := map[string]string{TwoHead: training.DEUP, Ensemble: training.Ensemble, DUE: training.DUE}[j.method]
 	if !ok {
 		return fmt.Errorf("unknown job %q", j.method)
 	}
@@ -411,16 +404,16 @@ func hasD(sets []deup.FeatureSet) bool {
 	return false
 }
 
-// oodErrorMLP is the error predictor of every deup-<features> row: a small
+// errorMLP is the error predictor of every deup-<features> row: a small
 // MLP on the log losses (deup.LogErrors standardizes nothing; mlp does).
-func oodErrorMLP(seed uint64) mlp.Config {
+func errorMLP(seed uint64) mlp.Config {
 	return mlp.Config{Hidden: []int{32, 32}, Epochs: 300, LR: 1e-3, WeightDecay: 1e-4, BatchSize: 256, Seed: seed}
 }
 
 // mcdFitter is DEUP's main predictor and variance source: the MC-Dropout
 // two-tower network of package model.
 type mcdFitter struct {
-	x      *oodExperiment
+	x      *Experiment
 	label  string
 	report func(string)
 }
@@ -461,7 +454,7 @@ func (m mcdModel) Predict(idx []int) (mean, variance []float64, err error) {
 // drug among the drugs of the training pairs, in Tanimoto similarity of
 // their Morgan fingerprints, q(u) = 1/m sum_t exp(-(1 - T(u, t))/h), and
 // log q(a, b) = log q(a) + log q(b).
-type tanimotoDensity struct{ x *oodExperiment }
+type tanimotoDensity struct{ x *Experiment }
 
 func (t tanimotoDensity) FitDensity(train []int) (ood.Density, error) {
 	return fittedTanimoto{t, slices.Clone(train)}, nil
