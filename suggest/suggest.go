@@ -6,12 +6,11 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/atomicfile"
+	"github.com/deup-screening/deup/internal/vocab"
 )
 
 // Suggestion is one suggested experiment.
@@ -89,12 +88,13 @@ var ErrFormat = errors.New("unknown suggestions format")
 // FormatOf returns the format named by path's extension (case-insensitive):
 // .csv, .parquet or .pq, .json.
 func FormatOf(path string) (Format, error) {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".csv":
+	f, _ := vocab.FormatOf(path)
+	switch f {
+	case vocab.CSV:
 		return CSV, nil
-	case ".parquet", ".pq":
+	case vocab.Parquet:
 		return Parquet, nil
-	case ".json":
+	case vocab.JSON:
 		return JSON, nil
 	}
 	return 0, fmt.Errorf("suggest: %w: %q (want .csv, .parquet or .json)", ErrFormat, path)

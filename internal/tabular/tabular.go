@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -48,12 +47,13 @@ var ErrFormat = errors.New("unknown table format")
 // FormatOf is the format of path by its extension (case-insensitive):
 // .csv; .arrow, .feather or .ipc (Arrow IPC file); .parquet or .pq.
 func FormatOf(path string) (Format, error) {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".csv":
+	f, _ := vocab.FormatOf(path)
+	switch f {
+	case vocab.CSV:
 		return CSV, nil
-	case ".arrow", ".feather", ".ipc":
+	case vocab.Arrow:
 		return Arrow, nil
-	case ".parquet", ".pq":
+	case vocab.Parquet:
 		return Parquet, nil
 	}
 	return 0, fmt.Errorf("%w: %s: extension must be .csv, .arrow or .parquet", ErrFormat, path)

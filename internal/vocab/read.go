@@ -43,7 +43,10 @@ func (t *Table) Column(name string) (ReadColumn, bool) {
 	return ReadColumn{}, false
 }
 
-// FormatOf returns the format named by path's extension.
+// FormatOf returns the format named by path's extension (case-insensitive):
+// .csv; .json; .parquet or .pq; .arrow, .ipc or .feather (Arrow IPC file).
+// It is the project's one table of file extensions: internal/tabular and
+// package suggest narrow it to the formats they write.
 func FormatOf(path string) (Format, error) {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv":
