@@ -759,19 +759,6 @@ func runCampaignImport(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
-// roundReport is one row of 'deup campaign report'.
-type roundReport struct {
-	Round         int              `json:"round"`
-	ModelVersion  string           `json:"model_version"`
-	Suggested     int              `json:"suggested"`
-	Measured      int              `json:"measured"`
-	BestInRound   *jsonfloat.Float `json:"best_in_round"`
-	BestSoFar     jsonfloat.Float  `json:"best_so_far"`
-	MeanAbsError  *jsonfloat.Float `json:"mean_abs_error"`   // mean |y - mu| over the round's measured pairs
-	MeanSigmaTot  *jsonfloat.Float `json:"mean_sigma_total"` // mean predicted sigma_total of the same pairs
-	TopFoundSoFar *jsonfloat.Float `json:"top1_found,omitempty"`
-}
-
 const campaignReportDesc = `Prints one line per round: the model version that chose it, suggestions and
 results, the best score in the round and so far, the mean absolute error of
 the predictions on the measured pairs against the mean predicted sigma_total
@@ -801,46 +788,7 @@ func runCampaignReport(ctx context.Context, env Env, args []string) error {
 		}
 		top = active.TopFraction(t, 0.01)
 	}
-	best := math.Inf(-1)
-	for _, m := range c.Measured()[:c.Initial()] {
-		best = math.Max(best, m.Y)
-	}
-	found := 0
-	for _, m := range c.Measured()[:c.Initial()] {
-		if top[m.Pair] {
-			found++
-		}
-	}
-	fptr := func(v float64) *jsonfloat.Float { f := jsonfloat.Float(v); return &f }
-	var rows []roundReport
-	for _, r := range c.Rounds() {
-		row := roundReport{Round: r.Index, ModelVersion: r.ModelVersion, Suggested: len(r.Suggestions), Measured: len(r.Measured)}
-		bi := math.Inf(-1)
-		var ae, st float64
-		for _, s := range r.Suggestions {
-			y, ok := r.Measured[s.Pair]
-			if !ok {
-				continue
-			}
-			bi = math.Max(bi, y)
-			ae += math.Abs(y - s.Mu)
-			st += s.SigmaTotal
-			if top[s.Pair] {
-				found++
-			}
-		}
-		if len(r.Measured) > 0 {
-			best = math.Max(best, bi)
-			row.BestInRound = fptr(bi)
-			row.MeanAbsError = fptr(ae / float64(len(r.Measured)))
-			row.MeanSigmaTot = fptr(st / float64(len(r.Measured)))
-		}
-		row.BestSoFar = jsonfloat.Float(best)
-		if top != nil {
-			row.TopFoundSoFar = fptr(float64(found) / float64(len(top)))
-		}
-		rows = append(rows, row)
-	}
+	rows := active.Report(c, top)
 	fmt.Fprintf(env.Stdout, "campaign %s: %s, %s with %s, batch %d; %d initial pairs (best %.4g), %d rounds, %d open candidates\n",
 		dir, c.Config.Mode, c.Config.Model, c.Config.Acquisition, c.Config.Batch, c.Initial(), maxOf(c.Measured()[:c.Initial()]), len(rows), len(c.Pool()))
 	tw := tabwriter.NewWriter(env.Stdout, 2, 4, 2, ' ', 0)
