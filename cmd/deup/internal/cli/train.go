@@ -95,7 +95,19 @@ func parseTrainSplit(s string) ([3]float64, error) {
 	return f, nil
 }
 
-func runTrain(ctx context.Context, env Env, args []string) error {
+// trainFlags are deup train's flags, parsed and checked, with the
+// untrained method they name.
+type trainFlags struct {
+	screenDir, split, feat, method, cellLine, score, out string
+	fracs                                                [3]float64
+	seed                                                 uint64
+	calFrac                                              float64
+	normalized, whole                                    bool
+	sf                                                   model.SigmaFeatures
+	m                                                    model.Method
+}
+
+func parseTrainFlags(env Env, args []string) (*trainFlags, error) {
 	fs := newFlagSet(env, "deup train", "deup train [--screen DIR] [--split 70/30|40/30/30] [--features fp|fp+sig] [--method deup|ensemble|ensemble-nll|mcdropout|due] [--cell-line NAME] [--seed N] --out MODEL", trainDesc)
 	screenDir := fs.String("screen", "", "screen directory from deup data import (default: the synthetic default screen)")
 	splitFlag := fs.String("split", "70/30", "IN/OUT: every measured pair, in-sample/out-of-sample; TRAIN/VAL/TEST (40/30/30): the benchmark split with a test score")
@@ -118,56 +130,65 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	novelty := fs.Float64("novelty-holdout", model.DefaultNoveltyHoldout, noveltyHoldoutUsage)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := wantArgs(fs, pos, 0, 0); err != nil {
-		return err
+		return nil, err
 	}
 	if *out == "" {
 		fs.Usage()
-		return fmt.Errorf("%w: deup train: --out is required (the model file to write, e.g. --out pc3.model)", ErrUsage)
+		return nil, fmt.Errorf("%w: deup train: --out is required (the model file to write, e.g. --out pc3.model)", ErrUsage)
 	}
 	fracs, err := parseTrainSplit(*splitFlag)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := needOutDir("--out", *out); err != nil {
-		return err
+		return nil, err
 	}
 	if !(*calFrac >= 0 && *calFrac < 1) {
-		return fmt.Errorf("%w: --calibration %v: want a fraction in [0, 1), e.g. 0.1 (0 stores no calibration)", ErrUsage, *calFrac)
+		return nil, fmt.Errorf("%w: --calibration %v: want a fraction in [0, 1), e.g. 0.1 (0 stores no calibration)", ErrUsage, *calFrac)
 	}
 	if *conformal != "normalized" && *conformal != "plain" {
-		return fmt.Errorf("%w: --conformal %q: want normalized or plain", ErrUsage, *conformal)
+		return nil, fmt.Errorf("%w: --conformal %q: want normalized or plain", ErrUsage, *conformal)
 	}
 	if *sigmaLoss != "nll" && *sigmaLoss != "log" {
-		return fmt.Errorf("%w: --sigma-loss %q: want nll or log", ErrUsage, *sigmaLoss)
+		return nil, fmt.Errorf("%w: --sigma-loss %q: want nll or log", ErrUsage, *sigmaLoss)
 	}
 	sf, err := model.ParseSigmaFeatures(*sigmaFeat)
 	if err != nil {
-		return fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
+		return nil, fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
 	}
 	cfg := model.Config{Seed: *seed, MaxEpochs: *epochs, Patience: *patience, SigmaFeatures: sf, SigmaLoss: *sigmaLoss, NoveltyHoldout: noveltyHoldout(*novelty)}
 	m, err := newMethod(*method, training.MethodConfig{Model: cfg, DUE: due.Config{MaxEpochs: *epochs, Patience: *patience}, Members: *members, Passes: *passes, Dropout: *dropRate})
 	if err != nil {
+		return nil, err
+	}
+	return &trainFlags{screenDir: *screenDir, split: *splitFlag, fracs: fracs, feat: *feat, method: *method, cellLine: *cellLine, score: *score,
+		seed: *seed, out: *out, calFrac: *calFrac, normalized: *conformal == "normalized", whole: *whole, sf: sf, m: m}, nil
+}
+
+func runTrain(ctx context.Context, env Env, args []string) error {
+	t, err := parseTrainFlags(env, args)
+	if err != nil {
 		return err
 	}
 	start := time.Now()
-	sc, name, err := loadScreen(*screenDir)
+	sc, name, err := loadScreen(t.screenDir)
 	if err != nil {
 		return err
 	}
-	sc, err = oneCellLine(sc, *cellLine)
+	sc, err = oneCellLine(sc, t.cellLine)
 	if err != nil {
 		return err
 	}
-	si, err := scoreIndex(sc, *score)
+	si, err := scoreIndex(sc, t.score)
 	if err != nil {
 		return err
 	}
 	// scUsed holds the pairs trained on (under fp+sig, those whose drugs
 	// both have a signature); the model file names the whole screen sc.
-	scUsed, f, sig, err := buildFeatures(env, sc, *screenDir, features.Config{Kind: *feat, WholeMolecule: *whole})
+	scUsed, f, sig, err := buildFeatures(env, sc, t.screenDir, features.Config{Kind: t.feat, WholeMolecule: t.whole})
 	if err != nil {
 		return err
 	}
@@ -175,38 +196,38 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	h, err := training.NewHoldout(len(d.Pairs), *calFrac, fracs, *seed)
+	h, err := training.NewHoldout(len(d.Pairs), t.calFrac, t.fracs, t.seed)
 	if err != nil {
 		return calibrationFlagError(err)
 	}
 	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s: %d drugs, %d pairs\n", name, sc.CellLines[0], sc.ScoreNames[si], len(sc.Drugs), len(d.Pairs))
-	printHoldout(env, h, *splitFlag, *calFrac, *seed)
-	bar := newTrainBar(env, "train "+*method)
-	rep, err := training.Fit(ctx, m, d, h, *conformal == "normalized", bar.progress)
+	printHoldout(env, h, t.split, t.calFrac, t.seed)
+	bar := newTrainBar(env, "train "+t.method)
+	rep, err := training.Fit(ctx, t.m, d, h, t.normalized, bar.progress)
 	bar.finish()
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n", m.Name(), rep.Epochs, rep.LastEpoch, rep.BestEpoch, rep.FitTime.Round(time.Millisecond), rep.FitTime.Seconds()/float64(max(rep.Epochs, 1)), model.BLAS())
-	if *method == "deup" && sf != (model.SigmaFeatures{}) {
-		fmt.Fprintf(env.Stdout, "sigma features: %s, relative to the %d in-sample pairs (docs/sigma-features.md)\n", sf, len(h.Split.Train))
+	fmt.Fprintf(env.Stdout, "trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n", t.m.Name(), rep.Epochs, rep.LastEpoch, rep.BestEpoch, rep.FitTime.Round(time.Millisecond), rep.FitTime.Seconds()/float64(max(rep.Epochs, 1)), model.BLAS())
+	if t.method == "deup" && t.sf != (model.SigmaFeatures{}) {
+		fmt.Fprintf(env.Stdout, "sigma features: %s, relative to the %d in-sample pairs (docs/sigma-features.md)\n", t.sf, len(h.Split.Train))
 	}
-	printTrainReport(env, m, h, rep)
-	tr := trained.Training{Split: *splitFlag, Seed: *seed, InSample: len(h.Split.Train), OutOfSample: len(h.Split.Val), Test: len(h.Split.Test),
+	printTrainReport(env, t.m, h, rep)
+	tr := trained.Training{Split: t.split, Seed: t.seed, InSample: len(h.Split.Train), OutOfSample: len(h.Split.Val), Test: len(h.Split.Test),
 		Epochs: rep.Epochs, BestEpoch: rep.BestEpoch, ValRMSE: trained.Float(rep.ValRMSE), MeanRMSE: trained.Float(rep.ValRefs.MeanRMSE), NoiseSD: trained.Float(rep.ValRefs.NoiseSD)}
 	if h.Benchmark() {
 		tr.TestRMSE = trained.Float(rep.TestRMSE)
 	}
-	meta, err := modelMeta(sc, *screenDir, si, *method, sig, tr)
+	meta, err := modelMeta(sc, t.screenDir, si, t.method, sig, tr)
 	if err != nil {
 		return err
 	}
 	meta.Calibration = rep.Calibration
-	if err := trained.WriteFile(*out, &trained.Model{Method: m, Meta: meta}); err != nil {
+	if err := trained.WriteFile(t.out, &trained.Model{Method: t.m, Meta: meta}); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s (%s total); it remembers its %d drugs and screen: next, deup predict --model %s --all-pairs --out pairs.csv\n",
-		*out, time.Since(start).Round(time.Millisecond), len(sc.Drugs), *out)
+		t.out, time.Since(start).Round(time.Millisecond), len(sc.Drugs), t.out)
 	return nil
 }
 
