@@ -11,6 +11,8 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/deup-screening/deup/internal/streams"
 )
 
 // ScreenTable returns the measured pairs of a screen as a table: score
@@ -65,7 +67,7 @@ func SplitInitial(t TableOracle, n int, seed uint64) (initial []Measurement, can
 	if n < 2 || n >= len(all) {
 		return nil, nil, fmt.Errorf("active: initial set of %d pairs out of %d: want 2 <= n < %d", n, len(all), len(all))
 	}
-	rng := rand.New(rand.NewPCG(seed, 0x696e6974))
+	rng := rand.New(rand.NewPCG(seed, streams.InitialPairs))
 	chosen := map[int]bool{}
 	for _, i := range rng.Perm(len(all))[:n] {
 		chosen[i] = true

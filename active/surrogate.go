@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 
 	"github.com/deup-screening/deup/deup"
+
+	"github.com/deup-screening/deup/internal/streams"
 )
 
 // Encoder maps a pair to the input vector x of a main predictor:
@@ -144,7 +146,7 @@ func (s *Ensemble) Fit(ctx context.Context, ev Evidence) error {
 		k = 5
 	}
 	x, y := s.Enc.encodeAll(ev.Measured)
-	rng := rand.New(rand.NewPCG(ev.Seed, 0x656e73))
+	rng := rand.New(rand.NewPCG(ev.Seed, streams.Ensemble))
 	s.models = s.models[:0]
 	for m := 0; m < k; m++ {
 		bx := make([][]float64, len(x))
@@ -248,7 +250,7 @@ func (s *DEUP) Prefill(ctx context.Context, initial []Measurement, seed uint64) 
 	if len(x) < 2*folds {
 		folds = 2
 	}
-	return deup.Prefill(s.config(), x, y, deup.PrefillOptions{Folds: folds, Repeats: 1, Size: 2 * len(x)}, rand.New(rand.NewPCG(seed, 0x707265)))
+	return deup.Prefill(s.config(), x, y, deup.PrefillOptions{Folds: folds, Repeats: 1, Size: 2 * len(x)}, rand.New(rand.NewPCG(seed, streams.Prefill)))
 }
 
 // Fit implements Surrogate. ev.Prefill must hold the Alg. 2 examples.

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/deup-screening/deup/drugcomb"
+
+	"github.com/deup-screening/deup/internal/streams"
 )
 
 // SynthConfig configures the synthetic screen. DefaultSynth gives the
@@ -209,7 +211,7 @@ func synth(cfg SynthConfig) (*drugcomb.Screen, []synthDrug, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, nil, err
 	}
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0x5eed0fdeb0b0cafe))
+	rng := rand.New(rand.NewPCG(cfg.Seed, streams.Synth))
 	k := cfg.LatentDim
 
 	// Hidden parameters, drawn in a fixed order.

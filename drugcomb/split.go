@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+
+	"github.com/deup-screening/deup/internal/streams"
 )
 
 // DefaultFracs is the paper's train/validation/test split: 40/30/30.
@@ -14,7 +16,7 @@ var DefaultFracs = [3]float64{0.4, 0.3, 0.3}
 // (seed, a fixed stream constant), so a seed gives the same split on every
 // machine and Go version that keeps math/rand/v2's PCG stable.
 func newRand(seed uint64) *rand.Rand {
-	return rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	return rand.New(rand.NewPCG(seed, streams.Split))
 }
 
 // SplitRandom partitions the pair indices 0..nPairs-1 into train,

@@ -8,6 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
+
+	"github.com/deup-screening/deup/internal/streams"
 )
 
 // FitConfig configures Fit. The zero value fits an isotropic RBF kernel with
@@ -221,7 +223,7 @@ func Fit(X mat.Matrix, y []float64, cfg FitConfig) (*GP, error) {
 		starts = append(starts, ws)
 	}
 	starts = append(starts, def)
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0x67705f666974)) // "gp_fit"
+	rng := rand.New(rand.NewPCG(cfg.Seed, streams.GPFit))
 	logU := func(a, b float64) float64 { return math.Log(a) + rng.Float64()*(math.Log(b)-math.Log(a)) }
 	for r := 0; r < cfg.Restarts; r++ {
 		s := []float64{logU(0.1*vy, 10*vy)}

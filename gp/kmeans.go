@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/deup-screening/deup/internal/streams"
 )
 
 // KMeans clusters the rows of X (n×d) into k groups by Lloyd's algorithm
@@ -33,7 +35,7 @@ func KMeans(X mat.Matrix, k int, seed uint64, maxIter int) (*mat.Dense, error) {
 	if maxIter <= 0 {
 		maxIter = 100
 	}
-	rng := rand.New(rand.NewPCG(seed, 0x6b6d65616e73)) // "kmeans"
+	rng := rand.New(rand.NewPCG(seed, streams.KMeans))
 	C := mat.NewDense(k, d, nil)
 	// k-means++: first centre uniform, then proportional to squared distance
 	// to the nearest chosen centre.

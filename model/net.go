@@ -6,6 +6,8 @@ import (
 
 	"github.com/deup-screening/deup/nn"
 	"github.com/deup-screening/deup/nn/optim"
+
+	"github.com/deup-screening/deup/internal/streams"
 )
 
 // group names a parameter set; each training update touches a fixed set of
@@ -91,7 +93,7 @@ func newNetwork(cfg Config, dim int, sigma bool, seed uint64) *network {
 // nn.Linear default) with a PCG stream seeded from seed; Adam state is
 // reset.
 func (n *network) init(seed uint64) {
-	rng := rand.New(rand.NewPCG(seed, 0x6465757020696e69)) // "deup ini"
+	rng := rand.New(rand.NewPCG(seed, streams.NetInit))
 	for _, p := range n.params {
 		switch d := p.t.Data().(type) {
 		case []float32:

@@ -9,6 +9,8 @@ import (
 
 	"github.com/deup-screening/deup/chem"
 	"github.com/deup-screening/deup/drugcomb"
+
+	"github.com/deup-screening/deup/internal/streams"
 )
 
 // Novelty of DEUP's error predictor (issue 29).
@@ -56,7 +58,7 @@ import (
 const DefaultNoveltyHoldout = 0.4
 
 // noveltySeed is xor-ed into the model seed for the choice of H.
-const noveltySeed = 0x6e6f76656c7479 // "novelty"
+const noveltySeed = streams.NoveltySeed
 
 // noveltySplit moves the training pairs of a seeded random set of training
 // drugs to the validation split (see above) until at least frac of the
@@ -79,7 +81,7 @@ func noveltySplit(d *Dataset, split drugcomb.Split, frac float64, seed uint64) d
 		}
 	}
 	slices.Sort(drugs)
-	rng := rand.New(rand.NewPCG(seed^noveltySeed, 0x686f6c646f7574)) // "holdout"
+	rng := rand.New(rand.NewPCG(seed^noveltySeed, streams.NoveltyHoldout))
 	moved := map[int]bool{}
 	target := int(frac*float64(len(split.Train)) + 0.5)
 	for _, k := range rng.Perm(len(drugs)) {

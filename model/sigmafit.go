@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+
+	"github.com/deup-screening/deup/internal/streams"
 )
 
 // Refitting the σ path after early stopping.
@@ -51,7 +53,7 @@ func (t *trainer) refitSigmaLoss(ctx context.Context, val []int, seed uint64, ki
 	if kind == lossLogSigma {
 		crit = t.outLogLoss
 	}
-	rng := rand.New(rand.NewPCG(seed, 0x7369676d61726566)) // "sigmaref"
+	rng := rand.New(rand.NewPCG(seed, streams.SigmaRefit))
 	perm := append([]int(nil), val...)
 	rng.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
 	fit, hold := perm[:len(perm)/2], perm[len(perm)/2:]

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/deup-screening/deup/drugcomb"
+
+	"github.com/deup-screening/deup/internal/streams"
 )
 
 // trainer runs minibatch training of one network with early stopping.
@@ -38,7 +40,7 @@ type graphKey struct {
 
 func newTrainer(n *network, d *Dataset, mean, sd float64, seed uint64, dropP float64) *trainer {
 	t := &trainer{net: n, fwd: newForwarder(n), d: d, cfg: n.cfg, mean: mean, sd: sd,
-		rng: rand.New(rand.NewPCG(seed, 0x73687566666c65)), graphs: map[graphKey]*graph{}} // "shuffle"
+		rng: rand.New(rand.NewPCG(seed, streams.Shuffle)), graphs: map[graphKey]*graph{}}
 	if dropP > 0 {
 		t.drop = newDropout(dropP, seed^0x9e3779b97f4a7c15)
 	}

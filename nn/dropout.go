@@ -1,6 +1,10 @@
 package nn
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+
+	"github.com/deup-screening/deup/internal/streams"
+)
 
 // Dropout draws inverted-dropout masks: each unit is kept with
 // probability 1−p and then scaled by 1/(1−p), so the expected activation
@@ -16,7 +20,7 @@ type Dropout struct {
 // NewDropout returns masks of drop probability p in [0, 1) drawn from a
 // PCG stream seeded from seed.
 func NewDropout(p float64, seed uint64) *Dropout {
-	pcg := rand.NewPCG(seed, 0x64726f706f7574) // "dropout"
+	pcg := rand.NewPCG(seed, streams.Dropout)
 	return &Dropout{p: p, pcg: pcg, rng: rand.New(pcg)}
 }
 

@@ -7,6 +7,8 @@ import (
 
 	"github.com/deup-screening/deup/internal/kernels"
 	"gonum.org/v1/gonum/blas"
+
+	"github.com/deup-screening/deup/internal/streams"
 )
 
 // Activation of a layer's output.
@@ -72,7 +74,7 @@ func NewMLP(cfg MLPConfig) (*MLP, error) {
 	}
 	cfg.Hidden = append([]int(nil), cfg.Hidden...)
 	m := &MLP{cfg: cfg, widths: cfg.widths()}
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6e6e206d6c70)) // "nn mlp"
+	rng := rand.New(rand.NewPCG(cfg.Seed, streams.NNMLP))
 	w := cfg.widths()
 	for i := 0; i+1 < len(w); i++ {
 		W := &Param{Name: fmt.Sprintf("l%d.w", i), Shape: []int{w[i], w[i+1]}, Data: make([]float32, w[i]*w[i+1])}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/deup-screening/deup/deup"
+
+	"github.com/deup-screening/deup/internal/streams"
 )
 
 // Problem is the set of examples of an experiment, addressed by index
@@ -239,7 +241,7 @@ func Run(ctx context.Context, p *Problem, train, test []int, sets []deup.Feature
 	}
 	total := cfg.Folds + 1
 	res := &Result{Test: test, Sets: sets}
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6f6f64)) // "ood"
+	rng := rand.New(rand.NewPCG(cfg.Seed, streams.OOD))
 	for k := 0; k < cfg.Folds; k++ {
 		t0 := time.Now()
 		out, rest := HeldOut(p, train, folds[k])
@@ -439,7 +441,7 @@ func GroupFolds(p *Problem, train []int, k int, seed uint64) ([][]int, error) {
 		groups = append(groups, g)
 	}
 	slices.Sort(groups)
-	rng := rand.New(rand.NewPCG(seed, 0x666f6c6473)) // "folds"
+	rng := rand.New(rand.NewPCG(seed, streams.OODFolds))
 	rng.Shuffle(len(groups), func(i, j int) { groups[i], groups[j] = groups[j], groups[i] })
 	// Largest groups first (stable on the shuffled order), each to the
 	// lightest fold.
@@ -488,7 +490,7 @@ func HeldOut(p *Problem, train []int, groups []int) (out, rest []int) {
 // and fit, both sorted, drawn from seed. Baselines that must train on the
 // same data use it too.
 func FinalSplit(train []int, frac float64, seed uint64) (fit, val []int) {
-	rng := rand.New(rand.NewPCG(seed, 0x66696e616c)) // "final"
+	rng := rand.New(rand.NewPCG(seed, streams.OODFinal))
 	val, fit = takeFrac(rng, train, frac)
 	return fit, val
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/deup-screening/deup/deup"
 	"github.com/deup-screening/deup/nn"
+
+	"github.com/deup-screening/deup/internal/streams"
 )
 
 // The agents.
@@ -171,7 +173,7 @@ func NewAgent(kind string, dim, nA int, seed uint64, opt Options) (*Agent, error
 		return nil, err
 	}
 	if kind == RandomPlay {
-		return &Agent{kind: kind, nA: nA, dim: dim, rng: rand.New(rand.NewPCG(seed, 0xa6e7))}, nil
+		return &Agent{kind: kind, nA: nA, dim: dim, rng: rand.New(rand.NewPCG(seed, streams.RLAgent))}, nil
 	}
 	if dim < 1 || nA < 1 {
 		return nil, fmt.Errorf("rl: observation width %d, %d actions", dim, nA)
@@ -184,7 +186,7 @@ func NewAgent(kind string, dim, nA int, seed uint64, opt Options) (*Agent, error
 		return nil, fmt.Errorf("rl: epsilon %v, gamma %v, mask probability %v or dropout %v out of range", o.Epsilon, o.Gamma, o.MaskProb, o.Dropout)
 	}
 	a := &Agent{kind: kind, opt: o, dim: dim, nA: nA, heads: 1,
-		rng: rand.New(rand.NewPCG(seed, 0xa6e7))}
+		rng: rand.New(rand.NewPCG(seed, streams.RLAgent))}
 	cfg := nn.MLPConfig{In: dim, Hidden: o.Hidden, Out: nA, OutAct: nn.Linear, Seed: seed*4 + 1}
 	if kind == MCDropout {
 		cfg.Dropout = o.Dropout

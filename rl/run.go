@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"time"
+
+	"github.com/deup-screening/deup/internal/streams"
 )
 
 // Result is one run: one agent, one seed, Episodes episodes.
@@ -41,7 +43,7 @@ func Run(ctx context.Context, envName, kind string, seed uint64, episodes int, o
 		return nil, fmt.Errorf("rl: %d episodes", episodes)
 	}
 	start := time.Now()
-	env, err := NewEnv(envName, rand.New(rand.NewPCG(seed, 0xe57)))
+	env, err := NewEnv(envName, rand.New(rand.NewPCG(seed, streams.RLEnv)))
 	if err != nil {
 		return nil, err
 	}

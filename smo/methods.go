@@ -9,6 +9,8 @@ import (
 	"github.com/deup-screening/deup/deup"
 	"github.com/deup-screening/deup/deup/mlp"
 	"github.com/deup-screening/deup/gp"
+
+	"github.com/deup-screening/deup/internal/streams"
 )
 
 // Methods lists the method names Run accepts.
@@ -71,7 +73,7 @@ func newProposer(method string, f Function, x [][]float64, y []float64, opt *Opt
 		if err != nil {
 			return nil, err
 		}
-		rng := rand.New(rand.NewPCG(seed, 0xd0e0))
+		rng := rand.New(rand.NewPCG(seed, streams.SMOMethod))
 		if err := loop.Prefill(deup.PrefillOptions{Folds: 2, Repeats: 2, InSample: true}, rng); err != nil {
 			return nil, fmt.Errorf("smo: %s: prefill: %w", method, err)
 		}

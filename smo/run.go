@@ -11,6 +11,8 @@ import (
 	"github.com/deup-screening/deup/deup"
 	"github.com/deup-screening/deup/deup/mlp"
 	"github.com/deup-screening/deup/gp"
+
+	"github.com/deup-screening/deup/internal/streams"
 )
 
 // Tolerance is how close to the global maximum a value must be for the run
@@ -148,7 +150,7 @@ func (o *Options) deupConfig(f Function, seed uint64, turbo bool, y0 []float64) 
 // InitialDesign draws n points uniformly in the unit cube from seed alone,
 // so every method of a seed starts from the same points.
 func InitialDesign(d, n int, seed uint64) [][]float64 {
-	rng := rand.New(rand.NewPCG(seed, 0x1417))
+	rng := rand.New(rand.NewPCG(seed, streams.SMOInitial))
 	x := make([][]float64, n)
 	for i := range x {
 		x[i] = make([]float64, d)
@@ -206,7 +208,7 @@ func Run(ctx context.Context, f Function, method string, seed uint64, opt Option
 	if err != nil {
 		return nil, err
 	}
-	rng := rand.New(rand.NewPCG(mseed, 0xac9))
+	rng := rand.New(rand.NewPCG(mseed, streams.SMOAcquisition))
 	for s := 0; s < opt.Steps; s++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+
+	"github.com/deup-screening/deup/internal/streams"
 )
 
 // ConformalRank returns k = ⌈(n+1)(1−alpha)⌉, the rank (1-based, among n
@@ -122,7 +124,7 @@ func CrossConformal(y, mu, sigma []float64, alpha float64, normalized bool, seed
 // CrossConformalStream is the second word of the PCG source that draws
 // CrossConformal's halves, so that they are independent of other draws
 // from the same seed.
-const CrossConformalStream = 0x16c0f0a1
+const CrossConformalStream = streams.CrossConformal
 
 // Quintiles is the number of sigma groups of IntervalMetrics.
 const Quintiles = 5

@@ -28,6 +28,8 @@ import (
 
 	"github.com/deup-screening/deup/deup"
 	"github.com/deup-screening/deup/nn"
+
+	"github.com/deup-screening/deup/internal/streams"
 )
 
 // Config sets the architecture and training. Zero values: Hidden {128, 128,
@@ -160,7 +162,7 @@ func (net *Net) train(x, y []float32, n int, cfg Config) error {
 		return fmt.Errorf("mlp: %w", err)
 	}
 	defer tr.Close()
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6d6c70)) // "mlp"
+	rng := rand.New(rand.NewPCG(cfg.Seed, streams.MLP))
 	idx := make([]int, n)
 	for i := range idx {
 		idx[i] = i

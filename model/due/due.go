@@ -11,6 +11,8 @@ import (
 	"github.com/deup-screening/deup/nn"
 	"github.com/deup-screening/deup/nn/optim"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/deup-screening/deup/internal/streams"
 )
 
 // Config holds DUE's settings. The zero value of every field means the
@@ -191,7 +193,7 @@ func Train(ctx context.Context, cfg Config, X *nn.CSR, train, val Pairs, progres
 		ys[i] = (y - m.YMean) / m.YScale
 	}
 	m.net = newNetwork(cfg, X.Dim, cfg.Seed)
-	rng := rand.New(rand.NewPCG(cfg.Seed, 0x6475655f747261)) // "due_tra"
+	rng := rand.New(rand.NewPCG(cfg.Seed, streams.DUETrain))
 
 	// GP initialization as DUE's initial_values: features of up to 1000
 	// random training pairs (after one training-mode power iteration);

@@ -8,6 +8,8 @@ import (
 	"github.com/deup-screening/deup/nn"
 	"github.com/deup-screening/deup/nn/optim"
 	"gonum.org/v1/gonum/blas"
+
+	"github.com/deup-screening/deup/internal/streams"
 )
 
 // layer is one fully connected layer y = x W_sn + b of the extractor: W
@@ -54,7 +56,7 @@ func layerSizes(cfg Config, dim int) [numLayers][2]int {
 // (PyTorch's nn.Linear default, U(±1/sqrt(in))) and each layer's
 // power-iteration vector u, layer by layer, from one PCG stream of seed.
 func newNetwork(cfg Config, dim int, seed uint64) *network {
-	rng := rand.New(rand.NewPCG(seed, 0x6475655f6e6574)) // "due_net"
+	rng := rand.New(rand.NewPCG(seed, streams.DUENet))
 	n := &network{dim: dim}
 	for i, s := range layerSizes(cfg, dim) {
 		l := &layer{name: layerNames[i], in: s[0], out: s[1], w: make([]float32, s[0]*s[1]), b: make([]float32, s[1])}

@@ -11,11 +11,13 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/uq"
+
+	"github.com/deup-screening/deup/internal/streams"
 )
 
 // CalibrationStream is the PCG stream of the calibration hold-out (the
 // seed is the training seed).
-const CalibrationStream = 0x63616c69627261
+const CalibrationStream = streams.Calibration
 
 // Holdout is how the pairs 0..n-1 of a dataset are used: Cal are held out
 // before the split for the conformal calibration (sorted; none when the

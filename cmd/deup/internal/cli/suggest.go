@@ -14,6 +14,8 @@ import (
 	"github.com/deup-screening/deup/suggest"
 	"github.com/deup-screening/deup/uq"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/deup-screening/deup/internal/streams"
 )
 
 func suggestCommand() *Command {
@@ -293,7 +295,7 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 	for _, y := range table {
 		best = math.Max(best, y)
 	}
-	scores, err := acq.Scores(nil, acqIn, best, rand.New(rand.NewPCG(seed, 0x73756767)))
+	scores, err := acq.Scores(nil, acqIn, best, rand.New(rand.NewPCG(seed, streams.Suggest)))
 	if err != nil {
 		return err
 	}
