@@ -137,9 +137,6 @@ func (b *Builder) Measure(a, bb, cell int, scores []float64) error {
 	return nil
 }
 
-// NumPairs is the number of distinct pairs measured so far.
-func (b *Builder) NumPairs() int { return len(b.pairs) }
-
 // Screen returns the aggregated screen. Pairs are sorted by cell line, then
 // A, then B. Drugs and cell lines keep their registration order. The
 // builder may be used further; the returned screen shares nothing with it.

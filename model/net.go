@@ -115,15 +115,6 @@ func (n *network) endTraining() {
 	}
 }
 
-// numParams is the total number of scalar parameters.
-func (n *network) numParams() int {
-	s := 0
-	for _, p := range n.params {
-		s += p.rows * p.cols
-	}
-	return s
-}
-
 // snapshot copies all parameter values into s (for restoring the best
 // epoch), reusing s's buffers when it was filled by an earlier call; the
 // copy keeps the network's element type.

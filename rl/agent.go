@@ -25,9 +25,6 @@ const (
 // Agents lists the learning agents in their default order.
 var agentNames = []string{DQN, DEUPDQN, MCDropout, BootDQN}
 
-// AgentNames returns the learning agents in their default order.
-func AgentNames() []string { return append([]string(nil), agentNames...) }
-
 // ParseAgents parses a comma-separated list of agent names (no repeats).
 func ParseAgents(s string) ([]string, error) {
 	var out []string
