@@ -44,3 +44,30 @@ func TestTanimotoDensity(t *testing.T) {
 		t.Error("no training drugs: no error")
 	}
 }
+
+// TestScore checks a method's RMSE, its training seconds (the deup job's
+// for the deup-* rows) and NaN subset scores with fewer than 2 pairs.
+func TestScore(t *testing.T) {
+	r := &SeedResult{
+		Seed: 1, Test: []int{0, 1, 2, 3}, Unseen: []int8{0, 0, 1, 2},
+		Mu:      map[string][]float64{"deup-d": {1, 2, 3, 4}},
+		U:       map[string][]float64{"deup-d": {0.1, 0.2, 0.3, 0.4}},
+		Seconds: map[string]float64{"deup": 7},
+		targets: []float64{1, 1, 1, 1},
+	}
+	rep := Score([]*SeedResult{r}, []string{"deup-d"}, nil)
+	s := rep.PerSeed["deup-d"][0]
+	if want := math.Sqrt((0 + 1 + 4 + 9) / 4.0); math.Abs(s.RMSE-want) > 1e-12 {
+		t.Errorf("RMSE %v, want %v", s.RMSE, want)
+	}
+	if s.Secs != 7 || rep.NIn != 2 || rep.NOne != 1 || rep.NTwo != 1 || rep.NOut != 2 {
+		t.Errorf("secs %v, counts in %d one %d two %d out %d", s.Secs, rep.NIn, rep.NOne, rep.NTwo, rep.NOut)
+	}
+	if !math.IsNaN(s.SRCCOne) || !math.IsNaN(s.AUROCTwo) || !math.IsNaN(s.SRCCExcess) {
+		t.Errorf("one-pair subsets and no truth should be NaN: %+v", s)
+	}
+	// u ranks the losses exactly: SRCC 1, and every OOD pair above every in-distribution one.
+	if s.SRCC != 1 || s.AUROC != 1 {
+		t.Errorf("SRCC %v AUROC %v, want 1 and 1", s.SRCC, s.AUROC)
+	}
+}

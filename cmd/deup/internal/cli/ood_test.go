@@ -126,7 +126,7 @@ func TestOODExperimentSmall(t *testing.T) {
 	set := drugs.Settings{HoldOut: 0.2, InTest: 0.3, Folds: 3, Seeds: []uint64{1}, Methods: strings.Split(oodDefaultMethods, ","),
 		Model: small, DUE: due.Config{TowerHidden: 64, TowerOut: 32, CombHidden: 16, MaxEpochs: 5, Patience: 2, Inducing: 20},
 		Members: 2, Passes: 10, Dropout: 0.1, Cutoff: 0.6, Bandwidth: 0.1, PCADims: 4, Workers: 2}
-	run := func(set drugs.Settings) *oodReport {
+	run := func(set drugs.Settings) *drugs.Report {
 		x, err := drugs.NewExperiment(sc, d, set)
 		if err != nil {
 			t.Fatal(err)
@@ -135,7 +135,7 @@ func TestOODExperimentSmall(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return scoreOOD(r, set.Methods, sc.Truth)
+		return drugs.Score(r, set.Methods, sc.Truth)
 	}
 	a := run(set)
 	// Same seed, same numbers (on the DEUP trainings only, to save time).
@@ -158,7 +158,7 @@ func TestOODExperimentSmall(t *testing.T) {
 	}
 }
 
-func sameScores(a, b oodScores) bool {
+func sameScores(a, b drugs.Scores) bool {
 	x := []float64{a.SRCC, a.AUROC, a.RejAUC, a.SRCCOne, a.SRCCTwo, a.AUROCOne, a.AUROCTwo, a.SRCCExcess, a.RMSE}
 	y := []float64{b.SRCC, b.AUROC, b.RejAUC, b.SRCCOne, b.SRCCTwo, b.AUROCOne, b.AUROCTwo, b.SRCCExcess, b.RMSE}
 	for i := range x {

@@ -1,0 +1,297 @@
+package drugs
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/jsonfloat"
+	"github.com/deup-screening/deup/internal/plotstyle"
+	"github.com/deup-screening/deup/ood"
+	"github.com/deup-screening/deup/uq"
+)
+
+// Stat is a mean and sample sd over seeds.
+type Stat struct {
+	Mean jsonfloat.Float `json:"mean"`
+	SD   jsonfloat.Float `json:"sd"`
+}
+
+func statOf(x []float64) Stat {
+	m, sd := uq.MeanSD(x)
+	return Stat{jsonfloat.Float(m), jsonfloat.Float(sd)}
+}
+
+// methodJSON is one method's entry of results.json.
+type methodJSON struct {
+	SRCC           Stat  `json:"srcc"`
+	AUROC          Stat  `json:"auroc"`
+	RejectionAUC   Stat  `json:"rejection_auc"`
+	SRCCOneUnseen  Stat  `json:"srcc_one_unseen"`
+	SRCCTwoUnseen  Stat  `json:"srcc_two_unseen"`
+	AUROCOneUnseen Stat  `json:"auroc_one_unseen"`
+	AUROCTwoUnseen Stat  `json:"auroc_two_unseen"`
+	SRCCExcessRisk *Stat `json:"srcc_excess_risk,omitempty"`
+	RMSE           Stat  `json:"rmse"`
+	TrainSeconds   Stat  `json:"train_seconds"`
+}
+
+// Report is the scored run.
+type Report struct {
+	Screen      string
+	Methods     []string
+	Seeds       []uint64
+	PerSeed     map[string][]Scores
+	Curves      map[string][]float64 // mean rejection curve over seeds
+	NIn, NOut   int
+	NOne, NTwo  int
+	WallSeconds float64
+	HasTruth    bool
+}
+
+type Scores struct {
+	SRCC, AUROC, RejAUC    float64
+	SRCCOne, SRCCTwo       float64
+	AUROCOne, AUROCTwo     float64
+	SRCCExcess, RMSE, Secs float64
+}
+
+// Score scores every method on every seed. Each method's loss is the
+// squared error of its own mean.
+func Score(results []*SeedResult, methods []string, truth *drugcomb.Truth) *Report {
+	rep := &Report{Methods: methods, PerSeed: map[string][]Scores{}, Curves: map[string][]float64{}, HasTruth: truth != nil}
+	for _, r := range results {
+		rep.Seeds = append(rep.Seeds, r.Seed)
+		isOOD := make([]bool, len(r.Test))
+		var in, one, two []int // positions in r.Test
+		for k, u := range r.Unseen {
+			isOOD[k] = u > 0
+			switch u {
+			case 0:
+				in = append(in, k)
+			case 1:
+				one = append(one, k)
+			default:
+				two = append(two, k)
+			}
+		}
+		rep.NIn += len(in)
+		rep.NOut += len(one) + len(two)
+		rep.NOne += len(one)
+		rep.NTwo += len(two)
+		for _, m := range methods {
+			mu, u := r.Mu[m], r.U[m]
+			loss := make([]float64, len(mu))
+			var se float64
+			for k, i := range r.Test {
+				dv := mu[k] - r.Y(i)
+				loss[k] = dv * dv
+				se += loss[k]
+			}
+			sc := ood.Score(u, loss, isOOD)
+			s := Scores{SRCC: sc.SRCC, AUROC: sc.AUROC, RejAUC: sc.RejectionAUC, RMSE: math.Sqrt(se / float64(len(mu))), SRCCExcess: math.NaN()}
+			s.SRCCOne, s.AUROCOne = subsetScores(u, loss, isOOD, in, one)
+			s.SRCCTwo, s.AUROCTwo = subsetScores(u, loss, isOOD, in, two)
+			if truth != nil {
+				exc := make([]float64, len(mu))
+				for k, i := range r.Test {
+					dv := mu[k] - truth.Mean[i]
+					exc[k] = dv * dv
+				}
+				s.SRCCExcess = uq.SRCC(u, exc)
+			}
+			job := m
+			if _, ok := r.Seconds[m]; !ok {
+				job = "deup" // the deup-* rows, mcdropout and density share its trainings
+			}
+			s.Secs = r.Seconds[job]
+			rep.PerSeed[m] = append(rep.PerSeed[m], s)
+			c := ood.RejectionCurve(u, loss)
+			if rep.Curves[m] == nil {
+				rep.Curves[m] = make([]float64, len(c))
+			}
+			for j := range c {
+				rep.Curves[m][j] += c[j] / float64(len(results))
+			}
+		}
+	}
+	return rep
+}
+
+// subsetScores is the SRCC on the pairs at positions sub and the AUROC of
+// in against sub (NaN when sub has fewer than 2 pairs).
+func subsetScores(u, loss []float64, isOOD []bool, in, sub []int) (srcc, auroc float64) {
+	if len(sub) < 2 {
+		return math.NaN(), math.NaN()
+	}
+	su, sl := make([]float64, len(sub)), make([]float64, len(sub))
+	for k, i := range sub {
+		su[k], sl[k] = u[i], loss[i]
+	}
+	srcc = uq.SRCC(su, sl)
+	var au []float64
+	var pos []bool
+	for _, i := range in {
+		au, pos = append(au, u[i]), append(pos, false)
+	}
+	for _, i := range sub {
+		au, pos = append(au, u[i]), append(pos, true)
+	}
+	return srcc, uq.AUROC(au, pos)
+}
+
+func (rep *Report) stats(m string, get func(Scores) float64) Stat {
+	var x []float64
+	for _, s := range rep.PerSeed[m] {
+		x = append(x, get(s))
+	}
+	return statOf(x)
+}
+
+func (rep *Report) WriteJSON(w io.Writer) error {
+	type out struct {
+		Methods     map[string]methodJSON `json:"methods"`
+		Order       []string              `json:"method_order"`
+		NIn         int                   `json:"n_in"`
+		NOut        int                   `json:"n_out"`
+		NOneUnseen  int                   `json:"n_one_unseen"`
+		NTwoUnseen  int                   `json:"n_two_unseen"`
+		Seeds       []uint64              `json:"seeds"`
+		Screen      string                `json:"screen"`
+		WallSeconds jsonfloat.Float       `json:"wall_seconds"`
+	}
+	o := out{Methods: map[string]methodJSON{}, Order: rep.Methods, NIn: rep.NIn, NOut: rep.NOut, NOneUnseen: rep.NOne, NTwoUnseen: rep.NTwo, Seeds: rep.Seeds, Screen: rep.Screen, WallSeconds: jsonfloat.Float(rep.WallSeconds)}
+	for _, m := range rep.Methods {
+		j := methodJSON{
+			SRCC:           rep.stats(m, func(s Scores) float64 { return s.SRCC }),
+			AUROC:          rep.stats(m, func(s Scores) float64 { return s.AUROC }),
+			RejectionAUC:   rep.stats(m, func(s Scores) float64 { return s.RejAUC }),
+			SRCCOneUnseen:  rep.stats(m, func(s Scores) float64 { return s.SRCCOne }),
+			SRCCTwoUnseen:  rep.stats(m, func(s Scores) float64 { return s.SRCCTwo }),
+			AUROCOneUnseen: rep.stats(m, func(s Scores) float64 { return s.AUROCOne }),
+			AUROCTwoUnseen: rep.stats(m, func(s Scores) float64 { return s.AUROCTwo }),
+			RMSE:           rep.stats(m, func(s Scores) float64 { return s.RMSE }),
+			TrainSeconds:   rep.stats(m, func(s Scores) float64 { return s.Secs }),
+		}
+		if rep.HasTruth {
+			st := rep.stats(m, func(s Scores) float64 { return s.SRCCExcess })
+			j.SRCCExcessRisk = &st
+		}
+		o.Methods[m] = j
+	}
+	b, err := json.MarshalIndent(o, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+func fmtStat(s Stat) string {
+	if math.IsNaN(float64(s.Mean)) {
+		return "–"
+	}
+	if math.IsNaN(float64(s.SD)) {
+		return fmt.Sprintf("%.3f", float64(s.Mean))
+	}
+	return fmt.Sprintf("%.3f ± %.3f", float64(s.Mean), float64(s.SD))
+}
+
+// WriteMarkdown writes the table: one row per method.
+func (rep *Report) WriteMarkdown(w io.Writer) error {
+	fmt.Fprintf(w, "\n%s: %d seeds; test pairs per seed: %.0f in distribution, %.0f out (%.0f with one unseen drug, %.0f with two); mean ± sd over seeds\n\n",
+		rep.Screen, len(rep.Seeds), float64(rep.NIn)/float64(len(rep.Seeds)), float64(rep.NOut)/float64(len(rep.Seeds)), float64(rep.NOne)/float64(len(rep.Seeds)), float64(rep.NTwo)/float64(len(rep.Seeds)))
+	head := "| method | srcc | auroc | rejection_auc | srcc_one_unseen | srcc_two_unseen | auroc_one_unseen | auroc_two_unseen | rmse |"
+	sep := "|---|---|---|---|---|---|---|---|---|"
+	if rep.HasTruth {
+		head += " srcc_excess_risk |"
+		sep += "---|"
+	}
+	fmt.Fprintln(w, head)
+	fmt.Fprintln(w, sep)
+	for _, m := range rep.Methods {
+		cells := []string{m}
+		for _, g := range []func(Scores) float64{
+			func(s Scores) float64 { return s.SRCC }, func(s Scores) float64 { return s.AUROC },
+			func(s Scores) float64 { return s.RejAUC }, func(s Scores) float64 { return s.SRCCOne },
+			func(s Scores) float64 { return s.SRCCTwo }, func(s Scores) float64 { return s.AUROCOne },
+			func(s Scores) float64 { return s.AUROCTwo }, func(s Scores) float64 { return s.RMSE },
+		} {
+			cells = append(cells, fmtStat(rep.stats(m, g)))
+		}
+		if rep.HasTruth {
+			cells = append(cells, fmtStat(rep.stats(m, func(s Scores) float64 { return s.SRCCExcess })))
+		}
+		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+	}
+	_, err := fmt.Fprintln(w)
+	return err
+}
+
+// Timing says where the time went, summed over seeds.
+func (rep *Report) Timing(results []*SeedResult) string {
+	var folds, final, errs float64
+	jobs := map[string]float64{}
+	for _, r := range results {
+		folds += r.DEUPTime[0]
+		final += r.DEUPTime[1]
+		errs += r.DEUPTime[2]
+		for k, v := range r.Seconds {
+			jobs[k] += v
+		}
+	}
+	parts := []string{fmt.Sprintf("DEUP folds %.1f s, final network %.1f s, error predictors %.1f s", folds, final, errs)}
+	for _, k := range []string{Ensemble, DUE, TwoHead} {
+		if v, ok := jobs[k]; ok {
+			parts = append(parts, fmt.Sprintf("%s %.1f s", k, v))
+		}
+	}
+	return strings.Join(parts, ", ") + " (training seconds summed over seeds; trainings run in parallel)"
+}
+
+// PlotRejection draws the mean rejection curve of every method.
+func (rep *Report) PlotRejection(paths ...string) error {
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("%s: rejecting the most uncertain pairs (mean over %d seeds)", rep.Screen, len(rep.Seeds))
+	p.X.Label.Text = "fraction of test pairs rejected"
+	p.Y.Label.Text = "mean squared error of the kept pairs / of all pairs"
+	p.Legend.Top = false
+	p.Legend.Left = true
+	fr := ood.RejectionFractions()
+	for i, m := range rep.Methods {
+		c := rep.Curves[m]
+		pts := make(plotter.XYs, 0, len(c))
+		for j, v := range c {
+			if !math.IsNaN(v) {
+				pts = append(pts, plotter.XY{X: fr[j], Y: v})
+			}
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		l, err := plotter.NewLine(pts)
+		if err != nil {
+			return fmt.Errorf("ood: plot: %w", err)
+		}
+		l.Color = plotstyle.Color(i)
+		l.Width = vg.Points(1.5)
+		if i >= plotstyle.NumColors {
+			l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+		}
+		p.Add(l)
+		p.Legend.Add(m, l)
+	}
+	for _, path := range paths {
+		if err := p.Save(7*vg.Inch, 4.5*vg.Inch, path); err != nil {
+			return fmt.Errorf("ood: plot: %w", err)
+		}
+	}
+	return nil
+}
