@@ -70,7 +70,14 @@ cell line).
 Next: compare with the measured tables in docs/ood.md; deup bench --split-by
 drugs scores the same question on the 40/30/30 benchmark.`
 
-func runOOD(ctx context.Context, env Env, args []string) error {
+// oodFlags are deup ood's flags, parsed and checked.
+type oodFlags struct {
+	screenDir, cellLine, score, out string
+	noFigs                          bool
+	set                             drugs.Settings
+}
+
+func parseOODFlags(env Env, args []string) (*oodFlags, error) {
 	fs := newFlagSet(env, "deup ood", "deup ood [--screen DIR] [--holdout-drugs 0.2] [--folds 5] [--seeds 3] [--methods "+oodDefaultMethods+"] [--out DIR]", oodDesc)
 	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
 	holdout := fs.Float64("holdout-drugs", 0.2, "fraction of the drugs held out, by whole clusters")
@@ -88,20 +95,20 @@ func runOOD(ctx context.Context, env Env, args []string) error {
 	noFigs := fs.Bool("no-figures", false, "do not draw the figures")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := wantArgs(fs, pos, 0, 0); err != nil {
-		return err
+		return nil, err
 	}
 	switch {
 	case !(*holdout > 0 && *holdout < 1):
-		return fmt.Errorf("%w: --holdout-drugs %v, want in (0, 1)", ErrUsage, *holdout)
+		return nil, fmt.Errorf("%w: --holdout-drugs %v, want in (0, 1)", ErrUsage, *holdout)
 	case *folds < 2:
-		return fmt.Errorf("%w: --folds %d, want ≥ 2", ErrUsage, *folds)
+		return nil, fmt.Errorf("%w: --folds %d, want ≥ 2", ErrUsage, *folds)
 	case *seeds < 1:
-		return fmt.Errorf("%w: --seeds %d, want ≥ 1", ErrUsage, *seeds)
+		return nil, fmt.Errorf("%w: --seeds %d, want ≥ 1", ErrUsage, *seeds)
 	case *members < 1 || *passes < 2 || *workers < 1:
-		return fmt.Errorf("%w: --members %d, --passes %d, --workers %d: want ≥ 1, ≥ 2, ≥ 1", ErrUsage, *members, *passes, *workers)
+		return nil, fmt.Errorf("%w: --members %d, --passes %d, --workers %d: want ≥ 1, ≥ 2, ≥ 1", ErrUsage, *members, *passes, *workers)
 	}
 	set := drugs.Settings{
 		HoldOut: *holdout, InTest: 0.3, Folds: *folds,
@@ -116,24 +123,33 @@ func runOOD(ctx context.Context, env Env, args []string) error {
 		}
 	}
 	if err := checkOODMethods(set.Methods); err != nil {
-		return err
+		return nil, err
 	}
 	for s := 1; s <= *seeds; s++ {
 		set.Seeds = append(set.Seeds, uint64(s))
 	}
+	return &oodFlags{screenDir: *screenDir, cellLine: *cellLine, score: *score, out: *out, noFigs: *noFigs, set: set}, nil
+}
+
+func runOOD(ctx context.Context, env Env, args []string) error {
+	o, err := parseOODFlags(env, args)
+	if err != nil {
+		return err
+	}
+	set := o.set
 	start := time.Now()
-	sc, name, err := loadScreen(*screenDir)
+	sc, name, err := loadScreen(o.screenDir)
 	if err != nil {
 		return err
 	}
-	if sc, err = oneCellLine(sc, *cellLine); err != nil {
+	if sc, err = oneCellLine(sc, o.cellLine); err != nil {
 		return err
 	}
-	si, err := scoreIndex(sc, *score)
+	si, err := scoreIndex(sc, o.score)
 	if err != nil {
 		return err
 	}
-	sc, f, _, err := buildFeatures(env, sc, *screenDir, features.Config{Kind: features.Fingerprint})
+	sc, f, _, err := buildFeatures(env, sc, o.screenDir, features.Config{Kind: features.Fingerprint})
 	if err != nil {
 		return err
 	}
@@ -141,7 +157,7 @@ func runOOD(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
 	x, err := drugs.NewExperiment(sc, d, set)
@@ -149,8 +165,8 @@ func runOOD(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s: %d drugs in %d clusters, %d pairs; %d seeds, %d folds, methods %s\n",
-		name, sc.CellLines[0], sc.ScoreNames[si], len(sc.Drugs), x.Clusters(), len(d.Pairs), *seeds, *folds, strings.Join(set.Methods, ","))
-	bar := progress.New(env.Stderr, "ood", *seeds*oodTicks(set))
+		name, sc.CellLines[0], sc.ScoreNames[si], len(sc.Drugs), x.Clusters(), len(d.Pairs), len(set.Seeds), set.Folds, strings.Join(set.Methods, ","))
+	bar := progress.New(env.Stderr, "ood", len(set.Seeds)*oodTicks(set))
 	results, err := x.Run(ctx, func(done int, detail string) { bar.Set(done, detail+" done") })
 	bar.Finish()
 	if err != nil {
@@ -162,28 +178,38 @@ func runOOD(ctx context.Context, env Env, args []string) error {
 	if err := rep.WriteMarkdown(env.Stdout); err != nil {
 		return err
 	}
-	written := []string{}
-	for _, w := range []struct {
-		name string
-		fn   func(io.Writer) error
-	}{{"results.json", rep.WriteJSON}, {"results.md", rep.WriteMarkdown}} {
-		path := filepath.Join(*out, w.name)
-		if err := writeFile(path, w.fn); err != nil {
-			return err
-		}
-		written = append(written, path)
-	}
-	if !*noFigs {
-		paths := []string{filepath.Join(*out, "rejection.png"), filepath.Join(*out, "rejection.svg")}
-		if err := rep.PlotRejection(paths...); err != nil {
-			return err
-		}
-		written = append(written, paths...)
+	written, err := writeOODOutputs(rep, o.out, o.noFigs)
+	if err != nil {
+		return err
 	}
 	fmt.Fprintf(env.Stdout, "time: %s\n", rep.Timing(results))
 	fmt.Fprintf(env.Stdout, "wrote %s\n", strings.Join(written, ", "))
 	fmt.Fprintf(env.Stdout, "total wall time %.1f s%s\n", rep.WallSeconds, usageNote())
 	return nil
+}
+
+// writeOODOutputs writes results.json, results.md and, unless noFigs, the
+// rejection figures into dir, and returns their paths.
+func writeOODOutputs(rep *drugs.Report, dir string, noFigs bool) ([]string, error) {
+	written := []string{}
+	for _, w := range []struct {
+		name string
+		fn   func(io.Writer) error
+	}{{"results.json", rep.WriteJSON}, {"results.md", rep.WriteMarkdown}} {
+		path := filepath.Join(dir, w.name)
+		if err := writeFile(path, w.fn); err != nil {
+			return nil, err
+		}
+		written = append(written, path)
+	}
+	if !noFigs {
+		paths := []string{filepath.Join(dir, "rejection.png"), filepath.Join(dir, "rejection.svg")}
+		if err := rep.PlotRejection(paths...); err != nil {
+			return nil, err
+		}
+		written = append(written, paths...)
+	}
+	return written, nil
 }
 
 // oodTicks is the number of progress ticks (finished trainings) per seed.
