@@ -73,6 +73,7 @@ func commands() []*Command {
 		tuiCommand(),
 		campaignCommand(),
 		suggestCommand(),
+		scoresCommand(),
 	}
 }
 
