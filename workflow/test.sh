@@ -56,6 +56,9 @@ for f in import.log train/deup-seed1/PC-3.log score/deup-seed1/MCF7/part-3.log c
   [ -s "$work/logs/$f" ] || [ "$f" = check/deup-seed1.log ] || { echo "FAIL: no log $f" >&2; exit 1; }
 done
 
+python3 "$root/scripts/workflow-report.py" "$work" | tee "$tmp/report.md"
+grep -q "^| score | 12 |" "$tmp/report.md" || { echo "FAIL: want 12 score jobs' benchmarks" >&2; exit 1; }
+
 echo "== 2. second run: nothing to do"
 sm --dry-run > "$tmp/run2.log" 2>&1
 grep -q "Nothing to be done" "$tmp/run2.log" || { cat "$tmp/run2.log"; echo "FAIL: the second run has work to do" >&2; exit 1; }
