@@ -142,3 +142,39 @@ func csvLines(t *testing.T, path string) []string {
 	}
 	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 }
+
+// TestPredictPairsShards: with --pairs, the shards are ranges of the file's
+// rows; their CSV rows, extra columns included, are the unsharded run's.
+func TestPredictPairsShards(t *testing.T) {
+	model, screen := shardTestModel(t)
+	sc, err := drugcomb.Open(screen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("well,drug_a_id,drug_b_id\n")
+	for k := 0; k < 11; k++ {
+		fmt.Fprintf(&b, "W%02d,%s,%s\n", k, sc.Drugs[k%len(sc.Drugs)].ID, sc.Drugs[(3*k+1)%len(sc.Drugs)].ID)
+	}
+	pairs := filepath.Join(dir, "plate.csv")
+	if err := os.WriteFile(pairs, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	whole := filepath.Join(dir, "whole.csv")
+	if _, serr, code := runCLI(t, "predict", "--model", model, "--pairs", pairs, "--out", whole); code != 0 {
+		t.Fatalf("predict exit %d: %s", code, serr)
+	}
+	want := csvLines(t, whole)
+	got := want[:1:1]
+	for i := 0; i < 4; i++ {
+		out := filepath.Join(dir, fmt.Sprintf("s%d.csv", i))
+		if _, serr, code := runCLI(t, "predict", "--model", model, "--pairs", pairs, "--shard", fmt.Sprintf("%d/4", i), "--out", out); code != 0 {
+			t.Fatalf("predict --shard %d/4 exit %d: %s", i, code, serr)
+		}
+		got = append(got, csvLines(t, out)[1:]...)
+	}
+	if len(want) != 12 || !slices.Equal(got, want) {
+		t.Fatalf("shards' rows:\n%s\nunsharded:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
