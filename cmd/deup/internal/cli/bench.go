@@ -62,7 +62,14 @@ Without --screen, runs on the embedded synthetic default screen.
 Next: deup train --screen DIR --out MODEL trains the model to use (on every
 measured pair); the metrics are explained in docs/metrics.md.`
 
-func runBench(ctx context.Context, env Env, args []string) error {
+// benchFlags are deup bench's flags, parsed and checked.
+type benchFlags struct {
+	screenDir, feat, splitBy, out, cellLine, score, cpuProfile string
+	noFigs, whole                                              bool
+	cfg                                                        bench.Config
+}
+
+func parseBenchFlags(env Env, args []string) (*benchFlags, error) {
 	fs := newFlagSet(env, "deup bench", "deup bench [--screen DIR] [--features fp|fp+sig] [--methods deup,ensemble,mcdropout,due] [--seeds 3] [--split 40/30/30] [--split-by pairs|drugs|cell-lines] [--alpha 0.1] [--out DIR]", benchDesc)
 	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
 	feat := fs.String("features", "fp", "drug features: fp or fp+sig (fp+sig keeps only pairs whose two drugs have a signature)")
@@ -88,30 +95,30 @@ func runBench(ctx context.Context, env Env, args []string) error {
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof reads it)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := wantArgs(fs, pos, 0, 0); err != nil {
-		return err
+		return nil, err
 	}
 	fracs, err := parseSplit(*splitFlag)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if *seeds < 1 {
-		return fmt.Errorf("%w: --seeds %d, want ≥ 1", ErrUsage, *seeds)
+		return nil, fmt.Errorf("%w: --seeds %d, want ≥ 1", ErrUsage, *seeds)
 	}
 	if *workers < 1 {
-		return fmt.Errorf("%w: --workers %d, want ≥ 1", ErrUsage, *workers)
+		return nil, fmt.Errorf("%w: --workers %d, want ≥ 1", ErrUsage, *workers)
 	}
 	if !(*alpha > 0 && *alpha < 1) {
-		return fmt.Errorf("%w: --alpha %v: the conformal miscoverage must be in (0, 1) (0.1 for 90 %% intervals)", ErrUsage, *alpha)
+		return nil, fmt.Errorf("%w: --alpha %v: the conformal miscoverage must be in (0, 1) (0.1 for 90 %% intervals)", ErrUsage, *alpha)
 	}
 	if *sigmaLoss != "nll" && *sigmaLoss != "log" {
-		return fmt.Errorf("%w: --sigma-loss %q: want nll or log", ErrUsage, *sigmaLoss)
+		return nil, fmt.Errorf("%w: --sigma-loss %q: want nll or log", ErrUsage, *sigmaLoss)
 	}
 	sf, err := model.ParseSigmaFeatures(*sigmaFeat)
 	if err != nil {
-		return fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
+		return nil, fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
 	}
 	cfg := bench.Config{
 		Fracs:       fracs,
@@ -132,37 +139,47 @@ func runBench(ctx context.Context, env Env, args []string) error {
 		cfg.Seeds = append(cfg.Seeds, uint64(s))
 	}
 	if err := cfg.Validate(); err != nil {
-		return fmt.Errorf("%w: %v", ErrUsage, err)
+		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
 	}
-	if *cpuProfile != "" {
-		stop, err := startCPUProfile(*cpuProfile)
+	return &benchFlags{screenDir: *screenDir, feat: *feat, splitBy: *splitBy, out: *out, cellLine: *cellLine, score: *score, cpuProfile: *cpuProfile,
+		noFigs: *noFigs, whole: *whole, cfg: cfg}, nil
+}
+
+func runBench(ctx context.Context, env Env, args []string) error {
+	o, err := parseBenchFlags(env, args)
+	if err != nil {
+		return err
+	}
+	cfg := o.cfg
+	if o.cpuProfile != "" {
+		stop, err := startCPUProfile(o.cpuProfile)
 		if err != nil {
 			return err
 		}
 		defer stop()
 	}
 	start := time.Now()
-	sc, name, err := loadScreen(*screenDir)
+	sc, name, err := loadScreen(o.screenDir)
 	if err != nil {
 		return err
 	}
-	switch *splitBy {
+	switch o.splitBy {
 	case "pairs", "drugs":
-		if sc, err = oneCellLine(sc, *cellLine); err != nil {
+		if sc, err = oneCellLine(sc, o.cellLine); err != nil {
 			return err
 		}
 	case "cell-lines":
-		if *cellLine != "" {
+		if o.cellLine != "" {
 			return fmt.Errorf("%w: --split-by cell-lines uses every cell line; leave --cell-line out", ErrUsage)
 		}
 	default:
-		return fmt.Errorf("%w: --split-by %q: want pairs, drugs or cell-lines", ErrUsage, *splitBy)
+		return fmt.Errorf("%w: --split-by %q: want pairs, drugs or cell-lines", ErrUsage, o.splitBy)
 	}
-	si, err := scoreIndex(sc, *score)
+	si, err := scoreIndex(sc, o.score)
 	if err != nil {
 		return err
 	}
-	sc, f, _, err := buildFeatures(env, sc, *screenDir, features.Config{Kind: *feat, WholeMolecule: *whole})
+	sc, f, _, err := buildFeatures(env, sc, o.screenDir, features.Config{Kind: o.feat, WholeMolecule: o.whole})
 	if err != nil {
 		return err
 	}
@@ -170,26 +187,16 @@ func runBench(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if cfg.Split, err = benchSplitter(sc, *splitBy, fracs); err != nil {
+	if cfg.Split, err = benchSplitter(sc, o.splitBy, cfg.Fracs); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s, features %s: %d drugs, %d pairs; %d seeds × %d methods; split by %s (BLAS %s)\n",
-		name, strings.Join(sc.CellLines, ", "), sc.ScoreNames[si], *feat, len(sc.Drugs), len(d.Pairs), *seeds, len(cfg.Methods), *splitBy, model.BLAS())
-	bar := progress.New(env.Stderr, "bench", *seeds*len(cfg.Methods))
-	res, err := bench.Run(ctx, d, sc.Truth, cfg, func(e bench.Event) {
-		if e.Train.Done {
-			bar.Set(e.Done, fmt.Sprintf("%s seed %d done", e.Method, e.Seed))
-			return
-		}
-		detail := fmt.Sprintf("%s seed %d epoch %d/%d val-rmse %.3g", e.Method, e.Seed, e.Train.Epoch, e.Train.MaxEpochs, e.Train.ValRMSE)
-		if e.Train.Members > 1 {
-			detail = fmt.Sprintf("%s seed %d member %d/%d epoch %d/%d val-rmse %.3g", e.Method, e.Seed, e.Train.Member+1, e.Train.Members, e.Train.Epoch, e.Train.MaxEpochs, e.Train.ValRMSE)
-		}
-		bar.Set(e.Done, detail)
-	})
+		name, strings.Join(sc.CellLines, ", "), sc.ScoreNames[si], o.feat, len(sc.Drugs), len(d.Pairs), len(cfg.Seeds), len(cfg.Methods), o.splitBy, model.BLAS())
+	bar := progress.New(env.Stderr, "bench", len(cfg.Seeds)*len(cfg.Methods))
+	res, err := bench.Run(ctx, d, sc.Truth, cfg, benchProgress(bar))
 	bar.Finish()
 	if err != nil {
 		return err
@@ -208,30 +215,55 @@ func runBench(ctx context.Context, env Env, args []string) error {
 			fmt.Fprintf(env.Stdout, "  %s: %d test predictions had sigma below %g × sd(y) and were scored at that floor\n", row.Method, n, bench.SigmaFloor)
 		}
 	}
-	var written []string
-	jsonPath := filepath.Join(*out, "results.json")
-	if err := writeFile(jsonPath, func(w io.Writer) error { return res.WriteJSON(w) }); err != nil {
+	written, err := writeBenchOutputs(res, sc, o.out, o.noFigs)
+	if err != nil {
 		return err
-	}
-	written = append(written, jsonPath)
-	predPath := filepath.Join(*out, "predictions.parquet")
-	ids := func(i int) (string, string) { return sc.Drugs[sc.Pairs[i].A].ID, sc.Drugs[sc.Pairs[i].B].ID }
-	if err := writeFile(predPath, func(w io.Writer) error {
-		return res.WritePredictions(w, ids, memory.DefaultAllocator)
-	}); err != nil {
-		return err
-	}
-	written = append(written, predPath)
-	if !*noFigs {
-		figs, err := res.WriteFigures(*out)
-		if err != nil {
-			return err
-		}
-		written = append(written, figs...)
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s\n", strings.Join(written, ", "))
 	fmt.Fprintf(env.Stdout, "total wall time %.1f s (training and scoring %.1f s)%s\n", time.Since(start).Seconds(), res.WallSeconds, usageNote())
 	return nil
+}
+
+// benchProgress draws bench.Run's events on bar.
+func benchProgress(bar *progress.Bar) func(bench.Event) {
+	return func(e bench.Event) {
+		if e.Train.Done {
+			bar.Set(e.Done, fmt.Sprintf("%s seed %d done", e.Method, e.Seed))
+			return
+		}
+		detail := fmt.Sprintf("%s seed %d epoch %d/%d val-rmse %.3g", e.Method, e.Seed, e.Train.Epoch, e.Train.MaxEpochs, e.Train.ValRMSE)
+		if e.Train.Members > 1 {
+			detail = fmt.Sprintf("%s seed %d member %d/%d epoch %d/%d val-rmse %.3g", e.Method, e.Seed, e.Train.Member+1, e.Train.Members, e.Train.Epoch, e.Train.MaxEpochs, e.Train.ValRMSE)
+		}
+		bar.Set(e.Done, detail)
+	}
+}
+
+// writeBenchOutputs writes results.json, predictions.parquet and, unless
+// noFigs, the figures into dir, and returns their paths.
+func writeBenchOutputs(res *bench.Result, sc *drugcomb.Screen, dir string, noFigs bool) ([]string, error) {
+	var written []string
+	jsonPath := filepath.Join(dir, "results.json")
+	if err := writeFile(jsonPath, func(w io.Writer) error { return res.WriteJSON(w) }); err != nil {
+		return nil, err
+	}
+	written = append(written, jsonPath)
+	predPath := filepath.Join(dir, "predictions.parquet")
+	ids := func(i int) (string, string) { return sc.Drugs[sc.Pairs[i].A].ID, sc.Drugs[sc.Pairs[i].B].ID }
+	if err := writeFile(predPath, func(w io.Writer) error {
+		return res.WritePredictions(w, ids, memory.DefaultAllocator)
+	}); err != nil {
+		return nil, err
+	}
+	written = append(written, predPath)
+	if !noFigs {
+		figs, err := res.WriteFigures(dir)
+		if err != nil {
+			return nil, err
+		}
+		written = append(written, figs...)
+	}
+	return written, nil
 }
 
 // benchSplitter returns the split of each seed for --split-by: nil (the
