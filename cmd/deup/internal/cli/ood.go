@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -130,7 +129,7 @@ func runOOD(ctx context.Context, env Env, args []string) error {
 	for s := 1; s <= *seeds; s++ {
 		set.Seeds = append(set.Seeds, uint64(s))
 	}
-	start := time.Now()
+	start := env.now()
 	sc, name, err := loadScreen(*screenDir)
 	if err != nil {
 		return err
@@ -167,7 +166,7 @@ func runOOD(ctx context.Context, env Env, args []string) error {
 	}
 	rep := scoreOOD(results, set.Methods, sc.Truth)
 	rep.Screen = name
-	rep.WallSeconds = time.Since(start).Seconds()
+	rep.WallSeconds = env.since(start).Seconds()
 	if err := rep.writeMarkdown(env.Stdout); err != nil {
 		return err
 	}

@@ -107,7 +107,7 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 			return err
 		}
 	}
-	start := time.Now()
+	start := env.now()
 	tm, err := openModel(*modelPath)
 	if err != nil {
 		return err
@@ -148,7 +148,7 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	for r, i := range kept {
 		row[drugs[i].ID] = r
 	}
-	featTime := time.Since(start)
+	featTime := env.since(start)
 	var pairs []model.Pair
 	var pf *pairsFile
 	var total int
@@ -214,7 +214,7 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 		buf = buf[:0]
 		return nil
 	}
-	predStart := time.Now()
+	predStart := env.now()
 	if *all {
 		n := len(kept)
 	outer:
@@ -252,9 +252,9 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	bar.Finish()
-	el := time.Since(predStart)
+	el := env.since(predStart)
 	fmt.Fprintf(env.Stdout, "wrote %d pairs of %d drugs to %s in %s (features %s, prediction %s, %.0f pairs/s)\n",
-		done, len(kept), *out, time.Since(start).Round(time.Millisecond), featTime.Round(time.Millisecond), el.Round(time.Millisecond), float64(done)/el.Seconds())
+		done, len(kept), *out, env.since(start).Round(time.Millisecond), featTime.Round(time.Millisecond), el.Round(time.Millisecond), float64(done)/el.Seconds())
 	fmt.Fprintf(env.Stdout, "%s\n", m.AleatoricNote())
 	return nil
 }

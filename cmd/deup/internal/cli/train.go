@@ -153,7 +153,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	start := time.Now()
+	start := env.now()
 	sc, name, err := loadScreen(*screenDir)
 	if err != nil {
 		return err
@@ -198,7 +198,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	var bar *progress.Bar
 	var last model.Progress
 	epochsRun := 0
-	fitStart := time.Now()
+	fitStart := env.now()
 	err = m.Fit(ctx, d, split, func(p model.Progress) {
 		if p.Done {
 			return
@@ -229,7 +229,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fitTime := time.Since(fitStart)
+	fitTime := env.since(fitStart)
 	fmt.Fprintf(env.Stdout, "trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n", m.Name(), epochsRun, last.Epoch, last.BestEpoch, fitTime.Round(time.Millisecond), fitTime.Seconds()/float64(max(epochsRun, 1)), model.BLAS())
 	if *method == "deup" && sf != (model.SigmaFeatures{}) {
 		fmt.Fprintf(env.Stdout, "sigma features: %s, relative to the %d in-sample pairs (docs/sigma-features.md)\n", sf, len(split.Train))
@@ -286,7 +286,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s (%s total); it remembers its %d drugs and screen: next, deup predict --model %s --all-pairs --out pairs.csv\n",
-		*out, time.Since(start).Round(time.Millisecond), len(sc.Drugs), *out)
+		*out, env.since(start).Round(time.Millisecond), len(sc.Drugs), *out)
 	return nil
 }
 
