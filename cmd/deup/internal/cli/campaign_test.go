@@ -38,13 +38,6 @@ func campaignScreenDir(t *testing.T) string {
 	return dir
 }
 
-func run(t *testing.T, args ...string) (string, string, int) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := Main(context.Background(), args, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb})
-	return out.String(), errb.String(), code
-}
-
 func mustRun(t *testing.T, args ...string) string {
 	t.Helper()
 	out, errs, code := run(t, args...)

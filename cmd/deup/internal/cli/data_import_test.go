@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"compress/gzip"
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -19,13 +18,6 @@ import (
 // updateData rewrites the golden files of the deup data import, inspect,
 // synth and fetch commands (go test ./internal/cli -run Data -update-data).
 var updateData = flag.Bool("update-data", false, "rewrite testdata/data_* golden files of import/inspect/synth/fetch")
-
-func dataRun(t *testing.T, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = Main(context.Background(), args, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb})
-	return out.String(), errb.String(), code
-}
 
 func dataGolden(t *testing.T, name, got string) {
 	t.Helper()
@@ -45,18 +37,6 @@ func dataGolden(t *testing.T, name, got string) {
 	}
 }
 
-func TestDataHelp(t *testing.T) {
-	for _, cmd := range []string{"import", "inspect", "synth", "fetch", "synergy"} {
-		t.Run(cmd, func(t *testing.T) {
-			out, errOut, code := dataRun(t, "data", cmd, "-h")
-			if code != 0 || errOut != "" {
-				t.Fatalf("exit %d, stderr %q", code, errOut)
-			}
-			dataGolden(t, "data_"+cmd+"_help.stderr", out) // help goes to stdout
-		})
-	}
-}
-
 // importPC3 imports the shared ALMANAC PC-3 table into a temporary screen
 // directory and returns it with the command's standard output.
 func importPC3(t *testing.T) (dir, stdout string) {
@@ -64,7 +44,7 @@ func importPC3(t *testing.T) (dir, stdout string) {
 	dir = filepath.Join(t.TempDir(), "pc3")
 	pairs := shareddata.Path(t, "almanac", "synergy_PC-3.csv")
 	drugs := shareddata.Path(t, "almanac", "drugs.csv")
-	out, errOut, code := dataRun(t, "data", "import", "--format", "almanac", "--pairs", pairs, "--drugs", drugs, "--out", dir)
+	out, errOut, code := run(t, "data", "import", "--format", "almanac", "--pairs", pairs, "--drugs", drugs, "--out", dir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -79,7 +59,7 @@ func importPC3(t *testing.T) (dir, stdout string) {
 func TestDataImportAlmanacPC3(t *testing.T) {
 	dir, out := importPC3(t)
 	dataGolden(t, "data_import_pc3.stdout", out)
-	js, errOut, code := dataRun(t, "data", "inspect", dir, "--json")
+	js, errOut, code := run(t, "data", "inspect", dir, "--json")
 	if code != 0 {
 		t.Fatalf("inspect: exit %d: %s", code, errOut)
 	}
@@ -105,7 +85,7 @@ func TestDataImportAlmanacPC3(t *testing.T) {
 	if rep.RowsRead != 1474 || rep.Pairs != 1440 || rep.ReplicatedPairs != 34 {
 		t.Errorf("report.json: %+v", rep)
 	}
-	text, _, _ := dataRun(t, "data", "inspect", dir)
+	text, _, _ := run(t, "data", "inspect", dir)
 	dataGolden(t, "data_inspect_pc3.stdout", strings.ReplaceAll(text, dir, "$OUT"))
 }
 
@@ -146,14 +126,14 @@ func TestDataImportErrors(t *testing.T) {
 		{"header only, with a catalogue", append([]string{empty, "--drugs", cat, "--out", filepath.Join(tmp, "o12")}, table...), 1, "the pairs file is empty"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, errOut, code := dataRun(t, append([]string{"data", "import"}, tc.args...)...)
+			_, errOut, code := run(t, append([]string{"data", "import"}, tc.args...)...)
 			if code != tc.code || !strings.Contains(errOut, tc.want) {
 				t.Errorf("exit %d (want %d), stderr:\n%s\nwant it to contain %q", code, tc.code, errOut, tc.want)
 			}
 		})
 	}
 	// --lenient turns the bad row into a counted one.
-	out, errOut, code := dataRun(t, append([]string{"data", "import", text, "--lenient", "--out", filepath.Join(tmp, "ok")}, table...)...)
+	out, errOut, code := run(t, append([]string{"data", "import", text, "--lenient", "--out", filepath.Join(tmp, "ok")}, table...)...)
 	if code != 0 || !strings.Contains(out, "unparsable score") || !strings.Contains(out, text+":3: not a number") {
 		t.Errorf("lenient: exit %d\n%s%s", code, out, errOut)
 	}
@@ -179,7 +159,7 @@ func TestDataImportUnseenFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "s")
-	out, errOut, code := dataRun(t, "data", "import", p, "--drug-a", "compound one", "--drug-b", "COMPOUND TWO", "--cell-line", "cell", "--score", "synergy (bliss)", "--out", dir)
+	out, errOut, code := run(t, "data", "import", p, "--drug-a", "compound one", "--drug-b", "COMPOUND TWO", "--cell-line", "cell", "--score", "synergy (bliss)", "--out", dir)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
@@ -199,16 +179,6 @@ func TestDataImportUnseenFormat(t *testing.T) {
 	}
 }
 
-func TestDataImportDrugComb(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "dc")
-	in := filepath.Join("..", "..", "drugcomb", "testdata", "drugcomb_summary_small.csv")
-	out, errOut, code := dataRun(t, "data", "import", "--format", "drugcomb", in, "--out", dir)
-	if code != 0 {
-		t.Fatalf("exit %d\n%s", code, errOut)
-	}
-	dataGolden(t, "data_import_drugcomb.stdout", strings.ReplaceAll(out, dir, "$OUT"))
-}
-
 // TestDataImportJSONReport: --json prints the report as one JSON object,
 // the same one saved as report.json.
 func TestDataImportJSONReport(t *testing.T) {
@@ -216,7 +186,7 @@ func TestDataImportJSONReport(t *testing.T) {
 	in := filepath.Join(tmp, "t.csv")
 	os.WriteFile(in, []byte("a,b,cell,score\nx,y,c,1\ny,x,c,2\nx,x,c,3\n"), 0o644)
 	dir := filepath.Join(tmp, "s")
-	out, errOut, code := dataRun(t, "data", "import", in, "--drug-a", "a", "--drug-b", "b", "--cell-line", "cell", "--score", "score", "--out", dir, "--json")
+	out, errOut, code := run(t, "data", "import", in, "--drug-a", "a", "--drug-b", "b", "--cell-line", "cell", "--score", "score", "--out", dir, "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -238,7 +208,7 @@ func TestDataImportJSONReport(t *testing.T) {
 // and 1,474 + 1,492 measurements, drugs the union.
 func TestDataImportTwoFiles(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "two")
-	_, errOut, code := dataRun(t, "data", "import", "--format", "almanac",
+	_, errOut, code := run(t, "data", "import", "--format", "almanac",
 		"--pairs", shareddata.Path(t, "almanac", "synergy_PC-3.csv"), shareddata.Path(t, "almanac", "synergy_MCF7.csv"),
 		"--drugs", shareddata.Path(t, "almanac", "drugs.csv"), "--out", dir)
 	if code != 0 {
@@ -291,7 +261,7 @@ func TestDataImportBrokenSMILES(t *testing.T) {
 		}
 	}
 	screen := filepath.Join(tmp, "screen")
-	out, serr, code := dataRun(t, "data", "import", "--format", "almanac", "--pairs", pairsPath, "--drugs", catPath, "--out", screen)
+	out, serr, code := run(t, "data", "import", "--format", "almanac", "--pairs", pairsPath, "--drugs", catPath, "--out", screen)
 	if code != 0 {
 		t.Fatalf("import: exit %d\n%s%s", code, out, serr)
 	}
@@ -320,7 +290,7 @@ func TestDataImportBrokenSMILES(t *testing.T) {
 	if rep.RowsRead != n || rep.Measurements+rep.DroppedRows() != n {
 		t.Errorf("report: %d rows read, %d used + %d dropped; want %d read, all accounted for", rep.RowsRead, rep.Measurements, rep.DroppedRows(), n)
 	}
-	out, serr, code = runCLI(t, "train", "--screen", screen, "--epochs", "2", "--calibration", "0", "--out", filepath.Join(tmp, "m.deup"))
+	out, serr, code = run(t, "train", "--screen", screen, "--epochs", "2", "--calibration", "0", "--out", filepath.Join(tmp, "m.deup"))
 	if code != 0 {
 		t.Fatalf("train on the imported screen: exit %d\n%s%s", code, out, serr)
 	}
@@ -357,11 +327,11 @@ func TestOldScreenBrokenSMILES(t *testing.T) {
 	if err := drugcomb.Save(screen, b.Screen("old")); err != nil {
 		t.Fatal(err)
 	}
-	out, serr, code := dataRun(t, "data", "inspect", screen)
+	out, serr, code := run(t, "data", "inspect", screen)
 	if code != 0 || !strings.Contains(out, "drugs with unusable SMILES 1: 126941") {
 		t.Errorf("inspect: exit %d, want the drug named:\n%s%s", code, out, serr)
 	}
-	out, serr, code = runCLI(t, "train", "--screen", screen, "--epochs", "2", "--calibration", "0", "--out", filepath.Join(tmp, "m.deup"))
+	out, serr, code = run(t, "train", "--screen", screen, "--epochs", "2", "--calibration", "0", "--out", filepath.Join(tmp, "m.deup"))
 	if code != 0 {
 		t.Fatalf("train refused the screen: exit %d\n%s%s", code, out, serr)
 	}

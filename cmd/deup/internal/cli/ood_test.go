@@ -30,7 +30,7 @@ func TestOODUsageErrors(t *testing.T) {
 		{"positional", []string{"ood", "--out", dir, "x"}, "unexpected argument"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			code, _, stderr := smoMain(t, tc.args...)
+			_, stderr, code := run(t, tc.args...)
 			if code != 2 || !strings.Contains(stderr, tc.want) {
 				t.Errorf("exit %d, stderr %q: want 2 and %q", code, stderr, tc.want)
 			}
@@ -43,7 +43,7 @@ func TestOODUsageErrors(t *testing.T) {
 // files and the JSON keys of the issue.
 func TestOODRun(t *testing.T) {
 	dir := t.TempDir()
-	code, stdout, stderr := smoMain(t, "ood", "--seeds", "1", "--folds", "2", "--epochs", "1", "--patience", "1", "--methods", "deup-dv,deup-xdvb,mcdropout,density", "--out", dir)
+	stdout, stderr, code := run(t, "ood", "--seeds", "1", "--folds", "2", "--epochs", "1", "--patience", "1", "--methods", "deup-dv,deup-xdvb,mcdropout,density", "--out", dir)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}

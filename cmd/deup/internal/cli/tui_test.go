@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,29 +10,6 @@ import (
 
 	"github.com/deup-screening/deup/data"
 )
-
-var updateTUI = flag.Bool("update-tui", false, "rewrite testdata/tui_* golden files")
-
-func TestTUIHelp(t *testing.T) {
-	var stdout, stderr bytes.Buffer
-	code := Main(context.Background(), []string{"tui", "-h"}, Env{Stdout: &stdout, Stderr: &stderr})
-	if code != 0 {
-		t.Fatalf("exit %d", code)
-	}
-	path := filepath.Join("testdata", "tui_help.golden")
-	if *updateTUI {
-		if err := os.WriteFile(path, stdout.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update-tui to create)", err)
-	}
-	if stdout.String() != string(want) {
-		t.Fatalf("help differs from %s:\n%s", path, stdout.String())
-	}
-}
 
 func TestTUIUsageErrors(t *testing.T) {
 	dir := t.TempDir()
