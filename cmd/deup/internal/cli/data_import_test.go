@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,78 +14,17 @@ import (
 	"github.com/deup-screening/deup/internal/shareddata"
 )
 
-// updateData rewrites the golden files of the deup data import, inspect,
-// synth and fetch commands (go test ./internal/cli -run Data -update-data).
-var updateData = flag.Bool("update-data", false, "rewrite testdata/data_* golden files of import/inspect/synth/fetch")
-
-func dataGolden(t *testing.T, name, got string) {
-	t.Helper()
-	p := filepath.Join("testdata", name)
-	if *updateData {
-		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run with -update-data to create)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", p, got, want)
-	}
-}
-
 // importPC3 imports the shared ALMANAC PC-3 table into a temporary screen
-// directory and returns it with the command's standard output.
-func importPC3(t *testing.T) (dir, stdout string) {
+// directory (testdata/script/data_import_pc3.txtar checks what it prints).
+func importPC3(t *testing.T) string {
 	t.Helper()
-	dir = filepath.Join(t.TempDir(), "pc3")
+	dir := filepath.Join(t.TempDir(), "pc3")
 	pairs := shareddata.Path(t, "almanac", "synergy_PC-3.csv")
 	drugs := shareddata.Path(t, "almanac", "drugs.csv")
-	out, errOut, code := run(t, "data", "import", "--format", "almanac", "--pairs", pairs, "--drugs", drugs, "--out", dir)
-	if code != 0 {
+	if _, errOut, code := run(t, "data", "import", "--format", "almanac", "--pairs", pairs, "--drugs", drugs, "--out", dir); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	shared := filepath.Dir(filepath.Dir(pairs))
-	out = strings.ReplaceAll(out, shared, "$SHARED")
-	out = strings.ReplaceAll(out, dir, "$OUT")
-	return dir, out
-}
-
-// TestDataImportAlmanacPC3 is the done-when: 1,474 measurements of
-// 1,440 unordered pairs, 80 drugs, 1 cell line, and inspect --json says so.
-func TestDataImportAlmanacPC3(t *testing.T) {
-	dir, out := importPC3(t)
-	dataGolden(t, "data_import_pc3.stdout", out)
-	js, errOut, code := run(t, "data", "inspect", dir, "--json")
-	if code != 0 {
-		t.Fatalf("inspect: exit %d: %s", code, errOut)
-	}
-	dataGolden(t, "data_inspect_pc3.json", js)
-	var got struct {
-		Drugs, Pairs, Measurements, CellLines int
-	}
-	if err := json.Unmarshal([]byte(strings.ReplaceAll(js, "cell_lines", "CellLines")), &got); err != nil {
-		t.Fatal(err)
-	}
-	if got.Pairs != 1440 || got.Measurements != 1474 || got.Drugs != 80 || got.CellLines != 1 {
-		t.Errorf("inspect: %+v; want 1440 pairs, 1474 measurements, 80 drugs, 1 cell line", got)
-	}
-	// report.json is beside the screen and matches.
-	b, err := os.ReadFile(filepath.Join(dir, drugcomb.ReportFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep drugcomb.Report
-	if err := json.Unmarshal(b, &rep); err != nil {
-		t.Fatal(err)
-	}
-	if rep.RowsRead != 1474 || rep.Pairs != 1440 || rep.ReplicatedPairs != 34 {
-		t.Errorf("report.json: %+v", rep)
-	}
-	text, _, _ := run(t, "data", "inspect", dir)
-	dataGolden(t, "data_inspect_pc3.stdout", strings.ReplaceAll(text, dir, "$OUT"))
+	return dir
 }
 
 func TestDataImportErrors(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 // under the parent name of their salt form (lincs.TestMatchPC3), so 33
 // have none.
 func TestDataInspectSignatures(t *testing.T) {
-	dir, _ := importPC3(t)
+	dir := importPC3(t)
 	_, errOut, code := run(t, "data", "signatures",
 		"--gct", shareddata.Path(t, "lincs", "consensus_signatures.gct"),
 		"--pertinfo", shareddata.Path(t, "lincs", "pertinfo.tsv.gz"),
