@@ -29,9 +29,11 @@ var update = flag.Bool("update", false, "rewrite the expected output in testdata
 // TestScript runs the scripts in testdata/script (go-internal's testscript
 // language). Besides the builtin commands a script has:
 //
-//	deup ARGS...   runs deup in this process through Main, in the script's
-//	               directory, with the script's stdout and stderr and the
-//	               fixed clock of scriptClock; "! deup" expects a failure.
+//	deup [<FILE] ARGS...
+//	               runs deup in this process through Main, in the script's
+//	               directory, with the script's stdout and stderr, FILE
+//	               (or nothing) on its stdin, and the clock of
+//	               scriptClock; "! deup" expects a failure.
 //	status N       checks the exit status of the last deup (0, 1 or 2).
 //	mkscreen [-truncated] DIR
 //	               saves smallScreen as a screen directory DIR; with
@@ -136,10 +138,15 @@ func cmdDeup(ts *testscript.TestScript, neg bool, args []string) {
 	defer deupMu.Unlock()
 	wd, err := os.Getwd()
 	ts.Check(err)
+	stdin := ""
+	if len(args) > 0 && strings.HasPrefix(args[0], "<") {
+		stdin = ts.ReadFile(args[0][1:])
+		args = args[1:]
+	}
 	ts.Check(os.Chdir(ts.MkAbs(".")))
 	defer func() { ts.Check(os.Chdir(wd)) }()
 	code := Main(context.Background(), args, Env{
-		Stdin:  strings.NewReader(""),
+		Stdin:  strings.NewReader(stdin),
 		Stdout: ts.Stdout(),
 		Stderr: ts.Stderr(),
 		Now:    scriptClock(),
