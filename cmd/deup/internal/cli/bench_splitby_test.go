@@ -65,22 +65,6 @@ func TestBenchSplitter(t *testing.T) {
 	}
 }
 
-func TestBenchSplitByUsage(t *testing.T) {
-	dir := t.TempDir()
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"bench", "--split-by", "scaffolds", "--out", dir}, "--split-by"},
-		{[]string{"bench", "--split-by", "cell-lines", "--cell-line", "SYNTH-1", "--out", dir}, "leave --cell-line out"},
-	} {
-		_, stderr, code := run(t, tc.args...)
-		if code != 2 || !strings.Contains(stderr, tc.want) {
-			t.Errorf("%v: exit %d, %q", tc.args, code, stderr)
-		}
-	}
-}
-
 // TestBenchSplitByCellLines runs the bench with one epoch on the synthetic
 // default's two cell lines, one held out.
 func TestBenchSplitByCellLines(t *testing.T) {

@@ -27,56 +27,6 @@ func importPC3(t *testing.T) string {
 	return dir
 }
 
-func TestDataImportErrors(t *testing.T) {
-	tmp := t.TempDir()
-	write := func(name, content string) string {
-		p := filepath.Join(tmp, name)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	good := write("good.csv", "a,b,cell,score\nx,y,c,1\n")
-	semi := write("semi.csv", "a;b;cell;score\nx;y;c;1\n")
-	trunc := write("trunc.csv", "a,b,cell,score\nx,y,c,1\nx,z")
-	text := write("text.csv", "a,b,cell,score\nx,y,c,1\nx,z,c,high\n")
-	empty := write("empty.csv", "a,b,cell,score\n")
-	cat := write("cat.csv", "name,smiles\nx,CCO\ny,CCN\n")
-	table := []string{"--drug-a", "a", "--drug-b", "b", "--cell-line", "cell", "--score", "score"}
-	for _, tc := range []struct {
-		name string
-		args []string
-		code int
-		want string // in stderr
-	}{
-		{"no out", append([]string{good}, table...), 2, "--out DIR is required"},
-		{"no input", append([]string{"--out", filepath.Join(tmp, "o1")}, table...), 2, "no input file"},
-		{"table without map", []string{good, "--out", filepath.Join(tmp, "o2")}, 2, "needs --drug-a, --drug-b and --score"},
-		{"almanac without drugs", []string{"--format", "almanac", "--pairs", good, "--out", filepath.Join(tmp, "o3")}, 2, "needs --drugs"},
-		{"unknown format", []string{"--format", "xlsx", good, "--out", filepath.Join(tmp, "o4")}, 2, `unknown --format "xlsx"`},
-		{"bad delimiter", append([]string{good, "--delimiter", "ab", "--out", filepath.Join(tmp, "o5")}, table...), 2, "--delimiter"},
-		{"missing column", []string{good, "--drug-a", "a", "--drug-b", "b", "--score", "synergy", "--out", filepath.Join(tmp, "o6")}, 1, good + `:1: missing column "synergy"`},
-		{"wrong delimiter", append([]string{semi, "--delimiter", "comma", "--out", filepath.Join(tmp, "o7")}, table...), 1, "is the delimiter right?"},
-		{"truncated", append([]string{trunc, "--out", filepath.Join(tmp, "o8")}, table...), 1, trunc + ":3:4: wrong number of fields"},
-		{"non-numeric score", append([]string{text, "--out", filepath.Join(tmp, "o9")}, table...), 1, text + `:3:7: column "score": not a number: "high"`},
-		{"missing file", append([]string{filepath.Join(tmp, "nope.csv"), "--out", filepath.Join(tmp, "o10")}, table...), 1, "nope.csv does not exist"},
-		{"header only", append([]string{empty, "--out", filepath.Join(tmp, "o11")}, table...), 1, "the pairs file is empty: it has a header but no rows (" + empty + ")"},
-		{"header only, with a catalogue", append([]string{empty, "--drugs", cat, "--out", filepath.Join(tmp, "o12")}, table...), 1, "the pairs file is empty"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, errOut, code := run(t, append([]string{"data", "import"}, tc.args...)...)
-			if code != tc.code || !strings.Contains(errOut, tc.want) {
-				t.Errorf("exit %d (want %d), stderr:\n%s\nwant it to contain %q", code, tc.code, errOut, tc.want)
-			}
-		})
-	}
-	// --lenient turns the bad row into a counted one.
-	out, errOut, code := run(t, append([]string{"data", "import", text, "--lenient", "--out", filepath.Join(tmp, "ok")}, table...)...)
-	if code != 0 || !strings.Contains(out, "unparsable score") || !strings.Contains(out, text+":3: not a number") {
-		t.Errorf("lenient: exit %d\n%s%s", code, out, errOut)
-	}
-}
-
 // TestDataImportUnseenFormat imports tables laid out unlike anything above,
 // as a new user would: a gzip-compressed, pipe-delimited .dat file with
 // CRLF line ends, a byte-order mark, quoted names holding the delimiter,

@@ -41,23 +41,3 @@ func TestDataInspectSignatures(t *testing.T) {
 		t.Errorf("text inspect:\n%s", text)
 	}
 }
-
-func TestDataInspectErrors(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		args []string
-		code int
-		want string
-	}{
-		{"no dir", []string{}, 2, "missing argument"},
-		{"not a screen", []string{t.TempDir()}, 1, "meta.json"},
-		{"two dirs", []string{"a", "b"}, 2, "unexpected argument"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, errOut, code := run(t, append([]string{"data", "inspect"}, tc.args...)...)
-			if code != tc.code || !strings.Contains(errOut, tc.want) {
-				t.Errorf("exit %d (want %d): %s", code, tc.code, errOut)
-			}
-		})
-	}
-}

@@ -19,21 +19,6 @@ import (
 	"github.com/deup-screening/deup/internal/tabular"
 )
 
-func TestFingerprintUsage(t *testing.T) {
-	for _, args := range [][]string{
-		{"fingerprint", "--bits", "0"},
-		{"fingerprint", "--radius", "-1"},
-		{"fingerprint", "a", "b"},
-	} {
-		if _, _, code := runMain(t, "", args...); code != 2 {
-			t.Errorf("%v: exit %d, want 2", args, code)
-		}
-	}
-	if _, errs, code := runMain(t, "", "fingerprint", "/nonexistent/file.tsv"); code != 1 || !strings.Contains(errs, "file /nonexistent/file.tsv does not exist") {
-		t.Errorf("missing file: exit %d, stderr %q", code, errs)
-	}
-}
-
 // TestFingerprintReference runs the command on the 4,233 reference
 // molecules and compares every line with RDKit 2022.09.3's morgan_r3_1024.
 func TestFingerprintReference(t *testing.T) {

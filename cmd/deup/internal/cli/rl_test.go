@@ -10,33 +10,6 @@ import (
 	"testing"
 )
 
-func TestRLUsageErrors(t *testing.T) {
-	dir := t.TempDir()
-	for _, tc := range []struct {
-		name string
-		args []string
-		want string
-	}{
-		{"no out", []string{"rl"}, "--out is required"},
-		{"bad env", []string{"rl", "--env", "mountaincar", "--out", dir}, `--env "mountaincar": want cartpole`},
-		{"bad agent", []string{"rl", "--agents", "dqn,ppo", "--out", dir}, `unknown agent "ppo"`},
-		{"repeated agent", []string{"rl", "--agents", "dqn,dqn", "--out", dir}, `agent "dqn" given twice`},
-		{"empty agent", []string{"rl", "--agents", "dqn,", "--out", dir}, "empty agent name"},
-		{"zero seeds", []string{"rl", "--seeds", "0", "--out", dir}, "--seeds 0 < 1"},
-		{"zero episodes", []string{"rl", "--episodes", "0", "--out", dir}, "--episodes 0 < 1"},
-		{"negative workers", []string{"rl", "--workers", "-1", "--out", dir}, "--workers -1 < 0"},
-		{"not a number", []string{"rl", "--seeds", "five", "--out", dir}, "invalid value"},
-		{"positional", []string{"rl", "--out", dir, "extra"}, "unexpected argument"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, stderr, code := run(t, tc.args...)
-			if code != 2 || !strings.Contains(stderr, tc.want) {
-				t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr, tc.want)
-			}
-		})
-	}
-}
-
 // A short run of every agent: the files, the JSON keys of the issue, the
 // CSV shape, and the same numbers with 1 and 2 workers.
 func TestRLRun(t *testing.T) {

@@ -35,9 +35,10 @@ var update = flag.Bool("update", false, "rewrite the expected output in testdata
 //	               (or nothing) on its stdin, and the clock of
 //	               scriptClock; "! deup" expects a failure.
 //	status N       checks the exit status of the last deup (0, 1 or 2).
-//	mkscreen [-truncated] DIR
-//	               saves smallScreen as a screen directory DIR; with
-//	               -truncated its pairs.arrow is cut short (unreadable).
+//	mkscreen [-truncated] [-campaign] DIR
+//	               saves smallScreen (with -campaign, smallCampaignScreen) as a
+//	               screen directory DIR; with -truncated its pairs.arrow is
+//	               cut short (unreadable).
 //
 // and the conditions
 //
@@ -113,14 +114,22 @@ func smallScreen() (*drugcomb.Screen, error) {
 }
 
 func cmdMkscreen(ts *testscript.TestScript, neg bool, args []string) {
-	truncated := len(args) == 2 && args[0] == "-truncated"
-	if truncated {
+	mk, truncated := smallScreen, false
+	for len(args) > 1 {
+		switch args[0] {
+		case "-truncated":
+			truncated = true
+		case "-campaign":
+			mk = smallCampaignScreen
+		default:
+			ts.Fatalf("mkscreen: unknown option %s", args[0])
+		}
 		args = args[1:]
 	}
 	if neg || len(args) != 1 {
-		ts.Fatalf("usage: mkscreen [-truncated] DIR")
+		ts.Fatalf("usage: mkscreen [-truncated] [-campaign] DIR")
 	}
-	sc, err := smallScreen()
+	sc, err := mk()
 	ts.Check(err)
 	dir := ts.MkAbs(args[0])
 	ts.Check(drugcomb.Save(dir, sc))

@@ -9,31 +9,6 @@ import (
 	"testing"
 )
 
-func TestSMOUsageErrors(t *testing.T) {
-	dir := t.TempDir()
-	for _, tc := range []struct {
-		name string
-		args []string
-		want string
-	}{
-		{"empty out", []string{"smo", "--out", ""}, "--out is empty"},
-		{"bad function", []string{"smo", "--function", "rastrigin", "--out", dir}, "unknown function"},
-		{"bad method", []string{"smo", "--method", "gp-ucb", "--out", dir}, "unknown method"},
-		{"bad dim", []string{"smo", "--function", "levy13", "--dim", "3", "--out", dir}, "2-dimensional"},
-		{"bad features", []string{"smo", "--features", "xz", "--out", dir}, "unknown feature"},
-		{"small init", []string{"smo", "--init", "2", "--out", dir}, "--init 2"},
-		{"positional", []string{"smo", "--out", dir, "extra"}, "unexpected argument"},
-		{"bad prior", []string{"smo", "--error-prior", "zero", "--out", dir}, "--error-prior"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, stderr, code := run(t, tc.args...)
-			if code != 2 || !strings.Contains(stderr, tc.want) {
-				t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr, tc.want)
-			}
-		})
-	}
-}
-
 func TestSMORun(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
 	stdout, stderr, code := run(t, "smo", "--function", "levy13", "--method", "random,gp-ei,turbo-deup-ei",
