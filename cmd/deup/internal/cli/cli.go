@@ -96,6 +96,7 @@ func commands() []*Command {
 		tuiCommand(),
 		campaignCommand(),
 		suggestCommand(),
+		scoresCommand(),
 	}
 }
 
