@@ -10,6 +10,7 @@ require (
 	github.com/charmbracelet/x/ansi v0.11.6
 	github.com/chewxy/hm v1.0.0
 	github.com/muesli/termenv v0.16.0
+	github.com/rogpeppe/go-internal v1.14.1
 	github.com/scigolib/hdf5 v0.14.0
 	golang.org/x/sync v0.12.0
 	golang.org/x/sys v0.38.0

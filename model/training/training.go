@@ -133,13 +133,27 @@ type Report struct {
 	TestIntervals *uq.IntervalMetrics
 }
 
-// Fit trains m on d with h's split (progress as model.Method.Fit's), then
-// evaluates it on the validation and test pairs and fits the conformal
-// calibration on h.Cal: scores |y - mu|/sigma_total when normalized, else
-// |y - mu|.
-func Fit(ctx context.Context, m model.Method, d *model.Dataset, h Holdout, normalized bool, progress func(model.Progress)) (*Report, error) {
+// FitOptions are Fit's knobs; the zero value is ready to use.
+type FitOptions struct {
+	// Normalized makes the calibration scores |y - mu|/sigma_total
+	// (adaptive width) instead of |y - mu| (constant width).
+	Normalized bool
+	// Progress receives model.Method.Fit's progress; nil for none.
+	Progress func(model.Progress)
+	// Now is the clock FitTime is read from, twice (before and after the
+	// method's Fit); nil means time.Now.
+	Now func() time.Time
+}
+
+// Fit trains m on d with h's split, then evaluates it on the validation
+// and test pairs and fits the conformal calibration on h.Cal.
+func Fit(ctx context.Context, m model.Method, d *model.Dataset, h Holdout, o FitOptions) (*Report, error) {
+	progress, normalized, now := o.Progress, o.Normalized, o.Now
+	if now == nil {
+		now = time.Now
+	}
 	r := &Report{}
-	start := time.Now()
+	start := now()
 	err := m.Fit(ctx, d, h.Split, func(p model.Progress) {
 		if !p.Done {
 			r.Epochs++
@@ -152,7 +166,7 @@ func Fit(ctx context.Context, m model.Method, d *model.Dataset, h Holdout, norma
 	if err != nil {
 		return nil, err
 	}
-	r.FitTime = time.Since(start)
+	r.FitTime = now().Sub(start)
 	r.ValRefs = TrivialReferences(d, h.Split.Train, h.Split.Val)
 	if r.ValRMSE, _, err = rmseOn(m, d, h.Split.Val); err != nil {
 		return nil, err

@@ -9,7 +9,6 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
@@ -158,7 +157,7 @@ func runBench(ctx context.Context, env Env, args []string) error {
 		}
 		defer stop()
 	}
-	start := time.Now()
+	start := env.now()
 	sc, name, err := loadScreen(o.screenDir)
 	if err != nil {
 		return err
@@ -220,7 +219,7 @@ func runBench(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s\n", strings.Join(written, ", "))
-	fmt.Fprintf(env.Stdout, "total wall time %.1f s (training and scoring %.1f s)%s\n", time.Since(start).Seconds(), res.WallSeconds, usageNote())
+	fmt.Fprintf(env.Stdout, "total wall time %.1f s (training and scoring %.1f s)%s\n", env.since(start).Seconds(), res.WallSeconds, usageNote())
 	return nil
 }
 

@@ -65,26 +65,10 @@ func TestBenchSplitter(t *testing.T) {
 	}
 }
 
-func TestBenchSplitByUsage(t *testing.T) {
-	dir := t.TempDir()
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"bench", "--split-by", "scaffolds", "--out", dir}, "--split-by"},
-		{[]string{"bench", "--split-by", "cell-lines", "--cell-line", "SYNTH-1", "--out", dir}, "leave --cell-line out"},
-	} {
-		code, _, stderr := smoMain(t, tc.args...)
-		if code != 2 || !strings.Contains(stderr, tc.want) {
-			t.Errorf("%v: exit %d, %q", tc.args, code, stderr)
-		}
-	}
-}
-
 // TestBenchSplitByCellLines runs the bench with one epoch on the synthetic
 // default's two cell lines, one held out.
 func TestBenchSplitByCellLines(t *testing.T) {
-	code, stdout, stderr := smoMain(t, "bench", "--split-by", "cell-lines", "--seeds", "1", "--methods", "ensemble", "--members", "1", "--epochs", "1", "--patience", "1", "--extra-passes", "-1", "--no-figures", "--out", t.TempDir())
+	stdout, stderr, code := run(t, "bench", "--split-by", "cell-lines", "--seeds", "1", "--methods", "ensemble", "--members", "1", "--epochs", "1", "--patience", "1", "--extra-passes", "-1", "--no-figures", "--out", t.TempDir())
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}

@@ -76,27 +76,3 @@ func TestBenchCommand(t *testing.T) {
 		t.Errorf("results.json: %s", b)
 	}
 }
-
-func TestBenchUsageErrors(t *testing.T) {
-	tests := []struct {
-		name string
-		args []string
-		want string
-	}{
-		{"unknown method", []string{"bench", "--methods", "bnn"}, `unknown method "bnn"`},
-		{"bad split", []string{"bench", "--split", "50/50"}, "want three numbers"},
-		{"no seeds", []string{"bench", "--seeds", "0"}, "--seeds 0"},
-		{"alpha 0", []string{"bench", "--alpha", "0"}, "--alpha 0: the conformal miscoverage must be in (0, 1)"},
-		{"alpha 90", []string{"bench", "--alpha", "90"}, "--alpha 90"},
-		{"alpha not a number", []string{"bench", "--alpha", "ten"}, "ten"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			code := Main(context.Background(), tc.args, Env{Stdout: &stdout, Stderr: &stderr})
-			if code != 2 || !strings.Contains(stderr.String(), tc.want) {
-				t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr.String(), tc.want)
-			}
-		})
-	}
-}

@@ -910,7 +910,7 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 		}
 		sts = append(sts, st)
 	}
-	start := time.Now()
+	start := env.now()
 	sc, si, cl, table, err := campaignTable(env, "simulate", *screenDir, *score, *cellLine)
 	if err != nil {
 		return err
@@ -941,7 +941,7 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 	bar.Finish()
 	rep := simreport.Build(traces, cfg)
 	rep.Screen, rep.CellLine, rep.Pairs, rep.TopPairs = screenLabel(*screenDir), cl, len(table), len(top)
-	rep.WallSeconds = jsonfloat.Float(time.Since(start).Seconds())
+	rep.WallSeconds = jsonfloat.Float(env.since(start).Seconds())
 	title := fmt.Sprintf("%s %s", filepath.Base(screenLabel(*screenDir)), cl)
 	if err := simreport.WriteAll(*out, rep, traces, title); err != nil {
 		return err
@@ -966,6 +966,6 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 	}
 	fmt.Fprintln(env.Stdout)
 	fmt.Fprintf(env.Stdout, "(mean ± standard error over %d seeds after %d rounds; %d of %d pairs measured)\nwrote %s/{report.json,runs.csv,summary.csv,simulation.png,simulation.svg} in %s\n",
-		*seeds, last, rep.Measured[last], len(table), *out, time.Since(start).Round(time.Millisecond))
+		*seeds, last, rep.Measured[last], len(table), *out, env.since(start).Round(time.Millisecond))
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/doseresp"
@@ -27,7 +28,7 @@ func plateResults(path, score string, unit string, cfg active.Config) (io.Reader
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("%w: %v", ErrUsage, err)
 	}
-	scored, rep, _, err := scoreFile(path, ropt, sopt)
+	scored, rep, _, err := scoreFile(path, time.Now, ropt, sopt) // the time is not shown
 	if err != nil {
 		return nil, nil, nil, err
 	}

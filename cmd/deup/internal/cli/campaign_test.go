@@ -22,12 +22,17 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 )
 
-// campaignScreenDir writes a small synthetic screen (20 drugs, 150 pairs,
-// one cell line) and returns its directory.
+// smallCampaignScreen is a synthetic screen of 20 drugs and 150 pairs on one
+// cell line, small enough for a campaign's rounds in a test.
+func smallCampaignScreen() (*drugcomb.Screen, error) {
+	return data.Synth(data.SynthConfig{Seed: 3, Drugs: 20, CellLines: 1, Pairs: 150, ReplicateFrac: 0.2, MaxReplicates: 3,
+		LatentDim: 3, Scale: 10, NoiseMin: 1, NoiseMax: 3, RareWeight: 0.1, RareEffect: 1})
+}
+
+// campaignScreenDir writes smallCampaignScreen and returns its directory.
 func campaignScreenDir(t *testing.T) string {
 	t.Helper()
-	sc, err := data.Synth(data.SynthConfig{Seed: 3, Drugs: 20, CellLines: 1, Pairs: 150, ReplicateFrac: 0.2, MaxReplicates: 3,
-		LatentDim: 3, Scale: 10, NoiseMin: 1, NoiseMax: 3, RareWeight: 0.1, RareEffect: 1})
+	sc, err := smallCampaignScreen()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,13 +41,6 @@ func campaignScreenDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return dir
-}
-
-func run(t *testing.T, args ...string) (string, string, int) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := Main(context.Background(), args, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb})
-	return out.String(), errb.String(), code
 }
 
 func mustRun(t *testing.T, args ...string) string {
@@ -112,41 +110,6 @@ func TestCampaignRetrospective(t *testing.T) {
 				t.Errorf("round %d: drug %d suggested %d times, limit 2", e.Round, d, n)
 			}
 		}
-	}
-}
-
-func TestCampaignUsageErrors(t *testing.T) {
-	screen := campaignScreenDir(t)
-	dir := filepath.Join(t.TempDir(), "c")
-	cases := []struct {
-		name string
-		args []string
-		code int
-		want string
-	}{
-		{"no dir", []string{"campaign", "init", "--screen", screen}, 2, "missing argument"},
-		{"bad mode", []string{"campaign", "init", "--screen", screen, "--mode", "x", dir}, 2, "--mode \"x\""},
-		{"bad acquisition", []string{"campaign", "init", "--screen", screen, "--acquisition", "best", dir}, 2, "unknown acquisition"},
-		{"old model name", []string{"campaign", "init", "--screen", screen, "--model", "deup", dir}, 2, `now called "deup-ridge"`},
-		{"bad model", []string{"campaign", "init", "--screen", screen, "--model", "gp", dir}, 2, "unknown model"},
-		{"init in live mode", []string{"campaign", "init", "--screen", screen, "--init", "5", dir}, 2, "--init is for retrospective"},
-		{"not a campaign", []string{"campaign", "step", t.TempDir()}, 1, "is not a campaign"},
-		{"bad strategy", []string{"campaign", "simulate", "--screen", screen, "--acquisition", "deup-ridge-best", "--out", t.TempDir()}, 2, "unknown acquisition"},
-		{"old strategy name", []string{"campaign", "simulate", "--screen", screen, "--acquisition", "deup-ucb", "--out", t.TempDir()}, 2, `now called "deup-ridge-ucb"`},
-		{"suggest both", []string{"suggest", "--campaign", dir, "--model", "m", "--out", "x.csv"}, 2, "exactly one of --campaign and --model"},
-		{"suggest format", []string{"suggest", "--campaign", dir, "--out", "x.xlsx"}, 2, "unknown suggestions format"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, errs, code := run(t, c.args...)
-			if code != c.code || !strings.Contains(errs, c.want) {
-				t.Errorf("exit %d (want %d), stderr:\n%s\nwant it to contain %q", code, c.code, errs, c.want)
-			}
-		})
-	}
-	mustRun(t, "campaign", "init", "--screen", screen, dir)
-	if _, errs, code := run(t, "campaign", "init", "--screen", screen, dir); code != 1 || !strings.Contains(errs, "already holds a campaign") {
-		t.Errorf("second init: exit %d stderr %q", code, errs)
 	}
 }
 

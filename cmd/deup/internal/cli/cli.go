@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Env is what a command may touch of the outside world.
@@ -33,12 +34,28 @@ type Env struct {
 	// or from a source archive without .git).
 	Stamp Stamp
 
+	// Now is the clock every command reads its start and elapsed times
+	// from (nil: time.Now). Tests fix it so that the timing lines a
+	// command prints compare exactly.
+	Now func() time.Time
+
 	// usage is set by Main: the command being run records in it how to
 	// print its help and its usage line (newFlagSet), and Main prints them
 	// after the command returns (help on stdout for -h; the error, the
 	// usage line and a pointer to -h on stderr for a usage error).
 	usage *usageState
 }
+
+// now reads the environment's clock.
+func (e Env) now() time.Time {
+	if e.Now != nil {
+		return e.Now()
+	}
+	return time.Now()
+}
+
+// since is the time elapsed on the environment's clock since t.
+func (e Env) since(t time.Time) time.Duration { return e.now().Sub(t) }
 
 // usageState is what a running command's flag set tells Main.
 type usageState struct {

@@ -1,79 +1,13 @@
 package cli
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
 )
 
-var updateUsage = flag.Bool("update-usage", false, "rewrite testdata/usage_*.stderr")
-
-// TestHelpOnStdout: help asked for goes to stdout (so that `deup train -h |
-// head` shows it), with exit status 0 and nothing on stderr.
-func TestHelpOnStdout(t *testing.T) {
-	for _, tc := range []struct {
-		args  []string
-		start string
-	}{
-		{[]string{"train", "-h"}, "usage: deup train "},
-		{[]string{"train", "--help"}, "usage: deup train "},
-		{[]string{"data", "import", "-h"}, "usage: deup data import "},
-		{[]string{"-h"}, "deup: "},
-		{[]string{"help"}, "deup: "},
-		{[]string{"campaign", "--help"}, "campaign: "},
-	} {
-		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
-			out, serr, code := runCLI(t, tc.args...)
-			if code != 0 || serr != "" || !strings.HasPrefix(out, tc.start) {
-				t.Errorf("exit %d, stderr %q, stdout starts %q; want 0, empty, %q", code, serr, out[:min(len(out), 40)], tc.start)
-			}
-		})
-	}
-}
-
-// TestUsageErrorIsShort: a usage error prints the error, the usage line and
-// where the help is, on stderr (golden files), never the whole help; exit 2.
-func TestUsageErrorIsShort(t *testing.T) {
-	for _, tc := range []struct {
-		golden string
-		args   []string
-	}{
-		{"usage_unknown_flag.stderr", []string{"train", "--nosuch"}},
-		{"usage_missing_flag.stderr", []string{"train"}},
-		{"usage_bad_value.stderr", []string{"train", "--seed", "x", "--out", "m"}},
-		{"usage_no_subcommand.stderr", []string{"campaign"}},
-		{"usage_unknown_subcommand.stderr", []string{"nosuch"}},
-	} {
-		t.Run(tc.golden, func(t *testing.T) {
-			out, serr, code := runCLI(t, tc.args...)
-			if code != 2 || out != "" {
-				t.Errorf("exit %d, stdout %q; want 2, empty", code, out)
-			}
-			if strings.Contains(serr, "Flags:") || strings.Count(serr, "\n") > 5 {
-				t.Errorf("usage error prints the whole help:\n%s", serr)
-			}
-			p := filepath.Join("testdata", tc.golden)
-			if *updateUsage {
-				if err := os.WriteFile(p, []byte(serr), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatalf("%v (run with -update-usage to create)", err)
-			}
-			if serr != string(want) {
-				t.Errorf("stderr:\n%s\nwant (%s):\n%s", serr, p, want)
-			}
-		})
-	}
-}
-
 func TestVersion(t *testing.T) {
-	out, serr, code := runCLI(t, "--version")
+	out, serr, code := run(t, "--version")
 	if code != 0 || serr != "" || !strings.HasPrefix(out, "deup ") || !strings.Contains(out, "commit ") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, serr)
 	}
@@ -119,7 +53,7 @@ func TestEveryHelpEndsWithNext(t *testing.T) {
 				continue
 			}
 			n++
-			out, _, code := runCLI(t, append(p, "-h")...)
+			out, _, code := run(t, append(p, "-h")...)
 			name := strings.Join(p, " ")
 			if code != 0 {
 				t.Errorf("deup %s -h: exit %d", name, code)

@@ -61,14 +61,14 @@ func TestDataFetch(t *testing.T) {
 	os.WriteFile(mf, mb, 0o644)
 	cache := filepath.Join(tmp, "cache")
 
-	out, errOut, code := dataRun(t, "data", "fetch", "--manifest", mf, "--cache", cache)
+	out, errOut, code := run(t, "data", "fetch", "--manifest", mf, "--cache", cache)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	if strings.Count(out, "\tdownloaded\n") != 2 || !strings.Contains(errOut, "drugcomb-summary [") {
 		t.Errorf("first fetch:\n%s\n%s", out, errOut)
 	}
-	out, _, code = dataRun(t, "data", "fetch", "--manifest", mf, "--cache", cache)
+	out, _, code = run(t, "data", "fetch", "--manifest", mf, "--cache", cache)
 	if code != 0 || strings.Count(out, "\tcached\n") != 2 {
 		t.Errorf("second fetch:\n%s", out)
 	}
@@ -76,7 +76,7 @@ func TestDataFetch(t *testing.T) {
 	p := filepath.Join(cache, "lincs", "pert_info.txt.gz")
 	os.Remove(p)
 	os.WriteFile(p+".part", gz.Bytes()[:10], 0o644)
-	out, errOut, code = dataRun(t, "data", "fetch", "--manifest", mf, "--cache", cache, "lincs-pert-info")
+	out, errOut, code = run(t, "data", "fetch", "--manifest", mf, "--cache", cache, "lincs-pert-info")
 	if code != 0 || !strings.Contains(out, "resumed from byte 10") || lastRange() != "bytes=10-" {
 		t.Errorf("resume: exit %d\n%s%s (last Range %q)", code, out, errOut, lastRange())
 	}
@@ -85,24 +85,16 @@ func TestDataFetch(t *testing.T) {
 		t.Error("resumed file differs")
 	}
 	// A failing source: exit 1, the others still fetched.
-	_, errOut, code = dataRun(t, "data", "fetch", "--manifest", mf, "--cache", cache, "absent", "drugcomb")
+	_, errOut, code = run(t, "data", "fetch", "--manifest", mf, "--cache", cache, "absent", "drugcomb")
 	if code != 1 || !strings.Contains(errOut, "404") {
 		t.Errorf("404: exit %d: %s", code, errOut)
 	}
 	// The fetched table imports.
-	if _, errOut, code := dataRun(t, "data", "import", "--format", "drugcomb", filepath.Join(cache, "drugcomb", "summary_v_1_5.csv"), "--out", filepath.Join(tmp, "screen")); code != 0 {
+	if _, errOut, code := run(t, "data", "import", "--format", "drugcomb", filepath.Join(cache, "drugcomb", "summary_v_1_5.csv"), "--out", filepath.Join(tmp, "screen")); code != 0 {
 		t.Errorf("import of the fetched table: exit %d: %s", code, errOut)
 	}
 	// Unknown source name: usage error.
-	if _, _, code := dataRun(t, "data", "fetch", "--manifest", mf, "--cache", cache, "nope"); code != 2 {
+	if _, _, code := run(t, "data", "fetch", "--manifest", mf, "--cache", cache, "nope"); code != 2 {
 		t.Errorf("unknown source: exit %d, want 2", code)
 	}
-}
-
-func TestDataFetchList(t *testing.T) {
-	out, _, code := dataRun(t, "data", "fetch", "--list")
-	if code != 0 {
-		t.Fatalf("exit %d", code)
-	}
-	dataGolden(t, "data_fetch_list.stdout", out)
 }

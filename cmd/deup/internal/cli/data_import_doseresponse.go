@@ -80,7 +80,7 @@ func runDataImportDoseResponse(ctx context.Context, env Env, args []string) erro
 	if err != nil {
 		return fmt.Errorf("%w (name the columns with --drug-id-col and --smiles-col)", err)
 	}
-	scored, srep, _, err := scoreFile(*in, ropt, sopt)
+	scored, srep, _, err := scoreFile(*in, env.now, ropt, sopt)
 	if err != nil {
 		return err
 	}

@@ -3,9 +3,7 @@ package cli
 import (
 	"bytes"
 	"compress/gzip"
-	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,147 +14,17 @@ import (
 	"github.com/deup-screening/deup/internal/shareddata"
 )
 
-// updateData rewrites the golden files of the deup data import, inspect,
-// synth and fetch commands (go test ./internal/cli -run Data -update-data).
-var updateData = flag.Bool("update-data", false, "rewrite testdata/data_* golden files of import/inspect/synth/fetch")
-
-func dataRun(t *testing.T, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = Main(context.Background(), args, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb})
-	return out.String(), errb.String(), code
-}
-
-func dataGolden(t *testing.T, name, got string) {
-	t.Helper()
-	p := filepath.Join("testdata", name)
-	if *updateData {
-		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run with -update-data to create)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", p, got, want)
-	}
-}
-
-func TestDataHelp(t *testing.T) {
-	for _, cmd := range []string{"import", "inspect", "synth", "fetch", "synergy"} {
-		t.Run(cmd, func(t *testing.T) {
-			out, errOut, code := dataRun(t, "data", cmd, "-h")
-			if code != 0 || errOut != "" {
-				t.Fatalf("exit %d, stderr %q", code, errOut)
-			}
-			dataGolden(t, "data_"+cmd+"_help.stderr", out) // help goes to stdout
-		})
-	}
-}
-
 // importPC3 imports the shared ALMANAC PC-3 table into a temporary screen
-// directory and returns it with the command's standard output.
-func importPC3(t *testing.T) (dir, stdout string) {
+// directory (testdata/script/data_import_pc3.txtar checks what it prints).
+func importPC3(t *testing.T) string {
 	t.Helper()
-	dir = filepath.Join(t.TempDir(), "pc3")
+	dir := filepath.Join(t.TempDir(), "pc3")
 	pairs := shareddata.Path(t, "almanac", "synergy_PC-3.csv")
 	drugs := shareddata.Path(t, "almanac", "drugs.csv")
-	out, errOut, code := dataRun(t, "data", "import", "--format", "almanac", "--pairs", pairs, "--drugs", drugs, "--out", dir)
-	if code != 0 {
+	if _, errOut, code := run(t, "data", "import", "--format", "almanac", "--pairs", pairs, "--drugs", drugs, "--out", dir); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	shared := filepath.Dir(filepath.Dir(pairs))
-	out = strings.ReplaceAll(out, shared, "$SHARED")
-	out = strings.ReplaceAll(out, dir, "$OUT")
-	return dir, out
-}
-
-// TestDataImportAlmanacPC3 is the issue's done-when: 1,474 measurements of
-// 1,440 unordered pairs, 80 drugs, 1 cell line, and inspect --json says so.
-func TestDataImportAlmanacPC3(t *testing.T) {
-	dir, out := importPC3(t)
-	dataGolden(t, "data_import_pc3.stdout", out)
-	js, errOut, code := dataRun(t, "data", "inspect", dir, "--json")
-	if code != 0 {
-		t.Fatalf("inspect: exit %d: %s", code, errOut)
-	}
-	dataGolden(t, "data_inspect_pc3.json", js)
-	var got struct {
-		Drugs, Pairs, Measurements, CellLines int
-	}
-	if err := json.Unmarshal([]byte(strings.ReplaceAll(js, "cell_lines", "CellLines")), &got); err != nil {
-		t.Fatal(err)
-	}
-	if got.Pairs != 1440 || got.Measurements != 1474 || got.Drugs != 80 || got.CellLines != 1 {
-		t.Errorf("inspect: %+v; want 1440 pairs, 1474 measurements, 80 drugs, 1 cell line", got)
-	}
-	// report.json is beside the screen and matches.
-	b, err := os.ReadFile(filepath.Join(dir, drugcomb.ReportFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep drugcomb.Report
-	if err := json.Unmarshal(b, &rep); err != nil {
-		t.Fatal(err)
-	}
-	if rep.RowsRead != 1474 || rep.Pairs != 1440 || rep.ReplicatedPairs != 34 {
-		t.Errorf("report.json: %+v", rep)
-	}
-	text, _, _ := dataRun(t, "data", "inspect", dir)
-	dataGolden(t, "data_inspect_pc3.stdout", strings.ReplaceAll(text, dir, "$OUT"))
-}
-
-func TestDataImportErrors(t *testing.T) {
-	tmp := t.TempDir()
-	write := func(name, content string) string {
-		p := filepath.Join(tmp, name)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	good := write("good.csv", "a,b,cell,score\nx,y,c,1\n")
-	semi := write("semi.csv", "a;b;cell;score\nx;y;c;1\n")
-	trunc := write("trunc.csv", "a,b,cell,score\nx,y,c,1\nx,z")
-	text := write("text.csv", "a,b,cell,score\nx,y,c,1\nx,z,c,high\n")
-	empty := write("empty.csv", "a,b,cell,score\n")
-	cat := write("cat.csv", "name,smiles\nx,CCO\ny,CCN\n")
-	table := []string{"--drug-a", "a", "--drug-b", "b", "--cell-line", "cell", "--score", "score"}
-	for _, tc := range []struct {
-		name string
-		args []string
-		code int
-		want string // in stderr
-	}{
-		{"no out", append([]string{good}, table...), 2, "--out DIR is required"},
-		{"no input", append([]string{"--out", filepath.Join(tmp, "o1")}, table...), 2, "no input file"},
-		{"table without map", []string{good, "--out", filepath.Join(tmp, "o2")}, 2, "needs --drug-a, --drug-b and --score"},
-		{"almanac without drugs", []string{"--format", "almanac", "--pairs", good, "--out", filepath.Join(tmp, "o3")}, 2, "needs --drugs"},
-		{"unknown format", []string{"--format", "xlsx", good, "--out", filepath.Join(tmp, "o4")}, 2, `unknown --format "xlsx"`},
-		{"bad delimiter", append([]string{good, "--delimiter", "ab", "--out", filepath.Join(tmp, "o5")}, table...), 2, "--delimiter"},
-		{"missing column", []string{good, "--drug-a", "a", "--drug-b", "b", "--score", "synergy", "--out", filepath.Join(tmp, "o6")}, 1, good + `:1: missing column "synergy"`},
-		{"wrong delimiter", append([]string{semi, "--delimiter", "comma", "--out", filepath.Join(tmp, "o7")}, table...), 1, "is the delimiter right?"},
-		{"truncated", append([]string{trunc, "--out", filepath.Join(tmp, "o8")}, table...), 1, trunc + ":3:4: wrong number of fields"},
-		{"non-numeric score", append([]string{text, "--out", filepath.Join(tmp, "o9")}, table...), 1, text + `:3:7: column "score": not a number: "high"`},
-		{"missing file", append([]string{filepath.Join(tmp, "nope.csv"), "--out", filepath.Join(tmp, "o10")}, table...), 1, "nope.csv does not exist"},
-		{"header only", append([]string{empty, "--out", filepath.Join(tmp, "o11")}, table...), 1, "the pairs file is empty: it has a header but no rows (" + empty + ")"},
-		{"header only, with a catalogue", append([]string{empty, "--drugs", cat, "--out", filepath.Join(tmp, "o12")}, table...), 1, "the pairs file is empty"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			_, errOut, code := dataRun(t, append([]string{"data", "import"}, tc.args...)...)
-			if code != tc.code || !strings.Contains(errOut, tc.want) {
-				t.Errorf("exit %d (want %d), stderr:\n%s\nwant it to contain %q", code, tc.code, errOut, tc.want)
-			}
-		})
-	}
-	// --lenient turns the bad row into a counted one.
-	out, errOut, code := dataRun(t, append([]string{"data", "import", text, "--lenient", "--out", filepath.Join(tmp, "ok")}, table...)...)
-	if code != 0 || !strings.Contains(out, "unparsable score") || !strings.Contains(out, text+":3: not a number") {
-		t.Errorf("lenient: exit %d\n%s%s", code, out, errOut)
-	}
+	return dir
 }
 
 // TestDataImportUnseenFormat imports tables laid out unlike anything above,
@@ -179,7 +47,7 @@ func TestDataImportUnseenFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "s")
-	out, errOut, code := dataRun(t, "data", "import", p, "--drug-a", "compound one", "--drug-b", "COMPOUND TWO", "--cell-line", "cell", "--score", "synergy (bliss)", "--out", dir)
+	out, errOut, code := run(t, "data", "import", p, "--drug-a", "compound one", "--drug-b", "COMPOUND TWO", "--cell-line", "cell", "--score", "synergy (bliss)", "--out", dir)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
@@ -199,16 +67,6 @@ func TestDataImportUnseenFormat(t *testing.T) {
 	}
 }
 
-func TestDataImportDrugComb(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "dc")
-	in := filepath.Join("..", "..", "..", "..", "drugcomb", "testdata", "drugcomb_summary_small.csv")
-	out, errOut, code := dataRun(t, "data", "import", "--format", "drugcomb", in, "--out", dir)
-	if code != 0 {
-		t.Fatalf("exit %d\n%s", code, errOut)
-	}
-	dataGolden(t, "data_import_drugcomb.stdout", strings.ReplaceAll(out, dir, "$OUT"))
-}
-
 // TestDataImportJSONReport: --json prints the report as one JSON object,
 // the same one saved as report.json.
 func TestDataImportJSONReport(t *testing.T) {
@@ -216,7 +74,7 @@ func TestDataImportJSONReport(t *testing.T) {
 	in := filepath.Join(tmp, "t.csv")
 	os.WriteFile(in, []byte("a,b,cell,score\nx,y,c,1\ny,x,c,2\nx,x,c,3\n"), 0o644)
 	dir := filepath.Join(tmp, "s")
-	out, errOut, code := dataRun(t, "data", "import", in, "--drug-a", "a", "--drug-b", "b", "--cell-line", "cell", "--score", "score", "--out", dir, "--json")
+	out, errOut, code := run(t, "data", "import", in, "--drug-a", "a", "--drug-b", "b", "--cell-line", "cell", "--score", "score", "--out", dir, "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -238,7 +96,7 @@ func TestDataImportJSONReport(t *testing.T) {
 // and 1,474 + 1,492 measurements, drugs the union.
 func TestDataImportTwoFiles(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "two")
-	_, errOut, code := dataRun(t, "data", "import", "--format", "almanac",
+	_, errOut, code := run(t, "data", "import", "--format", "almanac",
 		"--pairs", shareddata.Path(t, "almanac", "synergy_PC-3.csv"), shareddata.Path(t, "almanac", "synergy_MCF7.csv"),
 		"--drugs", shareddata.Path(t, "almanac", "drugs.csv"), "--out", dir)
 	if code != 0 {
@@ -291,7 +149,7 @@ func TestDataImportBrokenSMILES(t *testing.T) {
 		}
 	}
 	screen := filepath.Join(tmp, "screen")
-	out, serr, code := dataRun(t, "data", "import", "--format", "almanac", "--pairs", pairsPath, "--drugs", catPath, "--out", screen)
+	out, serr, code := run(t, "data", "import", "--format", "almanac", "--pairs", pairsPath, "--drugs", catPath, "--out", screen)
 	if code != 0 {
 		t.Fatalf("import: exit %d\n%s%s", code, out, serr)
 	}
@@ -320,7 +178,7 @@ func TestDataImportBrokenSMILES(t *testing.T) {
 	if rep.RowsRead != n || rep.Measurements+rep.DroppedRows() != n {
 		t.Errorf("report: %d rows read, %d used + %d dropped; want %d read, all accounted for", rep.RowsRead, rep.Measurements, rep.DroppedRows(), n)
 	}
-	out, serr, code = runCLI(t, "train", "--screen", screen, "--epochs", "2", "--calibration", "0", "--out", filepath.Join(tmp, "m.deup"))
+	out, serr, code = run(t, "train", "--screen", screen, "--epochs", "2", "--calibration", "0", "--out", filepath.Join(tmp, "m.deup"))
 	if code != 0 {
 		t.Fatalf("train on the imported screen: exit %d\n%s%s", code, out, serr)
 	}
@@ -357,11 +215,11 @@ func TestOldScreenBrokenSMILES(t *testing.T) {
 	if err := drugcomb.Save(screen, b.Screen("old")); err != nil {
 		t.Fatal(err)
 	}
-	out, serr, code := dataRun(t, "data", "inspect", screen)
+	out, serr, code := run(t, "data", "inspect", screen)
 	if code != 0 || !strings.Contains(out, "drugs with unusable SMILES 1: 126941") {
 		t.Errorf("inspect: exit %d, want the drug named:\n%s%s", code, out, serr)
 	}
-	out, serr, code = runCLI(t, "train", "--screen", screen, "--epochs", "2", "--calibration", "0", "--out", filepath.Join(tmp, "m.deup"))
+	out, serr, code = run(t, "train", "--screen", screen, "--epochs", "2", "--calibration", "0", "--out", filepath.Join(tmp, "m.deup"))
 	if code != 0 {
 		t.Fatalf("train refused the screen: exit %d\n%s%s", code, out, serr)
 	}

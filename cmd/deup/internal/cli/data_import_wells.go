@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/deup-screening/deup/almanac"
 	"github.com/deup-screening/deup/drugcomb"
@@ -87,7 +86,7 @@ func runImportWells(ctx context.Context, env Env, args []string) error {
 			return err
 		}
 	}
-	start := time.Now()
+	start := env.now()
 	src := almanac.Sources{}
 	if err := readFile(*compounds, func(r io.Reader) (err error) { src.Compounds, err = almanac.ReadCompounds(r, *compounds); return }); err != nil {
 		return fmt.Errorf("import: --compounds %w", err)
@@ -120,7 +119,7 @@ func runImportWells(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
-	read := time.Since(start)
+	read := env.since(start)
 	if *name == "" {
 		*name = strings.TrimSuffix(filepath.Base(*wells), filepath.Ext(*wells))
 	}
@@ -150,7 +149,7 @@ func runImportWells(ctx context.Context, env Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "wrote %s: %d pairs, %d measurements, %d drugs, %d cell line(s); %s: %d ordered pair-lines\n",
 			*out, len(s.Pairs), s.Measurements(), len(s.Drugs), len(s.CellLines), ComboScoreFile, len(res.ComboScores))
 	}
-	el := time.Since(start)
+	el := env.since(start)
 	line := fmt.Sprintf("deup data import: %d wells read and scored in %.3f s (%.0f wells/s); %.3f s in all with the screen and files",
 		res.Report.WellsRead, read.Seconds(), float64(res.Report.WellsRead)/read.Seconds(), el.Seconds())
 	if cpu, rss, ok := usage(); ok {

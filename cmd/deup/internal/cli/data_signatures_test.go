@@ -1,11 +1,8 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"encoding/csv"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -17,35 +14,6 @@ import (
 	"github.com/deup-screening/deup/internal/shareddata"
 	"github.com/deup-screening/deup/lincs"
 )
-
-// updateSignatures rewrites the golden files of deup data signatures
-// (go test ./internal/cli -run DataSignatures -update-signatures).
-var updateSignatures = flag.Bool("update-signatures", false, "rewrite testdata/data_signatures_* golden files")
-
-func runSignaturesCmd(t *testing.T, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = Main(context.Background(), args, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb})
-	return out.String(), errb.String(), code
-}
-
-func signaturesGolden(t *testing.T, name, got string) {
-	t.Helper()
-	p := filepath.Join("testdata", name)
-	if *updateSignatures {
-		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run with -update-signatures to create)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", p, got, want)
-	}
-}
 
 // pc3ScreenDir saves the ALMANAC PC-3 screen (80 drugs, 1,474 measurements
 // of 1,440 pairs) built from the shared CSVs into a temporary directory.
@@ -107,12 +75,11 @@ func TestDataSignaturesPC3(t *testing.T) {
 	pert := shareddata.Path(t, "lincs", "pertinfo.tsv.gz")
 
 	t.Run("text", func(t *testing.T) {
-		out, errs, code := runSignaturesCmd(t, "data", "signatures", "--gct", gct, "--pertinfo", pert, "--screen", dir)
+		// testdata/script/data_signatures_pc3.txtar has what it prints.
+		_, errs, code := run(t, "data", "signatures", "--gct", gct, "--pertinfo", pert, "--screen", dir)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
-		signaturesGolden(t, "data_signatures_pc3.stdout", strings.ReplaceAll(out, dir, "DIR"))
-		signaturesGolden(t, "data_signatures_pc3.stderr", strings.ReplaceAll(errs, pert, "PERTINFO"))
 		sigs, err := lincs.LoadSignatures(dir)
 		if err != nil {
 			t.Fatal(err)
@@ -137,7 +104,7 @@ func TestDataSignaturesPC3(t *testing.T) {
 		}
 	})
 	t.Run("json", func(t *testing.T) {
-		out, errs, code := runSignaturesCmd(t, "data", "signatures", "--json", "--screen", dir, "--gct", gct, "--pertinfo", pert)
+		out, errs, code := run(t, "data", "signatures", "--json", "--screen", dir, "--gct", gct, "--pertinfo", pert)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errs)
 		}
@@ -161,7 +128,7 @@ func TestDataSignaturesPC3(t *testing.T) {
 		}
 	})
 	t.Run("by name only", func(t *testing.T) {
-		out, _, code := runSignaturesCmd(t, "data", "signatures", "--json", "--screen", dir, "--gct", gct)
+		out, _, code := run(t, "data", "signatures", "--json", "--screen", dir, "--gct", gct)
 		if code != 0 || !strings.Contains(out, `"matched":47,"by_pubchem_cid":0,"by_name":37,"by_parent_name":10`) {
 			t.Errorf("exit %d: %s", code, out)
 		}
@@ -185,7 +152,7 @@ func TestDataSignaturesGCTX(t *testing.T) {
 	if err := drugcomb.Save(dir, b.Screen("tiny")); err != nil {
 		t.Fatal(err)
 	}
-	out, errs, code := runSignaturesCmd(t, "data", "signatures", "--gct", filepath.Join("..", "..", "..", "..", "lincs", "testdata", "small.gctx"), "--screen", dir)
+	out, errs, code := run(t, "data", "signatures", "--gct", filepath.Join("..", "..", "..", "..", "lincs", "testdata", "small.gctx"), "--screen", dir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -213,7 +180,7 @@ func TestDataSignaturesMatrixOut(t *testing.T) {
 	for _, name := range []string{"m.parquet", "m.arrow"} {
 		t.Run(name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), name)
-			stdout, errs, code := runSignaturesCmd(t, "data", "signatures", "--gct", gct, "--matrix-out", out)
+			stdout, errs, code := run(t, "data", "signatures", "--gct", gct, "--matrix-out", out)
 			if code != 0 || stdout != "" || !strings.Contains(errs, "(1748 signatures x 960 genes)") {
 				t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, errs)
 			}
@@ -242,7 +209,7 @@ func TestDataSignaturesMatrixOut(t *testing.T) {
 		})
 	}
 	t.Run("bad extension", func(t *testing.T) {
-		_, errs, code := runSignaturesCmd(t, "data", "signatures", "--gct", gct, "--matrix-out", filepath.Join(t.TempDir(), "m.csv"))
+		_, errs, code := run(t, "data", "signatures", "--gct", gct, "--matrix-out", filepath.Join(t.TempDir(), "m.csv"))
 		if code != 2 || !strings.Contains(errs, ".arrow, .feather or .parquet") {
 			t.Errorf("exit %d: %s", code, errs)
 		}
@@ -271,7 +238,7 @@ func TestDataSignaturesErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, errs, code := runSignaturesCmd(t, append([]string{"data", "signatures"}, tc.args...)...)
+			_, errs, code := run(t, append([]string{"data", "signatures"}, tc.args...)...)
 			if code != tc.code || !strings.Contains(errs, tc.inStderr) {
 				t.Errorf("exit %d, stderr:\n%s\nwant exit %d and %q", code, errs, tc.code, tc.inStderr)
 			}
@@ -280,12 +247,4 @@ func TestDataSignaturesErrors(t *testing.T) {
 	if _, err := lincs.LoadSignatures(dir); err == nil {
 		t.Error("a failed run wrote signatures")
 	}
-}
-
-func TestDataSignaturesHelp(t *testing.T) {
-	errs, _, code := runSignaturesCmd(t, "data", "signatures", "-h") // help goes to stdout
-	if code != 0 {
-		t.Errorf("exit %d", code)
-	}
-	signaturesGolden(t, "data_signatures_help.stderr", errs)
 }

@@ -76,7 +76,7 @@ func runDataSynergy(ctx context.Context, env Env, args []string) error {
 	}
 	ropt.Lenient = *lenient
 	cpu0, _, _ := usage()
-	scored, rep, el, err := scoreFile(*in, ropt, sopt)
+	scored, rep, el, err := scoreFile(*in, env.now, ropt, sopt)
 	if err != nil {
 		return err
 	}
@@ -139,8 +139,9 @@ func synergyOptions(unit, baseline string, cols doseresp.Columns) (doseresp.Read
 	return doseresp.ReadOptions{Columns: cols, Unit: u}, doseresp.Options{Baseline: b}, nil
 }
 
-// scoreFile reads and scores a plate table; el is the scoring time.
-func scoreFile(path string, ropt doseresp.ReadOptions, sopt doseresp.Options) ([]doseresp.Scored, *doseresp.Report, time.Duration, error) {
+// scoreFile reads and scores a plate table; el is the scoring time on the
+// clock now.
+func scoreFile(path string, now func() time.Time, ropt doseresp.ReadOptions, sopt doseresp.Options) ([]doseresp.Scored, *doseresp.Report, time.Duration, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, 0, err
@@ -150,7 +151,7 @@ func scoreFile(path string, ropt doseresp.ReadOptions, sopt doseresp.Options) ([
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	start := time.Now()
+	start := now()
 	scored := doseresp.ScoreAll(blocks, sopt, rep)
-	return scored, rep, time.Since(start), nil
+	return scored, rep, now().Sub(start), nil
 }

@@ -62,7 +62,7 @@ func readCSVFile(t *testing.T, path string) [][]string {
 func TestDataSynergy(t *testing.T) {
 	in := plateFixture(t)
 	dir := filepath.Join(t.TempDir(), "out")
-	out, errOut, code := dataRun(t, "data", "synergy", "--responses", in, "--out", dir, "--plots", "1")
+	out, errOut, code := run(t, "data", "synergy", "--responses", in, "--out", dir, "--plots", "1")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -106,10 +106,10 @@ func TestDataSynergy(t *testing.T) {
 		}
 	}
 	// Usage and input errors.
-	if _, errOut, code := dataRun(t, "data", "synergy", "--responses", in); code != 2 || !strings.Contains(errOut, "--out") {
+	if _, errOut, code := run(t, "data", "synergy", "--responses", in); code != 2 || !strings.Contains(errOut, "--out") {
 		t.Errorf("no --out: exit %d: %s", code, errOut)
 	}
-	if _, errOut, code := dataRun(t, "data", "synergy", "--responses", in, "--out", dir, "--response", "percent"); code != 2 || !strings.Contains(errOut, "viability") {
+	if _, errOut, code := run(t, "data", "synergy", "--responses", in, "--out", dir, "--response", "percent"); code != 2 || !strings.Contains(errOut, "viability") {
 		t.Errorf("bad --response: exit %d: %s", code, errOut)
 	}
 }
@@ -119,7 +119,7 @@ func TestDataSynergy(t *testing.T) {
 func TestDataSynergyReference(t *testing.T) {
 	in := shareddata.Path(t, "doseresponse", "drugcomb_blocks_input.csv")
 	dir := filepath.Join(t.TempDir(), "out")
-	if _, errOut, code := dataRun(t, "data", "synergy", "--responses", in, "--out", dir); code != 0 {
+	if _, errOut, code := run(t, "data", "synergy", "--responses", in, "--out", dir); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	blocks := readCSVFile(t, filepath.Join(dir, "blocks.csv"))
@@ -151,7 +151,7 @@ func TestDataImportDoseResponse(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "screen")
-	out, errOut, code := dataRun(t, "data", "import", "--format", "doseresponse", "--responses", in, "--drugs", cat, "--score", "zip", "--out", dir)
+	out, errOut, code := run(t, "data", "import", "--format", "doseresponse", "--responses", in, "--drugs", cat, "--score", "zip", "--out", dir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, errOut, out)
 	}
@@ -173,7 +173,7 @@ func TestDataImportDoseResponse(t *testing.T) {
 	if math.Abs(got-zip1) > 1e-9 {
 		t.Errorf("pair DrugA×DrugB target %v, want block 1's zip %v", got, zip1)
 	}
-	if _, errOut, code := dataRun(t, "data", "import", "--format", "doseresponse", "--responses", in, "--drugs", cat, "--score", "dss", "--out", dir); code == 0 || !strings.Contains(errOut, "css") {
+	if _, errOut, code := run(t, "data", "import", "--format", "doseresponse", "--responses", in, "--drugs", cat, "--score", "dss", "--out", dir); code == 0 || !strings.Contains(errOut, "css") {
 		t.Errorf("unknown score: exit %d: %s", code, errOut)
 	}
 }

@@ -17,17 +17,17 @@ import (
 // drugs; 20 of the 80 drugs are salts or mixtures (SMILES with a dot) (independent Python 3.11 counts over the shared CSVs).
 func TestFPSigRuleSameInTrainAndBench(t *testing.T) {
 	dir := pc3ScreenDir(t)
-	if _, serr, code := runCLI(t, "data", "signatures", "--screen", dir,
+	if _, serr, code := run(t, "data", "signatures", "--screen", dir,
 		"--gct", shareddata.Path(t, "lincs", "consensus_signatures.gct"),
 		"--pertinfo", shareddata.Path(t, "lincs", "pertinfo.tsv.gz")); code != 0 {
 		t.Fatalf("data signatures: exit %d: %s", code, serr)
 	}
 	tmp := t.TempDir()
-	train, serr, code := runCLI(t, "train", "--screen", dir, "--features", "fp+sig", "--epochs", "1", "--out", filepath.Join(tmp, "m.deup"))
+	train, serr, code := run(t, "train", "--screen", dir, "--features", "fp+sig", "--epochs", "1", "--out", filepath.Join(tmp, "m.deup"))
 	if code != 0 {
 		t.Fatalf("train: exit %d: %s", code, serr)
 	}
-	bench, serr, code := runCLI(t, "bench", "--screen", dir, "--features", "fp+sig", "--methods", "deup", "--seeds", "1", "--epochs", "1",
+	bench, serr, code := run(t, "bench", "--screen", dir, "--features", "fp+sig", "--methods", "deup", "--seeds", "1", "--epochs", "1",
 		"--extra-passes", "-1", "--no-figures", "--out", filepath.Join(tmp, "b"))
 	if code != 0 {
 		t.Fatalf("bench: exit %d: %s", code, serr)
@@ -48,7 +48,7 @@ func TestFPSigRuleSameInTrainAndBench(t *testing.T) {
 	}
 	// predict with the fp+sig model: the 38 drugs without a signature are
 	// left out too (42·41/2 = 861 pairs), and stderr says so.
-	pout, serr, code := runCLI(t, "predict", "--model", filepath.Join(tmp, "m.deup"), "--screen", dir, "--all-pairs", "--out", filepath.Join(tmp, "p.parquet"))
+	pout, serr, code := run(t, "predict", "--model", filepath.Join(tmp, "m.deup"), "--screen", dir, "--all-pairs", "--out", filepath.Join(tmp, "p.parquet"))
 	if code != 0 {
 		t.Fatalf("predict: exit %d: %s", code, serr)
 	}
@@ -58,7 +58,7 @@ func TestFPSigRuleSameInTrainAndBench(t *testing.T) {
 	if !strings.Contains(pout, "861 pairs") {
 		t.Errorf("predict output lacks 861 pairs:\n%s", pout)
 	}
-	whole, serr, code := runCLI(t, "train", "--screen", dir, "--epochs", "1", "--whole-molecule", "--out", filepath.Join(tmp, "w.deup"))
+	whole, serr, code := run(t, "train", "--screen", dir, "--epochs", "1", "--whole-molecule", "--out", filepath.Join(tmp, "w.deup"))
 	if code != 0 {
 		t.Fatalf("train --whole-molecule: exit %d: %s", code, serr)
 	}

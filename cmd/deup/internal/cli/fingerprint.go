@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
@@ -150,7 +149,7 @@ func runFingerprint(ctx context.Context, env Env, args []string) error {
 		in, name = f, pos[0]
 	}
 	br := bufio.NewReaderSize(in, 1<<16)
-	start := time.Now()
+	start := env.now()
 	sdf, err := fpIsSDF(*format, name)
 	if err != nil {
 		return err
@@ -290,7 +289,7 @@ func runFingerprint(ctx context.Context, env Env, args []string) error {
 		return fmt.Errorf("fingerprint: %w", err)
 	}
 	done = true
-	el := time.Since(start)
+	el := env.since(start)
 	if !*quiet {
 		rate := float64(nMol) / el.Seconds()
 		fmt.Fprintf(env.Stderr, "deup fingerprint: %d molecules (%d failed) in %.3f s: %.0f molecules/s on %d workers (%.0f/s per worker)\n",

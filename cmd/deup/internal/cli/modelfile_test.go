@@ -40,7 +40,7 @@ func TestEveryMethodEveryCommand(t *testing.T) {
 	for _, method := range []string{"deup", "ensemble", "ensemble-nll", "mcdropout", "due"} {
 		t.Run(method, func(t *testing.T) {
 			mp := filepath.Join(dir, method+".model")
-			out, serr, code := runCLI(t, "train", "--screen", screen, "--method", method, "--members", "2", "--epochs", "2", "--patience", "2", "--seed", "2", "--out", mp)
+			out, serr, code := run(t, "train", "--screen", screen, "--method", method, "--members", "2", "--epochs", "2", "--patience", "2", "--seed", "2", "--out", mp)
 			if code != 0 {
 				t.Fatalf("train exit %d: %s", code, serr)
 			}
@@ -58,7 +58,7 @@ func TestEveryMethodEveryCommand(t *testing.T) {
 
 			// predict: by default the model's own drugs.
 			pred := filepath.Join(dir, method+"-all.csv")
-			out, serr, code = runCLI(t, "predict", "--model", mp, "--all-pairs", "--out", pred)
+			out, serr, code = run(t, "predict", "--model", mp, "--all-pairs", "--out", pred)
 			if code != 0 {
 				t.Fatalf("predict exit %d: %s", code, serr)
 			}
@@ -70,7 +70,7 @@ func TestEveryMethodEveryCommand(t *testing.T) {
 			}
 			// predict --drugs: another catalogue, its own ids, one drug skipped.
 			predCat := filepath.Join(dir, method+"-cat.csv")
-			out, serr, code = runCLI(t, "predict", "--model", mp, "--all-pairs", "--drugs", catPath, "--out", predCat)
+			out, serr, code = run(t, "predict", "--model", mp, "--all-pairs", "--drugs", catPath, "--out", predCat)
 			if code != 0 {
 				t.Fatalf("predict --drugs exit %d: %s", code, serr)
 			}
@@ -88,7 +88,7 @@ func TestEveryMethodEveryCommand(t *testing.T) {
 
 			// predict --coverage: the stored calibration's interval around mu.
 			predCov := filepath.Join(dir, method+"-cov.csv")
-			if _, serr, code = runCLI(t, "predict", "--model", mp, "--all-pairs", "--coverage", "0.9", "--out", predCov); code != 0 {
+			if _, serr, code = run(t, "predict", "--model", mp, "--all-pairs", "--coverage", "0.9", "--out", predCov); code != 0 {
 				t.Fatalf("predict --coverage exit %d: %s", code, serr)
 			}
 			c := readPredColumns(t, predCov, "mu", "lower", "upper")
@@ -101,7 +101,7 @@ func TestEveryMethodEveryCommand(t *testing.T) {
 			// suggest: the model's screen, cell line and score by default,
 			// with the interval at 90%.
 			sug := filepath.Join(dir, method+"-next.csv")
-			out, serr, code = runCLI(t, "suggest", "--model", mp, "--batch", "5", "--out", sug)
+			out, serr, code = run(t, "suggest", "--model", mp, "--batch", "5", "--out", sug)
 			if code != 0 || !strings.Contains(out, "wrote 5 suggestions") || !strings.Contains(out, "intervals: lower and upper at 90% coverage") {
 				t.Fatalf("suggest exit %d: %s %s", code, out, serr)
 			}
@@ -118,7 +118,7 @@ func TestEveryMethodEveryCommand(t *testing.T) {
 
 			// campaign init --from-model: the model's screen and cell line.
 			camp := filepath.Join(dir, method+"-camp")
-			out, serr, code = runCLI(t, "campaign", "init", "--from-model", mp, "--model", "bayes-ridge", "--batch", "3", camp)
+			out, serr, code = run(t, "campaign", "init", "--from-model", mp, "--model", "bayes-ridge", "--batch", "3", camp)
 			if code != 0 || !strings.Contains(out, screen) || !strings.Contains(serr, "from "+mp) {
 				t.Fatalf("campaign init --from-model exit %d: %s %s", code, out, serr)
 			}
@@ -132,7 +132,7 @@ func TestModelWithoutMetadata(t *testing.T) {
 	screen := campaignScreenDir(t)
 	dir := t.TempDir()
 	mp := filepath.Join(dir, "new.model")
-	if _, serr, code := runCLI(t, "train", "--screen", screen, "--epochs", "1", "--out", mp); code != 0 {
+	if _, serr, code := run(t, "train", "--screen", screen, "--epochs", "1", "--out", mp); code != 0 {
 		t.Fatalf("train: %s", serr)
 	}
 	tm, err := openModel(mp)
@@ -152,16 +152,16 @@ func TestModelWithoutMetadata(t *testing.T) {
 		{"predict", "--model", old, "--all-pairs", "--out", filepath.Join(dir, "x.csv")},
 		{"suggest", "--model", old, "--out", filepath.Join(dir, "x.csv")},
 	} {
-		_, serr, code := runCLI(t, args...)
+		_, serr, code := run(t, args...)
 		if code != 2 || !strings.Contains(serr, "does not record the drugs") || !strings.Contains(serr, "--screen DIR") {
 			t.Errorf("%v: exit %d, stderr %q", args[0], code, serr)
 		}
 	}
-	if _, serr, code := runCLI(t, "predict", "--model", old, "--screen", screen, "--all-pairs", "--out", filepath.Join(dir, "y.csv")); code != 0 {
+	if _, serr, code := run(t, "predict", "--model", old, "--screen", screen, "--all-pairs", "--out", filepath.Join(dir, "y.csv")); code != 0 {
 		t.Errorf("old model with --screen: %s", serr)
 	}
 	// It holds no calibration either: an interval is an error, not a guess.
-	if _, serr, code := runCLI(t, "predict", "--model", old, "--screen", screen, "--all-pairs", "--coverage", "0.9", "--out", filepath.Join(dir, "w.csv")); code != 2 || !strings.Contains(serr, "holds no calibration") {
+	if _, serr, code := run(t, "predict", "--model", old, "--screen", screen, "--all-pairs", "--coverage", "0.9", "--out", filepath.Join(dir, "w.csv")); code != 2 || !strings.Contains(serr, "holds no calibration") {
 		t.Errorf("old model with --coverage: exit %d, stderr %q", code, serr)
 	}
 	// A model whose screen directory is gone asks for --screen.
@@ -169,7 +169,7 @@ func TestModelWithoutMetadata(t *testing.T) {
 	if err := os.Rename(screen, moved); err != nil {
 		t.Fatal(err)
 	}
-	if _, serr, code := runCLI(t, "suggest", "--model", mp, "--out", filepath.Join(dir, "z.csv")); code != 2 || !strings.Contains(serr, "which is not there") {
+	if _, serr, code := run(t, "suggest", "--model", mp, "--out", filepath.Join(dir, "z.csv")); code != 2 || !strings.Contains(serr, "which is not there") {
 		t.Errorf("screen gone: exit %d, stderr %q", code, serr)
 	}
 	// The metadata's format is checked.
@@ -214,7 +214,7 @@ func TestFirstErrors(t *testing.T) {
 		{[]string{"train", "--split", "half", "--out", filepath.Join(dir, "m")}, 2, "want IN/OUT (e.g. 70/30) or TRAIN/VAL/TEST"},
 		{[]string{"predict", "--model", filepath.Join(dir, "none.model"), "--all-pairs", "--drugs", writeTrainFile(t, dir, "d.csv", "cid,structure\n1,C\n"), "--out", filepath.Join(dir, "x.csv")}, 1, "does not exist"},
 	} {
-		_, serr, code := runCLI(t, tc.args...)
+		_, serr, code := run(t, tc.args...)
 		if code != tc.code || !strings.Contains(serr, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tc.args, code, serr, tc.code, tc.want)
 		}
@@ -235,7 +235,7 @@ func TestFirstErrors(t *testing.T) {
 func TestTrainBenchmarkSplit(t *testing.T) {
 	screen := campaignScreenDir(t)
 	mp := filepath.Join(t.TempDir(), "b.model")
-	out, serr, code := runCLI(t, "train", "--screen", screen, "--split", "40/30/30", "--epochs", "1", "--out", mp)
+	out, serr, code := run(t, "train", "--screen", screen, "--split", "40/30/30", "--epochs", "1", "--out", mp)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, serr)
 	}

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/deup-screening/deup/deup"
 	"github.com/deup-screening/deup/features"
@@ -137,7 +136,7 @@ func runOOD(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	set := o.set
-	start := time.Now()
+	start := env.now()
 	sc, name, err := loadScreen(o.screenDir)
 	if err != nil {
 		return err
@@ -174,7 +173,7 @@ func runOOD(ctx context.Context, env Env, args []string) error {
 	}
 	rep := drugs.Score(results, set.Methods, sc.Truth)
 	rep.Screen = name
-	rep.WallSeconds = time.Since(start).Seconds()
+	rep.WallSeconds = env.since(start).Seconds()
 	if err := rep.WriteMarkdown(env.Stdout); err != nil {
 		return err
 	}

@@ -16,35 +16,12 @@ import (
 	"github.com/deup-screening/deup/ood/drugs"
 )
 
-func TestOODUsageErrors(t *testing.T) {
-	dir := t.TempDir()
-	for _, tc := range []struct {
-		name string
-		args []string
-		want string
-	}{
-		{"bad method", []string{"ood", "--methods", "deup-dv,gp", "--out", dir}, "unknown method"},
-		{"bad features", []string{"ood", "--methods", "deup-dz", "--out", dir}, "unknown feature"},
-		{"twice", []string{"ood", "--methods", "due,due", "--out", dir}, "listed twice"},
-		{"holdout", []string{"ood", "--holdout-drugs", "1", "--out", dir}, "--holdout-drugs"},
-		{"folds", []string{"ood", "--folds", "1", "--out", dir}, "--folds"},
-		{"positional", []string{"ood", "--out", dir, "x"}, "unexpected argument"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			code, _, stderr := smoMain(t, tc.args...)
-			if code != 2 || !strings.Contains(stderr, tc.want) {
-				t.Errorf("exit %d, stderr %q: want 2 and %q", code, stderr, tc.want)
-			}
-		})
-	}
-}
-
 // TestOODRun runs deup ood end to end on the synthetic default with one
 // epoch per training (fast, not meaningful numbers) and checks the output
 // files and the JSON keys of the issue.
 func TestOODRun(t *testing.T) {
 	dir := t.TempDir()
-	code, stdout, stderr := smoMain(t, "ood", "--seeds", "1", "--folds", "2", "--epochs", "1", "--patience", "1", "--methods", "deup-dv,deup-xdvb,mcdropout,density", "--out", dir)
+	stdout, stderr, code := run(t, "ood", "--seeds", "1", "--folds", "2", "--epochs", "1", "--patience", "1", "--methods", "deup-dv,deup-xdvb,mcdropout,density", "--out", dir)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}

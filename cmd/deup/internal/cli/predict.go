@@ -135,7 +135,7 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 			return err
 		}
 	}
-	start := time.Now()
+	start := env.now()
 	tm, err := openModel(*modelPath)
 	if err != nil {
 		return err
@@ -176,7 +176,7 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	for r, i := range kept {
 		row[drugs[i].ID] = r
 	}
-	featTime := time.Since(start)
+	featTime := env.since(start)
 	var pairs []model.Pair
 	var pf *pairsFile
 	var total int
@@ -253,7 +253,7 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 		buf = buf[:0]
 		return nil
 	}
-	predStart := time.Now()
+	predStart := env.now()
 	if *all {
 		order := scores.SortedByID(f.IDs)
 		for a, b := range scores.Pairs(len(kept), lo, hi) {
@@ -288,7 +288,7 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	bar.Finish()
-	el := time.Since(predStart)
+	el := env.since(predStart)
 	dest := *out
 	if pw.part != nil {
 		dest = pw.part.Path()
@@ -297,7 +297,7 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 		dest += fmt.Sprintf(" (shard %s: pairs [%d, %d) of %d)", shard, lo, hi, total)
 	}
 	fmt.Fprintf(env.Stdout, "wrote %d pairs of %d drugs to %s in %s (features %s, prediction %s, %.0f pairs/s)\n",
-		done, len(kept), dest, time.Since(start).Round(time.Millisecond), featTime.Round(time.Millisecond), el.Round(time.Millisecond), float64(done)/el.Seconds())
+		done, len(kept), dest, env.since(start).Round(time.Millisecond), featTime.Round(time.Millisecond), el.Round(time.Millisecond), float64(done)/el.Seconds())
 	fmt.Fprintf(env.Stdout, "%s\n", m.AleatoricNote())
 	return nil
 }

@@ -111,7 +111,7 @@ func TestPredictCoverage(t *testing.T) {
 	for _, method := range []string{"deup", "due"} {
 		t.Run(method, func(t *testing.T) {
 			mp := filepath.Join(dir, method+".model")
-			out, serr, code := runCLI(t, "train", "--screen", screen, "--method", method, "--epochs", "2", "--patience", "2", "--seed", "4", "--out", mp)
+			out, serr, code := run(t, "train", "--screen", screen, "--method", method, "--epochs", "2", "--patience", "2", "--seed", "4", "--out", mp)
 			if code != 0 {
 				t.Fatalf("train exit %d: %s", code, serr)
 			}
@@ -129,7 +129,7 @@ func TestPredictCoverage(t *testing.T) {
 			}
 			for _, ext := range []string{".csv", ".parquet", ".arrow"} {
 				p := filepath.Join(dir, method+"-cov"+ext)
-				_, serr, code := runCLI(t, "predict", "--model", mp, "--all-pairs", "--coverage", "0.9", "--out", p)
+				_, serr, code := run(t, "predict", "--model", mp, "--all-pairs", "--coverage", "0.9", "--out", p)
 				if code != 0 {
 					t.Fatalf("predict exit %d: %s", code, serr)
 				}
@@ -177,7 +177,7 @@ func TestCoverageErrors(t *testing.T) {
 		{"--split", "40/30/30", "--out", filepath.Join(dir, "bench.model")},
 	} {
 		args := append([]string{"train", "--screen", screen, "--epochs", "1", "--patience", "1", "--seed", "2"}, a...)
-		out, serr, code := runCLI(t, args...)
+		out, serr, code := run(t, args...)
 		switch {
 		case code != 0:
 			t.Fatalf("%v: exit %d: %s", args, code, serr)
@@ -210,7 +210,7 @@ func TestCoverageErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_")+".csv")
 			args := append(tc.args, "--out", out)
-			_, serr, code := runCLI(t, args...)
+			_, serr, code := run(t, args...)
 			if code != 2 || !strings.Contains(serr, tc.want) {
 				t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, serr, tc.want)
 			}

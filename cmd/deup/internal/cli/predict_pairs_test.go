@@ -35,7 +35,7 @@ func TestPredictPairsByNameWithExtraColumns(t *testing.T) {
 		t.Fatal(err)
 	}
 	mp := filepath.Join(dir, "m.deup")
-	if _, serr, code := runCLI(t, "train", "--screen", screen, "--epochs", "1", "--seed", "1", "--out", mp); code != 0 {
+	if _, serr, code := run(t, "train", "--screen", screen, "--epochs", "1", "--seed", "1", "--out", mp); code != 0 {
 		t.Fatalf("train exit %d: %s", code, serr)
 	}
 	// A measured pair and an unmeasured one.
@@ -62,7 +62,7 @@ func TestPredictPairsByNameWithExtraColumns(t *testing.T) {
 		"A2," + d[ua].Name + "," + d[ub].ID + ",new\n"
 	pairs := writeTrainFile(t, dir, "p.csv", body)
 	out := filepath.Join(dir, "x.csv")
-	if _, serr, code := runCLI(t, "predict", "--model", mp, "--pairs", pairs, "--out", out); code != 0 {
+	if _, serr, code := run(t, "predict", "--model", mp, "--pairs", pairs, "--out", out); code != 0 {
 		t.Fatalf("predict exit %d: %s", code, serr)
 	}
 	fh, err := os.Open(out)
@@ -95,7 +95,7 @@ func TestPredictPairsByNameWithExtraColumns(t *testing.T) {
 	// back and names the ones it does not show, the passed-through ones last.
 	for _, ext := range []string{"parquet", "arrow"} {
 		out := filepath.Join(dir, "x."+ext)
-		if _, serr, code := runCLI(t, "predict", "--model", mp, "--pairs", pairs, "--out", out); code != 0 {
+		if _, serr, code := run(t, "predict", "--model", mp, "--pairs", pairs, "--out", out); code != 0 {
 			t.Fatalf("predict %s exit %d: %s", ext, code, serr)
 		}
 		bl, err := tuipairs.NewBuilder(sc, 0)
@@ -112,12 +112,12 @@ func TestPredictPairsByNameWithExtraColumns(t *testing.T) {
 
 	// A name no drug has is refused with the file, line and column.
 	bad := writeTrainFile(t, dir, "bad.csv", "drug_a,drug_b,well\n"+d[0].Name+",Methotrexate,B1\n")
-	if _, serr, code := runCLI(t, "predict", "--model", mp, "--pairs", bad, "--out", filepath.Join(dir, "y.csv")); code == 0 || !strings.Contains(serr, `bad.csv:2: column drug_b: unknown drug "Methotrexate"`) {
+	if _, serr, code := run(t, "predict", "--model", mp, "--pairs", bad, "--out", filepath.Join(dir, "y.csv")); code == 0 || !strings.Contains(serr, `bad.csv:2: column drug_b: unknown drug "Methotrexate"`) {
 		t.Errorf("exit %d, stderr %q", code, serr)
 	}
 	// An extra column that clashes with a prediction column is refused.
 	clash := writeTrainFile(t, dir, "clash.csv", "drug_a,drug_b,mu\n"+d[0].Name+","+d[1].Name+",3\n")
-	if _, serr, code := runCLI(t, "predict", "--model", mp, "--pairs", clash, "--out", filepath.Join(dir, "z.csv")); code == 0 || !strings.Contains(serr, `column "mu" is also a prediction column`) {
+	if _, serr, code := run(t, "predict", "--model", mp, "--pairs", clash, "--out", filepath.Join(dir, "z.csv")); code == 0 || !strings.Contains(serr, `column "mu" is also a prediction column`) {
 		t.Errorf("exit %d, stderr %q", code, serr)
 	}
 }

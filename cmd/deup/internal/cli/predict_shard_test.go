@@ -28,7 +28,7 @@ func shardTestModel(t *testing.T) (model, screen string) {
 		t.Fatal(err)
 	}
 	model = filepath.Join(dir, "m.deup")
-	if _, serr, code := runCLI(t, "train", "--screen", screen, "--epochs", "1", "--seed", "1", "--out", model); code != 0 {
+	if _, serr, code := run(t, "train", "--screen", screen, "--epochs", "1", "--seed", "1", "--out", model); code != 0 {
 		t.Fatalf("train exit %d: %s", code, serr)
 	}
 	return model, screen
@@ -43,7 +43,7 @@ func TestPredictShardsAddUp(t *testing.T) {
 	model, _ := shardTestModel(t)
 	dir := t.TempDir()
 	whole := filepath.Join(dir, "whole.csv")
-	if _, serr, code := runCLI(t, "predict", "--model", model, "--all-pairs", "--out", whole); code != 0 {
+	if _, serr, code := run(t, "predict", "--model", model, "--all-pairs", "--out", whole); code != 0 {
 		t.Fatalf("predict exit %d: %s", code, serr)
 	}
 	wantRows := csvLines(t, whole)
@@ -51,7 +51,7 @@ func TestPredictShardsAddUp(t *testing.T) {
 		t.Fatalf("unsharded run: %d lines, want header + 120", len(wantRows))
 	}
 	oneDir := filepath.Join(dir, "one")
-	if _, serr, code := runCLI(t, "predict", "--model", model, "--all-pairs", "--out", oneDir); code != 0 {
+	if _, serr, code := run(t, "predict", "--model", model, "--all-pairs", "--out", oneDir); code != 0 {
 		t.Fatalf("predict --out DIR exit %d: %s", code, serr)
 	}
 	one, err := scores.Check(oneDir)
@@ -65,7 +65,7 @@ func TestPredictShardsAddUp(t *testing.T) {
 			for i := 0; i < n; i++ {
 				out := filepath.Join(dir, fmt.Sprintf("s%d-%d.csv", n, i))
 				shard := fmt.Sprintf("%d/%d", i, n)
-				if _, serr, code := runCLI(t, "predict", "--model", model, "--all-pairs", "--shard", shard, "--out", out); code != 0 {
+				if _, serr, code := run(t, "predict", "--model", model, "--all-pairs", "--shard", shard, "--out", out); code != 0 {
 					t.Fatalf("predict --shard %s exit %d: %s", shard, code, serr)
 				}
 				rows := csvLines(t, out)
@@ -73,7 +73,7 @@ func TestPredictShardsAddUp(t *testing.T) {
 					t.Fatalf("shard %s header %q", shard, rows[0])
 				}
 				got = append(got, rows[1:]...)
-				if _, serr, code := runCLI(t, "predict", "--model", model, "--all-pairs", "--shard", shard, "--out", hive); code != 0 {
+				if _, serr, code := run(t, "predict", "--model", model, "--all-pairs", "--shard", shard, "--out", hive); code != 0 {
 					t.Fatalf("predict --shard %s --out DIR exit %d: %s", shard, code, serr)
 				}
 			}
@@ -98,17 +98,17 @@ func TestPredictShardFromEnv(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("SLURM_ARRAY_TASK_ID", "")
 	t.Setenv("JOB_COMPLETION_INDEX", "")
-	_, serr, code := runCLI(t, "predict", "--model", model, "--all-pairs", "--shard", "env/2", "--out", dir)
+	_, serr, code := run(t, "predict", "--model", model, "--all-pairs", "--shard", "env/2", "--out", dir)
 	if code != 2 || !strings.Contains(serr, "SLURM_ARRAY_TASK_ID") {
 		t.Fatalf("env/2 with no index: exit %d, stderr %q; want 2 naming SLURM_ARRAY_TASK_ID", code, serr)
 	}
 	t.Setenv("SLURM_ARRAY_TASK_ID", "1")
-	if _, serr, code := runCLI(t, "predict", "--model", model, "--all-pairs", "--shard", "env/2", "--out", dir); code != 0 {
+	if _, serr, code := run(t, "predict", "--model", model, "--all-pairs", "--shard", "env/2", "--out", dir); code != 0 {
 		t.Fatalf("exit %d: %s", code, serr)
 	}
 	t.Setenv("SLURM_ARRAY_TASK_ID", "")
 	t.Setenv("JOB_COMPLETION_INDEX", "0")
-	if _, serr, code := runCLI(t, "predict", "--model", model, "--all-pairs", "--shard", "env/2", "--out", dir); code != 0 {
+	if _, serr, code := run(t, "predict", "--model", model, "--all-pairs", "--shard", "env/2", "--out", dir); code != 0 {
 		t.Fatalf("exit %d: %s", code, serr)
 	}
 	rep, err := scores.Check(dir)
@@ -116,12 +116,12 @@ func TestPredictShardFromEnv(t *testing.T) {
 		t.Fatalf("after both array tasks: %+v, %v", rep, err)
 	}
 	// scores check prints the checksum and exits 0; summary suggests a batch.
-	sout, serr, code := runCLI(t, "scores", "check", dir)
+	sout, serr, code := run(t, "scores", "check", dir)
 	if code != 0 || !strings.Contains(sout, "complete") || !strings.Contains(sout, rep.Sum.String()) {
 		t.Fatalf("scores check: exit %d, stdout %q, stderr %q", code, sout, serr)
 	}
 	batch := filepath.Join(t.TempDir(), "batch.csv")
-	if sout, serr, code := runCLI(t, "scores", "summary", dir, "--batch", "5", "--out", batch); code != 0 {
+	if sout, serr, code := run(t, "scores", "summary", dir, "--batch", "5", "--out", batch); code != 0 {
 		t.Fatalf("scores summary: exit %d: %s %s", code, sout, serr)
 	}
 	if rows := csvLines(t, batch); len(rows) != 6 || !strings.HasPrefix(rows[0], "rank,cell_line,") {
@@ -129,7 +129,7 @@ func TestPredictShardFromEnv(t *testing.T) {
 	}
 	// One part gone: check fails and names it.
 	os.Remove(scores.PartPath(dir, rep.Lines[0].CellLine, scores.Shard{Index: 1, Count: 2}))
-	if _, serr, code := runCLI(t, "scores", "check", dir); code != 1 || !strings.Contains(serr, "part-1-of-2.parquet: missing") {
+	if _, serr, code := run(t, "scores", "check", dir); code != 1 || !strings.Contains(serr, "part-1-of-2.parquet: missing") {
 		t.Fatalf("scores check without part 1: exit %d, stderr %q", code, serr)
 	}
 }
@@ -162,14 +162,14 @@ func TestPredictPairsShards(t *testing.T) {
 		t.Fatal(err)
 	}
 	whole := filepath.Join(dir, "whole.csv")
-	if _, serr, code := runCLI(t, "predict", "--model", model, "--pairs", pairs, "--out", whole); code != 0 {
+	if _, serr, code := run(t, "predict", "--model", model, "--pairs", pairs, "--out", whole); code != 0 {
 		t.Fatalf("predict exit %d: %s", code, serr)
 	}
 	want := csvLines(t, whole)
 	got := want[:1:1]
 	for i := 0; i < 4; i++ {
 		out := filepath.Join(dir, fmt.Sprintf("s%d.csv", i))
-		if _, serr, code := runCLI(t, "predict", "--model", model, "--pairs", pairs, "--shard", fmt.Sprintf("%d/4", i), "--out", out); code != 0 {
+		if _, serr, code := run(t, "predict", "--model", model, "--pairs", pairs, "--shard", fmt.Sprintf("%d/4", i), "--out", out); code != 0 {
 			t.Fatalf("predict --shard %d/4 exit %d: %s", i, code, serr)
 		}
 		got = append(got, csvLines(t, out)[1:]...)

@@ -101,7 +101,7 @@ func runRL(ctx context.Context, env Env, args []string) error {
 			jobs = append(jobs, job{a, i, *firstSeed + uint64(i)})
 		}
 	}
-	start := time.Now()
+	start := env.now()
 	cpu0, _, _ := usage()
 	errw := &lockedWriter{w: env.Stderr}
 	var mu sync.Mutex
@@ -155,7 +155,7 @@ func runRL(ctx context.Context, env Env, args []string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	wall := time.Since(start)
+	wall := env.since(start)
 	sum := &rl.Summary{Env: *envName, Episodes: *episodes, Order: names, Runs: runs, Wall: wall.Seconds()}
 	if err := writeFile(filepath.Join(*out, "results.json"), sum.WriteJSON); err != nil {
 		return err

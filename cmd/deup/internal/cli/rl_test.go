@@ -4,66 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-var updateRL = flag.Bool("update-rl", false, "rewrite testdata/rl_help.golden")
-
-func TestRLHelpGolden(t *testing.T) {
-	code, stdout, _ := smoMain(t, "rl", "-h")
-	if code != 0 {
-		t.Fatalf("exit %d", code)
-	}
-	golden := filepath.Join("testdata", "rl_help.golden")
-	if *updateRL {
-		if err := os.WriteFile(golden, []byte(stdout), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update-rl)", err)
-	}
-	if stdout != string(want) {
-		t.Errorf("help differs from %s:\n%s", golden, stdout)
-	}
-	for _, f := range []string{"-env", "-agents", "-seeds", "-first-seed", "-episodes", "-workers", "-out"} {
-		if !strings.Contains(stdout, f) {
-			t.Errorf("help does not explain %s", f)
-		}
-	}
-}
-
-func TestRLUsageErrors(t *testing.T) {
-	dir := t.TempDir()
-	for _, tc := range []struct {
-		name string
-		args []string
-		want string
-	}{
-		{"no out", []string{"rl"}, "--out is required"},
-		{"bad env", []string{"rl", "--env", "mountaincar", "--out", dir}, `--env "mountaincar": want cartpole`},
-		{"bad agent", []string{"rl", "--agents", "dqn,ppo", "--out", dir}, `unknown agent "ppo"`},
-		{"repeated agent", []string{"rl", "--agents", "dqn,dqn", "--out", dir}, `agent "dqn" given twice`},
-		{"empty agent", []string{"rl", "--agents", "dqn,", "--out", dir}, "empty agent name"},
-		{"zero seeds", []string{"rl", "--seeds", "0", "--out", dir}, "--seeds 0 < 1"},
-		{"zero episodes", []string{"rl", "--episodes", "0", "--out", dir}, "--episodes 0 < 1"},
-		{"negative workers", []string{"rl", "--workers", "-1", "--out", dir}, "--workers -1 < 0"},
-		{"not a number", []string{"rl", "--seeds", "five", "--out", dir}, "invalid value"},
-		{"positional", []string{"rl", "--out", dir, "extra"}, "unexpected argument"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			code, _, stderr := smoMain(t, tc.args...)
-			if code != 2 || !strings.Contains(stderr, tc.want) {
-				t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr, tc.want)
-			}
-		})
-	}
-}
 
 // A short run of every agent: the files, the JSON keys of the issue, the
 // CSV shape, and the same numbers with 1 and 2 workers.
@@ -72,7 +17,7 @@ func TestRLRun(t *testing.T) {
 		return []string{"rl", "--agents", "dqn,deup-dqn,mcdropout-dqn,boot-dqn,random", "--seeds", "2", "--episodes", "4", "--workers", workers, "--out", dir}
 	}
 	dir := filepath.Join(t.TempDir(), "out")
-	code, stdout, stderr := smoMain(t, args(dir, "2")...)
+	stdout, stderr, code := run(t, args(dir, "2")...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -138,7 +83,7 @@ func TestRLRun(t *testing.T) {
 	}
 	for _, w := range []string{"1", "0"} { // 0: one per CPU
 		dir2 := filepath.Join(t.TempDir(), "out"+w)
-		if code, _, stderr := smoMain(t, args(dir2, w)...); code != 0 {
+		if _, stderr, code := run(t, args(dir2, w)...); code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
 		csv2, _ := os.ReadFile(filepath.Join(dir2, "runs.csv"))

@@ -2,72 +2,16 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-var updateSMO = flag.Bool("update-smo", false, "rewrite testdata/smo_* golden files")
-
-func smoMain(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = Main(context.Background(), args, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb})
-	return code, out.String(), errb.String()
-}
-
-func TestSMOHelpGolden(t *testing.T) {
-	code, stderr, _ := smoMain(t, "smo", "-h") // help goes to stdout
-	if code != 0 {
-		t.Fatalf("exit %d", code)
-	}
-	golden := filepath.Join("testdata", "smo_help.golden")
-	if *updateSMO {
-		if err := os.WriteFile(golden, []byte(stderr), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update-smo)", err)
-	}
-	if stderr != string(want) {
-		t.Errorf("help differs from %s:\n%s", golden, stderr)
-	}
-}
-
-func TestSMOUsageErrors(t *testing.T) {
-	dir := t.TempDir()
-	for _, tc := range []struct {
-		name string
-		args []string
-		want string
-	}{
-		{"empty out", []string{"smo", "--out", ""}, "--out is empty"},
-		{"bad function", []string{"smo", "--function", "rastrigin", "--out", dir}, "unknown function"},
-		{"bad method", []string{"smo", "--method", "gp-ucb", "--out", dir}, "unknown method"},
-		{"bad dim", []string{"smo", "--function", "levy13", "--dim", "3", "--out", dir}, "2-dimensional"},
-		{"bad features", []string{"smo", "--features", "xz", "--out", dir}, "unknown feature"},
-		{"small init", []string{"smo", "--init", "2", "--out", dir}, "--init 2"},
-		{"positional", []string{"smo", "--out", dir, "extra"}, "unexpected argument"},
-		{"bad prior", []string{"smo", "--error-prior", "zero", "--out", dir}, "--error-prior"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			code, _, stderr := smoMain(t, tc.args...)
-			if code != 2 || !strings.Contains(stderr, tc.want) {
-				t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr, tc.want)
-			}
-		})
-	}
-}
-
 func TestSMORun(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
-	code, stdout, stderr := smoMain(t, "smo", "--function", "levy13", "--method", "random,gp-ei,turbo-deup-ei",
+	stdout, stderr, code := run(t, "smo", "--function", "levy13", "--method", "random,gp-ei,turbo-deup-ei",
 		"--seeds", "2", "--steps", "3", "--init", "6", "--gp-restarts", "0", "--raw", "64", "--starts", "2", "--jobs", "2", "--out", dir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -113,7 +57,7 @@ func TestSMORun(t *testing.T) {
 	}
 	// Same command, same numbers (seeded), whatever the parallelism.
 	dir2 := filepath.Join(t.TempDir(), "out2")
-	code, _, stderr = smoMain(t, "smo", "--function", "levy13", "--method", "random,gp-ei,turbo-deup-ei",
+	_, stderr, code = run(t, "smo", "--function", "levy13", "--method", "random,gp-ei,turbo-deup-ei",
 		"--seeds", "2", "--steps", "3", "--init", "6", "--gp-restarts", "0", "--raw", "64", "--starts", "2", "--jobs", "1", "--out", dir2)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,49 +12,6 @@ import (
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/suggest"
 )
-
-// updateCampaign rewrites the golden files of the campaign and suggest
-// commands (go test ./internal/cli -run 'Campaign|Suggest' -update-campaign).
-var updateCampaign = flag.Bool("update-campaign", false, "rewrite testdata/campaign_* and suggest_* golden files")
-
-func campaignGolden(t *testing.T, name, got string) {
-	t.Helper()
-	p := filepath.Join("testdata", name)
-	if *updateCampaign {
-		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run with -update-campaign to create)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (rerun with -update-campaign if intended):\n%s", name, got)
-	}
-}
-
-func TestCampaignHelp(t *testing.T) {
-	for _, c := range []struct {
-		file string
-		args []string
-	}{
-		{"campaign_init_help.stderr", []string{"campaign", "init", "-h"}},
-		{"campaign_import_help.stderr", []string{"campaign", "import-results", "-h"}},
-		{"campaign_simulate_help.stderr", []string{"campaign", "simulate", "-h"}},
-		{"campaign_help.stderr", []string{"campaign", "-h"}},
-		{"suggest_help.stderr", []string{"suggest", "-h"}},
-	} {
-		t.Run(c.file, func(t *testing.T) {
-			out, _, code := run(t, c.args...) // help goes to stdout
-			if code != 0 {
-				t.Fatalf("exit %d", code)
-			}
-			campaignGolden(t, c.file, out)
-		})
-	}
-}
 
 // TestSuggestFromModel trains a small network on a synthetic screen, saves
 // it, and exports suggestions from it in the three formats.

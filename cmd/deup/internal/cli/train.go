@@ -173,7 +173,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	start := time.Now()
+	start := env.now()
 	sc, name, err := loadScreen(t.screenDir)
 	if err != nil {
 		return err
@@ -203,12 +203,13 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s: %d drugs, %d pairs\n", name, sc.CellLines[0], sc.ScoreNames[si], len(sc.Drugs), len(d.Pairs))
 	printHoldout(env, h, t.split, t.calFrac, t.seed)
 	bar := newTrainBar(env, "train "+t.method)
-	rep, err := training.Fit(ctx, t.m, d, h, t.normalized, bar.progress)
+	rep, err := training.Fit(ctx, t.m, d, h, training.FitOptions{Normalized: t.normalized, Progress: bar.progress, Now: env.now})
 	bar.finish()
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n", t.m.Name(), rep.Epochs, rep.LastEpoch, rep.BestEpoch, rep.FitTime.Round(time.Millisecond), rep.FitTime.Seconds()/float64(max(rep.Epochs, 1)), model.BLAS())
+	fitTime := rep.FitTime
+	fmt.Fprintf(env.Stdout, "trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n", t.m.Name(), rep.Epochs, rep.LastEpoch, rep.BestEpoch, fitTime.Round(time.Millisecond), fitTime.Seconds()/float64(max(rep.Epochs, 1)), model.BLAS())
 	if t.method == "deup" && t.sf != (model.SigmaFeatures{}) {
 		fmt.Fprintf(env.Stdout, "sigma features: %s, relative to the %d in-sample pairs (docs/sigma-features.md)\n", t.sf, len(h.Split.Train))
 	}
@@ -227,7 +228,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s (%s total); it remembers its %d drugs and screen: next, deup predict --model %s --all-pairs --out pairs.csv\n",
-		t.out, time.Since(start).Round(time.Millisecond), len(sc.Drugs), t.out)
+		t.out, env.since(start).Round(time.Millisecond), len(sc.Drugs), t.out)
 	return nil
 }
 

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"encoding/csv"
 	"os"
 	"path/filepath"
@@ -15,19 +13,12 @@ import (
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 )
 
-func runCLI(t *testing.T, args ...string) (string, string, int) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := Main(context.Background(), args, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb})
-	return out.String(), errb.String(), code
-}
-
 // TestTrainPredict trains on the synthetic default for two epochs and
 // predicts listed pairs (CSV) and all pairs (Parquet) with the saved model.
 func TestTrainPredict(t *testing.T) {
 	dir := t.TempDir()
 	mp := filepath.Join(dir, "m.deup")
-	out, serr, code := runCLI(t, "train", "--epochs", "2", "--seed", "3", "--out", mp)
+	out, serr, code := run(t, "train", "--epochs", "2", "--seed", "3", "--out", mp)
 	if code != 0 {
 		t.Fatalf("train exit %d: %s", code, serr)
 	}
@@ -54,7 +45,7 @@ func TestTrainPredict(t *testing.T) {
 		t.Fatal(err)
 	}
 	predCSV := filepath.Join(dir, "pred.csv")
-	if _, serr, code := runCLI(t, "predict", "--model", mp, "--pairs", pairsCSV, "--out", predCSV); code != 0 {
+	if _, serr, code := run(t, "predict", "--model", mp, "--pairs", pairsCSV, "--out", predCSV); code != 0 {
 		t.Fatalf("predict exit %d: %s", code, serr)
 	}
 	fh, _ := os.Open(predCSV)
@@ -91,7 +82,7 @@ func TestTrainPredict(t *testing.T) {
 	}
 
 	predPQ := filepath.Join(dir, "all.parquet")
-	out, serr, code = runCLI(t, "predict", "--model", mp, "--all-pairs", "--out", predPQ)
+	out, serr, code = run(t, "predict", "--model", mp, "--all-pairs", "--out", predPQ)
 	if code != 0 {
 		t.Fatalf("predict --all-pairs exit %d: %s", code, serr)
 	}
@@ -143,7 +134,7 @@ func TestTrainPredict(t *testing.T) {
 			{"unknown drug", []string{"predict", "--model", mp, "--pairs", writeTrainFile(t, dir, "p2.csv", "drug_a,drug_b\nnope,"+sc.Drugs[0].ID+"\n"), "--out", filepath.Join(dir, "z.csv")}, 1, "p2.csv:2: column drug_a: unknown drug \"nope\""},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
-				_, serr, code := runCLI(t, tc.args...)
+				_, serr, code := run(t, tc.args...)
 				if code != tc.code || !strings.Contains(serr, tc.want) {
 					t.Errorf("exit %d, stderr %q; want exit %d and %q", code, serr, tc.code, tc.want)
 				}
@@ -166,7 +157,7 @@ func writeTrainFile(t *testing.T, dir, name, body string) string {
 func TestTrainSigmaFeatures(t *testing.T) {
 	dir := t.TempDir()
 	mp := filepath.Join(dir, "m.deup")
-	out, serr, code := runCLI(t, "train", "--epochs", "2", "--seed", "3", "--sigma-features", "counts,density", "--out", mp)
+	out, serr, code := run(t, "train", "--epochs", "2", "--seed", "3", "--sigma-features", "counts,density", "--out", mp)
 	if code != 0 {
 		t.Fatalf("train exit %d: %s", code, serr)
 	}
@@ -183,7 +174,7 @@ func TestTrainSigmaFeatures(t *testing.T) {
 		t.Fatal(err)
 	}
 	predCSV := filepath.Join(dir, "pred.csv")
-	if _, serr, code := runCLI(t, "predict", "--model", mp, "--pairs", pairsCSV, "--out", predCSV); code != 0 {
+	if _, serr, code := run(t, "predict", "--model", mp, "--pairs", pairsCSV, "--out", predCSV); code != 0 {
 		t.Fatalf("predict exit %d: %s", code, serr)
 	}
 	fh, _ := os.Open(predCSV)
@@ -196,11 +187,11 @@ func TestTrainSigmaFeatures(t *testing.T) {
 		t.Errorf("(a,b) and (b,a) differ: %v vs %v", rows[1], rows[2])
 	}
 	for _, cmd := range []string{"train", "bench"} {
-		_, serr, code = runCLI(t, cmd, "--sigma-features", "density,varience", "--out", filepath.Join(dir, "x"))
+		_, serr, code = run(t, cmd, "--sigma-features", "density,varience", "--out", filepath.Join(dir, "x"))
 		if code != 2 || !strings.Contains(serr, "--sigma-features") || !strings.Contains(serr, `unknown feature "varience"`) {
 			t.Errorf("%s with a bad --sigma-features: exit %d, %q", cmd, code, serr)
 		}
-		_, serr, code = runCLI(t, cmd, "--sigma-loss", "l1", "--out", filepath.Join(dir, "x"))
+		_, serr, code = run(t, cmd, "--sigma-loss", "l1", "--out", filepath.Join(dir, "x"))
 		if code != 2 || !strings.Contains(serr, `--sigma-loss "l1"`) {
 			t.Errorf("%s with a bad --sigma-loss: exit %d, %q", cmd, code, serr)
 		}

@@ -99,7 +99,7 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 			return err
 		}
 	}
-	start := time.Now()
+	start := env.now()
 	if *predPath != "" {
 		fmt.Fprintf(env.Stderr, "deup tui: reading %s\n", *predPath)
 	}
@@ -140,7 +140,7 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stderr, "deup tui: %d pairs of %d drugs ready in %s\n", tab.Len(), len(tab.Info().Drugs), time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(env.Stderr, "deup tui: %d pairs of %d drugs ready in %s\n", tab.Len(), len(tab.Info().Drugs), env.since(start).Round(time.Millisecond))
 	r := lipgloss.NewRenderer(env.Stdout)
 	// Ask the terminal for its background colour now: once the program
 	// reads the keyboard, the terminal's answer would arrive as keys.

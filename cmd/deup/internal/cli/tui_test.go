@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,59 +10,6 @@ import (
 
 	"github.com/deup-screening/deup/data"
 )
-
-var updateTUI = flag.Bool("update-tui", false, "rewrite testdata/tui_* golden files")
-
-func TestTUIHelp(t *testing.T) {
-	var stdout, stderr bytes.Buffer
-	code := Main(context.Background(), []string{"tui", "-h"}, Env{Stdout: &stdout, Stderr: &stderr})
-	if code != 0 {
-		t.Fatalf("exit %d", code)
-	}
-	path := filepath.Join("testdata", "tui_help.golden")
-	if *updateTUI {
-		if err := os.WriteFile(path, stdout.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update-tui to create)", err)
-	}
-	if stdout.String() != string(want) {
-		t.Fatalf("help differs from %s:\n%s", path, stdout.String())
-	}
-}
-
-func TestTUIUsageErrors(t *testing.T) {
-	dir := t.TempDir()
-	preds := filepath.Join(dir, "p.csv")
-	os.WriteFile(preds, []byte("drug_a,drug_b,mu,sigma_total,sigma_epistemic,sigma_aleatoric\nNOPE,X,1,1,1,1\n"), 0o644)
-	for _, tc := range []struct {
-		name string
-		args []string
-		code int
-		want string
-	}{
-		{"both sources", []string{"--model", "m", "--predictions", "p"}, 2, "at most one of --model and --predictions"},
-		{"extra argument", []string{"x"}, 2, `unexpected argument "x"`},
-		{"unknown cell line", []string{"--cell-line", "HeLa"}, 2, `no cell line "HeLa"`},
-		{"bad kappa", []string{"--kappa", "NaN"}, 2, "--kappa must be finite"},
-		{"bad coverage", []string{"--model", "m", "--coverage", "0"}, 2, "--coverage 0: want a probability in (0, 1)"},
-		{"coverage without model", []string{"--coverage", "0.8"}, 2, "--coverage goes with --model"},
-		{"missing screen", []string{"--screen", filepath.Join(dir, "none")}, 1, "none"},
-		{"missing model", []string{"--model", filepath.Join(dir, "none.model")}, 1, "none.model"},
-		{"bad predictions", []string{"--predictions", preds, "--cell-line", "SYNTH-1"}, 1, `p.csv: line 2: column drug_a: drug "NOPE" is not in the screen`},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			code := Main(context.Background(), append([]string{"tui"}, tc.args...), Env{Stdout: &stdout, Stderr: &stderr})
-			if code != tc.code || !strings.Contains(stderr.String(), tc.want) {
-				t.Fatalf("exit %d, stderr:\n%s\nwant exit %d and %q", code, stderr.String(), tc.code, tc.want)
-			}
-		})
-	}
-}
 
 func TestTUITableFromPredictions(t *testing.T) {
 	sc, err := data.Synth(data.DefaultSynth(synthSeed))
