@@ -41,6 +41,11 @@ type Config struct {
 	// baselines).
 	side int
 
+	// lines is the number of cell-line embeddings of a network (set by
+	// every method's Fit from Dataset.Lines, and from the model file); at
+	// most 1 means none: a one-line network is the network it always was.
+	lines int
+
 	// float64 builds the networks in float64 (gradient checks); default float32.
 	float64 bool
 }

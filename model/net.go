@@ -13,7 +13,7 @@ import (
 type group uint8
 
 const (
-	groupTower group = iota // single-drug tower: t1.w t1.b t2.w t2.b
+	groupTower group = iota // single-drug tower: t1.w t1.b t2.w t2.b, and the cell-line embedding cl.e
 	groupComb               // combined network: c1.w c1.b c2.w c2.b
 	groupMu                 // mean head: mu.w mu.b
 	groupSigma              // σ path: s1.w s1.bit s1.b s2.w s2.b sig.w sig.b
@@ -38,7 +38,8 @@ type param struct {
 }
 
 // network is the two-tower net: tower (sparse F→TowerHidden, ReLU,
-// TowerHidden→TowerOut), embeddings summed per pair, combined net (two
+// TowerHidden→TowerOut), embeddings summed per pair (plus the cell line's
+// learned embedding E_l when the network knows several lines), combined net (two
 // ReLU layers) and μ head; with sigma set, the σ path (two ReLU layers on
 // [pair embedding, bit, σ features]) and softplus head.
 type network struct {
@@ -82,6 +83,13 @@ func newNetwork(cfg Config, dim int, sigma bool, seed uint64) *network {
 		add("s2.b", groupSigma, 1, sh, sh)
 		add("sig.w", groupSigma, sh, 1, sh)
 		add("sig.b", groupSigma, 1, 1, sh)
+	}
+	if cfg.lines > 1 {
+		// The cell-line embedding E (lines×TowerOut), added to the pair
+		// embedding: e(a, b, l) = T(a) + T(b) + E_l, still order-free in
+		// the pair. Last, so that the other parameters draw the numbers
+		// they always drew.
+		add("cl.e", groupTower, cfg.lines, to, to)
 	}
 	n.init(seed)
 	return n

@@ -46,7 +46,7 @@ func sigmaToy() *Dataset {
 	f := &Features{Config: FeatureConfig{Kind: "fp", Radius: 3, NBits: 8},
 		RowPtr: []int{0, 2, 4, 5, 7}, Col: []int32{0, 1, 1, 2, 3, 0, 1}, Val: []float32{1, 1, 1, 1, 1, 1, 1}}
 	const A, B, C, D = 0, 1, 2, 3
-	return &Dataset{Features: f, Pairs: []Pair{{A, B}, {B, C}, {A, C}, {D, C}, {A, A}}, Y: []float64{1, 2, 3, 4, 5}}
+	return &Dataset{Features: f, Pairs: []Pair{{A: A, B: B}, {A: B, B: C}, {A: A, B: C}, {A: D, B: C}, {A: A, B: A}}, Y: []float64{1, 2, 3, 4, 5}}
 }
 
 // TestSigmaFeaturesByHand checks the raw (unstandardized) features against
@@ -160,7 +160,7 @@ func TestDEUPSigmaFeatures(t *testing.T) {
 	}
 	pairs := make([]Pair, len(tp.d.Pairs))
 	for i, p := range tp.d.Pairs {
-		pairs[i] = Pair{nd - 1 - p.A, nd - 1 - p.B}
+		pairs[i] = Pair{A: nd - 1 - p.A, B: nd - 1 - p.B}
 	}
 	rp, err := got.Predict(rev, pairs)
 	if err != nil {
