@@ -15,6 +15,19 @@
 // 4n+2 over donor types, exocyclic multiple bonds to more electronegative
 // atoms taking an electron).
 //
+// Molfiles and SD files: ParseMolfile reads a V2000 molfile and
+// SDReader the records of an SD file (structure, title, data items such as
+// <NSC>) into the same graph, perceived as RDKit's MolFromMolBlock does
+// with its defaults: charges from the atom block unless an M  CHG or
+// M  RAD line is present (the first one clears them), isotopes from the
+// mass difference and M  ISO, explicit hydrogen atoms removed (kept when
+// isotopic, bonded to hydrogen or a dummy atom, or defining a double bond's
+// geometry) and hydrogens otherwise implicit from the valence model for
+// every atom, charged or not; radicals and an explicit valence field allow
+// no implicit hydrogens. Structures RDKit refuses are refused with the same
+// ErrValence (NCI's cisplatin and oxaliplatin: Cl- and O- bonded to Pt).
+// V3000 gives ErrV3000. Errors are *MolfileError values naming the line.
+//
 // Morgan identifiers follow RDKit's calcFingerprint: the radius-0 invariant
 // of an atom is hash(atomic number, total degree, total hydrogens, formal
 // charge, int(isotope mass - average weight), [1 if in a ring]) with

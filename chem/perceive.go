@@ -8,7 +8,11 @@ import (
 // perceive runs RDKit's MolFromSmiles post-processing on a parsed graph:
 // unspecified bond orders, hydrogen removal, clean-up, valence model,
 // rings, kekulization, radicals, aromaticity and hydrogen adjustment.
-func perceive(m *Mol, pos []int) error {
+func perceive(m *Mol, pos []int) error { return perceiveAs(m, pos, false) }
+
+// perceiveAs is perceive; with molfile, hydrogen atoms are removed as
+// RDKit's MolFromMolBlock removes them (see removeMolfileHs).
+func perceiveAs(m *Mol, pos []int, molfile bool) error {
 	fail := func(atom int, err error) error {
 		p := 0
 		if atom >= 0 && atom < len(pos) {
@@ -26,7 +30,11 @@ func perceive(m *Mol, pos []int) error {
 			}
 		}
 	}
-	pos = m.removeHs(pos)
+	if molfile {
+		pos = m.removeMolfileHs(pos)
+	} else {
+		pos = m.removeHs(pos)
+	}
 	m.cleanUp()
 	for i := range m.Atoms {
 		if _, err := m.calcExplicitValence(i, true, false); err != nil {
@@ -94,6 +102,12 @@ func (m *Mol) removeHs(pos []int) []int {
 			}
 		}
 	}
+	return m.compact(remove, pos)
+}
+
+// compact removes the atoms marked in remove and their bonds, and returns
+// the positions of the atoms kept.
+func (m *Mol) compact(remove []bool, pos []int) []int {
 	newIdx := m.ints(len(m.Atoms))
 	atoms := m.Atoms[:0]
 	var npos []int

@@ -279,3 +279,10 @@ func orNone(s string) string {
 	}
 	return s
 }
+
+// Lookup finds a drug by PubChem CID (a positive integer) or by name
+// (case-insensitive), as the importers do.
+func (c *Catalogue) Lookup(v string) (Drug, bool) {
+	d, i := c.lookup(v)
+	return d, i >= 0
+}

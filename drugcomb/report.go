@@ -239,3 +239,7 @@ func SaveReport(dir string, r *Report) error {
 	}
 	return nil
 }
+
+// WriteTallies writes tallies as WriteText does (reason, count, examples),
+// for other reports that count by reason.
+func WriteTallies(b *strings.Builder, ts []*Tally) { writeTallies(b, ts) }

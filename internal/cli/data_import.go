@@ -38,6 +38,9 @@ Formats:
   --format doseresponse  plate readouts (see deup data synergy) scored
                      into a screen: --responses FILE --drugs CATALOGUE
                      --score css|zip|bliss|loewe|hsa|s
+  --format almanac-wells  NCI's own ALMANAC files: dose-level wells (CSV or
+                     zip), ComboCompoundSet.sdf, names; recomputes NCI's
+                     ComboScore (deup data import --format almanac-wells -h).
   --format table     any CSV/TSV/delimited text (optionally .gz), Parquet or
                      Arrow IPC file, given the column map --drug-a, --drug-b,
                      --score (comma-separated for several), and optionally
@@ -93,12 +96,15 @@ func runDataImport(ctx context.Context, env Env, args []string) error {
 	if isDoseResponseImport(args) { // data_import_doseresponse.go
 		return runDataImportDoseResponse(ctx, env, args)
 	}
+	if isWellsImport(args) {
+		return runImportWells(ctx, env, args)
+	}
 	fs := newFlagSet(env, "deup data import",
 		"deup data import --format almanac --pairs FILE [FILE...] --drugs FILE --out DIR\n"+
 			"       deup data import --format drugcomb FILE [FILE...] [--drugs FILE] --out DIR\n"+
 			"       deup data import --format table FILE [FILE...] --drug-a COL --drug-b COL [--cell-line COL] --score COL[,COL...] [--smiles-a COL --smiles-b COL] [--drugs FILE] --out DIR",
 		dataImportDesc)
-	format := fs.String("format", "table", "input format: almanac, drugcomb or table")
+	format := fs.String("format", "table", "input format: almanac, almanac-wells, doseresponse, drugcomb or table")
 	pairs := fs.String("pairs", "", "the pairs table (almanac; for the other formats the positional FILE)")
 	drugs := fs.String("drugs", "", "drug catalogue: a name and/or PubChem CID column (name, pubchem_cid, pubchemid, cid, ...) and a SMILES column (smiles, isosmiles, canonical_smiles, ...)")
 	idCol := fs.String("drug-id-col", "", "catalogue column of the drug id the pairs use (a PubChem CID or a name), when not a recognised spelling")
@@ -189,7 +195,7 @@ func runDataImport(ctx context.Context, env Env, args []string) error {
 		}
 		opt.Columns = drugcomb.Columns{DrugA: *drugA, DrugB: *drugB, CellLine: *cellLine, Scores: scores, SMILESA: *smilesA, SMILESB: *smilesB}
 	default:
-		return fmt.Errorf("%w: deup data import: unknown --format %q (almanac, drugcomb, table)", ErrUsage, *format)
+		return fmt.Errorf("%w: deup data import: unknown --format %q (almanac, almanac-wells, doseresponse, drugcomb, table)", ErrUsage, *format)
 	}
 	if opt.RequireKnown && opt.Catalogue == nil {
 		return fmt.Errorf("%w: deup data import: --known-only needs --drugs FILE", ErrUsage)

@@ -48,7 +48,13 @@ The input is either
     or gzipped, when its first line names a SMILES column, or when a column
     flag is given;
   - or lines "id<TAB>smiles" (further tab-separated columns are ignored;
-    --header skips a first line and always reads lines).
+    --header skips a first line and always reads lines);
+  - or an SD file (V2000 molfiles, as NCI's ComboCompoundSet.sdf), chosen by
+    the extension .sdf, .sd or .mol, or by --format sdf (standard input).
+    Each record's id is its title line, or the data item --id-field names
+    (--id-field NSC); structures are read as RDKit's MolFromMolBlock reads
+    them, and those it refuses (NCI's cisplatin and oxaliplatin drawings)
+    are refused the same way.
 
 Output: without --out, "id<TAB>bits" lines on standard output, where bits are
 the space-separated, increasing indices of the on-bits. With --out FILE, a
@@ -85,7 +91,7 @@ type fpEntry struct {
 }
 
 func runFingerprint(ctx context.Context, env Env, args []string) error {
-	fs := newFlagSet(env, "deup fingerprint", "deup fingerprint [--radius R] [--bits N] [--largest-fragment] [--drug-id-col C] [--smiles-col C] [--header] [--workers W] [--out FILE.csv|FILE.parquet] [FILE]", fingerprintDesc)
+	fs := newFlagSet(env, "deup fingerprint", "deup fingerprint [--radius R] [--bits N] [--largest-fragment] [--drug-id-col C] [--smiles-col C] [--header] [--format sdf|smiles] [--id-field F] [--workers W] [--out FILE.csv|FILE.parquet] [FILE]", fingerprintDesc)
 	radius := fs.Int("radius", 3, "Morgan radius")
 	bits := fs.Int("bits", 1024, "fingerprint size in bits")
 	header := fs.Bool("header", false, "read id<TAB>smiles lines and skip the first line (a header)")
@@ -94,6 +100,8 @@ func runFingerprint(ctx context.Context, env Env, args []string) error {
 	largest := fs.Bool("largest-fragment", false, "fingerprint the largest organic fragment (as the model features do), not the whole SMILES")
 	idCol := fs.String("drug-id-col", "", "catalogue column of the drug id (a PubChem CID or a name), when not a recognised spelling")
 	smilesCol := fs.String("smiles-col", "", "catalogue column of the SMILES, when not a recognised spelling")
+	format := fs.String("format", "", "input format: sdf or smiles (default: sdf for a .sdf, .sd or .mol file, else smiles lines or a catalogue)")
+	idField := fs.String("id-field", "", "SD file: the data item holding each record's id (e.g. NSC; default: the title line)")
 	outPath := fs.String("out", "", "write a table to this file, CSV or Parquet by its extension (.csv, .parquet), instead of id<TAB>bits lines on stdout")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -146,10 +154,17 @@ func runFingerprint(ctx context.Context, env Env, args []string) error {
 	}
 	br := bufio.NewReaderSize(in, 1<<16)
 	start := time.Now()
+	sdf, err := fpIsSDF(*format, name)
+	if err != nil {
+		return err
+	}
+	if !sdf && *idField != "" {
+		return fmt.Errorf("%w: --id-field names a data item of an SD file; give an .sdf file or --format sdf", ErrUsage)
+	}
 
 	// A catalogue is read whole (and checked) before any output exists.
 	var cat []fpEntry
-	isCat := !*header && (*idCol != "" || *smilesCol != "" || fpLooksLikeCatalogue(br, *smilesCol))
+	isCat := !sdf && !*header && (*idCol != "" || *smilesCol != "" || fpLooksLikeCatalogue(br, *smilesCol))
 	if isCat {
 		c, err := drugcomb.ReadCatalogueWith(name, br, drugcomb.CatalogueColumns{ID: *idCol, SMILES: *smilesCol})
 		if err != nil {
@@ -231,7 +246,12 @@ func runFingerprint(ctx context.Context, env Env, args []string) error {
 		batch = batch[:0]
 		return ctx.Err()
 	}
-	if isCat {
+	if sdf {
+		nMol, nFail, err = fingerprintSDF(ctx, env, br, name, *idField, *radius, *bits, *largest, sink)
+		if err != nil {
+			return err
+		}
+	} else if isCat {
 		for i := 0; i < len(cat); i += fingerprintBatch {
 			batch = append(batch[:0], cat[i:min(i+fingerprintBatch, len(cat))]...)
 			if err := flush(); err != nil {

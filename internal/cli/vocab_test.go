@@ -2,14 +2,17 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/deup-screening/deup/almanac"
 	"github.com/deup-screening/deup/bench"
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/atomicfile"
 	"github.com/deup-screening/deup/internal/vocab"
 	"github.com/deup-screening/deup/lincs"
 	"github.com/deup-screening/deup/uq"
@@ -169,6 +172,13 @@ func TestVocabularyRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("import-report", filepath.Join(repDir, drugcomb.ReportFile), nil)
+	cs := filepath.Join(repDir, ComboScoreFile) // through almanac-wells' writer
+	if err := atomicfile.Write(cs, func(w io.Writer) error {
+		return almanac.WriteComboScores(w, []almanac.ComboScore{{NSC1: 740, NSC2: 750, Cell: "PC-3", Score: -68, Wells: 9}, {NSC1: 750, NSC2: 740, Cell: "PC-3", Score: 12.5, Wells: 9}})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	check("almanac-comboscore", cs, nil)
 	sigs := &lincs.Signatures{Genes: []string{"g1", "g2"}, DrugIDs: []string{sc.Drugs[0].ID, sc.Drugs[1].ID},
 		Vectors: [][]float32{{0.5, -1}, nil}, Columns: []string{"BRD-1", ""}, By: []lincs.Method{lincs.ByName, lincs.None}}
 	sigDir := filepath.Join(tmp, "sigs")

@@ -349,10 +349,21 @@ func Files() []File {
 			},
 		},
 		{
+			Key: "almanac-comboscore", Title: "Screen: comboscore.csv of an NCI-ALMANAC wells import", Formats: []Format{CSV},
+			Writer: "`deup data import --format almanac-wells --out DIR`: `DIR/comboscore.csv`",
+			Columns: []Column{
+				{Name: "nsc1", Type: Int64, Meaning: "NSC number of the first drug, in the wells file's order (NCI keeps both orders apart)"},
+				{Name: "nsc2", Type: Int64, Meaning: "NSC number of the second drug"},
+				{Name: "cell_line", Type: String, Meaning: "the wells file's CELLNAME"},
+				{Name: "combo_score", Type: Float64, Meaning: "NCI's ComboScore: the sum of the block's well scores (expected − observed percent growth, NCI's rule) per plate, averaged over plates"},
+				{Name: "n_wells", Type: Int64, Meaning: "combination wells scored, all plates"},
+			},
+		},
+		{
 			Key: "import-report", Title: "Screen: report.json of data import", Formats: []Format{JSON}, Document: true,
 			Writer: "`deup data import --out DIR`: `DIR/report.json`",
 			Columns: []Column{
-				{Name: "format", Type: String, Meaning: "the input format (almanac, drugcomb, …)"},
+				{Name: "format", Type: String, Meaning: "the input format (almanac, drugcomb, …; almanac-wells counts wells as its rows)"},
 				{Name: "inputs[]", Type: String, Meaning: "the files read"},
 				{Name: "score_columns[]", Type: String, Meaning: "the score columns imported"},
 				{Name: "rows_read", Type: Int64, Meaning: "data rows read: measurements + every dropped count"},

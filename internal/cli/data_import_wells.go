@@ -1,0 +1,171 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/deup-screening/deup/almanac"
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/atomicfile"
+	"github.com/deup-screening/deup/internal/progress"
+)
+
+// ComboScoreFile is the per ordered pair and line output of
+// --format almanac-wells.
+const ComboScoreFile = "comboscore.csv"
+
+const importWellsDesc = `
+Reads NCI-ALMANAC as the NCI distributes it: the dose-level wells
+(ComboDrugGrowth, a CSV or the official zip, streamed without unpacking),
+the structures (ComboCompoundSet.sdf) and optionally the names
+(ComboCompoundNames_small.txt) and a catalogue with SMILES (--drugs) for
+structures the SDF lacks or RDKit refuses (cisplatin, oxaliplatin).
+
+Each combination well's expected growth is recomputed by NCI's rule from
+the same plate's single-agent wells of its two drugs at its two
+concentrations, and its score (expected - observed growth, an integer);
+both are checked against the file's EXPECTEDGROWTH and SCORE and the
+disagreements reported. NCI's ComboScore, the sum of a block's well scores
+per plate (averaged over plates), is written per ordered pair and cell line
+to DIR/comboscore.csv (nsc1,nsc2,cell_line,combo_score,n_wells). The screen
+in DIR has one drug per name (two NSCs of one drug are one drug, its id the
+smaller NSC) and per unordered pair and line the score combo_score, every
+plate-block of either order a replicate. The data report counts every well
+not used and why (invalid, no percent growth, unit, missing partner,
+single-agent only) and is saved as DIR/report.json (wells as its rows, the disagreements as
+notes). The last line on
+standard error gives the time, throughput and peak memory.`
+
+// isWellsImport reports whether data import's arguments ask for
+// --format almanac-wells.
+func isWellsImport(args []string) bool {
+	for i, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--format=almanac-wells" || a == "-format=almanac-wells" ||
+			((a == "--format" || a == "-format") && i+1 < len(args) && args[i+1] == "almanac-wells") {
+			return true
+		}
+	}
+	return false
+}
+
+func runImportWells(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup data import --format almanac-wells",
+		"deup data import --format almanac-wells --wells FILE(.csv|.zip) --compounds FILE.sdf [--names FILE] [--drugs CATALOGUE] --out DIR",
+		importWellsDesc)
+	fs.String("format", "almanac-wells", "almanac-wells")
+	wells := fs.String("wells", "", "the wells: ComboDrugGrowth CSV, or the zip holding it (required)")
+	compounds := fs.String("compounds", "", "the structures: NCI's ComboCompoundSet.sdf, NSC in the data item <NSC> (required)")
+	names := fs.String("names", "", "NSC<TAB>name lines (ComboCompoundNames_small.txt); NSCs of one name are one drug")
+	drugs := fs.String("drugs", "", "drug catalogue with SMILES, looked up by name, for structures the SDF lacks or RDKit refuses")
+	out := fs.String("out", "", "screen directory to write (required)")
+	name := fs.String("name", "", "screen name (default: the wells file's base name)")
+	window := fs.Int("plate-window", almanac.DefaultPlateWindow, "plates kept open while streaming (negative: all)")
+	asJSON := fs.Bool("json", false, "print the report as JSON (as report.json holds it) instead of text")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, 0, 0); err != nil {
+		return err
+	}
+	if *wells == "" || *compounds == "" || *out == "" {
+		fs.Usage()
+		return fmt.Errorf("%w: deup data import --format almanac-wells needs --wells, --compounds and --out", ErrUsage)
+	}
+	for _, f := range [][3]string{{"--wells", *wells, "NCI's ComboDrugGrowth wells (.csv or .zip)"}, {"--compounds", *compounds, "NCI's ComboCompoundSet.sdf"},
+		{"--names", *names, "NSC<TAB>name lines"}, {"--drugs", *drugs, catalogueWhat}} {
+		if err := needFile(f[0], f[1], f[2]); err != nil {
+			return err
+		}
+	}
+	start := time.Now()
+	src := almanac.Sources{}
+	if err := readFile(*compounds, func(r io.Reader) (err error) { src.Compounds, err = almanac.ReadCompounds(r, *compounds); return }); err != nil {
+		return fmt.Errorf("import: --compounds %w", err)
+	}
+	if *names != "" {
+		if err := readFile(*names, func(r io.Reader) (err error) { src.Names, err = almanac.ReadNames(r, *names); return }); err != nil {
+			return fmt.Errorf("import: --names %w", err)
+		}
+	}
+	if *drugs != "" {
+		if src.Catalogue, err = drugcomb.ReadCatalogueFile(*drugs); err != nil {
+			return fmt.Errorf("import: --drugs %w", err)
+		}
+	}
+	rc, wname, err := almanac.OpenWells(*wells)
+	if err != nil {
+		return fmt.Errorf("import: --wells %w", err)
+	}
+	defer rc.Close()
+	var bar *progress.Bar
+	res, err := almanac.Import(rc, wname, almanac.Options{PlateWindow: *window, Progress: func(n int) {
+		if bar == nil {
+			bar = progress.New(env.Stderr, "import", 0)
+		}
+		bar.Set(n, "wells")
+	}})
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		return fmt.Errorf("import: %w", err)
+	}
+	read := time.Since(start)
+	if *name == "" {
+		*name = strings.TrimSuffix(filepath.Base(*wells), filepath.Ext(*wells))
+	}
+	s, serr := almanac.BuildScreen(*name, res.ComboScores, src, res.Report)
+	if *asJSON { // the document report.json holds
+		b, err := json.MarshalIndent(res.Report.ScreenReport(s), "", "  ")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "%s\n", b)
+	} else if err := res.Report.WriteText(env.Stdout); err != nil {
+		return err
+	}
+	if serr != nil {
+		return fmt.Errorf("import %s: %w", wname, serr)
+	}
+	if err := drugcomb.Save(*out, s); err != nil {
+		return err
+	}
+	if err := atomicfile.Write(filepath.Join(*out, ComboScoreFile), func(w io.Writer) error { return almanac.WriteComboScores(w, res.ComboScores) }); err != nil {
+		return fmt.Errorf("import: %w", err)
+	}
+	if err := drugcomb.SaveReport(*out, res.Report.ScreenReport(s)); err != nil {
+		return err
+	}
+	if !*asJSON {
+		fmt.Fprintf(env.Stdout, "wrote %s: %d pairs, %d measurements, %d drugs, %d cell line(s); %s: %d ordered pair-lines\n",
+			*out, len(s.Pairs), s.Measurements(), len(s.Drugs), len(s.CellLines), ComboScoreFile, len(res.ComboScores))
+	}
+	el := time.Since(start)
+	line := fmt.Sprintf("deup data import: %d wells read and scored in %.3f s (%.0f wells/s); %.3f s in all with the screen and files",
+		res.Report.WellsRead, read.Seconds(), float64(res.Report.WellsRead)/read.Seconds(), el.Seconds())
+	if cpu, rss, ok := usage(); ok {
+		line += fmt.Sprintf(", cpu %.3f s, peak RSS %.1f MiB", cpu.Seconds(), float64(rss)/(1<<20))
+	}
+	fmt.Fprintln(env.Stderr, line)
+	return nil
+}
+
+// readFile opens path and hands it to read.
+func readFile(path string, read func(io.Reader) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return read(f)
+}
