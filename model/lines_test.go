@@ -48,8 +48,16 @@ func TestGraphMatchesInferenceLines(t *testing.T) {
 	cfg := smallConfig()
 	cfg.lines = 3
 	n := newNetwork(cfg, 24, true, 2)
-	if n.byName["cl.e"] == nil {
+	e := n.byName["cl.e"]
+	if e == nil {
 		t.Fatal("no cell-line embedding")
+	}
+	ed := e.t.Data().([]float64)
+	for i, v := range ed {
+		if v != 0 {
+			t.Fatalf("cl.e[%d] = %v: the embedding does not start at 0", i, v)
+		}
+		ed[i] = math.Sin(float64(7*i + 3)) // as if trained
 	}
 	idx := []int{1, 2, 100, 150, 200, 210}
 	var b batch

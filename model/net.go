@@ -88,7 +88,9 @@ func newNetwork(cfg Config, dim int, sigma bool, seed uint64) *network {
 		// The cell-line embedding E (lines×TowerOut), added to the pair
 		// embedding: e(a, b, l) = T(a) + T(b) + E_l, still order-free in
 		// the pair. Last, so that the other parameters draw the numbers
-		// they always drew.
+		// they always drew. It starts at 0 (init): a line that no
+		// training pair measured keeps E_l = 0, the pair's embedding
+		// alone, instead of a random offset.
 		add("cl.e", groupTower, cfg.lines, to, to)
 	}
 	n.init(seed)
@@ -96,15 +98,23 @@ func newNetwork(cfg Config, dim int, sigma bool, seed uint64) *network {
 }
 
 // init draws every weight and bias from U(−1/√fanIn, 1/√fanIn) (PyTorch's
-// nn.Linear default) with a PCG stream seeded from seed; Adam state is
-// reset.
+// nn.Linear default) with a PCG stream seeded from seed, except the
+// cell-line embedding, which starts at 0; Adam state is reset.
 func (n *network) init(seed uint64) {
 	rng := rand.New(rand.NewPCG(seed, 0x6465757020696e69)) // "deup ini"
 	for _, p := range n.params {
 		switch d := p.t.Data().(type) {
 		case []float32:
+			if p.name == "cl.e" {
+				clear(d) // the cell-line embedding starts at 0 (newNetwork)
+				break
+			}
 			nn.InitLinear(d, p.fanIn, rng)
 		case []float64:
+			if p.name == "cl.e" {
+				clear(d)
+				break
+			}
 			nn.InitLinear(d, p.fanIn, rng)
 		}
 		p.opt32.Reset()
