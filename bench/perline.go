@@ -198,6 +198,9 @@ func runPerLine(ctx context.Context, d *model.Dataset, cfg Config, seed uint64, 
 	if len(ss.Train) < 3 || len(ss.Val) < 3 {
 		return 0, fmt.Errorf("bench: %s, seed %d, line %s: %d training and %d validation pairs (the per-line reference needs the line in training)", PerLine, seed, d.LineNames[l], len(ss.Train), len(ss.Val))
 	}
+	// The one-line model is trained as a one-line screen is (the default
+	// batch size, not the panel's).
+	cfg.Model.BatchSize = 0
 	m := newMethod(DEUP, cfg, seed)
 	t0 := time.Now()
 	if err := m.Fit(ctx, sub, ss, progress); err != nil {
