@@ -231,7 +231,11 @@ func runBench(ctx context.Context, env Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s, features %s: %d drugs, %d pairs; %d seeds × %d methods; split by %s (BLAS %s)\n",
 		name, strings.Join(sc.CellLines, ", "), sc.ScoreNames[si], *feat, len(sc.Drugs), len(d.Pairs), *seeds, len(cfg.Methods), *splitBy, model.BLAS())
-	bar := progress.New(env.Stderr, "bench", *seeds*len(cfg.Methods))
+	trainings := *seeds * len(cfg.Methods)
+	if cfg.PerLineReference {
+		trainings += *seeds * len(sc.CellLines) // one per line
+	}
+	bar := progress.New(env.Stderr, "bench", trainings)
 	res, err := bench.Run(ctx, d, sc.Truth, cfg, func(e bench.Event) {
 		if e.Train.Done {
 			bar.Set(e.Done, fmt.Sprintf("%s seed %d done", e.Method, e.Seed))

@@ -103,7 +103,8 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	members := fs.Int("members", 3, "ensemble members (ensemble, ensemble-nll)")
 	passes := fs.Int("passes", 3, "stochastic prediction passes (mcdropout)")
 	dropRate := fs.Float64("dropout", 0.1, "dropout rate on the combined layers (mcdropout)")
-	cellLine := fs.String("cell-line", "", "cell line to train on (default: the screen's first)")
+	cellLine := fs.String("cell-line", "", "one cell line to train on (default: see --cell-lines)")
+	cellLines := fs.String("cell-lines", "", cellLinesUsage)
 	score := fs.String("score", "", "score column (default: the first)")
 	seed := fs.Uint64("seed", 1, "seed of the split, the weights and the shuffling")
 	epochs := fs.Int("epochs", 0, "maximum epochs (0: the default, 300)")
@@ -147,16 +148,19 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 		return fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
 	}
 	cfg := model.Config{Seed: *seed, MaxEpochs: *epochs, Patience: *patience, SigmaFeatures: sf, SigmaLoss: *sigmaLoss, NoveltyHoldout: noveltyHoldout(*novelty)}
-	m, err := newMethod(*method, cfg, *members, *passes, *dropRate)
-	if err != nil {
-		return err
-	}
 	start := time.Now()
 	sc, name, err := loadScreen(*screenDir)
 	if err != nil {
 		return err
 	}
-	sc, err = oneCellLine(sc, *cellLine)
+	sc, err = selectCellLines(sc, *screenDir == "", *cellLine, *cellLines)
+	if err != nil {
+		return err
+	}
+	if len(sc.CellLines) > 1 {
+		cfg.BatchSize = model.PanelBatchSize // one model over every line (a panel)
+	}
+	m, err := newMethod(*method, cfg, *members, *passes, *dropRate)
 	if err != nil {
 		return err
 	}
@@ -395,6 +399,9 @@ func modelMeta(sc *drugcomb.Screen, dir string, score int, method string, sig *l
 			return nil, err
 		}
 		id.Dir = abs
+	}
+	if len(sc.CellLines) > 1 {
+		id.CellLines = sc.CellLines // the model's embedding order; Digest covers the first
 	}
 	return &trained.Meta{Method: method, Screen: id, Drugs: trained.NewDrugs(sc.Drugs), Signatures: trained.NewSignatures(sig, sc.Drugs), Training: tr}, nil
 }

@@ -66,6 +66,11 @@ type Screen struct {
 	Dir          string `json:"dir,omitempty"`
 	SynthSeed    uint64 `json:"synth_seed,omitempty"`
 	CellLine     string `json:"cell_line"`
+	// CellLines lists, for a model trained on several cell lines at once
+	// (a panel), every line in the order of the network's cell-line
+	// embedding (model.Pair.Line indexes it); CellLine is then the first.
+	// Absent for a one-line model.
+	CellLines []string `json:"cell_lines,omitempty"`
 	Score        string `json:"score"`
 	Pairs        int    `json:"pairs"`        // pairs of the cell line trained on (in- and out-of-sample)
 	Measurements int    `json:"measurements"` // replicate measurements behind them
