@@ -510,3 +510,56 @@ func TestFeedOrder(t *testing.T) {
 		t.Errorf("feedOrder(ensemble-nll, due, mcdropout) = %v, want %v", got, want)
 	}
 }
+
+// TestRatioUndefinedInTable: a row whose sigma barely varies (DUE on PC-3,
+// docs/validation.md: upper_bound 0.004, -0.010, -0.006 per seed on 432
+// test pairs) shows "—" for ratio, null in results.json, and the reason
+// under the table; a row above the threshold 2/sqrt(432) = 0.096 keeps its
+// ratio.
+func TestRatioUndefinedInTable(t *testing.T) {
+	score := func(corr, ub float64) uq.Metrics {
+		return uq.Metrics{N: 432, Corr: corr, UpperBound: ub, Ratio: uq.Ratio(corr, ub, 432)}
+	}
+	res := &Result{
+		Seeds: []uint64{1, 2, 3}, TestPairs: 432,
+		Rows: []Row{
+			{Method: "deup", PerSeed: []uq.Metrics{score(0.30, 0.34), score(0.29, 0.33), score(0.33, 0.35)}, TrainSeconds: []float64{1, 1, 1}},
+			{Method: "due", PerSeed: []uq.Metrics{score(0.03, 0.004), score(0.26, -0.010), score(0.17, -0.006)}, TrainSeconds: []float64{1, 1, 1}},
+		},
+	}
+	var b strings.Builder
+	if err := res.WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	table := b.String()
+	for _, want := range []string{
+		"| deup | 0.31 ± 0.02 | 0.34 ± 0.01 | 0.90 ± 0.04 |",
+		"| due | 0.15 ± 0.12 | -0.00 ± 0.01 | — |",
+		"where upper_bound < 2/sqrt(n) = 0.096 for n = 432 test pairs",
+		"due on 3 of 3 seeds (upper_bound 0.004, -0.010, -0.006)",
+	} {
+		if !strings.Contains(table, want) {
+			t.Errorf("table lacks %q:\n%s", want, table)
+		}
+	}
+	if strings.Contains(table, "deup on") {
+		t.Errorf("the note names deup, whose ratio is defined:\n%s", table)
+	}
+	var js bytes.Buffer
+	if err := res.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Methods map[string]map[string]struct {
+			Mean    *float64   `json:"mean"`
+			PerSeed []*float64 `json:"per_seed"`
+		} `json:"methods"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	due := doc.Methods["due"]["ratio"]
+	if due.Mean != nil || len(due.PerSeed) != 3 || due.PerSeed[0] != nil {
+		t.Errorf("results.json due ratio: mean %v, per seed %v; want null", due.Mean, due.PerSeed)
+	}
+}

@@ -12,7 +12,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/deup-screening/deup/internal/jsonfloat"
-	"github.com/deup-screening/deup/internal/parquetfile"
+	"github.com/deup-screening/deup/internal/tabular"
 	"github.com/deup-screening/deup/uq"
 )
 
@@ -214,11 +214,16 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 		row := &r.Rows[i]
 		fmt.Fprintf(&b, "| %s |", row.Method)
 		for _, m := range tableMetrics {
-			fmt.Fprintf(&b, " %s |", pm(row.metric(m.name), m.prec))
+			v := pm(row.metric(m.name), m.prec)
+			if m.name == "ratio" && v == "n/a" {
+				v = "—"
+			}
+			fmt.Fprintf(&b, " %s |", v)
 		}
 		fmt.Fprintf(&b, " %s |\n", pm(row.TrainSeconds, 1))
 	}
 	fmt.Fprintf(&b, "\n%d seeds (mean ± sample sd), %d test pairs per seed; wall time %.1f s\n", len(r.Seeds), r.TestPairs, r.WallSeconds)
+	r.writeRatioNote(&b)
 	r.writeConformalTable(&b)
 	if r.HasTruth {
 		b.WriteString("\nAgainst the known truth (epistemic: |mu - true mean|; aleatoric: true noise sd):\n\n| method |")
@@ -278,6 +283,39 @@ func (r *Result) writeEpiTable(b *strings.Builder) {
 	if fromVal {
 		b.WriteString("\nunseen0: no test pair has two training drugs (split by drug); taken over the validation pairs whose two drugs are in training pairs.\n")
 	}
+}
+
+// writeRatioNote says, under the table, why a ratio is "—": on some seed
+// upper_bound was below uq.RatioMinUpperBound (sigma barely varies; the
+// quotient would be noise) or undefined (constant sigma).
+func (r *Result) writeRatioNote(b *strings.Builder) {
+	var notes []string
+	for i := range r.Rows {
+		row := &r.Rows[i]
+		undefined, low := 0, []string{}
+		for _, m := range row.PerSeed {
+			if !math.IsNaN(m.Ratio) {
+				continue
+			}
+			undefined++
+			if !math.IsNaN(m.UpperBound) {
+				low = append(low, fmt.Sprintf("%.3f", m.UpperBound))
+			}
+		}
+		switch {
+		case undefined == 0:
+		case len(low) > 0:
+			notes = append(notes, fmt.Sprintf("%s on %d of %d seeds (upper_bound %s)", row.Method, undefined, len(row.PerSeed), strings.Join(low, ", ")))
+		default:
+			notes = append(notes, fmt.Sprintf("%s (sigma constant: no upper_bound)", row.Method))
+		}
+	}
+	if len(notes) == 0 {
+		return
+	}
+	n := r.TestPairs
+	fmt.Fprintf(b, "ratio — (undefined, null in results.json) where upper_bound < 2/sqrt(n) = %.3f for n = %d test pairs: sigma barely varies there and corr/upper_bound is noise (docs/metrics.md): %s\n",
+		uq.RatioMinUpperBound(n), n, strings.Join(notes, "; "))
 }
 
 // writeConformalTable writes the table of conformal intervals: coverage
@@ -361,7 +399,7 @@ func (r *Result) WritePredictions(w io.Writer, drugIDs func(pair int) (string, s
 	}
 	rec := b.NewRecord()
 	defer rec.Release()
-	if err := parquetfile.Write(w, rec, mem); err != nil {
+	if err := tabular.Encode(w, tabular.Parquet, rec, tabular.Options{Mem: mem}); err != nil {
 		return fmt.Errorf("bench: predictions: %w", err)
 	}
 	return nil

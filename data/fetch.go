@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/deup-screening/deup/internal/atomicfile"
 )
 
 // Source is one downloadable public file.
@@ -168,10 +170,15 @@ func (f *Fetcher) Fetch(ctx context.Context, src Source) (Result, error) {
 		os.Remove(part)
 		return res, fmt.Errorf("data: fetch %s: %w: sha256 %s, the manifest says %s (partial file removed)", src.Name, ErrChecksum, sum, src.SHA256)
 	}
+	// The .part file is the resumable temporary beside dest: synced, then
+	// renamed into place as atomicfile does.
+	if err := syncFile(part); err != nil {
+		return res, fmt.Errorf("data: fetch %s: %w", src.Name, err)
+	}
 	if err := os.Rename(part, dest); err != nil {
 		return res, fmt.Errorf("data: fetch %s: %w", src.Name, err)
 	}
-	if err := os.WriteFile(dest+".sha256", []byte(sum+"  "+src.File+"\n"), 0o644); err != nil {
+	if err := atomicfile.WriteFile(dest+".sha256", []byte(sum+"  "+src.File+"\n")); err != nil {
 		return res, fmt.Errorf("data: fetch %s: %w", src.Name, err)
 	}
 	res.Bytes, res.SHA256 = fi.Size(), sum
@@ -356,4 +363,16 @@ func Select(all []Source, names []string) ([]Source, error) {
 		}
 	}
 	return out, nil
+}
+
+func syncFile(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
-	"github.com/deup-screening/deup/internal/parquetfile"
+	"github.com/deup-screening/deup/internal/tabular"
 	"github.com/deup-screening/deup/internal/vocab"
 )
 
@@ -186,5 +186,5 @@ func (t Table) Record(mem memory.Allocator) arrow.Record {
 func (t Table) WriteParquet(w io.Writer, mem memory.Allocator) error {
 	rec := t.Record(mem)
 	defer rec.Release()
-	return parquetfile.Write(w, rec, mem)
+	return tabular.Encode(w, tabular.Parquet, rec, tabular.Options{Mem: mem})
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/apache/arrow/go/v15/parquet"
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+
+	"github.com/deup-screening/deup/internal/tabular"
 )
 
 // The same five measurements in every format: (A,B) twice in both orders,
@@ -133,8 +135,8 @@ func TestImportFormats(t *testing.T) {
 		{"arrow file", "t.feather", func(t *testing.T, mem memory.Allocator) []byte {
 			rec := sameTableRecord(mem)
 			defer rec.Release()
-			var buf seekBuffer
-			w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(rec.Schema()), ipc.WithAllocator(mem))
+			var buf bytes.Buffer
+			w, err := tabular.NewWriter(&buf, tabular.Arrow, rec.Schema(), tabular.Options{Mem: mem})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -151,7 +153,7 @@ func TestImportFormats(t *testing.T) {
 			if err := w.Close(); err != nil {
 				t.Fatal(err)
 			}
-			return buf.b
+			return buf.Bytes()
 		}},
 		{"arrow stream", "t.arrows", func(t *testing.T, mem memory.Allocator) []byte {
 			rec := sameTableRecord(mem)
@@ -188,7 +190,7 @@ func TestImportFormats(t *testing.T) {
 			checkSameTable(t, s, rep)
 			// import -> Parquet -> load preserves every value.
 			dir := filepath.Join(t.TempDir(), "screen")
-			if err := saveWith(dir, s, mem); err != nil {
+			if err := saveWith(dir, s, nil, mem); err != nil {
 				t.Fatal(err)
 			}
 			back, err := openWith(dir, FormParquet, mem)

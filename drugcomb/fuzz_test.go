@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow/go/v15/parquet"
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 	"github.com/deup-screening/deup/internal/shareddata"
+	"github.com/deup-screening/deup/internal/tabular"
 )
 
 // fuzzSeeds are inputs in every format the importer reads.
@@ -42,14 +43,11 @@ func fuzzSeeds(f *testing.F) [][]byte {
 	w.Write(rec)
 	w.Close()
 	seeds = append(seeds, pq.Bytes())
-	var af seekBuffer
-	aw, err := ipc.NewFileWriter(&af, ipc.WithSchema(rec.Schema()), ipc.WithAllocator(mem))
-	if err != nil {
+	var af bytes.Buffer
+	if err := tabular.Encode(&af, tabular.Arrow, rec, tabular.Options{Mem: mem}); err != nil {
 		f.Fatal(err)
 	}
-	aw.Write(rec)
-	aw.Close()
-	seeds = append(seeds, af.b)
+	seeds = append(seeds, af.Bytes())
 	var as bytes.Buffer
 	sw := ipc.NewWriter(&as, ipc.WithSchema(rec.Schema()), ipc.WithAllocator(mem))
 	sw.Write(rec)
@@ -99,7 +97,7 @@ func FuzzReadTable(f *testing.F) {
 			t.Fatalf("report does not add up: read %d, used %d, dropped %d, screen %d", rep.RowsRead, rep.Measurements, rep.DroppedRows(), s.Measurements())
 		}
 		dir := filepath.Join(t.TempDir(), "s")
-		if err := saveWith(dir, s, mem); err != nil {
+		if err := saveWith(dir, s, nil, mem); err != nil {
 			t.Fatal(err)
 		}
 		back, err := openWith(dir, FormParquet, mem)

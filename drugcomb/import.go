@@ -41,6 +41,13 @@ type Options struct {
 	Lenient       bool             // count bad rows (unparsable score, wrong width, bad quoting) instead of failing
 	SingleDrug    bool             // an empty drug B marks a single-drug row (DrugComb), not a missing drug
 	Allocator     memory.Allocator // for Arrow and Parquet inputs; nil means memory.DefaultAllocator
+	// CheckSMILES, if set, is asked about the SMILES of every drug a kept
+	// row would bring into the screen (once per drug). A drug whose SMILES
+	// it refuses is left out of the screen with every row that names it
+	// (reason "unusable SMILES"), and listed, with the error, in
+	// Report.UnusableStructures: what the screen keeps is what a model
+	// can use. Commands pass the check that training applies.
+	CheckSMILES func(smiles string) error
 	// Progress, if set, is called with the number of rows read so far,
 	// every ProgressEvery rows.
 	Progress func(rows int)
@@ -51,6 +58,10 @@ const ProgressEvery = 1 << 16
 
 // ErrNoPairs is returned (with the report) when an import keeps no pair.
 var ErrNoPairs = errors.New("drugcomb: no usable rows: the screen would be empty")
+
+// ErrNoRows is returned (with the report) when the pairs tables hold no
+// row at all (a header alone, or an empty file).
+var ErrNoRows = errors.New("drugcomb: the pairs file is empty: it has a header but no rows")
 
 // ImportTable reads the table in path (CSV/TSV/any delimited text, plain or
 // gzip-compressed, Parquet, or Arrow IPC) with opt's column map. It returns
@@ -153,10 +164,11 @@ type importer struct {
 	keyOf   map[string]string // lower-case drug value -> drug ID (first spelling)
 	usedCat map[int]bool      // catalogue entries in kept rows
 	first   string            // the first file
+	checked map[string]error  // drug ID -> CheckSMILES's verdict on its SMILES
 }
 
 func newImporter(opt Options) *importer {
-	im := &importer{opt: opt, rep: &Report{Format: opt.Format, Inputs: []string{}}, keyOf: map[string]string{}, usedCat: map[int]bool{}}
+	im := &importer{opt: opt, rep: &Report{Format: opt.Format, Inputs: []string{}}, keyOf: map[string]string{}, usedCat: map[int]bool{}, checked: map[string]error{}}
 	if opt.Catalogue != nil {
 		for _, t := range opt.Catalogue.Notes {
 			c := *t
@@ -375,6 +387,10 @@ func (im *importer) add(file string, src rowSource) error {
 			rep.drop(ReasonSelfPair, src.loc(), drugs[0].ID)
 			continue
 		}
+		if d, err := im.checkStructures(drugs); err != nil {
+			rep.drop(ReasonBadSMILES, src.loc(), fmt.Sprintf("drug %s: %v", d, err))
+			continue
+		}
 		var bad *ParseError
 		badReason := ""
 		present := 0
@@ -420,6 +436,49 @@ func (im *importer) add(file string, src rowSource) error {
 		usedCat[catIdx[0]], usedCat[catIdx[1]] = true, true
 	}
 	return nil
+}
+
+// inputs are the pairs tables read (the report's inputs but the catalogue).
+func (im *importer) inputs() []string {
+	var in []string
+	for _, f := range im.rep.Inputs {
+		if im.opt.Catalogue == nil || f != im.opt.Catalogue.File {
+			in = append(in, f)
+		}
+	}
+	return in
+}
+
+// checkStructures applies Options.CheckSMILES to the SMILES each drug of
+// a row would carry in the screen (the first one seen is kept); it returns
+// the first drug refused, named, and why.
+func (im *importer) checkStructures(drugs [2]Drug) (string, error) {
+	if im.opt.CheckSMILES == nil {
+		return "", nil
+	}
+	for _, d := range drugs {
+		smi := d.SMILES
+		if im.b != nil {
+			if prev, ok := im.b.DrugByID(d.ID); ok && prev.SMILES != "" {
+				smi = prev.SMILES
+			}
+		}
+		if smi == "" {
+			continue
+		}
+		err, seen := im.checked[d.ID]
+		if !seen {
+			err = im.opt.CheckSMILES(smi)
+			im.checked[d.ID] = err
+			if err != nil {
+				im.rep.UnusableStructures = append(im.rep.UnusableStructures, StructureError{ID: d.ID, Name: d.Name, SMILES: smi, Error: err.Error()})
+			}
+		}
+		if err != nil {
+			return d.Label(), err
+		}
+	}
+	return "", nil
 }
 
 // finish returns the screen and the report. name "" means the first
@@ -472,6 +531,9 @@ func (im *importer) finish(name string) (*Screen, *Report, error) {
 		}
 	}
 	rep.finish(s)
+	if rep.RowsRead == 0 {
+		return nil, rep, fmt.Errorf("%w (%s)", ErrNoRows, strings.Join(im.inputs(), ", "))
+	}
 	if catErr != nil {
 		return nil, rep, catErr
 	}

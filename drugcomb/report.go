@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/deup-screening/deup/internal/atomicfile"
 )
 
 // Reasons a row of an input table is not used. Every row read is either
@@ -25,7 +27,18 @@ const (
 	ReasonMalformed       = "malformed record"       // CSV quoting error (only with Lenient)
 	ReasonInfiniteScore   = "infinite score"         // a score of ±Inf (only with Lenient)
 	ReasonBadText         = "invalid UTF-8"          // a drug, cell line or SMILES field that is not UTF-8 (only with Lenient)
+	ReasonBadSMILES       = "unusable SMILES"        // a drug whose SMILES Options.CheckSMILES refuses (only with CheckSMILES)
 )
+
+// StructureError is a drug left out of a screen because its SMILES cannot
+// be used (Options.CheckSMILES): which drug, its SMILES, and the parser's
+// message with the position.
+type StructureError struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	SMILES string `json:"smiles"`
+	Error  string `json:"error"`
+}
 
 // MaxExamples is how many example locations a Tally keeps.
 const MaxExamples = 5
@@ -60,6 +73,10 @@ type Report struct {
 	CellLines       int      `json:"cell_lines"`
 	Dropped         []*Tally `json:"dropped"` // unused rows by reason, most frequent first
 	Notes           []*Tally `json:"notes"`   // things worth knowing that dropped no row
+	// UnusableStructures lists every drug left out because its SMILES
+	// cannot be used, with its rows (counted under ReasonBadSMILES);
+	// absent from the JSON when there is none.
+	UnusableStructures []StructureError `json:"unusable_structures,omitempty"`
 	// PerLine describes each cell line of a screen with several (a
 	// panel), in the screen's cell-line order; nil for a one-line screen,
 	// whose report is unchanged.
@@ -208,6 +225,12 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "  notes\n")
 		writeTallies(&b, r.Notes)
 	}
+	if len(r.UnusableStructures) > 0 {
+		fmt.Fprintf(&b, "  drugs left out, SMILES unusable: %d (with their rows)\n", len(r.UnusableStructures))
+		for _, e := range r.UnusableStructures {
+			fmt.Fprintf(&b, "    %s: %s\n", Drug{ID: e.ID, Name: e.Name}.Label(), e.Error)
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -234,7 +257,7 @@ func SaveReport(dir string, r *Report) error {
 	if err != nil {
 		return fmt.Errorf("drugcomb: report: %w", err)
 	}
-	if err := WriteFileAtomic(filepath.Join(dir, ReportFile), append(b, '\n')); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, ReportFile), append(b, '\n')); err != nil {
 		return fmt.Errorf("drugcomb: report: %w", err)
 	}
 	return nil

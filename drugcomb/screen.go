@@ -13,6 +13,15 @@ type Drug struct {
 	SMILES     string // "" when unknown
 }
 
+// Label names the drug for a person: "NAME (ID)", or the ID alone when it
+// has no other name.
+func (d Drug) Label() string {
+	if d.Name == "" || d.Name == d.ID {
+		return d.ID
+	}
+	return d.Name + " (" + d.ID + ")"
+}
+
 // Pair is one unordered (drug, drug, cell line) combination with its
 // replicate measurements aggregated. A < B always: (a,b) and (b,a) are the
 // same pair.
@@ -88,6 +97,28 @@ func (s *Screen) KeepPairs(keep func(i int, p *Pair) bool) *Screen {
 		out.Truth = &Truth{Mean: tm, NoiseVar: tv}
 	}
 	return &out
+}
+
+// KeepDrugs returns a copy of s holding only the drugs for which keep
+// returns true, in order, and the pairs whose two drugs are both kept, with
+// their drug indices renumbered and the truth kept aligned. Cell lines and
+// scores are shared with s.
+func (s *Screen) KeepDrugs(keep func(i int, d Drug) bool) *Screen {
+	newIdx := make([]int, len(s.Drugs))
+	var drugs []Drug
+	for i, d := range s.Drugs {
+		newIdx[i] = -1
+		if keep(i, d) {
+			newIdx[i] = len(drugs)
+			drugs = append(drugs, d)
+		}
+	}
+	out := s.KeepPairs(func(_ int, p *Pair) bool { return newIdx[p.A] >= 0 && newIdx[p.B] >= 0 })
+	out.Drugs = drugs
+	for i := range out.Pairs {
+		out.Pairs[i].A, out.Pairs[i].B = newIdx[out.Pairs[i].A], newIdx[out.Pairs[i].B]
+	}
+	return out
 }
 
 // DrugIndex returns the index in s.Drugs of the drug with the given ID, or -1.

@@ -132,3 +132,33 @@ func TestKeepPairs(t *testing.T) {
 		t.Fatal("the original screen changed")
 	}
 }
+
+// TestKeepDrugs: dropping drug b (index 1) of a, b, c, d leaves the pairs
+// of a, c, d renumbered (c: 2 -> 1, d: 3 -> 2) with their truth aligned.
+func TestKeepDrugs(t *testing.T) {
+	s := &Screen{
+		Drugs: []Drug{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "d"}},
+		Pairs: []Pair{{A: 0, B: 1, N: 1}, {A: 0, B: 2, N: 1}, {A: 1, B: 3, N: 1}, {A: 2, B: 3, N: 2}},
+		Truth: &Truth{Mean: []float64{1, 2, 3, 4}, NoiseVar: []float64{10, 20, 30, 40}},
+	}
+	got := s.KeepDrugs(func(_ int, d Drug) bool { return d.ID != "b" })
+	wantIDs := []string{"a", "c", "d"}
+	wantPairs := [][2]int{{0, 1}, {1, 2}}
+	wantTruth := []float64{2, 4}
+	if len(got.Drugs) != len(wantIDs) || len(got.Pairs) != len(wantPairs) {
+		t.Fatalf("kept %d drugs, %d pairs; want %d, %d", len(got.Drugs), len(got.Pairs), len(wantIDs), len(wantPairs))
+	}
+	for i, id := range wantIDs {
+		if got.Drugs[i].ID != id {
+			t.Errorf("drug %d = %s, want %s", i, got.Drugs[i].ID, id)
+		}
+	}
+	for i, p := range wantPairs {
+		if got.Pairs[i].A != p[0] || got.Pairs[i].B != p[1] || got.Truth.Mean[i] != wantTruth[i] {
+			t.Errorf("pair %d = %d-%d (truth %v), want %d-%d (%v)", i, got.Pairs[i].A, got.Pairs[i].B, got.Truth.Mean[i], p[0], p[1], wantTruth[i])
+		}
+	}
+	if s.Pairs[3].A != 2 {
+		t.Error("KeepDrugs changed the input screen's pairs")
+	}
+}

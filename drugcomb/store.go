@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,12 +12,11 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
-	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/apache/arrow/go/v15/parquet"
-	"github.com/apache/arrow/go/v15/parquet/compress"
-	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 	"github.com/deup-screening/deup/internal/arrowguard"
+	"github.com/deup-screening/deup/internal/atomicfile"
+	"github.com/deup-screening/deup/internal/tabular"
 )
 
 // File names inside a screen directory.
@@ -151,16 +149,31 @@ func (s *Screen) Validate() error {
 // directory or empty), each file is written to a temporary file and renamed
 // over the old one, meta.json last; other files in dir are left alone.
 func Save(dir string, s *Screen) error {
-	return saveWith(dir, s, memory.DefaultAllocator)
+	return saveWith(dir, s, nil, memory.DefaultAllocator)
 }
 
-func saveWith(dir string, s *Screen, mem memory.Allocator) error {
+// SaveWithReport is Save with the import's data report (report.json)
+// written with the screen's files, before meta.json: a new directory
+// appears complete with its report, or not at all.
+func SaveWithReport(dir string, s *Screen, r *Report) error {
+	return saveWith(dir, s, r, memory.DefaultAllocator)
+}
+
+func saveWith(dir string, s *Screen, r *Report, mem memory.Allocator) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
 	files, _, err := encodeScreen(s, mem)
 	if err != nil {
 		return err
+	}
+	if r != nil {
+		b, err := json.MarshalIndent(r, "", "  ")
+		if err != nil {
+			return fmt.Errorf("drugcomb: report: %w", err)
+		}
+		// before meta.json, the last file
+		files = append(files[:len(files)-1], encodedFile{ReportFile, append(b, '\n')}, files[len(files)-1])
 	}
 	fi, err := os.Stat(dir)
 	switch {
@@ -169,26 +182,17 @@ func saveWith(dir string, s *Screen, mem memory.Allocator) error {
 		if err := os.MkdirAll(parent, 0o755); err != nil {
 			return fmt.Errorf("drugcomb: save: %w", err)
 		}
-		tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp-")
+		d, err := atomicfile.CreateDir(dir)
 		if err != nil {
 			return fmt.Errorf("drugcomb: save: %w", err)
 		}
-		if err := os.Chmod(tmp, 0o755); err != nil { // MkdirTemp makes 0700
-			os.RemoveAll(tmp)
-			return fmt.Errorf("drugcomb: save: %w", err)
-		}
+		defer d.Abort()
 		for _, f := range files {
-			if err := os.WriteFile(filepath.Join(tmp, f.name), f.data, 0o644); err != nil {
-				os.RemoveAll(tmp)
+			if err := d.WriteFile(f.name, f.data); err != nil {
 				return fmt.Errorf("drugcomb: save: %w", err)
 			}
 		}
-		if err := os.Chmod(tmp, 0o755); err != nil {
-			os.RemoveAll(tmp)
-			return fmt.Errorf("drugcomb: save: %w", err)
-		}
-		if err := os.Rename(tmp, dir); err != nil {
-			os.RemoveAll(tmp)
+		if err := d.Commit(); err != nil {
 			return fmt.Errorf("drugcomb: save: %w", err)
 		}
 		return nil
@@ -207,43 +211,9 @@ func saveWith(dir string, s *Screen, mem memory.Allocator) error {
 		}
 	}
 	for _, f := range files { // meta.json is last in files
-		if err := WriteFileAtomic(filepath.Join(dir, f.name), f.data); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, f.name), f.data); err != nil {
 			return fmt.Errorf("drugcomb: save: %w", err)
 		}
-	}
-	return nil
-}
-
-// WriteFileAtomic writes data to a temporary file in the directory of path
-// and renames it to path, so readers see the old or the new file, never a
-// part of one.
-func WriteFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	if err := f.Chmod(0o644); err != nil { // CreateTemp makes 0600
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Chmod(tmp, 0o644); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
 	}
 	return nil
 }
@@ -409,71 +379,18 @@ func pairsRecord(s *Screen, mem memory.Allocator) arrow.Record {
 }
 
 func encodeIPC(rec arrow.Record, mem memory.Allocator) ([]byte, error) {
-	var buf seekBuffer
-	w, err := ipc.NewFileWriter(&buf, ipc.WithSchema(rec.Schema()), ipc.WithAllocator(mem))
-	if err != nil {
+	var buf bytes.Buffer
+	if err := tabular.Encode(&buf, tabular.Arrow, rec, tabular.Options{Mem: mem}); err != nil {
 		return nil, err
 	}
-	if err := w.Write(rec); err != nil {
-		w.Close()
-		return nil, err
-	}
-	if err := w.Close(); err != nil {
-		return nil, err
-	}
-	return buf.b, nil
+	return buf.Bytes(), nil
 }
 
-// seekBuffer is an in-memory io.WriteSeeker (the IPC file writer needs Seek).
-type seekBuffer struct {
-	b   []byte
-	pos int
-}
-
-func (s *seekBuffer) Write(p []byte) (int, error) {
-	if need := s.pos + len(p); need > len(s.b) {
-		s.b = append(s.b, make([]byte, need-len(s.b))...)
-	}
-	copy(s.b[s.pos:], p)
-	s.pos += len(p)
-	return len(p), nil
-}
-
-func (s *seekBuffer) Seek(off int64, whence int) (int64, error) {
-	var p int64
-	switch whence {
-	case io.SeekStart:
-		p = off
-	case io.SeekCurrent:
-		p = int64(s.pos) + off
-	case io.SeekEnd:
-		p = int64(len(s.b)) + off
-	default:
-		return 0, errors.New("seekBuffer: bad whence")
-	}
-	if p < 0 {
-		return 0, errors.New("seekBuffer: negative position")
-	}
-	s.pos = int(p)
-	return p, nil
-}
-
+// encodeParquet writes rec with the project's one Parquet policy (package
+// tabular: Snappy, a REQUIRED root that every reader opens).
 func encodeParquet(rec arrow.Record, mem memory.Allocator) ([]byte, error) {
 	var buf bytes.Buffer
-	// A REQUIRED root, as Arrow C++ (pyarrow) writes it: arrow-go's default,
-	// REPEATED, makes other readers (parquet-go) expect repetition levels
-	// in every column and fail.
-	props := parquet.NewWriterProperties(parquet.WithAllocator(mem), parquet.WithCompression(compress.Codecs.Snappy),
-		parquet.WithRootRepetition(parquet.Repetitions.Required))
-	w, err := pqarrow.NewFileWriter(rec.Schema(), &buf, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem), pqarrow.WithStoreSchema()))
-	if err != nil {
-		return nil, err
-	}
-	if err := w.Write(rec); err != nil {
-		w.Close()
-		return nil, err
-	}
-	if err := w.Close(); err != nil {
+	if err := tabular.Encode(&buf, tabular.Parquet, rec, tabular.Options{Mem: mem}); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

@@ -53,7 +53,7 @@ func TestSaveOpenRoundTrip(t *testing.T) {
 			defer mem.AssertSize(t, 0)
 			dir := filepath.Join(t.TempDir(), "screen")
 			want := testScreen(tc.truth)
-			if err := saveWith(dir, want, mem); err != nil {
+			if err := saveWith(dir, want, nil, mem); err != nil {
 				t.Fatal(err)
 			}
 			got, err := openWith(dir, tc.form, mem)
@@ -65,7 +65,7 @@ func TestSaveOpenRoundTrip(t *testing.T) {
 			}
 			// Saving again over an existing screen directory works.
 			want.Name = "renamed"
-			if err := saveWith(dir, want, mem); err != nil {
+			if err := saveWith(dir, want, nil, mem); err != nil {
 				t.Fatal(err)
 			}
 			got, err = openWith(dir, tc.form, mem)

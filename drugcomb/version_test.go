@@ -20,7 +20,7 @@ func TestOpenVersion1(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 	want := testScreen(true)
 	dir := filepath.Join(t.TempDir(), "v1")
-	if err := saveWith(dir, want, mem); err != nil {
+	if err := saveWith(dir, want, nil, mem); err != nil {
 		t.Fatal(err)
 	}
 	// Rewrite the pairs table as version 1 wrote it.

@@ -180,7 +180,7 @@ func build(drugs []drugcomb.Drug, cfg Config, sig *lincs.Signatures, lenient boo
 		}
 		if err != nil {
 			rep.Skipped = append(rep.Skipped, i)
-			rep.Errors = append(rep.Errors, fmt.Errorf("drug %d (%s): %w", i, d.ID, err))
+			rep.Errors = append(rep.Errors, fmt.Errorf("drug %s: %w", d.Label(), err))
 			continue
 		}
 		if choices != nil && choices[i].Dropped() {
@@ -225,6 +225,23 @@ func build(drugs []drugcomb.Drug, cfg Config, sig *lincs.Signatures, lenient boo
 	}
 	_ = lenient
 	return f, rep, nil
+}
+
+// CheckSMILES says whether a drug with this SMILES can be given features:
+// nil when its fingerprint can be computed both of the ways Build computes
+// it (the whole molecule, and the largest organic fragment), else the
+// parser's or fingerprinter's error (a *chem.ParseError names the
+// position). It is the check data import applies, so that a screen keeps
+// only drugs that train can use.
+func CheckSMILES(smiles string) error {
+	if smiles == "" {
+		return errors.New("no SMILES")
+	}
+	if _, err := chem.MorganBits(smiles, 3, 1024); err != nil {
+		return err
+	}
+	_, _, errs := chem.LargestFragmentBitsAll([]string{smiles}, 3, 1024, 1, chem.LargestFragmentChooser{PreferOrganic: true})
+	return errs[0]
 }
 
 // ErrNoSignature marks a drug left out because it has no signature with a

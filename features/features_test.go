@@ -146,13 +146,13 @@ func TestSaltStripped(t *testing.T) {
 }
 
 func TestSignaturesAppendedAndErrors(t *testing.T) {
-	drugs := []drugcomb.Drug{{ID: "a", SMILES: "CCO"}, {ID: "b", SMILES: "c1ccccc1"}, {ID: "c", SMILES: "C1CC"}, {ID: "d"}}
+	drugs := []drugcomb.Drug{{ID: "a", SMILES: "CCO"}, {ID: "b", SMILES: "c1ccccc1"}, {ID: "c", Name: "Ring", SMILES: "C1CC"}, {ID: "d"}}
 	sig := &lincs.Signatures{Genes: []string{"g1", "g2", "g3"}, DrugIDs: []string{"a", "b", "c", "d"},
 		Vectors: [][]float32{{1, 0, -2}, nil, {3, 3, 3}, nil}}
 	t.Run("strict build names bad drugs", func(t *testing.T) {
 		_, _, err := Build(drugs, Config{Kind: FingerprintSignature}, sig)
-		if err == nil || !strings.Contains(err.Error(), "(c)") || !strings.Contains(err.Error(), "(d)") {
-			t.Fatalf("err = %v, want drugs c and d named", err)
+		if err == nil || !strings.Contains(err.Error(), "drug Ring (c): ") || !strings.Contains(err.Error(), "drug d: ") {
+			t.Fatalf("err = %v, want drugs c (by name and id) and d named", err)
 		}
 	})
 	t.Run("lenient", func(t *testing.T) {
@@ -208,5 +208,36 @@ func TestRequireSignature(t *testing.T) {
 	cfg.RequireSignature = false
 	if _, kept, _, err := BuildLenient(drugs, cfg, sig); err != nil || len(kept) != 4 {
 		t.Errorf("without RequireSignature: kept %v, %v", kept, err)
+	}
+}
+
+// TestCheckSMILES: the import's structure check refuses what Build would
+// refuse, with the parser's position (positions from chem's ParseError,
+// counted from 1).
+func TestCheckSMILES(t *testing.T) {
+	tests := []struct {
+		smiles string
+		want   string // "" means accepted; else a substring of the error
+	}{
+		{"CCO", ""},
+		{"c1ccccc1.[Na+].[Cl-]", ""},
+		{"CC(C", "at position 3: unbalanced branch"},
+		{"CC)C", "at position 3: unbalanced branch"},
+		{"C1CC", "ring 1 never closed"},
+		{"", "no SMILES"},
+	}
+	for _, tt := range tests {
+		err := CheckSMILES(tt.smiles)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("CheckSMILES(%q) = %v, want nil", tt.smiles, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("CheckSMILES(%q) = %v, want an error with %q", tt.smiles, err, tt.want)
+		}
+		if tt.want != "" && tt.smiles != "" {
+			if _, _, berr := Build([]drugcomb.Drug{{ID: "x", SMILES: tt.smiles}}, Config{}, nil); berr == nil {
+				t.Errorf("Build accepted %q, which CheckSMILES refuses", tt.smiles)
+			}
+		}
 	}
 }

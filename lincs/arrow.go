@@ -12,9 +12,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/apache/arrow/go/v15/parquet"
-	"github.com/apache/arrow/go/v15/parquet/compress"
-	"github.com/apache/arrow/go/v15/parquet/pqarrow"
 	"github.com/deup-screening/deup/internal/arrowguard"
+	"github.com/deup-screening/deup/internal/tabular"
 )
 
 // Schema metadata keys of a matrix record.
@@ -223,15 +222,7 @@ func WriteIPC(w io.Writer, m *Matrix, mem memory.Allocator) error {
 }
 
 func writeIPC(w io.Writer, rec arrow.Record, mem memory.Allocator) error {
-	fw, err := ipc.NewFileWriter(&offsetWriter{w: w}, ipc.WithSchema(rec.Schema()), ipc.WithAllocator(mem))
-	if err != nil {
-		return fmt.Errorf("lincs: write arrow: %w", err)
-	}
-	if err := fw.Write(rec); err != nil {
-		fw.Close()
-		return fmt.Errorf("lincs: write arrow: %w", err)
-	}
-	if err := fw.Close(); err != nil {
+	if err := tabular.Encode(w, tabular.Arrow, rec, tabular.Options{Mem: mem}); err != nil {
 		return fmt.Errorf("lincs: write arrow: %w", err)
 	}
 	return nil
@@ -266,7 +257,8 @@ func readIPC(r ipc.ReadAtSeeker, mem memory.Allocator) (*arrow.Schema, []arrow.R
 	return tbl.Schema(), recs, nil
 }
 
-// WriteParquet writes m as a Parquet file (zstd-compressed) with the schema
+// WriteParquet writes m as a Parquet file (the project's one Parquet policy,
+// package tabular) with the schema
 // of Record; the schema metadata becomes the file's key-value metadata.
 func WriteParquet(w io.Writer, m *Matrix, mem memory.Allocator) error {
 	rec, err := m.Record(mem)
@@ -278,16 +270,7 @@ func WriteParquet(w io.Writer, m *Matrix, mem memory.Allocator) error {
 }
 
 func writeParquet(w io.Writer, rec arrow.Record, mem memory.Allocator) error {
-	props := parquet.NewWriterProperties(parquet.WithAllocator(mem), parquet.WithCompression(compress.Codecs.Zstd))
-	fw, err := pqarrow.NewFileWriter(rec.Schema(), w, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem), pqarrow.WithStoreSchema()))
-	if err != nil {
-		return fmt.Errorf("lincs: write parquet: %w", err)
-	}
-	if err := fw.Write(rec); err != nil {
-		fw.Close()
-		return fmt.Errorf("lincs: write parquet: %w", err)
-	}
-	if err := fw.Close(); err != nil {
+	if err := tabular.Encode(w, tabular.Parquet, rec, tabular.Options{Mem: mem}); err != nil {
 		return fmt.Errorf("lincs: write parquet: %w", err)
 	}
 	return nil
@@ -338,24 +321,4 @@ func tableRecords(tbl arrow.Table) ([]arrow.Record, error) {
 		return nil, err
 	}
 	return recs, nil
-}
-
-// offsetWriter adapts an io.Writer to the io.WriteSeeker the Arrow IPC file
-// writer asks for; the writer only ever asks for the current offset.
-type offsetWriter struct {
-	w   io.Writer
-	off int64
-}
-
-func (o *offsetWriter) Write(p []byte) (int, error) {
-	n, err := o.w.Write(p)
-	o.off += int64(n)
-	return n, err
-}
-
-func (o *offsetWriter) Seek(offset int64, whence int) (int64, error) {
-	if offset != 0 || whence != io.SeekCurrent {
-		return o.off, errors.New("lincs: arrow writer: seek not supported")
-	}
-	return o.off, nil
 }

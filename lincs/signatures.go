@@ -13,6 +13,8 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/deup-screening/deup/internal/atomicfile"
 )
 
 // File names of the signatures stored in a screen directory.
@@ -169,35 +171,9 @@ func writeSignatures(dir string, s *Signatures, mem memory.Allocator) error {
 		name string
 		data []byte
 	}{{SignaturesParquet, pq.Bytes()}, {SignaturesArrow, ar.Bytes()}} {
-		if err := writeFileAtomic(filepath.Join(dir, f.name), f.data); err != nil {
-			return err
+		if err := atomicfile.WriteFile(filepath.Join(dir, f.name), f.data); err != nil {
+			return fmt.Errorf("lincs: %w", err)
 		}
-	}
-	return nil
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("lincs: %w", err)
-	}
-	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes 0600
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("lincs: %w", err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("lincs: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("lincs: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("lincs: %w", err)
 	}
 	return nil
 }

@@ -158,19 +158,29 @@ func (m *DEUP) swappedResiduals(ctx context.Context, d *Dataset, split drugcomb.
 	return out, nil
 }
 
+// repsNote says how many measurements a target averages, only when that is
+// not, to two digits, one.
+func repsNote(repN float64) string {
+	if n := fmt.Sprintf("%.2g", repN); n != "1" {
+		return "; targets are means of " + n + " replicates"
+	}
+	return ""
+}
+
 // AleatoricNote says where SigmaAleatoric comes from.
 func (m *DEUP) AleatoricNote() string {
 	switch {
 	case m.alea == nil:
 		return "no replicated pair in train+val: no estimate of the noise, aleatoric 0, sigma_total is an upper bound on sigma_epistemic"
 	case m.alea.legacy():
-		return fmt.Sprintf("aleatoric from replicate variance (ridge regressor on %d replicated pairs, targets are means of %.2g replicates)", m.alea.Pairs, m.alea.RepN)
+		return fmt.Sprintf("aleatoric from replicate variance (ridge regressor on %d replicated pairs%s)", m.alea.Pairs, repsNote(m.alea.RepN))
 	}
+	reps := repsNote(m.alea.RepN)
 	d0 := "inf"
 	if m.alea.PriorDF > 0 {
 		d0 = fmt.Sprintf("%.3g", m.alea.PriorDF)
 	}
-	return fmt.Sprintf("aleatoric from replicate variance pooled with empirical-Bayes shrinkage (%d replicated pairs, %.0f df; screen sd %.3g, prior df %s; %d drugs with their own moderated variance; targets are means of %.2g replicates)", m.alea.Pairs, m.alea.DF, math.Sqrt(m.alea.S0)*m.sd, d0, len(m.alea.Drugs), m.alea.RepN)
+	return fmt.Sprintf("aleatoric from replicate variance pooled with empirical-Bayes shrinkage (%d replicated pairs, %.0f df; screen sd %.3g, prior df %s; %d drugs with their own moderated variance%s)", m.alea.Pairs, m.alea.DF, math.Sqrt(m.alea.S0)*m.sd, d0, len(m.alea.Drugs), reps)
 }
 
 // Predict returns μ (bit 0) and σ_total (bit 1, the out-of-sample σ) per

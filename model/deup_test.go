@@ -223,3 +223,28 @@ func TestPredictWorkersSameNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestAleatoricNote: the replicate count of the targets is said only when
+// it says something (PC-3: 34 replicated pairs among 1440, RepN about 1.02,
+// once printed as "means of 1 replicates").
+func TestAleatoricNote(t *testing.T) {
+	legacy := "aleatoric from replicate variance (ridge regressor on 34 replicated pairs"
+	pooled := "aleatoric from replicate variance pooled with empirical-Bayes shrinkage (34 replicated pairs, 30 df; screen sd 0.5, prior df 4; 0 drugs with their own moderated variance"
+	tests := []struct {
+		name string
+		alea aleatoric
+		want string
+	}{
+		{"legacy RepN 1", aleatoric{Pairs: 34, RepN: 1, W: []float64{1}}, legacy + ")"},
+		{"legacy RepN 1.02", aleatoric{Pairs: 34, RepN: 1.02, W: []float64{1}}, legacy + ")"},
+		{"legacy RepN 2.5", aleatoric{Pairs: 34, RepN: 2.5, W: []float64{1}}, legacy + "; targets are means of 2.5 replicates)"},
+		{"pooled RepN 1.02", aleatoric{Pairs: 34, RepN: 1.02, DF: 30, S0: 0.25, PriorDF: 4}, pooled + ")"},
+		{"pooled RepN 2.5", aleatoric{Pairs: 34, RepN: 2.5, DF: 30, S0: 0.25, PriorDF: 4}, pooled + "; targets are means of 2.5 replicates)"},
+	}
+	for _, tt := range tests {
+		m := &DEUP{alea: &tt.alea, sd: 1}
+		if got := m.AleatoricNote(); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

@@ -5,7 +5,7 @@
 // training data, so that inputs unlike anything measured can be set aside.
 // It is generic: it imports deup and uq, never a drug-specific package. The
 // drug-combination use (held-out drug clusters, a Tanimoto density, the
-// two-tower networks) is `deup ood` in internal/cli.
+// two-tower networks) is `deup ood` in cmd/deup/internal/cli.
 //
 // # Data
 //

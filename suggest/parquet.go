@@ -11,7 +11,7 @@ import (
 	"github.com/apache/arrow/go/v15/parquet"
 
 	"github.com/deup-screening/deup/internal/arrowguard"
-	"github.com/deup-screening/deup/internal/parquetfile"
+	"github.com/deup-screening/deup/internal/tabular"
 )
 
 // Schema returns the Arrow schema of a suggestions table.
@@ -81,12 +81,12 @@ func Record(mem memory.Allocator, s []Suggestion) arrow.Record {
 	return b.NewRecord()
 }
 
-// WriteParquet writes s as a Parquet file (one row group, Snappy), using mem
+// WriteParquet writes s as a Parquet file (the project's one Parquet policy, package tabular), using mem
 // for Arrow buffers.
 func WriteParquet(w io.Writer, s []Suggestion, mem memory.Allocator) error {
 	rec := Record(mem, s)
 	defer rec.Release()
-	if err := parquetfile.Write(w, rec, mem); err != nil {
+	if err := tabular.Encode(w, tabular.Parquet, rec, tabular.Options{Mem: mem}); err != nil {
 		return fmt.Errorf("suggest: %w", err)
 	}
 	return nil

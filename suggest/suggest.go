@@ -11,6 +11,7 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/atomicfile"
 )
 
 // Suggestion is one suggested experiment.
@@ -114,35 +115,13 @@ func Write(w io.Writer, f Format, s []Suggestion) error {
 
 // WriteFile writes s to the file path in the format of its extension,
 // replacing the file atomically.
-func WriteFile(path string, s []Suggestion) (err error) {
+func WriteFile(path string, s []Suggestion) error {
 	f, err := FormatOf(path)
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("suggest: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes 0600; suggestions hold no secret
-		return fmt.Errorf("suggest: %w", err)
-	}
-	if err := Write(tmp, f, s); err != nil {
+	if err := atomicfile.Write(path, func(w io.Writer) error { return Write(w, f, s) }); err != nil {
 		return fmt.Errorf("%w (writing %s)", err, path)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("suggest: %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("suggest: %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("suggest: %w", err)
 	}
 	return nil
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/deup-screening/deup/drugcomb"
-	"github.com/deup-screening/deup/internal/parquetfile"
+	"github.com/deup-screening/deup/internal/tabular"
 )
 
 // batch covers the awkward values: missing CIDs and SMILES, NaN numbers,
@@ -296,7 +296,7 @@ func TestReadOldNames(t *testing.T) {
 			}
 			renamed := array.NewRecord(arrow.NewSchema(fields, nil), rec.Columns(), rec.NumRows())
 			var buf bytes.Buffer
-			if err := parquetfile.Write(&buf, renamed, memory.DefaultAllocator); err != nil {
+			if err := tabular.Encode(&buf, tabular.Parquet, renamed, tabular.Options{Mem: memory.DefaultAllocator}); err != nil {
 				t.Fatal(err)
 			}
 			renamed.Release()

@@ -18,7 +18,7 @@
 // (Options.Debounce) so typing a word runs one query.
 //
 // Campaign rounds: Options.Campaign (deup tui --campaign sets an adapter
-// over package active, in internal/cli) runs in a goroutine started by a Cmd
+// over package active, in cmd/deup/internal/cli) runs in a goroutine started by a Cmd
 // and reports RoundProgress through a channel that Update drains one Cmd at
 // a time, shown as a progress bar in the status line. Its RoundResult may
 // replace the source (the round's predictions) and marks the suggestions

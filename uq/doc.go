@@ -10,7 +10,7 @@
 //	corr        Pearson(r, sigma)
 //	upper_bound Pearson over (i, j) of (|sigma_i z_ij|, sigma_i), z_ij ~ N(0, 1),
 //	            j = 1..5, drawn from rand.NewPCG(seed, 0) in order i, then j
-//	ratio       corr / upper_bound
+//	ratio       corr / upper_bound; undefined (NaN) when upper_bound < 2/sqrt(n)
 //	loglik      mean_i -log(sigma_i) - log(2 pi)/2 - ((y_i - mu_i)/sigma_i)^2/2
 //	coverage    100 * #{i: r_i <= sigma_i} / n          (nominal 68.27)
 //	ci_width    mean_i 2 sigma_i
@@ -95,7 +95,10 @@
 //     values equal), as scipy.stats.pearsonr/spearmanr return nan. So a
 //     model that predicts the same sigma everywhere has corr, spearman and
 //     upper_bound NaN, and ratio NaN: it ranks nothing;
-//   - ratio is NaN when upper_bound is 0 or NaN;
+//   - ratio is NaN when upper_bound is NaN or below RatioMinUpperBound(n) =
+//     2/sqrt(n): sigma then barely varies, upper_bound is indistinguishable
+//     from 0 and the quotient is noise (reported as null in JSON and "—"
+//     in bench's table, with the reason under it);
 //   - every metric is NaN for zero examples (Score(nil, nil, nil, s) is
 //     fine), and any NaN in y, mu or sigma makes the metrics that read it
 //     NaN; auroc is NaN when either class is empty;

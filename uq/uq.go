@@ -57,7 +57,7 @@ func Score(y, mu, sigma []float64, seed uint64) Metrics {
 		MiscalArea: MiscalibrationArea(y, mu, sigma),
 		Sharpness:  Sharpness(sigma),
 	}
-	m.Ratio = Ratio(m.Corr, m.UpperBound)
+	m.Ratio = Ratio(m.Corr, m.UpperBound, m.N)
 	return m
 }
 
@@ -138,13 +138,27 @@ func UpperBound(sigma []float64, seed uint64) float64 {
 	return Pearson(abs, s)
 }
 
-// Ratio is the "ratio" metric, corr / upper_bound; NaN when upper_bound is
-// zero or NaN.
-func Ratio(corr, upperBound float64) float64 {
-	if upperBound == 0 || math.IsNaN(upperBound) {
+// Ratio is the "ratio" metric, corr / upper_bound over n examples;
+// undefined (NaN) when upper_bound is NaN or below RatioMinUpperBound(n).
+func Ratio(corr, upperBound float64, n int) float64 {
+	if math.IsNaN(upperBound) || upperBound < RatioMinUpperBound(n) {
 		return math.NaN()
 	}
 	return corr / upperBound
+}
+
+// RatioMinUpperBound is the smallest upper_bound at which ratio is defined
+// for n examples: 2/sqrt(n), twice the standard error of a correlation of
+// n examples under no correlation. Below it, sigma barely varies across
+// the examples, upper_bound cannot be told from 0 at about 95 %, and
+// corr / upper_bound is the ratio of two noises: it can take any value
+// (a DUE whose sigma is nearly constant gave 56.9 on PC-3). +Inf for
+// n = 0.
+func RatioMinUpperBound(n int) float64 {
+	if n <= 0 {
+		return math.Inf(1)
+	}
+	return 2 / math.Sqrt(float64(n))
 }
 
 // LogLik is the "loglik" metric: the mean over i of

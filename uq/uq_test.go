@@ -93,7 +93,8 @@ func TestHandValues(t *testing.T) {
 		{"spearman of a monotone map", Spearman([]float64{1, 2, 3, 4}, []float64{1, 8, 27, 64}), 1},
 		// ranks (1, 2.5, 2.5, 4) vs (1, 2, 3, 4): Pearson = 4.5/sqrt(4.5*5)
 		{"spearman with a tie", Spearman([]float64{1, 2, 2, 3}, []float64{1, 2, 3, 4}), 4.5 / math.Sqrt(4.5*5)},
-		{"ratio", Ratio(0.3, 0.6), 0.5},
+		{"ratio", Ratio(0.3, 0.6, 100), 0.5},
+		{"ratio at the threshold 2/sqrt(100)", Ratio(0.1, 0.2, 100), 0.5},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -119,8 +120,12 @@ func TestDegenerate(t *testing.T) {
 		{"spearman with constant sigma", RankCorr([]float64{0, 1, 2}, []float64{1, 1, 1}, one), nan},
 		{"pearson of one pair", Pearson([]float64{1}, []float64{2}), nan},
 		{"pearson with NaN", Pearson([]float64{1, nan, 3}, []float64{1, 2, 3}), nan},
-		{"ratio over zero", Ratio(0.5, 0), nan},
-		{"ratio over NaN", Ratio(0.5, nan), nan},
+		{"ratio over zero", Ratio(0.5, 0, 100), nan},
+		{"ratio over NaN", Ratio(0.5, nan, 100), nan},
+		{"ratio of no examples", Ratio(0.5, 0.5, 0), nan},
+		{"ratio below the threshold 2/sqrt(100)", Ratio(0.1, 0.19, 100), nan},
+		// docs/validation.md: PC-3's DUE, upper_bound 0.004 on one seed
+		{"ratio of a nearly constant sigma (upper_bound 0.004, 432 pairs)", Ratio(0.2, 0.004, 432), nan},
 		{"loglik of nothing", LogLik(nil, nil, nil), nan},
 		{"coverage of nothing", Coverage(nil, nil, nil), nan},
 		{"coverage with NaN", Coverage([]float64{nan}, []float64{0}, []float64{1}), nan},

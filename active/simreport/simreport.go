@@ -20,6 +20,7 @@ import (
 	"strconv"
 
 	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/internal/atomicfile"
 	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/internal/plotstyle"
 	"github.com/deup-screening/deup/internal/vocab"
@@ -269,22 +270,7 @@ func (r *Report) WriteFigures(base, title string) error {
 }
 
 func writeAtomic(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	err = tmp.Chmod(0o644) // CreateTemp makes 0600
-	if err == nil {
-		err = write(tmp)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := atomicfile.Write(path, write); err != nil {
 		return fmt.Errorf("simreport: %s: %w", path, err)
 	}
 	return nil

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deup-screening/deup/internal/cli"
+	"github.com/deup-screening/deup/cmd/deup/internal/cli"
 )
 
 // TestDocMatchesHelp: the package documentation (go doc ./cmd/deup) lists

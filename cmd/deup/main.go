@@ -10,7 +10,7 @@ import (
 	"runtime/debug"
 	"syscall"
 
-	"github.com/deup-screening/deup/internal/cli"
+	"github.com/deup-screening/deup/cmd/deup/internal/cli"
 	"github.com/deup-screening/deup/internal/sandbox"
 )
 
@@ -22,6 +22,14 @@ import (
 // peak is about 1.5× the live data (deup bench on PC-3: see the README).
 const gcPercent = 50
 
+// version and commit are set at build time where the go command records no
+// VCS information (-buildvcs=false, a source archive), for --version:
+//
+//	go build -ldflags "-X main.version=v0.4.0 -X main.commit=$(git rev-parse --short HEAD)" ./cmd/deup
+//
+// Package-level so that the linker can set them; nothing else writes them.
+var version, commit string
+
 func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
@@ -32,7 +40,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "deup:", err)
 		os.Exit(1)
 	}
-	env := cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+	env := cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Stamp: cli.Stamp{Version: version, Commit: commit}}
 	if exe, err := os.Executable(); err == nil && sandbox.Supported && !capped {
 		env.Sandbox = func(ctx context.Context, args []string, limit int64) error {
 			return sandbox.Run(ctx, exe, args, sandbox.Config{Limit: limit, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})

@@ -2,8 +2,11 @@
 // directory of its final path and renames it into place only when it is
 // complete and synced. A run killed at any moment (SIGKILL, the OOM killer, a
 // cluster's time limit) leaves the previous file or none under the final
-// name, never a part of one; at most a hidden ".NAME.*.tmp" file stays beside
-// it.
+// name, never a part of one; at most a hidden ".NAME.*.tmp" file (or
+// directory) stays beside it.
+//
+// File writes one file; Dir fills a new directory (the screen store) and
+// renames the whole directory into place.
 //
 // It is the one atomic writer of the project: every command's outputs, the
 // screen store and the reports go through it.
@@ -121,4 +124,72 @@ func syncDir(dir string) {
 	}
 	d.Sync()
 	d.Close()
+}
+
+// Dir is a new directory being filled under a temporary name beside its
+// final path (see CreateDir).
+type Dir struct {
+	tmp, final string
+	done       bool
+}
+
+// CreateDir starts the directory path, which must not exist, as a
+// temporary directory beside it. Its files are written with WriteFile;
+// Commit renames it into place, so that a killed run leaves no directory
+// or a complete one under path. Abort (a no-op after Commit) removes it.
+func CreateDir(path string) (*Dir, error) {
+	parent := filepath.Dir(filepath.Clean(path))
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return nil, fmt.Errorf("create %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil { // MkdirTemp makes 0700
+		os.RemoveAll(tmp)
+		return nil, fmt.Errorf("create %s: %w", path, err)
+	}
+	return &Dir{tmp: tmp, final: path}, nil
+}
+
+// WriteFile writes a file named name into the directory and syncs it.
+func (d *Dir) WriteFile(name string, data []byte) error {
+	f, err := os.OpenFile(filepath.Join(d.tmp, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, Perm)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", filepath.Join(d.final, name), err)
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", filepath.Join(d.final, name), err)
+	}
+	return nil
+}
+
+// Commit syncs the directory and renames it to its final path, then syncs
+// the parent. On error the temporary directory is removed.
+func (d *Dir) Commit() error {
+	if d.done {
+		return errors.New("atomicfile: commit of a directory already committed or aborted")
+	}
+	d.done = true
+	syncDir(d.tmp)
+	if err := os.Rename(d.tmp, d.final); err != nil {
+		os.RemoveAll(d.tmp)
+		return fmt.Errorf("write %s: %w", d.final, err)
+	}
+	syncDir(filepath.Dir(filepath.Clean(d.final)))
+	return nil
+}
+
+// Abort removes the temporary directory; it does nothing after Commit.
+func (d *Dir) Abort() {
+	if d.done {
+		return
+	}
+	d.done = true
+	os.RemoveAll(d.tmp)
 }

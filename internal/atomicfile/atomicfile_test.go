@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -89,5 +90,57 @@ func TestCreateInMissingDir(t *testing.T) {
 	_, err := Create(filepath.Join(t.TempDir(), "no", "such", "out.csv"))
 	if err == nil {
 		t.Fatal("Create in a missing directory succeeded")
+	}
+}
+
+func TestDir(t *testing.T) {
+	tests := []struct {
+		name   string
+		commit bool
+		want   []string // files under the final path; nil means absent
+	}{
+		{"committed", true, []string{"a.arrow", "meta.json"}},
+		{"aborted", false, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			parent := t.TempDir()
+			path := filepath.Join(parent, "screen")
+			d, err := CreateDir(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range []string{"a.arrow", "meta.json"} {
+				if err := d.WriteFile(n, []byte(n)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := os.Stat(path); !os.IsNotExist(err) {
+				t.Fatalf("%s exists before Commit (%v)", path, err)
+			}
+			if tt.commit {
+				if err := d.Commit(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			d.Abort()
+			ents, err := os.ReadDir(path)
+			if tt.want == nil {
+				if !os.IsNotExist(err) {
+					t.Fatalf("after Abort %s: %v, %v; want absent", path, ents, err)
+				}
+			} else {
+				var got []string
+				for _, e := range ents {
+					got = append(got, e.Name())
+				}
+				if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+					t.Fatalf("%s holds %v, want %v", path, got, tt.want)
+				}
+			}
+			if ents, _ := os.ReadDir(parent); len(ents) != len(tt.want)/2 {
+				t.Errorf("parent holds %v: a temporary directory was left", ents)
+			}
+		})
 	}
 }

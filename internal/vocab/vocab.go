@@ -140,6 +140,7 @@ func Files() []File {
 				{Name: "scores[].median", Type: Float64, Nullable: true, Meaning: "median pair mean"},
 				{Name: "scores[].max", Type: Float64, Nullable: true, Meaning: "largest pair mean"},
 				{Name: "drugs_without_smiles[]", Type: String, Meaning: "ids of drugs without a SMILES"},
+				{Name: "drugs_with_unusable_smiles[]", Type: String, Meaning: "ids of drugs whose SMILES cannot be fingerprinted (left out by train and predict)"},
 				{Name: "signatures", Type: Bool, Meaning: "L1000 signatures are stored beside the screen"},
 				{Name: "drugs_without_signatures", Type: Null, Nullable: true, Optional: true, Meaning: "null when no signatures are stored"},
 				{Name: "drugs_without_signatures[]", Type: String, Meaning: "ids of drugs without a signature"},
@@ -380,6 +381,10 @@ func Files() []File {
 				{Name: "notes[].count", Type: Int64, Optional: true, Meaning: "how many"},
 				{Name: "notes[].examples[].where", Type: String, Optional: true, Meaning: "where"},
 				{Name: "notes[].examples[].detail", Type: String, Optional: true, Meaning: "what"},
+				{Name: "unusable_structures[].id", Type: String, Optional: true, Meaning: "a drug left out because its SMILES cannot be fingerprinted (absent when none): its id"},
+				{Name: "unusable_structures[].name", Type: String, Optional: true, Meaning: "its name"},
+				{Name: "unusable_structures[].smiles", Type: String, Optional: true, Meaning: "its SMILES"},
+				{Name: "unusable_structures[].error", Type: String, Optional: true, Meaning: "the parser's message, with the position in the SMILES"},
 			},
 		},
 		{

@@ -15,6 +15,7 @@ import (
 	"os"
 
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/atomicfile"
 	"github.com/deup-screening/deup/lincs"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/model/due"
@@ -362,21 +363,11 @@ func ReadFile(path string) (*Model, error) {
 	return m, nil
 }
 
-// WriteFile writes m to path (created or truncated).
+// WriteFile writes m to path, atomically: a run killed while writing
+// leaves the previous file or none.
 func WriteFile(path string, m *Model) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriterSize(f, 1<<20)
-	if err := Write(bw, m); err != nil {
-		f.Close()
-		os.Remove(path)
+	if err := atomicfile.Write(path, func(w io.Writer) error { return Write(w, m) }); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	if err := bw.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return nil
 }

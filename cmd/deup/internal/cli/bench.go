@@ -1,0 +1,387 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
+	"github.com/deup-screening/deup/bench"
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/features"
+	"github.com/deup-screening/deup/internal/progress"
+	"github.com/deup-screening/deup/model"
+)
+
+func benchCommand() *Command {
+	return &Command{Name: "bench", Short: "the 40/30/30 uncertainty benchmark: DEUP against the baselines", Run: runBench}
+}
+
+const benchDesc = `For each seed, splits the screen's pairs at random (40/30/30 by default)
+into train, validation and test; trains every method on the same split and
+scores it on the same test pairs with every uncertainty metric (defined in
+docs/metrics.md of the source repository, and in go doc
+github.com/deup-screening/deup/uq): corr, upper_bound, ratio, loglik,
+coverage, ci_width, spearman, rmse, pearson_mu, crps, miscal_area, sharpness.
+
+--split-by drugs holds out drugs (in a seeded random order, until their
+pairs reach the test fraction): every test pair has a drug never seen in
+training or validation, the strict "new drug" split. --split-by cell-lines
+holds out whole cell lines of a screen that has several: the network's
+embedding of a held-out line stays 0, so it predicts the new line from the
+others; --new-line-shots K moves K measured pairs of each held-out line
+into training (the few-shot case of a lab adding a line) and also reports
+K = 0 on the same test pairs (in OUT/k0).
+
+A panel (a screen with several cell lines, --cell-lines all, the default
+for an imported screen) trains one model over every line: the network adds
+a learned embedding per line to the pair's. Every row is also scored per
+line (results.json: methods.NAME.per_line.LINE.{corr,rmse,coverage,n}) and
+the per-line reference row trains one DEUP per line on that line alone,
+same split, same test pairs (--reference per-line, the default for a panel
+split by pairs; --reference none leaves it out).
+
+Rows: each method; mcdropout-t30 (the same MC-Dropout network with 30
+passes); constant (DEUP's mu with one sigma, the validation RMSE: the row a
+method must beat to claim per-pair uncertainty). On a screen with a known
+truth (the synthetic default) a second table scores sigma_epistemic against
+the true excess risk and sigma_aleatoric against the true noise.
+
+Conformal intervals: for every row, split-conformal intervals at coverage
+1 − alpha (--alpha, default 0.1: 90 %), plain (mu ± q, q from |y − mu|) and
+sigma-normalized (mu ± q sigma, q from |y − mu|/sigma), with q the
+⌈(n+1)(1−alpha)⌉-th smallest of n calibration scores. The calibration pairs
+are the other half of the test split (each half calibrates the other; the
+halves are drawn from the seed): no scored pair is in its own calibration
+set, and none trained mu or sigma (DEUP's sigma trains on validation).
+Scored by coverage, mean width, worst coverage over the five sigma
+quintiles and interval score, in a second table.
+
+Prints the tables and writes into --out: results.json, predictions.parquet,
+and the figures pairs, calibration, residuals and conformal (coverage by
+sigma quintile) as PNG and SVG.
+
+Without --screen, runs on the embedded synthetic default screen.
+
+Next: deup train --screen DIR --out MODEL trains the model to use (on every
+measured pair); the metrics are explained in docs/metrics.md.`
+
+func runBench(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup bench", "deup bench [--screen DIR] [--features fp|fp+sig] [--methods deup,ensemble,mcdropout,due] [--seeds 3] [--split 40/30/30] [--split-by pairs|drugs|cell-lines] [--alpha 0.1] [--out DIR]", benchDesc)
+	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
+	feat := fs.String("features", "fp", "drug features: fp or fp+sig (fp+sig keeps only pairs whose two drugs have a signature)")
+	methods := fs.String("methods", "deup,ensemble,mcdropout,due", "comma-separated methods: "+strings.Join(bench.Known(), ", "))
+	seeds := fs.Int("seeds", 3, "number of seeds (splits and trainings): seeds 1..N")
+	splitFlag := fs.String("split", "40/30/30", "train/validation/test percentages")
+	splitBy := fs.String("split-by", "pairs", "what the test set holds out: pairs (at random), drugs (every test pair has a drug never trained or validated on) or cell-lines (whole cell lines; needs a screen with several)")
+	out := fs.String("out", "bench-out", "output directory")
+	cellLine := fs.String("cell-line", "", "one cell line (default: see --cell-lines)")
+	cellLines := fs.String("cell-lines", "", cellLinesUsage)
+	reference := fs.String("reference", "", "per-line: add the per-line reference row on a panel (default for a panel split by pairs); none: leave it out")
+	shots := fs.Int("new-line-shots", 0, "with --split-by cell-lines: measured pairs of each held-out line moved into training (K = 0 is reported beside it)")
+	batch := fs.Int("batch-size", 0, "pairs per training step (0: 64, or model.PanelBatchSize on a panel)")
+	score := fs.String("score", "", "score column (default: the first)")
+	epochs := fs.Int("epochs", 0, "maximum epochs per training (0: the default, 300)")
+	patience := fs.Int("patience", 0, "early-stopping patience (0: the default, 25)")
+	members := fs.Int("members", 3, "ensemble members")
+	passes := fs.Int("passes", 3, "MC-Dropout prediction passes")
+	extra := fs.Int("extra-passes", 30, "passes of the extra MC-Dropout row (negative: no extra row)")
+	alpha := fs.Float64("alpha", 0.1, "miscoverage of the conformal intervals, in (0, 1): 0.1 scores 90 % intervals")
+	noFigs := fs.Bool("no-figures", false, "do not draw the figures")
+	whole := fs.Bool("whole-molecule", false, "fingerprint every fragment of a SMILES (salts, counter-ions) instead of the largest organic one")
+	sigmaFeat := fs.String("sigma-features", model.DefaultSigmaFeatures, sigmaFeaturesUsage)
+	sigmaLoss := fs.String("sigma-loss", "nll", sigmaLossUsage)
+	novelty := fs.Float64("novelty-holdout", model.DefaultNoveltyHoldout, noveltyHoldoutUsage)
+	workers := fs.Int("workers", 2, "trainings run at the same time (the results do not depend on it; train seconds are wall time shared between them)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof reads it)")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, 0, 0); err != nil {
+		return err
+	}
+	fracs, err := parseSplit(*splitFlag)
+	if err != nil {
+		return err
+	}
+	if *seeds < 1 {
+		return fmt.Errorf("%w: --seeds %d, want ≥ 1", ErrUsage, *seeds)
+	}
+	if *workers < 1 {
+		return fmt.Errorf("%w: --workers %d, want ≥ 1", ErrUsage, *workers)
+	}
+	if !(*alpha > 0 && *alpha < 1) {
+		return fmt.Errorf("%w: --alpha %v: the conformal miscoverage must be in (0, 1) (0.1 for 90 %% intervals)", ErrUsage, *alpha)
+	}
+	if *sigmaLoss != "nll" && *sigmaLoss != "log" {
+		return fmt.Errorf("%w: --sigma-loss %q: want nll or log", ErrUsage, *sigmaLoss)
+	}
+	sf, err := model.ParseSigmaFeatures(*sigmaFeat)
+	if err != nil {
+		return fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
+	}
+	cfg := bench.Config{
+		Fracs:       fracs,
+		Model:       model.Config{MaxEpochs: *epochs, Patience: *patience, SigmaFeatures: sf, SigmaLoss: *sigmaLoss, NoveltyHoldout: noveltyHoldout(*novelty)},
+		Members:     *members,
+		Passes:      *passes,
+		ExtraPasses: *extra,
+		Workers:     *workers,
+		Alpha:       *alpha,
+	}
+	cfg.DUE.MaxEpochs, cfg.DUE.Patience = *epochs, *patience
+	for _, m := range strings.Split(*methods, ",") {
+		if m = strings.TrimSpace(m); m != "" {
+			cfg.Methods = append(cfg.Methods, m)
+		}
+	}
+	for s := 1; s <= *seeds; s++ {
+		cfg.Seeds = append(cfg.Seeds, uint64(s))
+	}
+	if err := cfg.Validate(); err != nil {
+		return fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
+	start := time.Now()
+	sc, name, err := loadScreen(*screenDir)
+	if err != nil {
+		return err
+	}
+	switch *splitBy {
+	case "pairs", "drugs":
+		if sc, err = selectCellLines(sc, *screenDir == "", *cellLine, *cellLines); err != nil {
+			return err
+		}
+	case "cell-lines":
+		if *cellLine != "" {
+			return fmt.Errorf("%w: --split-by cell-lines uses every cell line; leave --cell-line out", ErrUsage)
+		}
+		if *cellLines != "" {
+			if sc, err = selectCellLines(sc, false, "", *cellLines); err != nil {
+				return err
+			}
+		}
+	default:
+		return fmt.Errorf("%w: --split-by %q: want pairs, drugs or cell-lines", ErrUsage, *splitBy)
+	}
+	if *shots < 0 || *shots > 0 && *splitBy != "cell-lines" {
+		return fmt.Errorf("%w: --new-line-shots %d: want K ≥ 0, with --split-by cell-lines", ErrUsage, *shots)
+	}
+	panel := len(sc.CellLines) > 1
+	switch *reference {
+	case "":
+		cfg.PerLineReference = panel && *splitBy == "pairs"
+	case "per-line":
+		if !panel || *splitBy == "cell-lines" {
+			return fmt.Errorf("%w: --reference per-line needs a panel (several cell lines) with every line in training (not --split-by cell-lines)", ErrUsage)
+		}
+		cfg.PerLineReference = true
+	case "none":
+	default:
+		return fmt.Errorf("%w: --reference %q: want per-line or none", ErrUsage, *reference)
+	}
+	if *batch < 0 {
+		return fmt.Errorf("%w: --batch-size %d", ErrUsage, *batch)
+	}
+	cfg.Model.BatchSize = *batch
+	if *batch == 0 && panel {
+		cfg.Model.BatchSize = model.PanelBatchSize
+	}
+	si, err := scoreIndex(sc, *score)
+	if err != nil {
+		return err
+	}
+	sc, f, _, err := buildFeatures(env, sc, *screenDir, features.Config{Kind: *feat, WholeMolecule: *whole})
+	if err != nil {
+		return err
+	}
+	d, err := model.NewDataset(sc, f, si)
+	if err != nil {
+		return err
+	}
+	if cfg.Split, err = benchSplitter(sc, *splitBy, fracs); err != nil {
+		return err
+	}
+	if *shots > 0 {
+		if err := benchNoShots(ctx, env, d, sc, cfg, *shots, filepath.Join(*out, "k0")); err != nil {
+			return err
+		}
+		base := cfg.Split
+		cfg.Split = func(seed uint64) (drugcomb.Split, error) {
+			sp, err := base(seed)
+			return drugcomb.NewLineShots(sc, sp, *shots, seed, false), err
+		}
+		fmt.Fprintf(env.Stdout, "with %d measured pairs of each held-out line in training:\n", *shots)
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s, features %s: %d drugs, %d pairs; %d seeds × %d methods; split by %s (BLAS %s)\n",
+		name, strings.Join(sc.CellLines, ", "), sc.ScoreNames[si], *feat, len(sc.Drugs), len(d.Pairs), *seeds, len(cfg.Methods), *splitBy, model.BLAS())
+	trainings := *seeds * len(cfg.Methods)
+	if cfg.PerLineReference {
+		trainings += *seeds * len(sc.CellLines) // one per line
+	}
+	bar := progress.New(env.Stderr, "bench", trainings)
+	res, err := bench.Run(ctx, d, sc.Truth, cfg, func(e bench.Event) {
+		if e.Train.Done {
+			bar.Set(e.Done, fmt.Sprintf("%s seed %d done", e.Method, e.Seed))
+			return
+		}
+		detail := fmt.Sprintf("%s seed %d epoch %d/%d val-rmse %.3g", e.Method, e.Seed, e.Train.Epoch, e.Train.MaxEpochs, e.Train.ValRMSE)
+		if e.Train.Members > 1 {
+			detail = fmt.Sprintf("%s seed %d member %d/%d epoch %d/%d val-rmse %.3g", e.Method, e.Seed, e.Train.Member+1, e.Train.Members, e.Train.Epoch, e.Train.MaxEpochs, e.Train.ValRMSE)
+		}
+		bar.Set(e.Done, detail)
+	})
+	bar.Finish()
+	if err != nil {
+		return err
+	}
+	res.Screen = name
+	if err := res.WriteMarkdown(env.Stdout); err != nil {
+		return err
+	}
+	for _, row := range res.Rows {
+		fmt.Fprintf(env.Stdout, "  %s: %s\n", row.Method, row.Note)
+		n := 0
+		for _, f := range row.Floored {
+			n += f
+		}
+		if n > 0 {
+			fmt.Fprintf(env.Stdout, "  %s: %d test predictions had sigma below %g × sd(y) and were scored at that floor\n", row.Method, n, bench.SigmaFloor)
+		}
+	}
+	var written []string
+	jsonPath := filepath.Join(*out, "results.json")
+	if err := writeFile(jsonPath, func(w io.Writer) error { return res.WriteJSON(w) }); err != nil {
+		return err
+	}
+	written = append(written, jsonPath)
+	predPath := filepath.Join(*out, "predictions.parquet")
+	ids := func(i int) (string, string) { return sc.Drugs[sc.Pairs[i].A].ID, sc.Drugs[sc.Pairs[i].B].ID }
+	if err := writeFile(predPath, func(w io.Writer) error {
+		return res.WritePredictions(w, ids, memory.DefaultAllocator)
+	}); err != nil {
+		return err
+	}
+	written = append(written, predPath)
+	if !*noFigs {
+		figs, err := res.WriteFigures(*out)
+		if err != nil {
+			return err
+		}
+		written = append(written, figs...)
+	}
+	fmt.Fprintf(env.Stdout, "wrote %s\n", strings.Join(written, ", "))
+	fmt.Fprintf(env.Stdout, "total wall time %.1f s (training and scoring %.1f s)%s\n", time.Since(start).Seconds(), res.WallSeconds, usageNote())
+	return nil
+}
+
+// benchNoShots runs the benchmark of a split by cell lines without shots
+// (K = 0) on the test pairs that the run with k shots scores (the shots
+// are in neither), prints its tables and writes its results.json into dir.
+func benchNoShots(ctx context.Context, env Env, d *model.Dataset, sc *drugcomb.Screen, cfg bench.Config, k int, dir string) error {
+	base := cfg.Split
+	cfg.Split = func(seed uint64) (drugcomb.Split, error) {
+		sp, err := base(seed)
+		return drugcomb.NewLineShots(sc, sp, k, seed, true), err
+	}
+	fmt.Fprintf(env.Stdout, "new cell lines with no measured pair in training (K = 0; the same test pairs as K = %d):\n", k)
+	res, err := bench.Run(ctx, d, sc.Truth, cfg, nil)
+	if err != nil {
+		return err
+	}
+	if err := res.WriteMarkdown(env.Stdout); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	p := filepath.Join(dir, "results.json")
+	if err := writeFileWith(p, func(w *os.File) error { return res.WriteJSON(w) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "wrote %s\n", p)
+	return nil
+}
+
+// benchSplitter returns the split of each seed for --split-by: nil (the
+// bench's random split of pairs) for pairs; held-out drugs or cell lines
+// with the test and validation fractions of --split otherwise.
+func benchSplitter(sc *drugcomb.Screen, by string, fracs [3]float64) (func(uint64) (drugcomb.Split, error), error) {
+	switch by {
+	case "drugs":
+		return func(seed uint64) (drugcomb.Split, error) {
+			return drugcomb.SplitByDrug(sc, fracs[2], fracs[1], seed), nil
+		}, nil
+	case "cell-lines":
+		if _, err := drugcomb.SplitByCellLine(sc, fracs[2], fracs[1], 1); err != nil {
+			return nil, fmt.Errorf("%w: --split-by cell-lines: %v", ErrUsage, err)
+		}
+		return func(seed uint64) (drugcomb.Split, error) {
+			return drugcomb.SplitByCellLine(sc, fracs[2], fracs[1], seed)
+		}, nil
+	}
+	return nil, nil
+}
+
+// parseSplit reads "40/30/30" (percentages or fractions) into fractions.
+func parseSplit(s string) ([3]float64, error) {
+	parts := strings.Split(s, "/")
+	var f [3]float64
+	if len(parts) != 3 {
+		return f, fmt.Errorf("%w: --split %q: want three numbers like 40/30/30", ErrUsage, s)
+	}
+	var sum float64
+	for i, p := range parts {
+		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || !(v > 0) {
+			return f, fmt.Errorf("%w: --split %q: part %d (%q) is not a positive number", ErrUsage, s, i+1, p)
+		}
+		f[i] = v
+		sum += v
+	}
+	for i := range f {
+		f[i] /= sum
+	}
+	return f, nil
+}
+
+// startCPUProfile starts a CPU profile written to path; stop ends it and
+// closes the file.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// usageNote is ", CPU time … s, peak resident memory … MB" for the process
+// so far, or "" where the system does not report it.
+func usageNote() string {
+	cpu, rss, ok := usage()
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf(", CPU time %.1f s, peak resident memory %d MB", cpu.Seconds(), rss>>20)
+}

@@ -1,0 +1,1023 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/active/ledger"
+	"github.com/deup-screening/deup/active/simreport"
+	"github.com/deup-screening/deup/data"
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/atomicfile"
+	"github.com/deup-screening/deup/internal/jsonfloat"
+	"github.com/deup-screening/deup/internal/progress"
+	"github.com/deup-screening/deup/uq"
+)
+
+func campaignCommand() *Command {
+	return &Command{
+		Name:  "campaign",
+		Short: "active-learning campaigns that propose the next drug-pair experiments",
+		Subs: []*Command{
+			{Name: "init", Short: "start a campaign over a screen (live or retrospective)", Run: runCampaignInit},
+			{Name: "step", Short: "propose the next round (and measure it, retrospectively)", Run: runCampaignStep},
+			{Name: "resume", Short: "continue a campaign after a stop, a crash or a kill", Run: runCampaignResume},
+			{Name: "import-results", Short: "record the lab's measurements for the open round", Run: runCampaignImport},
+			{Name: "report", Short: "per-round summary of a campaign", Run: runCampaignReport},
+			{Name: "simulate", Short: "compare acquisition functions on a measured screen", Run: runCampaignSimulate},
+		},
+	}
+}
+
+// campaignScreen opens a screen directory, or the synthetic default when dir
+// is "", under the one structure rule: a drug whose SMILES cannot be
+// fingerprinted is left out with its pairs (left lists each, named, with
+// the parser's message). A drug without any SMILES stays: identity
+// features need none.
+func campaignScreen(dir string) (sc *drugcomb.Screen, left []string, err error) {
+	if dir == "" {
+		sc, err = data.Synth(data.DefaultSynth(synthSeed))
+		return sc, nil, err
+	}
+	if sc, err = openScreen(dir); err != nil {
+		return nil, nil, err
+	}
+	bad := map[int]bool{}
+	for i, d := range sc.Drugs {
+		if d.SMILES == "" {
+			continue
+		}
+		if err := checkSMILES(d.SMILES); err != nil {
+			bad[i] = true
+			left = append(left, fmt.Sprintf("drug %s: %v", d.Label(), err))
+		}
+	}
+	if len(bad) > 0 {
+		sc = sc.KeepDrugs(func(i int, _ drugcomb.Drug) bool { return !bad[i] })
+	}
+	return sc, left, nil
+}
+
+func campaignScoreIndex(sc *drugcomb.Screen, name string) (int, error) {
+	if name == "" {
+		return 0, nil
+	}
+	for i, n := range sc.ScoreNames {
+		if strings.EqualFold(n, name) {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("%w: screen has no score %q (has %s)", ErrUsage, name, strings.Join(sc.ScoreNames, ", "))
+}
+
+// cellLineOf returns the cell line name to restrict to: name, or the only
+// cell line, or an error listing them.
+// campaignTable opens the campaign's screen (dir "" is the synthetic
+// default), resolves the score column and the cell line, and returns the
+// measured pairs as an oracle table. Pairs without a score are counted on
+// stderr, never dropped silently.
+func campaignTable(env Env, cmd, dir, score, cellLine string) (sc *drugcomb.Screen, si int, cl string, table active.TableOracle, err error) {
+	var left []string
+	if sc, left, err = campaignScreen(dir); err != nil {
+		return nil, 0, "", nil, err
+	}
+	if len(left) > 0 {
+		fmt.Fprintf(env.Stderr, "deup campaign %s: %d of %d drugs have no usable structure and are left out with their pairs:\n", cmd, len(left), len(sc.Drugs)+len(left))
+		for _, l := range left {
+			fmt.Fprintf(env.Stderr, "  %s\n", l)
+		}
+	}
+	if si, err = campaignScoreIndex(sc, score); err != nil {
+		return nil, 0, "", nil, err
+	}
+	if cl, err = cellLineOf(sc, cellLine); err != nil {
+		return nil, 0, "", nil, err
+	}
+	table, skipped, err := active.ScreenTable(sc, si, cl)
+	if err != nil {
+		return nil, 0, "", nil, err
+	}
+	if skipped > 0 {
+		fmt.Fprintf(env.Stderr, "deup campaign %s: %d pairs without a %s score left out\n", cmd, skipped, sc.ScoreNames[si])
+	}
+	return sc, si, cl, table, nil
+}
+
+func cellLineOf(sc *drugcomb.Screen, name string) (string, error) {
+	if name != "" || len(sc.CellLines) == 1 {
+		if name == "" {
+			name = sc.CellLines[0]
+		}
+		return name, nil
+	}
+	return "", fmt.Errorf("%w: the screen has %d cell lines: choose one with --cell-line (%s)", ErrUsage, len(sc.CellLines), strings.Join(sc.CellLines, ", "))
+}
+
+const campaignInitDesc = `Starts a campaign in the directory CAMPAIGN (created; it must not hold one).
+
+Live mode (the default): every measured pair of the screen (on the chosen cell
+line) is the initial training set, and the candidates are all unmeasured
+pairs of the screen's drugs on that cell line (or the pairs listed in
+--candidates FILE, a CSV with drug_a_id and drug_b_id columns). Export each round
+with 'deup suggest --campaign CAMPAIGN --out FILE' and bring the lab's
+measurements back with 'deup campaign import-results'.
+
+Retrospective mode: the screen is the oracle. --init N of its pairs (seeded)
+are revealed at the start, the others are candidates revealed when chosen;
+'deup campaign resume' runs every round.
+
+The campaign's state is an append-only ledger (CAMPAIGN/ledger) of durable
+events: a kill at any moment loses and duplicates nothing; 'deup campaign
+resume' continues.
+
+Models: deup-net (the default: interactive DEUP, paper Alg. 3 with the Alg. 2
+pre-fill, whose main predictor is the two-tower network of 'deup train' in a
+smaller size: seconds per round), deup-ridge (the same on a Bayesian-ridge
+main predictor, formerly "deup": well under a second per round),
+bayes-ridge, ensemble (bootstrap ensemble of Bayesian ridges), and the
+benchmark's methods on such networks, refitted each round: ensemble-net (Deep
+Ensemble of 3), mcdropout-net, twohead-net (the two-head DEUP of 'deup
+train').
+Acquisition: ucb[:KAPPA], ei[:XI], thompson, greedy, explore, random.
+
+Batches are diverse by default: no drug in more than max(2, ceil(batch/10))
+pairs of a round (3 of 30); --max-per-drug K sets another cap, 0 none.
+
+--from-model MODEL (a file from deup train, any method) starts the campaign
+on the screen, cell line and score that model was trained on. The campaign
+still refits its own --model each round on every measured pair; to export a
+batch chosen by the trained model itself, use deup suggest --model MODEL.
+
+
+` + structureRule + `
+
+Next: deup campaign step CAMPAIGN (or deup suggest --campaign CAMPAIGN --out
+FILE for a live campaign; deup campaign resume CAMPAIGN for a retrospective
+one).`
+
+func runCampaignInit(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup campaign init", "deup campaign init [--screen DIR | --from-model MODEL] [--mode live|retrospective] [flags] CAMPAIGN", campaignInitDesc)
+	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
+	mode := fs.String("mode", active.Live, "live or retrospective")
+	cellLine := fs.String("cell-line", "", "cell line (required when the screen has several)")
+	score := fs.String("score", "", "score column (default: the screen's first)")
+	initN := fs.Int("init", 0, "retrospective: initial measured pairs (default: 10% of the screen)")
+	candidates := fs.String("candidates", "", "live: CSV of candidate pairs (drug_a_id, drug_b_id: ids, PubChem CIDs or names) instead of all unmeasured pairs")
+	batch := fs.Int("batch", 30, "suggestions per round")
+	rounds := fs.Int("rounds", 0, "rounds to run (0: no limit; retrospective default 10)")
+	acq := fs.String("acquisition", "ucb", "acquisition function")
+	modelName := fs.String("model", "deup-net", "surrogate model: "+strings.Join(active.Surrogates, ", "))
+	feat := fs.String("features", active.DefaultFeatures, "drug features: identity, morgan or identity+morgan")
+	perDrug := maxPerDrugFlag(fs)
+	seed := fs.Uint64("seed", 1, "seed of the initial set, the models and the random draws")
+	fromModel := fs.String("from-model", "", "model file from deup train: the campaign runs on the screen, cell line and score it was trained on (unless --screen, --cell-line, --score say otherwise)")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, 1, 1); err != nil {
+		return err
+	}
+	dir := pos[0]
+	// Every flag value is checked before anything is announced or created.
+	if err := needFile("--candidates", *candidates, pairsWhat); err != nil {
+		return err
+	}
+	if *batch < 1 {
+		return fmt.Errorf("%w: --batch %d: want at least 1 suggestion per round", ErrUsage, *batch)
+	}
+	if *rounds < 0 {
+		return fmt.Errorf("%w: --rounds %d: want 0 (no limit) or more", ErrUsage, *rounds)
+	}
+	if *initN < 0 {
+		return fmt.Errorf("%w: --init %d: want 0 (10%% of the screen) or more", ErrUsage, *initN)
+	}
+	if *mode != active.Live && *mode != active.Retrospective {
+		return fmt.Errorf("%w: --mode %q: want live or retrospective", ErrUsage, *mode)
+	}
+	if _, err := active.ParseAcquisition(*acq); err != nil {
+		return fmt.Errorf("%w: --acquisition: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
+	}
+	if err := active.CheckModel(*modelName); err != nil {
+		return fmt.Errorf("%w: --model: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
+	}
+	if err := noCampaignIn(dir); err != nil {
+		return err
+	}
+	perDrugCap := perDrug.resolve(*batch)
+	if *fromModel != "" {
+		tm, err := openModel(*fromModel)
+		if err != nil {
+			return err
+		}
+		if tm.Meta == nil {
+			return errNoMeta(*fromModel, "--screen DIR")
+		}
+		id := tm.Meta.Screen
+		if *screenDir == "" && !id.Synthetic() {
+			*screenDir = id.Dir
+		}
+		if *screenDir == id.Dir {
+			if *cellLine == "" {
+				*cellLine = id.CellLine
+			}
+			if *score == "" {
+				*score = id.Score
+			}
+		}
+		fmt.Fprintf(env.Stderr, "deup campaign init: screen %s, cell line %s, score %s from %s (%s, trained on %d pairs)\n",
+			screenLabel(*screenDir), *cellLine, *score, *fromModel, tm.Method.Name(), id.Pairs)
+	}
+	sc, si, cl, table, err := campaignTable(env, "init", *screenDir, *score, *cellLine)
+	if err != nil {
+		return err
+	}
+	cellIdx := -1
+	for i, c := range sc.CellLines {
+		if strings.EqualFold(c, cl) {
+			cellIdx = i
+		}
+	}
+	abs := ""
+	if *screenDir != "" {
+		if abs, err = filepath.Abs(*screenDir); err != nil {
+			return err
+		}
+	}
+	cfg := active.Config{Mode: *mode, Screen: abs, Score: sc.ScoreNames[si], Acquisition: *acq, Model: *modelName, Features: *feat,
+		Batch: *batch, Rounds: *rounds, MaxPerDrug: perDrugCap, Seed: *seed, Drugs: sc.Drugs, CellLines: sc.CellLines}
+	var initial []active.Measurement
+	var cands []active.Pair
+	switch *mode {
+	case active.Retrospective:
+		if *candidates != "" {
+			return fmt.Errorf("%w: --candidates is for live campaigns (a retrospective campaign's candidates are the screen's pairs)", ErrUsage)
+		}
+		n := *initN
+		if n == 0 {
+			n = int(math.Round(0.1 * float64(len(table))))
+		}
+		if cfg.Rounds == 0 {
+			cfg.Rounds = 10
+		}
+		if initial, cands, err = active.SplitInitial(table, n, *seed); err != nil {
+			return err
+		}
+	case active.Live:
+		if *initN != 0 {
+			return fmt.Errorf("%w: --init is for retrospective campaigns (a live campaign starts from every measured pair)", ErrUsage)
+		}
+		for _, p := range table.SortedPairs() {
+			initial = append(initial, active.Measurement{Pair: p, Y: table[p]})
+		}
+		if *candidates != "" {
+			if cands, err = readCandidates(*candidates, cfg, cellIdx, table); err != nil {
+				return err
+			}
+		} else {
+			cands = active.AllUnmeasured(table, len(sc.Drugs), []int{cellIdx})
+		}
+	}
+	if _, err := active.NewEncoder(cfg); err != nil {
+		return err
+	}
+	if err := cfg.Check(); err != nil {
+		return err
+	}
+	c, err := createCampaign(dir, cfg, initial, cands)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "campaign %s: %s mode on %s (%s, %s), %d initial pairs, %d candidates, batch %d, %s with %s, %s\n",
+		dir, cfg.Mode, screenLabel(cfg.Screen), cl, cfg.Score, c.Initial(), len(c.Pool()), cfg.Batch, cfg.Model, cfg.Acquisition, active.MaxPerDrugNote(cfg.MaxPerDrug))
+	return nil
+}
+
+// createCampaign creates the campaign directory dir with its ledger and
+// campaign.json. On an error it removes what it created: a refused init
+// leaves nothing on disk (a directory that existed before is kept, emptied
+// of the ledger it did not hold).
+func createCampaign(dir string, cfg active.Config, initial []active.Measurement, cands []active.Pair) (c *active.Campaign, err error) {
+	_, statErr := os.Stat(dir)
+	existed := statErr == nil
+	ld := filepath.Join(dir, "ledger")
+	defer func() {
+		if err == nil {
+			return
+		}
+		if existed {
+			os.RemoveAll(ld)
+			os.Remove(filepath.Join(dir, "campaign.json"))
+		} else {
+			os.RemoveAll(dir)
+		}
+	}()
+	l, err := ledger.Open(ld)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Close()
+	if c, err = active.Create(l, cfg, initial, cands); err != nil {
+		return nil, err
+	}
+	if err := writeCampaignJSON(dir, cfg); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// noCampaignIn refuses a directory whose ledger holds events (a ledger left
+// empty by an init killed before its first event is not a campaign yet).
+func noCampaignIn(dir string) error {
+	ld := filepath.Join(dir, "ledger")
+	if _, err := os.Stat(ld); err != nil {
+		return nil
+	}
+	l, err := ledger.Open(ld)
+	if err != nil {
+		return err
+	}
+	n := len(l.Events())
+	l.Close()
+	if n > 0 {
+		return fmt.Errorf("%s already holds a campaign (%d events in its ledger): choose another directory, or continue it with deup campaign step %s", dir, n, dir)
+	}
+	return nil
+}
+
+// perDrugFlag is --max-per-drug: unset means the default for the batch size
+// (active.DefaultMaxPerDrug), 0 means no cap.
+type perDrugFlag struct {
+	n   int
+	set bool
+}
+
+func (f *perDrugFlag) String() string {
+	if f == nil || !f.set {
+		return ""
+	}
+	return strconv.Itoa(f.n)
+}
+
+func (f *perDrugFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return fmt.Errorf("want a whole number >= 0 (0: no cap), not %q", s)
+	}
+	f.n, f.set = n, true
+	return nil
+}
+
+// resolve returns the cap for a batch of b pairs.
+func (f *perDrugFlag) resolve(b int) int {
+	if f.set {
+		return f.n
+	}
+	return active.DefaultMaxPerDrug(b)
+}
+
+// maxPerDrugFlag defines --max-per-drug on fs, with the same default and
+// help in every command that selects a batch.
+func maxPerDrugFlag(fs *flag.FlagSet) *perDrugFlag {
+	f := &perDrugFlag{}
+	fs.Var(f, "max-per-drug", "diversity: no drug in more than `K` pairs of a batch (default max(2, ceil(batch/10)): 3 for 30; 0: no cap; suggest --campaign uses the campaign's)")
+	return f
+}
+
+func screenLabel(s string) string {
+	if s == "" {
+		return fmt.Sprintf("the synthetic default screen (seed %d)", synthSeed)
+	}
+	return s
+}
+
+// writeCampaignJSON writes a human-readable copy of the configuration; the
+// ledger's init event is the source of truth.
+func writeCampaignJSON(dir string, cfg active.Config) error {
+	b, err := json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(filepath.Join(dir, "campaign.json"), append(b, '\n'))
+}
+
+func readCandidates(path string, cfg active.Config, cellLine int, measured active.TableOracle) ([]active.Pair, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	cc := cfg
+	cc.CellLines = []string{cfg.CellLines[cellLine]}
+	rs, err := active.ParseCandidates(f, path, cc)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[active.Pair]int{}
+	var out []active.Pair
+	var errs []error
+	for _, r := range rs {
+		p := r.Pair
+		p.CellLine = cellLine
+		if l, dup := seen[p]; dup {
+			errs = append(errs, fmt.Errorf("%s:%d: pair listed twice (first on line %d)", path, r.Line, l))
+			continue
+		}
+		if _, ok := measured[p]; ok {
+			errs = append(errs, fmt.Errorf("%s:%d: pair already measured in the screen", path, r.Line))
+			continue
+		}
+		seen[p] = r.Line
+		out = append(out, p)
+	}
+	return out, errors.Join(errs...)
+}
+
+// openCampaignArgs parses a command line whose one argument is a campaign
+// directory and opens that campaign's ledger; the caller closes it.
+func openCampaignArgs(fs *flag.FlagSet, args []string) (string, *ledger.Ledger, *active.Campaign, error) {
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	if err := wantArgs(fs, pos, 1, 1); err != nil {
+		return "", nil, nil, err
+	}
+	l, c, err := openCampaign(pos[0])
+	if err != nil {
+		return "", nil, nil, err
+	}
+	return pos[0], l, c, nil
+}
+
+// openCampaign opens the ledger of dir and replays it.
+func openCampaign(dir string) (*ledger.Ledger, *active.Campaign, error) {
+	ld := filepath.Join(dir, "ledger")
+	if _, err := os.Stat(ld); err != nil {
+		if _, derr := os.Stat(dir); errors.Is(derr, os.ErrNotExist) {
+			return nil, nil, fmt.Errorf("campaign directory %s does not exist: create the campaign with deup campaign init %s", dir, dir)
+		}
+		if !errors.Is(err, os.ErrNotExist) {
+			return nil, nil, fmt.Errorf("%s is not a campaign directory (its ledger: %s): campaigns are created by deup campaign init DIR", dir, pathReason(err))
+		}
+		return nil, nil, fmt.Errorf("%s is not a campaign directory (no ledger): campaigns are created by deup campaign init DIR", dir)
+	}
+	l, err := ledger.Open(ld)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := active.Load(l)
+	if err != nil {
+		l.Close()
+		return nil, nil, err
+	}
+	// A kill right after init's ledger event leaves no human-readable copy.
+	if _, err := os.Stat(filepath.Join(dir, "campaign.json")); os.IsNotExist(err) {
+		if err := writeCampaignJSON(dir, c.Config); err != nil {
+			l.Close()
+			return nil, nil, err
+		}
+	}
+	return l, c, nil
+}
+
+// campaignParts builds the surrogate and, for a retrospective campaign, the
+// oracle.
+func campaignParts(c *active.Campaign) (active.Surrogate, active.Oracle, error) {
+	enc, err := active.NewEncoder(c.Config)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := active.NewSurrogateFor(c.Config, enc)
+	if err != nil {
+		return nil, nil, err
+	}
+	if c.Config.Mode != active.Retrospective {
+		return s, nil, nil
+	}
+	table, err := campaignOracle(c.Config)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, table, nil
+}
+
+func campaignOracle(cfg active.Config) (active.TableOracle, error) {
+	sc, left, err := campaignScreen(cfg.Screen)
+	if err != nil {
+		return nil, fmt.Errorf("opening the oracle screen: %w", err)
+	}
+	if len(left) > 0 && len(sc.Drugs) != len(cfg.Drugs) {
+		// A campaign started before the structure rule kept every drug.
+		if sc, err = openScreen(cfg.Screen); err != nil {
+			return nil, fmt.Errorf("opening the oracle screen: %w", err)
+		}
+	}
+	if len(sc.Drugs) != len(cfg.Drugs) {
+		return nil, fmt.Errorf("the screen %s changed since the campaign started (%d drugs, was %d)", screenLabel(cfg.Screen), len(sc.Drugs), len(cfg.Drugs))
+	}
+	for i := range sc.Drugs {
+		if sc.Drugs[i].ID != cfg.Drugs[i].ID {
+			return nil, fmt.Errorf("the screen %s changed since the campaign started (drug %d is %s, was %s)", screenLabel(cfg.Screen), i, sc.Drugs[i].ID, cfg.Drugs[i].ID)
+		}
+	}
+	si, err := campaignScoreIndex(sc, cfg.Score)
+	if err != nil {
+		return nil, err
+	}
+	t, _, err := active.ScreenTable(sc, si, "")
+	return t, err
+}
+
+func printRound(w io.Writer, c *active.Campaign, r *active.Round) {
+	var bestMu float64 = math.Inf(-1)
+	for _, s := range r.Suggestions {
+		bestMu = math.Max(bestMu, s.Mu)
+	}
+	fmt.Fprintf(w, "round %d: %d suggestions by %s (highest predicted mu %.4g)", r.Index, len(r.Suggestions), r.ModelVersion, bestMu)
+	if len(r.Measured) > 0 {
+		best := math.Inf(-1)
+		for _, y := range r.Measured {
+			best = math.Max(best, y)
+		}
+		fmt.Fprintf(w, "; measured %d/%d, best %.4g", len(r.Measured), len(r.Suggestions), best)
+	}
+	fmt.Fprintf(w, "; best so far %.4g\n", c.Best())
+}
+
+const campaignStepDesc = `Advances the campaign by one round: fits the model on every measured pair,
+scores the open candidates, and appends the chosen batch to the ledger. A
+retrospective campaign then measures the batch from its screen. A live
+campaign waits: export the batch with 'deup suggest --campaign CAMPAIGN --out
+FILE', then import the lab's results with 'deup campaign import-results'.
+
+Next: for a live campaign, deup suggest --campaign CAMPAIGN --out FILE
+exports the round for the lab; deup campaign report CAMPAIGN shows progress.`
+
+func runCampaignStep(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup campaign step", "deup campaign step CAMPAIGN", campaignStepDesc)
+	dir, l, c, err := openCampaignArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	s, oracle, err := campaignParts(c)
+	if err != nil {
+		return err
+	}
+	open := c.Open()
+	tp := newTrainProgress(env.Stderr, fmt.Sprintf("round %d", len(c.Rounds())+1))
+	_, err = c.Step(ctx, active.WithTrainProgress(s, tp.epoch), oracle)
+	tp.finish()
+	if err != nil {
+		return err
+	}
+	r := c.Rounds()[len(c.Rounds())-1]
+	if open != nil {
+		fmt.Fprintf(env.Stdout, "round %d: measured the %d missing results\n", r.Index, len(r.Measured))
+	}
+	printRound(env.Stdout, c, r)
+	if open == nil {
+		fmt.Fprintf(env.Stdout, "batch diversity: %s, set at campaign init\n", active.MaxPerDrugNote(c.Config.MaxPerDrug))
+	}
+	if oracle == nil {
+		fmt.Fprintf(env.Stdout, "export it: deup suggest --campaign %s --out round%d.csv\n", dir, r.Index)
+	}
+	return nil
+}
+
+const campaignResumeDesc = `Continues a campaign from its ledger after a stop, a crash or a kill: a
+retrospective campaign runs (and measures) every remaining round; a live
+campaign proposes the next round if no round is waiting for results. Nothing
+is lost or duplicated: a round is either in the ledger whole or not at all,
+and a round lost before it was written is proposed again identically (the
+models and draws are seeded).
+
+Next: deup campaign report CAMPAIGN shows where the campaign stands.`
+
+func runCampaignResume(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup campaign resume", "deup campaign resume CAMPAIGN", campaignResumeDesc)
+	dir, l, c, err := openCampaignArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	s, oracle, err := campaignParts(c)
+	if err != nil {
+		return err
+	}
+	if oracle == nil {
+		if r := c.Open(); r != nil {
+			fmt.Fprintf(env.Stdout, "round %d is waiting for %d of %d results: import them with 'deup campaign import-results %s FILE'\n",
+				r.Index, len(r.Suggestions)-len(r.Measured), len(r.Suggestions), dir)
+			return nil
+		}
+		if c.Done() {
+			fmt.Fprintf(env.Stdout, "campaign complete: %d rounds\n", len(c.Rounds()))
+			return nil
+		}
+		tp := newTrainProgress(env.Stderr, fmt.Sprintf("round %d", len(c.Rounds())+1))
+		_, err := c.Step(ctx, active.WithTrainProgress(s, tp.epoch), nil)
+		tp.finish()
+		if err != nil {
+			return err
+		}
+		r := c.Rounds()[len(c.Rounds())-1]
+		printRound(env.Stdout, c, r)
+		fmt.Fprintf(env.Stdout, "export it: deup suggest --campaign %s --out round%d.csv\n", dir, r.Index)
+		return nil
+	}
+	total := c.Config.Rounds
+	bar := progress.New(env.Stderr, "campaign", total)
+	bar.Set(len(c.Rounds()))
+	for !c.Done() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if _, err := c.Step(ctx, s, oracle); err != nil {
+			return err
+		}
+		r := c.Rounds()[len(c.Rounds())-1]
+		bar.Set(len(c.Rounds()), fmt.Sprintf("best %.4g", c.Best()))
+		if !r.Complete() {
+			continue
+		}
+		printRound(env.Stdout, c, r)
+	}
+	el := bar.Finish()
+	fmt.Fprintf(env.Stdout, "campaign complete: %d rounds, %d pairs measured, best %.4g (%s)\n", len(c.Rounds()), len(c.Measured()), c.Best(), el.Round(time.Millisecond))
+	return nil
+}
+
+const campaignImportDesc = `Records the lab's measurements for the open round from a CSV file with
+columns drug_a, drug_b (names, IDs or PubChem CIDs; drug_a_id/drug_b_id are
+used when present, so a file exported by 'deup suggest' with a score column
+added works), cell_line (optional with one cell line) and the score (the
+campaign's score name, "score" or "y").
+
+With --plates, FILE is a plate readout of the suggested pairs (the long table
+of deup data synergy): each block is scored as DrugComb does and its
+--plate-score (css, zip, loewe, hsa, bliss or s) is the pair's result.
+
+The whole file is refused, and the ledger left unchanged, if any row names an
+unknown drug or a pair that was not suggested in the open round, repeats a
+pair, gives a pair already measured, or has a score that is not a finite
+number; every problem is listed with its file:line. Results may come in
+several files; --close ends the round with the missing ones returned to the
+candidate pool (failed wells).
+
+Next: deup campaign step CAMPAIGN proposes the next round.`
+
+func runCampaignImport(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup campaign import-results", "deup campaign import-results CAMPAIGN FILE [--close]", campaignImportDesc)
+	closeRound := fs.Bool("close", false, "close the round after this import, returning unmeasured suggestions to the pool")
+	plates := fs.Bool("plates", false, "FILE is a plate readout: score its blocks as deup data synergy does")
+	plateScore := fs.String("plate-score", "", "with --plates: the block score that is the campaign's score (css, zip, loewe, hsa, bliss, s; default: the campaign's score name)")
+	plateUnit := fs.String("response", "", "with --plates: response unit, inhibition or viability (default: from the column name)")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, 2, 2); err != nil {
+		return err
+	}
+	if err := needFile("", pos[1], resultsWhat); err != nil {
+		return err
+	}
+	l, c, err := openCampaign(pos[0])
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	rd := c.Open()
+	if rd == nil {
+		return errors.New("no round is waiting for results (run 'deup campaign step' or 'deup suggest --campaign' first)")
+	}
+	var in io.Reader
+	where := func(int) string { return "" }
+	if *plates {
+		r, blk, rep, err := plateResults(pos[1], *plateScore, *plateUnit, c.Config)
+		if err != nil {
+			return err
+		}
+		if err := rep.WriteText(env.Stdout); err != nil {
+			return err
+		}
+		in, where = r, blk
+	} else {
+		f, err := os.Open(pos[1])
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		in = f
+	}
+	rs, err := active.ParseResults(in, pos[1], c.Config)
+	if err != nil {
+		if *plates {
+			return fmt.Errorf("results refused, ledger unchanged (lines of the scored blocks: line 2 is the first block):\n%w", err)
+		}
+		return fmt.Errorf("results refused, ledger unchanged:\n%w", err)
+	}
+	ms := make([]active.Measurement, len(rs))
+	for i, r := range rs {
+		ms[i] = r.Measurement
+	}
+	if err := c.Record(ms); err != nil {
+		var re *active.ResultsError
+		if errors.As(err, &re) {
+			var b strings.Builder
+			for _, p := range re.Problems {
+				fmt.Fprintf(&b, "\n%s:%d: %s", pos[1], rs[p.Index].Line, p.Msg)
+				if blk := where(rs[p.Index].Line); blk != "" {
+					fmt.Fprintf(&b, " (%s)", blk)
+				}
+			}
+			return fmt.Errorf("results refused, ledger unchanged:%s", b.String())
+		}
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "round %d: recorded %d results (%d of %d measured)\n", rd.Index, len(ms), len(rd.Measured), len(rd.Suggestions))
+	if *closeRound && c.Open() != nil {
+		if err := c.CloseRound(); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "round %d closed: %d unmeasured suggestions returned to the pool\n", rd.Index, len(rd.Suggestions)-len(rd.Measured))
+	}
+	return nil
+}
+
+// roundReport is one row of 'deup campaign report'.
+type roundReport struct {
+	Round         int              `json:"round"`
+	ModelVersion  string           `json:"model_version"`
+	Suggested     int              `json:"suggested"`
+	Measured      int              `json:"measured"`
+	BestInRound   *jsonfloat.Float `json:"best_in_round"`
+	BestSoFar     jsonfloat.Float  `json:"best_so_far"`
+	MeanAbsError  *jsonfloat.Float `json:"mean_abs_error"`   // mean |y - mu| over the round's measured pairs
+	MeanSigmaTot  *jsonfloat.Float `json:"mean_sigma_total"` // mean predicted sigma_total of the same pairs
+	TopFoundSoFar *jsonfloat.Float `json:"top1_found,omitempty"`
+}
+
+const campaignReportDesc = `Prints one line per round: the model version that chose it, suggestions and
+results, the best score in the round and so far, the mean absolute error of
+the predictions on the measured pairs against the mean predicted sigma_total
+(a calibration check), and, for a retrospective campaign, the fraction of the
+screen's top-1% pairs found so far. --json FILE also writes it as JSON.
+
+Next: deup campaign step CAMPAIGN proposes the next round; deup tui
+--campaign CAMPAIGN browses it.`
+
+func runCampaignReport(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup campaign report", "deup campaign report CAMPAIGN [--json FILE]", campaignReportDesc)
+	jsonOut := fs.String("json", "", "also write the report as JSON to FILE")
+	dir, l, c, err := openCampaignArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := needOutDir("--json", *jsonOut); err != nil {
+		l.Close()
+		return err
+	}
+	defer l.Close()
+	var top map[active.Pair]bool
+	if c.Config.Mode == active.Retrospective {
+		t, err := campaignOracle(c.Config)
+		if err != nil {
+			return err
+		}
+		top = active.TopFraction(t, 0.01)
+	}
+	best := math.Inf(-1)
+	for _, m := range c.Measured()[:c.Initial()] {
+		best = math.Max(best, m.Y)
+	}
+	found := 0
+	for _, m := range c.Measured()[:c.Initial()] {
+		if top[m.Pair] {
+			found++
+		}
+	}
+	fptr := func(v float64) *jsonfloat.Float { f := jsonfloat.Float(v); return &f }
+	var rows []roundReport
+	for _, r := range c.Rounds() {
+		row := roundReport{Round: r.Index, ModelVersion: r.ModelVersion, Suggested: len(r.Suggestions), Measured: len(r.Measured)}
+		bi := math.Inf(-1)
+		var ae, st float64
+		for _, s := range r.Suggestions {
+			y, ok := r.Measured[s.Pair]
+			if !ok {
+				continue
+			}
+			bi = math.Max(bi, y)
+			ae += math.Abs(y - s.Mu)
+			st += s.SigmaTotal
+			if top[s.Pair] {
+				found++
+			}
+		}
+		if len(r.Measured) > 0 {
+			best = math.Max(best, bi)
+			row.BestInRound = fptr(bi)
+			row.MeanAbsError = fptr(ae / float64(len(r.Measured)))
+			row.MeanSigmaTot = fptr(st / float64(len(r.Measured)))
+		}
+		row.BestSoFar = jsonfloat.Float(best)
+		if top != nil {
+			row.TopFoundSoFar = fptr(float64(found) / float64(len(top)))
+		}
+		rows = append(rows, row)
+	}
+	fmt.Fprintf(env.Stdout, "campaign %s: %s, %s with %s, batch %d; %d initial pairs (best %.4g), %d rounds, %d open candidates\n",
+		dir, c.Config.Mode, c.Config.Model, c.Config.Acquisition, c.Config.Batch, c.Initial(), maxOf(c.Measured()[:c.Initial()]), len(rows), len(c.Pool()))
+	tw := tabwriter.NewWriter(env.Stdout, 2, 4, 2, ' ', 0)
+	head := "round\tmeasured\tbest in round\tbest so far\tmean |y-mu|\tmean sigma_total"
+	if top != nil {
+		head += "\ttop-1% found"
+	}
+	fmt.Fprintln(tw, head+"\tmodel")
+	num := func(p *jsonfloat.Float) string {
+		if p == nil {
+			return "-"
+		}
+		return fmt.Sprintf("%.4g", float64(*p))
+	}
+	for _, r := range rows {
+		line := fmt.Sprintf("%d\t%d/%d\t%s\t%.4g\t%s\t%s", r.Round, r.Measured, r.Suggested, num(r.BestInRound), float64(r.BestSoFar), num(r.MeanAbsError), num(r.MeanSigmaTot))
+		if top != nil {
+			line += "\t" + num(r.TopFoundSoFar)
+		}
+		fmt.Fprintln(tw, line+"\t"+r.ModelVersion)
+	}
+	tw.Flush()
+	if *jsonOut != "" {
+		b, err := json.MarshalIndent(map[string]any{"config": c.Config, "initial": c.Initial(), "rounds": rows}, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := atomicfile.WriteFile(*jsonOut, append(b, '\n')); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func maxOf(ms []active.Measurement) float64 {
+	b := math.Inf(-1)
+	for _, m := range ms {
+		b = math.Max(b, m.Y)
+	}
+	return b
+}
+
+const campaignSimulateDesc = `Retrospective comparison of acquisition strategies on a measured screen (the
+oracle): each run starts from --init pairs drawn with its seed (the same for
+every strategy), then proposes --rounds batches of --batch pairs, revealing
+the screen's score of each chosen pair.
+
+Strategies (--acquisition, comma-separated): deup-ridge-ucb, deup-ridge-ei,
+deup-ridge-thompson (interactive DEUP, paper Alg. 3 with the Alg. 2 pre-fill,
+on a Bayesian-ridge main predictor; called deup-ucb, deup-ei, deup-thompson
+before "deup" came to mean the network everywhere), greedy (mu of the
+Bayesian-ridge main predictor), explore (DEUP's sigma_epistemic), random,
+ensemble-ucb (bootstrap ensemble of the main predictor, UCB on its spread), or
+MODEL-ACQUISITION for any model of 'campaign init' (e.g. deup-net-ucb,
+ensemble-net-ucb: the network versions, seconds per round).
+
+Reports per round, as mean and standard error over --seeds runs: the best
+score found so far, the fraction of the screen's top-1% pairs found (RECOVER's
+metric) and the RMSE of the model on the pairs not yet measured. Writes
+report.json, runs.csv, summary.csv and simulation.png/.svg into --out.
+
+
+` + structureRule + `
+
+Next: start a real campaign with the best strategy MODEL-ACQ:
+deup campaign init --screen DIR --model MODEL --acquisition ACQ CAMPAIGN.`
+
+func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup campaign simulate", "deup campaign simulate [--screen DIR] [--init N] [--batch B] [--rounds R] [--acquisition LIST] [--seeds S] --out DIR", campaignSimulateDesc)
+	screenDir := fs.String("screen", "", "measured screen directory (default: the synthetic default screen)")
+	cellLine := fs.String("cell-line", "", "cell line (required when the screen has several)")
+	score := fs.String("score", "", "score column (default: the screen's first)")
+	initN := fs.Int("init", 0, "initial measured pairs (default: 10% of the screen)")
+	batch := fs.Int("batch", 30, "pairs per round")
+	rounds := fs.Int("rounds", 10, "rounds per run")
+	acqs := fs.String("acquisition", "deup-ridge-ucb,deup-ridge-ei,deup-ridge-thompson,greedy,explore,random,ensemble-ucb", "comma-separated strategies")
+	seeds := fs.Int("seeds", 3, "runs per strategy")
+	seed := fs.Uint64("seed", 1, "seed of the first run (run s uses seed+s)")
+	perDrug := maxPerDrugFlag(fs)
+	feat := fs.String("features", active.DefaultFeatures, "drug features: identity, morgan or identity+morgan")
+	topFrac := fs.Float64("top-frac", 0.01, "fraction of the best pairs counted as found (RECOVER: 0.01)")
+	workers := fs.Int("workers", 0, "parallel runs (0: one per CPU)")
+	out := fs.String("out", "", "output directory")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, 0, 0); err != nil {
+		return err
+	}
+	if *out == "" {
+		fs.Usage()
+		return fmt.Errorf("%w: deup campaign simulate: --out is required", ErrUsage)
+	}
+	// Every flag value is checked before anything is announced or written.
+	if !(*topFrac > 0 && *topFrac < 1) {
+		return fmt.Errorf("%w: --top-frac %v: want 0 < f < 1", ErrUsage, *topFrac)
+	}
+	for _, c := range []struct {
+		name   string
+		v, min int
+		want   string
+	}{
+		{"seeds", *seeds, 1, "at least 1 run per strategy"},
+		{"batch", *batch, 1, "at least 1 pair per round"},
+		{"rounds", *rounds, 1, "at least 1 round"},
+		{"init", *initN, 0, "0 (10% of the screen) or more"},
+		{"workers", *workers, 0, "0 (one per CPU) or more"},
+	} {
+		if c.v < c.min {
+			return fmt.Errorf("%w: --%s %d: want %s", ErrUsage, c.name, c.v, c.want)
+		}
+	}
+	var sts []active.Strategy
+	for _, n := range strings.Split(*acqs, ",") {
+		st, err := active.ParseStrategy(strings.TrimSpace(n))
+		if err != nil {
+			return fmt.Errorf("%w: --acquisition: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
+		}
+		sts = append(sts, st)
+	}
+	start := time.Now()
+	sc, si, cl, table, err := campaignTable(env, "simulate", *screenDir, *score, *cellLine)
+	if err != nil {
+		return err
+	}
+	n := *initN
+	if n == 0 {
+		n = int(math.Round(0.1 * float64(len(table))))
+	}
+	perDrugCap := perDrug.resolve(*batch)
+	cfg := active.SimConfig{Init: n, Batch: *batch, Rounds: *rounds, MaxPerDrug: perDrugCap, Strategies: sts, Seeds: *seeds,
+		Seed0: *seed, TopFrac: *topFrac, Features: *feat, Workers: *workers}
+	base := active.Config{Score: sc.ScoreNames[si], Drugs: sc.Drugs, CellLines: sc.CellLines}
+	if _, err := active.NewEncoder(active.Config{Features: *feat, Drugs: sc.Drugs, CellLines: sc.CellLines}); err != nil {
+		return err
+	}
+	top := active.TopFraction(table, *topFrac)
+	fmt.Fprintf(env.Stderr, "simulating %d strategies x %d seeds x %d rounds on %s (%s, %d pairs, top %g%% = %d pairs), %d initial, batch %d, %s\n",
+		len(sts), *seeds, *rounds, screenLabel(*screenDir), cl, len(table), 100**topFrac, len(top), n, *batch, active.MaxPerDrugNote(perDrugCap))
+	bar := progress.New(env.Stderr, "simulate", len(sts)**seeds**rounds)
+	done := 0
+	traces, err := active.Simulate(ctx, table, base, cfg, func(p active.SimProgress) {
+		done++
+		bar.Set(done, fmt.Sprintf("%s seed %d round %d", p.Strategy, p.Seed, p.Round))
+	})
+	if err != nil {
+		return err
+	}
+	bar.Finish()
+	rep := simreport.Build(traces, cfg)
+	rep.Screen, rep.CellLine, rep.Pairs, rep.TopPairs = screenLabel(*screenDir), cl, len(table), len(top)
+	rep.WallSeconds = jsonfloat.Float(time.Since(start).Seconds())
+	title := fmt.Sprintf("%s %s", filepath.Base(screenLabel(*screenDir)), cl)
+	if err := simreport.WriteAll(*out, rep, traces, title); err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "strategy\ttop-1%% found (final)\tbest (final)\ttest RMSE (last model)\n")
+	last := *rounds
+	for _, name := range rep.Order {
+		s := rep.Acquisitions[name]
+		fmt.Fprintf(tw, "%s\t%.3f ± %.3f\t%.4g ± %.3g\t%.4g ± %.3g\n", name, s.Top1Found.Mean[last], s.Top1Found.SE[last],
+			s.Best.Mean[last], s.Best.SE[last], s.TestRMSE.Mean[last], s.TestRMSE.SE[last])
+	}
+	tw.Flush()
+	newChem := map[string][]float64{}
+	for _, tr := range traces {
+		newChem[tr.Strategy] = append(newChem[tr.Strategy], float64(tr.NewChemistryTotal()))
+	}
+	fmt.Fprintf(env.Stdout, "pairs chosen with a drug measured in at most %d pairs before the round (all rounds, mean over seeds):", active.RareDrugPairs)
+	for _, name := range rep.Order {
+		m, _ := uq.MeanSD(newChem[name])
+		fmt.Fprintf(env.Stdout, " %s %.1f;", name, m)
+	}
+	fmt.Fprintln(env.Stdout)
+	fmt.Fprintf(env.Stdout, "(mean ± standard error over %d seeds after %d rounds; %d of %d pairs measured)\nwrote %s/{report.json,runs.csv,summary.csv,simulation.png,simulation.svg} in %s\n",
+		*seeds, last, rep.Measured[last], len(table), *out, time.Since(start).Round(time.Millisecond))
+	return nil
+}

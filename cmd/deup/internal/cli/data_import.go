@@ -1,0 +1,300 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/features"
+	"github.com/deup-screening/deup/internal/progress"
+)
+
+func dataImportCommand() *Command {
+	return &Command{
+		Name:  "import",
+		Short: "import a screen (ALMANAC, DrugComb summary, or any table with a column map) into a screen directory",
+		Run:   runDataImport,
+	}
+}
+
+const dataImportDesc = `
+Reads a table of drug-pair measurements and writes a screen directory (Arrow
+IPC and Parquet tables, meta.json, report.json) that every other command reads.
+
+Formats:
+  --format almanac   NCI-ALMANAC pairs keyed by PubChem CID
+                     (drug_a_cid, drug_b_cid, cell_line, combo_score) with
+                     --drugs, a catalogue (name, pubchem_cid, smiles). Rows
+                     whose drugs are not in the catalogue are not used.
+  --format drugcomb  the DrugComb summary CSV (drug_row, drug_col,
+                     cell_line_name and the scores css_ri, synergy_zip,
+                     synergy_loewe, synergy_hsa, synergy_bliss that are
+                     present); --drugs optionally adds SMILES by drug name.
+  --format doseresponse  plate readouts (see deup data synergy) scored
+                     into a screen: --responses FILE --drugs CATALOGUE
+                     --score css|zip|bliss|loewe|hsa|s
+  --format almanac-wells  NCI's own ALMANAC files: dose-level wells (CSV or
+                     zip), ComboCompoundSet.sdf, names; recomputes NCI's
+                     ComboScore (deup data import --format almanac-wells -h).
+  --format table     any CSV/TSV/delimited text (optionally .gz), Parquet or
+                     Arrow IPC file, given the column map --drug-a, --drug-b,
+                     --score (comma-separated for several), and optionally
+                     --cell-line, --smiles-a, --smiles-b, --drugs.
+
+Several input files (same columns; for example one per cell line) make one
+screen. Replicates of a (drug pair, cell line), in either drug order and in
+any of the files, are aggregated into mean, sample variance and count. The
+data report (rows read, pairs kept, every row not used counted by reason,
+with the first file:line examples) is printed and saved as report.json. A bad input file (missing column, wrong
+delimiter, truncated line, non-numeric score) is an error naming file, line
+and column; --lenient counts such rows in the report instead. An empty
+pairs file (a header alone) is an error saying so.
+
+` + structureRule + `
+
+The screen directory is written under a temporary name beside --out and
+renamed into place when complete: a killed import leaves no screen or a
+complete one.
+
+Next: deup data inspect DIR to check the screen, then
+deup train --screen DIR --out MODEL (or deup bench --screen DIR).`
+
+// scoreList is a repeatable, comma-separated flag value.
+type scoreList []string
+
+func (s *scoreList) String() string { return strings.Join(*s, ",") }
+func (s *scoreList) Set(v string) error {
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			*s = append(*s, p)
+		}
+	}
+	return nil
+}
+
+func parseDelimiter(s string) (rune, error) {
+	switch strings.ToLower(s) {
+	case "":
+		return 0, nil
+	case "tab", `\t`:
+		return '\t', nil
+	case "comma":
+		return ',', nil
+	case "semicolon":
+		return ';', nil
+	case "pipe":
+		return '|', nil
+	case "space":
+		return ' ', nil
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	if n != len(s) || r == utf8.RuneError || r == '"' || r == '\n' || r == '\r' {
+		return 0, fmt.Errorf("%w: --delimiter %q: want one character, or tab, comma, semicolon, pipe, space", ErrUsage, s)
+	}
+	return r, nil
+}
+
+func runDataImport(ctx context.Context, env Env, args []string) error {
+	if isDoseResponseImport(args) { // data_import_doseresponse.go
+		return runDataImportDoseResponse(ctx, env, args)
+	}
+	if isWellsImport(args) {
+		return runImportWells(ctx, env, args)
+	}
+	fs := newFlagSet(env, "deup data import",
+		"deup data import --format almanac --pairs FILE [FILE...] --drugs FILE --out DIR\n"+
+			"       deup data import --format drugcomb FILE [FILE...] [--drugs FILE] --out DIR\n"+
+			"       deup data import --format table FILE [FILE...] --drug-a COL --drug-b COL [--cell-line COL] --score COL[,COL...] [--smiles-a COL --smiles-b COL] [--drugs FILE] --out DIR",
+		dataImportDesc)
+	format := fs.String("format", "table", "input format: almanac, almanac-wells, doseresponse, drugcomb or table")
+	pairs := fs.String("pairs", "", "the pairs table (almanac; for the other formats the positional FILE)")
+	drugs := fs.String("drugs", "", "drug catalogue: a name and/or PubChem CID column (name, pubchem_cid, pubchemid, cid, ...) and a SMILES column (smiles, isosmiles, canonical_smiles, ...)")
+	idCol := fs.String("drug-id-col", "", "catalogue column of the drug id the pairs use (a PubChem CID or a name), when not a recognised spelling")
+	smilesCol := fs.String("smiles-col", "", "catalogue column of the SMILES, when not a recognised spelling")
+	out := fs.String("out", "", "screen directory to write (required)")
+	name := fs.String("name", "", "screen name (default: the input file's base name)")
+	drugA := fs.String("drug-a", "", "table: column of drug A (a name, id or PubChem CID)")
+	drugB := fs.String("drug-b", "", "table: column of drug B")
+	cellLine := fs.String("cell-line", "", "table: column of the cell line (none: every row is on --cell-line-name)")
+	cellName := fs.String("cell-line-name", "", "cell line of every row when there is no cell line column (default \"unknown\")")
+	var scores scoreList
+	fs.Var(&scores, "score", "table: score column(s), comma-separated or repeated")
+	smilesA := fs.String("smiles-a", "", "table: column of drug A's SMILES")
+	smilesB := fs.String("smiles-b", "", "table: column of drug B's SMILES")
+	delim := fs.String("delimiter", "", "text tables: field delimiter (a character, or tab, comma, semicolon, pipe, space); default: sniffed from the header line")
+	lenient := fs.Bool("lenient", false, "count rows with unparsable scores, wrong field counts or bad quoting in the report instead of failing")
+	requireSMILES := fs.Bool("require-smiles", false, "drop rows with a drug that has no SMILES (reason \"missing SMILES\")")
+	knownOnly := fs.Bool("known-only", false, "table, drugcomb: drop rows with a drug not in --drugs (reason \"unknown drug\")")
+	asJSON := fs.Bool("json", false, "print the report as JSON instead of text")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, 0, -1); err != nil {
+		return err
+	}
+	if *out == "" {
+		fs.Usage()
+		return fmt.Errorf("%w: deup data import: --out DIR is required", ErrUsage)
+	}
+	d, err := parseDelimiter(*delim)
+	if err != nil {
+		return err
+	}
+	var inputs []string
+	if *pairs != "" {
+		inputs = append(inputs, *pairs)
+	}
+	inputs = append(inputs, pos...)
+	if len(inputs) == 0 {
+		fs.Usage()
+		return fmt.Errorf("%w: deup data import: no input file", ErrUsage)
+	}
+	for _, in := range inputs {
+		if err := needFile("", in, "the screen's measurements: a table file (CSV, TSV, Parquet, Arrow; .gz allowed)"); err != nil {
+			return err
+		}
+	}
+	if err := needFile("--drugs", *drugs, catalogueWhat); err != nil {
+		return err
+	}
+	input := strings.Join(inputs, ", ")
+	opt := drugcomb.Options{
+		Format: *format, Name: *name, Delimiter: d, CellLineName: *cellName,
+		Lenient: *lenient, RequireSMILES: *requireSMILES, RequireKnown: *knownOnly,
+		CheckSMILES: checkSMILES, // the one structure rule: see structureRule
+	}
+	if *drugs != "" {
+		cat, err := drugcomb.ReadCatalogueFileWith(*drugs, drugcomb.CatalogueColumns{ID: *idCol, SMILES: *smilesCol})
+		if err != nil {
+			return fmt.Errorf("%w (name the columns with --drug-id-col and --smiles-col)", err)
+		}
+		opt.Catalogue = cat
+	}
+	tableFlags := *drugA != "" || *drugB != "" || *cellLine != "" || len(scores) > 0 || *smilesA != "" || *smilesB != ""
+	switch *format {
+	case "almanac":
+		if opt.Catalogue == nil {
+			return fmt.Errorf("%w: deup data import --format almanac needs --drugs FILE (the CID catalogue)", ErrUsage)
+		}
+		if tableFlags {
+			return fmt.Errorf("%w: deup data import --format almanac has a fixed column map; use --format table for --drug-a etc.", ErrUsage)
+		}
+		opt.Columns = drugcomb.AlmanacColumns()
+		opt.RequireKnown = true
+	case "drugcomb":
+		if tableFlags {
+			return fmt.Errorf("%w: deup data import --format drugcomb has a fixed column map; use --format table for --drug-a etc.", ErrUsage)
+		}
+		opt.Columns = drugcomb.DrugCombColumns()
+		opt.SingleDrug = true
+	case "table":
+		if *drugA == "" || *drugB == "" || len(scores) == 0 {
+			fs.Usage()
+			return fmt.Errorf("%w: deup data import --format table needs --drug-a, --drug-b and --score", ErrUsage)
+		}
+		if (*smilesA == "") != (*smilesB == "") {
+			return fmt.Errorf("%w: deup data import: give both --smiles-a and --smiles-b, or neither", ErrUsage)
+		}
+		opt.Columns = drugcomb.Columns{DrugA: *drugA, DrugB: *drugB, CellLine: *cellLine, Scores: scores, SMILESA: *smilesA, SMILESB: *smilesB}
+	default:
+		return fmt.Errorf("%w: deup data import: unknown --format %q (almanac, almanac-wells, doseresponse, drugcomb, table)", ErrUsage, *format)
+	}
+	if opt.RequireKnown && opt.Catalogue == nil {
+		return fmt.Errorf("%w: deup data import: --known-only needs --drugs FILE", ErrUsage)
+	}
+
+	var bar *progress.Bar
+	opt.Progress = func(rows int) {
+		if bar == nil {
+			bar = progress.New(env.Stderr, "import", 0)
+		}
+		bar.Set(rows, "rows")
+	}
+	s, rep, err := drugcomb.ImportTables(inputs, opt)
+	if bar != nil {
+		bar.Finish()
+	}
+	if rep != nil {
+		// The report is the output on success; beside an error it is a
+		// diagnostic, and goes with the error to stderr.
+		w := env.Stdout
+		if err != nil {
+			w = env.Stderr
+		}
+		if *asJSON {
+			b, jerr := json.MarshalIndent(rep, "", "  ")
+			if jerr != nil {
+				return jerr
+			}
+			fmt.Fprintf(w, "%s\n", b)
+		} else if werr := rep.WriteText(w); werr != nil {
+			return werr
+		}
+	}
+	if err != nil {
+		if errors.Is(err, drugcomb.ErrNoRows) {
+			return fmt.Errorf("import %s: %w", input, err)
+		}
+		if errors.Is(err, drugcomb.ErrCatalogue) {
+			return fmt.Errorf("import %s: %w: name the catalogue's columns with --drug-id-col and --smiles-col", input, err)
+		}
+		if errors.Is(err, drugcomb.ErrNoPairs) {
+			return fmt.Errorf("import %s: %w", input, err)
+		}
+		return err
+	}
+	replaced := isScreenDir(*out)
+	if err := drugcomb.SaveWithReport(*out, s, rep); err != nil {
+		return err
+	}
+	if replaced {
+		if extra := otherFiles(*out); len(extra) > 0 {
+			fmt.Fprintf(env.Stderr, "deup: replaced the screen in %s; kept %s, which may describe the old one\n", *out, strings.Join(extra, ", "))
+		}
+	}
+	if !*asJSON {
+		fmt.Fprintf(env.Stdout, "wrote %s: %d pairs, %d measurements, %d drugs, %d cell line(s)\n", *out, len(s.Pairs), s.Measurements(), len(s.Drugs), len(s.CellLines))
+	}
+	return nil
+}
+
+// isScreenDir reports whether dir holds a screen (its meta.json).
+func isScreenDir(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, drugcomb.MetaFile))
+	return err == nil
+}
+
+// otherFiles lists the files in a screen directory that are not the
+// screen's own (for example signatures added by deup data signatures).
+func otherFiles(dir string) []string {
+	own := map[string]bool{drugcomb.MetaFile: true, drugcomb.ReportFile: true,
+		drugcomb.DrugsArrowFile: true, drugcomb.DrugsParquetFile: true,
+		drugcomb.PairsArrowFile: true, drugcomb.PairsParquetFile: true}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if !own[e.Name()] {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// checkSMILES is the structure check of data import: the one training
+// applies (features.CheckSMILES), its message without the package prefix.
+func checkSMILES(smiles string) error {
+	if err := features.CheckSMILES(smiles); err != nil {
+		return errors.New(strings.TrimPrefix(err.Error(), "chem: "))
+	}
+	return nil
+}

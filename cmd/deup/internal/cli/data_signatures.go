@@ -1,0 +1,240 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/atomicfile"
+	"github.com/deup-screening/deup/lincs"
+)
+
+func dataSignaturesCommand() *Command {
+	return &Command{
+		Name:  "signatures",
+		Short: "match L1000 signatures (GCT) to a screen's drugs and store them beside it",
+		Run:   runDataSignatures,
+	}
+}
+
+const dataSignaturesDesc = `
+Reads a file of L1000 signatures (one column per signature, one row per
+gene): GCT 1.2 or 1.3 text (.gz allowed) or, for a name ending in .gctx,
+GCTX (HDF5). Matches its columns to the drugs of the screen in DIR by their
+names: the column metadata pert_iname when the file has it (LINCS level 5),
+else the column ids. Writes the matched signatures into DIR as
+signatures.parquet and signatures.arrow (one row per drug: drug_id,
+signature, matched_by, values list<float32>; null where a drug has none).
+
+A drug matches through its PubChem CID when --pertinfo gives the LINCS
+perturbagen table (pubchem_cid -> pert_iname, tab-separated, .gz allowed):
+a pert_iname of the CID equal to a column's name, ignoring case. Failing
+that, the drug's name equal to a column's name, ignoring case. Of several
+equal names (a drug profiled many times), the first column is taken. The
+report lists the drugs without a signature and the keys tried, and counts
+matched signatures that are entirely NaN (kept as they are in the file).
+
+With --matrix-out FILE, the whole signature file is also converted to Arrow
+(FILE ending in .arrow or .feather: an Arrow IPC file) or Parquet (.parquet):
+one row per signature with its id, column metadata and values
+list<float32>; gene ids in the schema metadata. --screen may then be
+omitted to convert only.
+
+A GCTX file is parsed by an HDF5 library that trusts the sizes the file
+declares, so a damaged file could ask for terabytes: on Linux the command
+then runs in a child process whose address space is capped at
+--max-memory MiB, and such a file ends in an error naming it. The cap is
+on virtual memory, of which the Go runtime itself takes about 1 GiB;
+raise it for a sound file that needs more (LINCS level-5 files are read
+column by column, only the matched columns).
+
+Exit status: 0 when at least one drug matched (or, without --screen, the
+conversion succeeded), 1 on an error or when no drug matched (no signatures
+are written then), 2 on bad usage.
+
+Next: deup train --screen DIR --features fp+sig --out MODEL, or
+deup bench --screen DIR --features fp+sig.`
+
+type signaturesSummary struct {
+	lincs.Report
+	GCT                 string   `json:"gct"`
+	Genes               int      `json:"genes"`
+	Signatures          int      `json:"signatures"`
+	Pairs               int      `json:"pairs"`
+	PairsCovered        int      `json:"pairs_covered"`
+	Measurements        int      `json:"measurements"`
+	MeasurementsCovered int      `json:"measurements_covered"`
+	Files               []string `json:"files"`
+}
+
+func runDataSignatures(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup data signatures", "deup data signatures --gct FILE [--pertinfo FILE] --screen DIR [--json] [--matrix-out FILE]", dataSignaturesDesc)
+	gct := fs.String("gct", "", "signatures `file`: GCT 1.2/1.3 text (.gz allowed) or GCTX (.gctx)")
+	pert := fs.String("pertinfo", "", "LINCS perturbagen table `file` (pubchem_cid, pert_iname); without it, drugs match by name only")
+	screenDir := fs.String("screen", "", "screen `directory` (from deup data import or synth); the signatures are written into it")
+	asJSON := fs.Bool("json", false, "print the report as one JSON object")
+	matrixOut := fs.String("matrix-out", "", "also convert the whole signature file to this Arrow (.arrow, .feather) or Parquet (.parquet) `file`")
+	maxMemory := fs.Int64("max-memory", 4096, "cap on the address space, in `MiB`, of the process that reads a GCTX file (Linux; ≥ 1024)")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, 0, 0); err != nil {
+		return err
+	}
+	if *gct == "" || (*screenDir == "" && *matrixOut == "") {
+		fs.Usage()
+		return fmt.Errorf("%w: deup data signatures: --gct and --screen (or --matrix-out) are required", ErrUsage)
+	}
+	for _, err := range []error{
+		needFile("--gct", *gct, "a LINCS signature file (GCT 1.2/1.3 text, .gz allowed, or GCTX)"),
+		needFile("--pertinfo", *pert, "the LINCS perturbagen table (pubchem_cid, pert_iname), or leave it out to match by name"),
+		needOutDir("--matrix-out", *matrixOut),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	if *maxMemory < 1024 || *maxMemory > 1<<30 {
+		fs.Usage()
+		return fmt.Errorf("%w: deup data signatures: --max-memory %d: want a number of MiB from 1024 to %d", ErrUsage, *maxMemory, int64(1<<30))
+	}
+	// A GCTX file goes to scigolib/hdf5, which allocates whatever a
+	// damaged header declares: read it in a capped child (the same
+	// command, run by the child in-process since its Env has no Sandbox).
+	isGCTX := strings.HasSuffix(strings.ToLower(*gct), ".gctx")
+	if isGCTX && env.Sandbox != nil {
+		return sandboxed(ctx, env, append([]string{"data", "signatures"}, args...), *maxMemory<<20, *gct, "--max-memory")
+	}
+	var write func(io.Writer, *lincs.Matrix, memory.Allocator) error
+	switch ext := strings.ToLower(filepath.Ext(*matrixOut)); {
+	case *matrixOut == "":
+	case ext == ".arrow" || ext == ".feather":
+		write = lincs.WriteIPC
+	case ext == ".parquet":
+		write = lincs.WriteParquet
+	default:
+		fs.Usage()
+		return fmt.Errorf("%w: deup data signatures: --matrix-out %q: name must end in .arrow, .feather or .parquet", ErrUsage, *matrixOut)
+	}
+
+	var screen *drugcomb.Screen
+	if *screenDir != "" {
+		var err error
+		if screen, err = openScreen(*screenDir); err != nil {
+			return err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// A GCTX file is read whole only for --matrix-out; for matching, only
+	// its matched columns are read (LINCS level-5 files are tens of GB).
+	var m *lincs.Matrix
+	if write != nil || !isGCTX {
+		var err error
+		if m, err = lincs.ReadMatrixFile(*gct); err != nil {
+			return err
+		}
+	}
+	if write != nil {
+		var buf bytes.Buffer
+		if err := write(&buf, m, memory.DefaultAllocator); err != nil {
+			return err
+		}
+		if err := atomicfile.WriteFile(*matrixOut, buf.Bytes()); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stderr, "deup data signatures: wrote %s (%d signatures x %d genes)\n", *matrixOut, len(m.Cols), len(m.Rows))
+	}
+	if screen == nil {
+		return nil
+	}
+	var info *lincs.PertInfo
+	if *pert != "" {
+		var err error
+		if info, err = lincs.ReadPertInfoFile(*pert); err != nil {
+			return err
+		}
+		if len(info.Invalid) > 0 {
+			var ex []string
+			for _, iv := range info.Invalid[:min(3, len(info.Invalid))] {
+				ex = append(ex, fmt.Sprintf("line %d %q (%s)", iv.Line, iv.Value, iv.Name))
+			}
+			fmt.Fprintf(env.Stderr, "deup data signatures: note: %s: %d of %d perturbagens have an invalid pubchem_cid and cannot match by CID: %s\n",
+				*pert, len(info.Invalid), info.Rows, strings.Join(ex, ", "))
+		}
+	}
+
+	var (
+		sigs *lincs.Signatures
+		rep  lincs.Report
+		nSig int
+	)
+	if m != nil {
+		sigs, rep = lincs.MatchDrugs(m, info, screen.Drugs)
+		nSig = len(m.Cols)
+	} else {
+		var err error
+		if sigs, rep, nSig, err = lincs.MatchGCTXFile(*gct, info, screen.Drugs); err != nil {
+			return err
+		}
+	}
+	sum := signaturesSummary{Report: rep, GCT: *gct, Genes: len(sigs.Genes), Signatures: nSig, Pairs: len(screen.Pairs), Measurements: screen.Measurements()}
+	for _, p := range screen.Pairs {
+		if sigs.Vectors[p.A] != nil && sigs.Vectors[p.B] != nil {
+			sum.PairsCovered++
+			sum.MeasurementsCovered += p.N
+		}
+	}
+	if rep.Matched == 0 {
+		writeSignaturesReport(env, sum, *asJSON)
+		return errors.New("deup data signatures: no drug matched a signature; nothing written")
+	}
+	if err := lincs.WriteSignatures(*screenDir, sigs); err != nil {
+		return err
+	}
+	sum.Files = []string{filepath.Join(*screenDir, lincs.SignaturesParquet), filepath.Join(*screenDir, lincs.SignaturesArrow)}
+	return writeSignaturesReport(env, sum, *asJSON)
+}
+
+func writeSignaturesReport(env Env, s signaturesSummary, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		return enc.Encode(s)
+	}
+	w := env.Stdout
+	fmt.Fprintf(w, "%d of %d drugs have a signature (%d by PubChem CID, %d by name, %d by the parent name of a salt) in %s (%d genes x %d signatures)\n",
+		s.Matched, s.Drugs, s.ByCID, s.ByName, s.ByParentName, filepath.Base(s.GCT), s.Genes, s.Signatures)
+	for _, p := range s.Parents {
+		fmt.Fprintf(w, "  %-10s %-36q by parent name %q: signature %q\n", p.ID, p.Name, p.Parent, p.Signature)
+	}
+	fmt.Fprintf(w, "pairs with both drugs covered: %d of %d (%d of %d measurements)\n", s.PairsCovered, s.Pairs, s.MeasurementsCovered, s.Measurements)
+	if s.AllNaN > 0 {
+		fmt.Fprintf(w, "warning: %d matched signatures are entirely NaN in the file (drugs %s)\n", s.AllNaN, strings.Join(s.AllNaNDrugs, ", "))
+	}
+	for _, a := range s.Ambiguous {
+		others := strings.Join(a.Others[:min(3, len(a.Others))], ", ")
+		if len(a.Others) > 3 {
+			others += fmt.Sprintf(" and %d more", len(a.Others)-3)
+		}
+		fmt.Fprintf(w, "note: drug %s matched %q; other columns of the same name: %s\n", a.ID, a.Signature, others)
+	}
+	if len(s.Missing) > 0 {
+		fmt.Fprintf(w, "%d drugs without a signature:\n", len(s.Missing))
+		for _, d := range s.Missing {
+			fmt.Fprintf(w, "  %-10s %-36q tried %s\n", d.ID, d.Name, strings.Join(d.Tried, ", "))
+		}
+	}
+	for _, f := range s.Files {
+		fmt.Fprintf(w, "wrote %s\n", f)
+	}
+	return nil
+}

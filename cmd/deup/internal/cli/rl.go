@@ -1,0 +1,204 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/deup-screening/deup/internal/progress"
+	"github.com/deup-screening/deup/rl"
+)
+
+func rlCommand() *Command {
+	return &Command{Name: "rl", Short: "DEUP-DQN against DQN, MC-Dropout DQN and Bootstrapped DQN on bsuite's CartPole (paper §5.2)", Run: runRL}
+}
+
+const rlDesc = `Trains each agent on bsuite's cartpole for --episodes episodes per seed and
+records its regret (paper §5.2, App. "Reinforcement Learning Experiments").
+
+Agents: dqn (ε-greedy, ε 0.05), mcdropout-dqn (dropout 0.1, one stochastic
+forward pass per action), boot-dqn (Bootstrapped DQN, 20 heads with
+randomized prior functions, one head per episode), deup-dqn (action
+maximizing Q + 0.1·E(log d(s)), E trained on the squared TD error, d a KDE
+refit on the replay every 10,000 steps), and random (no learning).
+
+Regret after episode k is 1000·k minus the total return; the average regret
+is the total regret after the last episode divided by the episodes; bsuite's
+score of a run is ½(clip(1 − average regret/1000, 0, 1) + [best episode
+return > 500]). Seeds are first-seed..first-seed+seeds-1; every run draws
+from its own seed only, so results do not depend on --workers.
+
+Writes DIR/results.json, DIR/runs.csv (agent, seed, episode, return,
+total_regret), DIR/regret.png and .svg (average regret against episodes,
+mean ± one standard error over seeds), and prints a markdown table.
+
+Next: compare with docs/rl.md; deup smo runs the paper's optimization use.`
+
+func runRL(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup rl", "deup rl [--env cartpole] [--agents a,b,...] [--seeds N] [--episodes E] [--workers W] --out DIR", rlDesc)
+	envName := fs.String("env", "cartpole", "environment: cartpole (bsuite's)")
+	agents := fs.String("agents", "dqn,deup-dqn,mcdropout-dqn,boot-dqn", "comma-separated agents: dqn, deup-dqn, mcdropout-dqn, boot-dqn, random")
+	seeds := fs.Int("seeds", 5, "number of seeds (runs per agent)")
+	firstSeed := fs.Uint64("first-seed", 1, "first seed")
+	episodes := fs.Int("episodes", 1000, "episodes per run (bsuite's cartpole: 1000)")
+	workers := fs.Int("workers", 0, "runs in parallel (0: one per CPU, GOMAXPROCS; results do not depend on it)")
+	out := fs.String("out", "", "output directory (created)")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, 0, 0); err != nil {
+		return err
+	}
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%w: deup rl: %s", ErrUsage, fmt.Sprintf(format, a...))
+	}
+	if *out == "" {
+		return bad("--out is required")
+	}
+	if *envName != "cartpole" {
+		return bad("--env %q: want cartpole", *envName)
+	}
+	names, err := rl.ParseAgents(*agents)
+	if err != nil {
+		return bad("--agents: %v", err)
+	}
+	switch {
+	case *seeds < 1:
+		return bad("--seeds %d < 1", *seeds)
+	case *episodes < 1:
+		return bad("--episodes %d < 1", *episodes)
+	case *workers < 0:
+		return bad("--workers %d < 0", *workers)
+	}
+	if *workers == 0 {
+		*workers = runtime.GOMAXPROCS(0)
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return fmt.Errorf("rl: %w", err)
+	}
+
+	type job struct {
+		agent string
+		i     int
+		seed  uint64
+	}
+	var jobs []job
+	runs := map[string][]*rl.Result{}
+	for _, a := range names {
+		runs[a] = make([]*rl.Result, *seeds)
+	}
+	// Longest runs first (by agent, then seed), so that no worker is left
+	// with a long run while the others idle at the end.
+	for _, a := range rlByCost(names) {
+		for i := 0; i < *seeds; i++ {
+			jobs = append(jobs, job{a, i, *firstSeed + uint64(i)})
+		}
+	}
+	start := time.Now()
+	cpu0, _, _ := usage()
+	errw := &lockedWriter{w: env.Stderr}
+	var mu sync.Mutex
+	var firstErr error
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	work := make(chan job)
+	var wg sync.WaitGroup
+	for w := 0; w < *workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range work {
+				// One bar per run; lockedWriter is not a terminal, so each
+				// bar prints a line per 10 % and the bars of parallel runs
+				// do not overwrite each other.
+				bar := progress.New(errw, fmt.Sprintf("rl %s seed %d", j.agent, j.seed), *episodes)
+				sum := 0.0
+				r, err := rl.Run(ctx, *envName, j.agent, j.seed, *episodes, rl.Options{}, func(k int, ret float64) {
+					sum += ret
+					bar.Set(k+1, fmt.Sprintf("average regret %.1f", rl.BaseRegret-sum/float64(k+1)))
+				})
+				if err == nil {
+					bar.Finish()
+				} else { // Finish would draw a cut-short run as complete
+					fmt.Fprintf(errw, "rl %s seed %d: stopped: %v\n", j.agent, j.seed, err)
+				}
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = err
+					cancel()
+				}
+				if err == nil {
+					runs[j.agent][j.i] = r
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, j := range jobs {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- j
+	}
+	close(work)
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	wall := time.Since(start)
+	sum := &rl.Summary{Env: *envName, Episodes: *episodes, Order: names, Runs: runs, Wall: wall.Seconds()}
+	if err := writeFile(filepath.Join(*out, "results.json"), sum.WriteJSON); err != nil {
+		return err
+	}
+	if err := writeFile(filepath.Join(*out, "runs.csv"), sum.WriteCSV); err != nil {
+		return err
+	}
+	if err := sum.Plot(filepath.Join(*out, "regret.png"), filepath.Join(*out, "regret.svg")); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "%s, %d episodes, seeds %d..%d\n\n", *envName, *episodes, *firstSeed, *firstSeed+uint64(*seeds)-1)
+	if err := sum.WriteTable(env.Stdout); err != nil {
+		return err
+	}
+	line := fmt.Sprintf("\nwall time %s", wall.Round(100*time.Millisecond))
+	if cpu1, rss, ok := usage(); ok {
+		line += fmt.Sprintf(", CPU %s, peak RSS %d MiB", (cpu1 - cpu0).Round(100*time.Millisecond), rss>>20)
+	}
+	fmt.Fprintf(env.Stdout, "%s; wrote %s/{results.json,runs.csv,regret.png,regret.svg}\n", line, *out)
+	return nil
+}
+
+// rlByCost orders agents by the expected CPU time of a run, longest
+// first. The ranking is measured, not derived: per run of 1000 cartpole
+// episodes (docs/rl.md, "Where the time goes"), deup-dqn (a second
+// network and the KDE refits) costs most, then boot-dqn (a 20-head output
+// layer), dqn, and mcdropout-dqn (which balances the pole for fewer
+// steps), random nothing.
+func rlByCost(names []string) []string {
+	rank := map[string]int{rl.DEUPDQN: 0, rl.BootDQN: 1, rl.DQN: 2, rl.MCDropout: 3, rl.RandomPlay: 4}
+	out := append([]string(nil), names...)
+	sort.SliceStable(out, func(i, j int) bool { return rank[out[i]] < rank[out[j]] })
+	return out
+}
+
+// lockedWriter serializes the writes of concurrent progress bars.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}

@@ -1,0 +1,706 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/deup-screening/deup/data"
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/features"
+	"github.com/deup-screening/deup/internal/progress"
+	"github.com/deup-screening/deup/lincs"
+	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/due"
+	"github.com/deup-screening/deup/model/trained"
+	"github.com/deup-screening/deup/uq"
+)
+
+func trainCommand() *Command {
+	return &Command{Name: "train", Short: "train DEUP (or a baseline) on a screen and save the model", Run: runTrain}
+}
+
+const trainDesc = `Trains the permutation-invariant two-tower network on one cell line of a
+screen and saves it, with the screen's identity, its drugs (IDs, names, SMILES
+and, for fp+sig, their signatures) and how it was trained, so that deup
+predict, suggest and tui score the right drugs by default.
+
+--split 70/30 (the default) trains the model for use: every measured pair of
+the cell line, split (seeded by --seed) into 70% in-sample pairs, on which mu
+is fitted, and 30% out-of-sample pairs, which DEUP's sigma path learns from
+and early stopping watches. It prints the out-of-sample RMSE beside the
+trivial references: predicting the in-sample mean, and the replicate noise
+where pairs were measured more than once (no model can beat it).
+--split 40/30/30 is the benchmark split (train/validation/test): the test 30%
+is never seen in training and its RMSE and corr(sigma_total, |residual|) are
+printed. deup bench compares the methods on that split over several seeds.
+
+DEUP: in-sample steps train everything with the Gaussian NLL (in/out bit 0);
+out-of-sample steps train only the sigma path (bit 1). Early stopping on the
+out-of-sample RMSE of mu. Baselines on the same network: ensemble (--members
+M networks, MSE; sigma = spread of member means), ensemble-nll (members with a
+sigma head, Gaussian NLL), mcdropout (--dropout p after both combined layers,
+MSE; sigma = spread of --passes stochastic passes), due (spectral-normalized
+extractor + sparse variational GP, package model/due).
+
+--calibration F (default 0.1) holds a seeded fraction F of all the pairs out
+before the split above: neither mu nor sigma ever sees them. After training
+their split-conformal scores |y - mu|/sigma_total (--conformal normalized, the
+default; --conformal plain: |y - mu|) are stored in the model file, so that
+deup predict --coverage 0.9, suggest and tui give calibrated intervals. The
+fraction must leave at least 9 calibration pairs (the fewest a 90% interval
+needs); --calibration 0 trains on every pair and stores no calibration.
+
+Without --screen, trains on the embedded synthetic default screen (data synth,
+seed 1). Import a real screen first with deup data import.
+
+` + structureRule + `
+
+Next: deup predict --model MODEL --all-pairs --out pairs.csv, or
+deup suggest --model MODEL --out next.csv.`
+
+// synthSeed is the seed of the embedded default screen used when --screen
+// is not given.
+const synthSeed = 1
+
+// parseTrainSplit reads --split: "IN/OUT" (in-sample/out-of-sample, no test part)
+// or "TRAIN/VAL/TEST" percentages.
+func parseTrainSplit(s string) ([3]float64, error) {
+	var f [3]float64
+	parts := strings.Split(s, "/")
+	if len(parts) != 2 && len(parts) != 3 {
+		return f, fmt.Errorf("%w: --split %q: want IN/OUT (e.g. 70/30) or TRAIN/VAL/TEST (e.g. 40/30/30)", ErrUsage, s)
+	}
+	sum := 0.0
+	for i, p := range parts {
+		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || !(v >= 0) || math.IsInf(v, 0) {
+			return f, fmt.Errorf("%w: --split %q: part %d is not a percentage", ErrUsage, s, i+1)
+		}
+		f[i] = v
+		sum += v
+	}
+	if f[0] <= 0 || f[1] <= 0 || math.Abs(sum-100) > 1e-9 {
+		return f, fmt.Errorf("%w: --split %q: the parts must add up to 100, with in-sample and out-of-sample parts above 0", ErrUsage, s)
+	}
+	if len(parts) == 3 && f[2] <= 0 {
+		return f, fmt.Errorf("%w: --split %q: a test part of 0: use IN/OUT (e.g. 70/30)", ErrUsage, s)
+	}
+	return f, nil
+}
+
+func runTrain(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup train", "deup train [--screen DIR] [--split 70/30|40/30/30] [--features fp|fp+sig] [--method deup|ensemble|ensemble-nll|mcdropout|due] [--cell-line NAME] [--seed N] --out MODEL", trainDesc)
+	screenDir := fs.String("screen", "", "screen directory from deup data import (default: the synthetic default screen)")
+	splitFlag := fs.String("split", "70/30", "IN/OUT: every measured pair, in-sample/out-of-sample; TRAIN/VAL/TEST (40/30/30): the benchmark split with a test score")
+	feat := fs.String("features", "fp", "drug features: fp (Morgan r=3, 1024 bits) or fp+sig (+ L1000 signature stored in the screen)")
+	method := fs.String("method", "deup", "method: deup, ensemble, ensemble-nll, mcdropout or due")
+	members := fs.Int("members", 3, "ensemble members (ensemble, ensemble-nll)")
+	passes := fs.Int("passes", 3, "stochastic prediction passes (mcdropout)")
+	dropRate := fs.Float64("dropout", 0.1, "dropout rate on the combined layers (mcdropout)")
+	cellLine := fs.String("cell-line", "", "one cell line to train on (default: see --cell-lines)")
+	cellLines := fs.String("cell-lines", "", cellLinesUsage)
+	score := fs.String("score", "", "score column (default: the first)")
+	seed := fs.Uint64("seed", 1, "seed of the split, the weights and the shuffling")
+	epochs := fs.Int("epochs", 0, "maximum epochs (0: the default, 300)")
+	patience := fs.Int("patience", 0, "early-stopping patience in epochs (0: the default, 25)")
+	out := fs.String("out", "", "where to write the trained model")
+	calFrac := fs.Float64("calibration", 0.1, "fraction of all pairs held out (seeded) before the split, for the conformal calibration stored in the model (0: none)")
+	conformal := fs.String("conformal", "normalized", "calibration scores: normalized (|y-mu|/sigma_total, adaptive width) or plain (|y-mu|, constant width)")
+	whole := fs.Bool("whole-molecule", false, "fingerprint every fragment of a SMILES (salts, counter-ions) instead of the largest organic one")
+	sigmaFeat := fs.String("sigma-features", model.DefaultSigmaFeatures, sigmaFeaturesUsage)
+	sigmaLoss := fs.String("sigma-loss", "nll", sigmaLossUsage)
+	novelty := fs.Float64("novelty-holdout", model.DefaultNoveltyHoldout, noveltyHoldoutUsage)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, 0, 0); err != nil {
+		return err
+	}
+	if *out == "" {
+		fs.Usage()
+		return fmt.Errorf("%w: deup train: --out is required (the model file to write, e.g. --out pc3.model)", ErrUsage)
+	}
+	fracs, err := parseTrainSplit(*splitFlag)
+	if err != nil {
+		return err
+	}
+	if err := needOutDir("--out", *out); err != nil {
+		return err
+	}
+	if !(*calFrac >= 0 && *calFrac < 1) {
+		return fmt.Errorf("%w: --calibration %v: want a fraction in [0, 1), e.g. 0.1 (0 stores no calibration)", ErrUsage, *calFrac)
+	}
+	if *conformal != "normalized" && *conformal != "plain" {
+		return fmt.Errorf("%w: --conformal %q: want normalized or plain", ErrUsage, *conformal)
+	}
+	if *sigmaLoss != "nll" && *sigmaLoss != "log" {
+		return fmt.Errorf("%w: --sigma-loss %q: want nll or log", ErrUsage, *sigmaLoss)
+	}
+	sf, err := model.ParseSigmaFeatures(*sigmaFeat)
+	if err != nil {
+		return fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
+	}
+	cfg := model.Config{Seed: *seed, MaxEpochs: *epochs, Patience: *patience, SigmaFeatures: sf, SigmaLoss: *sigmaLoss, NoveltyHoldout: noveltyHoldout(*novelty)}
+	start := time.Now()
+	sc, name, err := loadScreen(*screenDir)
+	if err != nil {
+		return err
+	}
+	sc, err = selectCellLines(sc, *screenDir == "", *cellLine, *cellLines)
+	if err != nil {
+		return err
+	}
+	if len(sc.CellLines) > 1 {
+		cfg.BatchSize = model.PanelBatchSize // one model over every line (a panel)
+	}
+	m, err := newMethod(*method, cfg, *members, *passes, *dropRate)
+	if err != nil {
+		return err
+	}
+	si, err := scoreIndex(sc, *score)
+	if err != nil {
+		return err
+	}
+	// scUsed holds the pairs trained on (under fp+sig, those whose drugs
+	// both have a signature); the model file names the whole screen sc.
+	scUsed, f, sig, err := buildFeatures(env, sc, *screenDir, features.Config{Kind: *feat, WholeMolecule: *whole})
+	if err != nil {
+		return err
+	}
+	d, err := model.NewDataset(scUsed, f, si)
+	if err != nil {
+		return err
+	}
+	calIdx, rest, err := calibrationHoldout(len(d.Pairs), *calFrac, *seed)
+	if err != nil {
+		return err
+	}
+	split := splitOf(rest, fracs, *seed)
+	benchmark := len(split.Test) > 0
+	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s: %d drugs, %d pairs\n", name, sc.CellLines[0], sc.ScoreNames[si], len(sc.Drugs), len(d.Pairs))
+	if len(calIdx) > 0 {
+		fmt.Fprintf(env.Stdout, "calibration: %d of %d pairs (--calibration %v, seed %d) held out before the split, never seen by mu or sigma\n", len(calIdx), len(d.Pairs), *calFrac, *seed)
+	} else {
+		fmt.Fprintf(env.Stdout, "calibration: none (--calibration 0): the model gives no intervals (deup predict --coverage)\n")
+	}
+	if benchmark {
+		fmt.Fprintf(env.Stdout, "split %s (seed %d): train %d, validation %d (sigma path, early stopping), test %d (never seen in training)\n",
+			*splitFlag, *seed, len(split.Train), len(split.Val), len(split.Test))
+	} else {
+		fmt.Fprintf(env.Stdout, "split %s (seed %d) of the other %d pairs: %d in-sample (mu fitted), %d out-of-sample (sigma path, early stopping)\n",
+			*splitFlag, *seed, len(rest), len(split.Train), len(split.Val))
+	}
+	var bar *progress.Bar
+	var last model.Progress
+	epochsRun := 0
+	fitStart := time.Now()
+	err = m.Fit(ctx, d, split, func(p model.Progress) {
+		if p.Done {
+			return
+		}
+		if bar == nil || p.Member != last.Member {
+			if bar != nil {
+				bar.SetTotal(last.Epoch)
+				bar.Finish()
+			}
+			label := "train " + *method
+			if p.Members > 1 {
+				label += fmt.Sprintf(" member %d/%d", p.Member+1, p.Members)
+			}
+			bar = progress.New(env.Stderr, label, p.MaxEpochs)
+		}
+		last = p
+		epochsRun++
+		detail := fmt.Sprintf("loss %.3f val-rmse %.3g best %d", p.TrainLoss, p.ValRMSE, p.BestEpoch)
+		if !math.IsNaN(p.OutLoss) {
+			detail = fmt.Sprintf("loss %.3f out %.3f val-rmse %.3g best %d", p.TrainLoss, p.OutLoss, p.ValRMSE, p.BestEpoch)
+		}
+		bar.Set(p.Epoch, detail)
+	})
+	if bar != nil {
+		bar.SetTotal(last.Epoch) // early stopping ends before MaxEpochs
+		bar.Finish()
+	}
+	if err != nil {
+		return err
+	}
+	fitTime := time.Since(fitStart)
+	fmt.Fprintf(env.Stdout, "trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n", m.Name(), epochsRun, last.Epoch, last.BestEpoch, fitTime.Round(time.Millisecond), fitTime.Seconds()/float64(max(epochsRun, 1)), model.BLAS())
+	if *method == "deup" && sf != (model.SigmaFeatures{}) {
+		fmt.Fprintf(env.Stdout, "sigma features: %s, relative to the %d in-sample pairs (docs/sigma-features.md)\n", sf, len(split.Train))
+	}
+	tr := trained.Training{Split: *splitFlag, Seed: *seed, InSample: len(split.Train), OutOfSample: len(split.Val), Test: len(split.Test),
+		Epochs: epochsRun, BestEpoch: last.BestEpoch}
+	refs := trivialReferences(d, split.Train, split.Val)
+	valRMSE, _, err := rmseOn(m, f, d, split.Val)
+	if err != nil {
+		return err
+	}
+	tr.ValRMSE, tr.MeanRMSE, tr.NoiseSD = trained.Float(valRMSE), trained.Float(refs.meanRMSE), trained.Float(refs.noiseSD)
+	fmt.Fprintf(env.Stdout, "%s RMSE %.4g on %d pairs; trivial references: predicting the in-sample mean %.4g, %s\n",
+		map[bool]string{true: "validation", false: "out-of-sample"}[benchmark], valRMSE, len(split.Val), refs.meanRMSE, refs.noiseText())
+	if benchmark {
+		testRMSE, corr, err := rmseOn(m, f, d, split.Test)
+		if err != nil {
+			return err
+		}
+		tr.TestRMSE = trained.Float(testRMSE)
+		testRefs := trivialReferences(d, split.Train, split.Test)
+		fmt.Fprintf(env.Stdout, "test RMSE %.4g on %d pairs (predicting the training mean: %.4g); corr(sigma_total, |residual|) on test %.3f\n",
+			testRMSE, len(split.Test), testRefs.meanRMSE, corr)
+	} else {
+		fmt.Fprintf(env.Stdout, "note: the out-of-sample pairs chose the stopping epoch, so this RMSE is slightly optimistic; --split 40/30/30 gives an unseen test score\n")
+	}
+	fmt.Fprintf(env.Stdout, "%s\n", m.AleatoricNote())
+	meta, err := modelMeta(sc, *screenDir, si, *method, sig, tr)
+	if err != nil {
+		return err
+	}
+	if len(calIdx) > 0 {
+		cal, err := calibrate(m, f, d, calIdx, *conformal == "normalized")
+		if err != nil {
+			return err
+		}
+		meta.Calibration = &cal
+		lo, hi, _ := cal.Interval(0, 1, 0.9)
+		unit := " sigma_total"
+		if cal.Method == uq.MethodConformal {
+			unit = ""
+		}
+		fmt.Fprintf(env.Stdout, "calibration stored: %s; at 90%% coverage the interval is mu ± %.4g%s (deup predict --coverage 0.9)\n", cal, (hi-lo)/2, unit)
+		if benchmark {
+			im, err := intervalsOn(m, f, d, split.Test, cal, 0.9)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(env.Stdout, "test: the stored 90%% interval covers %.1f%% of the %d test pairs (mean width %.4g; worst sigma-quintile coverage %.1f%%)\n",
+				im.Coverage, im.N, im.Width, im.WorstQuintileCoverage)
+		}
+	}
+	if err := trained.WriteFile(*out, &trained.Model{Method: m, Meta: meta}); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "wrote %s (%s total); it remembers its %d drugs and screen: next, deup predict --model %s --all-pairs --out pairs.csv\n",
+		*out, time.Since(start).Round(time.Millisecond), len(sc.Drugs), *out)
+	return nil
+}
+
+// calibrationStream is the PCG stream of deup train's calibration holdout
+// (the seed is --seed).
+const calibrationStream = 0x63616c69627261
+
+// calibrationHoldout draws, from seed, the calibration pairs of deup train:
+// round(frac n) of the n pairs (sorted), and the others (sorted), on which
+// the in-sample/out-of-sample split is made. frac 0 holds nothing out and
+// rest is 0..n-1, so that training is exactly as without calibration. A
+// fraction leaving fewer pairs than a 90% conformal interval needs
+// (uq.MinCalibration(0.1)), or too few pairs to train on, is an error.
+func calibrationHoldout(n int, frac float64, seed uint64) (cal, rest []int, err error) {
+	if frac == 0 {
+		rest = make([]int, n)
+		for i := range rest {
+			rest[i] = i
+		}
+		return nil, rest, nil
+	}
+	k := int(math.Round(frac * float64(n)))
+	if need := uq.MinCalibration(0.1); k < need {
+		return nil, nil, fmt.Errorf("%w: --calibration %v holds out %d of %d pairs, fewer than the %d a 90%% conformal interval needs: raise the fraction, or give --calibration 0 for a model without intervals", ErrUsage, frac, k, n, need)
+	}
+	if n-k < 4 {
+		return nil, nil, fmt.Errorf("%w: --calibration %v leaves %d of %d pairs to train on: lower the fraction", ErrUsage, frac, n-k, n)
+	}
+	perm := rand.New(rand.NewPCG(seed, calibrationStream)).Perm(n)
+	cal, rest = append([]int(nil), perm[:k]...), append([]int(nil), perm[k:]...)
+	sort.Ints(cal)
+	sort.Ints(rest)
+	return cal, rest, nil
+}
+
+// splitOf splits the pairs rest (indices of the dataset) as
+// drugcomb.SplitRandom splits 0..len(rest)-1, in dataset indices.
+func splitOf(rest []int, fracs [3]float64, seed uint64) drugcomb.Split {
+	sp := drugcomb.SplitRandom(len(rest), fracs, seed)
+	for _, part := range [][]int{sp.Train, sp.Val, sp.Test} {
+		for k, i := range part {
+			part[k] = rest[i]
+		}
+	}
+	return sp
+}
+
+// predictOn predicts the pairs idx of d with m and returns their measured
+// scores, mu and sigma_total, in the order of idx.
+func predictOn(m model.Method, f *model.Features, d *model.Dataset, idx []int) (y, mu, sigma []float64, err error) {
+	ps := make([]model.Pair, len(idx))
+	y = make([]float64, len(idx))
+	for k, i := range idx {
+		ps[k], y[k] = d.Pairs[i], d.Y[i]
+	}
+	pred, err := m.Predict(f, ps)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	mu, sigma = make([]float64, len(idx)), make([]float64, len(idx))
+	for k, p := range pred {
+		mu[k], sigma[k] = p.Mu, p.SigmaTotal
+	}
+	return y, mu, sigma, nil
+}
+
+// calibrate fits the split-conformal calibration of a trained method on
+// the held-out pairs idx of d: scores |y - mu|/sigma_total (normalized) or
+// |y - mu|.
+func calibrate(m model.Method, f *model.Features, d *model.Dataset, idx []int, normalized bool) (uq.Calibrator, error) {
+	y, mu, sigma, err := predictOn(m, f, d, idx)
+	if err != nil {
+		return uq.Calibrator{}, err
+	}
+	cal, err := uq.FitConformal(y, mu, sigma, normalized)
+	if err != nil {
+		return uq.Calibrator{}, fmt.Errorf("calibration on %d held-out pairs: %w", len(idx), err)
+	}
+	return cal, nil
+}
+
+// intervalsOn scores the intervals of cal at coverage on the pairs idx of
+// d (coverages in %, uq.ScoreIntervals).
+func intervalsOn(m model.Method, f *model.Features, d *model.Dataset, idx []int, cal uq.Calibrator, coverage float64) (uq.IntervalMetrics, error) {
+	y, mu, sigma, err := predictOn(m, f, d, idx)
+	if err != nil {
+		return uq.IntervalMetrics{}, err
+	}
+	lo, hi := make([]float64, len(idx)), make([]float64, len(idx))
+	for k := range mu {
+		if lo[k], hi[k], err = cal.Interval(mu[k], sigma[k], coverage); err != nil {
+			return uq.IntervalMetrics{}, err
+		}
+	}
+	return uq.ScoreIntervals(y, lo, hi, sigma, 1-coverage), nil
+}
+
+// modelMeta is the metadata a trained model file carries: sc is the
+// one-cell-line screen trained on (dir "" for the synthetic default).
+func modelMeta(sc *drugcomb.Screen, dir string, score int, method string, sig *lincs.Signatures, tr trained.Training) (*trained.Meta, error) {
+	id := trained.Screen{Name: sc.Name, CellLine: sc.CellLines[0], Score: sc.ScoreNames[score], Pairs: len(sc.Pairs),
+		Measurements: sc.Measurements(), Digest: trained.PairsDigest(sc, 0, score)}
+	if dir == "" {
+		id.SynthSeed = synthSeed
+	} else {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return nil, err
+		}
+		id.Dir = abs
+	}
+	if len(sc.CellLines) > 1 {
+		id.CellLines = sc.CellLines // the model's embedding order; Digest covers the first
+	}
+	return &trained.Meta{Method: method, Screen: id, Drugs: trained.NewDrugs(sc.Drugs), Signatures: trained.NewSignatures(sig, sc.Drugs), Training: tr}, nil
+}
+
+// refs are the trivial references a model's error is read against.
+type refs struct {
+	meanRMSE  float64 // RMSE on the evaluated pairs of predicting the mean of the fitted pairs
+	noiseSD   float64 // pooled replicate standard deviation of one measurement; NaN without replicates
+	replPairs int     // pairs with at least 2 replicates
+}
+
+func (r refs) noiseText() string {
+	if r.replPairs == 0 {
+		return "replicate noise unknown (no pair measured twice)"
+	}
+	return fmt.Sprintf("replicate noise sd %.4g (%d pairs measured more than once)", r.noiseSD, r.replPairs)
+}
+
+// trivialReferences computes the references for a model fitted on the
+// pairs fit and evaluated on eval.
+func trivialReferences(d *model.Dataset, fit, eval []int) refs {
+	var mean float64
+	for _, i := range fit {
+		mean += d.Y[i]
+	}
+	mean /= float64(max(len(fit), 1))
+	var se float64
+	for _, i := range eval {
+		r := d.Y[i] - mean
+		se += r * r
+	}
+	out := refs{meanRMSE: math.Sqrt(se / float64(max(len(eval), 1))), noiseSD: math.NaN()}
+	// Pooled variance: sum (n_i-1) s_i^2 / sum (n_i-1) over every pair of
+	// the screen with replicates (the noise of one measurement).
+	var ss, df float64
+	for i := range d.Y {
+		if d.N[i] >= 2 && !math.IsNaN(d.Var[i]) {
+			ss += float64(d.N[i]-1) * d.Var[i]
+			df += float64(d.N[i] - 1)
+			out.replPairs++
+		}
+	}
+	if df > 0 {
+		out.noiseSD = math.Sqrt(ss / df)
+	}
+	return out
+}
+
+// rmseOn predicts the pairs idx of d and returns the RMSE of mu and
+// corr(sigma_total, |residual|).
+func rmseOn(m model.Method, f *model.Features, d *model.Dataset, idx []int) (rmse, corr float64, err error) {
+	ps := make([]model.Pair, len(idx))
+	for k, i := range idx {
+		ps[k] = d.Pairs[i]
+	}
+	pred, err := m.Predict(f, ps)
+	if err != nil {
+		return 0, 0, err
+	}
+	var se float64
+	res, sig := make([]float64, len(idx)), make([]float64, len(idx))
+	for k, i := range idx {
+		r := pred[k].Mu - d.Y[i]
+		se += r * r
+		res[k], sig[k] = math.Abs(r), pred[k].SigmaTotal
+	}
+	return math.Sqrt(se / float64(max(len(idx), 1))), uq.Pearson(sig, res), nil
+}
+
+// newMethod constructs an untrained method by its --method name.
+func newMethod(name string, cfg model.Config, members, passes int, dropRate float64) (model.Method, error) {
+	switch name {
+	case "deup":
+		return model.NewDEUP(cfg), nil
+	case "ensemble", "ensemble-nll":
+		if members < 1 {
+			return nil, fmt.Errorf("%w: --members %d, want >= 1", ErrUsage, members)
+		}
+		return model.NewEnsemble(cfg, members, name == "ensemble-nll"), nil
+	case "mcdropout":
+		if passes < 2 || !(dropRate > 0 && dropRate < 1) {
+			return nil, fmt.Errorf("%w: --passes %d (want >= 2), --dropout %v (want in (0,1))", ErrUsage, passes, dropRate)
+		}
+		return model.NewMCDropout(cfg, dropRate, passes), nil
+	case "due":
+		return due.New(due.Config{Seed: cfg.Seed, MaxEpochs: cfg.MaxEpochs, Patience: cfg.Patience}), nil
+	}
+	return nil, fmt.Errorf("%w: deup train: unknown method %q (available: deup, ensemble, ensemble-nll, mcdropout, due)", ErrUsage, name)
+}
+
+// loadScreen opens dir, or generates the synthetic default when dir is "".
+func loadScreen(dir string) (*drugcomb.Screen, string, error) {
+	if dir == "" {
+		sc, err := data.Synth(data.DefaultSynth(synthSeed))
+		if err != nil {
+			return nil, "", err
+		}
+		return sc, fmt.Sprintf("synthetic default (seed %d)", synthSeed), nil
+	}
+	sc, err := openScreen(dir)
+	if err != nil {
+		return nil, "", err
+	}
+	return sc, dir, nil
+}
+
+// oneCellLine returns the screen restricted to one cell line (by name;
+// "" means the first), with CellLines = [that line].
+func oneCellLine(sc *drugcomb.Screen, name string) (*drugcomb.Screen, error) {
+	if len(sc.CellLines) == 0 {
+		return nil, fmt.Errorf("screen has no cell lines")
+	}
+	ci := 0
+	if name != "" {
+		ci = -1
+		for i, c := range sc.CellLines {
+			if c == name {
+				ci = i
+			}
+		}
+		if ci < 0 {
+			return nil, fmt.Errorf("%w: no cell line %q in the screen (have %v)", ErrUsage, name, sc.CellLines)
+		}
+	}
+	out := sc.KeepPairs(func(_ int, p *drugcomb.Pair) bool {
+		if p.CellLine != ci {
+			return false
+		}
+		p.CellLine = 0
+		return true
+	})
+	out.CellLines = []string{sc.CellLines[ci]}
+	if len(out.Pairs) == 0 {
+		return nil, fmt.Errorf("cell line %s has no pairs", sc.CellLines[ci])
+	}
+	return out, nil
+}
+
+func scoreIndex(sc *drugcomb.Screen, name string) (int, error) {
+	if name == "" {
+		return 0, nil
+	}
+	for i, s := range sc.ScoreNames {
+		if s == name {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("%w: no score column %q (have %v)", ErrUsage, name, sc.ScoreNames)
+}
+
+// buildFeatures computes the drug feature matrix of a screen for train and
+// bench, and says on stdout which fragment of each SMILES was fingerprinted.
+// Under fp+sig it applies the one rule of every fp+sig command: a pair is
+// kept only when both its drugs have a signature (the paper's choice; a
+// missing signature is never replaced by zeros, which would read as "no
+// change in expression"); the returned screen holds those pairs, and the
+// signatures used are returned too (nil for fp).
+func buildFeatures(env Env, sc *drugcomb.Screen, dir string, cfg features.Config) (*drugcomb.Screen, *model.Features, *lincs.Signatures, error) {
+	var sig *lincs.Signatures
+	switch cfg.Kind {
+	case features.Fingerprint:
+	case features.FingerprintSignature:
+		if dir == "" {
+			return nil, nil, nil, fmt.Errorf("%w: --features fp+sig needs --screen DIR with signatures stored by deup data signatures", ErrUsage)
+		}
+		var err error
+		if sig, err = lincs.LoadSignatures(dir); err != nil {
+			if errors.Is(err, lincs.ErrNoSignatures) {
+				return nil, nil, nil, fmt.Errorf("%w: --features fp+sig: %v (run deup data signatures first)", ErrUsage, err)
+			}
+			return nil, nil, nil, err
+		}
+		if sc, err = keepSignaturePairs(env, sc, sig); err != nil {
+			return nil, nil, nil, err
+		}
+	default:
+		return nil, nil, nil, fmt.Errorf("%w: unknown --features %q (want fp or fp+sig)", ErrUsage, cfg.Kind)
+	}
+	// Row r of f is drug kept[r]: the drugs of sc.KeepDrugs below, in order.
+	f, kept, rep, err := features.BuildLenient(sc.Drugs, cfg, sig)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if len(rep.Errors) > 0 { // the one structure rule: left out and named, not refused
+		reportStructures(env, "deup", "and are left out with their pairs", rep, len(sc.Drugs))
+		keep := make([]bool, len(sc.Drugs))
+		for _, i := range kept {
+			keep[i] = true
+		}
+		n := len(sc.Pairs)
+		sc = sc.KeepDrugs(func(i int, _ drugcomb.Drug) bool { return keep[i] })
+		fmt.Fprintf(env.Stderr, "deup: %d of %d pairs kept (both drugs usable)\n", len(sc.Pairs), n)
+		if len(sc.Pairs) == 0 {
+			return nil, nil, nil, fmt.Errorf("no pair of the screen has two drugs with a usable structure (see the drugs named above)")
+		}
+	}
+	if cfg.WholeMolecule {
+		fmt.Fprintf(env.Stdout, "fingerprints: whole molecules, salts and mixtures included (--whole-molecule)\n")
+	} else {
+		fmt.Fprintf(env.Stdout, "fingerprints: largest organic fragment of each SMILES (%d of %d drugs had a salt or mixture stripped; --whole-molecule keeps them)\n", rep.Stripped, len(sc.Drugs))
+		if len(rep.Tied) > 0 {
+			fmt.Fprintf(env.Stdout, "fingerprints: %d drugs have two different fragments of the same size and mass; the first was kept: %s\n", len(rep.Tied), strings.Join(rep.Tied, ", "))
+		}
+	}
+	return sc, f, sig, nil
+}
+
+// keepSignaturePairs restricts a screen to the pairs whose two drugs both
+// have a signature in sig (a vector with at least one finite value: an
+// all-NaN column counts as none), and says so on stdout.
+func keepSignaturePairs(env Env, sc *drugcomb.Screen, sig *lincs.Signatures) (*drugcomb.Screen, error) {
+	has := map[string]bool{} // a signature with at least one finite value
+	for i, id := range sig.DrugIDs {
+		for _, x := range sig.Vectors[i] {
+			if x == x {
+				has[id] = true
+				break
+			}
+		}
+	}
+	withSig := map[string]bool{}
+	for _, d := range sc.Drugs {
+		if has[d.ID] {
+			withSig[d.ID] = true
+		}
+	}
+	out := sc.KeepPairs(func(_ int, p *drugcomb.Pair) bool {
+		return has[sc.Drugs[p.A].ID] && has[sc.Drugs[p.B].ID]
+	})
+	fmt.Fprintf(env.Stdout, "fp+sig: %d of %d drugs have a signature; %d of %d pairs have one for both drugs and are used, the other %d are left out\n",
+		len(withSig), len(sc.Drugs), len(out.Pairs), len(sc.Pairs), len(sc.Pairs)-len(out.Pairs))
+	if len(out.Pairs) == 0 {
+		return nil, fmt.Errorf("no pair has a signature for both drugs (run deup data signatures first)")
+	}
+	return out, nil
+}
+
+// structureRule is the one rule of every command for a drug whose
+// structure cannot be used; the help texts quote it.
+const structureRule = `Structures: one rule in data import, train, bench, ood, predict, suggest,
+tui and campaign. A drug whose SMILES cannot be fingerprinted is left out
+with every pair that names it, and named; it is never refused later. data
+import leaves out a drug whose SMILES does not parse and names it, with the
+parser's position, in the data report; the other commands name each drug
+they leave out on stderr. A drug without any SMILES is kept by import (and
+counted in its report); train, bench, ood, predict, suggest and tui leave it
+out the same way; a campaign keeps it for --features identity, and one with
+structure features refuses it, naming it.`
+
+// maxNamed is how many left-out drugs a command names on stderr before
+// counting the rest.
+const maxNamed = 10
+
+// reportStructures says on stderr which drugs were left out of a feature
+// matrix and why (no usable structure; under fp+sig, no signature), each
+// by name and id with the reason, up to maxNamed of each kind, with the
+// consequence named.
+func reportStructures(env Env, who, consequence string, rep features.Report, n int) {
+	var noStruct, noSig []error
+	for _, e := range rep.Errors {
+		if errors.Is(e, features.ErrNoSignature) {
+			noSig = append(noSig, e)
+		} else {
+			noStruct = append(noStruct, e)
+		}
+	}
+	for _, g := range []struct {
+		errs []error
+		what string
+	}{{noStruct, "have no usable structure"}, {noSig, "have no L1000 signature, which fp+sig features need,"}} {
+		if len(g.errs) == 0 {
+			continue
+		}
+		fmt.Fprintf(env.Stderr, "%s: %d of %d drugs %s %s:\n", who, len(g.errs), n, g.what, consequence)
+		for i, e := range g.errs {
+			if i == maxNamed {
+				fmt.Fprintf(env.Stderr, "  ... and %d more\n", len(g.errs)-maxNamed)
+				break
+			}
+			fmt.Fprintf(env.Stderr, "  %s\n", strings.Replace(e.Error(), "chem: ", "", 1))
+		}
+	}
+}
+
+// sigmaFeaturesUsage documents --sigma-features (deup train, deup bench).
+const sigmaFeaturesUsage = "stationarizing inputs of DEUP's sigma path, relative to the in-sample pairs: none, or a list of density (log Tanimoto-kernel density of the pair among the in-sample pairs), counts (log1p in-sample pairs of each drug) spread (log spread of each drug's in-sample targets), variance (log neural-linear variance of the mean's last layer on the in-sample pairs), error (log mean out-of-sample |y-mu| of each drug's other validation pairs), inerror (the same over the in-sample pairs) and xerror (error from twice the out-of-sample residuals: the validation pairs' and the in-sample pairs' under a second mean trained with the two sets swapped; doubles the training time); see docs/sigma-features.md"
+
+// sigmaLossUsage documents --sigma-loss (deup train, deup bench).
+const sigmaLossUsage = "loss of DEUP's sigma refit on the out-of-sample pairs: nll (Gaussian negative log-likelihood) or log (regression of log sigma on log |y-mu|, then one held-out Gaussian scale); see docs/sigma-features.md"
+
+// noveltyHoldoutUsage documents --novelty-holdout (deup train, deup bench).
+const noveltyHoldoutUsage = "share of the training pairs whose drugs DEUP holds out of the mean's training, so that its error predictor learns the error on unseen drugs (0 for none, below 0.5); see docs/sigma-features.md"
+
+// noveltyHoldout maps the flag's 0 (none) to model.Config's negative.
+func noveltyHoldout(v float64) float64 {
+	if v == 0 {
+		return -1
+	}
+	return v
+}

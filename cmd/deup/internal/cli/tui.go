@@ -1,0 +1,347 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/data"
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/progress"
+	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/trained"
+	"github.com/deup-screening/deup/tui"
+	"github.com/deup-screening/deup/tui/pairs"
+)
+
+func tuiCommand() *Command {
+	return &Command{Name: "tui", Short: "browse predictions and uncertainty in the terminal and pick the next experiments", Run: runTUI}
+}
+
+const tuiDesc = `Opens a terminal UI on a screen's drug pairs: measured and unmeasured, with
+the predicted mu, sigma_total, sigma_epistemic, sigma_aleatoric and an
+acquisition score (mu + kappa*sigma_epistemic unless the predictions carry
+one). Sort and filter the table, open a pair's detail or a drug's partners,
+mark pairs with space and export them (e) as CSV, Parquet or JSON, the same
+files as deup suggest. Press ? inside for the keys.
+
+Predictions come from --model MODEL (a model file from deup train, any
+method: every unordered pair of the drugs of the screen it was trained on is
+scored on its cell line, the tower running once per drug; --screen DIR opens
+another screen instead) or from --predictions FILE (.csv, .parquet or .arrow
+with drug_a_id, drug_b_id, [cell_line,] mu, sigma_total, sigma_epistemic,
+sigma_aleatoric[, acquisition], as deup predict writes). Without either, the
+table shows the measured pairs only. Without --screen or --model it opens the
+synthetic default screen (data synth, seed 1). --drugs FILE adds drugs to the
+screen's (for example the DrugComb catalogue: --model then scores its 8.6
+million pairs, which takes minutes, and the table browses them all).
+
+With --model, the pair detail shows the calibrated interval at --coverage
+(default 0.9) when the model file holds a calibration (deup train
+--calibration, the default), and exported batches carry it as lower/upper.
+
+--campaign DIR (a campaign from deup campaign init) lets R run one round in
+the UI: the campaign's model trains on every measured pair (a progress bar
+shows the stages and epochs; the UI stays usable), the round is recorded in
+the campaign's ledger exactly as by deup campaign step, the table shows the
+round's predictions for every candidate and the suggestions are marked for
+export. A live round then waits for the lab's results (deup campaign
+import-results); R says so instead of proposing another. Without --screen
+the campaign's own screen opens; a --screen must hold the campaign's drugs
+and cell lines.
+
+Next: the exported file goes to the lab; deup campaign import-results brings
+their measurements back into a campaign.`
+
+func runTUI(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup tui", "deup tui [--screen DIR] [--drugs FILE] [--model MODEL | --predictions FILE] [--campaign DIR] [--cell-line NAME] [--kappa K] [--export FILE]", tuiDesc)
+	screenDir := fs.String("screen", "", "screen directory (default: --model's own screen, else the synthetic default screen)")
+	modelPath := fs.String("model", "", "model file from deup train --out (any method) to score every pair")
+	predPath := fs.String("predictions", "", "predictions file (.csv, .parquet, .arrow)")
+	cellLine := fs.String("cell-line", "", "cell line of --model's predictions (default: the model's, else the screen's first) and of predictions without a cell_line column (needed when the screen has several)")
+	kappa := fs.Float64("kappa", active.DefaultKappa, "weight of sigma_epistemic in the default acquisition mu + kappa*sigma_epistemic (the ucb of deup suggest and campaigns)")
+	export := fs.String("export", "batch.csv", "file name the export prompt proposes (.csv, .parquet or .json)")
+	mouse := fs.Bool("mouse", false, "scroll with the wheel and select rows by clicking (the terminal's own text selection then needs shift)")
+	campaignDir := fs.String("campaign", "", "campaign directory (deup campaign init): R runs a round in the UI")
+	coverage := fs.Float64("coverage", 0.9, "with --model: coverage of the interval the pair detail shows, in (0, 1), when the model has a calibration")
+	drugsPath := fs.String("drugs", "", "CSV of more drugs (id or pubchem_cid, smiles, optional name), e.g. a catalogue, added to the screen's")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, 0, 0); err != nil {
+		return err
+	}
+	if *modelPath != "" && *predPath != "" {
+		fs.Usage()
+		return fmt.Errorf("%w: deup tui: give at most one of --model and --predictions", ErrUsage)
+	}
+	if err := checkCoverage(*coverage); err != nil {
+		return err
+	}
+	if isSet(fs, "coverage") && *modelPath == "" {
+		return fmt.Errorf("%w: deup tui: --coverage goes with --model (the interval comes from the model file's calibration)", ErrUsage)
+	}
+	if math.IsNaN(*kappa) || math.IsInf(*kappa, 0) {
+		return fmt.Errorf("%w: deup tui: --kappa must be finite", ErrUsage)
+	}
+	for _, err := range []error{
+		needFile("--predictions", *predPath, "a predictions file written by deup predict --out (.csv, .parquet, .arrow)"),
+		needFile("--drugs", *drugsPath, catalogueWhat),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	start := time.Now()
+	if *predPath != "" {
+		fmt.Fprintf(env.Stderr, "deup tui: reading %s\n", *predPath)
+	}
+	in := tuiInputs{screenDir: *screenDir, drugsPath: *drugsPath, modelPath: *modelPath, predPath: *predPath, cellLine: *cellLine, kappa: *kappa}
+	if *campaignDir != "" && *screenDir == "" {
+		// The campaign's own screen ("" is the synthetic default for both).
+		l, c, err := openCampaign(*campaignDir)
+		if err != nil {
+			return err
+		}
+		l.Close()
+		in.screenDir = c.Config.Screen
+		in.campaignScreen = true
+	}
+	sc, err := loadTUIScreen(env, &in)
+	if err != nil {
+		return err
+	}
+	var interval *tui.Interval
+	if in.tm != nil {
+		cal, err := suggestCalibration(env.Stderr, *modelPath, in.tm, intervalOptions{coverage: *coverage, explicit: isSet(fs, "coverage")})
+		if err != nil {
+			return err
+		}
+		if cal != nil {
+			interval = &tui.Interval{Coverage: *coverage, Calibration: *cal}
+		}
+	}
+	var campaign tui.Campaign
+	if *campaignDir != "" {
+		tc, err := newTUICampaign(*campaignDir, sc, *kappa)
+		if err != nil {
+			return err
+		}
+		campaign = tc
+	}
+	tab, err := tuiTable(ctx, env, sc, in)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stderr, "deup tui: %d pairs of %d drugs ready in %s\n", tab.Len(), len(tab.Info().Drugs), time.Since(start).Round(time.Millisecond))
+	r := lipgloss.NewRenderer(env.Stdout)
+	// Ask the terminal for its background colour now: once the program
+	// reads the keyboard, the terminal's answer would arrive as keys.
+	r.HasDarkBackground()
+	m := tui.New(tab, tui.Options{Renderer: r, Context: ctx, Debounce: 120 * time.Millisecond, ExportPath: *export, Campaign: campaign, Interval: interval})
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(env.Stdout), tea.WithAltScreen()}
+	if *mouse {
+		opts = append(opts, tea.WithMouseCellMotion())
+	}
+	if env.Stdin != nil {
+		opts = append(opts, tea.WithInput(env.Stdin))
+	}
+	if _, err := tea.NewProgram(m, opts...).Run(); err != nil {
+		if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("deup tui: %w", err)
+	}
+	return nil
+}
+
+// tuiInputs are the command's data flags.
+type tuiInputs struct {
+	screenDir, drugsPath, modelPath, predPath, cellLine string
+	kappa                                               float64
+	// campaignScreen: screenDir is the campaign's screen ("" is the
+	// synthetic default), not a default to replace with the model's.
+	campaignScreen bool
+	tm             *trained.Model // the model of modelPath, read by loadTUIScreen
+}
+
+// loadTUITable opens the screen (extended with --drugs) and builds the
+// table of pairs the UI browses, with predictions from a model, a file, or
+// none.
+func loadTUITable(ctx context.Context, env Env, in tuiInputs) (*pairs.Table, error) {
+	sc, err := loadTUIScreen(env, &in)
+	if err != nil {
+		return nil, err
+	}
+	return tuiTable(ctx, env, sc, in)
+}
+
+// loadTUIScreen opens the screen of in extended with --drugs: --screen,
+// else the campaign's, else the screen the model of --model was trained on,
+// else the synthetic default. It reads the model (in.tm) and sets
+// in.screenDir to the directory used and in.cellLine to the model's cell
+// line when none was given.
+func loadTUIScreen(env Env, in *tuiInputs) (*drugcomb.Screen, error) {
+	var sc *drugcomb.Screen
+	var err error
+	if in.modelPath != "" {
+		if in.tm, err = openModel(in.modelPath); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case in.tm != nil && in.screenDir == "" && !in.campaignScreen:
+		if sc, in.screenDir, err = modelScreen(env, "tui", in.modelPath, in.tm, ""); err != nil {
+			return nil, err
+		}
+		if in.cellLine == "" && indexFold(sc.CellLines, in.tm.Meta.Screen.CellLine) >= 0 {
+			in.cellLine = sc.CellLines[indexFold(sc.CellLines, in.tm.Meta.Screen.CellLine)]
+		}
+	case in.screenDir == "":
+		sc, err = data.Synth(data.DefaultSynth(synthSeed))
+	default:
+		sc, err = openScreen(in.screenDir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if in.drugsPath != "" {
+		extra, err := readDrugsCSV(env, "tui", in.drugsPath, "", "")
+		if err != nil {
+			return nil, err
+		}
+		sc = withDrugs(sc, extra)
+	}
+	return sc, nil
+}
+
+// tuiTable builds the table of sc's pairs with the predictions of in.
+func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (*pairs.Table, error) {
+	screenDir, predPath, cellLine, kappa := in.screenDir, in.predPath, in.cellLine, in.kappa
+	var err error
+	cell := -1
+	switch {
+	case cellLine != "":
+		for i, c := range sc.CellLines {
+			if c == cellLine {
+				cell = i
+			}
+		}
+		if cell < 0 {
+			return nil, fmt.Errorf("%w: deup tui: no cell line %q in the screen (have %v)", ErrUsage, cellLine, sc.CellLines)
+		}
+	case len(sc.CellLines) > 0:
+		cell = 0
+	}
+	n := 0
+	if in.tm != nil {
+		n = len(sc.Drugs) * (len(sc.Drugs) - 1) / 2
+	}
+	bl, err := pairs.NewBuilder(sc, n)
+	if err != nil {
+		return nil, err
+	}
+	bl.Kappa = kappa
+	switch {
+	case in.tm != nil:
+		if cell < 0 {
+			return nil, fmt.Errorf("deup tui: the screen has no cell lines")
+		}
+		if err := predictAllPairs(ctx, env, bl, sc, screenDir, in.tm, cell); err != nil {
+			return nil, err
+		}
+	case predPath != "":
+		if len(sc.CellLines) > 1 && cellLine == "" {
+			cell = -1 // rows without a cell line are an error unless --cell-line says which
+		}
+		if _, err := bl.ReadPredictions(predPath, cell); err != nil {
+			return nil, err
+		}
+		if u := bl.Unused(); len(u) > 0 {
+			fmt.Fprintf(env.Stderr, "deup tui: %s: the columns %s are not shown (the pair detail shows intervals with --model)\n", predPath, strings.Join(u, ", "))
+		}
+	}
+	tab, err := bl.Build()
+	if err != nil {
+		return nil, err
+	}
+	tab.UseMorganSimilarity() // the detail view names how many drugs lack a fingerprint
+	return tab, nil
+}
+
+// withDrugs returns a shallow copy of sc whose drug list also holds the
+// drugs of extra whose ID is not already in it (appended, so pair indices
+// stay valid).
+func withDrugs(sc *drugcomb.Screen, extra []drugcomb.Drug) *drugcomb.Screen {
+	out := *sc
+	out.Drugs = append([]drugcomb.Drug(nil), sc.Drugs...)
+	have := make(map[string]bool, len(sc.Drugs))
+	for _, d := range sc.Drugs {
+		have[d.ID] = true
+	}
+	for _, d := range extra {
+		if !have[d.ID] {
+			have[d.ID] = true
+			out.Drugs = append(out.Drugs, d)
+		}
+	}
+	return &out
+}
+
+// predictAllPairs scores every unordered pair of the screen's drugs (those
+// with a usable structure) on cell line cell with the model tm.
+func predictAllPairs(ctx context.Context, env Env, bl *pairs.Builder, sc *drugcomb.Screen, screenDir string, tm *trained.Model, cell int) error {
+	m := tm.Method
+	feats, kept, err := modelFeatures(env, "tui", "and no predictions", tm, sc.Drugs, screenDir)
+	if err != nil {
+		return err
+	}
+	n := len(kept)
+	bar := progress.New(env.Stderr, "predict", n*(n-1)/2)
+	const chunk = 1 << 16
+	buf := make([]model.Pair, 0, chunk)
+	done := 0
+	flush := func() error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		pred, err := m.Predict(feats, buf)
+		if err != nil {
+			return err
+		}
+		for i, p := range buf {
+			q := pred[i]
+			if err := bl.Add(kept[p.A], kept[p.B], cell, pairs.Prediction{Mu: q.Mu, SigmaTotal: q.SigmaTotal, SigmaEpistemic: q.SigmaEpistemic, SigmaAleatoric: q.SigmaAleatoric, Acquisition: math.NaN()}); err != nil {
+				return err
+			}
+		}
+		done += len(buf)
+		bar.Set(done, "")
+		buf = buf[:0]
+		return nil
+	}
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			buf = append(buf, model.Pair{A: a, B: b})
+			if len(buf) == chunk {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if len(buf) > 0 {
+		if err := flush(); err != nil {
+			return err
+		}
+	}
+	bar.Finish()
+	return nil
+}
