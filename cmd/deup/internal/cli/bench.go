@@ -313,7 +313,7 @@ func benchNoShots(ctx context.Context, env Env, d *model.Dataset, sc *drugcomb.S
 		return err
 	}
 	p := filepath.Join(dir, "results.json")
-	if err := writeFileWith(p, func(w *os.File) error { return res.WriteJSON(w) }); err != nil {
+	if err := writeFile(p, func(w io.Writer) error { return res.WriteJSON(w) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s\n", p)

@@ -85,3 +85,56 @@ func TestBenchPanel(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainPredictPanel trains one model over a three-line panel and
+// scores every pair on two of its lines: one row per (pair, line), the
+// line in the cell_line column, measured looked up per line.
+func TestTrainPredictPanel(t *testing.T) {
+	dir := synthPanel(t)
+	tmp := t.TempDir()
+	mpath := filepath.Join(tmp, "panel.model")
+	var stdout, stderr bytes.Buffer
+	if code := Main(context.Background(), []string{"train", "--screen", dir, "--epochs", "2", "--patience", "2", "--out", mpath}, Env{Stdout: &stdout, Stderr: &stderr}); code != 0 {
+		t.Fatalf("train: exit %d\n%s\n%s", code, stdout.String(), stderr.String())
+	}
+	out := filepath.Join(tmp, "pairs.csv")
+	stdout.Reset()
+	if code := Main(context.Background(), []string{"predict", "--model", mpath, "--all-pairs", "--cell-lines", "SYNTH-1,SYNTH-3", "--out", out}, Env{Stdout: &stdout, Stderr: &stderr}); code != 0 {
+		t.Fatalf("predict: exit %d\n%s", code, stderr.String())
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	head := strings.Split(lines[0], ",")
+	col := -1
+	for i, h := range head {
+		if h == "cell_line" {
+			col = i
+		}
+	}
+	if col < 0 {
+		t.Fatalf("no cell_line column: %s", lines[0])
+	}
+	count := map[string]int{}
+	measured := 0
+	for _, l := range lines[1:] {
+		f := strings.Split(l, ",")
+		count[f[col]]++
+		if strings.Contains(l, ",true,") {
+			measured++
+		}
+	}
+	n := 40 * 39 / 2
+	if count["SYNTH-1"] != n || count["SYNTH-3"] != n || len(count) != 2 {
+		t.Errorf("rows per line %v, want %d on SYNTH-1 and SYNTH-3", count, n)
+	}
+	if measured == 0 {
+		t.Error("no pair marked measured")
+	}
+	stderr.Reset()
+	if code := Main(context.Background(), []string{"predict", "--model", mpath, "--all-pairs", "--cell-lines", "NOPE", "--out", out}, Env{Stdout: &stdout, Stderr: &stderr}); code != 2 {
+		t.Errorf("unknown line: exit %d (%s)", code, stderr.String())
+	}
+}
