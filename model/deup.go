@@ -227,7 +227,7 @@ func (m *DEUP) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 		var sk []float64
 		if sctx != nil {
 			sk = side[:len(part)*k]
-			sctx.pairs(f, pa[:len(part)], pb[:len(part)], nil, nil, sk)
+			sctx.pairs(f, pa[:len(part)], pb[:len(part)], pl[:len(part)], nil, nil, sk)
 			if dyn {
 				// The activations of μ's last layer first (bit 0; μ and
 				// φ do not depend on the bit or the σ features).

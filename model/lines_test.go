@@ -176,3 +176,89 @@ func TestOneLineUnchanged(t *testing.T) {
 		}
 	}
 }
+
+// TestSigmaLineFeatures: the lines σ feature gives each pair its line's
+// in-sample count and target spread, leaving a D_in pair out of its own
+// line's statistics, and a model with it saves and loads.
+func TestSigmaLineFeatures(t *testing.T) {
+	tp := linesToy(3)
+	// Line 2 is noisier and half of it is dropped from D_in.
+	var train []int
+	for _, i := range tp.split.Train {
+		if tp.d.Pairs[i].Line == 2 {
+			tp.d.Y[i] += 5 * math.Sin(float64(i))
+			if i%2 == 0 {
+				continue
+			}
+		}
+		train = append(train, i)
+	}
+	sf, err := ParseSigmaFeatures("lines")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, all := datasetSigmaFeatures(sf, tp.d, train, tp.split.Val)
+	if len(r.LineStats) != 3 {
+		t.Fatalf("%d cell lines of statistics", len(r.LineStats))
+	}
+	raw := func(i int, col int) float64 { return all[i*2+col]*r.SD[col] + r.Mean[col] }
+	v0, v2 := tp.split.Val[0], -1
+	for _, i := range tp.split.Val {
+		if tp.d.Pairs[i].Line == 2 {
+			v2 = i
+			break
+		}
+	}
+	if tp.d.Pairs[v0].Line == 2 {
+		t.Skip("toy split starts with line 2")
+	}
+	if c0, c2 := raw(v0, 0), raw(v2, 0); !(c2 < c0) {
+		t.Errorf("log1p count: line %d %.3f, line 2 %.3f (line 2 has fewer in-sample pairs)", tp.d.Pairs[v0].Line, c0, c2)
+	}
+	if s0, s2 := raw(v0, 1), raw(v2, 1); !(s2 > s0) {
+		t.Errorf("log spread: line %d %.3f, line 2 %.3f (line 2 is noisier)", tp.d.Pairs[v0].Line, s0, s2)
+	}
+	// Leave-pair-out: a D_in pair's count is one less than a D_out pair's
+	// on the same line.
+	in := train[0]
+	var out int
+	for _, i := range tp.split.Val {
+		if tp.d.Pairs[i].Line == tp.d.Pairs[in].Line {
+			out = i
+			break
+		}
+	}
+	if a, b := math.Expm1(raw(in, 0)), math.Expm1(raw(out, 0)); math.Abs(b-a-1) > 1e-9 {
+		t.Errorf("in-sample count %v, out-of-sample %v: want one less", a, b)
+	}
+	cfg := Config{TowerHidden: 16, TowerOut: 8, CombHidden: 16, SigmaHidden: 8, BatchSize: 32, MaxEpochs: 3, Patience: 3, Seed: 3, SigmaFeatures: sf}
+	m := NewDEUP(cfg)
+	if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
+		t.Fatal(err)
+	}
+	test := make([]Pair, len(tp.split.Test))
+	for k, i := range tp.split.Test {
+		test[k] = tp.d.Pairs[i]
+	}
+	pred, err := m.Predict(tp.d.Features, test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := m.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := back.Predict(tp.d.Features, test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range pred {
+		if pred[k] != again[k] {
+			t.Fatalf("pair %d: %+v before saving, %+v after loading", k, pred[k], again[k])
+		}
+	}
+}

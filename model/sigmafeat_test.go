@@ -92,7 +92,7 @@ func TestSigmaFeaturesByHand(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := d.Pairs[tc.pair]
 			got := make([]float64, 5)
-			r.context().pairs(d.Features, []int{p.A}, []int{p.B}, []bool{tc.loo}, []float64{d.Y[tc.pair]}, got)
+			r.context().pairs(d.Features, []int{p.A}, []int{p.B}, nil, []bool{tc.loo}, []float64{d.Y[tc.pair]}, got)
 			want := []float64{math.Log(tc.dens), math.Log1p(tc.lo), math.Log1p(tc.hi), math.Log(tc.slo), math.Log(tc.shi)}
 			for j := range want {
 				if math.Abs(got[j]-want[j]) > 1e-12 {
@@ -103,8 +103,8 @@ func TestSigmaFeaturesByHand(t *testing.T) {
 	}
 	// Symmetry: (C,A) has the features of (A,C).
 	x, y := make([]float64, 5), make([]float64, 5)
-	r.context().pairs(d.Features, []int{0}, []int{2}, nil, nil, x)
-	r.context().pairs(d.Features, []int{2}, []int{0}, nil, nil, y)
+	r.context().pairs(d.Features, []int{0}, []int{2}, nil, nil, nil, x)
+	r.context().pairs(d.Features, []int{2}, []int{0}, nil, nil, nil, y)
 	for j := range x {
 		if x[j] != y[j] {
 			t.Errorf("column %d: (A,C) %v, (C,A) %v", j, x[j], y[j])
