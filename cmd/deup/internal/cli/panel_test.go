@@ -137,4 +137,37 @@ func TestTrainPredictPanel(t *testing.T) {
 	if code := Main(context.Background(), []string{"predict", "--model", mpath, "--all-pairs", "--cell-lines", "NOPE", "--out", out}, Env{Stdout: &stdout, Stderr: &stderr}); code != 2 {
 		t.Errorf("unknown line: exit %d (%s)", code, stderr.String())
 	}
+	// suggest proposes across the lines, at most --per-line on each.
+	sug := filepath.Join(tmp, "next.csv")
+	stdout.Reset()
+	if code := Main(context.Background(), []string{"suggest", "--model", mpath, "--batch", "12", "--per-line", "2", "--out", sug}, Env{Stdout: &stdout, Stderr: &stderr}); code != 0 {
+		t.Fatalf("suggest: exit %d\n%s", code, stderr.String())
+	}
+	b, err = os.ReadFile(sug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSpace(string(b)), "\n")
+	col = -1
+	for i, h := range strings.Split(rows[0], ",") {
+		if h == "cell_line" {
+			col = i
+		}
+	}
+	if col < 0 {
+		t.Fatalf("no cell_line column: %s", rows[0])
+	}
+	per := map[string]int{}
+	for _, r := range rows[1:] {
+		per[strings.Split(r, ",")[col]]++
+	}
+	if len(rows)-1 != 6 || len(per) != 3 {
+		t.Errorf("%d suggestions on lines %v, want 2 on each of 3", len(rows)-1, per)
+	}
+	for l, n := range per {
+		if n > 2 {
+			t.Errorf("%d suggestions on %s, cap 2", n, l)
+		}
+	}
 }
+
