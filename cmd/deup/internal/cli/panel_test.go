@@ -170,4 +170,3 @@ func TestTrainPredictPanel(t *testing.T) {
 		}
 	}
 }
-
