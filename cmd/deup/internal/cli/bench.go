@@ -74,7 +74,7 @@ Next: deup train --screen DIR --out MODEL trains the model to use (on every
 measured pair); the metrics are explained in docs/metrics.md.`
 
 func runBench(ctx context.Context, env Env, args []string) error {
-	fs := newFlagSet(env, "deup bench", "deup bench [--screen DIR] [--features fp|fp+sig] [--methods deup,ensemble,mcdropout,due] [--seeds 3] [--split 40/30/30] [--split-by pairs|drugs|cell-lines] [--alpha 0.1] [--out DIR]", benchDesc)
+	fs := newFlagSet(env, "deup bench", "deup bench [--screen DIR] [--features fp|fp+sig] [--methods deup,ensemble,mcdropout,due] [--seeds 3] [--split 40/30/30] [--split-by pairs|drugs|cell-lines] [--cell-lines all|A,B,…] [--reference per-line|none] [--new-line-shots K] [--alpha 0.1] [--out DIR]", benchDesc)
 	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
 	feat := fs.String("features", "fp", "drug features: fp or fp+sig (fp+sig keeps only pairs whose two drugs have a signature)")
 	methods := fs.String("methods", "deup,ensemble,mcdropout,due", "comma-separated methods: "+strings.Join(bench.Known(), ", "))
