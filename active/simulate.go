@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
 	"strings"
 	"sync"
 
 	"github.com/deup-screening/deup/internal/jsonfloat"
+	"github.com/deup-screening/deup/internal/kernels"
 )
 
 // Strategy is a named pair of surrogate and acquisition function compared
@@ -132,56 +132,27 @@ func Simulate(ctx context.Context, t TableOracle, base Config, cfg SimConfig, pr
 		return nil, fmt.Errorf("active: %d initial + %d rounds x %d exceeds the %d measured pairs", cfg.Init, cfg.Rounds, cfg.Batch, len(t))
 	}
 	top := TopFraction(t, cfg.TopFrac)
-	type job struct{ si, seed int }
-	jobs := make(chan job)
 	traces := make([]Trace, len(cfg.Strategies)*cfg.Seeds)
-	errs := make([]error, len(traces))
 	workers := cfg.Workers
 	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+		workers = kernels.Workers()
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	// Runs k = strategy·Seeds + seed on the project's one pool, each
+	// holding a worker of the process's budget that its kernels share.
 	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				k := j.si*cfg.Seeds + j.seed
-				tr, err := simulateOne(ctx, t, top, base, cfg, cfg.Strategies[j.si], cfg.Seed0+uint64(j.seed), func(p SimProgress) {
-					if progress != nil {
-						mu.Lock()
-						progress(p)
-						mu.Unlock()
-					}
-				})
-				traces[k], errs[k] = tr, err
-				if err != nil {
-					cancel()
-				}
+	err := kernels.Jobs(ctx, len(traces), workers, func(ctx context.Context, k int) error {
+		si, seed := k/cfg.Seeds, k%cfg.Seeds
+		tr, err := simulateOne(ctx, t, top, base, cfg, cfg.Strategies[si], cfg.Seed0+uint64(seed), func(p SimProgress) {
+			if progress != nil {
+				mu.Lock()
+				progress(p)
+				mu.Unlock()
 			}
-		}()
-	}
-feed:
-	for si := range cfg.Strategies {
-		for s := 0; s < cfg.Seeds; s++ {
-			select {
-			case jobs <- job{si, s}:
-			case <-ctx.Done():
-				break feed
-			}
-		}
-	}
-	close(jobs)
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	if err := ctx.Err(); err != nil {
+		})
+		traces[k] = tr
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	return traces, nil

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/kernels"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/model/due"
 	"github.com/deup-screening/deup/uq"
@@ -339,7 +340,8 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 			members[j.out] = &memberSet{parts: make([]*model.Ensemble, cfg.Members), left: cfg.Members}
 		}
 	}
-	// Trainings run on cfg.Workers goroutines, fed longest first
+	// Trainings run on cfg.Workers goroutines of kernels.Jobs (each holding
+	// a worker of the process's budget, which its kernels share), fed longest first
 	// (feedOrder); their outputs are added to the result in job order
 	// afterwards, so the result is the same whatever the number of workers
 	// and the feed order. Progress events are serialized.
@@ -355,100 +357,72 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 		progress(e)
 	}
 	outs := make([]jobOut, len(trainings))
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	next := make(chan int)
-	errs := make(chan error, cfg.Workers)
-	var wg sync.WaitGroup
-	for w := 0; w < min(cfg.Workers, len(jobs)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range next {
-				j := jobs[k]
-				progress := func(p model.Progress) {
-					report(Event{Method: j.name, Seed: j.seed, Train: p})
-				}
-				var o jobOut
-				var err error
-				if j.line >= 0 {
-					set := perLine[j.out]
-					// Each line writes its own test and validation slots.
-					secs, e := runPerLine(ctx, d, cfg, j.seed, j.split, j.line, set.test, set.val, progress)
-					if e != nil {
-						errs <- e
-						cancel()
-						return
-					}
-					mu.Lock()
-					set.secs += secs
-					set.left--
-					last := set.left == 0
-					done++
-					mu.Unlock()
-					report(Event{Method: j.name, Seed: j.seed, Train: model.Progress{Done: true}})
-					if last {
-						outs[j.out] = jobOut{rows: []jobRow{{PerLine, set.test, fmt.Sprintf("%s: one DEUP model per cell line, trained on that line alone (same split, same test pairs)", PerLine), set.val}}, secs: set.secs}
-					}
-					continue
-				}
-				if j.member < 0 {
-					o, err = runJob(ctx, d, cfg, j.name, j.seed, j.split, progress)
-				} else {
-					mc := cfg.Model
-					mc.Seed = j.seed
-					part := model.EnsembleMember(mc, cfg.Members, j.name == EnsembleNLL, j.member)
-					t0 := time.Now()
-					if err = part.Fit(ctx, d, j.split, progress); err != nil {
-						err = fmt.Errorf("bench: %s, seed %d, member %d: %w", j.name, j.seed, j.member+1, err)
-					}
-					mu.Lock()
-					set := members[j.out]
-					set.parts[j.member] = part
-					set.secs += time.Since(t0).Seconds()
-					set.left--
-					last := set.left == 0
-					mu.Unlock()
-					if err == nil && !last {
-						continue
-					}
-					if err == nil {
-						var e *model.Ensemble
-						if e, err = model.JoinEnsemble(set.parts...); err == nil {
-							o, err = predictJob(d, cfg, j.name, j.seed, j.split, e, set.secs)
-						}
-						set.parts = nil
-					}
-				}
-				if err != nil {
-					errs <- err
-					cancel()
-					return
-				}
-				outs[j.out] = o
-				mu.Lock()
-				done++
-				mu.Unlock()
-				report(Event{Method: j.name, Seed: j.seed, Train: model.Progress{Done: true}})
-			}
-		}()
-	}
-feed:
-	for _, k := range feedOrder(len(jobs), func(k int) string { return jobs[k].name }) {
-		select {
-		case next <- k:
-		case <-ctx.Done():
-			break feed
+	order := feedOrder(len(jobs), func(k int) string { return jobs[k].name })
+	err := kernels.Jobs(ctx, len(order), cfg.Workers, func(ctx context.Context, idx int) error {
+		j := jobs[order[idx]]
+		progress := func(p model.Progress) {
+			report(Event{Method: j.name, Seed: j.seed, Train: p})
 		}
-	}
-	close(next)
-	wg.Wait()
-	select {
-	case err := <-errs:
-		return nil, err
-	default:
-	}
-	if err := ctx.Err(); err != nil {
+		var o jobOut
+		var err error
+		if j.line >= 0 {
+			set := perLine[j.out]
+			// Each line writes its own test and validation slots.
+			secs, err := runPerLine(ctx, d, cfg, j.seed, j.split, j.line, set.test, set.val, progress)
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			set.secs += secs
+			set.left--
+			last := set.left == 0
+			done++
+			mu.Unlock()
+			report(Event{Method: j.name, Seed: j.seed, Train: model.Progress{Done: true}})
+			if last {
+				outs[j.out] = jobOut{rows: []jobRow{{PerLine, set.test, fmt.Sprintf("%s: one DEUP model per cell line, trained on that line alone (same split, same test pairs)", PerLine), set.val}}, secs: set.secs}
+			}
+			return nil
+		}
+		if j.member < 0 {
+			o, err = runJob(ctx, d, cfg, j.name, j.seed, j.split, progress)
+		} else {
+			mc := cfg.Model
+			mc.Seed = j.seed
+			part := model.EnsembleMember(mc, cfg.Members, j.name == EnsembleNLL, j.member)
+			t0 := time.Now()
+			if err = part.Fit(ctx, d, j.split, progress); err != nil {
+				err = fmt.Errorf("bench: %s, seed %d, member %d: %w", j.name, j.seed, j.member+1, err)
+			}
+			mu.Lock()
+			set := members[j.out]
+			set.parts[j.member] = part
+			set.secs += time.Since(t0).Seconds()
+			set.left--
+			last := set.left == 0
+			mu.Unlock()
+			if err == nil && !last {
+				return nil
+			}
+			if err == nil {
+				var e *model.Ensemble
+				if e, err = model.JoinEnsemble(set.parts...); err == nil {
+					o, err = predictJob(d, cfg, j.name, j.seed, j.split, e, set.secs)
+				}
+				set.parts = nil
+			}
+		}
+		if err != nil {
+			return err
+		}
+		outs[j.out] = o
+		mu.Lock()
+		done++
+		mu.Unlock()
+		report(Event{Method: j.name, Seed: j.seed, Train: model.Progress{Done: true}})
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	for k, j := range trainings {

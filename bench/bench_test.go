@@ -41,7 +41,7 @@ func smallConfig(methods ...string) Config {
 	}
 }
 
-func synthDataset(t *testing.T) (*drugcomb.Screen, *model.Dataset) {
+func synthDataset(t testing.TB) (*drugcomb.Screen, *model.Dataset) {
 	t.Helper()
 	sc, err := data.Synth(data.DefaultSynth(7))
 	if err != nil {

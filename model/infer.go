@@ -157,12 +157,12 @@ func (in *inferer[T]) forward(f *Features, pa, pb, pl []int, bit float64, drop *
 	in.ensure(f, pa)
 	in.ensure(f, pb)
 	// The pairs are independent (and a pair's numbers do not depend on its
-	// neighbours in a product): up to GOMAXPROCS goroutines take an equal
-	// part each, at least minPart pairs.
+	// neighbours in a product): the caller and the helpers it can borrow
+	// from the process's worker budget take an equal part each, at least
+	// minPart pairs (kernels.Parts).
 	const minPart = 1024
 	n := len(pa)
-	nw := min(kernels.Workers(), n/minPart)
-	if nw < 2 || drop != nil {
+	if drop != nil || n < 2*minPart {
 		in.pairRange(0, pa, pb, pl, bit, drop, side, mu, sigma, hid)
 		return
 	}
@@ -179,19 +179,12 @@ func (in *inferer[T]) forward(f *Features, pa, pb, pl []int, bit float64, drop *
 		}
 		return x[lo*width : hi*width]
 	}
-	run := func(w, lo, hi int) {
-		in.pairRange(w, pa[lo:hi], pb[lo:hi], lines(lo, hi), bit, nil, rows(side, lo, hi, k), mu[lo:hi], rows(sigma, lo, hi, 1), rows(hid, lo, hi, ch))
-	}
-	for len(in.scratch) < nw {
+	for len(in.scratch) < kernels.Workers() {
 		in.scratch = append(in.scratch, nil)
 	}
-	var wg sync.WaitGroup
-	wg.Add(nw - 1)
-	for w := 1; w < nw; w++ {
-		go func() { defer wg.Done(); run(w, w*n/nw, (w+1)*n/nw) }()
-	}
-	run(0, 0, n/nw)
-	wg.Wait()
+	kernels.Parts(n, minPart, len(in.scratch), func(w, lo, hi int) {
+		in.pairRange(w, pa[lo:hi], pb[lo:hi], lines(lo, hi), bit, nil, rows(side, lo, hi, k), mu[lo:hi], rows(sigma, lo, hi, 1), rows(hid, lo, hi, ch))
+	})
 }
 
 // pairRange is pairs on projections already ensured, for worker w (its

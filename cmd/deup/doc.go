@@ -16,6 +16,7 @@ Subcommands:
 	ood              reject difficult pairs: DEUP on drugs the model never saw, against the baselines (paper §5.3.2)
 	predict          predict synergy and its uncertainty for drug pairs with a trained model
 	rl               DEUP-DQN against DQN, MC-Dropout DQN and Bootstrapped DQN on bsuite's CartPole (paper §5.2)
+	scores           check and summarize a directory of sharded predictions (deup predict --out DIR --shard i/N)
 	smo              sequential model optimization: DEUP-EI vs GP-EI, TuRBO, MC-Dropout, ensembles (paper §5.1)
 	suggest          export the next experiments (CSV, Parquet or JSON) from a campaign or a trained model
 	train            train DEUP (or a baseline) on a screen and save the model

@@ -15,7 +15,17 @@ import (
 // others then take over the chunks it has not started instead of idling
 // at the end. Results must not depend on which worker runs a chunk (they
 // do not in this module: every chunk writes its own part of the output).
-func ForChunks(n, grain int, fn func(worker, lo, hi int)) { forChunks(n, grain, Workers(), fn) }
+//
+// The helpers are borrowed from the process's worker budget (budget.go):
+// inside a job that holds the last free worker, fn runs on the caller only.
+func ForChunks(n, grain int, fn func(worker, lo, hi int)) {
+	if n <= 0 {
+		return
+	}
+	h := borrow(min((n+grain-1)/grain, Workers()) - 1)
+	defer giveBack(h)
+	forChunks(n, grain, 1+h, fn)
+}
 
 // forChunks is ForChunks on at most the given number of workers.
 func forChunks(n, grain, workers int, fn func(worker, lo, hi int)) {

@@ -131,7 +131,9 @@ func (fb fastBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []
 	per := kb*chunk*nr + mr*nr
 	nw := 1
 	if chunk < panels && !fb.serial {
-		nw = min(Workers(), (panels+chunk-1)/chunk)
+		h := borrow(min(Workers(), (panels+chunk-1)/chunk) - 1) // the process's budget
+		defer giveBack(h)
+		nw = 1 + h
 	}
 	bp := fb.buf(mPad*kb + nw*per)
 	defer fb.release(bp)

@@ -79,6 +79,7 @@ func commands() []*Command {
 		tuiCommand(),
 		campaignCommand(),
 		suggestCommand(),
+		scoresCommand(),
 	}
 }
 

@@ -20,7 +20,7 @@ import (
 // through a --manifest, then finds the files cached, then resumes a partial
 // download, and imports the fetched DrugComb table.
 func TestDataFetch(t *testing.T) {
-	summary, err := os.ReadFile(filepath.Join("..", "..", "drugcomb", "testdata", "drugcomb_summary_small.csv"))
+	summary, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "drugcomb", "testdata", "drugcomb_summary_small.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -201,7 +201,7 @@ func TestDataImportUnseenFormat(t *testing.T) {
 
 func TestDataImportDrugComb(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "dc")
-	in := filepath.Join("..", "..", "drugcomb", "testdata", "drugcomb_summary_small.csv")
+	in := filepath.Join("..", "..", "..", "..", "drugcomb", "testdata", "drugcomb_summary_small.csv")
 	out, errOut, code := dataRun(t, "data", "import", "--format", "drugcomb", in, "--out", dir)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errOut)

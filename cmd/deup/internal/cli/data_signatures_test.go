@@ -185,7 +185,7 @@ func TestDataSignaturesGCTX(t *testing.T) {
 	if err := drugcomb.Save(dir, b.Screen("tiny")); err != nil {
 		t.Fatal(err)
 	}
-	out, errs, code := runSignaturesCmd(t, "data", "signatures", "--gct", filepath.Join("..", "..", "lincs", "testdata", "small.gctx"), "--screen", dir)
+	out, errs, code := runSignaturesCmd(t, "data", "signatures", "--gct", filepath.Join("..", "..", "..", "..", "lincs", "testdata", "small.gctx"), "--screen", dir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}

@@ -15,13 +15,13 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sync/errgroup"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/deup-screening/deup/deup"
 	"github.com/deup-screening/deup/deup/mlp"
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/kernels"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/model/due"
 	"github.com/deup-screening/deup/ood"
@@ -208,22 +208,17 @@ func (x *oodExperiment) run(ctx context.Context, tick func(done int, detail stri
 			tick(done, detail)
 		}
 	}
-	// At most set.Workers trainings at a time; the first error cancels the
-	// others (errgroup, golang.org/x/sync).
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(max(1, set.Workers))
-	for _, j := range jobs {
-		g.Go(func() error {
-			if gctx.Err() != nil {
-				return nil // cancelled: Wait reports the first error
-			}
-			if err := x.runJob(gctx, j, res[j.seed], probs[j.seed], names, sets, report, &mu); err != nil {
-				return fmt.Errorf("seed %d, %s: %w", set.Seeds[j.seed], j.method, err)
-			}
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
+	// At most set.Workers trainings at a time, on the project's one pool
+	// (kernels.Jobs: each holds a worker of the process's budget); the
+	// first error cancels the others.
+	err := kernels.Jobs(ctx, len(jobs), set.Workers, func(ctx context.Context, k int) error {
+		j := jobs[k]
+		if err := x.runJob(ctx, j, res[j.seed], probs[j.seed], names, sets, report, &mu); err != nil {
+			return fmt.Errorf("seed %d, %s: %w", set.Seeds[j.seed], j.method, err)
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	return res, ctx.Err()

@@ -9,6 +9,8 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -22,6 +24,7 @@ import (
 	"github.com/deup-screening/deup/internal/tabular"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/model/trained"
+	"github.com/deup-screening/deup/scores"
 	"github.com/deup-screening/deup/uq"
 )
 
@@ -51,7 +54,21 @@ columns holding drug ids, PubChem CIDs or names (matched as campaign
 import-results matches them); its other columns (e.g. well, notes) are
 written back after the prediction columns;
 --all-pairs scores every unordered pair of distinct drugs (the tower runs once
-per drug, then the combined network once per pair).
+per drug, then the combined network once per pair), in a fixed order: drugs
+sorted by id (byte order), pairs (a, b) with a before b, a-major.
+
+--shard i/N scores only the i-th (0 ≤ i < N) of N contiguous ranges of that
+order (or of the --pairs file's rows): the N outputs together hold every row
+of the unsharded run once, with the same values. --shard env/N takes i from
+SLURM_ARRAY_TASK_ID (a Slurm array, --array=0-N-1) or JOB_COMPLETION_INDEX (a
+Kubernetes Indexed Job).
+
+--out DIR (a path without a table extension) writes hive-partitioned Parquet:
+DIR/cell_line=X/part-i-of-N.parquet (part-0-of-1 without --shard), without
+the cell_line column (readers take it from the directory), written under a
+temporary name and renamed when complete, with the model's, the drugs' and
+the program's identity in its metadata. deup scores check DIR verifies that
+the parts are complete and prints a checksum equal to a one-process run's.
 
 --coverage C (e.g. 0.9) adds the columns lower and upper: the interval that
 holds the measured score with probability C, from the calibration deup train
@@ -65,13 +82,14 @@ retrain with deup train --calibration 0.1.
 
 A model trained on a panel (deup train on a screen with several cell lines)
 scores each pair on every line it knows, one row per (pair, line) with the
-line in the cell_line column; --cell-lines A,B,… keeps some of them.
+line in the cell_line column; --cell-lines A,B,… keeps some of them (a
+hive-partitioned output takes one line at a time).
 
 Next: sort the output by mu or sigma, or let deup suggest --model MODEL pick a
 batch of experiments.`
 
 func runPredict(ctx context.Context, env Env, args []string) error {
-	fs := newFlagSet(env, "deup predict", "deup predict --model MODEL (--pairs FILE | --all-pairs) [--screen DIR | --drugs FILE] --out FILE", predictDesc)
+	fs := newFlagSet(env, "deup predict", "deup predict --model MODEL (--pairs FILE | --all-pairs) [--screen DIR | --drugs FILE] [--shard i/N] --out FILE|DIR", predictDesc)
 	modelPath := fs.String("model", "", "model file written by deup train --out (any method)")
 	pairsPath := fs.String("pairs", "", "CSV of pairs (drug_a_id, drug_b_id: ids, PubChem CIDs or names; other columns passed through)")
 	all := fs.Bool("all-pairs", false, "score every unordered pair of the drugs")
@@ -79,7 +97,8 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	drugsPath := fs.String("drugs", "", "CSV catalogue of drugs (id, smiles) to score instead of the model's")
 	idCol := fs.String("drug-id-col", "", "with --drugs: the id column (default: the first of id, drug_id, pubchem_cid, pubchemid, cid, ...)")
 	smilesCol := fs.String("smiles-col", "", "with --drugs: the SMILES column (default: the first of smiles, isosmiles, canonical_smiles, ...)")
-	out := fs.String("out", "", "output file: .arrow, .parquet or .csv")
+	out := fs.String("out", "", "output file: .arrow, .parquet or .csv; or a directory for hive-partitioned Parquet (DIR/cell_line=X/part-i-of-N.parquet)")
+	shardFlag := fs.String("shard", "", "score only shard i of N of the pairs: i/N (0 ≤ i < N), or env/N for i from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (default: all)")
 	cellLines := fs.String("cell-lines", "", "with a model trained on a panel: the cell lines to score every pair on, all or A,B,… (default: all; one row per pair and line)")
 	coverage := fs.Float64("coverage", 0, "add lower and upper columns: the calibrated interval at this coverage in (0, 1), e.g. 0.9 (default: none)")
 	pos, err := parseArgs(fs, args)
@@ -99,10 +118,20 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	case *screenDir != "" && *drugsPath != "":
 		return fmt.Errorf("%w: deup predict: give at most one of --screen and --drugs", ErrUsage)
 	}
-	if _, err := outputFormat(*out); err != nil {
-		return err
+	shard := scores.Whole
+	if *shardFlag != "" {
+		if shard, err = scores.ParseShard(*shardFlag, os.Getenv); err != nil {
+			return fmt.Errorf("%w: --shard: %v", ErrUsage, err)
+		}
 	}
-	for _, err := range []error{needFile("--pairs", *pairsPath, pairsWhat), needFile("--drugs", *drugsPath, catalogueWhat), needOutDir("--out", *out)} {
+	var outCheck error // a hive directory (--out without an extension) is created as needed
+	if filepath.Ext(*out) != "" {
+		if _, err := outputFormat(*out); err != nil {
+			return err
+		}
+		outCheck = needOutDir("--out", *out)
+	}
+	for _, err := range []error{needFile("--pairs", *pairsPath, pairsWhat), needFile("--drugs", *drugsPath, catalogueWhat), outCheck} {
 		if err != nil {
 			return err
 		}
@@ -163,13 +192,13 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	var total int
 	if *all {
 		n := len(kept)
-		total = n * (n - 1) / 2 * len(lines)
+		total = n * (n - 1) / 2
 	} else {
 		if pf, err = readPairsCSV(*pairsPath, row, drugs); err != nil {
 			return err
 		}
 		pairs = pf.pairs
-		total = len(pairs) * len(lines)
+		total = len(pairs)
 	}
 	pw := &predWriter{cal: cal, coverage: *coverage, names: make([]string, len(kept))}
 	for r, i := range kept {
@@ -181,6 +210,9 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	if tm.Meta != nil {
 		pw.cellLine, pw.score = tm.Meta.Screen.CellLine, tm.Meta.Screen.Score
 		pw.lineNames = tm.Meta.Screen.CellLines
+		if len(pw.lineNames) > 1 && len(lines) == 1 {
+			pw.cellLine = pw.lineNames[lines[0]] // the hive partition's line
+		}
 		if *drugsPath == "" {
 			sc, _, err := modelScreen(env, "predict", *modelPath, tm, *screenDir)
 			switch {
@@ -196,11 +228,25 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 			}
 		}
 	}
+	lo, hi := shard.Range(total)
+	hive := filepath.Ext(*out) == ""
+	if hive && len(lines) > 1 {
+		return fmt.Errorf("%w: --out %s: a hive-partitioned output holds one cell line; give --cell-lines with one of %s, or a file", ErrUsage, *out, strings.Join(pw.lineNames, ", "))
+	}
+	if hive {
+		id, err := predIdentity(env.Stamp, *modelPath, *pairsPath, tm, f.IDs, kept, drugs, shard, lo, hi, total)
+		if err != nil {
+			return err
+		}
+		if pw.part, err = scores.CreatePart(*out, id, predSchema(cal != nil, pw.extraNames)); err != nil {
+			return err
+		}
+	}
 	w, err := newPredWriter(*out, pw)
 	if err != nil {
 		return err
 	}
-	bar := progress.New(env.Stderr, "predict", total)
+	bar := progress.New(env.Stderr, "predict", (hi-lo)*len(lines))
 	const chunk = 1 << 16
 	buf := make([]model.Pair, 0, chunk)
 	var bufSrc []int // --pairs: the file row of each buffered pair
@@ -236,30 +282,28 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	}
 	predStart := time.Now()
 	if *all {
-		n := len(kept)
-	outer:
-		for a := 0; a < n; a++ {
-			for b := a + 1; b < n; b++ {
-				for _, l := range lines {
-					buf = append(buf, model.Pair{A: a, B: b, Line: l})
-					if len(buf) == chunk {
-						if err = flush(); err != nil {
-							break outer
-						}
+		order := scores.SortedByID(f.IDs)
+	allPairs:
+		for a, b := range scores.Pairs(len(kept), lo, hi) {
+			for _, l := range lines {
+				buf = append(buf, model.Pair{A: order[a], B: order[b], Line: l})
+				if len(buf) == chunk {
+					if err = flush(); err != nil {
+						break allPairs
 					}
 				}
 			}
 		}
 	} else {
-	pairsLoop:
-		for k, p := range pairs {
+	filePairs:
+		for k, p := range pairs[lo:hi] {
 			for _, l := range lines {
 				p.Line = l
 				buf = append(buf, p)
-				bufSrc = append(bufSrc, k)
+				bufSrc = append(bufSrc, lo+k)
 				if len(buf) == chunk {
 					if err = flush(); err != nil {
-						break pairsLoop
+						break filePairs
 					}
 				}
 			}
@@ -280,10 +324,47 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	}
 	bar.Finish()
 	el := time.Since(predStart)
+	dest := *out
+	if pw.part != nil {
+		dest = pw.part.Path()
+	}
+	if shard != scores.Whole {
+		dest += fmt.Sprintf(" (shard %s: pairs [%d, %d) of %d)", shard, lo, hi, total)
+	}
 	fmt.Fprintf(env.Stdout, "wrote %d pairs of %d drugs to %s in %s (features %s, prediction %s, %.0f pairs/s)\n",
-		done, len(kept), *out, time.Since(start).Round(time.Millisecond), featTime.Round(time.Millisecond), el.Round(time.Millisecond), float64(done)/el.Seconds())
+		done, len(kept), dest, time.Since(start).Round(time.Millisecond), featTime.Round(time.Millisecond), el.Round(time.Millisecond), float64(done)/el.Seconds())
 	fmt.Fprintf(env.Stdout, "%s\n", m.AleatoricNote())
 	return nil
+}
+
+// predIdentity is what a hive part file records about its run: the model
+// file's and the pairs file's digests, the scored drugs' (feature rows kept
+// of drugs, ids in row order), the program, the model's cell line and the
+// shard's rows [lo, hi) of total.
+func predIdentity(st Stamp, modelPath, pairsPath string, tm *trained.Model, ids []string, kept []int, drugs []drugcomb.Drug, shard scores.Shard, lo, hi, total int) (scores.Identity, error) {
+	if tm.Meta == nil || tm.Meta.Screen.CellLine == "" {
+		return scores.Identity{}, fmt.Errorf("%w: --out DIR: %s does not record its cell line (a model file from an older deup): retrain it, or write one file (--out FILE.parquet)", ErrUsage, modelPath)
+	}
+	md, err := scores.FileDigest(modelPath)
+	if err != nil {
+		return scores.Identity{}, err
+	}
+	pd := scores.AllPairs
+	if pairsPath != "" {
+		if pd, err = scores.FileDigest(pairsPath); err != nil {
+			return scores.Identity{}, err
+		}
+	}
+	smiles := make([]string, len(kept))
+	for r, i := range kept {
+		smiles[r] = drugs[i].SMILES
+	}
+	bi, ok := debug.ReadBuildInfo()
+	return scores.Identity{
+		Model: md, Drugs: scores.DrugsDigest(ids, smiles), NDrugs: len(kept), Pairs: pd,
+		Program: versionLine(bi, ok, st), CellLine: tm.Meta.Screen.CellLine,
+		Shard: shard, Lo: lo, Hi: hi, Total: total,
+	}, nil
 }
 
 // isSet reports whether the flag name was given on the command line.
@@ -494,6 +575,9 @@ type predWriter struct {
 	cellLine, score string
 	measured        map[measuredKey]float64
 	extraNames      []string
+
+	part *scores.Part // hive output (format "hive"): records go to it
+
 	// A panel model's cell lines (model.Pair.Line indexes them) and the
 	// measured means on each; nil for a one-line model.
 	lineNames  []string
@@ -502,7 +586,7 @@ type predWriter struct {
 
 // lineOf is the cell_line column of pair p.
 func (w *predWriter) lineOf(p model.Pair) string {
-	if w.lineNames != nil {
+	if len(w.lineNames) > 1 {
 		return w.lineNames[p.Line]
 	}
 	return w.cellLine
@@ -511,7 +595,7 @@ func (w *predWriter) lineOf(p model.Pair) string {
 // measuredOf is the measured mean of pair p on its cell line, if any.
 func (w *predWriter) measuredOf(ids []string, p model.Pair) (float64, bool) {
 	m := w.measured
-	if w.lineNames != nil {
+	if len(w.lineNames) > 1 {
 		m = nil
 		if p.Line < len(w.measuredBy) {
 			m = w.measuredBy[p.Line]
@@ -587,15 +671,20 @@ func predSchema(interval bool, extra []string) *arrow.Schema {
 }
 
 // newPredWriter starts the prediction file at path (in the format of its
-// extension); with w.cal non-nil it adds lower and upper, the interval of
-// cal at coverage. Nothing is under path until commit.
+// extension), or feeds w.part (hive output) when it is set; with w.cal
+// non-nil it adds lower and upper, the interval of cal at coverage. Nothing
+// is under path until commit.
 func newPredWriter(path string, w *predWriter) (*predWriter, error) {
 	w.schema = predSchema(w.cal != nil, w.extraNames)
+	mem := memory.DefaultAllocator
+	if w.part != nil {
+		w.builder = array.NewRecordBuilder(mem, w.schema)
+		return w, nil
+	}
 	digits := map[string]int{}
 	for _, c := range predColumns(w.cal != nil) {
 		digits[c] = 7 // measured_mean keeps every digit: it is a measurement
 	}
-	mem := memory.DefaultAllocator
 	f, err := tabular.Create(path, w.schema, tabular.Options{Mem: mem, Digits: digits})
 	if err != nil {
 		return nil, err
@@ -660,17 +749,27 @@ func (w *predWriter) write(ids []string, pairs []model.Pair, pred []model.Predic
 	}
 	rec := b.NewRecord()
 	defer rec.Release()
+	if w.part != nil {
+		return w.part.Write(rec)
+	}
 	return w.file.Write(rec)
 }
 
 // commit puts the complete file in place.
 func (w *predWriter) commit() error {
 	w.builder.Release()
+	if w.part != nil {
+		return w.part.Commit()
+	}
 	return w.file.Commit()
 }
 
 // abort removes the partial file.
 func (w *predWriter) abort() {
 	w.builder.Release()
+	if w.part != nil {
+		w.part.Abort()
+		return
+	}
 	w.file.Abort()
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/deup-screening/deup/deup"
 	"github.com/deup-screening/deup/internal/atomicfile"
+	"github.com/deup-screening/deup/internal/kernels"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/smo"
 )
@@ -142,48 +143,27 @@ func runSMO(ctx context.Context, env Env, args []string) error {
 		runs[m] = make([]*smo.Result, len(seedList))
 	}
 	bar := progress.New(env.Stderr, fmt.Sprintf("smo %s d=%d", f.Name, f.Dim), len(jl)**steps)
+	// The runs share the process's worker budget with their kernels
+	// (kernels.Jobs); the first error cancels the others.
 	var mu sync.Mutex
-	var firstErr error
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	work := make(chan job)
-	var wg sync.WaitGroup
-	for w := 0; w < *jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range work {
-				r, err := smo.Run(ctx, f, j.m, j.seed, opt, func(int) {
-					mu.Lock()
-					bar.Add(1)
-					mu.Unlock()
-				})
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = err
-					cancel()
-				}
-				if err == nil {
-					runs[j.m][j.i] = r
-					bar.Detail(fmt.Sprintf("%s seed %d: %.4g", j.m, j.seed, r.BestSoFar[len(r.BestSoFar)-1]))
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	for _, j := range jl {
-		if ctx.Err() != nil {
-			break
+	err = kernels.Jobs(ctx, len(jl), *jobs, func(ctx context.Context, k int) error {
+		j := jl[k]
+		r, err := smo.Run(ctx, f, j.m, j.seed, opt, func(int) {
+			mu.Lock()
+			bar.Add(1)
+			mu.Unlock()
+		})
+		if err != nil {
+			return err
 		}
-		work <- j
-	}
-	close(work)
-	wg.Wait()
+		mu.Lock()
+		runs[j.m][j.i] = r
+		bar.Detail(fmt.Sprintf("%s seed %d: %.4g", j.m, j.seed, r.BestSoFar[len(r.BestSoFar)-1]))
+		mu.Unlock()
+		return nil
+	})
 	wall := bar.Finish()
-	if firstErr != nil {
-		return firstErr
-	}
-	if err := ctx.Err(); err != nil {
+	if err != nil {
 		return err
 	}
 	sum := smo.Summarize(f, opt, seedList, ms, runs)

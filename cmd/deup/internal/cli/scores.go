@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"strconv"
+
+	"github.com/deup-screening/deup/internal/atomicfile"
+	"github.com/deup-screening/deup/scores"
+)
+
+// scoresCommand groups the commands on a directory of sharded predictions
+// (deup predict --out DIR [--shard i/N]).
+func scoresCommand() *Command {
+	return &Command{
+		Name:  "scores",
+		Short: "check and summarize a directory of sharded predictions (deup predict --out DIR --shard i/N)",
+		Subs: []*Command{
+			{Name: "check", Short: "verify every cell line has every pair once from one model; print the run's checksum", Run: runScoresCheck},
+			{Name: "summary", Short: "per-line summary and a suggested batch across lines from a checked directory", Run: runScoresSummary},
+		},
+	}
+}
+
+const scoresCheckDesc = `Reads every DIR/cell_line=X/part-i-of-N.parquet and checks that each
+line has all N parts, from one model and one drug list, with the rows of its
+range, one schema across the directory, and (with --all-pairs) every pair
+exactly once. Prints per line the parts, rows and model, then the checksum:
+the row count and two order-independent 64-bit sums of the rows' SHA-256,
+equal for the N parts of a run and for a one-process run (--shard left out).
+Exit status 1 when the directory is incomplete, naming each problem.
+
+Next: deup scores summary DIR --out batch.csv summarizes the lines and
+proposes a batch across them; or read DIR as one table (DuckDB, polars,
+pandas, Spark: hive partitioning on cell_line).`
+
+func runScoresCheck(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup scores check", "deup scores check DIR", scoresCheckDesc)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, 1, 1); err != nil {
+		return err
+	}
+	rep, err := scores.Check(pos[0])
+	if err != nil {
+		return err
+	}
+	printCheck(env, rep)
+	if !rep.OK() {
+		return exitError{1}
+	}
+	return nil
+}
+
+func printCheck(env Env, rep *scores.Report) {
+	for _, ln := range rep.Lines {
+		fmt.Fprintf(env.Stdout, "%s=%s: %d of %d parts, %d rows of %d (%d drugs, pairs %s), model %.12s, checksum %s\n",
+			scores.PartitionKey, ln.CellLine, ln.Found, ln.Parts, ln.Sum.Rows, ln.Total, ln.NDrugs, shortDigest(ln.Pairs), ln.Model, ln.Sum)
+	}
+	for _, p := range rep.Problems {
+		fmt.Fprintf(env.Stderr, "deup scores check: %s\n", p)
+	}
+	status := "complete"
+	if !rep.OK() {
+		status = fmt.Sprintf("INCOMPLETE (%d problems)", len(rep.Problems))
+	}
+	fmt.Fprintf(env.Stdout, "%s: %s: %d cell lines, %d rows, checksum %s\n", rep.Dir, status, len(rep.Lines), rep.Sum.Rows, rep.Sum)
+}
+
+func shortDigest(s string) string {
+	if len(s) > 12 {
+		return s[:12]
+	}
+	return s
+}
+
+const scoresSummaryDesc = `Checks DIR as deup scores check does (and refuses an incomplete one), then
+writes --lines FILE.csv (per cell line: rows, mean and max mu, mean
+sigma_epistemic, measured rows) and --out FILE.csv, a suggested batch: the
+--batch unmeasured pairs with the largest mu + --beta × sigma_epistemic over
+all lines (UCB), best first. Both files are written under a temporary name
+and renamed when complete.
+
+Next: measure the batch, then deup campaign import-results (or re-import
+the screen) and train again.`
+
+func runScoresSummary(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup scores summary", "deup scores summary DIR --out BATCH.csv [--lines LINES.csv] [--batch K] [--beta B]", scoresSummaryDesc)
+	out := fs.String("out", "", "suggested batch, CSV")
+	lines := fs.String("lines", "", "per-line summary, CSV (default: stdout only)")
+	k := fs.Int("batch", 30, "pairs in the suggested batch")
+	beta := fs.Float64("beta", 1, "UCB weight of sigma_epistemic")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, pos, 1, 1); err != nil {
+		return err
+	}
+	if *out == "" {
+		fs.Usage()
+		return fmt.Errorf("%w: deup scores summary: --out is required", ErrUsage)
+	}
+	if *k < 1 {
+		return fmt.Errorf("%w: --batch %d: want ≥ 1", ErrUsage, *k)
+	}
+	for _, p := range []struct{ flag, path string }{{"--out", *out}, {"--lines", *lines}} {
+		if err := needOutDir(p.flag, p.path); err != nil {
+			return err
+		}
+	}
+	rep, err := scores.Check(pos[0])
+	if err != nil {
+		return err
+	}
+	if !rep.OK() {
+		printCheck(env, rep)
+		return exitError{1}
+	}
+	sum, err := scores.Summarize(rep, *k, *beta)
+	if err != nil {
+		return err
+	}
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 7, 64) }
+	lrows := [][]string{{"cell_line", "rows", "mean_mu", "max_mu", "mean_sigma_epistemic", "measured_rows"}}
+	for _, l := range sum.Lines {
+		lrows = append(lrows, []string{l.CellLine, strconv.Itoa(l.Rows), g(l.MeanMu), g(l.MaxMu), g(l.MeanSigmaEpistemic), strconv.Itoa(l.MeasuredRows)})
+		fmt.Fprintf(env.Stdout, "%s: %d pairs, mean mu %s, max mu %s, mean sigma_epistemic %s, %d measured\n", l.CellLine, l.Rows, g(l.MeanMu), g(l.MaxMu), g(l.MeanSigmaEpistemic), l.MeasuredRows)
+	}
+	brows := [][]string{{"rank", "cell_line", "drug_a_id", "drug_b_id", "drug_a_name", "drug_b_name", "mu", "sigma_epistemic", "ucb"}}
+	for i, p := range sum.Batch {
+		brows = append(brows, []string{strconv.Itoa(i + 1), p.CellLine, p.A, p.B, p.AName, p.BName, g(p.Mu), g(p.SigmaEpi), g(p.UCB)})
+	}
+	if *lines != "" {
+		if err := writeCSVAtomic(*lines, lrows); err != nil {
+			return err
+		}
+	}
+	if err := writeCSVAtomic(*out, brows); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "wrote a batch of %d pairs (UCB, beta %g) over %d cell lines, %d rows (checksum %s), to %s\n", len(sum.Batch), *beta, len(sum.Lines), rep.Sum.Rows, rep.Sum, *out)
+	return nil
+}
+
+// writeCSVAtomic writes rows as CSV to path through atomicfile.
+func writeCSVAtomic(path string, rows [][]string) error {
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	w := csv.NewWriter(f)
+	if err := w.WriteAll(rows); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Commit()
+}
