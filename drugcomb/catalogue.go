@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
@@ -23,7 +25,10 @@ type Catalogue struct {
 	Locs  []string
 	byCID map[int64]int
 	byKey map[string]int // lower-case name
-	Notes []*Tally       // duplicate or keyless rows; the importers copy nothing from here
+	// byLoose maps a name reduced to its lower-case letters and digits to
+	// the first entry with a SMILES (else the first entry) so reduced.
+	byLoose map[string]int
+	Notes   []*Tally // duplicate or keyless rows; the importers copy nothing from here
 	// Header lists the file's columns; NameColumn, CIDColumn, IDColumn and
 	// SMILESColumn the ones read ("" for none), for messages.
 	Header                                        []string
@@ -215,6 +220,13 @@ func ReadCatalogueWith(name string, r io.Reader, cols CatalogueColumns) (*Catalo
 			dup = i
 		}
 		if dup >= 0 {
+			// A first entry without SMILES takes a later duplicate's, so
+			// that a structureless row does not shadow one with a structure.
+			if c.Drugs[dup].SMILES == "" && smi != "" {
+				c.Drugs[dup].SMILES = smi
+				rep.note("duplicate catalogue entry (first kept, SMILES from a later row)", src.loc(), d.Name)
+				continue
+			}
 			rep.note("duplicate catalogue entry (first kept)", src.loc(), d.Name)
 			continue
 		}
@@ -233,23 +245,146 @@ func ReadCatalogueWith(name string, r io.Reader, cols CatalogueColumns) (*Catalo
 		}
 	}
 	c.Notes = rep.Notes
+	c.byLoose = map[string]int{}
+	for i, d := range c.Drugs {
+		for _, n := range []string{d.Name, d.ID} {
+			k := looseKey(n)
+			if k == "" {
+				continue
+			}
+			if j, ok := c.byLoose[k]; !ok || (c.Drugs[j].SMILES == "" && d.SMILES != "") {
+				c.byLoose[k] = i
+			}
+		}
+	}
 	return c, nil
 }
 
-// lookup finds a drug by PubChem CID (when v is one) or by name, ignoring
-// case. The drug's ID is the entry's own (its CID as text when it has one,
-// else its name), however it was found, so one entry is one drug. i is the
-// entry's index, -1 if none.
-func (c *Catalogue) lookup(v string) (Drug, int) {
-	if cid, ok := parseCID(v); ok {
-		if i, ok := c.byCID[cid]; ok {
-			return c.Drugs[i], i
+// How a drug name was matched to a catalogue entry (Catalogue.Match). The
+// rules are tried in this order, each only when the ones before found
+// nothing, and the first entry found is the drug:
+//
+//   - MatchCID: the value is a PubChem CID of the catalogue;
+//   - MatchExact: the name as written (surrounding spaces ignored);
+//   - MatchCase: the name ignoring case;
+//   - MatchAlias: a name ending in a parenthetical alias,
+//     "Ibrutinib (PCI-32765)", by the name before it ("Ibrutinib"), then
+//     by the alias ("PCI-32765"), ignoring case;
+//   - MatchSalt: the name (or either part of it above) without trailing
+//     salt or hydrate words (SaltWords): "Vincristine sulfate" as
+//     "Vincristine", "Imatinib mesylate" as "Imatinib";
+//   - MatchLoose: any of the names above compared by their letters and
+//     digits only, ignoring case, spaces and punctuation ("Actinomycin D"
+//     as "actinomycin-d"), preferring an entry with a SMILES.
+//
+// Every import that uses a catalogue matches by this one rule, and the
+// import reports (a note per rule) how many drugs each rule after
+// MatchExact matched.
+const (
+	MatchCID   = "PubChem CID"
+	MatchExact = "exact name"
+	MatchCase  = "name ignoring case"
+	MatchAlias = "name without its parenthetical alias, or the alias"
+	MatchSalt  = "name without a salt suffix"
+	MatchLoose = "name ignoring spaces and punctuation"
+)
+
+// saltWords are the trailing words MatchSalt removes (lower case).
+var saltWords = map[string]bool{
+	"hydrochloride": true, "dihydrochloride": true, "trihydrochloride": true, "hcl": true, "2hcl": true,
+	"hydrobromide": true, "bromide": true, "chloride": true, "iodide": true,
+	"sulfate": true, "sulphate": true, "bisulfate": true, "hemisulfate": true,
+	"mesylate": true, "dimesylate": true, "mesilate": true, "methanesulfonate": true,
+	"tosylate": true, "ditosylate": true, "besylate": true, "maleate": true, "fumarate": true,
+	"citrate": true, "tartrate": true, "bitartrate": true, "acetate": true, "phosphate": true,
+	"succinate": true, "lactate": true, "malate": true, "oxalate": true, "nitrate": true,
+	"sodium": true, "disodium": true, "potassium": true, "calcium": true, "salt": true,
+	"hydrate": true, "monohydrate": true, "dihydrate": true, "trihydrate": true, "hemihydrate": true,
+}
+
+// SaltWords returns the trailing salt and hydrate words MatchSalt removes.
+func SaltWords() []string {
+	w := make([]string, 0, len(saltWords))
+	for k := range saltWords {
+		w = append(w, k)
+	}
+	sort.Strings(w)
+	return w
+}
+
+// nameVariants returns the names a drug name is looked up by after the
+// exact and case-insensitive rules, each with its rule, in order.
+func nameVariants(v string) (names, rules []string) {
+	add := func(n, rule string) {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			return
+		}
+		names, rules = append(names, n), append(rules, rule)
+	}
+	base := []string{v}
+	if strings.HasSuffix(v, ")") {
+		if i := strings.LastIndex(v, "("); i > 0 && !strings.Contains(v[i+1:len(v)-1], "(") {
+			before, alias := strings.TrimSpace(v[:i]), strings.TrimSpace(v[i+1:len(v)-1])
+			add(before, MatchAlias)
+			add(alias, MatchAlias)
+			base = append(base, before, alias)
 		}
 	}
-	if i, ok := c.byKey[strings.ToLower(strings.TrimSpace(v))]; ok {
-		return c.Drugs[i], i
+	for _, b := range base {
+		f := strings.Fields(b)
+		n := len(f)
+		for n > 1 && saltWords[strings.ToLower(f[n-1])] {
+			n--
+		}
+		if n < len(f) {
+			add(strings.Join(f[:n], " "), MatchSalt)
+		}
 	}
-	return Drug{}, -1
+	return names, rules
+}
+
+// looseKey is a name's lower-case letters and digits ("" when it has none).
+func looseKey(v string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(v) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// lookup finds a drug by the matching rule of Match. The drug's ID is the
+// entry's own (its CID as text when it has one, else its name), however it
+// was found, so one entry is one drug. i is the entry's index, -1 if none;
+// rule is how it was matched.
+func (c *Catalogue) lookup(v string) (d Drug, i int, rule string) {
+	if cid, ok := parseCID(v); ok {
+		if i, ok := c.byCID[cid]; ok {
+			return c.Drugs[i], i, MatchCID
+		}
+	}
+	v = strings.TrimSpace(v)
+	if i, ok := c.byKey[strings.ToLower(v)]; ok {
+		rule = MatchCase
+		if d := c.Drugs[i]; d.Name == v || d.ID == v {
+			rule = MatchExact
+		}
+		return c.Drugs[i], i, rule
+	}
+	names, rules := nameVariants(v)
+	for k, n := range names {
+		if i, ok := c.byKey[strings.ToLower(n)]; ok {
+			return c.Drugs[i], i, rules[k]
+		}
+	}
+	for _, n := range append([]string{v}, names...) {
+		if i, ok := c.byLoose[looseKey(n)]; ok {
+			return c.Drugs[i], i, MatchLoose
+		}
+	}
+	return Drug{}, -1, ""
 }
 
 // Len is the number of drugs in the catalogue.
@@ -280,9 +415,16 @@ func orNone(s string) string {
 	return s
 }
 
-// Lookup finds a drug by PubChem CID (a positive integer) or by name
-// (case-insensitive), as the importers do.
+// Lookup finds a drug by PubChem CID (a positive integer) or by name, by
+// the importers' matching rule (see Match).
 func (c *Catalogue) Lookup(v string) (Drug, bool) {
-	d, i := c.lookup(v)
+	d, i, _ := c.lookup(v)
 	return d, i >= 0
+}
+
+// Match is Lookup that also says which rule matched (MatchCID, MatchExact,
+// MatchCase, MatchAlias, MatchSalt or MatchLoose; "" when none did).
+func (c *Catalogue) Match(v string) (Drug, string, bool) {
+	d, i, rule := c.lookup(v)
+	return d, rule, i >= 0
 }

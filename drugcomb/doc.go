@@ -44,7 +44,10 @@
 // gzip-compressed; Parquet; Arrow IPC file or stream, told apart by their
 // first bytes) given a Columns map; ImportAlmanac and ImportDrugComb are
 // ImportTable with fixed maps. A Catalogue (ReadCatalogueFile) supplies
-// names, CIDs and SMILES by PubChem CID or by name. Every import returns a
+// names, CIDs and SMILES by PubChem CID or by name, matched by one rule for
+// every import (Catalogue.Match: exact, ignoring case, without a
+// parenthetical alias or by it, without salt words, letters and digits
+// only; the report notes each drug a fallback matched). Every import returns a
 // Report: RowsRead = Measurements + the sum of the Dropped counts, each
 // reason with its first MaxExamples locations.
 //

@@ -163,12 +163,13 @@ type importer struct {
 	b       *Builder          // nil until the first file sets the score columns
 	keyOf   map[string]string // lower-case drug value -> drug ID (first spelling)
 	usedCat map[int]bool      // catalogue entries in kept rows
+	matched map[string]bool   // drug values matched by a fallback rule, noted once
 	first   string            // the first file
 	checked map[string]error  // drug ID -> CheckSMILES's verdict on its SMILES
 }
 
 func newImporter(opt Options) *importer {
-	im := &importer{opt: opt, rep: &Report{Format: opt.Format, Inputs: []string{}}, keyOf: map[string]string{}, usedCat: map[int]bool{}, checked: map[string]error{}}
+	im := &importer{opt: opt, rep: &Report{Format: opt.Format, Inputs: []string{}}, keyOf: map[string]string{}, usedCat: map[int]bool{}, matched: map[string]bool{}, checked: map[string]error{}}
 	if opt.Catalogue != nil {
 		for _, t := range opt.Catalogue.Notes {
 			c := *t
@@ -340,7 +341,11 @@ func (im *importer) add(file string, src rowSource) error {
 		var catIdx [2]int
 		known := true
 		for k, v := range []string{va, vb} {
-			d, ci := resolveDrug(v, opt.Catalogue, keyOf)
+			d, ci, rule := resolveDrug(v, opt.Catalogue, keyOf)
+			if ci >= 0 && rule != MatchCID && rule != MatchExact && !im.matched[v] {
+				im.matched[v] = true
+				rep.note("drug matched in the catalogue by "+rule, opt.Catalogue.File, v+" → "+d.Name)
+			}
 			if ci < 0 && opt.RequireKnown {
 				rep.drop(ReasonUnknownDrug, src.loc(), v)
 				known = false
@@ -563,13 +568,13 @@ func invalidText(src rowSource, cols ...int) (bad *ParseError, err error) {
 }
 
 // resolveDrug maps a drug field to a Drug: the catalogue entry when the
-// value is a PubChem CID or a name (case-insensitive) the catalogue knows,
-// otherwise a drug whose ID is the value (its first spelling: values equal
+// value is a PubChem CID or a name the catalogue knows (by the rule of
+// Catalogue.Match, which rule says), otherwise a drug whose ID is the value (its first spelling: values equal
 // ignoring case are one drug) and whose CID is unknown. ci is the catalogue index, or -1.
-func resolveDrug(v string, cat *Catalogue, keyOf map[string]string) (d Drug, ci int) {
+func resolveDrug(v string, cat *Catalogue, keyOf map[string]string) (d Drug, ci int, rule string) {
 	if cat != nil {
-		if e, i := cat.lookup(v); i >= 0 {
-			return e, i
+		if e, i, rule := cat.lookup(v); i >= 0 {
+			return e, i, rule
 		}
 	}
 	low := strings.ToLower(v)
@@ -580,7 +585,7 @@ func resolveDrug(v string, cat *Catalogue, keyOf map[string]string) (d Drug, ci 
 	}
 	// The value is an id of the user's; it is not taken for a PubChem CID
 	// even when it is a number (NSC numbers are numbers too).
-	return Drug{ID: id, Name: id}, -1
+	return Drug{ID: id, Name: id}, -1, ""
 }
 
 // parseCID parses a PubChem CID: a positive integer, possibly written as a
