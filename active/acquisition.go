@@ -184,13 +184,20 @@ func (a Acquisition) Reason(p Prediction, score float64, rank, pool int) string 
 // than b candidates when the rule leaves too few. pairs and scores are
 // parallel.
 func SelectBatch(pairs []Pair, scores []float64, b, maxPerDrug int) []int {
+	return SelectBatchPerLine(pairs, scores, b, maxPerDrug, 0)
+}
+
+// SelectBatchPerLine is SelectBatch that also takes at most maxPerLine
+// pairs of any one cell line (0: no cap), for a batch across the lines
+// of a panel. A drug's cap counts its pairs on every line.
+func SelectBatchPerLine(pairs []Pair, scores []float64, b, maxPerDrug, maxPerLine int) []int {
 	order := make([]int, len(scores))
 	for i := range order {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(i, j int) bool { return scores[order[i]] > scores[order[j]] })
 	var out []int
-	count := map[int]int{}
+	count, lines := map[int]int{}, map[int]int{}
 	for _, i := range order {
 		if len(out) == b {
 			break
@@ -199,6 +206,10 @@ func SelectBatch(pairs []Pair, scores []float64, b, maxPerDrug int) []int {
 		if maxPerDrug > 0 && (count[p.A] >= maxPerDrug || count[p.B] >= maxPerDrug) {
 			continue
 		}
+		if maxPerLine > 0 && lines[p.CellLine] >= maxPerLine {
+			continue
+		}
+		lines[p.CellLine]++
 		count[p.A]++
 		if p.B != p.A {
 			count[p.B]++

@@ -60,6 +60,10 @@ type Config struct {
 	// Fracs (for example drugcomb.SplitByDrug: test pairs with a held-out
 	// drug).
 	Split func(seed uint64) (drugcomb.Split, error)
+	// PerLineReference adds the per-line reference row (PerLine) on a
+	// dataset with several cell lines: one DEUP per line, trained on that
+	// line alone, on the same split and scored on the same test pairs.
+	PerLineReference bool
 }
 
 func (c Config) withDefaults() Config {
@@ -138,6 +142,9 @@ func (c Config) Rows() []string {
 	if slices.Contains(c.Methods, DEUP) {
 		rows = append(rows, Constant)
 	}
+	if c.PerLineReference {
+		rows = append(rows, PerLine)
+	}
 	return rows
 }
 
@@ -180,6 +187,9 @@ type Row struct {
 	Floored      []int          // per seed: test pairs whose sigma was raised to the floor
 	Conformal    []Conformal    // per seed
 	Epi          []EpiSummary   // per seed: σ_epistemic by unseen drugs (epistemic.go)
+	// Lines holds, per seed, the scores of each cell line's test pairs
+	// (Result.LineNames order); nil on a one-line dataset.
+	Lines [][]LineScore
 }
 
 // Conformal holds one seed's conformal intervals of one row, scored on the
@@ -205,6 +215,9 @@ type Result struct {
 	HasTruth    bool
 	Screen      string
 	Alpha       float64 // miscoverage of the conformal intervals
+	// LineNames are the dataset's cell lines when it has several (a
+	// panel): every row is then also scored per line (Row.Lines).
+	LineNames []string
 }
 
 // Row returns the named row, or nil.
@@ -235,6 +248,13 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 	_, ysd := uq.MeanSD(d.Y)
 	floor := SigmaFloor * ysd
 	res := &Result{Seeds: cfg.Seeds, HasTruth: truth != nil, Alpha: cfg.Alpha}
+	nl := d.Lines()
+	if nl > 1 {
+		res.LineNames = d.LineNames
+	}
+	if cfg.PerLineReference && nl < 2 {
+		return nil, fmt.Errorf("bench: the per-line reference needs a dataset with several cell lines")
+	}
 	rows := cfg.Rows()
 	byName := map[string]*Row{}
 	for _, name := range rows {
@@ -254,6 +274,7 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 		split  drugcomb.Split
 		out    int
 		member int
+		line   int // the per-line reference's line; -1 otherwise
 	}
 	var jobs []job
 	var trainings []job // one per output, in table order
@@ -273,7 +294,7 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 		}
 		res.TestPairs = len(split.Test)
 		for _, name := range cfg.Methods {
-			t := job{seed, name, split, len(trainings), -1}
+			t := job{seed, name, split, len(trainings), -1, -1}
 			trainings = append(trainings, t)
 			if name != Ensemble && name != EnsembleNLL {
 				jobs = append(jobs, t)
@@ -281,6 +302,15 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 			}
 			for k := range cfg.Members {
 				t.member = k
+				jobs = append(jobs, t)
+			}
+		}
+		if cfg.PerLineReference {
+			t := job{seed, PerLine, split, len(trainings), -1, -1}
+			trainings = append(trainings, t)
+			total += nl // one training per line
+			for l := range nl {
+				t.line = l
 				jobs = append(jobs, t)
 			}
 		}
@@ -293,6 +323,19 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 		secs  float64
 	}
 	members := map[int]*memberSet{}
+	// The per-line reference's predictions of each seed (trainings
+	// index), filled line by line.
+	type lineSet struct {
+		test, val []model.Prediction
+		left      int
+		secs      float64
+	}
+	perLine := map[int]*lineSet{}
+	for _, j := range jobs {
+		if j.line == 0 {
+			perLine[j.out] = &lineSet{test: make([]model.Prediction, len(j.split.Test)), val: make([]model.Prediction, len(j.split.Val)), left: nl}
+		}
+	}
 	for _, j := range jobs {
 		if j.member == 0 {
 			members[j.out] = &memberSet{parts: make([]*model.Ensemble, cfg.Members), left: cfg.Members}
@@ -323,6 +366,25 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 		}
 		var o jobOut
 		var err error
+		if j.line >= 0 {
+			set := perLine[j.out]
+			// Each line writes its own test and validation slots.
+			secs, err := runPerLine(ctx, d, cfg, j.seed, j.split, j.line, set.test, set.val, progress)
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			set.secs += secs
+			set.left--
+			last := set.left == 0
+			done++
+			mu.Unlock()
+			report(Event{Method: j.name, Seed: j.seed, Train: model.Progress{Done: true}})
+			if last {
+				outs[j.out] = jobOut{rows: []jobRow{{PerLine, set.test, fmt.Sprintf("%s: one DEUP model per cell line, trained on that line alone (same split, same test pairs)", PerLine), set.val}}, secs: set.secs}
+			}
+			return nil
+		}
 		if j.member < 0 {
 			o, err = runJob(ctx, d, cfg, j.name, j.seed, j.split, progress)
 		} else {
@@ -377,6 +439,14 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 				for q, i := range test {
 					noise[q] = math.Sqrt(truth.NoiseVar[i])
 				}
+			}
+			if nl > 1 {
+				lines := make([]int, len(test))
+				mu, sigma := make([]float64, len(test)), make([]float64, len(test))
+				for q, i := range test {
+					lines[q], mu[q], sigma[q] = d.Pairs[i].Line, r.pred[q].Mu, r.pred[q].SigmaTotal
+				}
+				row.Lines = append(row.Lines, scoreLines(lines, nl, yTest, mu, sigma))
 			}
 			row.Epi = append(row.Epi, summarizeEpistemic(r.pred, pairsOf(d, test), yTest, noise, r.val, pairsOf(d, j.split.Val), seenDrugs(d, j.split.Train), floor))
 		}
@@ -478,7 +548,7 @@ func predictJob(d *model.Dataset, cfg Config, name string, seed uint64, split dr
 // come last: many jobs of one size fill the end evenly.
 func feedRank(method string) int {
 	switch method {
-	case DEUP:
+	case DEUP, PerLine:
 		return 0
 	case MCDropout:
 		return 1

@@ -149,6 +149,9 @@ func (r *Result) WriteJSON(w io.Writer) error {
 			ms[n] = newStat(row.metric(n))
 		}
 		ms["conformal"] = row.conformalJSON()
+		if row.Lines != nil {
+			ms["per_line"] = row.perLineJSON(r.LineNames)
+		}
 		epi := map[string]stat{}
 		for _, n := range EpiNames() {
 			epi[n] = newStat(finite(row.epiMetric(n)))
@@ -238,6 +241,7 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 		}
 	}
 	r.writeEpiTable(&b)
+	r.writeLineTable(&b)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

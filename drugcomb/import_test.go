@@ -336,3 +336,44 @@ func TestCatalogueSpellings(t *testing.T) {
 		})
 	}
 }
+
+// TestImportAlmanacPanel imports the 43-line panel and checks its per-line
+// data report against the screen.
+func TestImportAlmanacPanel(t *testing.T) {
+	s, rep, err := ImportAlmanac(shareddata.Path(t, "almanac", "synergy_panel.csv"), shareddata.Path(t, "almanac", "drugs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.RowsRead != 56972 || s.Measurements() != 56972 || len(s.CellLines) != 43 || len(s.Drugs) != 87 {
+		t.Fatalf("panel: %d rows, %d measurements, %d lines, %d drugs", rep.RowsRead, s.Measurements(), len(s.CellLines), len(s.Drugs))
+	}
+	if len(rep.PerLine) != 43 {
+		t.Fatalf("per-line report has %d lines, want 43", len(rep.PerLine))
+	}
+	pairs, meas, repl := 0, 0, 0
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, l := range rep.PerLine {
+		pairs += l.Pairs
+		meas += l.Measurements
+		repl += l.ReplicatedPairs
+		lo, hi = min(lo, l.ScoreSD), max(hi, l.ScoreSD)
+		if l.Drugs < 2 || l.Drugs > 87 {
+			t.Errorf("line %s: %d drugs", l.CellLine, l.Drugs)
+		}
+	}
+	if pairs != rep.Pairs || meas != rep.Measurements || repl != rep.ReplicatedPairs {
+		t.Errorf("per-line sums %d pairs, %d measurements, %d replicated; report %d, %d, %d", pairs, meas, repl, rep.Pairs, rep.Measurements, rep.ReplicatedPairs)
+	}
+	// The issue quotes a per-line ComboScore sd from 41 to 107.
+	if lo < 30 || hi > 120 || hi < 2*lo {
+		t.Errorf("per-line score sd in [%.1f, %.1f]", lo, hi)
+	}
+	// One line: no per-line section.
+	_, one, err := ImportAlmanac(shareddata.Path(t, "almanac", "synergy_PC-3.csv"), shareddata.Path(t, "almanac", "drugs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.PerLine != nil {
+		t.Errorf("one-line report has a per-line section")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -76,6 +77,66 @@ type Report struct {
 	// cannot be used, with its rows (counted under ReasonBadSMILES);
 	// absent from the JSON when there is none.
 	UnusableStructures []StructureError `json:"unusable_structures,omitempty"`
+	// PerLine describes each cell line of a screen with several (a
+	// panel), in the screen's cell-line order; nil for a one-line screen,
+	// whose report is unchanged.
+	PerLine []LineReport `json:"per_line,omitempty"`
+}
+
+// LineReport is the data report of one cell line of a panel: its pairs,
+// how many of them were measured more than once, its measurements, the
+// distinct drugs in its pairs, and the spread of its first score column
+// over pairs, ScoreSD = √(Σ (ȳ_p − ȳ)² / (n − 1)) over its pair means ȳ_p
+// (0 with fewer than two pairs with a score).
+type LineReport struct {
+	CellLine        string  `json:"cell_line"`
+	Pairs           int     `json:"pairs"`
+	ReplicatedPairs int     `json:"replicated_pairs"`
+	Measurements    int     `json:"measurements"`
+	Drugs           int     `json:"drugs"`
+	ScoreSD         float64 `json:"score_sd"`
+}
+
+// LineReports computes the per-line report of s (one entry per cell line,
+// in order).
+func LineReports(s *Screen) []LineReport {
+	out := make([]LineReport, len(s.CellLines))
+	drugs := make([]map[int]bool, len(s.CellLines))
+	sum := make([]float64, len(s.CellLines))
+	sq := make([]float64, len(s.CellLines))
+	cnt := make([]int, len(s.CellLines))
+	for i, c := range s.CellLines {
+		out[i].CellLine = c
+		drugs[i] = map[int]bool{}
+	}
+	// Two passes (mean, then squared deviations) for a stable variance.
+	for _, p := range s.Pairs {
+		l := &out[p.CellLine]
+		l.Pairs++
+		l.Measurements += p.N
+		if p.N > 1 {
+			l.ReplicatedPairs++
+		}
+		drugs[p.CellLine][p.A] = true
+		drugs[p.CellLine][p.B] = true
+		if len(p.Mean) > 0 && !math.IsNaN(p.Mean[0]) {
+			sum[p.CellLine] += p.Mean[0]
+			cnt[p.CellLine]++
+		}
+	}
+	for _, p := range s.Pairs {
+		if len(p.Mean) > 0 && !math.IsNaN(p.Mean[0]) {
+			d := p.Mean[0] - sum[p.CellLine]/float64(cnt[p.CellLine])
+			sq[p.CellLine] += d * d
+		}
+	}
+	for i := range out {
+		out[i].Drugs = len(drugs[i])
+		if cnt[i] > 1 {
+			out[i].ScoreSD = math.Sqrt(sq[i] / float64(cnt[i]-1))
+		}
+	}
+	return out
 }
 
 func (r *Report) tally(list *[]*Tally, reason, where, detail string) {
@@ -118,6 +179,10 @@ func (r *Report) finish(s *Screen) {
 	r.Drugs = len(s.Drugs)
 	r.CellLines = len(s.CellLines)
 	r.ReplicatedPairs = 0
+	r.PerLine = nil
+	if len(s.CellLines) > 1 {
+		r.PerLine = LineReports(s)
+	}
 	for _, p := range s.Pairs {
 		if p.N > 1 {
 			r.ReplicatedPairs++
@@ -144,6 +209,12 @@ func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "  drugs            %d\n", r.Drugs)
 	fmt.Fprintf(&b, "  cell lines       %d\n", r.CellLines)
 	fmt.Fprintf(&b, "  score columns    %s\n", strings.Join(r.ScoreColumns, ", "))
+	if len(r.PerLine) > 0 {
+		fmt.Fprintf(&b, "  per cell line    %-12s %7s %10s %12s %6s %9s\n", "line", "pairs", "replicated", "measurements", "drugs", "score sd")
+		for _, l := range r.PerLine {
+			fmt.Fprintf(&b, "                   %-12s %7d %10d %12d %6d %9.1f\n", l.CellLine, l.Pairs, l.ReplicatedPairs, l.Measurements, l.Drugs, l.ScoreSD)
+		}
+	}
 	if len(r.Dropped) == 0 {
 		fmt.Fprintf(&b, "  rows not used    0\n")
 	} else {

@@ -1,5 +1,10 @@
 package drugcomb
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Drug is one row of a screen's drugs table.
 type Drug struct {
 	ID         string // unique within the screen (for ALMANAC: the PubChem CID as text)
@@ -197,4 +202,44 @@ func equalFloats(a, b []float64) bool {
 		}
 	}
 	return true
+}
+
+// KeepCellLines returns the screen restricted to the named cell lines, in
+// the order given, with the pairs' cell lines renumbered. A name not in s
+// is an error naming the lines s has; so is a line without pairs.
+func (s *Screen) KeepCellLines(names []string) (*Screen, error) {
+	at := map[string]int{}
+	for i, c := range s.CellLines {
+		at[c] = i
+	}
+	newIdx := make([]int, len(s.CellLines))
+	for i := range newIdx {
+		newIdx[i] = -1
+	}
+	for k, n := range names {
+		i, ok := at[n]
+		if !ok {
+			return nil, fmt.Errorf("drugcomb: no cell line %q in the screen (have %s)", n, strings.Join(s.CellLines, ", "))
+		}
+		if newIdx[i] >= 0 {
+			return nil, fmt.Errorf("drugcomb: cell line %q listed twice", n)
+		}
+		newIdx[i] = k
+	}
+	count := make([]int, len(names))
+	out := s.KeepPairs(func(_ int, p *Pair) bool {
+		if newIdx[p.CellLine] < 0 {
+			return false
+		}
+		p.CellLine = newIdx[p.CellLine]
+		count[p.CellLine]++
+		return true
+	})
+	out.CellLines = append([]string(nil), names...)
+	for k, n := range count {
+		if n == 0 {
+			return nil, fmt.Errorf("drugcomb: cell line %s has no pairs", names[k])
+		}
+	}
+	return out, nil
 }

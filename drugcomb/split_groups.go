@@ -207,3 +207,56 @@ func SplitByCellLine(s *Screen, testFrac, valFrac float64, seed uint64) (Split, 
 	sp.Val, sp.Train = sorted(rest[:nVal]), sorted(rest[nVal:])
 	return sp, nil
 }
+
+// NewLineShots is the few-shot case of a split by cell line: for every
+// cell line of s whose pairs are all in sp.Test (a held-out line), k of
+// its test pairs, drawn with the seed, move into training (all of them
+// when the line has k or fewer); with drop they leave the test set and
+// go nowhere, so that the split without shots (k = 0) can be scored on
+// exactly the test pairs of the split with them. Other lines are
+// untouched; sp is not modified.
+func NewLineShots(s *Screen, sp Split, k int, seed uint64, drop bool) Split {
+	if k <= 0 {
+		return sp
+	}
+	inFit := make([]bool, len(s.CellLines))
+	for _, part := range [][]int{sp.Train, sp.Val} {
+		for _, i := range part {
+			inFit[s.Pairs[i].CellLine] = true
+		}
+	}
+	byLine := map[int][]int{}
+	var lines []int
+	for _, i := range sp.Test {
+		c := s.Pairs[i].CellLine
+		if inFit[c] {
+			continue
+		}
+		if byLine[c] == nil {
+			lines = append(lines, c)
+		}
+		byLine[c] = append(byLine[c], i)
+	}
+	sort.Ints(lines)
+	rng := newRand(seed ^ 0x73686f7473) // "shots"
+	shot := map[int]bool{}
+	for _, c := range lines {
+		ps := append([]int(nil), byLine[c]...)
+		rng.Shuffle(len(ps), func(i, j int) { ps[i], ps[j] = ps[j], ps[i] })
+		for _, i := range ps[:min(k, len(ps))] {
+			shot[i] = true
+		}
+	}
+	out := Split{Val: sp.Val, Test: []int{}, HeldOutDrugs: sp.HeldOutDrugs}
+	out.Train = append(out.Train, sp.Train...)
+	for _, i := range sp.Test {
+		switch {
+		case !shot[i]:
+			out.Test = append(out.Test, i)
+		case !drop:
+			out.Train = append(out.Train, i)
+		}
+	}
+	out.Train = sorted(out.Train)
+	return out
+}

@@ -117,3 +117,38 @@ func TestSplitByCellLine(t *testing.T) {
 		t.Error("every cell line held out: no error")
 	}
 }
+
+// TestNewLineShots: K pairs of each held-out line move from test to
+// training (or, with drop, leave the test set), seeded; kept lines are
+// untouched.
+func TestNewLineShots(t *testing.T) {
+	s := &Screen{CellLines: []string{"a", "b", "c", "d"}}
+	for c := range 4 {
+		for i := range 20 {
+			s.Pairs = append(s.Pairs, Pair{A: i, B: i + 1, CellLine: c, N: 1})
+		}
+	}
+	sp, err := SplitByCellLine(s, 0.5, 0.2, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := map[int]bool{}
+	for _, i := range sp.Test {
+		held[s.Pairs[i].CellLine] = true
+	}
+	k := 5
+	shots := NewLineShots(s, sp, k, 9, false)
+	if len(shots.Train) != len(sp.Train)+k*len(held) || len(shots.Test) != len(sp.Test)-k*len(held) || len(shots.Val) != len(sp.Val) {
+		t.Fatalf("shots: train %d→%d, test %d→%d, %d held lines", len(sp.Train), len(shots.Train), len(sp.Test), len(shots.Test), len(held))
+	}
+	dropped := NewLineShots(s, sp, k, 9, true)
+	if !slices.Equal(dropped.Test, shots.Test) || !slices.Equal(dropped.Train, sp.Train) {
+		t.Error("dropping the shots changes the test set or training")
+	}
+	if again := NewLineShots(s, sp, k, 9, false); !slices.Equal(again.Train, shots.Train) {
+		t.Error("same seed, other shots")
+	}
+	if same := NewLineShots(s, sp, 0, 9, false); !slices.Equal(same.Test, sp.Test) {
+		t.Error("k = 0 changes the split")
+	}
+}

@@ -102,6 +102,7 @@ func (e *Ensemble) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, pr
 		return err
 	}
 	e.trained = false
+	e.cfg.lines = d.Lines()
 	e.feat = d.Features.Config
 	e.mean, e.sd = standardization(d, split.Train)
 	e.nets, e.fwds = nil, nil
@@ -130,11 +131,11 @@ func (e *Ensemble) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, pr
 
 // Predict combines the members as described on Ensemble.
 func (e *Ensemble) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
-	if err := checkPredict(e.trained, e.feat, f, pairs); err != nil {
+	if err := checkPredict(e.trained, e.feat, e.cfg.lines, f, pairs); err != nil {
 		return nil, err
 	}
 	n := len(pairs)
-	pa, pb := splitPairs(pairs)
+	pa, pb, pl := splitPairs(pairs)
 	mus := make([][]float64, len(e.fwds))
 	sigs := make([][]float64, len(e.fwds))
 	for k, fw := range e.fwds {
@@ -142,7 +143,7 @@ func (e *Ensemble) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 		if e.nll {
 			sigs[k] = make([]float64, n)
 		}
-		fw.pairs(f, pa, pb, 0, nil, mus[k], sigs[k], nil)
+		fw.pairs(f, pa, pb, pl, 0, nil, mus[k], sigs[k], nil)
 	}
 	out := make([]Prediction, n)
 	m := float64(len(e.fwds))
@@ -220,6 +221,7 @@ func (m *MCDropout) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, p
 		return err
 	}
 	m.trained = false
+	m.cfg.lines = d.Lines()
 	m.feat = d.Features.Config
 	m.mean, m.sd = standardization(d, split.Train)
 	m.net = newNetwork(m.cfg, d.Features.Config.Dim(), false, m.cfg.Seed)
@@ -235,17 +237,17 @@ func (m *MCDropout) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, p
 
 // Predict runs the stochastic passes.
 func (m *MCDropout) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
-	if err := checkPredict(m.trained, m.feat, f, pairs); err != nil {
+	if err := checkPredict(m.trained, m.feat, m.cfg.lines, f, pairs); err != nil {
 		return nil, err
 	}
 	n := len(pairs)
-	pa, pb := splitPairs(pairs)
+	pa, pb, pl := splitPairs(pairs)
 	sum, sq := make([]float64, n), make([]float64, n)
 	mu := make([]float64, n)
 	drop := newDropout(m.p, m.cfg.Seed^0x6d63647270726564) // "mcdrpred"
 	for t := 0; t < m.passes; t++ {
 		drop.pass = uint64(t)
-		m.fwd.pairs(f, pa, pb, 0, drop, mu, nil, nil)
+		m.fwd.pairs(f, pa, pb, pl, 0, drop, mu, nil, nil)
 		for i, v := range mu {
 			sum[i] += v
 			sq[i] += v * v
@@ -282,10 +284,10 @@ func fitChecks(cfg Config, d *Dataset, split drugcomb.Split) error {
 	return checkSplit(d, split, false)
 }
 
-func splitPairs(pairs []Pair) ([]int, []int) {
-	pa, pb := make([]int, len(pairs)), make([]int, len(pairs))
+func splitPairs(pairs []Pair) (pa, pb, pl []int) {
+	pa, pb, pl = make([]int, len(pairs)), make([]int, len(pairs)), make([]int, len(pairs))
 	for i, p := range pairs {
-		pa[i], pb[i] = p.A, p.B
+		pa[i], pb[i], pl[i] = p.A, p.B, p.Line
 	}
-	return pa, pb
+	return pa, pb, pl
 }

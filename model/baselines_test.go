@@ -109,7 +109,7 @@ func TestBaselinesTrainAndRoundTrip(t *testing.T) {
 			// Order and batch independence.
 			rev := make([]Pair, len(test))
 			for k, p := range test {
-				rev[len(test)-1-k] = Pair{p.B, p.A}
+				rev[len(test)-1-k] = Pair{A: p.B, B: p.A}
 			}
 			pr, _ := m.Predict(tp.d.Features, rev)
 			one, _ := m.Predict(tp.d.Features, test[3:4])

@@ -41,9 +41,22 @@ type Config struct {
 	// baselines).
 	side int
 
+	// lines is the number of cell-line embeddings of a network (set by
+	// every method's Fit from Dataset.Lines, and from the model file); at
+	// most 1 means none: a one-line network is the network it always was.
+	lines int
+
 	// float64 builds the networks in float64 (gradient checks); default float32.
 	float64 bool
 }
+
+// PanelBatchSize is the training batch of a panel (a dataset with several
+// cell lines; the commands pass it as Config.BatchSize). A step's cost is
+// dominated by the tower and the Adam update of its weights, which do not
+// grow with the batch (the tower runs once per distinct drug of the batch,
+// at most the screen's 87 drugs), so an epoch of the panel's ~23,000
+// training pairs costs about as many steps as PC-3's 64-pair batches.
+const PanelBatchSize = 512
 
 func (c Config) withDefaults() Config {
 	def := func(v *int, d int) {

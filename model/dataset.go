@@ -8,8 +8,10 @@ import (
 )
 
 // Pair references two rows of a Features matrix (order does not matter:
-// the network is exactly symmetric).
-type Pair struct{ A, B int }
+// the network is exactly symmetric) and, for a network trained on several
+// cell lines, the cell line (an index into Dataset.LineNames; 0 for a
+// one-line network).
+type Pair struct{ A, B, Line int }
 
 // Dataset is what a Method trains on: a drug feature matrix and the pairs
 // with their targets. Pairs[i] has target Y[i] (mean over N[i] replicate
@@ -21,7 +23,14 @@ type Dataset struct {
 	Y        []float64
 	N        []int
 	Var      []float64
+	// LineNames names the cell lines that Pair.Line indexes. With more
+	// than one, the networks learn an embedding per line (net.go); with
+	// one or none, every Pair.Line is 0 and nothing changes.
+	LineNames []string
 }
+
+// Lines is the number of cell lines of the dataset (at least 1).
+func (d *Dataset) Lines() int { return max(len(d.LineNames), 1) }
 
 // NewDataset takes score column `score` of a screen whose drugs are the
 // rows of f (f.NumDrugs() == len(s.Drugs)). A pair without a finite score
@@ -37,6 +46,9 @@ func NewDataset(s *drugcomb.Screen, f *Features, score int) (*Dataset, error) {
 		return nil, fmt.Errorf("model: dataset: score column %d of %d", score, len(s.ScoreNames))
 	}
 	d := &Dataset{Features: f}
+	if len(s.CellLines) > 1 {
+		d.LineNames = s.CellLines
+	}
 	for i, p := range s.Pairs {
 		if score >= len(p.Mean) {
 			return nil, fmt.Errorf("model: dataset: pair %d has %d score columns", i, len(p.Mean))
@@ -50,7 +62,11 @@ func NewDataset(s *drugcomb.Screen, f *Features, score int) (*Dataset, error) {
 			v = p.Var[score]
 		}
 		n := max(p.N, 1)
-		d.Pairs = append(d.Pairs, Pair{p.A, p.B})
+		line := 0
+		if len(d.LineNames) > 1 {
+			line = p.CellLine
+		}
+		d.Pairs = append(d.Pairs, Pair{A: p.A, B: p.B, Line: line})
 		d.Y = append(d.Y, y)
 		d.N = append(d.N, n)
 		d.Var = append(d.Var, v)
@@ -71,6 +87,9 @@ func (d *Dataset) Validate() error {
 	for i, p := range d.Pairs {
 		if p.A < 0 || p.A >= nd || p.B < 0 || p.B >= nd {
 			return fmt.Errorf("model: dataset: pair %d references drug (%d, %d) of %d", i, p.A, p.B, nd)
+		}
+		if p.Line < 0 || p.Line >= d.Lines() {
+			return fmt.Errorf("model: dataset: pair %d references cell line %d of %d", i, p.Line, d.Lines())
 		}
 		if math.IsNaN(d.Y[i]) || math.IsInf(d.Y[i], 0) {
 			return fmt.Errorf("model: dataset: pair %d: target %v", i, d.Y[i])
@@ -108,11 +127,12 @@ func checkSplit(d *Dataset, s drugcomb.Split, needVal bool) error {
 type batch struct {
 	drugs  []int // unique feature rows
 	pa, pb []int // positions in drugs
+	line   []int // cell line of each pair
 	y, w   []float64
 }
 
 func (d *Dataset) makeBatch(idx []int, mean, sd float64, b *batch) {
-	b.drugs, b.pa, b.pb, b.y, b.w = b.drugs[:0], b.pa[:0], b.pb[:0], b.y[:0], b.w[:0]
+	b.drugs, b.pa, b.pb, b.line, b.y, b.w = b.drugs[:0], b.pa[:0], b.pb[:0], b.line[:0], b.y[:0], b.w[:0]
 	pos := map[int]int{}
 	at := func(r int) int {
 		if p, ok := pos[r]; ok {
@@ -126,6 +146,7 @@ func (d *Dataset) makeBatch(idx []int, mean, sd float64, b *batch) {
 		p := d.Pairs[i]
 		b.pa = append(b.pa, at(p.A))
 		b.pb = append(b.pb, at(p.B))
+		b.line = append(b.line, p.Line)
 		b.y = append(b.y, (d.Y[i]-mean)/sd)
 		b.w = append(b.w, 1/float64(len(idx)))
 	}

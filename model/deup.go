@@ -57,6 +57,7 @@ func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progre
 		return err
 	}
 	m.trained = false
+	m.cfg.lines = d.Lines()
 	m.feat = d.Features.Config
 	m.mean, m.sd = standardization(d, split.Train)
 	// μ′ of the novelty fold first (novelty.go), so that the last progress
@@ -186,14 +187,14 @@ func (m *DEUP) AleatoricNote() string {
 // pair, with σ_aleatoric² = min(a(x)/RepN, σ_total²) and σ_epistemic² =
 // σ_total² − σ_aleatoric², all in target units.
 func (m *DEUP) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
-	if err := checkPredict(m.trained, m.feat, f, pairs); err != nil {
+	if err := checkPredict(m.trained, m.feat, m.cfg.lines, f, pairs); err != nil {
 		return nil, err
 	}
 	out := make([]Prediction, len(pairs))
 	h := m.cfg.CombHidden
 	const chunk = 4096 // bounds the activations kept for the aleatoric regressor
 	n := min(chunk, len(pairs))
-	pa, pb := make([]int, n), make([]int, n)
+	pa, pb, pl := make([]int, n), make([]int, n), make([]int, n)
 	mu, sig := make([]float64, n), make([]float64, n)
 	var hid, side []float64
 	dyn := m.sref != nil && m.sref.feat.dynamic()
@@ -217,7 +218,7 @@ func (m *DEUP) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 	for lo := 0; lo < len(pairs); lo += chunk {
 		part := pairs[lo:min(lo+chunk, len(pairs))]
 		for i, p := range part {
-			pa[i], pb[i] = p.A, p.B
+			pa[i], pb[i], pl[i] = p.A, p.B, p.Line
 		}
 		var hk []float64
 		if hid != nil {
@@ -226,15 +227,15 @@ func (m *DEUP) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 		var sk []float64
 		if sctx != nil {
 			sk = side[:len(part)*k]
-			sctx.pairs(f, pa[:len(part)], pb[:len(part)], nil, nil, sk)
+			sctx.pairs(f, pa[:len(part)], pb[:len(part)], pl[:len(part)], nil, nil, sk)
 			if dyn {
 				// The activations of μ's last layer first (bit 0; μ and
 				// φ do not depend on the bit or the σ features).
-				m.fwd.pairs(f, pa[:len(part)], pb[:len(part)], 0, nil, mu[:len(part)], nil, hk)
+				m.fwd.pairs(f, pa[:len(part)], pb[:len(part)], pl[:len(part)], 0, nil, mu[:len(part)], nil, hk)
 				m.sref.dynamicRows(sctx, f, pa[:len(part)], pb[:len(part)], hk, h, sk)
 			}
 		}
-		m.fwd.pairsSide(f, pa[:len(part)], pb[:len(part)], 1, sk, mu[:len(part)], sig[:len(part)], hk)
+		m.fwd.pairsSide(f, pa[:len(part)], pb[:len(part)], pl[:len(part)], 1, sk, mu[:len(part)], sig[:len(part)], hk)
 		for i := 0; i < len(part); i++ {
 			st := sig[i] * m.sd * m.scale()
 			if nctx != nil {
@@ -257,7 +258,7 @@ func (m *DEUP) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 	return out, nil
 }
 
-func checkPredict(trained bool, want FeatureConfig, f *Features, pairs []Pair) error {
+func checkPredict(trained bool, want FeatureConfig, lines int, f *Features, pairs []Pair) error {
 	if !trained {
 		return fmt.Errorf("model: predict: model is not trained")
 	}
@@ -271,6 +272,9 @@ func checkPredict(trained bool, want FeatureConfig, f *Features, pairs []Pair) e
 	for i, p := range pairs {
 		if p.A < 0 || p.A >= nd || p.B < 0 || p.B >= nd {
 			return fmt.Errorf("model: predict: pair %d references drug (%d, %d) of %d", i, p.A, p.B, nd)
+		}
+		if p.Line < 0 || p.Line >= max(lines, 1) {
+			return fmt.Errorf("model: predict: pair %d references cell line %d; the model knows %d", i, p.Line, max(lines, 1))
 		}
 	}
 	return nil

@@ -127,7 +127,7 @@ func TestPermutationInvariance(t *testing.T) {
 	var ab, ba []Pair
 	for _, p := range tp.d.Pairs {
 		ab = append(ab, p)
-		ba = append(ba, Pair{p.B, p.A})
+		ba = append(ba, Pair{A: p.B, B: p.A})
 	}
 	x, err := m.Predict(tp.d.Features, ab)
 	if err != nil {

@@ -46,7 +46,7 @@ func TestGradientsFiniteDifferences(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer g.close()
-			g.setInputs(tp.d.Features, b.drugs, b.pa, b.pb, b.y, b.w, tc.bit)
+			g.setInputs(tp.d.Features, b.drugs, b.pa, b.pb, b.line, b.y, b.w, tc.bit)
 			g.setSide(sideValues(len(idx), tc.side))
 			if tc.dropout {
 				d := newDropout(0.3, 5)
@@ -133,7 +133,7 @@ func testGraphMatchesInference(t *testing.T, side int) {
 	}
 	defer g.close()
 	for _, bit := range []float64{0, 1} {
-		g.setInputs(tp.d.Features, b.drugs, b.pa, b.pb, b.y, b.w, bit)
+		g.setInputs(tp.d.Features, b.drugs, b.pa, b.pb, b.line, b.y, b.w, bit)
 		sv := sideValues(len(idx), side)
 		g.setSide(sv)
 		if _, err := g.run(); err != nil {
@@ -150,7 +150,7 @@ func testGraphMatchesInference(t *testing.T, side int) {
 		if side == 0 {
 			sv = nil
 		}
-		fwd.pairsSide(tp.d.Features, pa, pb, bit, sv, mu, sig, nil)
+		fwd.pairsSide(tp.d.Features, pa, pb, nil, bit, sv, mu, sig, nil)
 		for k := range idx {
 			if math.Abs(mu[k]-gmu[k]) > 1e-12 || math.Abs(sig[k]-gsig[k]) > 1e-12 {
 				t.Errorf("bit %v pair %d: graph (%v, %v), inference (%v, %v)", bit, k, gmu[k], gsig[k], mu[k], sig[k])
@@ -158,7 +158,7 @@ func testGraphMatchesInference(t *testing.T, side int) {
 		}
 		if side > 0 { // the features must matter (σ without them differs)
 			s0 := make([]float64, len(idx))
-			fwd.pairsSide(tp.d.Features, pa, pb, bit, make([]float64, len(idx)*side), mu, s0, nil)
+			fwd.pairsSide(tp.d.Features, pa, pb, nil, bit, make([]float64, len(idx)*side), mu, s0, nil)
 			diff := 0.0
 			for k := range s0 {
 				diff = max(diff, math.Abs(s0[k]-sig[k]))

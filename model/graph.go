@@ -33,6 +33,7 @@ type graph struct {
 	x     *nn.SparseBatch
 	u, b  int
 	s     *nn.Tensor   // b×u pair-to-drug incidence (1 per drug slot, 2 for a drug paired with itself)
+	l     *nn.Tensor   // b×lines one-hot cell line of each pair (nil for a one-line network)
 	y, w  *nn.Tensor   // b×1 standardized targets and loss weights (0 for padding rows)
 	bit   *nn.Tensor   // b×(1+side) σ side inputs: the in/out-of-sample bit, then the σ features (σ path only)
 	masks []*nn.Tensor // dropout masks after combined layers 1 and 2 (b×CombHidden), nil without dropout
@@ -107,7 +108,14 @@ func (n *network) buildGraph(u, b int, kind lossKind, dropout bool, sh *gradShar
 	// gradients shared by the trainer's graphs, see gradShare).
 	h1 := g.ReLU(g.AddBias(g.SparseMul(gr.x, P("t1.w"), &sh.t1), P("t1.b")))
 	emb := g.AddBias(g.Dense(h1, P("t2.w"), &sh.t2), P("t2.b"))
-	pe := g.Dense(sN, emb, nil) // b×TowerOut: summed embeddings of each pair
+	// b×TowerOut: summed embeddings of each pair. The tower ran once per
+	// distinct drug of the batch (u rows), never once per pair row.
+	pe := g.Dense(sN, emb, nil)
+	if n.cfg.lines > 1 {
+		var lN *nn.Node
+		gr.l, lN = input("L", b, n.cfg.lines)
+		pe = g.Add(pe, g.Dense(lN, P("cl.e"), nil))
+	}
 	c1 := g.ReLU(g.Linear(pe, P("c1.w"), P("c1.b")))
 	if dropout {
 		mt, mN := input("mask1", b, cfg.CombHidden)
@@ -197,7 +205,9 @@ func (gr *graph) close() { gr.g.Close() }
 // setInputs loads a batch: drugs are the unique drug rows (≤ u), pairs
 // reference positions in drugs, y the standardized targets, wt the loss
 // weights, bit the in/out bit. Rows beyond len(pairs) get weight 0.
-func (gr *graph) setInputs(f *Features, drugs []int, pa, pb []int, y, wt []float64, bit float64) {
+//
+// lines holds the cell line of each pair (ignored by a one-line network).
+func (gr *graph) setInputs(f *Features, drugs []int, pa, pb, lines []int, y, wt []float64, bit float64) {
 	gr.x.Fill(f.csr(), drugs)
 	setAll := func(t *nn.Tensor, fn func(i int) float64) {
 		switch d := t.Data().(type) {
@@ -226,6 +236,15 @@ func (gr *graph) setInputs(f *Features, drugs []int, pa, pb []int, y, wt []float
 		}
 		return v
 	})
+	if gr.l != nil {
+		nl := gr.net.cfg.lines
+		setAll(gr.l, func(k int) float64 {
+			if i := k / nl; i < len(lines) && lines[i] == k%nl {
+				return 1
+			}
+			return 0
+		})
+	}
 	setAll(gr.y, func(i int) float64 {
 		if i < len(y) {
 			return y[i]

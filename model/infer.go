@@ -25,10 +25,12 @@ type forwarder interface {
 	// non-nil, returns dropout masks for the two combined layers of pair i.
 	// hid, when non-nil, receives the last combined layer's activations
 	// (len(pa)×CombHidden, row-major).
-	pairs(f *Features, pa, pb []int, bit float64, drop *dropout, mu, sigma, hid []float64)
+	// pl holds the pairs' cell lines (nil: line 0, the only line of a
+	// one-line network).
+	pairs(f *Features, pa, pb, pl []int, bit float64, drop *dropout, mu, sigma, hid []float64)
 	// pairsSide is pairs without dropout, with the σ features of the
 	// pairs (len(pa)×side, row-major; nil when the net has none).
-	pairsSide(f *Features, pa, pb []int, bit float64, side, mu, sigma, hid []float64)
+	pairsSide(f *Features, pa, pb, pl []int, bit float64, side, mu, sigma, hid []float64)
 	invalidate()
 }
 
@@ -38,6 +40,10 @@ type inferer[T float32 | float64] struct {
 	feats *Features
 	have  []bool
 	p, q  []T // numDrugs×CombHidden, numDrugs×SigmaHidden
+	// lp, lq are the cell-line projections E_l·W_c1 and E_l·W_s1
+	// (lines×CombHidden, lines×SigmaHidden) of a network that knows
+	// several lines; nil otherwise, and until computed.
+	lp, lq []T
 	// scratch holds the activation buffers of pairRange, one per worker
 	// of pairs (guarded by mu like the rest).
 	scratch [][]T
@@ -53,6 +59,7 @@ func newForwarder(n *network) forwarder {
 func (in *inferer[T]) invalidate() {
 	in.mu.Lock()
 	in.feats, in.have = nil, nil
+	in.lp, in.lq = nil, nil
 	in.mu.Unlock()
 }
 
@@ -63,6 +70,15 @@ func (in *inferer[T]) ensure(f *Features, drugs []int) {
 	cfg := in.n.cfg
 	ch, sh := cfg.CombHidden, cfg.SigmaHidden
 	nd := f.NumDrugs()
+	if nl := cfg.lines; nl > 1 && in.lp == nil {
+		to := cfg.TowerOut
+		in.lp = make([]T, nl*ch)
+		gemm(nl, ch, to, in.w("cl.e"), to, in.w("c1.w"), ch, 0, in.lp, ch)
+		if in.n.sigma {
+			in.lq = make([]T, nl*sh)
+			gemm(nl, sh, to, in.w("cl.e"), to, in.w("s1.w"), sh, 0, in.lq, sh)
+		}
+	}
 	if in.feats != f {
 		in.feats = f
 		in.have = make([]bool, nd)
@@ -127,15 +143,15 @@ func (in *inferer[T]) ensure(f *Features, drugs []int) {
 	}
 }
 
-func (in *inferer[T]) pairs(f *Features, pa, pb []int, bit float64, drop *dropout, mu, sigma, hid []float64) {
-	in.forward(f, pa, pb, bit, drop, nil, mu, sigma, hid)
+func (in *inferer[T]) pairs(f *Features, pa, pb, pl []int, bit float64, drop *dropout, mu, sigma, hid []float64) {
+	in.forward(f, pa, pb, pl, bit, drop, nil, mu, sigma, hid)
 }
 
-func (in *inferer[T]) pairsSide(f *Features, pa, pb []int, bit float64, side, mu, sigma, hid []float64) {
-	in.forward(f, pa, pb, bit, nil, side, mu, sigma, hid)
+func (in *inferer[T]) pairsSide(f *Features, pa, pb, pl []int, bit float64, side, mu, sigma, hid []float64) {
+	in.forward(f, pa, pb, pl, bit, nil, side, mu, sigma, hid)
 }
 
-func (in *inferer[T]) forward(f *Features, pa, pb []int, bit float64, drop *dropout, side, mu, sigma, hid []float64) {
+func (in *inferer[T]) forward(f *Features, pa, pb, pl []int, bit float64, drop *dropout, side, mu, sigma, hid []float64) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	in.ensure(f, pa)
@@ -147,10 +163,16 @@ func (in *inferer[T]) forward(f *Features, pa, pb []int, bit float64, drop *drop
 	const minPart = 1024
 	n := len(pa)
 	if drop != nil || n < 2*minPart {
-		in.pairRange(0, pa, pb, bit, drop, side, mu, sigma, hid)
+		in.pairRange(0, pa, pb, pl, bit, drop, side, mu, sigma, hid)
 		return
 	}
 	ch, k := in.n.cfg.CombHidden, in.n.cfg.side
+	lines := func(lo, hi int) []int {
+		if pl == nil {
+			return nil
+		}
+		return pl[lo:hi]
+	}
 	rows := func(x []float64, lo, hi, width int) []float64 { // nil stays nil
 		if x == nil {
 			return nil
@@ -161,13 +183,13 @@ func (in *inferer[T]) forward(f *Features, pa, pb []int, bit float64, drop *drop
 		in.scratch = append(in.scratch, nil)
 	}
 	kernels.Parts(n, minPart, len(in.scratch), func(w, lo, hi int) {
-		in.pairRange(w, pa[lo:hi], pb[lo:hi], bit, nil, rows(side, lo, hi, k), mu[lo:hi], rows(sigma, lo, hi, 1), rows(hid, lo, hi, ch))
+		in.pairRange(w, pa[lo:hi], pb[lo:hi], lines(lo, hi), bit, nil, rows(side, lo, hi, k), mu[lo:hi], rows(sigma, lo, hi, 1), rows(hid, lo, hi, ch))
 	})
 }
 
 // pairRange is pairs on projections already ensured, for worker w (its
 // scratch buffers); it only reads the rest of the inferer's state.
-func (in *inferer[T]) pairRange(w int, pa, pb []int, bit float64, drop *dropout, side, mu, sigma, hid []float64) {
+func (in *inferer[T]) pairRange(w int, pa, pb, pl []int, bit float64, drop *dropout, side, mu, sigma, hid []float64) {
 	cfg := in.n.cfg
 	ch, sh, k := cfg.CombHidden, cfg.SigmaHidden, cfg.side
 	const chunk = 512
@@ -192,6 +214,10 @@ func (in *inferer[T]) pairRange(w int, pa, pb []int, bit float64, drop *dropout,
 			xa, xb := in.p[a*ch:(a+1)*ch], in.p[b*ch:(b+1)*ch]
 			for j := range dst {
 				dst[j] = xa[j] + xb[j] + bc1[j]
+			}
+			if in.lp != nil {
+				l := lineOf(pl, lo+r)
+				axpy(1, in.lp[l*ch:(l+1)*ch], dst)
 			}
 			kernels.Relu(dst)
 			if drop != nil {
@@ -226,6 +252,10 @@ func (in *inferer[T]) pairRange(w int, pa, pb []int, bit float64, drop *dropout,
 			for j := range dst {
 				dst[j] = qa[j] + qb[j] + T(bit)*wbit[j] + bs1[j]
 			}
+			if in.lq != nil {
+				l := lineOf(pl, lo+r)
+				axpy(1, in.lq[l*sh:(l+1)*sh], dst)
+			}
 			if side != nil {
 				// The σ features: rows 1…k of s1.bit.
 				for x, v := range side[(lo+r)*k : (lo+r+1)*k] {
@@ -243,6 +273,14 @@ func (in *inferer[T]) pairRange(w int, pa, pb []int, bit float64, drop *dropout,
 			sigma[lo+r] = softplus(z) + cfg.MinSigma
 		}
 	}
+}
+
+// lineOf is the cell line of pair i (0 when pl is nil).
+func lineOf(pl []int, i int) int {
+	if pl == nil {
+		return 0
+	}
+	return pl[i]
 }
 
 // softplus(z) = log(1+e^z), computed stably.

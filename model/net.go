@@ -15,7 +15,7 @@ import (
 type group uint8
 
 const (
-	groupTower group = iota // single-drug tower: t1.w t1.b t2.w t2.b
+	groupTower group = iota // single-drug tower: t1.w t1.b t2.w t2.b, and the cell-line embedding cl.e
 	groupComb               // combined network: c1.w c1.b c2.w c2.b
 	groupMu                 // mean head: mu.w mu.b
 	groupSigma              // σ path: s1.w s1.bit s1.b s2.w s2.b sig.w sig.b
@@ -40,7 +40,8 @@ type param struct {
 }
 
 // network is the two-tower net: tower (sparse F→TowerHidden, ReLU,
-// TowerHidden→TowerOut), embeddings summed per pair, combined net (two
+// TowerHidden→TowerOut), embeddings summed per pair (plus the cell line's
+// learned embedding E_l when the network knows several lines), combined net (two
 // ReLU layers) and μ head; with sigma set, the σ path (two ReLU layers on
 // [pair embedding, bit, σ features]) and softplus head.
 type network struct {
@@ -85,20 +86,37 @@ func newNetwork(cfg Config, dim int, sigma bool, seed uint64) *network {
 		add("sig.w", groupSigma, sh, 1, sh)
 		add("sig.b", groupSigma, 1, 1, sh)
 	}
+	if cfg.lines > 1 {
+		// The cell-line embedding E (lines×TowerOut), added to the pair
+		// embedding: e(a, b, l) = T(a) + T(b) + E_l, still order-free in
+		// the pair. Last, so that the other parameters draw the numbers
+		// they always drew. It starts at 0 (init): a line that no
+		// training pair measured keeps E_l = 0, the pair's embedding
+		// alone, instead of a random offset.
+		add("cl.e", groupTower, cfg.lines, to, to)
+	}
 	n.init(seed)
 	return n
 }
 
 // init draws every weight and bias from U(−1/√fanIn, 1/√fanIn) (PyTorch's
-// nn.Linear default) with a PCG stream seeded from seed; Adam state is
-// reset.
+// nn.Linear default) with a PCG stream seeded from seed, except the
+// cell-line embedding, which starts at 0; Adam state is reset.
 func (n *network) init(seed uint64) {
 	rng := rand.New(rand.NewPCG(seed, streams.NetInit))
 	for _, p := range n.params {
 		switch d := p.t.Data().(type) {
 		case []float32:
+			if p.name == "cl.e" {
+				clear(d) // the cell-line embedding starts at 0 (newNetwork)
+				break
+			}
 			nn.InitLinear(d, p.fanIn, rng)
 		case []float64:
+			if p.name == "cl.e" {
+				clear(d)
+				break
+			}
 			nn.InitLinear(d, p.fanIn, rng)
 		}
 		p.opt32.Reset()

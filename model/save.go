@@ -66,15 +66,18 @@ type fileConfig struct {
 	BatchSize, MaxEpochs, Patience                 int
 	MinSigma                                       float64
 	Seed                                           uint64
+	// Lines is the number of cell-line embeddings (cl.e); absent (0) for
+	// a one-line network, so one-line files are unchanged.
+	Lines int `json:",omitempty"`
 }
 
 func toFileConfig(c Config) fileConfig {
-	return fileConfig{c.TowerHidden, c.TowerOut, c.CombHidden, c.SigmaHidden, c.LR, c.WeightDecay, c.BatchSize, c.MaxEpochs, c.Patience, c.MinSigma, c.Seed}
+	return fileConfig{c.TowerHidden, c.TowerOut, c.CombHidden, c.SigmaHidden, c.LR, c.WeightDecay, c.BatchSize, c.MaxEpochs, c.Patience, c.MinSigma, c.Seed, c.lines}
 }
 
 func (f fileConfig) config() Config {
 	return Config{TowerHidden: f.TowerHidden, TowerOut: f.TowerOut, CombHidden: f.CombHidden, SigmaHidden: f.SigmaHidden,
-		LR: f.LR, WeightDecay: f.WeightDecay, BatchSize: f.BatchSize, MaxEpochs: f.MaxEpochs, Patience: f.Patience, MinSigma: f.MinSigma, Seed: f.Seed}
+		LR: f.LR, WeightDecay: f.WeightDecay, BatchSize: f.BatchSize, MaxEpochs: f.MaxEpochs, Patience: f.Patience, MinSigma: f.MinSigma, Seed: f.Seed, lines: f.Lines}
 }
 
 // writeModel writes the header and the networks' parameters.
@@ -149,7 +152,7 @@ func readModel(r io.Reader) (fileHeader, []*network, error) {
 	}
 	p += hl
 	cfg := h.Config.config()
-	if err := cfg.validate(); err != nil || h.Nets < 1 || h.Nets > 1000 || h.Features.Dim() <= 0 || !(h.SD > 0) {
+	if err := cfg.validate(); err != nil || h.Config.Lines < 0 || h.Config.Lines > 1<<20 || h.Nets < 1 || h.Nets > 1000 || h.Features.Dim() <= 0 || !(h.SD > 0) {
 		return h, nil, fmt.Errorf("%w: header: invalid configuration (%v)", ErrFormat, err)
 	}
 	if err := checkHeader(h); err != nil {
@@ -287,6 +290,9 @@ func impliedParams(c Config, dim int, sigma bool) float64 {
 	n := d*th + th + th*to + to + to*ch + ch + ch*ch + ch + ch + 1
 	if sigma {
 		n += to*sh + (2+float64(c.side))*sh + sh*sh + sh + sh + 1
+	}
+	if c.lines > 1 {
+		n += float64(c.lines) * to
 	}
 	return n
 }

@@ -176,12 +176,12 @@ func (c *sigmaCtx) dynDrug(f *Features, a int) int {
 func (r *sigmaRef) refreshDynamic(c *sigmaCtx, fw forwarder, d *Dataset, train, val []int, mean, sd float64, h int, side, xin []float64) error {
 	idx := append(append([]int(nil), train...), val...)
 	n := len(idx)
-	pa, pb := make([]int, n), make([]int, n)
+	pa, pb, pl := make([]int, n), make([]int, n), make([]int, n)
 	for k, i := range idx {
-		pa[k], pb[k] = d.Pairs[i].A, d.Pairs[i].B
+		pa[k], pb[k], pl[k] = d.Pairs[i].A, d.Pairs[i].B, d.Pairs[i].Line
 	}
 	mu, hid := make([]float64, n), make([]float64, n*h)
-	fw.pairs(d.Features, pa, pb, 0, nil, mu, nil, hid)
+	fw.pairs(d.Features, pa, pb, pl, 0, nil, mu, nil, hid)
 	res := make([]float64, n)
 	for k, i := range idx {
 		res[k] = math.Abs((d.Y[i]-mean)/sd - mu[k])

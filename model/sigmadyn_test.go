@@ -106,7 +106,7 @@ func TestDEUPSigmaDynamic(t *testing.T) {
 		p := tp.d.Pairs[i]
 		h := m.cfg.CombHidden
 		hid := make([]float64, h)
-		m.fwd.pairs(tp.d.Features, []int{p.A}, []int{p.B}, 0, nil, make([]float64, 1), nil, hid)
+		m.fwd.pairs(tp.d.Features, []int{p.A}, []int{p.B}, nil, 0, nil, make([]float64, 1), nil, hid)
 		row := make([]float64, k)
 		m.sref.dynamicRows(m.sref.context(), tp.d.Features, []int{p.A}, []int{p.B}, hid, h, row)
 		return row

@@ -37,6 +37,11 @@ import (
 //     DEUP's single network does not have at no cost), but the same kind
 //     of signal without a second network: where the targets near a pair
 //     vary most, μ errs most.
+//   - lines (a panel: a dataset with several cell lines): how much of the
+//     pair's cell line D_in holds and how variable the line is; two
+//     columns, log1p of the line's number of D_in pairs and log of the
+//     standard deviation of its D_in targets, shrunk towards the pooled
+//     one as spread is (the same κ). On one line both are constants.
 //
 // Training and prediction compute them the same way. A D_out pair and a
 // pair never measured (at prediction) are not in D_in: their features
@@ -63,6 +68,7 @@ type SigmaFeatures struct {
 	Density bool // log kernel density of the pair among the in-sample pairs (1 column)
 	Counts  bool // log1p in-sample pair counts of the two drugs, smaller and larger (2 columns)
 	Spread  bool // log in-sample target spread of the two drugs, smaller and larger (2 columns)
+	Lines   bool // log1p in-sample pairs of the pair's cell line and log its shrunken target spread (2 columns)
 	// The features below depend on the trained network (sigmadyn.go):
 	// recomputed after every training epoch, stored at the end.
 	Variance bool // log neural-linear variance of μ's last layer on the in-sample pairs (1 column)
@@ -78,7 +84,7 @@ type SigmaFeatures struct {
 // static reports whether any feature that does not depend on the network
 // is on; dynamic, whether any that does.
 func (s SigmaFeatures) static() int {
-	return len(SigmaFeatures{Density: s.Density, Counts: s.Counts, Spread: s.Spread}.Columns())
+	return len(SigmaFeatures{Density: s.Density, Counts: s.Counts, Spread: s.Spread, Lines: s.Lines}.Columns())
 }
 
 func (s SigmaFeatures) dynamic() bool { return s.Variance || s.Error || s.InError || s.XError }
@@ -106,6 +112,7 @@ func sigmaFeatureList(s *SigmaFeatures) []sigmaFeature {
 		{"density", &s.Density, []string{"log_density"}},
 		{"counts", &s.Counts, []string{"log1p_count_min", "log1p_count_max"}},
 		{"spread", &s.Spread, []string{"log_spread_min", "log_spread_max"}},
+		{"lines", &s.Lines, []string{"log1p_line_count", "log_line_spread"}},
 		{"variance", &s.Variance, []string{"log_variance"}},
 		{"error", &s.Error, []string{"log_error_min", "log_error_max"}},
 		{"inerror", &s.InError, []string{"log_inerror_min", "log_inerror_max"}},
@@ -171,9 +178,12 @@ type sigmaRef struct {
 	NBits     int       `json:"nbits"`       // Morgan bits: feature columns [0, NBits)
 	Drugs     [][]int32 `json:"drugs"`       // distinct on-bit sets of the D_in drugs, each ascending
 	Pairs     [][2]int  `json:"pairs"`       // D_in pairs as indices into Drugs
-	Y         []float64 `json:"y,omitempty"` // D_in targets, aligned with Pairs (spread only)
+	Y         []float64 `json:"y,omitempty"` // D_in targets, aligned with Pairs (spread and lines only)
 	Mean      []float64 `json:"mean"`        // standardization of each column (D_out at Fit)
 	SD        []float64 `json:"sd"`
+	// LineStats holds, per cell line, n, Σy and Σy² of its D_in pairs
+	// (lines only).
+	LineStats [][3]float64 `json:"line_stats,omitempty"`
 	// Network-dependent features (sigmadyn.go), as of the end of Fit.
 	Dyn *sigmaDyn `json:"dynamic,omitempty"`
 
@@ -209,11 +219,20 @@ func newSigmaRef(sf SigmaFeatures, d *Dataset, idx []int) *sigmaRef {
 		refOf[i] = k
 		return k
 	}
+	if sf.Lines {
+		r.LineStats = make([][3]float64, d.Lines())
+	}
 	for _, i := range idx {
 		p := d.Pairs[i]
 		r.Pairs = append(r.Pairs, [2]int{drug(p.A), drug(p.B)})
-		if sf.Spread {
+		if sf.Spread || sf.Lines {
 			r.Y = append(r.Y, d.Y[i])
+		}
+		if sf.Lines {
+			st := &r.LineStats[p.Line]
+			st[0]++
+			st[1] += d.Y[i]
+			st[2] += d.Y[i] * d.Y[i]
 		}
 	}
 	r.derive()
@@ -298,7 +317,16 @@ func (r *sigmaRef) check() error {
 			return fmt.Errorf("sigma features: reference pair %d references drug (%d, %d) of %d", i, p[0], p[1], len(r.Drugs))
 		}
 	}
-	if sf.Spread != (len(r.Y) == len(r.Pairs)) || (!sf.Spread && len(r.Y) != 0) {
+	if sf.Lines != (len(r.LineStats) > 0) {
+		return fmt.Errorf("sigma features %q: %d cell lines of statistics", r.Features, len(r.LineStats))
+	}
+	for _, st := range r.LineStats {
+		if !(st[0] >= 0) || math.IsNaN(st[1]) || math.IsInf(st[1], 0) || !(st[2] >= 0) || math.IsInf(st[2], 0) {
+			return fmt.Errorf("sigma features: cell-line statistics %v", st)
+		}
+	}
+	ys := sf.Spread || sf.Lines
+	if ys != (len(r.Y) == len(r.Pairs)) || (!ys && len(r.Y) != 0) {
 		return fmt.Errorf("sigma features %q: %d targets for %d reference pairs", r.Features, len(r.Y), len(r.Pairs))
 	}
 	for i, y := range r.Y {
@@ -384,10 +412,10 @@ func (c *sigmaCtx) drug(f *Features, a int) {
 }
 
 // pairs writes the standardized features of the pairs (pa[i], pb[i]) of
-// f into dst (len(pa)×columns, row-major). loo[i], when loo is not nil,
-// marks a pair of D_in whose own term is left out (see above); its
-// target is y[i].
-func (c *sigmaCtx) pairs(f *Features, pa, pb []int, loo []bool, y []float64, dst []float64) {
+// f, on cell lines pl[i] (nil: line 0), into dst (len(pa)×columns,
+// row-major). loo[i], when loo is not nil, marks a pair of D_in whose own
+// term is left out (see above); its target is y[i].
+func (c *sigmaCtx) pairs(f *Features, pa, pb, pl []int, loo []bool, y []float64, dst []float64) {
 	r := c.r
 	k := r.columns()
 	ks := r.feat.static()
@@ -431,6 +459,18 @@ func (c *sigmaCtx) pairs(f *Features, pa, pb []int, loo []bool, y []float64, dst
 				sp[x] = math.Log(r.spread(n, s1, s2))
 			}
 			row[j], row[j+1] = min(sp[0], sp[1]), max(sp[0], sp[1])
+			j += 2
+		}
+		if r.feat.Lines {
+			var st [3]float64
+			if l := lineOf(pl, i); l < len(r.LineStats) { // a line unknown to D_in: n = 0
+				st = r.LineStats[l]
+			}
+			n, s1, s2 := st[0], st[1], st[2]
+			if self && n > 0 {
+				n, s1, s2 = n-1, s1-y[i], s2-y[i]*y[i]
+			}
+			row[j], row[j+1] = math.Log1p(n), math.Log(r.spread(n, s1, s2))
 		}
 		if r.Mean != nil {
 			for x := range row[:ks] {
@@ -480,15 +520,15 @@ func datasetSigmaFeatures(sf SigmaFeatures, d *Dataset, train, val []int) (*sigm
 	r := newSigmaRef(sf, d, train)
 	k := r.columns()
 	n := len(d.Pairs)
-	pa, pb, loo := make([]int, n), make([]int, n), make([]bool, n)
+	pa, pb, pl, loo := make([]int, n), make([]int, n), make([]int, n), make([]bool, n)
 	for i, p := range d.Pairs {
-		pa[i], pb[i] = p.A, p.B
+		pa[i], pb[i], pl[i] = p.A, p.B, p.Line
 	}
 	for _, i := range train {
 		loo[i] = true
 	}
 	all := make([]float64, n*k)
-	r.context().pairs(d.Features, pa, pb, loo, d.Y, all)
+	r.context().pairs(d.Features, pa, pb, pl, loo, d.Y, all)
 	r.standardize(all, k, val, 0, sf.static())
 	return r, all
 }

@@ -46,7 +46,7 @@ func sigmaToy() *Dataset {
 	f := &Features{Config: FeatureConfig{Kind: "fp", Radius: 3, NBits: 8},
 		RowPtr: []int{0, 2, 4, 5, 7}, Col: []int32{0, 1, 1, 2, 3, 0, 1}, Val: []float32{1, 1, 1, 1, 1, 1, 1}}
 	const A, B, C, D = 0, 1, 2, 3
-	return &Dataset{Features: f, Pairs: []Pair{{A, B}, {B, C}, {A, C}, {D, C}, {A, A}}, Y: []float64{1, 2, 3, 4, 5}}
+	return &Dataset{Features: f, Pairs: []Pair{{A: A, B: B}, {A: B, B: C}, {A: A, B: C}, {A: D, B: C}, {A: A, B: A}}, Y: []float64{1, 2, 3, 4, 5}}
 }
 
 // TestSigmaFeaturesByHand checks the raw (unstandardized) features against
@@ -92,7 +92,7 @@ func TestSigmaFeaturesByHand(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := d.Pairs[tc.pair]
 			got := make([]float64, 5)
-			r.context().pairs(d.Features, []int{p.A}, []int{p.B}, []bool{tc.loo}, []float64{d.Y[tc.pair]}, got)
+			r.context().pairs(d.Features, []int{p.A}, []int{p.B}, nil, []bool{tc.loo}, []float64{d.Y[tc.pair]}, got)
 			want := []float64{math.Log(tc.dens), math.Log1p(tc.lo), math.Log1p(tc.hi), math.Log(tc.slo), math.Log(tc.shi)}
 			for j := range want {
 				if math.Abs(got[j]-want[j]) > 1e-12 {
@@ -103,8 +103,8 @@ func TestSigmaFeaturesByHand(t *testing.T) {
 	}
 	// Symmetry: (C,A) has the features of (A,C).
 	x, y := make([]float64, 5), make([]float64, 5)
-	r.context().pairs(d.Features, []int{0}, []int{2}, nil, nil, x)
-	r.context().pairs(d.Features, []int{2}, []int{0}, nil, nil, y)
+	r.context().pairs(d.Features, []int{0}, []int{2}, nil, nil, nil, x)
+	r.context().pairs(d.Features, []int{2}, []int{0}, nil, nil, nil, y)
 	for j := range x {
 		if x[j] != y[j] {
 			t.Errorf("column %d: (A,C) %v, (C,A) %v", j, x[j], y[j])
@@ -160,7 +160,7 @@ func TestDEUPSigmaFeatures(t *testing.T) {
 	}
 	pairs := make([]Pair, len(tp.d.Pairs))
 	for i, p := range tp.d.Pairs {
-		pairs[i] = Pair{nd - 1 - p.A, nd - 1 - p.B}
+		pairs[i] = Pair{A: nd - 1 - p.A, B: nd - 1 - p.B}
 	}
 	rp, err := got.Predict(rev, pairs)
 	if err != nil {

@@ -104,9 +104,9 @@ func (t *trainer) refitSigmaLoss(ctx context.Context, val []int, seed uint64, ki
 // outPredict is μ and the out-of-sample σ (bit 1) of the pairs idx in
 // standardized units.
 func (t *trainer) outPredict(idx []int) (mu, sig []float64) {
-	pa, pb := make([]int, len(idx)), make([]int, len(idx))
+	pa, pb, pl := make([]int, len(idx)), make([]int, len(idx)), make([]int, len(idx))
 	for k, i := range idx {
-		pa[k], pb[k] = t.d.Pairs[i].A, t.d.Pairs[i].B
+		pa[k], pb[k], pl[k] = t.d.Pairs[i].A, t.d.Pairs[i].B, t.d.Pairs[i].Line
 	}
 	mu, sig = make([]float64, len(idx)), make([]float64, len(idx))
 	var side []float64
@@ -116,7 +116,7 @@ func (t *trainer) outPredict(idx []int) (mu, sig []float64) {
 			side = append(side, t.side[i*k:(i+1)*k]...)
 		}
 	}
-	t.fwd.pairsSide(t.d.Features, pa, pb, 1, side, mu, sig, nil)
+	t.fwd.pairsSide(t.d.Features, pa, pb, pl, 1, side, mu, sig, nil)
 	return mu, sig
 }
 

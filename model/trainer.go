@@ -72,7 +72,7 @@ func (t *trainer) step(idx []int, kind lossKind, bit float64) (float64, error) {
 		}
 		t.graphs[key] = g
 	}
-	g.setInputs(t.d.Features, t.b.drugs, t.b.pa, t.b.pb, t.b.y, t.b.w, bit)
+	g.setInputs(t.d.Features, t.b.drugs, t.b.pa, t.b.pb, t.b.line, t.b.y, t.b.w, bit)
 	if k := t.cfg.side; k > 0 && kind != lossMSE {
 		t.sideB = t.sideB[:0]
 		for _, i := range idx {
@@ -122,12 +122,12 @@ func (t *trainer) valRMSE(idx []int) float64 {
 }
 
 func (t *trainer) predictMu(idx []int) []float64 {
-	pa, pb := make([]int, len(idx)), make([]int, len(idx))
+	pa, pb, pl := make([]int, len(idx)), make([]int, len(idx)), make([]int, len(idx))
 	for k, i := range idx {
-		pa[k], pb[k] = t.d.Pairs[i].A, t.d.Pairs[i].B
+		pa[k], pb[k], pl[k] = t.d.Pairs[i].A, t.d.Pairs[i].B, t.d.Pairs[i].Line
 	}
 	mu := make([]float64, len(idx))
-	t.fwd.pairs(t.d.Features, pa, pb, 0, nil, mu, nil, nil)
+	t.fwd.pairs(t.d.Features, pa, pb, pl, 0, nil, mu, nil, nil)
 	return mu
 }
 

@@ -48,7 +48,7 @@ func BenchmarkTrainStep(b *testing.B) {
 	gw, gb := make([][]float32, numLayers), make([][]float32, numLayers)
 	b.ReportAllocs()
 	for b.Loop() {
-		sg.fill(X, drugs, pa, pb)
+		sg.fill(X, drugs, pa, pb, nil)
 		if err := sg.g.Run(); err != nil {
 			b.Fatal(err)
 		}
@@ -56,6 +56,6 @@ func BenchmarkTrainStep(b *testing.B) {
 			gw[i] = sg.grads[2*i].Value().Data().([]float32)
 			gb[i] = sg.grads[2*i+1].Value().Data().([]float32)
 		}
-		net.step(gw, gb, cfg.NetLR, cfg.WeightDecay)
+		net.step(gw, gb, nil, cfg.NetLR, cfg.WeightDecay)
 	}
 }

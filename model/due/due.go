@@ -39,6 +39,12 @@ type Config struct {
 	Patience    int     // epochs without validation-RMSE improvement before stopping; default 25
 
 	Seed uint64 // seeds weights, power-iteration vectors, k-means, shuffling
+
+	// Lines is the number of cell lines of a panel: with more than one,
+	// the extractor adds a learned embedding per line (zero at the start,
+	// not normalized) to the pair's summed embedding, as the shared
+	// network does (model/net.go). Set by Method.Fit; 0 or 1: none.
+	Lines int `json:",omitempty"`
 }
 
 func (c Config) withDefaults() Config {
@@ -100,13 +106,17 @@ func (c Config) validate() error {
 // their targets (Y may be nil for prediction).
 type Pairs struct {
 	A, B []int
+	L    []int // cell line of each pair (nil: line 0)
 	Y    []float64
 }
 
 // Len is the number of pairs.
 func (p Pairs) Len() int { return len(p.A) }
 
-func (p Pairs) validate(X *nn.CSR, name string, needY bool) error {
+func (p Pairs) validate(X *nn.CSR, name string, needY bool, lines int) error {
+	if p.L != nil && len(p.L) != len(p.A) {
+		return fmt.Errorf("due: %s: %d cell lines for %d pairs", name, len(p.L), len(p.A))
+	}
 	if len(p.B) != len(p.A) || (needY && len(p.Y) != len(p.A)) {
 		return fmt.Errorf("due: %s: %d first drugs, %d second drugs, %d targets", name, len(p.A), len(p.B), len(p.Y))
 	}
@@ -114,6 +124,9 @@ func (p Pairs) validate(X *nn.CSR, name string, needY bool) error {
 	for i := range p.A {
 		if p.A[i] < 0 || p.A[i] >= n || p.B[i] < 0 || p.B[i] >= n {
 			return fmt.Errorf("due: %s: pair %d references drugs (%d, %d) of %d", name, i, p.A[i], p.B[i], n)
+		}
+		if p.L != nil && (p.L[i] < 0 || p.L[i] >= max(lines, 1)) {
+			return fmt.Errorf("due: %s: pair %d on cell line %d of %d", name, i, p.L[i], max(lines, 1))
 		}
 		if needY && (math.IsNaN(p.Y[i]) || math.IsInf(p.Y[i], 0)) {
 			return fmt.Errorf("due: %s: pair %d: target %v", name, i, p.Y[i])
@@ -127,8 +140,14 @@ func (p Pairs) subset(idx []int) Pairs {
 	if p.Y != nil {
 		q.Y = make([]float64, len(idx))
 	}
+	if p.L != nil {
+		q.L = make([]int, len(idx))
+	}
 	for k, i := range idx {
 		q.A[k], q.B[k] = p.A[i], p.B[i]
+		if p.L != nil {
+			q.L[k] = p.L[i]
+		}
 		if p.Y != nil {
 			q.Y[k] = p.Y[i]
 		}
@@ -174,10 +193,10 @@ func Train(ctx context.Context, cfg Config, X *nn.CSR, train, val Pairs, progres
 	if err := X.Validate(); err != nil {
 		return nil, fmt.Errorf("due: features: %w", err)
 	}
-	if err := train.validate(X, "train", true); err != nil {
+	if err := train.validate(X, "train", true, cfg.Lines); err != nil {
 		return nil, err
 	}
-	if err := val.validate(X, "val", true); err != nil {
+	if err := val.validate(X, "val", true, cfg.Lines); err != nil {
 		return nil, err
 	}
 	n := train.Len()
@@ -251,7 +270,13 @@ func Train(ctx context.Context, cfg Config, X *nn.CSR, train, val Pairs, progres
 			}
 			bi := idx[lo:min(lo+cfg.BatchSize, n)]
 			drugs, pa, pb := uniqueDrugs(train, bi)
-			sg.fill(X, drugs, pa, pb)
+			var bl []int
+			if train.L != nil {
+				for _, i := range bi {
+					bl = append(bl, train.L[i])
+				}
+			}
+			sg.fill(X, drugs, pa, pb, bl)
 			loss.y = loss.y[:0]
 			for _, i := range bi {
 				loss.y = append(loss.y, ys[i])
@@ -266,7 +291,11 @@ func Train(ctx context.Context, cfg Config, X *nn.CSR, train, val Pairs, progres
 				gw[i] = sg.grads[2*i].Value().Data().([]float32)
 				gb[i] = sg.grads[2*i+1].Value().Data().([]float32)
 			}
-			m.net.step(gw, gb, cfg.NetLR, cfg.WeightDecay)
+			var ge []float32
+			if m.net.emb != nil {
+				ge = sg.grads[2*numLayers].Value().Data().([]float32)
+			}
+			m.net.step(gw, gb, ge, cfg.NetLR, cfg.WeightDecay)
 			gpOpt.Step(gpParams, loss.grad)
 			m.gp.SetParams(gpParams)
 			lossSum += loss.value
@@ -368,7 +397,7 @@ func (m *Model) features(X *nn.CSR, p Pairs) *mat.Dense {
 	}
 	drugs, pa, pb := uniqueDrugs(p, all)
 	f := make([]float64, p.Len()*m.Config.Embedding)
-	m.net.forward(X, drugs, pa, pb, &infer{}, f)
+	m.net.forward(X, drugs, pa, pb, p.L, &infer{}, f)
 	return mat.NewDense(p.Len(), m.Config.Embedding, f)
 }
 
@@ -408,7 +437,7 @@ func (m *Model) Predict(X *nn.CSR, p Pairs) (mean, variance []float64, noise flo
 	if X.Dim != m.Dim {
 		return nil, nil, 0, fmt.Errorf("due: predict: features of dimension %d, model trained on %d", X.Dim, m.Dim)
 	}
-	if err := p.validate(X, "predict", false); err != nil {
+	if err := p.validate(X, "predict", false, m.Config.Lines); err != nil {
 		return nil, nil, 0, err
 	}
 	if p.Len() == 0 {

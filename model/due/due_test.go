@@ -83,7 +83,7 @@ func TestNetworkGradientFiniteDifference(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sg.close()
-	sg.fill(X, drugs, pa, pb)
+	sg.fill(X, drugs, pa, pb, nil)
 	loss := func() float64 {
 		if err := sg.g.Run(); err != nil {
 			t.Fatal(err)
@@ -146,13 +146,13 @@ func TestInferenceMatchesGraph(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sg.close()
-	sg.fill(X, drugs, pa, pb)
+	sg.fill(X, drugs, pa, pb, nil)
 	if err := sg.g.Run(); err != nil {
 		t.Fatal(err)
 	}
 	got := sg.feat.Tensor().Data().([]float32)
 	want := make([]float64, len(pa)*cfg.Embedding)
-	n.forward(X, drugs, pa, pb, &infer{}, want)
+	n.forward(X, drugs, pa, pb, nil, &infer{}, want)
 	var scale float64
 	for _, v := range want {
 		scale = math.Max(scale, math.Abs(v))

@@ -45,8 +45,14 @@ func sparseOf(f *model.Features) *nn.CSR {
 
 func pairsOf(d *model.Dataset, idx []int) Pairs {
 	p := Pairs{A: make([]int, len(idx)), B: make([]int, len(idx)), Y: make([]float64, len(idx))}
+	if d.Lines() > 1 {
+		p.L = make([]int, len(idx))
+	}
 	for k, i := range idx {
 		p.A[k], p.B[k], p.Y[k] = d.Pairs[i].A, d.Pairs[i].B, d.Y[i]
+		if p.L != nil {
+			p.L[k] = d.Pairs[i].Line
+		}
 	}
 	return p
 }
@@ -79,6 +85,10 @@ func (m *Method) Fit(ctx context.Context, d *model.Dataset, split drugcomb.Split
 		}
 	}
 	m.model = nil
+	m.cfg.Lines = 0
+	if d.Lines() > 1 {
+		m.cfg.Lines = d.Lines()
+	}
 	tm, err := Train(ctx, m.cfg, sparseOf(d.Features), pairsOf(d, split.Train), pairsOf(d, split.Val), prog)
 	if err != nil {
 		return err
@@ -102,8 +112,16 @@ func (m *Method) Predict(f *model.Features, pairs []model.Pair) ([]model.Predict
 		return nil, fmt.Errorf("due: predict: features %+v, model trained on %+v", f.Config, m.feat)
 	}
 	p := Pairs{A: make([]int, len(pairs)), B: make([]int, len(pairs))}
+	if m.model.Config.Lines > 1 {
+		p.L = make([]int, len(pairs))
+	}
 	for i, q := range pairs {
 		p.A[i], p.B[i] = q.A, q.B
+		if p.L != nil {
+			p.L[i] = q.Line
+		} else if q.Line != 0 {
+			return nil, fmt.Errorf("due: predict: pair %d on cell line %d; the model knows one", i, q.Line)
+		}
 	}
 	mean, vari, noise, err := m.model.Predict(sparseOf(f), p)
 	if err != nil {

@@ -45,6 +45,12 @@ var layerNames = [numLayers]string{"t1", "t2", "c1", "c2", "head"}
 type network struct {
 	dim int
 	l   [numLayers]*layer
+	// emb is the cell-line embedding E (lines×TowerOut, row major) of a
+	// panel, added to the summed pair embedding before c1; nil for one
+	// line. Not spectrally normalized (an offset per line, not a map).
+	emb   []float32
+	lines int
+	optE  *optim.Adam[float32]
 }
 
 func layerSizes(cfg Config, dim int) [numLayers][2]int {
@@ -66,6 +72,11 @@ func newNetwork(cfg Config, dim int, seed uint64) *network {
 		l.sn.Iters = cfg.PowerIters
 		n.l[i] = l
 	}
+	if cfg.Lines > 1 {
+		// Zero at the start, drawing nothing: the other weights are
+		// those of a one-line network with the same seed.
+		n.lines, n.emb = cfg.Lines, make([]float32, cfg.Lines*cfg.TowerOut)
+	}
 	return n
 }
 
@@ -81,6 +92,9 @@ func (n *network) params() nn.Params {
 			ps = append(ps, &nn.Param{Name: l.name + ".u", Shape: []int{l.in}, Data: l.sn.U},
 				&nn.Param{Name: l.name + ".v", Shape: []int{l.out}, Data: l.sn.V})
 		}
+	}
+	if n.emb != nil {
+		ps = append(ps, &nn.Param{Name: "cl.e", Shape: []int{n.lines, len(n.emb) / n.lines}, Data: n.emb})
 	}
 	return ps
 }
@@ -103,7 +117,13 @@ func (n *network) setTrain(on bool) {
 // step applies Adam (PyTorch's coupled weight decay, package nn/optim) to
 // every layer with the gradients gw[i], gb[i]; the optimizer state is
 // created on the first step.
-func (n *network) step(gw, gb [][]float32, lr, wd float64) {
+func (n *network) step(gw, gb [][]float32, ge []float32, lr, wd float64) {
+	if n.emb != nil {
+		if n.optE == nil {
+			n.optE = optim.NewAdam[float32](lr, wd)
+		}
+		n.optE.Step(n.emb, ge)
+	}
 	for i, l := range n.l {
 		if l.optW == nil {
 			l.optW, l.optB = optim.NewAdam[float32](lr, wd), optim.NewAdam[float32](lr, wd)
@@ -119,15 +139,17 @@ func (n *network) endTraining() {
 	for _, l := range n.l {
 		l.optW, l.optB = nil, nil
 	}
+	n.optE = nil
 	n.setTrain(false)
 }
 
 // snapshot copies every parameter (w, b, u, v) into s, reusing its buffers
 // when an earlier call filled it.
 func (n *network) snapshot(s [][]float32) [][]float32 {
-	if len(s) != 4*numLayers {
-		s = make([][]float32, 4*numLayers)
+	if len(s) != 4*numLayers+1 {
+		s = make([][]float32, 4*numLayers+1)
 	}
+	s[4*numLayers] = append(s[4*numLayers][:0], n.emb...)
 	for i, l := range n.l {
 		s[4*i] = append(s[4*i][:0], l.w...)
 		s[4*i+1] = append(s[4*i+1][:0], l.b...)
@@ -144,6 +166,7 @@ func (n *network) restore(s [][]float32) {
 		copy(l.sn.U, s[4*i+2])
 		copy(l.sn.V, s[4*i+3])
 	}
+	copy(n.emb, s[4*numLayers])
 	n.refresh()
 }
 
@@ -157,6 +180,7 @@ type stepGraph struct {
 	x     *nn.SparseBatch
 	u, b  int
 	s     *nn.Tensor   // b×u pair-to-drug incidence (1 per drug slot, 2 for a drug paired with itself; 0 rows for padding)
+	l     *nn.Tensor   // b×lines one-hot cell line of each pair (nil for one line)
 	wts   []*nn.Tensor // weight and bias tensors per layer: w0, b0, w1, b1, ...
 	grads []*nn.Node   // their gradients, same order
 	feat  nn.Value     // the features of the last run (b×Embedding)
@@ -199,6 +223,18 @@ func (n *network) buildGraph(dt nn.DType, u, b int, loss nn.ExternalLossFunc) (*
 	h1 := g.ReLU(g.AddBias(g.SpectralSparseMul(sg.x, n.l[lT1].sn, W[lT1]), B[lT1]))
 	emb := lin(h1, lT2)
 	pe := g.Dense(S, emb, nil)
+	if n.emb != nil {
+		et, err := tensorOf(n.emb, n.lines, len(n.emb)/n.lines)
+		if err != nil {
+			g.Close()
+			return nil, err
+		}
+		sg.wts = append(sg.wts, et)
+		E := g.Matrix("cl.e", et)
+		wrt = append(wrt, E)
+		sg.l = nn.NewTensor(dt, b, n.lines)
+		pe = g.Add(pe, g.Dense(g.Input("L", sg.l), E, nil))
+	}
 	r1 := g.ReLU(lin(pe, lC1))
 	r2 := g.Add(r1, g.ReLU(lin(r1, lC2)))
 	f := lin(r2, lHead)
@@ -213,8 +249,25 @@ func (n *network) buildGraph(dt nn.DType, u, b int, loss nn.ExternalLossFunc) (*
 
 // fill loads a batch: drugs are the unique feature rows (≤ u), pairs
 // (pa[i], pb[i]) positions in drugs (≤ b pairs; the rest are padding).
-func (sg *stepGraph) fill(X *nn.CSR, drugs, pa, pb []int) {
+//
+// lines holds the pairs' cell lines (nil: line 0; ignored for one line).
+func (sg *stepGraph) fill(X *nn.CSR, drugs, pa, pb, lines []int) {
 	sg.x.Fill(X, drugs)
+	if sg.l != nil {
+		nl := sg.l.Shape()[1]
+		switch d := sg.l.Data().(type) {
+		case []float32:
+			clear(d)
+			for i := range pa {
+				d[i*nl+lineAt(lines, i)] = 1
+			}
+		case []float64:
+			clear(d)
+			for i := range pa {
+				d[i*nl+lineAt(lines, i)] = 1
+			}
+		}
+	}
 	u := sg.u
 	switch d := sg.s.Data().(type) {
 	case []float32:
@@ -233,6 +286,14 @@ func (sg *stepGraph) fill(X *nn.CSR, drugs, pa, pb []int) {
 }
 
 func (sg *stepGraph) close() { sg.g.Close() }
+
+// lineAt is the cell line of pair i (0 when lines is nil).
+func lineAt(lines []int, i int) int {
+	if lines == nil {
+		return 0
+	}
+	return lines[i]
+}
 
 // infer holds the scratch buffers of one inference forward pass.
 type infer struct {
@@ -258,7 +319,7 @@ func grow(s []float32, n int) []float32 {
 // is computed once per drug; a pair then costs CombHidden additions and
 // the CombHidden² and CombHidden×Embedding products. Equal to the graph's
 // forward pass up to float rounding (tested).
-func (n *network) forward(X *nn.CSR, drugs, pa, pb []int, in *infer, out []float64) {
+func (n *network) forward(X *nn.CSR, drugs, pa, pb, lines []int, in *infer, out []float64) {
 	t1, t2, c1, c2, hd := n.l[lT1], n.l[lT2], n.l[lC1], n.l[lC2], n.l[lHead]
 	u, b := len(drugs), len(pa)
 	th, to, ch, e := t1.out, t2.out, c1.out, hd.out
@@ -279,10 +340,21 @@ func (n *network) forward(X *nn.CSR, drugs, pa, pb []int, in *infer, out []float
 	in.p = grow(in.p, u*ch)
 	bl.Sgemm(blas.NoTrans, blas.NoTrans, u, ch, to, float32(c1.sn.Scale()), in.emb, to, c1.w, ch, 0, in.p, ch)
 	in.r1 = grow(in.r1, b*ch)
+	var lp []float32 // (E_l C1)·scale per line: the line's term of the first combined layer
+	if n.emb != nil {
+		lp = make([]float32, n.lines*ch)
+		bl.Sgemm(blas.NoTrans, blas.NoTrans, n.lines, ch, to, float32(c1.sn.Scale()), n.emb, to, c1.w, ch, 0, lp, ch)
+	}
 	for i := range pa {
 		row, x, y := in.r1[i*ch:(i+1)*ch], in.p[pa[i]*ch:(pa[i]+1)*ch], in.p[pb[i]*ch:(pb[i]+1)*ch]
 		for j := range row {
 			row[j] = x[j] + y[j] + c1.b[j]
+		}
+		if lp != nil {
+			l := lineAt(lines, i)
+			for j, v := range lp[l*ch : (l+1)*ch] {
+				row[j] += v
+			}
 		}
 	}
 	kernels.Relu(in.r1)

@@ -117,7 +117,7 @@ func Load(r io.Reader) (*Method, error) {
 	if err := h.Features.Validate(); err != nil {
 		return nil, fmt.Errorf("due: load: header: %w", err)
 	}
-	if h.Dim <= 0 || h.Dim > maxArray || h.Inducing <= 0 || h.Inducing > maxArray || !(h.YScale > 0) {
+	if cfg.Lines < 0 || cfg.Lines > maxArray/max(cfg.TowerOut, 1) || h.Dim <= 0 || h.Dim > maxArray || h.Inducing <= 0 || h.Inducing > maxArray || !(h.YScale > 0) {
 		return nil, fmt.Errorf("due: load: header: dim %d, inducing %d, scale %v", h.Dim, h.Inducing, h.YScale)
 	}
 	sizes := layerSizes(cfg, h.Dim)
@@ -192,6 +192,9 @@ func allocNetwork(cfg Config, dim int) *network {
 		}
 		n.l[i] = l
 	}
+	if cfg.Lines > 1 {
+		n.lines, n.emb = cfg.Lines, make([]float32, cfg.Lines*cfg.TowerOut)
+	}
 	return n
 }
 
@@ -225,6 +228,9 @@ func netParamBytes(cfg Config, sizes [numLayers][2]int) float64 {
 			param(name+".u", s[0])
 			param(name+".v", s[1])
 		}
+	}
+	if cfg.Lines > 1 {
+		param("cl.e", cfg.Lines, cfg.TowerOut)
 	}
 	return total
 }

@@ -64,12 +64,17 @@ type Screen struct {
 	Name string `json:"name"`
 	// Dir is the screen's directory as an absolute path; "" for the
 	// synthetic default, which SynthSeed regenerates.
-	Dir          string `json:"dir,omitempty"`
-	SynthSeed    uint64 `json:"synth_seed,omitempty"`
-	CellLine     string `json:"cell_line"`
-	Score        string `json:"score"`
-	Pairs        int    `json:"pairs"`        // pairs of the cell line trained on (in- and out-of-sample)
-	Measurements int    `json:"measurements"` // replicate measurements behind them
+	Dir       string `json:"dir,omitempty"`
+	SynthSeed uint64 `json:"synth_seed,omitempty"`
+	CellLine  string `json:"cell_line"`
+	// CellLines lists, for a model trained on several cell lines at once
+	// (a panel), every line in the order of the network's cell-line
+	// embedding (model.Pair.Line indexes it); CellLine is then the first.
+	// Absent for a one-line model.
+	CellLines    []string `json:"cell_lines,omitempty"`
+	Score        string   `json:"score"`
+	Pairs        int      `json:"pairs"`        // pairs of the cell line trained on (in- and out-of-sample)
+	Measurements int      `json:"measurements"` // replicate measurements behind them
 	// Digest is the SHA-256 of the pairs trained on (PairsDigest): a screen
 	// re-imported with other measurements has another digest.
 	Digest string `json:"digest"`

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -73,7 +74,7 @@ func TestRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			if got.Meta == nil || got.Meta.Format != Format || len(got.Meta.Drugs) != 12 || got.Meta.Drugs[3] != meta.Drugs[3] ||
-				got.Meta.Screen != meta.Screen || *got.Meta.Training.ValRMSE != 1.5 || got.Meta.Training.NoiseSD != nil {
+				!reflect.DeepEqual(got.Meta.Screen, meta.Screen) || *got.Meta.Training.ValRMSE != 1.5 || got.Meta.Training.NoiseSD != nil {
 				t.Errorf("metadata %+v", got.Meta)
 			}
 			f, _, _ := features.Build(got.Meta.ScreenDrugs(), features.Config{}, nil)

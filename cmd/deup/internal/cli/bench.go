@@ -33,8 +33,19 @@ coverage, ci_width, spearman, rmse, pearson_mu, crps, miscal_area, sharpness.
 --split-by drugs holds out drugs (in a seeded random order, until their
 pairs reach the test fraction): every test pair has a drug never seen in
 training or validation, the strict "new drug" split. --split-by cell-lines
-holds out whole cell lines of a screen that has several (the network has no
-cell-line input: it predicts a new cell line from the others).
+holds out whole cell lines of a screen that has several: the network's
+embedding of a held-out line stays 0, so it predicts the new line from the
+others; --new-line-shots K moves K measured pairs of each held-out line
+into training (the few-shot case of a lab adding a line) and also reports
+K = 0 on the same test pairs (in OUT/k0).
+
+A panel (a screen with several cell lines, --cell-lines all, the default
+for an imported screen) trains one model over every line: the network adds
+a learned embedding per line to the pair's. Every row is also scored per
+line (results.json: methods.NAME.per_line.LINE.{corr,rmse,coverage,n}) and
+the per-line reference row trains one DEUP per line on that line alone,
+same split, same test pairs (--reference per-line, the default for a panel
+split by pairs; --reference none leaves it out).
 
 Rows: each method; mcdropout-t30 (the same MC-Dropout network with 30
 passes); constant (DEUP's mu with one sigma, the validation RMSE: the row a
@@ -61,15 +72,8 @@ Without --screen, runs on the embedded synthetic default screen.
 Next: deup train --screen DIR --out MODEL trains the model to use (on every
 measured pair); the metrics are explained in docs/metrics.md.`
 
-// benchFlags are deup bench's flags, parsed and checked.
-type benchFlags struct {
-	screenDir, feat, splitBy, out, cellLine, score, cpuProfile string
-	noFigs, whole                                              bool
-	cfg                                                        bench.Config
-}
-
-func parseBenchFlags(env Env, args []string) (*benchFlags, error) {
-	fs := newFlagSet(env, "deup bench", "deup bench [--screen DIR] [--features fp|fp+sig] [--methods deup,ensemble,mcdropout,due] [--seeds 3] [--split 40/30/30] [--split-by pairs|drugs|cell-lines] [--alpha 0.1] [--out DIR]", benchDesc)
+func runBench(ctx context.Context, env Env, args []string) error {
+	fs := newFlagSet(env, "deup bench", "deup bench [--screen DIR] [--features fp|fp+sig] [--methods deup,ensemble,mcdropout,due] [--seeds 3] [--split 40/30/30] [--split-by pairs|drugs|cell-lines] [--cell-lines all|A,B,…] [--reference per-line|none] [--new-line-shots K] [--alpha 0.1] [--out DIR]", benchDesc)
 	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
 	feat := fs.String("features", "fp", "drug features: fp or fp+sig (fp+sig keeps only pairs whose two drugs have a signature)")
 	methods := fs.String("methods", "deup,ensemble,mcdropout,due", "comma-separated methods: "+strings.Join(bench.Known(), ", "))
@@ -77,7 +81,11 @@ func parseBenchFlags(env Env, args []string) (*benchFlags, error) {
 	splitFlag := fs.String("split", "40/30/30", "train/validation/test percentages")
 	splitBy := fs.String("split-by", "pairs", "what the test set holds out: pairs (at random), drugs (every test pair has a drug never trained or validated on) or cell-lines (whole cell lines; needs a screen with several)")
 	out := fs.String("out", "bench-out", "output directory")
-	cellLine := fs.String("cell-line", "", "cell line (default: the screen's first)")
+	cellLine := fs.String("cell-line", "", "one cell line (default: see --cell-lines)")
+	cellLines := fs.String("cell-lines", "", cellLinesUsage)
+	reference := fs.String("reference", "", "per-line: add the per-line reference row on a panel (default for a panel split by pairs); none: leave it out")
+	shots := fs.Int("new-line-shots", 0, "with --split-by cell-lines: measured pairs of each held-out line moved into training (K = 0 is reported beside it)")
+	batch := fs.Int("batch-size", 0, "pairs per training step (0: 64, or model.PanelBatchSize on a panel)")
 	score := fs.String("score", "", "score column (default: the first)")
 	epochs := fs.Int("epochs", 0, "maximum epochs per training (0: the default, 300)")
 	patience := fs.Int("patience", 0, "early-stopping patience (0: the default, 25)")
@@ -94,30 +102,30 @@ func parseBenchFlags(env Env, args []string) (*benchFlags, error) {
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof reads it)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := wantArgs(fs, pos, 0, 0); err != nil {
-		return nil, err
+		return err
 	}
 	fracs, err := parseSplit(*splitFlag)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if *seeds < 1 {
-		return nil, fmt.Errorf("%w: --seeds %d, want ≥ 1", ErrUsage, *seeds)
+		return fmt.Errorf("%w: --seeds %d, want ≥ 1", ErrUsage, *seeds)
 	}
 	if *workers < 1 {
-		return nil, fmt.Errorf("%w: --workers %d, want ≥ 1", ErrUsage, *workers)
+		return fmt.Errorf("%w: --workers %d, want ≥ 1", ErrUsage, *workers)
 	}
 	if !(*alpha > 0 && *alpha < 1) {
-		return nil, fmt.Errorf("%w: --alpha %v: the conformal miscoverage must be in (0, 1) (0.1 for 90 %% intervals)", ErrUsage, *alpha)
+		return fmt.Errorf("%w: --alpha %v: the conformal miscoverage must be in (0, 1) (0.1 for 90 %% intervals)", ErrUsage, *alpha)
 	}
 	if *sigmaLoss != "nll" && *sigmaLoss != "log" {
-		return nil, fmt.Errorf("%w: --sigma-loss %q: want nll or log", ErrUsage, *sigmaLoss)
+		return fmt.Errorf("%w: --sigma-loss %q: want nll or log", ErrUsage, *sigmaLoss)
 	}
 	sf, err := model.ParseSigmaFeatures(*sigmaFeat)
 	if err != nil {
-		return nil, fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
+		return fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
 	}
 	cfg := bench.Config{
 		Fracs:       fracs,
@@ -138,47 +146,65 @@ func parseBenchFlags(env Env, args []string) (*benchFlags, error) {
 		cfg.Seeds = append(cfg.Seeds, uint64(s))
 	}
 	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
+		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
-	return &benchFlags{screenDir: *screenDir, feat: *feat, splitBy: *splitBy, out: *out, cellLine: *cellLine, score: *score, cpuProfile: *cpuProfile,
-		noFigs: *noFigs, whole: *whole, cfg: cfg}, nil
-}
-
-func runBench(ctx context.Context, env Env, args []string) error {
-	o, err := parseBenchFlags(env, args)
-	if err != nil {
-		return err
-	}
-	cfg := o.cfg
-	if o.cpuProfile != "" {
-		stop, err := startCPUProfile(o.cpuProfile)
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
 		if err != nil {
 			return err
 		}
 		defer stop()
 	}
 	start := env.now()
-	sc, name, err := loadScreen(o.screenDir)
+	sc, name, err := loadScreen(*screenDir)
 	if err != nil {
 		return err
 	}
-	switch o.splitBy {
+	switch *splitBy {
 	case "pairs", "drugs":
-		if sc, err = oneCellLine(sc, o.cellLine); err != nil {
+		if sc, err = selectCellLines(sc, *screenDir == "", *cellLine, *cellLines); err != nil {
 			return err
 		}
 	case "cell-lines":
-		if o.cellLine != "" {
+		if *cellLine != "" {
 			return fmt.Errorf("%w: --split-by cell-lines uses every cell line; leave --cell-line out", ErrUsage)
 		}
+		if *cellLines != "" {
+			if sc, err = selectCellLines(sc, false, "", *cellLines); err != nil {
+				return err
+			}
+		}
 	default:
-		return fmt.Errorf("%w: --split-by %q: want pairs, drugs or cell-lines", ErrUsage, o.splitBy)
+		return fmt.Errorf("%w: --split-by %q: want pairs, drugs or cell-lines", ErrUsage, *splitBy)
 	}
-	si, err := scoreIndex(sc, o.score)
+	if *shots < 0 || *shots > 0 && *splitBy != "cell-lines" {
+		return fmt.Errorf("%w: --new-line-shots %d: want K ≥ 0, with --split-by cell-lines", ErrUsage, *shots)
+	}
+	panel := len(sc.CellLines) > 1
+	switch *reference {
+	case "":
+		cfg.PerLineReference = panel && *splitBy == "pairs"
+	case "per-line":
+		if !panel || *splitBy == "cell-lines" {
+			return fmt.Errorf("%w: --reference per-line needs a panel (several cell lines) with every line in training (not --split-by cell-lines)", ErrUsage)
+		}
+		cfg.PerLineReference = true
+	case "none":
+	default:
+		return fmt.Errorf("%w: --reference %q: want per-line or none", ErrUsage, *reference)
+	}
+	if *batch < 0 {
+		return fmt.Errorf("%w: --batch-size %d", ErrUsage, *batch)
+	}
+	cfg.Model.BatchSize = *batch
+	if *batch == 0 && panel {
+		cfg.Model.BatchSize = model.PanelBatchSize
+	}
+	si, err := scoreIndex(sc, *score)
 	if err != nil {
 		return err
 	}
-	sc, f, _, err := buildFeatures(env, sc, o.screenDir, features.Config{Kind: o.feat, WholeMolecule: o.whole})
+	sc, f, _, err := buildFeatures(env, sc, *screenDir, features.Config{Kind: *feat, WholeMolecule: *whole})
 	if err != nil {
 		return err
 	}
@@ -186,16 +212,41 @@ func runBench(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if cfg.Split, err = benchSplitter(sc, o.splitBy, cfg.Fracs); err != nil {
+	if cfg.Split, err = benchSplitter(sc, *splitBy, fracs); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
+	if *shots > 0 {
+		if err := benchNoShots(ctx, env, d, sc, cfg, *shots, filepath.Join(*out, "k0")); err != nil {
+			return err
+		}
+		base := cfg.Split
+		cfg.Split = func(seed uint64) (drugcomb.Split, error) {
+			sp, err := base(seed)
+			return drugcomb.NewLineShots(sc, sp, *shots, seed, false), err
+		}
+		fmt.Fprintf(env.Stdout, "with %d measured pairs of each held-out line in training:\n", *shots)
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s, features %s: %d drugs, %d pairs; %d seeds × %d methods; split by %s (BLAS %s)\n",
-		name, strings.Join(sc.CellLines, ", "), sc.ScoreNames[si], o.feat, len(sc.Drugs), len(d.Pairs), len(cfg.Seeds), len(cfg.Methods), o.splitBy, model.BLAS())
-	bar := progress.New(env.Stderr, "bench", len(cfg.Seeds)*len(cfg.Methods))
-	res, err := bench.Run(ctx, d, sc.Truth, cfg, benchProgress(bar))
+		name, strings.Join(sc.CellLines, ", "), sc.ScoreNames[si], *feat, len(sc.Drugs), len(d.Pairs), *seeds, len(cfg.Methods), *splitBy, model.BLAS())
+	trainings := *seeds * len(cfg.Methods)
+	if cfg.PerLineReference {
+		trainings += *seeds * len(sc.CellLines) // one per line
+	}
+	bar := progress.New(env.Stderr, "bench", trainings)
+	res, err := bench.Run(ctx, d, sc.Truth, cfg, func(e bench.Event) {
+		if e.Train.Done {
+			bar.Set(e.Done, fmt.Sprintf("%s seed %d done", e.Method, e.Seed))
+			return
+		}
+		detail := fmt.Sprintf("%s seed %d epoch %d/%d val-rmse %.3g", e.Method, e.Seed, e.Train.Epoch, e.Train.MaxEpochs, e.Train.ValRMSE)
+		if e.Train.Members > 1 {
+			detail = fmt.Sprintf("%s seed %d member %d/%d epoch %d/%d val-rmse %.3g", e.Method, e.Seed, e.Train.Member+1, e.Train.Members, e.Train.Epoch, e.Train.MaxEpochs, e.Train.ValRMSE)
+		}
+		bar.Set(e.Done, detail)
+	})
 	bar.Finish()
 	if err != nil {
 		return err
@@ -214,55 +265,58 @@ func runBench(ctx context.Context, env Env, args []string) error {
 			fmt.Fprintf(env.Stdout, "  %s: %d test predictions had sigma below %g × sd(y) and were scored at that floor\n", row.Method, n, bench.SigmaFloor)
 		}
 	}
-	written, err := writeBenchOutputs(res, sc, o.out, o.noFigs)
-	if err != nil {
+	var written []string
+	jsonPath := filepath.Join(*out, "results.json")
+	if err := writeFile(jsonPath, func(w io.Writer) error { return res.WriteJSON(w) }); err != nil {
 		return err
+	}
+	written = append(written, jsonPath)
+	predPath := filepath.Join(*out, "predictions.parquet")
+	ids := func(i int) (string, string) { return sc.Drugs[sc.Pairs[i].A].ID, sc.Drugs[sc.Pairs[i].B].ID }
+	if err := writeFile(predPath, func(w io.Writer) error {
+		return res.WritePredictions(w, ids, memory.DefaultAllocator)
+	}); err != nil {
+		return err
+	}
+	written = append(written, predPath)
+	if !*noFigs {
+		figs, err := res.WriteFigures(*out)
+		if err != nil {
+			return err
+		}
+		written = append(written, figs...)
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s\n", strings.Join(written, ", "))
 	fmt.Fprintf(env.Stdout, "total wall time %.1f s (training and scoring %.1f s)%s\n", env.since(start).Seconds(), res.WallSeconds, usageNote())
 	return nil
 }
 
-// benchProgress draws bench.Run's events on bar.
-func benchProgress(bar *progress.Bar) func(bench.Event) {
-	return func(e bench.Event) {
-		if e.Train.Done {
-			bar.Set(e.Done, fmt.Sprintf("%s seed %d done", e.Method, e.Seed))
-			return
-		}
-		detail := fmt.Sprintf("%s seed %d epoch %d/%d val-rmse %.3g", e.Method, e.Seed, e.Train.Epoch, e.Train.MaxEpochs, e.Train.ValRMSE)
-		if e.Train.Members > 1 {
-			detail = fmt.Sprintf("%s seed %d member %d/%d epoch %d/%d val-rmse %.3g", e.Method, e.Seed, e.Train.Member+1, e.Train.Members, e.Train.Epoch, e.Train.MaxEpochs, e.Train.ValRMSE)
-		}
-		bar.Set(e.Done, detail)
+// benchNoShots runs the benchmark of a split by cell lines without shots
+// (K = 0) on the test pairs that the run with k shots scores (the shots
+// are in neither), prints its tables and writes its results.json into dir.
+func benchNoShots(ctx context.Context, env Env, d *model.Dataset, sc *drugcomb.Screen, cfg bench.Config, k int, dir string) error {
+	base := cfg.Split
+	cfg.Split = func(seed uint64) (drugcomb.Split, error) {
+		sp, err := base(seed)
+		return drugcomb.NewLineShots(sc, sp, k, seed, true), err
 	}
-}
-
-// writeBenchOutputs writes results.json, predictions.parquet and, unless
-// noFigs, the figures into dir, and returns their paths.
-func writeBenchOutputs(res *bench.Result, sc *drugcomb.Screen, dir string, noFigs bool) ([]string, error) {
-	var written []string
-	jsonPath := filepath.Join(dir, "results.json")
-	if err := writeFile(jsonPath, func(w io.Writer) error { return res.WriteJSON(w) }); err != nil {
-		return nil, err
+	fmt.Fprintf(env.Stdout, "new cell lines with no measured pair in training (K = 0; the same test pairs as K = %d):\n", k)
+	res, err := bench.Run(ctx, d, sc.Truth, cfg, nil)
+	if err != nil {
+		return err
 	}
-	written = append(written, jsonPath)
-	predPath := filepath.Join(dir, "predictions.parquet")
-	ids := func(i int) (string, string) { return sc.Drugs[sc.Pairs[i].A].ID, sc.Drugs[sc.Pairs[i].B].ID }
-	if err := writeFile(predPath, func(w io.Writer) error {
-		return res.WritePredictions(w, ids, memory.DefaultAllocator)
-	}); err != nil {
-		return nil, err
+	if err := res.WriteMarkdown(env.Stdout); err != nil {
+		return err
 	}
-	written = append(written, predPath)
-	if !noFigs {
-		figs, err := res.WriteFigures(dir)
-		if err != nil {
-			return nil, err
-		}
-		written = append(written, figs...)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
 	}
-	return written, nil
+	p := filepath.Join(dir, "results.json")
+	if err := writeFile(p, func(w io.Writer) error { return res.WriteJSON(w) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "wrote %s\n", p)
+	return nil
 }
 
 // benchSplitter returns the split of each seed for --split-by: nil (the

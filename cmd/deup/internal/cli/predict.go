@@ -80,6 +80,11 @@ retrain with deup train --calibration 0.1.
 
 ` + structureRule + `
 
+A model trained on a panel (deup train on a screen with several cell lines)
+scores each pair on every line it knows, one row per (pair, line) with the
+line in the cell_line column; --cell-lines A,B,… keeps some of them (a
+hive-partitioned output takes one line at a time).
+
 Next: sort the output by mu or sigma, or let deup suggest --model MODEL pick a
 batch of experiments.`
 
@@ -94,6 +99,7 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	smilesCol := fs.String("smiles-col", "", "with --drugs: the SMILES column (default: the first of smiles, isosmiles, canonical_smiles, ...)")
 	out := fs.String("out", "", "output file: .arrow, .parquet or .csv; or a directory for hive-partitioned Parquet (DIR/cell_line=X/part-i-of-N.parquet)")
 	shardFlag := fs.String("shard", "", "score only shard i of N of the pairs: i/N (0 ≤ i < N), or env/N for i from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (default: all)")
+	cellLines := fs.String("cell-lines", "", "with a model trained on a panel: the cell lines to score every pair on, all or A,B,… (default: all; one row per pair and line)")
 	coverage := fs.Float64("coverage", 0, "add lower and upper columns: the calibrated interval at this coverage in (0, 1), e.g. 0.9 (default: none)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -177,6 +183,10 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 		row[drugs[i].ID] = r
 	}
 	featTime := env.since(start)
+	lines, err := predictLines(tm, *cellLines)
+	if err != nil {
+		return err
+	}
 	var pairs []model.Pair
 	var pf *pairsFile
 	var total int
@@ -199,11 +209,18 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	}
 	if tm.Meta != nil {
 		pw.cellLine, pw.score = tm.Meta.Screen.CellLine, tm.Meta.Screen.Score
+		pw.lineNames = tm.Meta.Screen.CellLines
+		if len(pw.lineNames) > 1 && len(lines) == 1 {
+			pw.cellLine = pw.lineNames[lines[0]] // the hive partition's line
+		}
 		if *drugsPath == "" {
 			sc, _, err := modelScreen(env, "predict", *modelPath, tm, *screenDir)
 			switch {
 			case err == nil:
 				pw.measured = measuredMeans(sc, pw.cellLine, pw.score)
+				for _, name := range tm.Meta.Screen.CellLines {
+					pw.measuredBy = append(pw.measuredBy, measuredMeans(sc, name, pw.score))
+				}
 			case *screenDir != "":
 				return err
 			default:
@@ -213,6 +230,9 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	}
 	lo, hi := shard.Range(total)
 	hive := filepath.Ext(*out) == ""
+	if hive && len(lines) > 1 {
+		return fmt.Errorf("%w: --out %s: a hive-partitioned output holds one cell line; give --cell-lines with one of %s, or a file", ErrUsage, *out, strings.Join(pw.lineNames, ", "))
+	}
 	if hive {
 		id, err := predIdentity(env.Stamp, *modelPath, *pairsPath, tm, f.IDs, kept, drugs, shard, lo, hi, total)
 		if err != nil {
@@ -226,9 +246,11 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	bar := progress.New(env.Stderr, "predict", hi-lo)
+	bar := progress.New(env.Stderr, "predict", (hi-lo)*len(lines))
 	const chunk = 1 << 16
 	buf := make([]model.Pair, 0, chunk)
+	var bufSrc []int // --pairs: the file row of each buffered pair
+	var ex [][]string
 	done := 0
 	flush := func() error {
 		if len(buf) == 0 {
@@ -241,11 +263,16 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 		if err != nil {
 			return err
 		}
-		var ex [][]string
+		var rowEx [][]string
 		if pf != nil {
-			ex = pf.extra[lo+done : lo+done+len(buf)]
+			ex = ex[:0]
+			for _, k := range bufSrc {
+				ex = append(ex, pf.extra[k])
+			}
+			bufSrc = bufSrc[:0]
+			rowEx = ex
 		}
-		if err := w.write(f.IDs, buf, pred, ex); err != nil {
+		if err := w.write(f.IDs, buf, pred, rowEx); err != nil {
 			return err
 		}
 		done += len(buf)
@@ -256,20 +283,28 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	predStart := env.now()
 	if *all {
 		order := scores.SortedByID(f.IDs)
+	allPairs:
 		for a, b := range scores.Pairs(len(kept), lo, hi) {
-			buf = append(buf, model.Pair{A: order[a], B: order[b]})
-			if len(buf) == chunk {
-				if err = flush(); err != nil {
-					break
+			for _, l := range lines {
+				buf = append(buf, model.Pair{A: order[a], B: order[b], Line: l})
+				if len(buf) == chunk {
+					if err = flush(); err != nil {
+						break allPairs
+					}
 				}
 			}
 		}
 	} else {
-		for _, p := range pairs[lo:hi] {
-			buf = append(buf, p)
-			if len(buf) == chunk {
-				if err = flush(); err != nil {
-					break
+	filePairs:
+		for k, p := range pairs[lo:hi] {
+			for _, l := range lines {
+				p.Line = l
+				buf = append(buf, p)
+				bufSrc = append(bufSrc, lo+k)
+				if len(buf) == chunk {
+					if err = flush(); err != nil {
+						break filePairs
+					}
 				}
 			}
 		}
@@ -542,6 +577,65 @@ type predWriter struct {
 	extraNames      []string
 
 	part *scores.Part // hive output (format "hive"): records go to it
+
+	// A panel model's cell lines (model.Pair.Line indexes them) and the
+	// measured means on each; nil for a one-line model.
+	lineNames  []string
+	measuredBy []map[measuredKey]float64
+}
+
+// lineOf is the cell_line column of pair p.
+func (w *predWriter) lineOf(p model.Pair) string {
+	if len(w.lineNames) > 1 {
+		return w.lineNames[p.Line]
+	}
+	return w.cellLine
+}
+
+// measuredOf is the measured mean of pair p on its cell line, if any.
+func (w *predWriter) measuredOf(ids []string, p model.Pair) (float64, bool) {
+	m := w.measured
+	if len(w.lineNames) > 1 {
+		m = nil
+		if p.Line < len(w.measuredBy) {
+			m = w.measuredBy[p.Line]
+		}
+	}
+	y, ok := m[newMeasuredKey(ids[p.A], ids[p.B])]
+	return y, ok
+}
+
+// predictLines returns the cell lines (indices of the model's cell-line
+// embedding) that predict scores each pair on: --cell-lines all (the
+// default) or A,B,… of a panel model; line 0 for a one-line model.
+func predictLines(tm *trained.Model, spec string) ([]int, error) {
+	var names []string
+	if tm.Meta != nil {
+		names = tm.Meta.Screen.CellLines
+	}
+	if len(names) < 2 {
+		if spec != "" && spec != "all" && (tm.Meta == nil || !strings.EqualFold(spec, tm.Meta.Screen.CellLine)) {
+			return nil, fmt.Errorf("%w: --cell-lines %s: the model was trained on one cell line", ErrUsage, spec)
+		}
+		return []int{0}, nil
+	}
+	if spec == "" || spec == "all" {
+		out := make([]int, len(names))
+		for i := range out {
+			out[i] = i
+		}
+		return out, nil
+	}
+	var out []int
+	for _, n := range strings.Split(spec, ",") {
+		n = strings.TrimSpace(n)
+		i := indexFold(names, n)
+		if i < 0 {
+			return nil, fmt.Errorf("%w: --cell-lines: the model knows no cell line %q (it has %s)", ErrUsage, n, strings.Join(names, ", "))
+		}
+		out = append(out, i)
+	}
+	return out, nil
 }
 
 // predStringColumns are the leading string columns of a prediction file.
@@ -636,13 +730,13 @@ func (w *predWriter) write(ids []string, pairs []model.Pair, pred []model.Predic
 		if err != nil {
 			return err
 		}
-		for k, s := range []string{ids[p.A], ids[p.B], w.names[p.A], w.names[p.B], w.cellLine, w.score} {
+		for k, s := range []string{ids[p.A], ids[p.B], w.names[p.A], w.names[p.B], w.lineOf(p), w.score} {
 			strs[k].Append(s)
 		}
 		for k, v := range vals {
 			cols[k].UnsafeAppend(v)
 		}
-		if y, ok := w.measured[newMeasuredKey(ids[p.A], ids[p.B])]; ok {
+		if y, ok := w.measuredOf(ids, p); ok {
 			mb.Append(true)
 			mm.Append(y)
 		} else {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/model"
@@ -64,6 +65,7 @@ func runSuggest(ctx context.Context, env Env, args []string) error {
 	batch := fs.Int("batch", 0, "suggestions (default: the campaign's batch; 30 with --model)")
 	acqName := fs.String("acquisition", "", "acquisition function (default: the campaign's; ucb with --model)")
 	perDrug := maxPerDrugFlag(fs)
+	perLine := fs.Int("per-line", 0, "with a model trained on a panel: at most N suggestions on any one cell line (0: no cap); the batch spans every line the model knows unless --cell-line names one")
 	seed := fs.Uint64("seed", 1, "with --model: seed of thompson and random draws")
 	coverage := fs.Float64("coverage", 0.9, "with --model: coverage of the lower/upper interval, in (0, 1), when the model has a calibration")
 	calSigma := fs.Bool("calibrated-sigma", false, "with --model: the acquisition reads sigma scaled by the calibration (see above)")
@@ -98,6 +100,9 @@ func runSuggest(ctx context.Context, env Env, args []string) error {
 		if perDrug.set {
 			return fmt.Errorf("%w: --max-per-drug is set when a campaign starts (deup campaign init --max-per-drug)", ErrUsage)
 		}
+		if *perLine != 0 {
+			return fmt.Errorf("%w: --per-line goes with --model (a model trained on a panel)", ErrUsage)
+		}
 		return suggestFromCampaign(ctx, env, *campaignDir, *batch, *acqName, *out)
 	}
 	if *batch == 0 {
@@ -110,7 +115,10 @@ func runSuggest(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	iv := intervalOptions{coverage: *coverage, explicit: isSet(fs, "coverage"), calibratedSigma: *calSigma}
-	return suggestFromModel(ctx, env, *modelPath, *screenDir, *cellLine, *score, *batch, *acqName, perDrug.resolve(*batch), *seed, iv, *out)
+	if *perLine < 0 {
+		return fmt.Errorf("%w: --per-line %d: want N ≥ 0", ErrUsage, *perLine)
+	}
+	return suggestFromModel(ctx, env, *modelPath, *screenDir, *cellLine, *score, *batch, *acqName, perDrug.resolve(*batch), *perLine, *seed, iv, *out)
 }
 
 func suggestFromCampaign(ctx context.Context, env Env, dir string, batch int, acqName, out string) error {
@@ -192,7 +200,7 @@ func calibratedSigma(p active.Prediction, lo, hi, coverage float64) active.Predi
 	return p
 }
 
-func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLine, score string, batch int, acqName string, perDrug int, seed uint64, iv intervalOptions, out string) error {
+func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLine, score string, batch int, acqName string, perDrug, perLine int, seed uint64, iv intervalOptions, out string) error {
 	acq, err := active.ParseAcquisition(acqName)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
@@ -210,7 +218,25 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 	if err != nil {
 		return err
 	}
-	if tm.Meta != nil && screenDir == "" {
+	// A panel model proposes across its lines (those the screen has)
+	// unless --cell-line names one: (screen line, model line) pairs.
+	var panelLines [][2]int
+	if tm.Meta != nil && len(tm.Meta.Screen.CellLines) > 1 && cellLine == "" {
+		for ml, name := range tm.Meta.Screen.CellLines {
+			if sl := indexFold(sc.CellLines, name); sl >= 0 {
+				panelLines = append(panelLines, [2]int{sl, ml})
+			}
+		}
+		if len(panelLines) == 0 {
+			return fmt.Errorf("%w: the screen has none of the cell lines %s was trained on (%s)", ErrUsage, modelPath, strings.Join(tm.Meta.Screen.CellLines, ", "))
+		}
+		if score == "" {
+			score = tm.Meta.Screen.Score
+		}
+	} else if perLine > 0 {
+		return fmt.Errorf("%w: --per-line needs a model trained on a panel, without --cell-line", ErrUsage)
+	}
+	if tm.Meta != nil && screenDir == "" && panelLines == nil {
 		// The model's own screen: its cell line and score by default.
 		if cellLine == "" {
 			cellLine = tm.Meta.Screen.CellLine
@@ -223,11 +249,17 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 	if err != nil {
 		return err
 	}
-	cl, err := cellLineOf(sc, cellLine)
-	if err != nil {
-		return err
+	cl := "every cell line"
+	if panelLines == nil {
+		if cl, err = cellLineOf(sc, cellLine); err != nil {
+			return err
+		}
 	}
-	table, _, err := active.ScreenTable(sc, si, cl)
+	tableLine := cl
+	if panelLines != nil {
+		tableLine = ""
+	}
+	table, _, err := active.ScreenTable(sc, si, tableLine)
 	if err != nil {
 		return err
 	}
@@ -241,16 +273,28 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 			cellIdx = i
 		}
 	}
+	lines := panelLines
+	if lines == nil {
+		ml := 0 // a one-line model's only line, or the named line of a panel model
+		if tm.Meta != nil && len(tm.Meta.Screen.CellLines) > 1 {
+			if ml = indexFold(tm.Meta.Screen.CellLines, cl); ml < 0 {
+				return fmt.Errorf("%w: --cell-line %s: %s was trained on %s", ErrUsage, cl, modelPath, strings.Join(tm.Meta.Screen.CellLines, ", "))
+			}
+		}
+		lines = [][2]int{{cellIdx, ml}}
+	}
 	var cands []active.Pair
 	var mp []model.Pair
 	for ra := 0; ra < len(kept); ra++ {
 		for rb := ra + 1; rb < len(kept); rb++ {
-			p := active.NewPair(kept[ra], kept[rb], cellIdx)
-			if _, measured := table[p]; measured {
-				continue
+			for _, l := range lines {
+				p := active.NewPair(kept[ra], kept[rb], l[0])
+				if _, measured := table[p]; measured {
+					continue
+				}
+				cands = append(cands, p)
+				mp = append(mp, model.Pair{A: ra, B: rb, Line: l[1]})
 			}
-			cands = append(cands, p)
-			mp = append(mp, model.Pair{A: ra, B: rb})
 		}
 	}
 	if len(cands) == 0 {
@@ -299,7 +343,7 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 	if err != nil {
 		return err
 	}
-	pick := active.SelectBatch(cands, scores, batch, perDrug)
+	pick := active.SelectBatchPerLine(cands, scores, batch, perDrug, perLine)
 	var rows []suggest.Suggestion
 	for rank, i := range pick {
 		p := cands[i]
@@ -310,7 +354,10 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 		if perDrug > 0 {
 			reason += fmt.Sprintf("; at most %d per drug", perDrug)
 		}
-		s := suggest.Suggestion{Rank: rank + 1, DrugA: sc.Drugs[p.A], DrugB: sc.Drugs[p.B], CellLine: cl,
+		if perLine > 0 {
+			reason += fmt.Sprintf("; at most %d per cell line", perLine)
+		}
+		s := suggest.Suggestion{Rank: rank + 1, DrugA: sc.Drugs[p.A], DrugB: sc.Drugs[p.B], CellLine: sc.CellLines[p.CellLine],
 			Mu: ap[i].Mu, SigmaTotal: ap[i].SigmaTotal, SigmaEpistemic: ap[i].SigmaEpistemic, SigmaAleatoric: ap[i].SigmaAleatoric,
 			Acquisition: scores[i], Reason: reason}
 		if intervals != nil {

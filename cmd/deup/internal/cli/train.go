@@ -98,13 +98,14 @@ func parseTrainSplit(s string) ([3]float64, error) {
 // trainFlags are deup train's flags, parsed and checked, with the
 // untrained method they name.
 type trainFlags struct {
-	screenDir, split, feat, method, cellLine, score, out string
-	fracs                                                [3]float64
-	seed                                                 uint64
-	calFrac                                              float64
-	normalized, whole                                    bool
-	sf                                                   model.SigmaFeatures
-	m                                                    model.Method
+	screenDir, split, feat, method, cellLine, cellLines, score, out string
+	fracs                                                           [3]float64
+	seed                                                            uint64
+	calFrac                                                         float64
+	normalized, whole                                               bool
+	sf                                                              model.SigmaFeatures
+	mc                                                              training.MethodConfig
+	m                                                               model.Method // built by runTrain once the cell lines are known
 }
 
 func parseTrainFlags(env Env, args []string) (*trainFlags, error) {
@@ -116,7 +117,8 @@ func parseTrainFlags(env Env, args []string) (*trainFlags, error) {
 	members := fs.Int("members", 3, "ensemble members (ensemble, ensemble-nll)")
 	passes := fs.Int("passes", 3, "stochastic prediction passes (mcdropout)")
 	dropRate := fs.Float64("dropout", 0.1, "dropout rate on the combined layers (mcdropout)")
-	cellLine := fs.String("cell-line", "", "cell line to train on (default: the screen's first)")
+	cellLine := fs.String("cell-line", "", "one cell line to train on (default: see --cell-lines)")
+	cellLines := fs.String("cell-lines", "", cellLinesUsage)
 	score := fs.String("score", "", "score column (default: the first)")
 	seed := fs.Uint64("seed", 1, "seed of the split, the weights and the shuffling")
 	epochs := fs.Int("epochs", 0, "maximum epochs (0: the default, 300)")
@@ -160,12 +162,9 @@ func parseTrainFlags(env Env, args []string) (*trainFlags, error) {
 		return nil, fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
 	}
 	cfg := model.Config{Seed: *seed, MaxEpochs: *epochs, Patience: *patience, SigmaFeatures: sf, SigmaLoss: *sigmaLoss, NoveltyHoldout: noveltyHoldout(*novelty)}
-	m, err := newMethod(*method, training.MethodConfig{Model: cfg, DUE: due.Config{MaxEpochs: *epochs, Patience: *patience}, Members: *members, Passes: *passes, Dropout: *dropRate})
-	if err != nil {
-		return nil, err
-	}
-	return &trainFlags{screenDir: *screenDir, split: *splitFlag, fracs: fracs, feat: *feat, method: *method, cellLine: *cellLine, score: *score,
-		seed: *seed, out: *out, calFrac: *calFrac, normalized: *conformal == "normalized", whole: *whole, sf: sf, m: m}, nil
+	return &trainFlags{screenDir: *screenDir, split: *splitFlag, fracs: fracs, feat: *feat, method: *method, cellLine: *cellLine, cellLines: *cellLines, score: *score,
+		seed: *seed, out: *out, calFrac: *calFrac, normalized: *conformal == "normalized", whole: *whole, sf: sf,
+		mc: training.MethodConfig{Model: cfg, DUE: due.Config{MaxEpochs: *epochs, Patience: *patience}, Members: *members, Passes: *passes, Dropout: *dropRate}}, nil
 }
 
 func runTrain(ctx context.Context, env Env, args []string) error {
@@ -178,7 +177,14 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	sc, err = oneCellLine(sc, t.cellLine)
+	sc, err = selectCellLines(sc, t.screenDir == "", t.cellLine, t.cellLines)
+	if err != nil {
+		return err
+	}
+	if len(sc.CellLines) > 1 {
+		t.mc.Model.BatchSize = model.PanelBatchSize // one model over every line (a panel)
+	}
+	t.m, err = newMethod(t.method, t.mc)
 	if err != nil {
 		return err
 	}
@@ -351,6 +357,9 @@ func modelMeta(sc *drugcomb.Screen, dir string, score int, method string, sig *l
 			return nil, err
 		}
 		id.Dir = abs
+	}
+	if len(sc.CellLines) > 1 {
+		id.CellLines = sc.CellLines // the model's embedding order; Digest covers the first
 	}
 	return &trained.Meta{Method: method, Screen: id, Drugs: trained.NewDrugs(sc.Drugs), Signatures: trained.NewSignatures(sig, sc.Drugs), Training: tr}, nil
 }
@@ -558,7 +567,7 @@ func reportStructures(env Env, who, consequence string, rep features.Report, n i
 }
 
 // sigmaFeaturesUsage documents --sigma-features (deup train, deup bench).
-const sigmaFeaturesUsage = "stationarizing inputs of DEUP's sigma path, relative to the in-sample pairs: none, or a list of density (log Tanimoto-kernel density of the pair among the in-sample pairs), counts (log1p in-sample pairs of each drug) spread (log spread of each drug's in-sample targets), variance (log neural-linear variance of the mean's last layer on the in-sample pairs), error (log mean out-of-sample |y-mu| of each drug's other validation pairs), inerror (the same over the in-sample pairs) and xerror (error from twice the out-of-sample residuals: the validation pairs' and the in-sample pairs' under a second mean trained with the two sets swapped; doubles the training time); see docs/sigma-features.md"
+const sigmaFeaturesUsage = "stationarizing inputs of DEUP's sigma path, relative to the in-sample pairs: none, or a list of density (log Tanimoto-kernel density of the pair among the in-sample pairs), counts (log1p in-sample pairs of each drug) spread (log spread of each drug's in-sample targets), lines (a panel: log1p in-sample pairs of the pair's cell line and log spread of its in-sample targets), variance (log neural-linear variance of the mean's last layer on the in-sample pairs), error (log mean out-of-sample |y-mu| of each drug's other validation pairs), inerror (the same over the in-sample pairs) and xerror (error from twice the out-of-sample residuals: the validation pairs' and the in-sample pairs' under a second mean trained with the two sets swapped; doubles the training time); see docs/sigma-features.md"
 
 // sigmaLossUsage documents --sigma-loss (deup train, deup bench).
 const sigmaLossUsage = "loss of DEUP's sigma refit on the out-of-sample pairs: nll (Gaussian negative log-likelihood) or log (regression of log sigma on log |y-mu|, then one held-out Gaussian scale); see docs/sigma-features.md"

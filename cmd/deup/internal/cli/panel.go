@@ -1,0 +1,41 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/deup-screening/deup/drugcomb"
+)
+
+const cellLinesUsage = "cell lines of a panel: all, or A,B,… (default: all of a screen from --screen; the synthetic default keeps its first)"
+
+// selectCellLines applies --cell-line NAME and --cell-lines all|A,B,…:
+// one named line; the listed lines; or, with neither, every line of an
+// imported screen (a one-line screen is unchanged) and the first line of
+// the synthetic default (synthetic true), which every command has always
+// used alone.
+func selectCellLines(sc *drugcomb.Screen, synthetic bool, one, many string) (*drugcomb.Screen, error) {
+	switch {
+	case one != "" && many != "":
+		return nil, fmt.Errorf("%w: --cell-line and --cell-lines: give one of them", ErrUsage)
+	case one != "":
+		return oneCellLine(sc, one)
+	case many == "all":
+		return sc, nil
+	case many != "":
+		var names []string
+		for _, n := range strings.Split(many, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				names = append(names, n)
+			}
+		}
+		out, err := sc.KeepCellLines(names)
+		if err != nil {
+			return nil, fmt.Errorf("%w: --cell-lines: %v", ErrUsage, err)
+		}
+		return out, nil
+	case synthetic || len(sc.CellLines) == 1:
+		return oneCellLine(sc, "")
+	}
+	return sc, nil
+}

@@ -1,0 +1,264 @@
+package model
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"hash/crc64"
+	"math"
+	"testing"
+)
+
+// linesToy is the toy screen measured on nl cell lines: line l adds
+// 3·l to every pair's score, so a model that knows the line can tell them
+// apart. Every pair is on every line; the split is the toy's, per line.
+func linesToy(nl int) *toyProblem {
+	tp := makeToy(11, 14, 24, 6, 0.2)
+	np := len(tp.d.Pairs)
+	d := &Dataset{Features: tp.d.Features}
+	for l := range nl {
+		d.LineNames = append(d.LineNames, fmt.Sprintf("L%d", l))
+		for i, p := range tp.d.Pairs {
+			d.Pairs = append(d.Pairs, Pair{A: p.A, B: p.B, Line: l})
+			d.Y = append(d.Y, tp.d.Y[i]+3*float64(l))
+			d.N = append(d.N, tp.d.N[i])
+			d.Var = append(d.Var, tp.d.Var[i])
+		}
+	}
+	out := &toyProblem{d: d}
+	for l := range nl {
+		for _, i := range tp.split.Train {
+			out.split.Train = append(out.split.Train, l*np+i)
+		}
+		for _, i := range tp.split.Val {
+			out.split.Val = append(out.split.Val, l*np+i)
+		}
+		for _, i := range tp.split.Test {
+			out.split.Test = append(out.split.Test, l*np+i)
+		}
+	}
+	return out
+}
+
+// TestGraphMatchesInferenceLines: with a cell-line embedding the graph's
+// forward pass and the per-drug inference path agree, and the line
+// changes μ and σ.
+func TestGraphMatchesInferenceLines(t *testing.T) {
+	tp := linesToy(3)
+	cfg := smallConfig()
+	cfg.lines = 3
+	n := newNetwork(cfg, 24, true, 2)
+	e := n.byName["cl.e"]
+	if e == nil {
+		t.Fatal("no cell-line embedding")
+	}
+	ed := e.t.Data().([]float64)
+	for i, v := range ed {
+		if v != 0 {
+			t.Fatalf("cl.e[%d] = %v: the embedding does not start at 0", i, v)
+		}
+		ed[i] = math.Sin(float64(7*i + 3)) // as if trained
+	}
+	idx := []int{1, 2, 100, 150, 200, 210}
+	var b batch
+	tp.d.makeBatch(idx, 0, 1, &b)
+	g, err := n.buildGraph(len(b.drugs), cfg.BatchSize, lossNLL, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.close()
+	g.setInputs(tp.d.Features, b.drugs, b.pa, b.pb, b.line, b.y, b.w, 1)
+	if _, err := g.run(); err != nil {
+		t.Fatal(err)
+	}
+	gmu, gsig := toFloat64(g.muV.Tensor().Data()), toFloat64(g.sigmaV.Tensor().Data())
+	pa, pb, pl := make([]int, len(idx)), make([]int, len(idx)), make([]int, len(idx))
+	for k, i := range idx {
+		pa[k], pb[k], pl[k] = tp.d.Pairs[i].A, tp.d.Pairs[i].B, tp.d.Pairs[i].Line
+	}
+	fwd := newForwarder(n)
+	mu, sig := make([]float64, len(idx)), make([]float64, len(idx))
+	fwd.pairsSide(tp.d.Features, pa, pb, pl, 1, nil, mu, sig, nil)
+	for k := range idx {
+		if math.Abs(mu[k]-gmu[k]) > 1e-12 || math.Abs(sig[k]-gsig[k]) > 1e-12 {
+			t.Errorf("pair %d: graph (%v, %v), inference (%v, %v)", k, gmu[k], gsig[k], mu[k], sig[k])
+		}
+	}
+	// The same drugs on another line.
+	other := make([]int, len(idx))
+	for k := range other {
+		other[k] = (pl[k] + 1) % 3
+	}
+	mu2, sig2 := make([]float64, len(idx)), make([]float64, len(idx))
+	fwd.pairsSide(tp.d.Features, pa, pb, other, 1, nil, mu2, sig2, nil)
+	if mu2[0] == mu[0] || sig2[0] == sig[0] {
+		t.Errorf("the cell line does not change μ or σ: (%v, %v) vs (%v, %v)", mu[0], sig[0], mu2[0], sig2[0])
+	}
+}
+
+// TestLinesEveryMethod trains each network method on three lines whose
+// scores differ by a constant per line: the fitted model must recover the
+// line offsets, and a saved and loaded model predicts the same numbers.
+func TestLinesEveryMethod(t *testing.T) {
+	tp := linesToy(3)
+	cfg := Config{TowerHidden: 16, TowerOut: 8, CombHidden: 16, SigmaHidden: 8, BatchSize: 32, MaxEpochs: 200, Patience: 200, Seed: 3}
+	for _, m := range []Method{NewDEUP(cfg), NewEnsemble(cfg, 2, false), NewMCDropout(cfg, 0.1, 3)} {
+		t.Run(m.Name(), func(t *testing.T) {
+			if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
+				t.Fatal(err)
+			}
+			test := make([]Pair, len(tp.split.Test))
+			for k, i := range tp.split.Test {
+				test[k] = tp.d.Pairs[i]
+			}
+			pred, err := m.Predict(tp.d.Features, test)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Mean predicted offset of line 2 over line 0 (true offset 6).
+			var s [3]float64
+			var c [3]int
+			for k, p := range test {
+				s[p.Line] += pred[k].Mu
+				c[p.Line]++
+			}
+			off := s[2]/float64(c[2]) - s[0]/float64(c[0])
+			if off < 1 || off > 9 { // learned in the right direction (0 without the line)
+				t.Errorf("predicted line-2 offset %.2f, true 6", off)
+			}
+			var buf bytes.Buffer
+			if err := m.Save(&buf); err != nil {
+				t.Fatal(err)
+			}
+			back, err := Load(&buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, err := back.Predict(tp.d.Features, test)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k := range pred {
+				if pred[k] != again[k] {
+					t.Fatalf("pair %d: %+v before saving, %+v after loading", k, pred[k], again[k])
+				}
+			}
+			if _, err := m.Predict(tp.d.Features, []Pair{{A: 0, B: 1, Line: 3}}); err == nil {
+				t.Error("a cell line the model does not know is accepted")
+			}
+		})
+	}
+}
+
+// TestOneLineUnchanged pins the predictions of every network method on a
+// one-line screen to the numbers they gave before the cell-line input
+// existed (CRC-64 of the predictions' bits, computed on main 49eb350).
+func TestOneLineUnchanged(t *testing.T) {
+	tp := makeToy(5, 12, 20, 5, 0.2)
+	cfg := Config{TowerHidden: 16, TowerOut: 8, CombHidden: 16, SigmaHidden: 8, BatchSize: 32, MaxEpochs: 6, Patience: 6, Seed: 7}
+	want := map[string]uint64{"deup": 0x88c96082bc05b9f7, "ensemble": 0x3e2f7cd1972f6245, "mcdropout": 0x2ecf8258dd76b34b}
+	for _, m := range []Method{NewDEUP(cfg), NewEnsemble(cfg, 2, false), NewMCDropout(cfg, 0.1, 3)} {
+		if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
+			t.Fatal(err)
+		}
+		pred, err := m.Predict(tp.d.Features, tp.d.Pairs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := crc64.New(crc64.MakeTable(crc64.ECMA))
+		for _, p := range pred {
+			for _, v := range []float64{p.Mu, p.SigmaTotal, p.SigmaEpistemic, p.SigmaAleatoric} {
+				fmt.Fprintf(h, "%x;", math.Float64bits(v))
+			}
+		}
+		if got := h.Sum64(); got != want[m.Name()] {
+			t.Errorf("%s: predictions hash %#x, want %#x", m.Name(), got, want[m.Name()])
+		}
+	}
+}
+
+// TestSigmaLineFeatures: the lines σ feature gives each pair its line's
+// in-sample count and target spread, leaving a D_in pair out of its own
+// line's statistics, and a model with it saves and loads.
+func TestSigmaLineFeatures(t *testing.T) {
+	tp := linesToy(3)
+	// Line 2 is noisier and half of it is dropped from D_in.
+	var train []int
+	for _, i := range tp.split.Train {
+		if tp.d.Pairs[i].Line == 2 {
+			tp.d.Y[i] += 5 * math.Sin(float64(i))
+			if i%2 == 0 {
+				continue
+			}
+		}
+		train = append(train, i)
+	}
+	sf, err := ParseSigmaFeatures("lines")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, all := datasetSigmaFeatures(sf, tp.d, train, tp.split.Val)
+	if len(r.LineStats) != 3 {
+		t.Fatalf("%d cell lines of statistics", len(r.LineStats))
+	}
+	raw := func(i int, col int) float64 { return all[i*2+col]*r.SD[col] + r.Mean[col] }
+	v0, v2 := tp.split.Val[0], -1
+	for _, i := range tp.split.Val {
+		if tp.d.Pairs[i].Line == 2 {
+			v2 = i
+			break
+		}
+	}
+	if tp.d.Pairs[v0].Line == 2 {
+		t.Skip("toy split starts with line 2")
+	}
+	if c0, c2 := raw(v0, 0), raw(v2, 0); !(c2 < c0) {
+		t.Errorf("log1p count: line %d %.3f, line 2 %.3f (line 2 has fewer in-sample pairs)", tp.d.Pairs[v0].Line, c0, c2)
+	}
+	if s0, s2 := raw(v0, 1), raw(v2, 1); !(s2 > s0) {
+		t.Errorf("log spread: line %d %.3f, line 2 %.3f (line 2 is noisier)", tp.d.Pairs[v0].Line, s0, s2)
+	}
+	// Leave-pair-out: a D_in pair's count is one less than a D_out pair's
+	// on the same line.
+	in := train[0]
+	var out int
+	for _, i := range tp.split.Val {
+		if tp.d.Pairs[i].Line == tp.d.Pairs[in].Line {
+			out = i
+			break
+		}
+	}
+	if a, b := math.Expm1(raw(in, 0)), math.Expm1(raw(out, 0)); math.Abs(b-a-1) > 1e-9 {
+		t.Errorf("in-sample count %v, out-of-sample %v: want one less", a, b)
+	}
+	cfg := Config{TowerHidden: 16, TowerOut: 8, CombHidden: 16, SigmaHidden: 8, BatchSize: 32, MaxEpochs: 3, Patience: 3, Seed: 3, SigmaFeatures: sf}
+	m := NewDEUP(cfg)
+	if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
+		t.Fatal(err)
+	}
+	test := make([]Pair, len(tp.split.Test))
+	for k, i := range tp.split.Test {
+		test[k] = tp.d.Pairs[i]
+	}
+	pred, err := m.Predict(tp.d.Features, test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := m.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := back.Predict(tp.d.Features, test)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range pred {
+		if pred[k] != again[k] {
+			t.Fatalf("pair %d: %+v before saving, %+v after loading", k, pred[k], again[k])
+		}
+	}
+}
