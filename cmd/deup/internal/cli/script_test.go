@@ -50,6 +50,10 @@ var update = flag.Bool("update", false, "rewrite the expected output in testdata
 //	               condition is false (a script says [!data:REL] skip),
 //	               except under DEUP_REQUIRE_DATA=1, where it fails.
 func TestScript(t *testing.T) {
+	// The data directory is found once, here, from the package directory:
+	// shareddata.Dir walks up from the working directory, which the scripts'
+	// in-process runs change while other scripts evaluate conditions.
+	dataDir, dataErr := shareddata.Dir()
 	testscript.Run(t, testscript.Params{
 		// Absolute: the in-process runs change the working directory.
 		Dir:                 filepath.Join(pkgDir, "testdata", "script"),
@@ -58,8 +62,8 @@ func TestScript(t *testing.T) {
 		RequireUniqueNames:  true,
 		Setup: func(e *testscript.Env) error {
 			e.Values[statusKey{}] = new(int)
-			d, err := shareddata.Dir()
-			if err != nil {
+			d := dataDir
+			if dataErr != nil {
 				d = filepath.Join(e.WorkDir, "no-shared-data")
 			}
 			e.Setenv("DATA", d)
@@ -71,9 +75,9 @@ func TestScript(t *testing.T) {
 			if !ok {
 				return false, fmt.Errorf("unknown condition %q", cond)
 			}
-			d, err := shareddata.Dir()
+			err := dataErr
 			if err == nil {
-				_, err = os.Stat(filepath.Join(d, filepath.FromSlash(rel)))
+				_, err = os.Stat(filepath.Join(dataDir, filepath.FromSlash(rel)))
 			}
 			if err != nil {
 				if shareddata.Required() {
