@@ -126,32 +126,8 @@ type Report struct {
 	Drugs            []*drugcomb.Tally `json:"drugs"` // notes on the NSC -> drug mapping (filled by BuildScreen)
 }
 
-func tally(list *[]*drugcomb.Tally, reason, where, detail string) {
-	var t *drugcomb.Tally
-	for _, x := range *list {
-		if x.Reason == reason {
-			t = x
-			break
-		}
-	}
-	if t == nil {
-		t = &drugcomb.Tally{Reason: reason, Examples: []drugcomb.Example{}}
-		*list = append(*list, t)
-	}
-	t.Count++
-	if len(t.Examples) < drugcomb.MaxExamples {
-		t.Examples = append(t.Examples, drugcomb.Example{Where: where, Detail: detail})
-	}
-}
-
 // UnusedWells is the number of wells not used.
-func (r *Report) UnusedWells() int {
-	n := 0
-	for _, t := range r.Unused {
-		n += t.Count
-	}
-	return n
-}
+func (r *Report) UnusedWells() int { return drugcomb.TallyCount(r.Unused) }
 
 // Result is what Import computes.
 type Result struct {
@@ -291,16 +267,16 @@ func (e *engine) add(w *Well) {
 	}
 	switch {
 	case w.Valid == 'N' || w.Valid == 'n':
-		tally(&rep.Unused, ReasonInvalid, e.where(w.Line), "VALID=N")
+		drugcomb.AddTally(&rep.Unused, ReasonInvalid, e.where(w.Line), "VALID=N")
 		return
 	case !w.HasGrowth:
-		tally(&rep.Unused, ReasonNoGrowth, e.where(w.Line), "")
+		drugcomb.AddTally(&rep.Unused, ReasonNoGrowth, e.where(w.Line), "")
 		return
 	}
 	micro1, ok1 := unitMicro(w.Unit1)
 	micro2, ok2 := unitMicro(w.Unit2)
 	if !ok1 || (w.NSC2 != 0 && !ok2) {
-		tally(&rep.Unused, ReasonUnit, e.where(w.Line), fmt.Sprintf("CONCUNIT1=%q CONCUNIT2=%q", w.Unit1, w.Unit2))
+		drugcomb.AddTally(&rep.Unused, ReasonUnit, e.where(w.Line), fmt.Sprintf("CONCUNIT1=%q CONCUNIT2=%q", w.Unit1, w.Unit2))
 		return
 	}
 	p := e.plate(w)
@@ -437,7 +413,7 @@ func (e *engine) resolve(p *plateState) {
 			rep.ReferenceWells++
 			continue
 		}
-		tally(&rep.Unused, ReasonSingleOnly, e.where(int(l.line)), fmt.Sprintf("NSC %d at %g alone on plate %s", s.k.nsc, s.k.conc, p.plate))
+		drugcomb.AddTally(&rep.Unused, ReasonSingleOnly, e.where(int(l.line)), fmt.Sprintf("NSC %d at %g alone on plate %s", s.k.nsc, s.k.conc, p.plate))
 	}
 	clear(p.singles)
 	p.acc, p.lines, p.combos = p.acc[:0], p.lines[:0], p.combos[:0]
@@ -462,7 +438,7 @@ func (e *engine) block(p *plateState, ws []comboWell) {
 			if !ok2 {
 				miss = append(miss, fmt.Sprintf("NSC %d at %g", w.nsc2, w.c2))
 			}
-			tally(&rep.Unused, ReasonMissingPartner, e.where(int(w.line)), fmt.Sprintf("no single-agent well of %v on plate %s", miss, p.plate))
+			drugcomb.AddTally(&rep.Unused, ReasonMissingPartner, e.where(int(w.line)), fmt.Sprintf("no single-agent well of %v on plate %s", miss, p.plate))
 			continue
 		}
 		s1, s2 := &p.acc[i1], &p.acc[i2]

@@ -65,7 +65,7 @@ func BuildScreen(name string, scores []ComboScore, src Sources, rep *Report) (*d
 		if !ok {
 			nm = "NSC " + strconv.Itoa(n)
 			if src.Names != nil {
-				tally(&rep.Drugs, NoteNoName, "NSC "+strconv.Itoa(n), "not in the names file")
+				drugcomb.AddTally(&rep.Drugs, NoteNoName, "NSC "+strconv.Itoa(n), "not in the names file")
 			}
 		}
 		key := strings.ToLower(nm)
@@ -89,7 +89,7 @@ func BuildScreen(name string, scores []ComboScore, src Sources, rep *Report) (*d
 	idx := map[*drugInfo]int{}
 	for _, d := range order {
 		if len(d.nscs) > 1 {
-			tally(&rep.Drugs, NoteMerged, d.name, fmt.Sprintf("NSC %v", d.nscs))
+			drugcomb.AddTally(&rep.Drugs, NoteMerged, d.name, fmt.Sprintf("NSC %v", d.nscs))
 		}
 		dr := drugcomb.Drug{ID: strconv.Itoa(d.nscs[0]), Name: d.name}
 		var refused []string
@@ -108,16 +108,16 @@ func BuildScreen(name string, scores []ComboScore, src Sources, rep *Report) (*d
 		}
 		if dr.SMILES == "" {
 			for _, r := range refused {
-				tally(&rep.Drugs, NoteRefused, d.name, r)
+				drugcomb.AddTally(&rep.Drugs, NoteRefused, d.name, r)
 			}
 			if src.Catalogue != nil {
 				if cd, ok := src.Catalogue.Lookup(d.name); ok && cd.SMILES != "" {
 					dr.SMILES, dr.PubChemCID = cd.SMILES, cd.PubChemCID
-					tally(&rep.Drugs, NoteCatalogue, d.name, src.Catalogue.File)
+					drugcomb.AddTally(&rep.Drugs, NoteCatalogue, d.name, src.Catalogue.File)
 				}
 			}
 			if dr.SMILES == "" {
-				tally(&rep.Drugs, NoteNoSMILES, d.name, fmt.Sprintf("NSC %v: not in the SDF, refused, or not in --drugs", d.nscs))
+				drugcomb.AddTally(&rep.Drugs, NoteNoSMILES, d.name, fmt.Sprintf("NSC %v: not in the SDF, refused, or not in --drugs", d.nscs))
 			}
 		}
 		idx[d] = b.Drug(dr)
@@ -125,7 +125,7 @@ func BuildScreen(name string, scores []ComboScore, src Sources, rep *Report) (*d
 	for _, c := range scores {
 		a, bb := idx[nscDrug[c.NSC1]], idx[nscDrug[c.NSC2]]
 		if a == bb {
-			tally(&rep.Drugs, NoteSelfPair, fmt.Sprintf("NSC %d + NSC %d on %s", c.NSC1, c.NSC2, c.Cell), nscDrug[c.NSC1].name)
+			drugcomb.AddTally(&rep.Drugs, NoteSelfPair, fmt.Sprintf("NSC %d + NSC %d on %s", c.NSC1, c.NSC2, c.Cell), nscDrug[c.NSC1].name)
 			continue
 		}
 		cell := b.CellLine(c.Cell)

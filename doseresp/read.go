@@ -116,30 +116,11 @@ type Report struct {
 }
 
 func (r *Report) skip(reason, where, detail string) {
-	var t *drugcomb.Tally
-	for _, x := range r.Skipped {
-		if x.Reason == reason {
-			t = x
-		}
-	}
-	if t == nil {
-		t = &drugcomb.Tally{Reason: reason, Examples: []drugcomb.Example{}}
-		r.Skipped = append(r.Skipped, t)
-	}
-	t.Count++
-	if len(t.Examples) < drugcomb.MaxExamples {
-		t.Examples = append(t.Examples, drugcomb.Example{Where: where, Detail: detail})
-	}
+	drugcomb.AddTally(&r.Skipped, reason, where, detail)
 }
 
 // SkippedBlocks is the number of blocks not scored.
-func (r *Report) SkippedBlocks() int {
-	n := 0
-	for _, t := range r.Skipped {
-		n += t.Count
-	}
-	return n
-}
+func (r *Report) SkippedBlocks() int { return drugcomb.TallyCount(r.Skipped) }
 
 // WriteText writes the report for a terminal.
 func (r *Report) WriteText(w io.Writer) error {

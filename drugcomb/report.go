@@ -139,7 +139,11 @@ func LineReports(s *Screen) []LineReport {
 	return out
 }
 
-func (r *Report) tally(list *[]*Tally, reason, where, detail string) {
+// AddTally counts one more occurrence of reason in *list (adding its Tally
+// if it is new) and keeps where and detail as an example while the tally
+// has fewer than MaxExamples: the one way every data report counts what it
+// did not use.
+func AddTally(list *[]*Tally, reason, where, detail string) {
 	var t *Tally
 	for _, x := range *list {
 		if x.Reason == reason {
@@ -158,15 +162,18 @@ func (r *Report) tally(list *[]*Tally, reason, where, detail string) {
 }
 
 // drop records an unused row.
-func (r *Report) drop(reason, where, detail string) { r.tally(&r.Dropped, reason, where, detail) }
+func (r *Report) drop(reason, where, detail string) { AddTally(&r.Dropped, reason, where, detail) }
 
 // note records something that did not drop a row.
-func (r *Report) note(reason, where, detail string) { r.tally(&r.Notes, reason, where, detail) }
+func (r *Report) note(reason, where, detail string) { AddTally(&r.Notes, reason, where, detail) }
 
 // DroppedRows is the number of rows not used.
-func (r *Report) DroppedRows() int {
+func (r *Report) DroppedRows() int { return TallyCount(r.Dropped) }
+
+// TallyCount is the sum of the tallies' counts.
+func TallyCount(ts []*Tally) int {
 	n := 0
-	for _, t := range r.Dropped {
+	for _, t := range ts {
 		n += t.Count
 	}
 	return n
@@ -219,11 +226,11 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "  rows not used    0\n")
 	} else {
 		fmt.Fprintf(&b, "  rows not used    %d\n", r.DroppedRows())
-		writeTallies(&b, r.Dropped)
+		WriteTallies(&b, r.Dropped)
 	}
 	if len(r.Notes) > 0 {
 		fmt.Fprintf(&b, "  notes\n")
-		writeTallies(&b, r.Notes)
+		WriteTallies(&b, r.Notes)
 	}
 	if len(r.UnusableStructures) > 0 {
 		fmt.Fprintf(&b, "  drugs left out, SMILES unusable: %d (with their rows)\n", len(r.UnusableStructures))
@@ -235,7 +242,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	return err
 }
 
-func writeTallies(b *strings.Builder, ts []*Tally) {
+// WriteTallies writes tallies as WriteText does (reason, count, examples),
+// for every report that counts by reason.
+func WriteTallies(b *strings.Builder, ts []*Tally) {
 	for _, t := range ts {
 		fmt.Fprintf(b, "    %-36s %d\n", t.Reason, t.Count)
 		for _, e := range t.Examples {
@@ -262,7 +271,3 @@ func SaveReport(dir string, r *Report) error {
 	}
 	return nil
 }
-
-// WriteTallies writes tallies as WriteText does (reason, count, examples),
-// for other reports that count by reason.
-func WriteTallies(b *strings.Builder, ts []*Tally) { writeTallies(b, ts) }
