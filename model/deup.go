@@ -115,8 +115,47 @@ func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progre
 		}
 	}
 	m.alea = fitAleatoric(d, idx, m.sd)
+	if err := m.fitExcess(d, split.Val); err != nil {
+		return err
+	}
 	m.nov = nov
 	m.trained = true
+	return nil
+}
+
+// fitExcess fits the excess link (excess.go) on the out-of-sample
+// residuals of the validation pairs val, with the network and a(x) fitted
+// and before the novelty scale (every validation pair's drugs are
+// training drugs). No link without a pooled aleatoric estimate.
+func (m *DEUP) fitExcess(d *Dataset, val []int) error {
+	if m.alea == nil || m.alea.legacy() || len(val) == 0 {
+		return nil
+	}
+	m.alea.LinkC, m.alea.LinkTau = 0, 0
+	m.nov, m.trained = nil, true
+	pairs := make([]Pair, len(val))
+	for k, i := range val {
+		pairs[k] = d.Pairs[i]
+	}
+	pred, err := m.Predict(d.Features, pairs)
+	m.trained = false
+	if err != nil {
+		return fmt.Errorf("model: excess link: %w", err)
+	}
+	actx := m.alea.context()
+	r, s, a := make([]float64, len(val)), make([]float64, len(val)), make([]float64, len(val))
+	for k, i := range val {
+		e := (d.Y[i] - pred[k].Mu) / m.sd
+		r[k] = e * e
+		st := pred[k].SigmaTotal / m.sd
+		s[k] = st * st
+		n := 1.0
+		if d.N != nil && d.N[i] > 1 {
+			n = float64(d.N[i])
+		}
+		a[k] = actx.pair(d.Features, pairs[k].A, pairs[k].B, pairs[k].Line) / n
+	}
+	m.alea.LinkC, m.alea.LinkTau = fitExcessLink(r, s, a)
 	return nil
 }
 
@@ -241,11 +280,23 @@ func (m *DEUP) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 			if nctx != nil {
 				st *= math.Sqrt(m.nov.scale(nctx.pair(f, part[i].A, part[i].B)))
 			}
+			if actx != nil && m.alea.linked() {
+				// e = a/RepN + u (excess.go), scaled for new chemistry.
+				s := sig[i] * m.scale()
+				a := actx.pair(f, part[i].A, part[i].B, part[i].Line) / m.alea.RepN
+				e := a + excessU(m.alea.LinkC, m.alea.LinkTau, s*s, a)
+				if nctx != nil {
+					e *= m.nov.scale(nctx.pair(f, part[i].A, part[i].B))
+				}
+				out[lo+i] = Prediction{Mu: mu[i]*m.sd + m.mean, SigmaTotal: math.Sqrt(e) * m.sd,
+					SigmaAleatoric: math.Sqrt(a) * m.sd, SigmaEpistemic: math.Sqrt(max(e-a, 0)) * m.sd}
+				continue
+			}
 			sa := 0.0
 			if m.alea != nil {
 				var a float64
 				if actx != nil {
-					a = actx.pair(f, part[i].A, part[i].B)
+					a = actx.pair(f, part[i].A, part[i].B, part[i].Line)
 				} else {
 					a = m.alea.variance(hid[i*h : (i+1)*h])
 				}
