@@ -219,12 +219,21 @@ func (m *DEUP) AleatoricNote() string {
 	if m.alea.PriorDF > 0 {
 		d0 = fmt.Sprintf("%.3g", m.alea.PriorDF)
 	}
+	if n := len(m.alea.LineVar); n > 0 {
+		reps += fmt.Sprintf("; a level per cell line, %d lines", n)
+	}
+	if m.alea.linked() {
+		reps += fmt.Sprintf("; e = a + u, u = tau softplus((c s - a)/tau) with c %.3g, sqrt(tau) %.3g", m.alea.LinkC, math.Sqrt(m.alea.LinkTau)*m.sd)
+	}
 	return fmt.Sprintf("aleatoric from replicate variance pooled with empirical-Bayes shrinkage (%d replicated pairs, %.0f df; screen sd %.3g, prior df %s; %d drugs with their own moderated variance%s)", m.alea.Pairs, m.alea.DF, math.Sqrt(m.alea.S0)*m.sd, d0, len(m.alea.Drugs), reps)
 }
 
-// Predict returns μ (bit 0) and σ_total (bit 1, the out-of-sample σ) per
-// pair, with σ_aleatoric² = min(a(x)/RepN, σ_total²) and σ_epistemic² =
-// σ_total² − σ_aleatoric², all in target units.
+// Predict returns μ (bit 0) and σ_total per pair, in target units: with
+// the excess link (excess.go) σ_total² = e(x) = a(x)/RepN + u(x) (u from
+// the σ path, bit 1), σ_aleatoric² = a(x)/RepN and σ_epistemic² = e(x) −
+// σ_aleatoric² > 0, e scaled for new chemistry (novelty.go); files
+// without the link: σ_total from the σ path, σ_aleatoric² =
+// min(a(x)/RepN, σ_total²).
 func (m *DEUP) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 	if err := checkPredict(m.trained, m.feat, m.cfg.lines, f, pairs); err != nil {
 		return nil, err
