@@ -97,6 +97,16 @@ type aleatoric struct {
 	// split σ_aleatoric² = min(a/RepN, e).
 	LinkC   float64 `json:"link_c,omitempty"`
 	LinkTau float64 `json:"link_tau,omitempty"`
+	// LinkLambda scales a(x) (excess.go); 0 in files before it: 1.
+	LinkLambda float64 `json:"link_lambda,omitempty"`
+}
+
+// lambda is the noise scale of the excess link (1 when unset).
+func (a *aleatoric) lambda() float64 {
+	if a.LinkLambda > 0 {
+		return a.LinkLambda
+	}
+	return 1
 }
 
 // linked reports an excess link.
@@ -354,8 +364,8 @@ func (a *aleatoric) check(h int) error {
 		}
 		return nil
 	}
-	if !(a.LinkC >= 0) || math.IsInf(a.LinkC, 0) || !(a.LinkTau >= 0) || math.IsInf(a.LinkTau, 0) {
-		return fmt.Errorf("aleatoric: excess link c %v, tau %v", a.LinkC, a.LinkTau)
+	if !(a.LinkC >= 0) || math.IsInf(a.LinkC, 0) || !(a.LinkTau >= 0) || math.IsInf(a.LinkTau, 0) || !(a.LinkLambda >= 0) || math.IsInf(a.LinkLambda, 0) {
+		return fmt.Errorf("aleatoric: excess link c %v, tau %v, lambda %v", a.LinkC, a.LinkTau, a.LinkLambda)
 	}
 	if !(a.S0 >= 0) || math.IsInf(a.S0, 0) || !(a.PriorDF >= 0) || math.IsInf(a.PriorDF, 0) || len(a.Drugs) != len(a.DrugVar) || a.NBits < 1 || a.NBits > MaxFeatures {
 		return fmt.Errorf("aleatoric: s0² %v, prior df %v, %d drugs with %d variances, %d bits", a.S0, a.PriorDF, len(a.Drugs), len(a.DrugVar), a.NBits)

@@ -115,7 +115,7 @@ func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progre
 		}
 	}
 	m.alea = fitAleatoric(d, idx, m.sd)
-	if err := m.fitExcess(d, split.Val); err != nil {
+	if err := m.fitExcess(d, split.Val, idx); err != nil {
 		return err
 	}
 	m.nov = nov
@@ -126,12 +126,14 @@ func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progre
 // fitExcess fits the excess link (excess.go) on the out-of-sample
 // residuals of the validation pairs val, with the network and a(x) fitted
 // and before the novelty scale (every validation pair's drugs are
-// training drugs). No link without a pooled aleatoric estimate.
-func (m *DEUP) fitExcess(d *Dataset, val []int) error {
+// training drugs), jointly with the replicates of the pairs idx (those
+// a(x) was pooled from) for the noise scale λ. No link without a pooled
+// aleatoric estimate.
+func (m *DEUP) fitExcess(d *Dataset, val, idx []int) error {
 	if m.alea == nil || m.alea.legacy() || len(val) == 0 {
 		return nil
 	}
-	m.alea.LinkC, m.alea.LinkTau = 0, 0
+	m.alea.LinkC, m.alea.LinkTau, m.alea.LinkLambda = 0, 0, 0
 	m.nov, m.trained = nil, true
 	pairs := make([]Pair, len(val))
 	for k, i := range val {
@@ -155,7 +157,20 @@ func (m *DEUP) fitExcess(d *Dataset, val []int) error {
 		}
 		a[k] = actx.pair(d.Features, pairs[k].A, pairs[k].B, pairs[k].Line) / n
 	}
-	m.alea.LinkC, m.alea.LinkTau = fitExcessLink(r, s, a)
+	var rep replicates
+	for _, i := range idx {
+		if d.N[i] < 2 || math.IsNaN(d.Var[i]) || math.IsInf(d.Var[i], 0) {
+			continue
+		}
+		p := d.Pairs[i]
+		if ai := actx.pair(d.Features, p.A, p.B, p.Line); ai > 0 {
+			di := float64(d.N[i] - 1)
+			rep.D += di
+			rep.Q += di * d.Var[i] / (m.sd * m.sd) / ai
+		}
+	}
+	f := fitExcessLink(r, s, a, rep)
+	m.alea.LinkC, m.alea.LinkTau, m.alea.LinkLambda = f.C, f.Tau, f.Lambda
 	return nil
 }
 
@@ -223,7 +238,7 @@ func (m *DEUP) AleatoricNote() string {
 		reps += fmt.Sprintf("; a level per cell line, %d lines", n)
 	}
 	if m.alea.linked() {
-		reps += fmt.Sprintf("; e = a + u, u = tau softplus((c s - a)/tau) with c %.3g, sqrt(tau) %.3g", m.alea.LinkC, math.Sqrt(m.alea.LinkTau)*m.sd)
+		reps += fmt.Sprintf("; e = a + u, u = tau softplus((c s - a)/tau) with c %.3g, sqrt(tau) %.3g; noise scale lambda %.3g", m.alea.LinkC, math.Sqrt(m.alea.LinkTau)*m.sd, m.alea.lambda())
 	}
 	return fmt.Sprintf("aleatoric from replicate variance pooled with empirical-Bayes shrinkage (%d replicated pairs, %.0f df; screen sd %.3g, prior df %s; %d drugs with their own moderated variance%s)", m.alea.Pairs, m.alea.DF, math.Sqrt(m.alea.S0)*m.sd, d0, len(m.alea.Drugs), reps)
 }
@@ -292,7 +307,7 @@ func (m *DEUP) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 			if actx != nil && m.alea.linked() {
 				// e = a/RepN + u (excess.go), scaled for new chemistry.
 				s := sig[i] * m.scale()
-				a := actx.pair(f, part[i].A, part[i].B, part[i].Line) / m.alea.RepN
+				a := m.alea.lambda() * actx.pair(f, part[i].A, part[i].B, part[i].Line) / m.alea.RepN
 				e := a + excessU(m.alea.LinkC, m.alea.LinkTau, s*s, a)
 				if nctx != nil {
 					e *= m.nov.scale(nctx.pair(f, part[i].A, part[i].B))

@@ -19,11 +19,14 @@ func TestExcessLink(t *testing.T) {
 	const n = 4000
 	for _, c := range []struct {
 		name  string
-		truth func(s float64) float64 // true e for σ-path s, a = 1
+		truth func(s float64) float64 // true e for σ-path s
 		wantC float64
+		a     float64
+		rep   replicates
 	}{
-		{"crossing", func(s float64) float64 { return max(s, 1.3) }, 1},
-		{"sigma path 2x", func(s float64) float64 { return max(s/2, 1) + 0.2 }, 0.5},
+		{"crossing", func(s float64) float64 { return max(s, 1.3) }, 1, 1, replicates{1000, 1000}},
+		{"sigma path 2x", func(s float64) float64 { return max(s/2, 1) + 0.2 }, 0.5, 1, replicates{1000, 1000}},
+		{"noise overestimated", func(s float64) float64 { return max(s, 1.1) }, 1, 2, replicates{16, 16}},
 	} {
 		rng := rand.New(rand.NewPCG(29, 1))
 		r, s, a := make([]float64, n), make([]float64, n), make([]float64, n)
@@ -32,11 +35,12 @@ func TestExcessLink(t *testing.T) {
 			if c.wantC == 0.5 {
 				s[i] *= 2
 			}
-			a[i] = 1
+			a[i] = c.a
 			z := rng.NormFloat64()
 			r[i] = c.truth(s[i]) * z * z
 		}
-		lc, tau := fitExcessLink(r, s, a)
+		f := fitExcessLink(r, s, a, c.rep)
+		lc, tau, lam := f.C, f.Tau, f.Lambda
 		nll := func(u func(i int) float64) float64 {
 			l := 0.0
 			for i := range r {
@@ -45,18 +49,18 @@ func TestExcessLink(t *testing.T) {
 			}
 			return l / n
 		}
-		fit := nll(func(i int) float64 { return excessU(lc, tau, s[i], a[i]) })
+		fit := nll(func(i int) float64 { return (lam-1)*a[i] + excessU(lc, tau, s[i], lam*a[i]) })
 		hard := nll(func(i int) float64 { return max(s[i]-a[i], 1e-12) })
 		minU, lowU, nLow := math.Inf(1), 0.0, 0
 		for i := range r {
-			u := excessU(lc, tau, s[i], a[i])
+			u := excessU(lc, tau, s[i], lam*a[i])
 			minU = min(minU, u)
-			if lc*s[i] <= a[i] {
+			if lc*s[i] <= lam*a[i] {
 				lowU += u
 				nLow++
 			}
 		}
-		t.Logf("%s: c %.3f, τ %.3f; min u %.3g; mean u where c·s ≤ a %.3g (%d pairs); NLL fit %.4f, hard split %.4f", c.name, lc, tau, minU, lowU/float64(max(nLow, 1)), nLow, fit, hard)
+		t.Logf("%s: λ %.3f, c %.3f, τ %.3f; min u %.3g; mean u where c·s ≤ a %.3g (%d pairs); NLL fit %.4f, hard split %.4f", c.name, lam, lc, tau, minU, lowU/float64(max(nLow, 1)), nLow, fit, hard)
 		if !(minU > 0) {
 			t.Errorf("%s: u = %v somewhere, want > 0 everywhere", c.name, minU)
 		}
@@ -66,7 +70,13 @@ func TestExcessLink(t *testing.T) {
 		if math.Abs(lc-c.wantC) > 0.15*c.wantC {
 			t.Errorf("%s: c = %v, want %v ± 15 %%", c.name, lc, c.wantC)
 		}
-		if c.wantC == 1 && nLow > 0 && !(lowU/float64(nLow) > 0.1) {
+		if c.a == 1 && math.Abs(lam-1) > 0.05 {
+			t.Errorf("%s: λ = %v with replicates agreeing with a, want 1 ± 5 %%", c.name, lam)
+		}
+		if c.a == 2 && !(lam < 0.75) {
+			t.Errorf("%s: λ = %v, want < 0.75 (residuals below the replicates' noise)", c.name, lam)
+		}
+		if c.name == "crossing" && nLow > 0 && !(lowU/float64(nLow) > 0.1) {
 			t.Errorf("%s: mean u %v where s ≤ a, true 0.3", c.name, lowU/float64(nLow))
 		}
 	}
