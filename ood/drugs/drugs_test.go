@@ -80,7 +80,9 @@ func TestScore(t *testing.T) {
 
 // TestScoreEpistemic: the σ_epistemic summaries of deup ood (issue 29),
 // by hand: test pairs with 0, 0, 1, 2 held-out drugs and σ_epistemic 0,
-// 2, 3, 5 give unseen0 1, unseen1 3, unseen2 5 and a zero fraction of ¼;
+// 2, 3, 5 (total variances 0.1, 0.2, 0.3, 0.4: √u < 0.7) give unseen0
+// 1, unseen1 3, unseen2 5, a zero fraction of ¼ and a small fraction of
+// ¼ (only the zero is below a tenth of √u);
 // over two seeds (the second 1, 1, 1, 1) mean and sd; in results.json
 // under methods.NAME.sigma_epistemic and in the markdown.
 func TestScoreEpistemic(t *testing.T) {
@@ -95,7 +97,7 @@ func TestScoreEpistemic(t *testing.T) {
 		}
 	}
 	rep := Score([]*SeedResult{mk(1, []float64{0, 2, 3, 5}), mk(2, []float64{1, 1, 1, 1})}, []string{"ensemble"}, nil)
-	if got, want := rep.PerSeed["ensemble"][0].Epi, [4]float64{1, 3, 5, 0.25}; got != want {
+	if got, want := rep.PerSeed["ensemble"][0].Epi, [5]float64{1, 3, 5, 0.25, 0.25}; got != want {
 		t.Errorf("seed 1 summary %v, want %v", got, want)
 	}
 	var buf strings.Builder
@@ -118,7 +120,7 @@ func TestScoreEpistemic(t *testing.T) {
 	if err := rep.WriteMarkdown(&buf); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(buf.String(), "| ensemble | 1.000 ± 0.000 | 2.000 ± 1.414 | 3.000 ± 2.828 | 0.125 ± 0.177 |") {
+	if !strings.Contains(buf.String(), "| ensemble | 1.000 ± 0.000 | 2.000 ± 1.414 | 3.000 ± 2.828 | 0.125 ± 0.177 | 0.125 ± 0.177 |") {
 		t.Errorf("markdown lacks the sigma_epistemic row:\n%s", buf.String())
 	}
 }

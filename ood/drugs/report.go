@@ -41,40 +41,49 @@ type methodJSON struct {
 	SRCCExcessRisk *Stat `json:"srcc_excess_risk,omitempty"`
 	RMSE           Stat  `json:"rmse"`
 	TrainSeconds   Stat  `json:"train_seconds"`
-	// SigmaEpistemic: unseen0, unseen1, unseen2, zero_fraction (EpiNames),
-	// as deup bench's results.json; absent for a method without one.
+	// SigmaEpistemic: unseen0, unseen1, unseen2, zero_fraction,
+	// small_fraction (EpiNames), as deup bench's results.json; absent for a
+	// method without one.
 	SigmaEpistemic map[string]Stat `json:"sigma_epistemic,omitempty"`
 }
 
 // EpiNames are the keys of results.json's methods.NAME.sigma_epistemic,
-// those of deup bench: the mean σ_epistemic of the test pairs with 0, 1
-// and 2 held-out drugs, and the share of test pairs with σ_epistemic = 0.
-func EpiNames() []string { return []string{"unseen0", "unseen1", "unseen2", "zero_fraction"} }
+// those of deup bench (bench.EpiNames): the mean σ_epistemic of the test
+// pairs with 0, 1 and 2 held-out drugs, the share of test pairs with
+// σ_epistemic = 0, and the share with σ_epistemic below a tenth of
+// σ_total (√u: a method's total variance or predicted loss).
+func EpiNames() []string {
+	return []string{"unseen0", "unseen1", "unseen2", "zero_fraction", "small_fraction"}
+}
 
-// epiSummary is Scores.Epi of one method's σ_epistemic epi on test pairs
-// with unseen counts unseen: the means by count and the zero fraction
+// epiSummary is Scores.Epi of one method's σ_epistemic epi (total
+// variance u) on test pairs with unseen counts unseen, in EpiNames' order
 // (NaN where a group is empty, all NaN without epi).
-func epiSummary(epi []float64, unseen []int8) [4]float64 {
-	out := [4]float64{math.NaN(), math.NaN(), math.NaN(), math.NaN()}
+func epiSummary(epi, u []float64, unseen []int8) [5]float64 {
+	out := [5]float64{math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()}
 	if len(epi) == 0 {
 		return out
 	}
 	var sum [3]float64
 	var n [3]int
-	zeros := 0
+	zeros, small := 0, 0
 	for k, e := range epi {
 		sum[unseen[k]] += e
 		n[unseen[k]]++
 		if !(e > 0) {
 			zeros++
 		}
+		if !(e > 0) || e < 0.1*math.Sqrt(max(u[k], 0)) {
+			small++
+		}
 	}
-	for u := range sum {
-		if n[u] > 0 {
-			out[u] = sum[u] / float64(n[u])
+	for g := range sum {
+		if n[g] > 0 {
+			out[g] = sum[g] / float64(n[g])
 		}
 	}
 	out[3] = float64(zeros) / float64(len(epi))
+	out[4] = float64(small) / float64(len(epi))
 	return out
 }
 
@@ -93,7 +102,7 @@ type Report struct {
 
 type Scores struct {
 	// Epi is the σ_epistemic summary, in EpiNames' order (NaN without one).
-	Epi                    [4]float64
+	Epi                    [5]float64
 	SRCC, AUROC, RejAUC    float64
 	SRCCOne, SRCCTwo       float64
 	AUROCOne, AUROCTwo     float64
@@ -133,7 +142,7 @@ func Score(results []*SeedResult, methods []string, truth *drugcomb.Truth) *Repo
 				se += loss[k]
 			}
 			sc := ood.Score(u, loss, isOOD)
-			s := Scores{SRCC: sc.SRCC, AUROC: sc.AUROC, RejAUC: sc.RejectionAUC, RMSE: math.Sqrt(se / float64(len(mu))), SRCCExcess: math.NaN(), Epi: epiSummary(r.Epi[m], r.Unseen)}
+			s := Scores{SRCC: sc.SRCC, AUROC: sc.AUROC, RejAUC: sc.RejectionAUC, RMSE: math.Sqrt(se / float64(len(mu))), SRCCExcess: math.NaN(), Epi: epiSummary(r.Epi[m], u, r.Unseen)}
 			s.SRCCOne, s.AUROCOne = subsetScores(u, loss, isOOD, in, one)
 			s.SRCCTwo, s.AUROCTwo = subsetScores(u, loss, isOOD, in, two)
 			if truth != nil {
@@ -306,8 +315,8 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 		}
 	}
 	if len(epi) > 0 {
-		fmt.Fprintf(w, "\nsigma_epistemic: mean over the test pairs with 0, 1, 2 held-out drugs, and the share of test pairs with sigma_epistemic = 0 (deup-<set>: sqrt of the predicted loss, no aleatoric estimate); mean ± sd over seeds\n\n")
-		fmt.Fprintf(w, "| method | %s |\n|---|---|---|---|---|\n", strings.Join(EpiNames(), " | "))
+		fmt.Fprintf(w, "\nsigma_epistemic: mean over the test pairs with 0, 1, 2 held-out drugs, and the share of test pairs with sigma_epistemic = 0 and below 0.1 sigma_total (deup-<set>: sqrt of the predicted loss, no aleatoric estimate); mean ± sd over seeds\n\n")
+		fmt.Fprintf(w, "| method | %s |\n|---|---|---|---|---|---|\n", strings.Join(EpiNames(), " | "))
 		for _, m := range epi {
 			cells := []string{m}
 			for k := range EpiNames() {
