@@ -870,7 +870,7 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 	perDrug := maxPerDrugFlag(fs)
 	feat := fs.String("features", active.DefaultFeatures, "drug features: identity, morgan or identity+morgan")
 	topFrac := fs.Float64("top-frac", 0.01, "fraction of the best pairs counted as found (RECOVER: 0.01)")
-	workers := fs.Int("workers", 0, "parallel runs (0: one per CPU)")
+	workers := workersFlag(fs, 0, "runs")
 	out := fs.String("out", "", "output directory")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -921,7 +921,7 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 	}
 	perDrugCap := perDrug.resolve(*batch)
 	cfg := active.SimConfig{Init: n, Batch: *batch, Rounds: *rounds, MaxPerDrug: perDrugCap, Strategies: sts, Seeds: *seeds,
-		Seed0: *seed, TopFrac: *topFrac, Features: *feat, Workers: *workers}
+		Seed0: *seed, TopFrac: *topFrac, Features: *feat, Workers: workerCount(*workers)}
 	base := active.Config{Score: sc.ScoreNames[si], Drugs: sc.Drugs, CellLines: sc.CellLines}
 	if _, err := active.NewEncoder(active.Config{Features: *feat, Drugs: sc.Drugs, CellLines: sc.CellLines}); err != nil {
 		return err

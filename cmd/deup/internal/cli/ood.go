@@ -90,7 +90,7 @@ func parseOODFlags(env Env, args []string) (*oodFlags, error) {
 	patience := fs.Int("patience", 10, "early-stopping patience of every network (10, not bench's 25, to keep 3 seeds on PC-3 within 5 minutes on 2 cores)")
 	members := fs.Int("members", 3, "ensemble members")
 	passes := fs.Int("passes", 30, "MC-Dropout passes (the v feature and the mcdropout row)")
-	workers := fs.Int("workers", 2, "trainings run at the same time (the results do not depend on it)")
+	workers := workersFlag(fs, 2, "trainings")
 	noFigs := fs.Bool("no-figures", false, "do not draw the figures")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -106,21 +106,20 @@ func parseOODFlags(env Env, args []string) (*oodFlags, error) {
 		return nil, fmt.Errorf("%w: --folds %d, want ≥ 2", ErrUsage, *folds)
 	case *seeds < 1:
 		return nil, fmt.Errorf("%w: --seeds %d, want ≥ 1", ErrUsage, *seeds)
-	case *members < 1 || *passes < 2 || *workers < 1:
-		return nil, fmt.Errorf("%w: --members %d, --passes %d, --workers %d: want ≥ 1, ≥ 2, ≥ 1", ErrUsage, *members, *passes, *workers)
+	case *members < 1 || *passes < 2:
+		return nil, fmt.Errorf("%w: --members %d, --passes %d: want ≥ 1, ≥ 2", ErrUsage, *members, *passes)
+	}
+	if err := checkWorkers(*workers); err != nil {
+		return nil, err
 	}
 	set := drugs.Settings{
 		HoldOut: *holdout, InTest: 0.3, Folds: *folds,
 		Model:   model.Config{MaxEpochs: *epochs, Patience: *patience},
 		Members: *members, Passes: *passes, Dropout: 0.1,
-		Cutoff: 0.6, Bandwidth: 0.1, PCADims: 8, Workers: *workers,
+		Cutoff: 0.6, Bandwidth: 0.1, PCADims: 8, Workers: workerCount(*workers),
 	}
 	set.DUE.MaxEpochs, set.DUE.Patience = *epochs, *patience
-	for _, m := range strings.Split(*methods, ",") {
-		if m = strings.TrimSpace(m); m != "" {
-			set.Methods = append(set.Methods, m)
-		}
-	}
+	set.Methods = splitList(*methods)
 	if err := checkOODMethods(set.Methods); err != nil {
 		return nil, err
 	}
