@@ -140,7 +140,7 @@ func runOOD(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if sc, err = oneCellLine(sc, o.cellLine); err != nil {
+	if sc, err = oneCellLine(sc, orFirstLine(sc, o.cellLine)); err != nil {
 		return err
 	}
 	si, err := scoreIndex(sc, o.score)
