@@ -96,3 +96,22 @@ func (s *Screen) OneCellLine(name string) (*Screen, error) {
 	}
 	return out, nil
 }
+
+// WithDrugs returns a shallow copy of s whose drug list also holds the
+// drugs of extra whose ID is not already in it (appended, so pair indices
+// stay valid).
+func (s *Screen) WithDrugs(extra []Drug) *Screen {
+	out := *s
+	out.Drugs = append([]Drug(nil), s.Drugs...)
+	have := make(map[string]bool, len(s.Drugs))
+	for _, d := range s.Drugs {
+		have[d.ID] = true
+	}
+	for _, d := range extra {
+		if !have[d.ID] {
+			have[d.ID] = true
+			out.Drugs = append(out.Drugs, d)
+		}
+	}
+	return &out
+}

@@ -61,3 +61,16 @@ func TestOneCellLine(t *testing.T) {
 		t.Errorf("OneCellLine(\"\") on two lines: %v, want ErrSelect", err)
 	}
 }
+
+// TestWithDrugs: new IDs are appended once, known ones skipped, s kept.
+func TestWithDrugs(t *testing.T) {
+	s := &Screen{Drugs: []Drug{{ID: "a"}, {ID: "b"}}}
+	out := s.WithDrugs([]Drug{{ID: "b"}, {ID: "c"}, {ID: "c"}, {ID: "d"}})
+	var ids string
+	for _, d := range out.Drugs {
+		ids += d.ID
+	}
+	if ids != "abcd" || len(s.Drugs) != 2 {
+		t.Errorf("drugs %q (want abcd), original %d (want 2)", ids, len(s.Drugs))
+	}
+}

@@ -239,7 +239,7 @@ func loadTUIScreen(env Env, in *tuiInputs) (*drugcomb.Screen, error) {
 		if err != nil {
 			return nil, err
 		}
-		sc = withDrugs(sc, extra)
+		sc = sc.WithDrugs(extra)
 	}
 	return sc, nil
 }
@@ -293,25 +293,6 @@ func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (
 	return tab, nil
 }
 
-// withDrugs returns a shallow copy of sc whose drug list also holds the
-// drugs of extra whose ID is not already in it (appended, so pair indices
-// stay valid).
-func withDrugs(sc *drugcomb.Screen, extra []drugcomb.Drug) *drugcomb.Screen {
-	out := *sc
-	out.Drugs = append([]drugcomb.Drug(nil), sc.Drugs...)
-	have := make(map[string]bool, len(sc.Drugs))
-	for _, d := range sc.Drugs {
-		have[d.ID] = true
-	}
-	for _, d := range extra {
-		if !have[d.ID] {
-			have[d.ID] = true
-			out.Drugs = append(out.Drugs, d)
-		}
-	}
-	return &out
-}
-
 // predictAllPairs scores every unordered pair of the screen's drugs (those
 // with a usable structure) on cell line cell with the model tm.
 func predictAllPairs(ctx context.Context, env Env, bl *pairs.Builder, sc *drugcomb.Screen, screenDir string, tm *trained.Model, cell int) error {
@@ -322,42 +303,20 @@ func predictAllPairs(ctx context.Context, env Env, bl *pairs.Builder, sc *drugco
 	}
 	n := len(kept)
 	bar := progress.New(env.Stderr, "predict", n*(n-1)/2)
-	const chunk = 1 << 16
-	buf := make([]model.Pair, 0, chunk)
 	done := 0
-	flush := func() error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		pred, err := m.Predict(feats, buf)
-		if err != nil {
-			return err
-		}
-		for i, p := range buf {
+	err = model.PredictAllPairs(ctx, m.Predict, feats, n, 0, 1<<16, func(ps []model.Pair, pred []model.Prediction) error {
+		for i, p := range ps {
 			q := pred[i]
 			if err := bl.Add(kept[p.A], kept[p.B], cell, pairs.Prediction{Mu: q.Mu, SigmaTotal: q.SigmaTotal, SigmaEpistemic: q.SigmaEpistemic, SigmaAleatoric: q.SigmaAleatoric, Acquisition: math.NaN()}); err != nil {
 				return err
 			}
 		}
-		done += len(buf)
+		done += len(ps)
 		bar.Set(done, "")
-		buf = buf[:0]
 		return nil
-	}
-	for a := 0; a < n; a++ {
-		for b := a + 1; b < n; b++ {
-			buf = append(buf, model.Pair{A: a, B: b})
-			if len(buf) == chunk {
-				if err := flush(); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	if len(buf) > 0 {
-		if err := flush(); err != nil {
-			return err
-		}
+	})
+	if err != nil {
+		return err
 	}
 	bar.Finish()
 	return nil

@@ -118,17 +118,9 @@ func (tc *tuiCampaign) Round(ctx context.Context, progress func(tui.RoundProgres
 			rd.Index, len(rd.Suggestions), rd.ModelVersion)
 	} else {
 		res.Note = fmt.Sprintf("round %d: %d suggestions measured from the screen (best %.4g, best so far %.4g) and marked (B: batch)",
-			rd.Index, len(rd.Suggestions), maxOfRound(rd), c.Best())
+			rd.Index, len(rd.Suggestions), roundBest(rd), c.Best())
 	}
 	return res, nil
-}
-
-func maxOfRound(rd *active.Round) float64 {
-	b := math.Inf(-1)
-	for _, y := range rd.Measured {
-		b = math.Max(b, y)
-	}
-	return b
 }
 
 // result builds the UI's table from a proposal: the round's predictions on
@@ -252,4 +244,10 @@ type stagedPrefiller struct {
 func (s stagedPrefiller) Prefill(ctx context.Context, initial []active.Measurement, seed uint64) ([]deup.Example, error) {
 	s.r.set(fmt.Sprintf("prefill (Alg. 2 on %d initial pairs)", len(initial)))
 	return s.pf.Prefill(ctx, initial, seed)
+}
+
+// roundBest is the highest score measured in the round.
+func roundBest(rd *active.Round) float64 {
+	_, best := rd.Summary()
+	return best
 }
