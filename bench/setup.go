@@ -13,11 +13,12 @@ const (
 	ByCellLines = "cell-lines" // whole cell lines of a panel
 )
 
-// Seeds returns the seeds 1..n, the benchmark's seeds for n runs.
-func Seeds(n int) []uint64 {
+// Seeds returns the n seeds first, first+1, …: the seeds of n runs
+// (bench and ood: 1..n by default).
+func Seeds(first uint64, n int) []uint64 {
 	s := make([]uint64, 0, max(n, 0))
-	for i := 1; i <= n; i++ {
-		s = append(s, uint64(i))
+	for i := range n {
+		s = append(s, first+uint64(i))
 	}
 	return s
 }

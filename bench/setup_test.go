@@ -79,10 +79,13 @@ func TestSplitterUnknown(t *testing.T) {
 // per seed and method, plus one per seed and line for the per-line
 // reference (the totals of Run's progress events).
 func TestSeedsTrainings(t *testing.T) {
-	if got := Seeds(3); len(got) != 3 || got[0] != 1 || got[2] != 3 {
-		t.Errorf("Seeds(3) = %v, want [1 2 3]", got)
+	if got := Seeds(1, 3); len(got) != 3 || got[0] != 1 || got[2] != 3 {
+		t.Errorf("Seeds(1, 3) = %v, want [1 2 3]", got)
 	}
-	if got := Seeds(0); len(got) != 0 {
+	if got := Seeds(7, 2); len(got) != 2 || got[0] != 7 || got[1] != 8 {
+		t.Errorf("Seeds(7, 2) = %v, want [7 8]", got)
+	}
+	if got := Seeds(1, 0); len(got) != 0 {
 		t.Errorf("Seeds(0) = %v, want none", got)
 	}
 	for _, c := range []struct {

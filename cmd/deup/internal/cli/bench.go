@@ -85,7 +85,8 @@ func parseBenchFlags(env Env, args []string) (*benchFlags, error) {
 	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
 	feat := fs.String("features", "fp", "drug features: fp or fp+sig (fp+sig keeps only pairs whose two drugs have a signature)")
 	methods := fs.String("methods", "deup,ensemble,mcdropout,due", "comma-separated methods: "+strings.Join(bench.Known(), ", "))
-	seeds := fs.Int("seeds", 3, "number of seeds (splits and trainings): seeds 1..N")
+	seeds := fs.Int("seeds", 3, "number of seeds (splits and trainings): seeds seed..seed+N-1")
+	seed := seedFlag(fs, "first seed (the default 1 gives seeds 1..N)")
 	splitFlag := fs.String("split", "40/30/30", "train/validation/test percentages")
 	splitBy := fs.String("split-by", bench.ByPairs, "what the test set holds out: pairs (at random), drugs (every test pair has a drug never trained or validated on) or cell-lines (whole cell lines; needs a screen with several)")
 	out := fs.String("out", "bench-out", "output directory")
@@ -137,7 +138,7 @@ func parseBenchFlags(env Env, args []string) (*benchFlags, error) {
 	}
 	cfg := bench.Config{
 		Methods:     splitList(*methods),
-		Seeds:       bench.Seeds(*seeds),
+		Seeds:       bench.Seeds(*seed, *seeds),
 		Fracs:       fracs,
 		Model:       model.Config{MaxEpochs: *epochs, Patience: *patience, SigmaFeatures: sf, SigmaLoss: *sigmaLoss, NoveltyHoldout: noveltyHoldout(*novelty)},
 		Members:     *members,

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/deup-screening/deup/bench"
 	"io"
 	"os"
 	"path/filepath"
@@ -81,7 +82,8 @@ func parseOODFlags(env Env, args []string) (*oodFlags, error) {
 	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
 	holdout := fs.Float64("holdout-drugs", 0.2, "fraction of the drugs held out, by whole clusters")
 	folds := fs.Int("folds", 5, "group folds of DEUP's Algorithm 2")
-	seeds := fs.Int("seeds", 3, "number of seeds: 1..N")
+	seeds := fs.Int("seeds", 3, "number of seeds: seed..seed+N-1")
+	seed := seedFlag(fs, "first seed (the default 1 gives seeds 1..N)")
 	methods := fs.String("methods", oodDefaultMethods, "comma-separated methods: deup-<subset of xdvb>, deup-twohead, ensemble, mcdropout, due, density")
 	out := fs.String("out", "ood-out", "output directory")
 	cellLine := fs.String("cell-line", "", "cell line (default: the screen's first)")
@@ -123,9 +125,7 @@ func parseOODFlags(env Env, args []string) (*oodFlags, error) {
 	if err := checkOODMethods(set.Methods); err != nil {
 		return nil, err
 	}
-	for s := 1; s <= *seeds; s++ {
-		set.Seeds = append(set.Seeds, uint64(s))
-	}
+	set.Seeds = bench.Seeds(*seed, *seeds)
 	return &oodFlags{screenDir: *screenDir, cellLine: *cellLine, score: *score, out: *out, noFigs: *noFigs, set: set}, nil
 }
 
