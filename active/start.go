@@ -82,13 +82,8 @@ var ErrScreenChanged = errors.New("the screen changed since the campaign started
 // measured pairs of sc (every cell line) on cfg's score. sc must hold the
 // campaign's drugs, in order (ErrScreenChanged otherwise).
 func OracleFor(cfg Config, sc *drugcomb.Screen) (TableOracle, error) {
-	if len(sc.Drugs) != len(cfg.Drugs) {
-		return nil, fmt.Errorf("%w (%d drugs, was %d)", ErrScreenChanged, len(sc.Drugs), len(cfg.Drugs))
-	}
-	for i := range sc.Drugs {
-		if sc.Drugs[i].ID != cfg.Drugs[i].ID {
-			return nil, fmt.Errorf("%w (drug %d is %s, was %s)", ErrScreenChanged, i, sc.Drugs[i].ID, cfg.Drugs[i].ID)
-		}
+	if err := CheckScreen(cfg, sc, false, false); err != nil {
+		return nil, err
 	}
 	si, err := sc.ScoreColumn(cfg.Score)
 	if err != nil {
@@ -96,6 +91,33 @@ func OracleFor(cfg Config, sc *drugcomb.Screen) (TableOracle, error) {
 	}
 	t, _, err := ScreenTable(sc, si, "")
 	return t, err
+}
+
+// CheckScreen returns nil when sc holds the drugs of the campaign with
+// cfg, in order (followed by more drugs when extra: deup tui --drugs
+// appends), and, with lines, its cell lines; otherwise an ErrScreenChanged
+// that says the first difference.
+func CheckScreen(cfg Config, sc *drugcomb.Screen, extra, lines bool) error {
+	if n, want := len(sc.Drugs), len(cfg.Drugs); n < want || n > want && !extra {
+		return fmt.Errorf("%w: the campaign runs on %d drugs, the screen %s has %d", ErrScreenChanged, want, sc.Name, n)
+	}
+	for i, d := range cfg.Drugs {
+		if sc.Drugs[i].ID != d.ID {
+			return fmt.Errorf("%w: the campaign's drug %d is %s, the screen's is %s", ErrScreenChanged, i, d.ID, sc.Drugs[i].ID)
+		}
+	}
+	if !lines {
+		return nil
+	}
+	if len(sc.CellLines) != len(cfg.CellLines) {
+		return fmt.Errorf("%w: the campaign has %d cell lines, the screen %d", ErrScreenChanged, len(cfg.CellLines), len(sc.CellLines))
+	}
+	for i, cl := range cfg.CellLines {
+		if sc.CellLines[i] != cl {
+			return fmt.Errorf("%w: the campaign's cell line %d is %s, the screen's is %s", ErrScreenChanged, i, cl, sc.CellLines[i])
+		}
+	}
+	return nil
 }
 
 // Parts returns the surrogate of a campaign with cfg (NewSurrogateFor on

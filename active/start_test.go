@@ -127,3 +127,35 @@ func TestSummaries(t *testing.T) {
 		t.Errorf("NewChemistryMeans = %v, want a 3.5 (3 and 4), b 0", m)
 	}
 }
+
+// TestCheckScreen: the campaign's drugs in order, more only with extra,
+// and the cell lines only with lines.
+func TestCheckScreen(t *testing.T) {
+	cfg := Config{Drugs: []drugcomb.Drug{{ID: "a"}, {ID: "b"}}, CellLines: []string{"L1"}}
+	d := func(ids ...string) []drugcomb.Drug {
+		var out []drugcomb.Drug
+		for _, id := range ids {
+			out = append(out, drugcomb.Drug{ID: id})
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name         string
+		sc           *drugcomb.Screen
+		extra, lines bool
+		ok           bool
+	}{
+		{"same", &drugcomb.Screen{Drugs: d("a", "b"), CellLines: []string{"L1"}}, false, true, true},
+		{"more drugs, extra", &drugcomb.Screen{Drugs: d("a", "b", "c"), CellLines: []string{"L1"}}, true, true, true},
+		{"more drugs, no extra", &drugcomb.Screen{Drugs: d("a", "b", "c")}, false, false, false},
+		{"fewer drugs", &drugcomb.Screen{Drugs: d("a")}, true, false, false},
+		{"other order", &drugcomb.Screen{Drugs: d("b", "a")}, true, false, false},
+		{"other line, not checked", &drugcomb.Screen{Drugs: d("a", "b"), CellLines: []string{"L2"}}, false, false, true},
+		{"other line", &drugcomb.Screen{Drugs: d("a", "b"), CellLines: []string{"L2"}}, false, true, false},
+	} {
+		err := CheckScreen(cfg, c.sc, c.extra, c.lines)
+		if (err == nil) != c.ok || err != nil && !errors.Is(err, ErrScreenChanged) {
+			t.Errorf("%s: %v, want ok %v", c.name, err, c.ok)
+		}
+	}
+}

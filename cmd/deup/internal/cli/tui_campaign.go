@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 
 	"github.com/deup-screening/deup/active"
@@ -49,21 +50,8 @@ func newTUICampaign(dir string, sc *drugcomb.Screen, kappa float64) (*tuiCampaig
 // of sc (extra drugs after the campaign's are allowed: deup tui --drugs
 // appends).
 func sameScreen(cfg active.Config, sc *drugcomb.Screen) error {
-	if len(sc.Drugs) < len(cfg.Drugs) {
-		return fmt.Errorf("the campaign runs on %d drugs, the screen %s has %d: open it with the campaign's screen (%s)", len(cfg.Drugs), sc.Name, len(sc.Drugs), screenLabel(cfg.Screen))
-	}
-	for i, d := range cfg.Drugs {
-		if sc.Drugs[i].ID != d.ID {
-			return fmt.Errorf("the campaign's drug %d is %s, the screen's is %s: open it with the campaign's screen (%s)", i, d.ID, sc.Drugs[i].ID, screenLabel(cfg.Screen))
-		}
-	}
-	if len(sc.CellLines) != len(cfg.CellLines) {
-		return fmt.Errorf("the campaign has %d cell lines, the screen %d: open it with the campaign's screen (%s)", len(cfg.CellLines), len(sc.CellLines), screenLabel(cfg.Screen))
-	}
-	for i, cl := range cfg.CellLines {
-		if sc.CellLines[i] != cl {
-			return fmt.Errorf("the campaign's cell line %d is %s, the screen's is %s: open it with the campaign's screen (%s)", i, cl, sc.CellLines[i], screenLabel(cfg.Screen))
-		}
+	if err := active.CheckScreen(cfg, sc, true, true); err != nil {
+		return fmt.Errorf("%s: open it with the campaign's screen (%s)", strings.TrimPrefix(err.Error(), active.ErrScreenChanged.Error()+": "), screenLabel(cfg.Screen))
 	}
 	return nil
 }
