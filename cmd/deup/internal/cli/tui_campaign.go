@@ -135,20 +135,11 @@ func (tc *tuiCampaign) result(c *active.Campaign, prop *active.Proposal) (tui.Ro
 		return tui.RoundResult{}, err
 	}
 	tab.UseMorganSimilarity()
-	at := make(map[active.Pair]int, len(prop.Round.Suggestions))
-	for i, s := range prop.Round.Suggestions {
-		at[s.Pair] = i
+	keys := make([]pairs.Key, len(prop.Round.Suggestions))
+	for i, sg := range prop.Round.Suggestions {
+		keys[i] = pairs.Key{A: sg.Pair.A, B: sg.Pair.B, CellLine: sg.Pair.CellLine}
 	}
-	marks := make([]int, len(prop.Round.Suggestions))
-	for i := range marks {
-		marks[i] = -1
-	}
-	for i := range tab.Len() {
-		r := tab.Row(i)
-		if j, ok := at[active.Pair{A: r.A, B: r.B, CellLine: r.CellLine}]; ok {
-			marks[j] = r.Index
-		}
-	}
+	marks := tab.Find(keys)
 	for j, m := range marks {
 		if m < 0 {
 			return tui.RoundResult{}, fmt.Errorf("suggestion %s is not in the table", c.PairName(prop.Round.Suggestions[j].Pair))
