@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/deup-screening/deup/features"
 	"io"
 	"os"
 	"path/filepath"
@@ -52,19 +53,7 @@ func campaignScreen(dir string) (sc *drugcomb.Screen, left []string, err error) 
 	if sc, err = openScreen(dir); err != nil {
 		return nil, nil, err
 	}
-	bad := map[int]bool{}
-	for i, d := range sc.Drugs {
-		if d.SMILES == "" {
-			continue
-		}
-		if err := checkSMILES(d.SMILES); err != nil {
-			bad[i] = true
-			left = append(left, fmt.Sprintf("drug %s: %v", d.Label(), err))
-		}
-	}
-	if len(bad) > 0 {
-		sc = sc.KeepDrugs(func(i int, _ drugcomb.Drug) bool { return !bad[i] })
-	}
+	sc, left = features.KeepStructured(sc)
 	return sc, left, nil
 }
 
