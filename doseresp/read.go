@@ -9,7 +9,8 @@ import (
 	"strings"
 
 	"github.com/deup-screening/deup/drugcomb"
-	"gonum.org/v1/gonum/stat"
+
+	"github.com/deup-screening/deup/uq"
 )
 
 // Unit is the scale of the responses in a table.
@@ -403,7 +404,7 @@ func (a *blockAcc) build() (*Block, string, string) {
 				missing++
 				continue
 			}
-			b.Response[i][j], b.SD[i][j] = meanSD(v)
+			b.Response[i][j], b.SD[i][j] = uq.MeanSD(v)
 			b.N[i][j] = len(v)
 		}
 	}
@@ -467,12 +468,4 @@ func ImputeNA(m [][]float64) int {
 		}
 		filled += len(fill)
 	}
-}
-
-// meanSD is the mean and sample standard deviation (NaN for one value).
-func meanSD(v []float64) (float64, float64) {
-	if len(v) == 1 {
-		return v[0], math.NaN()
-	}
-	return stat.MeanStdDev(v, nil)
 }

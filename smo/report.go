@@ -15,6 +15,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/deup-screening/deup/uq"
 )
 
 // Summary is the content of results.json: per method, the best value so far
@@ -67,22 +69,11 @@ func Summarize(f Function, opt Options, seeds []uint64, order []string, runs map
 				finals = append(finals, r.BestSoFar[n-1])
 			}
 		}
-		fm, fsd := meanSampleSD(finals)
+		fm, fsd := uq.MeanSD(finals)
 		ms.FinalMean, ms.FinalSD = jsonfloat.Float(fm), jsonfloat.Float(fsd)
 		s.Methods[m] = ms
 	}
 	return s
-}
-
-func meanSampleSD(v []float64) (float64, float64) {
-	if len(v) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	m, sd := meanSD(v)
-	if len(v) < 2 {
-		return m, 0
-	}
-	return m, sd * math.Sqrt(float64(len(v))/float64(len(v)-1))
 }
 
 // WriteJSON writes s as indented JSON.
@@ -127,7 +118,7 @@ func (s *Summary) Curve(method string) (mean, se []float64) {
 				v = append(v, ms.BestSoFar[i][step-1])
 			}
 		}
-		m, sd := meanSampleSD(v)
+		m, sd := uq.MeanSD(v)
 		mean = append(mean, m)
 		if len(v) > 1 {
 			se = append(se, sd/math.Sqrt(float64(len(v))))
