@@ -9,8 +9,7 @@ import (
 	"strings"
 
 	"github.com/deup-screening/deup/drugcomb"
-
-	"github.com/deup-screening/deup/uq"
+	"gonum.org/v1/gonum/stat"
 )
 
 // Unit is the scale of the responses in a table.
@@ -404,7 +403,7 @@ func (a *blockAcc) build() (*Block, string, string) {
 				missing++
 				continue
 			}
-			b.Response[i][j], b.SD[i][j] = uq.MeanSD(v)
+			b.Response[i][j], b.SD[i][j] = meanSD(v)
 			b.N[i][j] = len(v)
 		}
 	}
@@ -468,4 +467,18 @@ func ImputeNA(m [][]float64) int {
 		}
 		filled += len(fill)
 	}
+}
+
+// meanSD is the mean and sample standard deviation (NaN for one value:
+// uq.MeanSD's rule) of a well's replicates, by gonum's stat.MeanStdDev,
+// not by uq.MeanSD: the two sum in a different order, and the scores of
+// a plate are sensitive to the last bit of a replicate mean (with
+// uq.MeanSD the css of ONEIL's block 1 moves from 79.7375 to 79.7305), so
+// this keeps the numbers the README shows until a change of them
+// is decided.
+func meanSD(v []float64) (float64, float64) {
+	if len(v) == 1 {
+		return v[0], math.NaN()
+	}
+	return stat.MeanStdDev(v, nil)
 }
