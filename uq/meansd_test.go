@@ -14,8 +14,8 @@ func TestMeanSDRule(t *testing.T) {
 	same := func(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
 	x := []float64{2, 4, 4, 4, 5, 5, 7, 9}
 	for _, c := range []struct {
-		name            string
-		x               []float64
+		name           string
+		x              []float64
 		m, sd, pm, psd float64
 	}{
 		{"none", nil, nan, nan, nan, nan},

@@ -188,12 +188,7 @@ func runDataSignatures(ctx context.Context, env Env, args []string) error {
 		}
 	}
 	sum := signaturesSummary{Report: rep, GCT: *gct, Genes: len(sigs.Genes), Signatures: nSig, Pairs: len(screen.Pairs), Measurements: screen.Measurements()}
-	for _, p := range screen.Pairs {
-		if sigs.Vectors[p.A] != nil && sigs.Vectors[p.B] != nil {
-			sum.PairsCovered++
-			sum.MeasurementsCovered += p.N
-		}
-	}
+	sum.PairsCovered, sum.MeasurementsCovered = sigs.CoveredPairs(screen)
 	if rep.Matched == 0 {
 		writeSignaturesReport(env, sum, *asJSON)
 		return errors.New("deup data signatures: no drug matched a signature; nothing written")
