@@ -8,13 +8,11 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
 	"github.com/deup-screening/deup/deup"
 	"github.com/deup-screening/deup/internal/atomicfile"
-	"github.com/deup-screening/deup/internal/kernels"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/smo"
 )
@@ -127,40 +125,9 @@ func runSMO(ctx context.Context, env Env, args []string) error {
 	for i := range seedList {
 		seedList[i] = *firstSeed + uint64(i)
 	}
-	type job struct {
-		m    string
-		i    int
-		seed uint64
-	}
-	var jl []job
-	for _, m := range ms {
-		for i, s := range seedList {
-			jl = append(jl, job{m, i, s})
-		}
-	}
-	runs := map[string][]*smo.Result{}
-	for _, m := range ms {
-		runs[m] = make([]*smo.Result, len(seedList))
-	}
-	bar := progress.New(env.Stderr, fmt.Sprintf("smo %s d=%d", f.Name, f.Dim), len(jl)**steps)
-	// The runs share the process's worker budget with their kernels
-	// (kernels.Jobs); the first error cancels the others.
-	var mu sync.Mutex
-	err = kernels.Jobs(ctx, len(jl), *jobs, func(ctx context.Context, k int) error {
-		j := jl[k]
-		r, err := smo.Run(ctx, f, j.m, j.seed, opt, func(int) {
-			mu.Lock()
-			bar.Add(1)
-			mu.Unlock()
-		})
-		if err != nil {
-			return err
-		}
-		mu.Lock()
-		runs[j.m][j.i] = r
-		bar.Detail(fmt.Sprintf("%s seed %d: %.4g", j.m, j.seed, r.BestSoFar[len(r.BestSoFar)-1]))
-		mu.Unlock()
-		return nil
+	bar := progress.New(env.Stderr, fmt.Sprintf("smo %s d=%d", f.Name, f.Dim), len(ms)*len(seedList)**steps)
+	runs, err := smo.RunAll(ctx, f, ms, seedList, opt, *jobs, func() { bar.Add(1) }, func(m string, seed uint64, best float64) {
+		bar.Detail(fmt.Sprintf("%s seed %d: %.4g", m, seed, best))
 	})
 	wall := bar.Finish()
 	if err != nil {
