@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/digest"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/internal/tabular"
 	"github.com/deup-screening/deup/model/trained"
@@ -279,13 +280,13 @@ func predIdentity(st Stamp, modelPath, pairsPath string, tm *trained.Model, d pr
 	if tm.Meta == nil || tm.Meta.Screen.CellLine == "" {
 		return scores.Identity{}, fmt.Errorf("%w: --out DIR: %s does not record its cell line (a model file from an older deup): retrain it, or write one file (--out FILE.parquet)", ErrUsage, modelPath)
 	}
-	md, err := scores.FileDigest(modelPath)
+	md, err := digest.File(modelPath)
 	if err != nil {
 		return scores.Identity{}, err
 	}
 	pd := scores.AllPairs
 	if pairsPath != "" {
-		if pd, err = scores.FileDigest(pairsPath); err != nil {
+		if pd, err = digest.File(pairsPath); err != nil {
 			return scores.Identity{}, err
 		}
 	}
