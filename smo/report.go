@@ -8,6 +8,8 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
+	"text/tabwriter"
 
 	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/internal/plotstyle"
@@ -184,4 +186,29 @@ func (s *Summary) Plot(paths ...string) error {
 		}
 	}
 	return nil
+}
+
+// WriteTable writes the function's line, then one line per method: seeds
+// that reached the optimum, their steps ("-" for a seed that did not), the
+// final best value mean ± sample sd, and the mean wall time per run.
+func (s *Summary) WriteTable(w io.Writer) error {
+	fmt.Fprintf(w, "%s d=%d, global max %.10g, %d initial points, %d steps, seeds %v\n", s.Function, s.Dim, s.GlobalMax, s.Init, s.Steps, s.Seeds)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "method\treached\tsteps to optimum\tfinal best (mean ± sd)\twall/run")
+	for _, m := range s.Order {
+		ms := s.Methods[m]
+		steps := make([]string, len(ms.StepsToOptimum))
+		for i, p := range ms.StepsToOptimum {
+			steps[i] = "-"
+			if p != nil {
+				steps[i] = fmt.Sprint(*p)
+			}
+		}
+		var wall float64
+		for _, v := range ms.WallSeconds {
+			wall += v / float64(len(ms.WallSeconds))
+		}
+		fmt.Fprintf(tw, "%s\t%d/%d\t%s\t%.4f ± %.4f\t%.1fs\n", m, ms.Reached, len(ms.BestSoFar), strings.Join(steps, ","), ms.FinalMean, ms.FinalSD, wall)
+	}
+	return tw.Flush()
 }

@@ -3,7 +3,10 @@ package smo
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/deup-screening/deup/internal/jsonfloat"
 )
 
 // TestRunAll: every method and seed, in seed order, the same values as Run
@@ -31,5 +34,23 @@ func TestRunAll(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestWriteTable: steps "-" for a seed that missed the optimum, the mean
+// wall time per run (1.5 s and 2.5 s: 2.0 s).
+func TestWriteTable(t *testing.T) {
+	two := 2
+	s := &Summary{Function: "f", Dim: 1, GlobalMax: 1, Init: 6, Steps: 3, Seeds: []uint64{1, 2}, Order: []string{"gp-ei"},
+		Methods: map[string]*MethodSummary{"gp-ei": {BestSoFar: make([]jsonfloat.Floats, 2), StepsToOptimum: []*int{&two, nil}, Reached: 1, FinalMean: 0.5, FinalSD: 0.25, WallSeconds: jsonfloat.Floats{1.5, 2.5}}}}
+	var b strings.Builder
+	if err := s.WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := "f d=1, global max 1, 6 initial points, 3 steps, seeds [1 2]\n" +
+		"method  reached  steps to optimum  final best (mean ± sd)  wall/run\n" +
+		"gp-ei   1/2      2,-               0.5000 ± 0.2500         2.0s\n"
+	if b.String() != want {
+		t.Fatalf("got\n%s\nwant\n%s", b.String(), want)
 	}
 }

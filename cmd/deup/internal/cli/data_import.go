@@ -6,10 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
@@ -79,28 +76,6 @@ func (s *scoreList) Set(v string) error {
 	return nil
 }
 
-func parseDelimiter(s string) (rune, error) {
-	switch strings.ToLower(s) {
-	case "":
-		return 0, nil
-	case "tab", `\t`:
-		return '\t', nil
-	case "comma":
-		return ',', nil
-	case "semicolon":
-		return ';', nil
-	case "pipe":
-		return '|', nil
-	case "space":
-		return ' ', nil
-	}
-	r, n := utf8.DecodeRuneInString(s)
-	if n != len(s) || r == utf8.RuneError || r == '"' || r == '\n' || r == '\r' {
-		return 0, fmt.Errorf("%w: --delimiter %q: want one character, or tab, comma, semicolon, pipe, space", ErrUsage, s)
-	}
-	return r, nil
-}
-
 // importArgs are deup data import's flags (table formats), checked.
 type importArgs struct {
 	inputs []string
@@ -136,19 +111,16 @@ func parseDataImport(env Env, args []string) (*importArgs, error) {
 	fs.BoolVar(&a.opt.RequireSMILES, "require-smiles", false, "drop rows with a drug that has no SMILES (reason \"missing SMILES\")")
 	fs.BoolVar(&a.opt.RequireKnown, "known-only", false, "table, drugcomb: drop rows with a drug not in --drugs (reason \"unknown drug\")")
 	fs.BoolVar(&a.asJSON, "json", false, "print the report as JSON instead of text")
-	pos, err := parseArgs(fs, args)
+	pos, err := parseWant(fs, args, 0, -1)
 	if err != nil {
-		return nil, err
-	}
-	if err := wantArgs(fs, pos, 0, -1); err != nil {
 		return nil, err
 	}
 	if a.out == "" {
 		fs.Usage()
 		return nil, fmt.Errorf("%w: deup data import: --out DIR is required", ErrUsage)
 	}
-	if a.opt.Delimiter, err = parseDelimiter(*delim); err != nil {
-		return nil, err
+	if a.opt.Delimiter, err = drugcomb.ParseDelimiter(*delim); err != nil {
+		return nil, fmt.Errorf("%w: --delimiter %v", ErrUsage, err)
 	}
 	if *pairs != "" {
 		a.inputs = append(a.inputs, *pairs)
@@ -218,11 +190,28 @@ func importColumns(opt *drugcomb.Options, cols drugcomb.Columns) error {
 	return nil
 }
 
-func runDataImport(ctx context.Context, env Env, args []string) error {
-	if isDoseResponseImport(args) { // data_import_doseresponse.go
-		return runDataImportDoseResponse(ctx, env, args)
+// importFormatArg is the last value of data import's --format before a
+// lone "--" ("" when there is none): it picks the flag set.
+func importFormatArg(args []string) string {
+	format := ""
+	for i, a := range args {
+		switch {
+		case a == "--":
+			return format
+		case (a == "--format" || a == "-format") && i+1 < len(args):
+			format = args[i+1]
+		case strings.HasPrefix(a, "--format=") || strings.HasPrefix(a, "-format="):
+			_, format, _ = strings.Cut(a, "=")
+		}
 	}
-	if isWellsImport(args) {
+	return format
+}
+
+func runDataImport(ctx context.Context, env Env, args []string) error {
+	switch importFormatArg(args) { // these two have flag sets of their own
+	case "doseresponse":
+		return runDataImportDoseResponse(ctx, env, args)
+	case "almanac-wells":
 		return runImportWells(ctx, env, args)
 	}
 	a, err := parseDataImport(env, args)
@@ -262,12 +251,12 @@ func runDataImport(ctx context.Context, env Env, args []string) error {
 	case err != nil:
 		return err
 	}
-	replaced := isScreenDir(a.out)
+	replaced := drugcomb.IsScreenDir(a.out)
 	if err := drugcomb.SaveWithReport(a.out, s, rep); err != nil {
 		return err
 	}
 	if replaced {
-		if extra := otherFiles(a.out); len(extra) > 0 {
+		if extra := drugcomb.OtherFiles(a.out); len(extra) > 0 {
 			fmt.Fprintf(env.Stderr, "deup: replaced the screen in %s; kept %s, which may describe the old one\n", a.out, strings.Join(extra, ", "))
 		}
 	}
@@ -288,31 +277,6 @@ func writeImportReport(w io.Writer, rep *drugcomb.Report, asJSON bool) error {
 	}
 	_, err = fmt.Fprintf(w, "%s\n", b)
 	return err
-}
-
-// isScreenDir reports whether dir holds a screen (its meta.json).
-func isScreenDir(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, drugcomb.MetaFile))
-	return err == nil
-}
-
-// otherFiles lists the files in a screen directory that are not the
-// screen's own (for example signatures added by deup data signatures).
-func otherFiles(dir string) []string {
-	own := map[string]bool{drugcomb.MetaFile: true, drugcomb.ReportFile: true,
-		drugcomb.DrugsArrowFile: true, drugcomb.DrugsParquetFile: true,
-		drugcomb.PairsArrowFile: true, drugcomb.PairsParquetFile: true}
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, e := range ents {
-		if !own[e.Name()] {
-			out = append(out, e.Name())
-		}
-	}
-	return out
 }
 
 // checkSMILES is the structure check of data import: the one training

@@ -41,21 +41,6 @@ single-agent only) and is saved as DIR/report.json (wells as its rows, the disag
 notes). The last line on
 standard error gives the time, throughput and peak memory.`
 
-// isWellsImport reports whether data import's arguments ask for
-// --format almanac-wells.
-func isWellsImport(args []string) bool {
-	for i, a := range args {
-		if a == "--" {
-			return false
-		}
-		if a == "--format=almanac-wells" || a == "-format=almanac-wells" ||
-			((a == "--format" || a == "-format") && i+1 < len(args) && args[i+1] == "almanac-wells") {
-			return true
-		}
-	}
-	return false
-}
-
 // wellsArgs are deup data import --format almanac-wells' flags, checked.
 type wellsArgs struct {
 	wells, compounds, names, drugs, out, name string
@@ -77,11 +62,8 @@ func parseImportWells(env Env, args []string) (*wellsArgs, error) {
 	name := fs.String("name", "", "screen name (default: the wells file's base name)")
 	window := fs.Int("plate-window", almanac.DefaultPlateWindow, "plates kept open while streaming (negative: all)")
 	asJSON := fs.Bool("json", false, "print the report as JSON (as report.json holds it) instead of text")
-	pos, err := parseArgs(fs, args)
+	_, err := parseWant(fs, args, 0, 0)
 	if err != nil {
-		return nil, err
-	}
-	if err := wantArgs(fs, pos, 0, 0); err != nil {
 		return nil, err
 	}
 	if *wells == "" || *compounds == "" || *out == "" {

@@ -54,11 +54,8 @@ func inspectScreen(dir string) (*drugcomb.Inspection, error) {
 func runDataInspect(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup data inspect", "deup data inspect DIR [--json]", dataInspectDesc)
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	pos, err := parseArgs(fs, args)
+	pos, err := parseWant(fs, args, 1, 1)
 	if err != nil {
-		return err
-	}
-	if err := wantArgs(fs, pos, 1, 1); err != nil {
 		return err
 	}
 	o, err := inspectScreen(pos[0])

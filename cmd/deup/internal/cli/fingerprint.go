@@ -96,11 +96,8 @@ func parseFingerprint(env Env, args []string) (*fingerprintArgs, error) {
 	fs.StringVar(&a.format, "format", "", "input format: sdf or smiles (default: sdf for a .sdf, .sd or .mol file, else smiles lines or a catalogue)")
 	fs.StringVar(&a.idField, "id-field", "", "SD file: the data item holding each record's id (e.g. NSC; default: the title line)")
 	fs.StringVar(&a.out, "out", "", "write a table to this file, CSV or Parquet by its extension (.csv, .parquet), instead of id<TAB>bits lines on stdout")
-	pos, err := parseArgs(fs, args)
+	pos, err := parseWant(fs, args, 0, 1)
 	if err != nil {
-		return nil, err
-	}
-	if err := wantArgs(fs, pos, 0, 1); err != nil {
 		return nil, err
 	}
 	if a.opt.Radius < 0 {

@@ -102,11 +102,8 @@ func parsePredict(env Env, args []string) (*predictArgs, error) {
 	shardFlag := fs.String("shard", "", "score only shard i of N of the pairs: i/N (0 ≤ i < N), or env/N for i from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (default: all)")
 	fs.StringVar(&a.cellLines, "cell-lines", "", "with a model trained on a panel: the cell lines to score every pair on, all or A,B,… (default: all; one row per pair and line)")
 	fs.Float64Var(&a.coverage, "coverage", 0, "add lower and upper columns: the calibrated interval at this coverage in (0, 1), e.g. 0.9 (default: none)")
-	pos, err := parseArgs(fs, args)
+	_, err := parseWant(fs, args, 0, 0)
 	if err != nil {
-		return nil, err
-	}
-	if err := wantArgs(fs, pos, 0, 0); err != nil {
 		return nil, err
 	}
 	switch {

@@ -48,11 +48,8 @@ func runRL(ctx context.Context, env Env, args []string) error {
 	episodes := fs.Int("episodes", 1000, "episodes per run (bsuite's cartpole: 1000)")
 	workers := fs.Int("workers", 0, "runs in parallel (0: one per CPU, GOMAXPROCS; results do not depend on it)")
 	out := fs.String("out", "", "output directory (created)")
-	pos, err := parseArgs(fs, args)
+	_, err := parseWant(fs, args, 0, 0)
 	if err != nil {
-		return err
-	}
-	if err := wantArgs(fs, pos, 0, 0); err != nil {
 		return err
 	}
 	bad := func(format string, a ...any) error {

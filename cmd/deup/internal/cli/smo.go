@@ -6,9 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/deup-screening/deup/deup"
@@ -68,11 +66,8 @@ func parseSMO(env Env, args []string) (*smoArgs, error) {
 	raw := fs.Int("raw", 512, "random candidates when maximizing EI")
 	starts := fs.Int("starts", 10, "Nelder-Mead local searches from the best candidates")
 	jobs := fs.Int("jobs", 1, "runs in parallel")
-	pos, err := parseArgs(fs, args)
+	_, err := parseWant(fs, args, 0, 0)
 	if err != nil {
-		return nil, err
-	}
-	if err := wantArgs(fs, pos, 0, 0); err != nil {
 		return nil, err
 	}
 	usage := func(format string, a ...any) error {
@@ -160,7 +155,9 @@ func runSMO(ctx context.Context, env Env, args []string) error {
 	if err := sum.Plot(filepath.Join(a.out, "best_so_far.png"), filepath.Join(a.out, "best_so_far.svg")); err != nil {
 		return err
 	}
-	printSMOSummary(env.Stdout, sum)
+	if err := sum.WriteTable(env.Stdout); err != nil {
+		return err
+	}
 	fmt.Fprintf(env.Stdout, "wall time %s; wrote %s/{results.csv,results.json,best_so_far.png,best_so_far.svg}\n", wall.Round(100*time.Millisecond), a.out)
 	return nil
 }
@@ -176,36 +173,4 @@ func writeFile(path string, write func(io.Writer) error) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
-}
-
-// printSMOSummary prints one line per method: seeds that reached the
-// optimum, their steps, the final best value mean ± sample sd, and the mean
-// wall time per run.
-func printSMOSummary(w io.Writer, s *smo.Summary) {
-	fmt.Fprintf(w, "%s d=%d, global max %.10g, %d initial points, %d steps, seeds %v\n", s.Function, s.Dim, s.GlobalMax, s.Init, s.Steps, s.Seeds)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "method\treached\tsteps to optimum\tfinal best (mean ± sd)\twall/run")
-	for _, m := range s.Order {
-		ms := s.Methods[m]
-		var st []int
-		steps := ""
-		for i, p := range ms.StepsToOptimum {
-			if i > 0 {
-				steps += ","
-			}
-			if p == nil {
-				steps += "-"
-			} else {
-				steps += fmt.Sprint(*p)
-				st = append(st, *p)
-			}
-		}
-		sort.Ints(st)
-		var wall float64
-		for _, v := range ms.WallSeconds {
-			wall += v / float64(len(ms.WallSeconds))
-		}
-		fmt.Fprintf(tw, "%s\t%d/%d\t%s\t%.4f ± %.4f\t%.1fs\n", m, ms.Reached, len(ms.BestSoFar), steps, ms.FinalMean, ms.FinalSD, wall)
-	}
-	tw.Flush()
 }
