@@ -25,12 +25,7 @@ func ScreenTable(s *drugcomb.Screen, score int, cellLine string) (t TableOracle,
 	}
 	cl := -1
 	if cellLine != "" {
-		for i, c := range s.CellLines {
-			if strings.EqualFold(c, cellLine) {
-				cl = i
-			}
-		}
-		if cl < 0 {
+		if cl = drugcomb.IndexName(s.CellLines, cellLine); cl < 0 {
 			return nil, 0, fmt.Errorf("active: screen %s has no cell line %q (has %s)", s.Name, cellLine, strings.Join(s.CellLines, ", "))
 		}
 	}

@@ -3,7 +3,6 @@ package drugcomb
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 )
 
@@ -257,12 +256,11 @@ func NewPairKey(a, b string) PairKey {
 	return PairKey{a, b}
 }
 
-// MeasuredMeans returns, by drug ids, the measured mean of score (its name,
-// ignoring case) on cellLine (ignoring case) of every pair of s that has
-// one. It is empty when s has no such cell line or score.
+// MeasuredMeans returns, by drug ids, the measured mean of score on
+// cellLine (each named under the selection rule, IndexName) of every pair
+// of s that has one. It is empty when s has no such cell line or score.
 func (s *Screen) MeasuredMeans(cellLine, score string) map[PairKey]float64 {
-	fold := func(x string) func(string) bool { return func(y string) bool { return strings.EqualFold(x, y) } }
-	ci, si := slices.IndexFunc(s.CellLines, fold(cellLine)), slices.IndexFunc(s.ScoreNames, fold(score))
+	ci, si := IndexName(s.CellLines, cellLine), IndexName(s.ScoreNames, score)
 	m := map[PairKey]float64{}
 	if ci < 0 || si < 0 {
 		return m

@@ -38,3 +38,10 @@ func TestOtherFiles(t *testing.T) {
 		t.Errorf("OtherFiles = %v", got)
 	}
 }
+
+func TestNumSMILES(t *testing.T) {
+	c := &Catalogue{Drugs: []Drug{{ID: "a", SMILES: "C"}, {ID: "b"}, {ID: "c", SMILES: "CC"}}}
+	if n := c.NumSMILES(); n != 2 {
+		t.Fatalf("NumSMILES = %d, want 2", n)
+	}
+}

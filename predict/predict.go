@@ -83,7 +83,7 @@ func KeptDrugs(drugs []drugcomb.Drug, kept []int) Drugs {
 
 // Lines returns the cell lines (indices of names, a model's cell-line
 // embedding) to score each pair on, given spec: "" or "all" (every line) or
-// A,B,… (ignoring case). A model of fewer than two lines (names) scores on
+// A,B,… (each under drugcomb's selection rule, IndexName). A model of fewer than two lines (names) scores on
 // line 0, and takes only "", "all" or its own line (one) as spec.
 func Lines(names []string, one, spec string) ([]int, error) {
 	if len(names) < 2 {
@@ -102,7 +102,7 @@ func Lines(names []string, one, spec string) ([]int, error) {
 	var out []int
 	for _, n := range strings.Split(spec, ",") {
 		n = strings.TrimSpace(n)
-		i := slices.IndexFunc(names, func(s string) bool { return strings.EqualFold(s, n) })
+		i := drugcomb.IndexName(names, n)
 		if i < 0 {
 			return nil, fmt.Errorf("--cell-lines: the model knows no cell line %q (it has %s)", n, strings.Join(names, ", "))
 		}

@@ -88,7 +88,7 @@ func parseFingerprint(env Env, args []string) (*fingerprintArgs, error) {
 	fs.IntVar(&a.opt.Radius, "radius", 3, "Morgan radius")
 	fs.IntVar(&a.opt.Bits, "bits", 1024, "fingerprint size in bits")
 	fs.BoolVar(&a.header, "header", false, "read id<TAB>smiles lines and skip the first line (a header)")
-	fs.IntVar(&a.opt.Workers, "workers", 0, "goroutines (0: GOMAXPROCS)")
+	workers := workersFlag(fs, 0, "goroutines")
 	fs.BoolVar(&a.quiet, "quiet", false, "do not print the throughput line")
 	fs.BoolVar(&a.opt.Largest, "largest-fragment", false, "fingerprint the largest organic fragment (as the model features do), not the whole SMILES")
 	fs.StringVar(&a.idCol, "drug-id-col", "", "catalogue column of the drug id (a PubChem CID or a name), when not a recognised spelling")
@@ -123,7 +123,7 @@ func parseFingerprint(env Env, args []string) (*fingerprintArgs, error) {
 			return nil, fmt.Errorf("%w: --out %s: want a .csv, .parquet or .arrow file", ErrUsage, a.out)
 		}
 	}
-	if a.opt.Workers <= 0 {
+	if a.opt.Workers = *workers; a.opt.Workers <= 0 {
 		a.opt.Workers = runtime.GOMAXPROCS(0)
 	}
 	a.opt.LineIDs = a.out == ""

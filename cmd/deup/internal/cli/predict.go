@@ -344,13 +344,7 @@ func readDrugsCSV(env Env, cmd, path, idCol, smilesCol string) ([]drugcomb.Drug,
 	if err != nil {
 		return nil, fmt.Errorf("%w (name the columns with --drug-id-col and --smiles-col)", err)
 	}
-	n := 0
-	for _, d := range cat.Drugs {
-		if d.SMILES != "" {
-			n++
-		}
-	}
-	if n == 0 {
+	if cat.NumSMILES() == 0 {
 		return nil, fmt.Errorf("%w: %s: no drug has a SMILES (SMILES column: %s; the file's columns: %s): name the SMILES column with --smiles-col",
 			ErrUsage, path, orNone(cat.SMILESColumn), strings.Join(cat.Header, ", "))
 	}

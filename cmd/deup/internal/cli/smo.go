@@ -54,7 +54,7 @@ func parseSMO(env Env, args []string) (*smoArgs, error) {
 	dim := fs.Int("dim", 0, "dimension (ackley only; 0 means the function's own: 1, 2, or 10 for ackley)")
 	methods := fs.String("method", "random,gp-ei,deup-ei", "comma-separated methods")
 	seeds := fs.Int("seeds", 5, "number of seeds (runs 1..N per method)")
-	firstSeed := fs.Uint64("first-seed", 1, "first seed")
+	firstSeed := seedFlag(fs, "seed of the first run: seeds seed..seed+seeds-1", "first-seed")
 	steps := fs.Int("steps", 50, "acquisitions after the initial design")
 	initN := fs.Int("init", 6, "initial points (uniform in the box)")
 	out := fs.String("out", "smo-out", "output directory (created)")
@@ -65,7 +65,7 @@ func parseSMO(env Env, args []string) (*smoArgs, error) {
 	restarts := fs.Int("gp-restarts", 2, "random restarts of every GP hyperparameter fit (0: none)")
 	raw := fs.Int("raw", 512, "random candidates when maximizing EI")
 	starts := fs.Int("starts", 10, "Nelder-Mead local searches from the best candidates")
-	jobs := fs.Int("jobs", 1, "runs in parallel")
+	jobs := workersFlag(fs, 1, "runs", "jobs")
 	_, err := parseWant(fs, args, 0, 0)
 	if err != nil {
 		return nil, err
@@ -91,8 +91,8 @@ func parseSMO(env Env, args []string) (*smoArgs, error) {
 		return nil, usage("--steps %d < 1", *steps)
 	case *initN < 4:
 		return nil, usage("--init %d < 4 (DEUP's 2-fold pre-fill needs at least 2 points per half)", *initN)
-	case *jobs < 1:
-		return nil, usage("--jobs %d < 1", *jobs)
+	case *jobs < 0:
+		return nil, usage("--workers %d < 0", *jobs)
 	case *epochs < 1:
 		return nil, usage("--mlp-epochs %d < 1", *epochs)
 	case *restarts < 0:
@@ -138,7 +138,7 @@ func runSMO(ctx context.Context, env Env, args []string) error {
 		return fmt.Errorf("smo: %w", err)
 	}
 	bar := progress.New(env.Stderr, fmt.Sprintf("smo %s d=%d", a.f.Name, a.f.Dim), len(a.methods)*len(a.seeds)*a.opt.Steps)
-	runs, err := smo.RunAll(ctx, a.f, a.methods, a.seeds, a.opt, a.jobs, func() { bar.Add(1) }, func(m string, seed uint64, best float64) {
+	runs, err := smo.RunAll(ctx, a.f, a.methods, a.seeds, a.opt, workerCount(a.jobs), func() { bar.Add(1) }, func(m string, seed uint64, best float64) {
 		bar.Detail(fmt.Sprintf("%s seed %d: %.4g", m, seed, best))
 	})
 	wall := bar.Finish()
