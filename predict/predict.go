@@ -123,6 +123,16 @@ type Table struct {
 	Extra    []string // a pairs file's other columns
 }
 
+// Measured returns the measured means of score in sc on each of lines
+// (drugcomb.Screen.MeasuredMeans), for Table.Measured.
+func Measured(sc *drugcomb.Screen, lines []string, score string) []map[drugcomb.PairKey]float64 {
+	out := make([]map[drugcomb.PairKey]float64, len(lines))
+	for i, name := range lines {
+		out[i] = sc.MeasuredMeans(name, score)
+	}
+	return out
+}
+
 // Writer writes prediction rows through the one table writer (CSV, Arrow
 // IPC or Parquet), or into a hive part, under a temporary name until
 // Commit.

@@ -242,9 +242,7 @@ func (a *predictArgs) open(env Env, tm *trained.Model, drugs []drugcomb.Drug, ke
 		sc, _, err := modelScreen(env, "predict", a.model, tm, a.screen)
 		switch {
 		case err == nil:
-			for _, name := range t.Lines {
-				t.Measured = append(t.Measured, sc.MeasuredMeans(name, t.Score))
-			}
+			t.Measured = predict.Measured(sc, t.Lines, t.Score)
 		case a.screen != "":
 			return job, nil, err
 		default:
