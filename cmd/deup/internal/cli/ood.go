@@ -56,7 +56,12 @@ pairs' mean squared error divided by that of all pairs: 1 is no better than
 random, lower is better); srcc and auroc on the in-distribution pairs with
 the one-unseen pairs, and with the two-unseen pairs, apart. On the synthetic
 default also srcc_excess_risk: the Spearman correlation with the true excess
-risk (mu - true mean)^2.
+risk (mu - true mean)^2. A second table gives each method's mean
+sigma_epistemic on the test pairs with 0, 1 and 2 held-out drugs and the
+share with sigma_epistemic = 0 (results.json:
+methods.NAME.sigma_epistemic.{unseen0,unseen1,unseen2,zero_fraction}; for
+deup-<features>, which has no aleatoric estimate, the root of the predicted
+loss).
 
 Writes into --out: results.json, results.md (the table), rejection.png and
 rejection.svg (the rejection curves, mean over seeds). n_in and n_out in
