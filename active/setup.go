@@ -185,7 +185,7 @@ func NewSurrogateFor(cfg Config, enc Encoder) (Surrogate, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &netDEUP{DEUP{Enc: enc, Main: n}}, nil
+	return &netDEUP{DEUP{Enc: enc, Main: n, Density: PairCountDensity{NDrugs: len(cfg.Drugs)}}}, nil
 }
 
 // netDEUP is DEUP named "deup-net".
