@@ -10,7 +10,7 @@ import (
 )
 
 // TestRunFunctionsShort: a command's run* function parses, calls a domain
-// function and prints; at most 80 lines (issue 28).
+// function and prints; at most 80 lines (issue 28), in every file.
 func TestRunFunctionsShort(t *testing.T) {
 	const maxLines = 80
 	files, err := filepath.Glob("*.go")
