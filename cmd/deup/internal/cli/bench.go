@@ -196,10 +196,7 @@ func runBench(ctx context.Context, env Env, args []string) error {
 	if *batch < 0 {
 		return fmt.Errorf("%w: --batch-size %d", ErrUsage, *batch)
 	}
-	cfg.Model.BatchSize = *batch
-	if *batch == 0 && panel {
-		cfg.Model.BatchSize = model.PanelBatchSize
-	}
+	cfg.Model.BatchSize = *batch // 0: the default, or the panel's (bench.Run)
 	si, err := scoreIndex(sc, *score)
 	if err != nil {
 		return err
