@@ -506,8 +506,7 @@ func runJob(ctx context.Context, d *model.Dataset, cfg Config, name string, seed
 // σ_total by 1 + β₁ν + β₂ν², and ν, the pair's effective number of drugs
 // unlike every D_in drug, is exactly 0 for a drug of D_in (Tanimoto 1 to
 // itself); so the fold's extra training of μ′ (as long as DEUP's own) is
-// skipped there, with the same numbers (TestNoveltyInertSameNumbers). On a
-// random split of pairs of a panel every drug is in training.
+// skipped there, with the same numbers (TestNoveltyInertSameNumbers).
 func noveltyInert(d *model.Dataset, split drugcomb.Split) bool {
 	seen := seenDrugs(d, split.Train)
 	for _, part := range [][]int{split.Val, split.Test} {
