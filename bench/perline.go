@@ -24,11 +24,11 @@ import (
 // from one line's data; its per-line corr is undefined (null: σ is
 // constant within a line), its pooled corr only ranks lines.
 //
-// Why not a DEUP per line: 43 lines × 3 seeds of DEUP trainings (σ steps,
-// σ refit, the novelty fold where it matters) cost about 12 CPU-s each on
-// the NCI-ALMANAC panel, twice what μ alone does, and the budget
-// (4 methods, 3 seeds and the reference in 10 minutes on 2 cores) does not
-// hold them (docs/panel.md).
+// Why not a DEUP per line: 43 lines × 3 seeds of DEUP trainings (σ steps
+// beside every μ step, the σ refit, the novelty fold where it matters)
+// cost about 12 CPU-s each on the NCI-ALMANAC panel, and the issue's
+// budget (4 methods, 3 seeds and the reference in 10 minutes on 2 cores)
+// does not hold them (docs/panel.md).
 const PerLine = "per-line"
 
 // LineScore is one cell line's part of a row's test predictions under one
@@ -160,8 +160,12 @@ func (r *Result) writeLineTable(b *strings.Builder) {
 		if rr != nil {
 			better = fmt.Sprintf("%d of %d", s.Better, s.Lines)
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %.3f | %s | %.1f (%s) | %s |\n", row.Method, pm(row.metric("rmse"), 2), pm(row.metric("corr"), 3),
-			s.MeanCorr, pm(row.metric("coverage"), 1), s.WorstCoverage, s.WorstLine, better)
+		meanCorr := "n/a" // σ constant within every line
+		if !math.IsNaN(s.MeanCorr) {
+			meanCorr = fmt.Sprintf("%.3f", s.MeanCorr)
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %.1f (%s) | %s |\n", row.Method, pm(row.metric("rmse"), 2), pm(row.metric("corr"), 3),
+			meanCorr, pm(row.metric("coverage"), 1), s.WorstCoverage, s.WorstLine, better)
 	}
 }
 
