@@ -25,12 +25,7 @@ func ScreenTable(s *drugcomb.Screen, score int, cellLine string) (t TableOracle,
 	}
 	cl := -1
 	if cellLine != "" {
-		for i, c := range s.CellLines {
-			if strings.EqualFold(c, cellLine) {
-				cl = i
-			}
-		}
-		if cl < 0 {
+		if cl = drugcomb.IndexName(s.CellLines, cellLine); cl < 0 {
 			return nil, 0, fmt.Errorf("active: screen %s has no cell line %q (has %s)", s.Name, cellLine, strings.Join(s.CellLines, ", "))
 		}
 	}
@@ -190,7 +185,7 @@ func NewSurrogateFor(cfg Config, enc Encoder) (Surrogate, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &netDEUP{DEUP{Enc: enc, Main: n}}, nil
+	return &netDEUP{DEUP{Enc: enc, Main: n, Density: PairCountDensity{NDrugs: len(cfg.Drugs)}}}, nil
 }
 
 // netDEUP is DEUP named "deup-net".

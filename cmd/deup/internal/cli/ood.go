@@ -3,13 +3,12 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/deup-screening/deup/bench"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
-	"github.com/deup-screening/deup/deup"
 	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/model"
@@ -57,7 +56,12 @@ pairs' mean squared error divided by that of all pairs: 1 is no better than
 random, lower is better); srcc and auroc on the in-distribution pairs with
 the one-unseen pairs, and with the two-unseen pairs, apart. On the synthetic
 default also srcc_excess_risk: the Spearman correlation with the true excess
-risk (mu - true mean)^2.
+risk (mu - true mean)^2. A second table gives each method's mean
+sigma_epistemic on the test pairs with 0, 1 and 2 held-out drugs and the
+share with sigma_epistemic = 0 (results.json:
+methods.NAME.sigma_epistemic.{unseen0,unseen1,unseen2,zero_fraction}; for
+deup-<features>, which has no aleatoric estimate, the root of the predicted
+loss).
 
 Writes into --out: results.json, results.md (the table), rejection.png and
 rejection.svg (the rejection curves, mean over seeds). n_in and n_out in
@@ -81,7 +85,8 @@ func parseOODFlags(env Env, args []string) (*oodFlags, error) {
 	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
 	holdout := fs.Float64("holdout-drugs", 0.2, "fraction of the drugs held out, by whole clusters")
 	folds := fs.Int("folds", 5, "group folds of DEUP's Algorithm 2")
-	seeds := fs.Int("seeds", 3, "number of seeds: 1..N")
+	seeds := fs.Int("seeds", 3, "number of seeds: seed..seed+N-1")
+	seed := seedFlag(fs, "first seed (the default 1 gives seeds 1..N)")
 	methods := fs.String("methods", oodDefaultMethods, "comma-separated methods: deup-<subset of xdvb>, deup-twohead, ensemble, mcdropout, due, density")
 	out := fs.String("out", "ood-out", "output directory")
 	cellLine := fs.String("cell-line", "", "cell line (default: the screen's first)")
@@ -90,7 +95,7 @@ func parseOODFlags(env Env, args []string) (*oodFlags, error) {
 	patience := fs.Int("patience", 10, "early-stopping patience of every network (10, not bench's 25, to keep 3 seeds on PC-3 within 5 minutes on 2 cores)")
 	members := fs.Int("members", 3, "ensemble members")
 	passes := fs.Int("passes", 30, "MC-Dropout passes (the v feature and the mcdropout row)")
-	workers := fs.Int("workers", 2, "trainings run at the same time (the results do not depend on it)")
+	workers := workersFlag(fs, 2, "trainings")
 	noFigs := fs.Bool("no-figures", false, "do not draw the figures")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -106,27 +111,24 @@ func parseOODFlags(env Env, args []string) (*oodFlags, error) {
 		return nil, fmt.Errorf("%w: --folds %d, want ≥ 2", ErrUsage, *folds)
 	case *seeds < 1:
 		return nil, fmt.Errorf("%w: --seeds %d, want ≥ 1", ErrUsage, *seeds)
-	case *members < 1 || *passes < 2 || *workers < 1:
-		return nil, fmt.Errorf("%w: --members %d, --passes %d, --workers %d: want ≥ 1, ≥ 2, ≥ 1", ErrUsage, *members, *passes, *workers)
+	case *members < 1 || *passes < 2:
+		return nil, fmt.Errorf("%w: --members %d, --passes %d: want ≥ 1, ≥ 2", ErrUsage, *members, *passes)
+	}
+	if err := checkWorkers(*workers); err != nil {
+		return nil, err
 	}
 	set := drugs.Settings{
 		HoldOut: *holdout, InTest: 0.3, Folds: *folds,
 		Model:   model.Config{MaxEpochs: *epochs, Patience: *patience},
 		Members: *members, Passes: *passes, Dropout: 0.1,
-		Cutoff: 0.6, Bandwidth: 0.1, PCADims: 8, Workers: *workers,
+		Cutoff: 0.6, Bandwidth: 0.1, PCADims: 8, Workers: workerCount(*workers),
 	}
 	set.DUE.MaxEpochs, set.DUE.Patience = *epochs, *patience
-	for _, m := range strings.Split(*methods, ",") {
-		if m = strings.TrimSpace(m); m != "" {
-			set.Methods = append(set.Methods, m)
-		}
+	set.Methods = splitList(*methods)
+	if err := drugs.CheckMethods(set.Methods); err != nil {
+		return nil, fmt.Errorf("%w: --methods: %s", ErrUsage, strings.TrimPrefix(err.Error(), drugs.ErrMethods.Error()+": "))
 	}
-	if err := checkOODMethods(set.Methods); err != nil {
-		return nil, err
-	}
-	for s := 1; s <= *seeds; s++ {
-		set.Seeds = append(set.Seeds, uint64(s))
-	}
+	set.Seeds = bench.Seeds(*seed, *seeds)
 	return &oodFlags{screenDir: *screenDir, cellLine: *cellLine, score: *score, out: *out, noFigs: *noFigs, set: set}, nil
 }
 
@@ -141,7 +143,7 @@ func runOOD(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if sc, err = oneCellLine(sc, o.cellLine); err != nil {
+	if sc, err = oneCellLine(sc, orFirstLine(sc, o.cellLine)); err != nil {
 		return err
 	}
 	si, err := scoreIndex(sc, o.score)
@@ -165,7 +167,7 @@ func runOOD(ctx context.Context, env Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s: %d drugs in %d clusters, %d pairs; %d seeds, %d folds, methods %s\n",
 		name, sc.CellLines[0], sc.ScoreNames[si], len(sc.Drugs), x.Clusters(), len(d.Pairs), len(set.Seeds), set.Folds, strings.Join(set.Methods, ","))
-	bar := progress.New(env.Stderr, "ood", len(set.Seeds)*oodTicks(set))
+	bar := progress.New(env.Stderr, "ood", len(set.Seeds)*set.Ticks())
 	results, err := x.Run(ctx, func(done int, detail string) { bar.Set(done, detail+" done") })
 	bar.Finish()
 	if err != nil {
@@ -209,45 +211,4 @@ func writeOODOutputs(rep *drugs.Report, dir string, noFigs bool) ([]string, erro
 		written = append(written, paths...)
 	}
 	return written, nil
-}
-
-// oodTicks is the number of progress ticks (finished trainings) per seed.
-func oodTicks(set drugs.Settings) int {
-	_, sets, _ := drugs.Sets(set.Methods)
-	n := 0
-	if len(sets) > 0 || slices.Contains(set.Methods, drugs.MCDropout) || slices.Contains(set.Methods, drugs.Density) {
-		n += set.Folds + 1
-	}
-	if slices.Contains(set.Methods, drugs.Ensemble) {
-		n += set.Members
-	}
-	for _, m := range []string{drugs.DUE, drugs.TwoHead} {
-		if slices.Contains(set.Methods, m) {
-			n++
-		}
-	}
-	return n
-}
-
-func checkOODMethods(methods []string) error {
-	seen := map[string]bool{}
-	for _, m := range methods {
-		switch {
-		case m == drugs.TwoHead, m == drugs.Ensemble, m == drugs.MCDropout, m == drugs.DUE, m == drugs.Density:
-		case strings.HasPrefix(m, "deup-"):
-			if _, err := deup.ParseFeatures(strings.TrimPrefix(m, "deup-")); err != nil {
-				return fmt.Errorf("%w: --methods %s: %v (deup-<features>: a subset of x, d, v, b, or deup-twohead)", ErrUsage, m, err)
-			}
-		default:
-			return fmt.Errorf("%w: --methods: unknown method %q (deup-<subset of xdvb>, deup-twohead, ensemble, mcdropout, due, density)", ErrUsage, m)
-		}
-		if seen[m] {
-			return fmt.Errorf("%w: --methods: %s listed twice", ErrUsage, m)
-		}
-		seen[m] = true
-	}
-	if len(methods) == 0 {
-		return fmt.Errorf("%w: --methods is empty", ErrUsage)
-	}
-	return nil
 }

@@ -5,18 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
-	"math/rand/v2"
 	"strings"
 
 	"github.com/deup-screening/deup/active"
-	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model/trained"
 	"github.com/deup-screening/deup/suggest"
 	"github.com/deup-screening/deup/uq"
-	"gonum.org/v1/gonum/stat/distuv"
-
-	"github.com/deup-screening/deup/internal/streams"
 )
 
 func suggestCommand() *Command {
@@ -187,19 +182,6 @@ func suggestCalibration(w io.Writer, path string, tm *trained.Model, iv interval
 	return cal, nil
 }
 
-// calibratedSigma scales a prediction's sigmas by the calibration:
-// f = (upper - lower)/(2 z sigma_total), z = Phi^-1((1 + coverage)/2), the
-// factor making the Gaussian central interval of sigma_total the
-// calibrated one.
-func calibratedSigma(p active.Prediction, lo, hi, coverage float64) active.Prediction {
-	z := distuv.UnitNormal.Quantile((1 + coverage) / 2)
-	f := (hi - lo) / (2 * z * p.SigmaTotal)
-	p.SigmaTotal *= f
-	p.SigmaEpistemic *= f
-	p.SigmaAleatoric *= f
-	return p
-}
-
 func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLine, score string, batch int, acqName string, perDrug, perLine int, seed uint64, iv intervalOptions, out string) error {
 	acq, err := active.ParseAcquisition(acqName)
 	if err != nil {
@@ -218,48 +200,7 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 	if err != nil {
 		return err
 	}
-	// A panel model proposes across its lines (those the screen has)
-	// unless --cell-line names one: (screen line, model line) pairs.
-	var panelLines [][2]int
-	if tm.Meta != nil && len(tm.Meta.Screen.CellLines) > 1 && cellLine == "" {
-		for ml, name := range tm.Meta.Screen.CellLines {
-			if sl := indexFold(sc.CellLines, name); sl >= 0 {
-				panelLines = append(panelLines, [2]int{sl, ml})
-			}
-		}
-		if len(panelLines) == 0 {
-			return fmt.Errorf("%w: the screen has none of the cell lines %s was trained on (%s)", ErrUsage, modelPath, strings.Join(tm.Meta.Screen.CellLines, ", "))
-		}
-		if score == "" {
-			score = tm.Meta.Screen.Score
-		}
-	} else if perLine > 0 {
-		return fmt.Errorf("%w: --per-line needs a model trained on a panel, without --cell-line", ErrUsage)
-	}
-	if tm.Meta != nil && screenDir == "" && panelLines == nil {
-		// The model's own screen: its cell line and score by default.
-		if cellLine == "" {
-			cellLine = tm.Meta.Screen.CellLine
-		}
-		if score == "" {
-			score = tm.Meta.Screen.Score
-		}
-	}
-	si, err := campaignScoreIndex(sc, score)
-	if err != nil {
-		return err
-	}
-	cl := "every cell line"
-	if panelLines == nil {
-		if cl, err = cellLineOf(sc, cellLine); err != nil {
-			return err
-		}
-	}
-	tableLine := cl
-	if panelLines != nil {
-		tableLine = ""
-	}
-	table, _, err := active.ScreenTable(sc, si, tableLine)
+	lines, cl, table, err := suggestLines(sc, tm, modelPath, screenDir, cellLine, score, perLine)
 	if err != nil {
 		return err
 	}
@@ -267,36 +208,7 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 	if err != nil {
 		return err
 	}
-	cellIdx := 0
-	for i, c := range sc.CellLines {
-		if c == cl {
-			cellIdx = i
-		}
-	}
-	lines := panelLines
-	if lines == nil {
-		ml := 0 // a one-line model's only line, or the named line of a panel model
-		if tm.Meta != nil && len(tm.Meta.Screen.CellLines) > 1 {
-			if ml = indexFold(tm.Meta.Screen.CellLines, cl); ml < 0 {
-				return fmt.Errorf("%w: --cell-line %s: %s was trained on %s", ErrUsage, cl, modelPath, strings.Join(tm.Meta.Screen.CellLines, ", "))
-			}
-		}
-		lines = [][2]int{{cellIdx, ml}}
-	}
-	var cands []active.Pair
-	var mp []model.Pair
-	for ra := 0; ra < len(kept); ra++ {
-		for rb := ra + 1; rb < len(kept); rb++ {
-			for _, l := range lines {
-				p := active.NewPair(kept[ra], kept[rb], l[0])
-				if _, measured := table[p]; measured {
-					continue
-				}
-				cands = append(cands, p)
-				mp = append(mp, model.Pair{A: ra, B: rb, Line: l[1]})
-			}
-		}
-	}
+	cands, mp := active.UnmeasuredCandidates(kept, lines, table)
 	if len(cands) == 0 {
 		return fmt.Errorf("every pair of the screen's drugs on %s is measured: nothing to suggest", cl)
 	}
@@ -304,27 +216,13 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 	if err != nil {
 		return err
 	}
-	ap := make([]active.Prediction, len(preds))
-	var intervals []suggest.Interval
-	if cal != nil {
-		intervals = make([]suggest.Interval, len(preds))
-	}
+	ap := active.FromModel(preds)
 	acqIn := ap // what the acquisition reads
-	if iv.calibratedSigma {
-		acqIn = make([]active.Prediction, len(preds))
-	}
-	for i, p := range preds {
-		ap[i] = active.Prediction{Mu: p.Mu, SigmaTotal: p.SigmaTotal, SigmaEpistemic: p.SigmaEpistemic, SigmaAleatoric: p.SigmaAleatoric}
-		if cal == nil {
-			continue
-		}
-		lo, hi, err := cal.Interval(p.Mu, p.SigmaTotal, iv.coverage)
-		if err != nil {
-			return fmt.Errorf("pair %s, %s: %w", sc.Drugs[cands[i].A].ID, sc.Drugs[cands[i].B].ID, err)
-		}
-		intervals[i] = suggest.Interval{Lower: lo, Upper: hi}
-		if iv.calibratedSigma {
-			acqIn[i] = calibratedSigma(ap[i], lo, hi, iv.coverage)
+	var intervals []active.Interval
+	if cal != nil {
+		var bad int
+		if acqIn, intervals, bad, err = active.Calibrated(ap, cal, iv.coverage, iv.calibratedSigma); err != nil {
+			return fmt.Errorf("pair %s, %s: %w", sc.Drugs[cands[bad].A].ID, sc.Drugs[cands[bad].B].ID, err)
 		}
 	}
 	if iv.calibratedSigma {
@@ -335,15 +233,88 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 		fmt.Fprintf(env.Stdout, "--calibrated-sigma: the acquisition reads the sigmas scaled by the %g%% calibration (%s; e.g. the first candidate's by %.4g); the file's sigma columns are the model's\n",
 			100*iv.coverage, note, acqIn[0].SigmaTotal/ap[0].SigmaTotal)
 	}
-	best := math.Inf(-1)
-	for _, y := range table {
-		best = math.Max(best, y)
-	}
-	scores, err := acq.Scores(nil, acqIn, best, rand.New(rand.NewPCG(seed, streams.Suggest)))
+	pick, scores, err := active.Rank(acq, cands, acqIn, table, batch, perDrug, perLine, seed)
 	if err != nil {
 		return err
 	}
-	pick := active.SelectBatchPerLine(cands, scores, batch, perDrug, perLine)
+	rows := suggestRows(sc, acq, cands, ap, acqIn, scores, intervals, pick, perDrug, perLine, iv)
+	if err := suggest.WriteFile(out, rows); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "wrote %d suggestions (%s by %s, from %d unmeasured pairs on %s; %s) to %s\n%s\n", len(rows), acq, m.Name(), len(cands), cl, active.MaxPerDrugNote(perDrug), out, m.AleatoricNote())
+	return nil
+}
+
+// suggestLines resolves where a model suggests: a panel model across the
+// lines of the screen it was trained on (unless --cell-line names one), any
+// other on one cell line (the model's own by default, on its own screen);
+// the score is the model's unless --score names another. It returns the
+// (screen line, model line) pairs, the cell line's name for messages, and
+// the measured pairs of the screen there.
+func suggestLines(sc *drugcomb.Screen, tm *trained.Model, modelPath, screenDir, cellLine, score string, perLine int) ([]active.LinePair, string, active.TableOracle, error) {
+	// A panel model proposes across its lines (those the screen has)
+	// unless --cell-line names one: (screen line, model line) pairs.
+	var panelLines []active.LinePair
+	if tm.Meta != nil && len(tm.Meta.Screen.CellLines) > 1 && cellLine == "" {
+		for ml, name := range tm.Meta.Screen.CellLines {
+			if sl := drugcomb.IndexName(sc.CellLines, name); sl >= 0 {
+				panelLines = append(panelLines, active.LinePair{Screen: sl, Model: ml})
+			}
+		}
+		if len(panelLines) == 0 {
+			return nil, "", nil, fmt.Errorf("%w: the screen has none of the cell lines %s was trained on (%s)", ErrUsage, modelPath, strings.Join(tm.Meta.Screen.CellLines, ", "))
+		}
+		if score == "" {
+			score = tm.Meta.Screen.Score
+		}
+	} else if perLine > 0 {
+		return nil, "", nil, fmt.Errorf("%w: --per-line needs a model trained on a panel, without --cell-line", ErrUsage)
+	}
+	if tm.Meta != nil && screenDir == "" && panelLines == nil {
+		// The model's own screen: its cell line and score by default.
+		if cellLine == "" {
+			cellLine = tm.Meta.Screen.CellLine
+		}
+		if score == "" {
+			score = tm.Meta.Screen.Score
+		}
+	}
+	si, err := scoreIndex(sc, score)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	cl := "every cell line"
+	if panelLines == nil {
+		if cl, err = cellLineOf(sc, cellLine); err != nil {
+			return nil, "", nil, err
+		}
+	}
+	tableLine := cl
+	if panelLines != nil {
+		tableLine = ""
+	}
+	table, _, err := active.ScreenTable(sc, si, tableLine)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	cellIdx := max(drugcomb.IndexName(sc.CellLines, cl), 0)
+	lines := panelLines
+	if lines == nil {
+		ml := 0 // a one-line model's only line, or the named line of a panel model
+		if tm.Meta != nil && len(tm.Meta.Screen.CellLines) > 1 {
+			if ml = drugcomb.IndexName(tm.Meta.Screen.CellLines, cl); ml < 0 {
+				return nil, "", nil, fmt.Errorf("%w: --cell-line %s: %s was trained on %s", ErrUsage, cl, modelPath, strings.Join(tm.Meta.Screen.CellLines, ", "))
+			}
+		}
+		lines = []active.LinePair{{Screen: cellIdx, Model: ml}}
+	}
+	return lines, cl, table, nil
+}
+
+// suggestRows are the rows of the suggestions file for the picked
+// candidates: the model's predictions, the acquisition's score and the
+// reason for each (its rank, the caps, the interval).
+func suggestRows(sc *drugcomb.Screen, acq active.Acquisition, cands []active.Pair, ap, acqIn []active.Prediction, scores []float64, intervals []active.Interval, pick []int, perDrug, perLine int, iv intervalOptions) []suggest.Suggestion {
 	var rows []suggest.Suggestion
 	for rank, i := range pick {
 		p := cands[i]
@@ -361,14 +332,10 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 			Mu: ap[i].Mu, SigmaTotal: ap[i].SigmaTotal, SigmaEpistemic: ap[i].SigmaEpistemic, SigmaAleatoric: ap[i].SigmaAleatoric,
 			Acquisition: scores[i], Reason: reason}
 		if intervals != nil {
-			s.Interval = &intervals[i]
+			s.Interval = &suggest.Interval{Lower: intervals[i].Lower, Upper: intervals[i].Upper}
 			s.Reason += fmt.Sprintf("; %g%% interval [%.4g, %.4g]", 100*iv.coverage, intervals[i].Lower, intervals[i].Upper)
 		}
 		rows = append(rows, s)
 	}
-	if err := suggest.WriteFile(out, rows); err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stdout, "wrote %d suggestions (%s by %s, from %d unmeasured pairs on %s; %s) to %s\n%s\n", len(rows), acq, m.Name(), len(cands), cl, active.MaxPerDrugNote(perDrug), out, m.AleatoricNote())
-	return nil
+	return rows
 }

@@ -388,48 +388,34 @@ func loadScreen(dir string) (*drugcomb.Screen, string, error) {
 	return sc, dir, nil
 }
 
-// oneCellLine returns the screen restricted to one cell line (by name;
-// "" means the first), with CellLines = [that line].
+// oneCellLine is drugcomb's selection of one cell line (Screen.OneCellLine)
+// for --cell-line, a usage error when the name selects nothing.
 func oneCellLine(sc *drugcomb.Screen, name string) (*drugcomb.Screen, error) {
-	if len(sc.CellLines) == 0 {
-		return nil, fmt.Errorf("screen has no cell lines")
+	out, err := sc.OneCellLine(name)
+	if errors.Is(err, drugcomb.ErrSelect) {
+		return nil, fmt.Errorf("%w: --cell-line: %v", ErrUsage, err)
 	}
-	ci := 0
-	if name != "" {
-		ci = -1
-		for i, c := range sc.CellLines {
-			if c == name {
-				ci = i
-			}
-		}
-		if ci < 0 {
-			return nil, fmt.Errorf("%w: no cell line %q in the screen (have %v)", ErrUsage, name, sc.CellLines)
-		}
-	}
-	out := sc.KeepPairs(func(_ int, p *drugcomb.Pair) bool {
-		if p.CellLine != ci {
-			return false
-		}
-		p.CellLine = 0
-		return true
-	})
-	out.CellLines = []string{sc.CellLines[ci]}
-	if len(out.Pairs) == 0 {
-		return nil, fmt.Errorf("cell line %s has no pairs", sc.CellLines[ci])
-	}
-	return out, nil
+	return out, err
 }
 
+// cellLineOf is drugcomb's selection of one cell line by name
+// (Screen.CellLineIndex): the line's name, or a usage error.
+func cellLineOf(sc *drugcomb.Screen, name string) (string, error) {
+	ci, err := sc.CellLineIndex(name)
+	if err != nil {
+		return "", fmt.Errorf("%w: --cell-line: %v", ErrUsage, err)
+	}
+	return sc.CellLines[ci], nil
+}
+
+// scoreIndex is drugcomb's selection of the --score column
+// (Screen.ScoreColumn), a usage error when the name selects nothing.
 func scoreIndex(sc *drugcomb.Screen, name string) (int, error) {
-	if name == "" {
-		return 0, nil
+	si, err := sc.ScoreColumn(name)
+	if err != nil {
+		return 0, fmt.Errorf("%w: --score: %v", ErrUsage, err)
 	}
-	for i, s := range sc.ScoreNames {
-		if s == name {
-			return i, nil
-		}
-	}
-	return 0, fmt.Errorf("%w: no score column %q (have %v)", ErrUsage, name, sc.ScoreNames)
+	return si, nil
 }
 
 // buildFeatures computes the drug feature matrix of a screen for train and
@@ -467,12 +453,8 @@ func buildFeatures(env Env, sc *drugcomb.Screen, dir string, cfg features.Config
 	}
 	if len(rep.Errors) > 0 { // the one structure rule: left out and named, not refused
 		reportStructures(env, "deup", "and are left out with their pairs", rep, len(sc.Drugs))
-		keep := make([]bool, len(sc.Drugs))
-		for _, i := range kept {
-			keep[i] = true
-		}
 		n := len(sc.Pairs)
-		sc = sc.KeepDrugs(func(i int, _ drugcomb.Drug) bool { return keep[i] })
+		sc = features.KeepRows(sc, kept)
 		fmt.Fprintf(env.Stderr, "deup: %d of %d pairs kept (both drugs usable)\n", len(sc.Pairs), n)
 		if len(sc.Pairs) == 0 {
 			return nil, nil, nil, fmt.Errorf("no pair of the screen has two drugs with a usable structure (see the drugs named above)")
@@ -493,26 +475,9 @@ func buildFeatures(env Env, sc *drugcomb.Screen, dir string, cfg features.Config
 // have a signature in sig (a vector with at least one finite value: an
 // all-NaN column counts as none), and says so on stdout.
 func keepSignaturePairs(env Env, sc *drugcomb.Screen, sig *lincs.Signatures) (*drugcomb.Screen, error) {
-	has := map[string]bool{} // a signature with at least one finite value
-	for i, id := range sig.DrugIDs {
-		for _, x := range sig.Vectors[i] {
-			if x == x {
-				has[id] = true
-				break
-			}
-		}
-	}
-	withSig := map[string]bool{}
-	for _, d := range sc.Drugs {
-		if has[d.ID] {
-			withSig[d.ID] = true
-		}
-	}
-	out := sc.KeepPairs(func(_ int, p *drugcomb.Pair) bool {
-		return has[sc.Drugs[p.A].ID] && has[sc.Drugs[p.B].ID]
-	})
+	out, withSig := features.KeepSignaturePairs(sc, sig)
 	fmt.Fprintf(env.Stdout, "fp+sig: %d of %d drugs have a signature; %d of %d pairs have one for both drugs and are used, the other %d are left out\n",
-		len(withSig), len(sc.Drugs), len(out.Pairs), len(sc.Pairs), len(sc.Pairs)-len(out.Pairs))
+		withSig, len(sc.Drugs), len(out.Pairs), len(sc.Pairs), len(sc.Pairs)-len(out.Pairs))
 	if len(out.Pairs) == 0 {
 		return nil, fmt.Errorf("no pair has a signature for both drugs (run deup data signatures first)")
 	}
