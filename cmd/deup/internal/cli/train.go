@@ -182,7 +182,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	if len(sc.CellLines) > 1 {
-		t.mc.Model.BatchSize = model.PanelBatchSize // one model over every line (a panel)
+		t.mc = t.mc.Panel() // one model over every line (a panel): the panel's training settings
 	}
 	t.m, err = newMethod(t.method, t.mc)
 	if err != nil {
