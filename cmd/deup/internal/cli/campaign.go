@@ -88,7 +88,7 @@ func campaignScoreIndex(sc *drugcomb.Screen, name string) (int, error) {
 // default), resolves the score column and the cell line, and returns the
 // measured pairs as an oracle table. Pairs without a score are counted on
 // stderr, never dropped silently.
-func campaignTable(env Env, cmd, dir, score, cellLine string) (sc *drugcomb.Screen, si int, cl string, table active.TableOracle, err error) {
+func campaignTable(env Env, cmd, dir, score, cellLine string, cellLines ...string) (sc *drugcomb.Screen, si int, cl string, table active.TableOracle, err error) {
 	var left []string
 	if sc, left, err = campaignScreen(dir); err != nil {
 		return nil, 0, "", nil, err
@@ -102,10 +102,11 @@ func campaignTable(env Env, cmd, dir, score, cellLine string) (sc *drugcomb.Scre
 	if si, err = campaignScoreIndex(sc, score); err != nil {
 		return nil, 0, "", nil, err
 	}
-	if cl, err = cellLineOf(sc, cellLine); err != nil {
+	var lines []string
+	if cl, lines, err = campaignLines(sc, cellLine, cellLines...); err != nil {
 		return nil, 0, "", nil, err
 	}
-	table, skipped, err := active.ScreenTable(sc, si, cl)
+	table, skipped, err := active.ScreenTableLines(sc, si, lines)
 	if err != nil {
 		return nil, 0, "", nil, err
 	}
@@ -113,6 +114,32 @@ func campaignTable(env Env, cmd, dir, score, cellLine string) (sc *drugcomb.Scre
 		fmt.Fprintf(env.Stderr, "deup campaign %s: %d pairs without a %s score left out\n", cmd, skipped, sc.ScoreNames[si])
 	}
 	return sc, si, cl, table, nil
+}
+
+// campaignLines resolves --cell-line NAME or --cell-lines all|A,B,… (a
+// campaign across the lines of a panel): the label the commands print and
+// the names to keep.
+func campaignLines(sc *drugcomb.Screen, one string, many ...string) (string, []string, error) {
+	if len(many) == 0 || many[0] == "" {
+		cl, err := cellLineOf(sc, one)
+		return cl, []string{cl}, err
+	}
+	if one != "" {
+		return "", nil, fmt.Errorf("%w: --cell-line and --cell-lines: give one of them", ErrUsage)
+	}
+	var names []string
+	if many[0] != "all" {
+		names = cellLineNames(many[0])
+	}
+	idx, err := active.CellLineIndices(sc, names)
+	if err != nil {
+		return "", nil, fmt.Errorf("%w: --cell-lines: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
+	}
+	names = names[:0]
+	for _, i := range idx {
+		names = append(names, sc.CellLines[i])
+	}
+	return strings.Join(names, ","), names, nil
 }
 
 func cellLineOf(sc *drugcomb.Screen, name string) (string, error) {
@@ -155,6 +182,11 @@ Acquisition: ucb[:KAPPA], ei[:XI], thompson, greedy, explore, random.
 Batches are diverse by default: no drug in more than max(2, ceil(batch/10))
 pairs of a round (3 of 30); --max-per-drug K sets another cap, 0 none.
 
+On a panel (a screen with several cell lines), --cell-lines all|A,B,… runs
+one campaign across those lines: the candidates are the (pair, line)
+combinations, each batch spans the lines, and --per-line N lets no line
+have more than N pairs of a batch (as deup suggest --per-line does).
+
 --from-model MODEL (a file from deup train, any method) starts the campaign
 on the screen, cell line and score that model was trained on. The campaign
 still refits its own --model each round on every measured pair; to export a
@@ -171,7 +203,8 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign init", "deup campaign init [--screen DIR | --from-model MODEL] [--mode live|retrospective] [flags] CAMPAIGN", campaignInitDesc)
 	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
 	mode := fs.String("mode", active.Live, "live or retrospective")
-	cellLine := fs.String("cell-line", "", "cell line (required when the screen has several)")
+	cellLine := fs.String("cell-line", "", "cell line (required when the screen has several, unless --cell-lines)")
+	cellLines, perLine := campaignPanelFlags(fs)
 	score := fs.String("score", "", "score column (default: the screen's first)")
 	initN := fs.Int("init", 0, "retrospective: initial measured pairs (default: 10% of the screen)")
 	candidates := fs.String("candidates", "", "live: CSV of candidate pairs (drug_a_id, drug_b_id: ids, PubChem CIDs or names) instead of all unmeasured pairs")
@@ -213,6 +246,9 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	if err := active.CheckModel(*modelName); err != nil {
 		return fmt.Errorf("%w: --model: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
 	}
+	if *perLine < 0 {
+		return fmt.Errorf("%w: --per-line %d: want N ≥ 0", ErrUsage, *perLine)
+	}
 	if err := noCampaignIn(dir); err != nil {
 		return err
 	}
@@ -240,15 +276,16 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 		fmt.Fprintf(env.Stderr, "deup campaign init: screen %s, cell line %s, score %s from %s (%s, trained on %d pairs)\n",
 			screenLabel(*screenDir), *cellLine, *score, *fromModel, tm.Method.Name(), id.Pairs)
 	}
-	sc, si, cl, table, err := campaignTable(env, "init", *screenDir, *score, *cellLine)
+	sc, si, cl, table, err := campaignTable(env, "init", *screenDir, *score, *cellLine, *cellLines)
 	if err != nil {
 		return err
 	}
-	cellIdx := -1
-	for i, c := range sc.CellLines {
-		if strings.EqualFold(c, cl) {
-			cellIdx = i
-		}
+	lineIdx, err := active.CellLineIndices(sc, strings.Split(cl, ","))
+	if err != nil {
+		return err
+	}
+	if *perLine > 0 && len(lineIdx) < 2 {
+		return fmt.Errorf("%w: --per-line goes with --cell-lines all|A,B,… (a campaign across several cell lines)", ErrUsage)
 	}
 	abs := ""
 	if *screenDir != "" {
@@ -257,7 +294,7 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 		}
 	}
 	cfg := active.Config{Mode: *mode, Screen: abs, Score: sc.ScoreNames[si], Acquisition: *acq, Model: *modelName, Features: *feat,
-		Batch: *batch, Rounds: *rounds, MaxPerDrug: perDrugCap, Seed: *seed, Drugs: sc.Drugs, CellLines: sc.CellLines}
+		Batch: *batch, Rounds: *rounds, MaxPerDrug: perDrugCap, MaxPerLine: *perLine, Seed: *seed, Drugs: sc.Drugs, CellLines: sc.CellLines}
 	var initial []active.Measurement
 	var cands []active.Pair
 	switch *mode {
@@ -283,11 +320,11 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 			initial = append(initial, active.Measurement{Pair: p, Y: table[p]})
 		}
 		if *candidates != "" {
-			if cands, err = readCandidates(*candidates, cfg, cellIdx, table); err != nil {
+			if cands, err = readCandidates(*candidates, cfg, lineIdx, table); err != nil {
 				return err
 			}
 		} else {
-			cands = active.AllUnmeasured(table, len(sc.Drugs), []int{cellIdx})
+			cands = active.AllUnmeasured(table, len(sc.Drugs), lineIdx)
 		}
 	}
 	if _, err := active.NewEncoder(cfg); err != nil {
@@ -300,8 +337,8 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "campaign %s: %s mode on %s (%s, %s), %d initial pairs, %d candidates, batch %d, %s with %s, %s\n",
-		dir, cfg.Mode, screenLabel(cfg.Screen), cl, cfg.Score, c.Initial(), len(c.Pool()), cfg.Batch, cfg.Model, cfg.Acquisition, active.MaxPerDrugNote(cfg.MaxPerDrug))
+	fmt.Fprintf(env.Stdout, "campaign %s: %s mode on %s (%s, %s), %d initial pairs, %d candidates, batch %d, %s with %s, %s%s\n",
+		dir, cfg.Mode, screenLabel(cfg.Screen), cl, cfg.Score, c.Initial(), len(c.Pool()), cfg.Batch, cfg.Model, cfg.Acquisition, active.MaxPerDrugNote(cfg.MaxPerDrug), active.MaxPerLineNote(cfg.MaxPerLine))
 	return nil
 }
 
@@ -413,14 +450,17 @@ func writeCampaignJSON(dir string, cfg active.Config) error {
 	return atomicfile.WriteFile(filepath.Join(dir, "campaign.json"), append(b, '\n'))
 }
 
-func readCandidates(path string, cfg active.Config, cellLine int, measured active.TableOracle) ([]active.Pair, error) {
+func readCandidates(path string, cfg active.Config, cellLines []int, measured active.TableOracle) ([]active.Pair, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	cc := cfg
-	cc.CellLines = []string{cfg.CellLines[cellLine]}
+	cc.CellLines = nil
+	for _, i := range cellLines {
+		cc.CellLines = append(cc.CellLines, cfg.CellLines[i])
+	}
 	rs, err := active.ParseCandidates(f, path, cc)
 	if err != nil {
 		return nil, err
@@ -430,7 +470,7 @@ func readCandidates(path string, cfg active.Config, cellLine int, measured activ
 	var errs []error
 	for _, r := range rs {
 		p := r.Pair
-		p.CellLine = cellLine
+		p.CellLine = cellLines[p.CellLine]
 		if l, dup := seen[p]; dup {
 			errs = append(errs, fmt.Errorf("%s:%d: pair listed twice (first on line %d)", path, r.Line, l))
 			continue
@@ -590,7 +630,7 @@ func runCampaignStep(ctx context.Context, env Env, args []string) error {
 	}
 	printRound(env.Stdout, c, r)
 	if open == nil {
-		fmt.Fprintf(env.Stdout, "batch diversity: %s, set at campaign init\n", active.MaxPerDrugNote(c.Config.MaxPerDrug))
+		fmt.Fprintf(env.Stdout, "batch diversity: %s%s, set at campaign init\n", active.MaxPerDrugNote(c.Config.MaxPerDrug), active.MaxPerLineNote(c.Config.MaxPerLine))
 	}
 	if oracle == nil {
 		fmt.Fprintf(env.Stdout, "export it: deup suggest --campaign %s --out round%d.csv\n", dir, r.Index)
@@ -859,7 +899,8 @@ deup campaign init --screen DIR --model MODEL --acquisition ACQ CAMPAIGN.`
 func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign simulate", "deup campaign simulate [--screen DIR] [--init N] [--batch B] [--rounds R] [--acquisition LIST] [--seeds S] --out DIR", campaignSimulateDesc)
 	screenDir := fs.String("screen", "", "measured screen directory (default: the synthetic default screen)")
-	cellLine := fs.String("cell-line", "", "cell line (required when the screen has several)")
+	cellLine := fs.String("cell-line", "", "cell line (required when the screen has several, unless --cell-lines)")
+	cellLines, perLine := campaignPanelFlags(fs)
 	score := fs.String("score", "", "score column (default: the screen's first)")
 	initN := fs.Int("init", 0, "initial measured pairs (default: 10% of the screen)")
 	batch := fs.Int("batch", 30, "pairs per round")
@@ -897,6 +938,7 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 		{"rounds", *rounds, 1, "at least 1 round"},
 		{"init", *initN, 0, "0 (10% of the screen) or more"},
 		{"workers", *workers, 0, "0 (one per CPU) or more"},
+		{"per-line", *perLine, 0, "N ≥ 0 (0: no cap)"},
 	} {
 		if c.v < c.min {
 			return fmt.Errorf("%w: --%s %d: want %s", ErrUsage, c.name, c.v, c.want)
@@ -911,24 +953,27 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 		sts = append(sts, st)
 	}
 	start := env.now()
-	sc, si, cl, table, err := campaignTable(env, "simulate", *screenDir, *score, *cellLine)
+	sc, si, cl, table, err := campaignTable(env, "simulate", *screenDir, *score, *cellLine, *cellLines)
 	if err != nil {
 		return err
+	}
+	if *perLine > 0 && !strings.Contains(cl, ",") {
+		return fmt.Errorf("%w: --per-line goes with --cell-lines all|A,B,… (a simulation across several cell lines)", ErrUsage)
 	}
 	n := *initN
 	if n == 0 {
 		n = int(math.Round(0.1 * float64(len(table))))
 	}
 	perDrugCap := perDrug.resolve(*batch)
-	cfg := active.SimConfig{Init: n, Batch: *batch, Rounds: *rounds, MaxPerDrug: perDrugCap, Strategies: sts, Seeds: *seeds,
+	cfg := active.SimConfig{Init: n, Batch: *batch, Rounds: *rounds, MaxPerDrug: perDrugCap, MaxPerLine: *perLine, Strategies: sts, Seeds: *seeds,
 		Seed0: *seed, TopFrac: *topFrac, Features: *feat, Workers: *workers}
 	base := active.Config{Score: sc.ScoreNames[si], Drugs: sc.Drugs, CellLines: sc.CellLines}
 	if _, err := active.NewEncoder(active.Config{Features: *feat, Drugs: sc.Drugs, CellLines: sc.CellLines}); err != nil {
 		return err
 	}
 	top := active.TopFraction(table, *topFrac)
-	fmt.Fprintf(env.Stderr, "simulating %d strategies x %d seeds x %d rounds on %s (%s, %d pairs, top %g%% = %d pairs), %d initial, batch %d, %s\n",
-		len(sts), *seeds, *rounds, screenLabel(*screenDir), cl, len(table), 100**topFrac, len(top), n, *batch, active.MaxPerDrugNote(perDrugCap))
+	fmt.Fprintf(env.Stderr, "simulating %d strategies x %d seeds x %d rounds on %s (%s, %d pairs, top %g%% = %d pairs), %d initial, batch %d, %s%s\n",
+		len(sts), *seeds, *rounds, screenLabel(*screenDir), cl, len(table), 100**topFrac, len(top), n, *batch, active.MaxPerDrugNote(perDrugCap), active.MaxPerLineNote(*perLine))
 	bar := progress.New(env.Stderr, "simulate", len(sts)**seeds**rounds)
 	done := 0
 	traces, err := active.Simulate(ctx, table, base, cfg, func(p active.SimProgress) {
@@ -968,4 +1013,12 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "(mean ± standard error over %d seeds after %d rounds; %d of %d pairs measured)\nwrote %s/{report.json,runs.csv,summary.csv,simulation.png,simulation.svg} in %s\n",
 		*seeds, last, rep.Measured[last], len(table), *out, env.since(start).Round(time.Millisecond))
 	return nil
+}
+
+// campaignPanelFlags defines --cell-lines and --per-line of the campaign
+// commands that propose batches across the lines of a panel.
+func campaignPanelFlags(fs *flag.FlagSet) (cellLines *string, perLine *int) {
+	cellLines = fs.String("cell-lines", "", "a campaign across several cell lines of a panel: all, or A,B,… (instead of --cell-line)")
+	perLine = fs.Int("per-line", 0, "with --cell-lines: at most N pairs of any one cell line per batch (0: no cap), the rule of deup suggest --per-line")
+	return cellLines, perLine
 }
