@@ -82,8 +82,9 @@ retrain with deup train --calibration 0.1.
 
 A model trained on a panel (deup train on a screen with several cell lines)
 scores each pair on every line it knows, one row per (pair, line) with the
-line in the cell_line column; --cell-lines A,B,… keeps some of them (a
-hive-partitioned output takes one line at a time).
+line in the cell_line column; --cell-lines A,B,… keeps some of them. A
+hive-partitioned output (--out DIR) gets one cell_line=X directory per line
+scored, each holding that line's predictions.
 
 Next: sort the output by mu or sigma, or let deup suggest --model MODEL pick a
 batch of experiments.`
@@ -230,15 +231,20 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	}
 	lo, hi := shard.Range(total)
 	hive := filepath.Ext(*out) == ""
-	if hive && len(lines) > 1 {
-		return fmt.Errorf("%w: --out %s: a hive-partitioned output holds one cell line; give --cell-lines with one of %s, or a file", ErrUsage, *out, strings.Join(pw.lineNames, ", "))
-	}
 	if hive {
 		id, err := predIdentity(env.Stamp, *modelPath, *pairsPath, tm, f.IDs, kept, drugs, shard, lo, hi, total)
 		if err != nil {
 			return err
 		}
-		if pw.part, err = scores.CreatePart(*out, id, predSchema(cal != nil, pw.extraNames)); err != nil {
+		// one partition per line scored: DIR/cell_line=X/part-i-of-N.parquet
+		partLines := []string{pw.cellLine}
+		if len(pw.lineNames) > 1 {
+			partLines = partLines[:0]
+			for _, l := range lines {
+				partLines = append(partLines, pw.lineNames[l])
+			}
+		}
+		if pw.part, err = scores.CreateParts(*out, id, partLines, predSchema(cal != nil, pw.extraNames)); err != nil {
 			return err
 		}
 	}
@@ -281,29 +287,43 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 		return nil
 	}
 	predStart := env.now()
+	// A file holds each pair's lines together; a hive directory gets its
+	// lines one after the other, so each line's part has its pairs in
+	// order in long row groups.
+	lineRuns := [][]int{lines}
+	if hive {
+		lineRuns = nil
+		for _, l := range lines {
+			lineRuns = append(lineRuns, []int{l})
+		}
+	}
 	if *all {
 		order := scores.SortedByID(f.IDs)
 	allPairs:
-		for a, b := range scores.Pairs(len(kept), lo, hi) {
-			for _, l := range lines {
-				buf = append(buf, model.Pair{A: order[a], B: order[b], Line: l})
-				if len(buf) == chunk {
-					if err = flush(); err != nil {
-						break allPairs
+		for _, ls := range lineRuns {
+			for a, b := range scores.Pairs(len(kept), lo, hi) {
+				for _, l := range ls {
+					buf = append(buf, model.Pair{A: order[a], B: order[b], Line: l})
+					if len(buf) == chunk {
+						if err = flush(); err != nil {
+							break allPairs
+						}
 					}
 				}
 			}
 		}
 	} else {
 	filePairs:
-		for k, p := range pairs[lo:hi] {
-			for _, l := range lines {
-				p.Line = l
-				buf = append(buf, p)
-				bufSrc = append(bufSrc, lo+k)
-				if len(buf) == chunk {
-					if err = flush(); err != nil {
-						break filePairs
+		for _, ls := range lineRuns {
+			for k, p := range pairs[lo:hi] {
+				for _, l := range ls {
+					p.Line = l
+					buf = append(buf, p)
+					bufSrc = append(bufSrc, lo+k)
+					if len(buf) == chunk {
+						if err = flush(); err != nil {
+							break filePairs
+						}
 					}
 				}
 			}
@@ -326,7 +346,7 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	el := env.since(predStart)
 	dest := *out
 	if pw.part != nil {
-		dest = pw.part.Path()
+		dest = strings.Join(pw.part.Paths(), ", ")
 	}
 	if shard != scores.Whole {
 		dest += fmt.Sprintf(" (shard %s: pairs [%d, %d) of %d)", shard, lo, hi, total)
@@ -576,7 +596,7 @@ type predWriter struct {
 	measured        map[measuredKey]float64
 	extraNames      []string
 
-	part *scores.Part // hive output (format "hive"): records go to it
+	part *scores.Parts // hive output (format "hive"): records go to their line's part
 
 	// A panel model's cell lines (model.Pair.Line indexes them) and the
 	// measured means on each; nil for a one-line model.
