@@ -99,6 +99,7 @@ func parseTrainSplit(s string) ([3]float64, error) {
 // untrained method they name.
 type trainFlags struct {
 	screenDir, split, feat, method, cellLine, cellLines, score, out string
+	cellFeatures                                                    string
 	fracs                                                           [3]float64
 	seed                                                            uint64
 	calFrac                                                         float64
@@ -119,6 +120,7 @@ func parseTrainFlags(env Env, args []string) (*trainFlags, error) {
 	dropRate := fs.Float64("dropout", 0.1, "dropout rate on the combined layers (mcdropout)")
 	cellLine := fs.String("cell-line", "", "one cell line to train on (default: see --cell-lines)")
 	cellLines := fs.String("cell-lines", "", cellLinesUsage)
+	cellFeatures := fs.String("cell-features", "", "table (.csv, .parquet, .arrow) with a cell_line column and numeric columns: features of the lines, mapped linearly into the line embedding; its lines without measurements join the model's lines, so predict scores them (not with --method due)")
 	score := fs.String("score", "", "score column (default: the first)")
 	seed := fs.Uint64("seed", 1, "seed of the split, the weights and the shuffling")
 	epochs := fs.Int("epochs", 0, "maximum epochs (0: the default, 300)")
@@ -162,7 +164,7 @@ func parseTrainFlags(env Env, args []string) (*trainFlags, error) {
 		return nil, fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
 	}
 	cfg := model.Config{Seed: *seed, MaxEpochs: *epochs, Patience: *patience, SigmaFeatures: sf, SigmaLoss: *sigmaLoss, NoveltyHoldout: noveltyHoldout(*novelty)}
-	return &trainFlags{screenDir: *screenDir, split: *splitFlag, fracs: fracs, feat: *feat, method: *method, cellLine: *cellLine, cellLines: *cellLines, score: *score,
+	return &trainFlags{screenDir: *screenDir, split: *splitFlag, fracs: fracs, feat: *feat, method: *method, cellLine: *cellLine, cellLines: *cellLines, cellFeatures: *cellFeatures, score: *score,
 		seed: *seed, out: *out, calFrac: *calFrac, normalized: *conformal == "normalized", whole: *whole, sf: sf,
 		mc: training.MethodConfig{Model: cfg, DUE: due.Config{MaxEpochs: *epochs, Patience: *patience}, Members: *members, Passes: *passes, Dropout: *dropRate}}, nil
 }
@@ -180,6 +182,19 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	sc, err = selectCellLines(sc, t.screenDir == "", t.cellLine, t.cellLines)
 	if err != nil {
 		return err
+	}
+	var cf *drugcomb.CellFeatures
+	if t.cellFeatures != "" {
+		if cf, err = drugcomb.ReadCellFeatures(t.cellFeatures); err != nil {
+			return err
+		}
+		lines := cf.WithLines(sc.CellLines) // the lines of the file without pairs join the model's
+		if len(lines) < 2 {
+			return fmt.Errorf("%w: --cell-features %s: the model would know one cell line (%s); the features are for a panel or for lines without measurements", ErrUsage, t.cellFeatures, lines[0])
+		}
+		c := *sc
+		c.CellLines = lines
+		sc = &c
 	}
 	if len(sc.CellLines) > 1 {
 		t.mc.Model.BatchSize = model.PanelBatchSize // one model over every line (a panel)
@@ -201,6 +216,11 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	d, err := model.NewDataset(scUsed, f, si)
 	if err != nil {
 		return err
+	}
+	if cf != nil {
+		if d.LineFeatures, err = cf.Standardized(d.LineNames); err != nil {
+			return fmt.Errorf("--cell-features: %w", err)
+		}
 	}
 	h, err := training.NewHoldout(len(d.Pairs), t.calFrac, t.fracs, t.seed)
 	if err != nil {
