@@ -28,7 +28,8 @@ func ScreenTable(s *drugcomb.Screen, score int, cellLine string) (t TableOracle,
 }
 
 // CellLineIndices returns the positions in s.CellLines of the named lines
-// (case-insensitive), in the order given; nil names means every line.
+// (drugcomb.IndexName's rule: exact, else ignoring case), in the order
+// given; nil names means every line.
 func CellLineIndices(s *drugcomb.Screen, names []string) ([]int, error) {
 	if names == nil {
 		out := make([]int, len(s.CellLines))
@@ -39,12 +40,7 @@ func CellLineIndices(s *drugcomb.Screen, names []string) ([]int, error) {
 	}
 	var out []int
 	for _, n := range names {
-		cl := -1
-		for i, c := range s.CellLines {
-			if strings.EqualFold(c, n) {
-				cl = i
-			}
-		}
+		cl := drugcomb.IndexName(s.CellLines, n)
 		if cl < 0 {
 			return nil, fmt.Errorf("active: screen %s has no cell line %q (has %s)", s.Name, n, strings.Join(s.CellLines, ", "))
 		}

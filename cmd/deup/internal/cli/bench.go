@@ -72,14 +72,23 @@ Without --screen, runs on the embedded synthetic default screen.
 Next: deup train --screen DIR --out MODEL trains the model to use (on every
 measured pair); the metrics are explained in docs/metrics.md.`
 
-func runBench(ctx context.Context, env Env, args []string) error {
+// benchFlags are deup bench's flags, parsed and checked.
+type benchFlags struct {
+	screenDir, feat, splitBy, out, cellLine, cellLines, reference, score, cpuProfile string
+	seeds, shots, batch                                                              int
+	noFigs, whole                                                                    bool
+	cfg                                                                              bench.Config
+}
+
+func parseBenchFlags(env Env, args []string) (*benchFlags, error) {
 	fs := newFlagSet(env, "deup bench", "deup bench [--screen DIR] [--features fp|fp+sig] [--methods deup,ensemble,mcdropout,due] [--seeds 3] [--split 40/30/30] [--split-by pairs|drugs|cell-lines] [--cell-lines all|A,B,…] [--reference per-line|none] [--new-line-shots K] [--alpha 0.1] [--out DIR]", benchDesc)
 	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
 	feat := fs.String("features", "fp", "drug features: fp or fp+sig (fp+sig keeps only pairs whose two drugs have a signature)")
 	methods := fs.String("methods", "deup,ensemble,mcdropout,due", "comma-separated methods: "+strings.Join(bench.Known(), ", "))
-	seeds := fs.Int("seeds", 3, "number of seeds (splits and trainings): seeds 1..N")
+	seeds := fs.Int("seeds", 3, "number of seeds (splits and trainings): seeds seed..seed+N-1")
+	seed := seedFlag(fs, "first seed (the default 1 gives seeds 1..N)")
 	splitFlag := fs.String("split", "40/30/30", "train/validation/test percentages")
-	splitBy := fs.String("split-by", "pairs", "what the test set holds out: pairs (at random), drugs (every test pair has a drug never trained or validated on) or cell-lines (whole cell lines; needs a screen with several)")
+	splitBy := fs.String("split-by", bench.ByPairs, "what the test set holds out: pairs (at random), drugs (every test pair has a drug never trained or validated on) or cell-lines (whole cell lines; needs a screen with several)")
 	out := fs.String("out", "bench-out", "output directory")
 	cellLine := fs.String("cell-line", "", "one cell line (default: see --cell-lines)")
 	cellLines := fs.String("cell-lines", "", cellLinesUsage)
@@ -98,155 +107,91 @@ func runBench(ctx context.Context, env Env, args []string) error {
 	sigmaFeat := fs.String("sigma-features", model.DefaultSigmaFeatures, sigmaFeaturesUsage)
 	sigmaLoss := fs.String("sigma-loss", "nll", sigmaLossUsage)
 	novelty := fs.Float64("novelty-holdout", model.DefaultNoveltyHoldout, noveltyHoldoutUsage)
-	workers := fs.Int("workers", 2, "trainings run at the same time (the results do not depend on it; train seconds are wall time shared between them)")
+	workers := workersFlag(fs, 2, "trainings")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof reads it)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := wantArgs(fs, pos, 0, 0); err != nil {
-		return err
+		return nil, err
 	}
 	fracs, err := parseSplit(*splitFlag)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if *seeds < 1 {
-		return fmt.Errorf("%w: --seeds %d, want ≥ 1", ErrUsage, *seeds)
+		return nil, fmt.Errorf("%w: --seeds %d, want ≥ 1", ErrUsage, *seeds)
 	}
-	if *workers < 1 {
-		return fmt.Errorf("%w: --workers %d, want ≥ 1", ErrUsage, *workers)
+	if err := checkWorkers(*workers); err != nil {
+		return nil, err
 	}
 	if !(*alpha > 0 && *alpha < 1) {
-		return fmt.Errorf("%w: --alpha %v: the conformal miscoverage must be in (0, 1) (0.1 for 90 %% intervals)", ErrUsage, *alpha)
+		return nil, fmt.Errorf("%w: --alpha %v: the conformal miscoverage must be in (0, 1) (0.1 for 90 %% intervals)", ErrUsage, *alpha)
 	}
 	if *sigmaLoss != "nll" && *sigmaLoss != "log" {
-		return fmt.Errorf("%w: --sigma-loss %q: want nll or log", ErrUsage, *sigmaLoss)
+		return nil, fmt.Errorf("%w: --sigma-loss %q: want nll or log", ErrUsage, *sigmaLoss)
 	}
 	sf, err := model.ParseSigmaFeatures(*sigmaFeat)
 	if err != nil {
-		return fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
+		return nil, fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
 	}
 	cfg := bench.Config{
+		Methods:     splitList(*methods),
+		Seeds:       bench.Seeds(*seed, *seeds),
 		Fracs:       fracs,
 		Model:       model.Config{MaxEpochs: *epochs, Patience: *patience, SigmaFeatures: sf, SigmaLoss: *sigmaLoss, NoveltyHoldout: noveltyHoldout(*novelty)},
 		Members:     *members,
 		Passes:      *passes,
 		ExtraPasses: *extra,
-		Workers:     *workers,
+		Workers:     workerCount(*workers),
 		Alpha:       *alpha,
 	}
 	cfg.DUE.MaxEpochs, cfg.DUE.Patience = *epochs, *patience
-	for _, m := range strings.Split(*methods, ",") {
-		if m = strings.TrimSpace(m); m != "" {
-			cfg.Methods = append(cfg.Methods, m)
-		}
-	}
-	for s := 1; s <= *seeds; s++ {
-		cfg.Seeds = append(cfg.Seeds, uint64(s))
-	}
 	if err := cfg.Validate(); err != nil {
-		return fmt.Errorf("%w: %v", ErrUsage, err)
+		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
 	}
-	if *cpuProfile != "" {
-		stop, err := startCPUProfile(*cpuProfile)
+	if *shots < 0 || *shots > 0 && *splitBy != bench.ByCellLines {
+		return nil, fmt.Errorf("%w: --new-line-shots %d: want K ≥ 0, with --split-by cell-lines", ErrUsage, *shots)
+	}
+	if *batch < 0 {
+		return nil, fmt.Errorf("%w: --batch-size %d", ErrUsage, *batch)
+	}
+	return &benchFlags{screenDir: *screenDir, feat: *feat, splitBy: *splitBy, out: *out, cellLine: *cellLine, cellLines: *cellLines, reference: *reference,
+		score: *score, cpuProfile: *cpuProfile, seeds: *seeds, shots: *shots, batch: *batch, noFigs: *noFigs, whole: *whole, cfg: cfg}, nil
+}
+
+func runBench(ctx context.Context, env Env, args []string) error {
+	b, err := parseBenchFlags(env, args)
+	if err != nil {
+		return err
+	}
+	if b.cpuProfile != "" {
+		stop, err := startCPUProfile(b.cpuProfile)
 		if err != nil {
 			return err
 		}
 		defer stop()
 	}
 	start := env.now()
-	sc, name, err := loadScreen(*screenDir)
+	sc, name, d, si, err := benchData(env, b)
 	if err != nil {
 		return err
 	}
-	switch *splitBy {
-	case "pairs", "drugs":
-		if sc, err = selectCellLines(sc, *screenDir == "", *cellLine, *cellLines); err != nil {
+	if b.shots > 0 {
+		if err := benchNoShots(ctx, env, d, sc, b.cfg, b.shots, filepath.Join(b.out, "k0")); err != nil {
 			return err
 		}
-	case "cell-lines":
-		if *cellLine != "" {
-			return fmt.Errorf("%w: --split-by cell-lines uses every cell line; leave --cell-line out", ErrUsage)
-		}
-		if *cellLines != "" {
-			if sc, err = selectCellLines(sc, false, "", *cellLines); err != nil {
-				return err
-			}
-		}
-	default:
-		return fmt.Errorf("%w: --split-by %q: want pairs, drugs or cell-lines", ErrUsage, *splitBy)
+		b.cfg.Split = bench.WithLineShots(sc, b.cfg.Split, b.shots, false)
+		fmt.Fprintf(env.Stdout, "with %d measured pairs of each held-out line in training:\n", b.shots)
 	}
-	if *shots < 0 || *shots > 0 && *splitBy != "cell-lines" {
-		return fmt.Errorf("%w: --new-line-shots %d: want K ≥ 0, with --split-by cell-lines", ErrUsage, *shots)
-	}
-	panel := len(sc.CellLines) > 1
-	switch *reference {
-	case "":
-		cfg.PerLineReference = panel && *splitBy == "pairs"
-	case "per-line":
-		if !panel || *splitBy == "cell-lines" {
-			return fmt.Errorf("%w: --reference per-line needs a panel (several cell lines) with every line in training (not --split-by cell-lines)", ErrUsage)
-		}
-		cfg.PerLineReference = true
-	case "none":
-	default:
-		return fmt.Errorf("%w: --reference %q: want per-line or none", ErrUsage, *reference)
-	}
-	if *batch < 0 {
-		return fmt.Errorf("%w: --batch-size %d", ErrUsage, *batch)
-	}
-	cfg.Model.BatchSize = *batch
-	if *batch == 0 && panel {
-		cfg.Model.BatchSize = model.PanelBatchSize
-	}
-	si, err := scoreIndex(sc, *score)
-	if err != nil {
-		return err
-	}
-	sc, f, _, err := buildFeatures(env, sc, *screenDir, features.Config{Kind: *feat, WholeMolecule: *whole})
-	if err != nil {
-		return err
-	}
-	d, err := model.NewDataset(sc, f, si)
-	if err != nil {
-		return err
-	}
-	if cfg.Split, err = benchSplitter(sc, *splitBy, fracs); err != nil {
-		return err
-	}
-	if *shots > 0 {
-		if err := benchNoShots(ctx, env, d, sc, cfg, *shots, filepath.Join(*out, "k0")); err != nil {
-			return err
-		}
-		base := cfg.Split
-		cfg.Split = func(seed uint64) (drugcomb.Split, error) {
-			sp, err := base(seed)
-			return drugcomb.NewLineShots(sc, sp, *shots, seed, false), err
-		}
-		fmt.Fprintf(env.Stdout, "with %d measured pairs of each held-out line in training:\n", *shots)
-	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	if err := os.MkdirAll(b.out, 0o755); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s, features %s: %d drugs, %d pairs; %d seeds × %d methods; split by %s (BLAS %s)\n",
-		name, strings.Join(sc.CellLines, ", "), sc.ScoreNames[si], *feat, len(sc.Drugs), len(d.Pairs), *seeds, len(cfg.Methods), *splitBy, model.BLAS())
-	trainings := *seeds * len(cfg.Methods)
-	if cfg.PerLineReference {
-		trainings += *seeds * len(sc.CellLines) // one per line
-	}
-	bar := progress.New(env.Stderr, "bench", trainings)
-	res, err := bench.Run(ctx, d, sc.Truth, cfg, func(e bench.Event) {
-		if e.Train.Done {
-			bar.Set(e.Done, fmt.Sprintf("%s seed %d done", e.Method, e.Seed))
-			return
-		}
-		detail := fmt.Sprintf("%s seed %d epoch %d/%d val-rmse %.3g", e.Method, e.Seed, e.Train.Epoch, e.Train.MaxEpochs, e.Train.ValRMSE)
-		if e.Train.Members > 1 {
-			detail = fmt.Sprintf("%s seed %d member %d/%d epoch %d/%d val-rmse %.3g", e.Method, e.Seed, e.Train.Member+1, e.Train.Members, e.Train.Epoch, e.Train.MaxEpochs, e.Train.ValRMSE)
-		}
-		bar.Set(e.Done, detail)
-	})
+		name, strings.Join(sc.CellLines, ", "), sc.ScoreNames[si], b.feat, len(sc.Drugs), len(d.Pairs), b.seeds, len(b.cfg.Methods), b.splitBy, model.BLAS())
+	bar := progress.New(env.Stderr, "bench", b.cfg.Trainings(len(sc.CellLines)))
+	res, err := bench.Run(ctx, d, sc.Truth, b.cfg, benchProgress(bar))
 	bar.Finish()
 	if err != nil {
 		return err
@@ -257,49 +202,124 @@ func runBench(ctx context.Context, env Env, args []string) error {
 	}
 	for _, row := range res.Rows {
 		fmt.Fprintf(env.Stdout, "  %s: %s\n", row.Method, row.Note)
-		n := 0
-		for _, f := range row.Floored {
-			n += f
-		}
-		if n > 0 {
+		if n := row.FlooredTotal(); n > 0 {
 			fmt.Fprintf(env.Stdout, "  %s: %d test predictions had sigma below %g × sd(y) and were scored at that floor\n", row.Method, n, bench.SigmaFloor)
 		}
 	}
-	var written []string
-	jsonPath := filepath.Join(*out, "results.json")
-	if err := writeFile(jsonPath, func(w io.Writer) error { return res.WriteJSON(w) }); err != nil {
+	written, err := writeBench(res, sc, b.out, !b.noFigs)
+	if err != nil {
 		return err
-	}
-	written = append(written, jsonPath)
-	predPath := filepath.Join(*out, "predictions.parquet")
-	ids := func(i int) (string, string) { return sc.Drugs[sc.Pairs[i].A].ID, sc.Drugs[sc.Pairs[i].B].ID }
-	if err := writeFile(predPath, func(w io.Writer) error {
-		return res.WritePredictions(w, ids, memory.DefaultAllocator)
-	}); err != nil {
-		return err
-	}
-	written = append(written, predPath)
-	if !*noFigs {
-		figs, err := res.WriteFigures(*out)
-		if err != nil {
-			return err
-		}
-		written = append(written, figs...)
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s\n", strings.Join(written, ", "))
 	fmt.Fprintf(env.Stdout, "total wall time %.1f s (training and scoring %.1f s)%s\n", env.since(start).Seconds(), res.WallSeconds, usageNote())
 	return nil
 }
 
+// benchData opens the screen of b, selects its cell lines, sets the
+// configuration that depends on them (reference row, batch size, split)
+// and builds the dataset.
+func benchData(env Env, b *benchFlags) (sc *drugcomb.Screen, name string, d *model.Dataset, si int, err error) {
+	if sc, name, err = loadScreen(b.screenDir); err != nil {
+		return nil, "", nil, 0, err
+	}
+	if sc, err = benchCellLines(sc, b); err != nil {
+		return nil, "", nil, 0, err
+	}
+	panel := len(sc.CellLines) > 1
+	switch b.reference {
+	case "":
+		b.cfg.PerLineReference = panel && b.splitBy == bench.ByPairs
+	case "per-line":
+		if !panel || b.splitBy == bench.ByCellLines {
+			return nil, "", nil, 0, fmt.Errorf("%w: --reference per-line needs a panel (several cell lines) with every line in training (not --split-by cell-lines)", ErrUsage)
+		}
+		b.cfg.PerLineReference = true
+	case "none":
+	default:
+		return nil, "", nil, 0, fmt.Errorf("%w: --reference %q: want per-line or none", ErrUsage, b.reference)
+	}
+	b.cfg.Model.BatchSize = b.batch
+	if b.batch == 0 && panel {
+		b.cfg.Model.BatchSize = model.PanelBatchSize
+	}
+	if si, err = scoreIndex(sc, b.score); err != nil {
+		return nil, "", nil, 0, err
+	}
+	sc, f, _, err := buildFeatures(env, sc, b.screenDir, features.Config{Kind: b.feat, WholeMolecule: b.whole})
+	if err != nil {
+		return nil, "", nil, 0, err
+	}
+	if d, err = model.NewDataset(sc, f, si); err != nil {
+		return nil, "", nil, 0, err
+	}
+	if b.cfg.Split, err = bench.Splitter(sc, b.splitBy, b.cfg.Fracs); err != nil {
+		return nil, "", nil, 0, fmt.Errorf("%w: --split-by %s: %v", ErrUsage, b.splitBy, err)
+	}
+	return sc, name, d, si, nil
+}
+
+// benchCellLines applies --cell-line and --cell-lines under --split-by.
+func benchCellLines(sc *drugcomb.Screen, b *benchFlags) (*drugcomb.Screen, error) {
+	switch b.splitBy {
+	case bench.ByPairs, bench.ByDrugs:
+		return selectCellLines(sc, b.screenDir == "", b.cellLine, b.cellLines)
+	case bench.ByCellLines:
+		if b.cellLine != "" {
+			return nil, fmt.Errorf("%w: --split-by cell-lines uses every cell line; leave --cell-line out", ErrUsage)
+		}
+		if b.cellLines != "" {
+			return selectCellLines(sc, false, "", b.cellLines)
+		}
+		return sc, nil
+	}
+	return nil, fmt.Errorf("%w: --split-by %q: want pairs, drugs or cell-lines", ErrUsage, b.splitBy)
+}
+
+// benchProgress reports bench.Run's events on bar.
+func benchProgress(bar *progress.Bar) func(bench.Event) {
+	return func(e bench.Event) {
+		if e.Train.Done {
+			bar.Set(e.Done, fmt.Sprintf("%s seed %d done", e.Method, e.Seed))
+			return
+		}
+		detail := fmt.Sprintf("%s seed %d epoch %d/%d val-rmse %.3g", e.Method, e.Seed, e.Train.Epoch, e.Train.MaxEpochs, e.Train.ValRMSE)
+		if e.Train.Members > 1 {
+			detail = fmt.Sprintf("%s seed %d member %d/%d epoch %d/%d val-rmse %.3g", e.Method, e.Seed, e.Train.Member+1, e.Train.Members, e.Train.Epoch, e.Train.MaxEpochs, e.Train.ValRMSE)
+		}
+		bar.Set(e.Done, detail)
+	}
+}
+
+// writeBench writes results.json, predictions.parquet and, with figs, the
+// figures of res into out, and returns the paths written.
+func writeBench(res *bench.Result, sc *drugcomb.Screen, out string, figs bool) ([]string, error) {
+	jsonPath := filepath.Join(out, "results.json")
+	if err := writeFile(jsonPath, func(w io.Writer) error { return res.WriteJSON(w) }); err != nil {
+		return nil, err
+	}
+	predPath := filepath.Join(out, "predictions.parquet")
+	ids := func(i int) (string, string) { return sc.Drugs[sc.Pairs[i].A].ID, sc.Drugs[sc.Pairs[i].B].ID }
+	if err := writeFile(predPath, func(w io.Writer) error {
+		return res.WritePredictions(w, ids, memory.DefaultAllocator)
+	}); err != nil {
+		return nil, err
+	}
+	written := []string{jsonPath, predPath}
+	if figs {
+		f, err := res.WriteFigures(out)
+		if err != nil {
+			return nil, err
+		}
+		written = append(written, f...)
+	}
+	return written, nil
+}
+
 // benchNoShots runs the benchmark of a split by cell lines without shots
 // (K = 0) on the test pairs that the run with k shots scores (the shots
 // are in neither), prints its tables and writes its results.json into dir.
 func benchNoShots(ctx context.Context, env Env, d *model.Dataset, sc *drugcomb.Screen, cfg bench.Config, k int, dir string) error {
-	base := cfg.Split
-	cfg.Split = func(seed uint64) (drugcomb.Split, error) {
-		sp, err := base(seed)
-		return drugcomb.NewLineShots(sc, sp, k, seed, true), err
-	}
+	cfg.Split = bench.WithLineShots(sc, cfg.Split, k, true)
 	fmt.Fprintf(env.Stdout, "new cell lines with no measured pair in training (K = 0; the same test pairs as K = %d):\n", k)
 	res, err := bench.Run(ctx, d, sc.Truth, cfg, nil)
 	if err != nil {
@@ -317,26 +337,6 @@ func benchNoShots(ctx context.Context, env Env, d *model.Dataset, sc *drugcomb.S
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s\n", p)
 	return nil
-}
-
-// benchSplitter returns the split of each seed for --split-by: nil (the
-// bench's random split of pairs) for pairs; held-out drugs or cell lines
-// with the test and validation fractions of --split otherwise.
-func benchSplitter(sc *drugcomb.Screen, by string, fracs [3]float64) (func(uint64) (drugcomb.Split, error), error) {
-	switch by {
-	case "drugs":
-		return func(seed uint64) (drugcomb.Split, error) {
-			return drugcomb.SplitByDrug(sc, fracs[2], fracs[1], seed), nil
-		}, nil
-	case "cell-lines":
-		if _, err := drugcomb.SplitByCellLine(sc, fracs[2], fracs[1], 1); err != nil {
-			return nil, fmt.Errorf("%w: --split-by cell-lines: %v", ErrUsage, err)
-		}
-		return func(seed uint64) (drugcomb.Split, error) {
-			return drugcomb.SplitByCellLine(sc, fracs[2], fracs[1], seed)
-		}, nil
-	}
-	return nil, nil
 }
 
 // parseSplit reads "40/30/30" (percentages or fractions) into fractions.

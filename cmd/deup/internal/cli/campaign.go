@@ -6,8 +6,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/deup-screening/deup/features"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -23,7 +23,6 @@ import (
 	"github.com/deup-screening/deup/internal/atomicfile"
 	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/internal/progress"
-	"github.com/deup-screening/deup/uq"
 )
 
 func campaignCommand() *Command {
@@ -54,36 +53,10 @@ func campaignScreen(dir string) (sc *drugcomb.Screen, left []string, err error) 
 	if sc, err = openScreen(dir); err != nil {
 		return nil, nil, err
 	}
-	bad := map[int]bool{}
-	for i, d := range sc.Drugs {
-		if d.SMILES == "" {
-			continue
-		}
-		if err := checkSMILES(d.SMILES); err != nil {
-			bad[i] = true
-			left = append(left, fmt.Sprintf("drug %s: %v", d.Label(), err))
-		}
-	}
-	if len(bad) > 0 {
-		sc = sc.KeepDrugs(func(i int, _ drugcomb.Drug) bool { return !bad[i] })
-	}
+	sc, left = features.KeepStructured(sc)
 	return sc, left, nil
 }
 
-func campaignScoreIndex(sc *drugcomb.Screen, name string) (int, error) {
-	if name == "" {
-		return 0, nil
-	}
-	for i, n := range sc.ScoreNames {
-		if strings.EqualFold(n, name) {
-			return i, nil
-		}
-	}
-	return 0, fmt.Errorf("%w: screen has no score %q (has %s)", ErrUsage, name, strings.Join(sc.ScoreNames, ", "))
-}
-
-// cellLineOf returns the cell line name to restrict to: name, or the only
-// cell line, or an error listing them.
 // campaignTable opens the campaign's screen (dir "" is the synthetic
 // default), resolves the score column and the cell line, and returns the
 // measured pairs as an oracle table. Pairs without a score are counted on
@@ -99,7 +72,7 @@ func campaignTable(env Env, cmd, dir, score, cellLine string, cellLines ...strin
 			fmt.Fprintf(env.Stderr, "  %s\n", l)
 		}
 	}
-	if si, err = campaignScoreIndex(sc, score); err != nil {
+	if si, err = scoreIndex(sc, score); err != nil {
 		return nil, 0, "", nil, err
 	}
 	var lines []string
@@ -142,14 +115,12 @@ func campaignLines(sc *drugcomb.Screen, one string, many ...string) (string, []s
 	return strings.Join(names, ","), names, nil
 }
 
-func cellLineOf(sc *drugcomb.Screen, name string) (string, error) {
-	if name != "" || len(sc.CellLines) == 1 {
-		if name == "" {
-			name = sc.CellLines[0]
-		}
-		return name, nil
-	}
-	return "", fmt.Errorf("%w: the screen has %d cell lines: choose one with --cell-line (%s)", ErrUsage, len(sc.CellLines), strings.Join(sc.CellLines, ", "))
+// campaignPanelFlags defines --cell-lines and --per-line of the campaign
+// commands that propose batches across the lines of a panel.
+func campaignPanelFlags(fs *flag.FlagSet) (cellLines *string, perLine *int) {
+	cellLines = fs.String("cell-lines", "", "a campaign across several cell lines of a panel: all, or A,B,… (instead of --cell-line)")
+	perLine = fs.Int("per-line", 0, "with --cell-lines: at most N pairs of any one cell line per batch (0: no cap), the rule of deup suggest --per-line")
+	return cellLines, perLine
 }
 
 const campaignInitDesc = `Starts a campaign in the directory CAMPAIGN (created; it must not hold one).
@@ -199,7 +170,15 @@ Next: deup campaign step CAMPAIGN (or deup suggest --campaign CAMPAIGN --out
 FILE for a live campaign; deup campaign resume CAMPAIGN for a retrospective
 one).`
 
-func runCampaignInit(ctx context.Context, env Env, args []string) error {
+// campaignInitFlags are deup campaign init's flags, parsed and checked.
+type campaignInitFlags struct {
+	dir, screenDir, mode, cellLine, score, candidates, acq, modelName, feat, fromModel string
+	cellLines                                                                          string
+	initN, batch, rounds, perDrug, perLine                                             int
+	seed                                                                               uint64
+}
+
+func parseCampaignInitFlags(env Env, args []string) (*campaignInitFlags, error) {
 	fs := newFlagSet(env, "deup campaign init", "deup campaign init [--screen DIR | --from-model MODEL] [--mode live|retrospective] [flags] CAMPAIGN", campaignInitDesc)
 	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
 	mode := fs.String("mode", active.Live, "live or retrospective")
@@ -214,69 +193,54 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	modelName := fs.String("model", "deup-net", "surrogate model: "+strings.Join(active.Surrogates, ", "))
 	feat := fs.String("features", active.DefaultFeatures, "drug features: identity, morgan or identity+morgan")
 	perDrug := maxPerDrugFlag(fs)
-	seed := fs.Uint64("seed", 1, "seed of the initial set, the models and the random draws")
+	seed := seedFlag(fs, "seed of the initial set, the models and the random draws")
 	fromModel := fs.String("from-model", "", "model file from deup train: the campaign runs on the screen, cell line and score it was trained on (unless --screen, --cell-line, --score say otherwise)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := wantArgs(fs, pos, 1, 1); err != nil {
-		return err
+		return nil, err
 	}
-	dir := pos[0]
 	// Every flag value is checked before anything is announced or created.
 	if err := needFile("--candidates", *candidates, pairsWhat); err != nil {
-		return err
+		return nil, err
 	}
-	if *batch < 1 {
-		return fmt.Errorf("%w: --batch %d: want at least 1 suggestion per round", ErrUsage, *batch)
-	}
-	if *rounds < 0 {
-		return fmt.Errorf("%w: --rounds %d: want 0 (no limit) or more", ErrUsage, *rounds)
-	}
-	if *initN < 0 {
-		return fmt.Errorf("%w: --init %d: want 0 (10%% of the screen) or more", ErrUsage, *initN)
-	}
-	if *mode != active.Live && *mode != active.Retrospective {
-		return fmt.Errorf("%w: --mode %q: want live or retrospective", ErrUsage, *mode)
+	switch {
+	case *batch < 1:
+		return nil, fmt.Errorf("%w: --batch %d: want at least 1 suggestion per round", ErrUsage, *batch)
+	case *rounds < 0:
+		return nil, fmt.Errorf("%w: --rounds %d: want 0 (no limit) or more", ErrUsage, *rounds)
+	case *initN < 0:
+		return nil, fmt.Errorf("%w: --init %d: want 0 (10%% of the screen) or more", ErrUsage, *initN)
+	case *mode != active.Live && *mode != active.Retrospective:
+		return nil, fmt.Errorf("%w: --mode %q: want live or retrospective", ErrUsage, *mode)
+	case *perLine < 0:
+		return nil, fmt.Errorf("%w: --per-line %d: want N ≥ 0", ErrUsage, *perLine)
 	}
 	if _, err := active.ParseAcquisition(*acq); err != nil {
-		return fmt.Errorf("%w: --acquisition: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
+		return nil, fmt.Errorf("%w: --acquisition: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
 	}
 	if err := active.CheckModel(*modelName); err != nil {
-		return fmt.Errorf("%w: --model: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
+		return nil, fmt.Errorf("%w: --model: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
 	}
-	if *perLine < 0 {
-		return fmt.Errorf("%w: --per-line %d: want N ≥ 0", ErrUsage, *perLine)
+	if err := noCampaignIn(pos[0]); err != nil {
+		return nil, err
 	}
-	if err := noCampaignIn(dir); err != nil {
+	return &campaignInitFlags{dir: pos[0], screenDir: *screenDir, mode: *mode, cellLine: *cellLine, score: *score, candidates: *candidates, acq: *acq,
+		modelName: *modelName, feat: *feat, fromModel: *fromModel, initN: *initN, batch: *batch, rounds: *rounds, perDrug: perDrug.resolve(*batch), seed: *seed,
+		cellLines: *cellLines, perLine: *perLine}, nil
+}
+
+func runCampaignInit(ctx context.Context, env Env, args []string) error {
+	o, err := parseCampaignInitFlags(env, args)
+	if err != nil {
 		return err
 	}
-	perDrugCap := perDrug.resolve(*batch)
-	if *fromModel != "" {
-		tm, err := openModel(*fromModel)
-		if err != nil {
-			return err
-		}
-		if tm.Meta == nil {
-			return errNoMeta(*fromModel, "--screen DIR")
-		}
-		id := tm.Meta.Screen
-		if *screenDir == "" && !id.Synthetic() {
-			*screenDir = id.Dir
-		}
-		if *screenDir == id.Dir {
-			if *cellLine == "" {
-				*cellLine = id.CellLine
-			}
-			if *score == "" {
-				*score = id.Score
-			}
-		}
-		fmt.Fprintf(env.Stderr, "deup campaign init: screen %s, cell line %s, score %s from %s (%s, trained on %d pairs)\n",
-			screenLabel(*screenDir), *cellLine, *score, *fromModel, tm.Method.Name(), id.Pairs)
+	if err := campaignFromModel(env, o); err != nil {
+		return err
 	}
-	sc, si, cl, table, err := campaignTable(env, "init", *screenDir, *score, *cellLine, *cellLines)
+	sc, si, cl, table, err := campaignTable(env, "init", o.screenDir, o.score, o.cellLine, o.cellLines)
 	if err != nil {
 		return err
 	}
@@ -284,48 +248,35 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *perLine > 0 && len(lineIdx) < 2 {
+	if o.perLine > 0 && len(lineIdx) < 2 {
 		return fmt.Errorf("%w: --per-line goes with --cell-lines all|A,B,… (a campaign across several cell lines)", ErrUsage)
 	}
 	abs := ""
-	if *screenDir != "" {
-		if abs, err = filepath.Abs(*screenDir); err != nil {
+	if o.screenDir != "" {
+		if abs, err = filepath.Abs(o.screenDir); err != nil {
 			return err
 		}
 	}
-	cfg := active.Config{Mode: *mode, Screen: abs, Score: sc.ScoreNames[si], Acquisition: *acq, Model: *modelName, Features: *feat,
-		Batch: *batch, Rounds: *rounds, MaxPerDrug: perDrugCap, MaxPerLine: *perLine, Seed: *seed, Drugs: sc.Drugs, CellLines: sc.CellLines}
-	var initial []active.Measurement
+	cfg := active.Config{Mode: o.mode, Screen: abs, Score: sc.ScoreNames[si], Acquisition: o.acq, Model: o.modelName, Features: o.feat,
+		Batch: o.batch, Rounds: o.rounds, MaxPerDrug: o.perDrug, MaxPerLine: o.perLine, Seed: o.seed, Drugs: sc.Drugs, CellLines: sc.CellLines}
+	if cfg.Mode == active.Retrospective && cfg.Rounds == 0 {
+		cfg.Rounds = active.DefaultRetrospectiveRounds
+	}
+	switch {
+	case o.mode == active.Retrospective && o.candidates != "":
+		return fmt.Errorf("%w: --candidates is for live campaigns (a retrospective campaign's candidates are the screen's pairs)", ErrUsage)
+	case o.mode == active.Live && o.initN != 0:
+		return fmt.Errorf("%w: --init is for retrospective campaigns (a live campaign starts from every measured pair)", ErrUsage)
+	}
 	var cands []active.Pair
-	switch *mode {
-	case active.Retrospective:
-		if *candidates != "" {
-			return fmt.Errorf("%w: --candidates is for live campaigns (a retrospective campaign's candidates are the screen's pairs)", ErrUsage)
-		}
-		n := *initN
-		if n == 0 {
-			n = int(math.Round(0.1 * float64(len(table))))
-		}
-		if cfg.Rounds == 0 {
-			cfg.Rounds = 10
-		}
-		if initial, cands, err = active.SplitInitial(table, n, *seed); err != nil {
+	if o.candidates != "" {
+		if cands, err = readCandidates(o.candidates, cfg, lineIdx, table); err != nil {
 			return err
 		}
-	case active.Live:
-		if *initN != 0 {
-			return fmt.Errorf("%w: --init is for retrospective campaigns (a live campaign starts from every measured pair)", ErrUsage)
-		}
-		for _, p := range table.SortedPairs() {
-			initial = append(initial, active.Measurement{Pair: p, Y: table[p]})
-		}
-		if *candidates != "" {
-			if cands, err = readCandidates(*candidates, cfg, lineIdx, table); err != nil {
-				return err
-			}
-		} else {
-			cands = active.AllUnmeasured(table, len(sc.Drugs), lineIdx)
-		}
+	}
+	initial, cands, err := active.Start(cfg, table, o.initN, len(sc.Drugs), lineIdx, cands)
+	if err != nil {
+		return err
 	}
 	if _, err := active.NewEncoder(cfg); err != nil {
 		return err
@@ -333,12 +284,42 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	if err := cfg.Check(); err != nil {
 		return err
 	}
-	c, err := createCampaign(dir, cfg, initial, cands)
+	c, err := createCampaign(o.dir, cfg, initial, cands)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "campaign %s: %s mode on %s (%s, %s), %d initial pairs, %d candidates, batch %d, %s with %s, %s%s\n",
-		dir, cfg.Mode, screenLabel(cfg.Screen), cl, cfg.Score, c.Initial(), len(c.Pool()), cfg.Batch, cfg.Model, cfg.Acquisition, active.MaxPerDrugNote(cfg.MaxPerDrug), active.MaxPerLineNote(cfg.MaxPerLine))
+		o.dir, cfg.Mode, screenLabel(cfg.Screen), cl, cfg.Score, c.Initial(), len(c.Pool()), cfg.Batch, cfg.Model, cfg.Acquisition, active.MaxPerDrugNote(cfg.MaxPerDrug), active.MaxPerLineNote(cfg.MaxPerLine))
+	return nil
+}
+
+// campaignFromModel applies --from-model: the screen, cell line and score
+// the model was trained on, where the flags do not say otherwise.
+func campaignFromModel(env Env, o *campaignInitFlags) error {
+	if o.fromModel == "" {
+		return nil
+	}
+	tm, err := openModel(o.fromModel)
+	if err != nil {
+		return err
+	}
+	if tm.Meta == nil {
+		return errNoMeta(o.fromModel, "--screen DIR")
+	}
+	id := tm.Meta.Screen
+	if o.screenDir == "" && !id.Synthetic() {
+		o.screenDir = id.Dir
+	}
+	if o.screenDir == id.Dir {
+		if o.cellLine == "" {
+			o.cellLine = id.CellLine
+		}
+		if o.score == "" {
+			o.score = id.Score
+		}
+	}
+	fmt.Fprintf(env.Stderr, "deup campaign init: screen %s, cell line %s, score %s from %s (%s, trained on %d pairs)\n",
+		screenLabel(o.screenDir), o.cellLine, o.score, o.fromModel, tm.Method.Name(), id.Pairs)
 	return nil
 }
 
@@ -465,24 +446,7 @@ func readCandidates(path string, cfg active.Config, cellLines []int, measured ac
 	if err != nil {
 		return nil, err
 	}
-	seen := map[active.Pair]int{}
-	var out []active.Pair
-	var errs []error
-	for _, r := range rs {
-		p := r.Pair
-		p.CellLine = cellLines[p.CellLine]
-		if l, dup := seen[p]; dup {
-			errs = append(errs, fmt.Errorf("%s:%d: pair listed twice (first on line %d)", path, r.Line, l))
-			continue
-		}
-		if _, ok := measured[p]; ok {
-			errs = append(errs, fmt.Errorf("%s:%d: pair already measured in the screen", path, r.Line))
-			continue
-		}
-		seen[p] = r.Line
-		out = append(out, p)
-	}
-	return out, errors.Join(errs...)
+	return active.CandidatePairs(rs, path, cellLines, measured)
 }
 
 // openCampaignArgs parses a command line whose one argument is a campaign
@@ -536,11 +500,7 @@ func openCampaign(dir string) (*ledger.Ledger, *active.Campaign, error) {
 // campaignParts builds the surrogate and, for a retrospective campaign, the
 // oracle.
 func campaignParts(c *active.Campaign) (active.Surrogate, active.Oracle, error) {
-	enc, err := active.NewEncoder(c.Config)
-	if err != nil {
-		return nil, nil, err
-	}
-	s, err := active.NewSurrogateFor(c.Config, enc)
+	s, err := active.Parts(c.Config)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -554,44 +514,30 @@ func campaignParts(c *active.Campaign) (active.Surrogate, active.Oracle, error) 
 	return s, table, nil
 }
 
+// campaignOracle opens the screen of a retrospective campaign under the
+// structure rule (a campaign started before the rule, which kept every
+// drug, opens it whole) and returns its oracle.
 func campaignOracle(cfg active.Config) (active.TableOracle, error) {
 	sc, left, err := campaignScreen(cfg.Screen)
 	if err != nil {
 		return nil, fmt.Errorf("opening the oracle screen: %w", err)
 	}
 	if len(left) > 0 && len(sc.Drugs) != len(cfg.Drugs) {
-		// A campaign started before the structure rule kept every drug.
 		if sc, err = openScreen(cfg.Screen); err != nil {
 			return nil, fmt.Errorf("opening the oracle screen: %w", err)
 		}
 	}
-	if len(sc.Drugs) != len(cfg.Drugs) {
-		return nil, fmt.Errorf("the screen %s changed since the campaign started (%d drugs, was %d)", screenLabel(cfg.Screen), len(sc.Drugs), len(cfg.Drugs))
+	t, err := active.OracleFor(cfg, sc)
+	if errors.Is(err, active.ErrScreenChanged) {
+		return nil, fmt.Errorf("screen %s: %w", screenLabel(cfg.Screen), err)
 	}
-	for i := range sc.Drugs {
-		if sc.Drugs[i].ID != cfg.Drugs[i].ID {
-			return nil, fmt.Errorf("the screen %s changed since the campaign started (drug %d is %s, was %s)", screenLabel(cfg.Screen), i, sc.Drugs[i].ID, cfg.Drugs[i].ID)
-		}
-	}
-	si, err := campaignScoreIndex(sc, cfg.Score)
-	if err != nil {
-		return nil, err
-	}
-	t, _, err := active.ScreenTable(sc, si, "")
 	return t, err
 }
 
 func printRound(w io.Writer, c *active.Campaign, r *active.Round) {
-	var bestMu float64 = math.Inf(-1)
-	for _, s := range r.Suggestions {
-		bestMu = math.Max(bestMu, s.Mu)
-	}
+	bestMu, best := r.Summary()
 	fmt.Fprintf(w, "round %d: %d suggestions by %s (highest predicted mu %.4g)", r.Index, len(r.Suggestions), r.ModelVersion, bestMu)
 	if len(r.Measured) > 0 {
-		best := math.Inf(-1)
-		for _, y := range r.Measured {
-			best = math.Max(best, y)
-		}
 		fmt.Fprintf(w, "; measured %d/%d, best %.4g", len(r.Measured), len(r.Suggestions), best)
 	}
 	fmt.Fprintf(w, "; best so far %.4g\n", c.Best())
@@ -830,7 +776,7 @@ func runCampaignReport(ctx context.Context, env Env, args []string) error {
 	}
 	rows := active.Report(c, top)
 	fmt.Fprintf(env.Stdout, "campaign %s: %s, %s with %s, batch %d; %d initial pairs (best %.4g), %d rounds, %d open candidates\n",
-		dir, c.Config.Mode, c.Config.Model, c.Config.Acquisition, c.Config.Batch, c.Initial(), maxOf(c.Measured()[:c.Initial()]), len(rows), len(c.Pool()))
+		dir, c.Config.Mode, c.Config.Model, c.Config.Acquisition, c.Config.Batch, c.Initial(), active.BestOf(c.Measured()[:c.Initial()]), len(rows), len(c.Pool()))
 	tw := tabwriter.NewWriter(env.Stdout, 2, 4, 2, ' ', 0)
 	head := "round\tmeasured\tbest in round\tbest so far\tmean |y-mu|\tmean sigma_total"
 	if top != nil {
@@ -863,14 +809,6 @@ func runCampaignReport(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
-func maxOf(ms []active.Measurement) float64 {
-	b := math.Inf(-1)
-	for _, m := range ms {
-		b = math.Max(b, m.Y)
-	}
-	return b
-}
-
 const campaignSimulateDesc = `Retrospective comparison of acquisition strategies on a measured screen (the
 oracle): each run starts from --init pairs drawn with its seed (the same for
 every strategy), then proposes --rounds batches of --batch pairs, revealing
@@ -896,7 +834,19 @@ report.json, runs.csv, summary.csv and simulation.png/.svg into --out.
 Next: start a real campaign with the best strategy MODEL-ACQ:
 deup campaign init --screen DIR --model MODEL --acquisition ACQ CAMPAIGN.`
 
-func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
+// simulateFlags are deup campaign simulate's flags, parsed and checked.
+type simulateFlags struct {
+	screenDir, cellLine, score, feat, out string
+	cellLines                             string
+	initN, batch, rounds, seeds, workers  int
+	perLine                               int
+	perDrug                               *perDrugFlag
+	seed                                  uint64
+	topFrac                               float64
+	sts                                   []active.Strategy
+}
+
+func parseSimulateFlags(env Env, args []string) (*simulateFlags, error) {
 	fs := newFlagSet(env, "deup campaign simulate", "deup campaign simulate [--screen DIR] [--init N] [--batch B] [--rounds R] [--acquisition LIST] [--seeds S] --out DIR", campaignSimulateDesc)
 	screenDir := fs.String("screen", "", "measured screen directory (default: the synthetic default screen)")
 	cellLine := fs.String("cell-line", "", "cell line (required when the screen has several, unless --cell-lines)")
@@ -907,26 +857,26 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 	rounds := fs.Int("rounds", 10, "rounds per run")
 	acqs := fs.String("acquisition", "deup-ridge-ucb,deup-ridge-ei,deup-ridge-thompson,greedy,explore,random,ensemble-ucb", "comma-separated strategies")
 	seeds := fs.Int("seeds", 3, "runs per strategy")
-	seed := fs.Uint64("seed", 1, "seed of the first run (run s uses seed+s)")
+	seed := seedFlag(fs, "seed of the first run (run s uses seed+s)")
 	perDrug := maxPerDrugFlag(fs)
 	feat := fs.String("features", active.DefaultFeatures, "drug features: identity, morgan or identity+morgan")
 	topFrac := fs.Float64("top-frac", 0.01, "fraction of the best pairs counted as found (RECOVER: 0.01)")
-	workers := fs.Int("workers", 0, "parallel runs (0: one per CPU)")
+	workers := workersFlag(fs, 0, "runs")
 	out := fs.String("out", "", "output directory")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := wantArgs(fs, pos, 0, 0); err != nil {
-		return err
+		return nil, err
 	}
 	if *out == "" {
 		fs.Usage()
-		return fmt.Errorf("%w: deup campaign simulate: --out is required", ErrUsage)
+		return nil, fmt.Errorf("%w: deup campaign simulate: --out is required", ErrUsage)
 	}
 	// Every flag value is checked before anything is announced or written.
 	if !(*topFrac > 0 && *topFrac < 1) {
-		return fmt.Errorf("%w: --top-frac %v: want 0 < f < 1", ErrUsage, *topFrac)
+		return nil, fmt.Errorf("%w: --top-frac %v: want 0 < f < 1", ErrUsage, *topFrac)
 	}
 	for _, c := range []struct {
 		name   string
@@ -941,40 +891,49 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 		{"per-line", *perLine, 0, "N ≥ 0 (0: no cap)"},
 	} {
 		if c.v < c.min {
-			return fmt.Errorf("%w: --%s %d: want %s", ErrUsage, c.name, c.v, c.want)
+			return nil, fmt.Errorf("%w: --%s %d: want %s", ErrUsage, c.name, c.v, c.want)
 		}
 	}
-	var sts []active.Strategy
+	o := &simulateFlags{screenDir: *screenDir, cellLine: *cellLine, score: *score, feat: *feat, out: *out, initN: *initN, batch: *batch, rounds: *rounds,
+		seeds: *seeds, workers: *workers, perDrug: perDrug, seed: *seed, topFrac: *topFrac, cellLines: *cellLines, perLine: *perLine}
 	for _, n := range strings.Split(*acqs, ",") {
 		st, err := active.ParseStrategy(strings.TrimSpace(n))
 		if err != nil {
-			return fmt.Errorf("%w: --acquisition: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
+			return nil, fmt.Errorf("%w: --acquisition: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
 		}
-		sts = append(sts, st)
+		o.sts = append(o.sts, st)
 	}
-	start := env.now()
-	sc, si, cl, table, err := campaignTable(env, "simulate", *screenDir, *score, *cellLine, *cellLines)
+	return o, nil
+}
+
+func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
+	o, err := parseSimulateFlags(env, args)
 	if err != nil {
 		return err
 	}
-	if *perLine > 0 && !strings.Contains(cl, ",") {
-		return fmt.Errorf("%w: --per-line goes with --cell-lines all|A,B,… (a simulation across several cell lines)", ErrUsage)
-	}
-	n := *initN
-	if n == 0 {
-		n = int(math.Round(0.1 * float64(len(table))))
-	}
-	perDrugCap := perDrug.resolve(*batch)
-	cfg := active.SimConfig{Init: n, Batch: *batch, Rounds: *rounds, MaxPerDrug: perDrugCap, MaxPerLine: *perLine, Strategies: sts, Seeds: *seeds,
-		Seed0: *seed, TopFrac: *topFrac, Features: *feat, Workers: *workers}
-	base := active.Config{Score: sc.ScoreNames[si], Drugs: sc.Drugs, CellLines: sc.CellLines}
-	if _, err := active.NewEncoder(active.Config{Features: *feat, Drugs: sc.Drugs, CellLines: sc.CellLines}); err != nil {
+	start := env.now()
+	sc, si, cl, table, err := campaignTable(env, "simulate", o.screenDir, o.score, o.cellLine, o.cellLines)
+	if err != nil {
 		return err
 	}
-	top := active.TopFraction(table, *topFrac)
+	if o.perLine > 0 && !strings.Contains(cl, ",") {
+		return fmt.Errorf("%w: --per-line goes with --cell-lines all|A,B,… (a simulation across several cell lines)", ErrUsage)
+	}
+	n := o.initN
+	if n == 0 {
+		n = active.DefaultInit(len(table))
+	}
+	perDrugCap := o.perDrug.resolve(o.batch)
+	cfg := active.SimConfig{Init: n, Batch: o.batch, Rounds: o.rounds, MaxPerDrug: perDrugCap, MaxPerLine: o.perLine, Strategies: o.sts, Seeds: o.seeds,
+		Seed0: o.seed, TopFrac: o.topFrac, Features: o.feat, Workers: workerCount(o.workers)}
+	base := active.Config{Score: sc.ScoreNames[si], Drugs: sc.Drugs, CellLines: sc.CellLines}
+	if _, err := active.NewEncoder(active.Config{Features: o.feat, Drugs: sc.Drugs, CellLines: sc.CellLines}); err != nil {
+		return err
+	}
+	top := active.TopFraction(table, o.topFrac)
 	fmt.Fprintf(env.Stderr, "simulating %d strategies x %d seeds x %d rounds on %s (%s, %d pairs, top %g%% = %d pairs), %d initial, batch %d, %s%s\n",
-		len(sts), *seeds, *rounds, screenLabel(*screenDir), cl, len(table), 100**topFrac, len(top), n, *batch, active.MaxPerDrugNote(perDrugCap), active.MaxPerLineNote(*perLine))
-	bar := progress.New(env.Stderr, "simulate", len(sts)**seeds**rounds)
+		len(o.sts), o.seeds, o.rounds, screenLabel(o.screenDir), cl, len(table), 100*o.topFrac, len(top), n, o.batch, active.MaxPerDrugNote(perDrugCap), active.MaxPerLineNote(o.perLine))
+	bar := progress.New(env.Stderr, "simulate", len(o.sts)*o.seeds*o.rounds)
 	done := 0
 	traces, err := active.Simulate(ctx, table, base, cfg, func(p active.SimProgress) {
 		done++
@@ -985,40 +944,33 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 	}
 	bar.Finish()
 	rep := simreport.Build(traces, cfg)
-	rep.Screen, rep.CellLine, rep.Pairs, rep.TopPairs = screenLabel(*screenDir), cl, len(table), len(top)
+	rep.Screen, rep.CellLine, rep.Pairs, rep.TopPairs = screenLabel(o.screenDir), cl, len(table), len(top)
 	rep.WallSeconds = jsonfloat.Float(env.since(start).Seconds())
-	title := fmt.Sprintf("%s %s", filepath.Base(screenLabel(*screenDir)), cl)
-	if err := simreport.WriteAll(*out, rep, traces, title); err != nil {
+	title := fmt.Sprintf("%s %s", filepath.Base(screenLabel(o.screenDir)), cl)
+	if err := simreport.WriteAll(o.out, rep, traces, title); err != nil {
 		return err
 	}
+	printSimulation(env, rep, traces, o.rounds)
+	fmt.Fprintf(env.Stdout, "(mean ± standard error over %d seeds after %d rounds; %d of %d pairs measured)\nwrote %s/{report.json,runs.csv,summary.csv,simulation.png,simulation.svg} in %s\n",
+		o.seeds, o.rounds, rep.Measured[o.rounds], len(table), o.out, env.since(start).Round(time.Millisecond))
+	return nil
+}
+
+// printSimulation prints the final round of each strategy and its pairs
+// of new chemistry.
+func printSimulation(env Env, rep *simreport.Report, traces []active.Trace, last int) {
 	tw := tabwriter.NewWriter(env.Stdout, 2, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "strategy\ttop-1%% found (final)\tbest (final)\ttest RMSE (last model)\n")
-	last := *rounds
 	for _, name := range rep.Order {
 		s := rep.Acquisitions[name]
 		fmt.Fprintf(tw, "%s\t%.3f ± %.3f\t%.4g ± %.3g\t%.4g ± %.3g\n", name, s.Top1Found.Mean[last], s.Top1Found.SE[last],
 			s.Best.Mean[last], s.Best.SE[last], s.TestRMSE.Mean[last], s.TestRMSE.SE[last])
 	}
 	tw.Flush()
-	newChem := map[string][]float64{}
-	for _, tr := range traces {
-		newChem[tr.Strategy] = append(newChem[tr.Strategy], float64(tr.NewChemistryTotal()))
-	}
+	newChem := active.NewChemistryMeans(traces)
 	fmt.Fprintf(env.Stdout, "pairs chosen with a drug measured in at most %d pairs before the round (all rounds, mean over seeds):", active.RareDrugPairs)
 	for _, name := range rep.Order {
-		m, _ := uq.MeanSD(newChem[name])
-		fmt.Fprintf(env.Stdout, " %s %.1f;", name, m)
+		fmt.Fprintf(env.Stdout, " %s %.1f;", name, newChem[name])
 	}
 	fmt.Fprintln(env.Stdout)
-	fmt.Fprintf(env.Stdout, "(mean ± standard error over %d seeds after %d rounds; %d of %d pairs measured)\nwrote %s/{report.json,runs.csv,summary.csv,simulation.png,simulation.svg} in %s\n",
-		*seeds, last, rep.Measured[last], len(table), *out, env.since(start).Round(time.Millisecond))
-	return nil
-}
-
-// campaignPanelFlags defines --cell-lines and --per-line of the campaign
-// commands that propose batches across the lines of a panel.
-func campaignPanelFlags(fs *flag.FlagSet) (cellLines *string, perLine *int) {
-	cellLines = fs.String("cell-lines", "", "a campaign across several cell lines of a panel: all, or A,B,… (instead of --cell-line)")
-	perLine = fs.Int("per-line", 0, "with --cell-lines: at most N pairs of any one cell line per batch (0: no cap), the rule of deup suggest --per-line")
-	return cellLines, perLine
 }

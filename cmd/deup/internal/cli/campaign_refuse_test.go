@@ -15,39 +15,11 @@ import (
 
 // A refused command changes nothing on disk and announces nothing (issue 18):
 // every flag value is checked before a directory or a ledger is created or a
-// round recorded.
+// round recorded (init's flag refusals: testdata/script/campaign_refuse.txtar).
 func TestCampaignRefusalsLeaveNothing(t *testing.T) {
 	screen := campaignScreenDir(t)
 	tmp := t.TempDir()
-	for _, c := range []struct {
-		name string
-		args []string
-		want string
-	}{
-		{"batch 0", []string{"--batch", "0"}, "--batch 0"},
-		{"batch negative", []string{"--batch", "-3"}, "--batch -3"},
-		{"rounds negative", []string{"--rounds", "-1"}, "--rounds -1"},
-		{"init negative", []string{"--mode", "retrospective", "--init", "-5"}, "--init -5"},
-		{"max-per-drug negative", []string{"--max-per-drug", "-1"}, "max-per-drug"},
-		{"bad acquisition", []string{"--acquisition", "best"}, "unknown acquisition"},
-		{"old model name", []string{"--model", "deup"}, `"deup-ridge"`},
-		{"bad features", []string{"--features", "nope"}, "nope"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			dir := filepath.Join(tmp, strings.ReplaceAll(c.name, " ", "-"))
-			args := append([]string{"campaign", "init", "--screen", screen}, c.args...)
-			out, errs, code := run(t, append(args, dir)...)
-			if code == 0 || !strings.Contains(errs, c.want) {
-				t.Errorf("exit %d, stderr:\n%s\nwant an error containing %q", code, errs, c.want)
-			}
-			if out != "" {
-				t.Errorf("a refused init printed %q", out)
-			}
-			if _, err := os.Stat(dir); !os.IsNotExist(err) {
-				t.Errorf("a refused init left %s (stat: %v)", dir, err)
-			}
-		})
-	}
+	// The refusals of init flags are testdata/script/campaign_refuse.txtar.
 
 	// suggest --batch 0 on a campaign with no open round: refused, no round
 	// recorded (it used to use the campaign's batch and record a round).

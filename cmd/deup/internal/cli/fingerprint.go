@@ -97,7 +97,7 @@ func runFingerprint(ctx context.Context, env Env, args []string) error {
 	radius := fs.Int("radius", 3, "Morgan radius")
 	bits := fs.Int("bits", 1024, "fingerprint size in bits")
 	header := fs.Bool("header", false, "read id<TAB>smiles lines and skip the first line (a header)")
-	workers := fs.Int("workers", 0, "goroutines (0: GOMAXPROCS)")
+	workers := workersFlag(fs, 0, "goroutines")
 	quiet := fs.Bool("quiet", false, "do not print the throughput line")
 	largest := fs.Bool("largest-fragment", false, "fingerprint the largest organic fragment (as the model features do), not the whole SMILES")
 	idCol := fs.String("drug-id-col", "", "catalogue column of the drug id (a PubChem CID or a name), when not a recognised spelling")

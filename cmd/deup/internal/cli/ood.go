@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/deup-screening/deup/bench"
 	"io"
 	"os"
 	"path/filepath"
@@ -81,7 +82,8 @@ func parseOODFlags(env Env, args []string) (*oodFlags, error) {
 	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
 	holdout := fs.Float64("holdout-drugs", 0.2, "fraction of the drugs held out, by whole clusters")
 	folds := fs.Int("folds", 5, "group folds of DEUP's Algorithm 2")
-	seeds := fs.Int("seeds", 3, "number of seeds: 1..N")
+	seeds := fs.Int("seeds", 3, "number of seeds: seed..seed+N-1")
+	seed := seedFlag(fs, "first seed (the default 1 gives seeds 1..N)")
 	methods := fs.String("methods", oodDefaultMethods, "comma-separated methods: deup-<subset of xdvb>, deup-twohead, ensemble, mcdropout, due, density")
 	out := fs.String("out", "ood-out", "output directory")
 	cellLine := fs.String("cell-line", "", "cell line (default: the screen's first)")
@@ -90,7 +92,7 @@ func parseOODFlags(env Env, args []string) (*oodFlags, error) {
 	patience := fs.Int("patience", 10, "early-stopping patience of every network (10, not bench's 25, to keep 3 seeds on PC-3 within 5 minutes on 2 cores)")
 	members := fs.Int("members", 3, "ensemble members")
 	passes := fs.Int("passes", 30, "MC-Dropout passes (the v feature and the mcdropout row)")
-	workers := fs.Int("workers", 2, "trainings run at the same time (the results do not depend on it)")
+	workers := workersFlag(fs, 2, "trainings")
 	noFigs := fs.Bool("no-figures", false, "do not draw the figures")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -106,27 +108,24 @@ func parseOODFlags(env Env, args []string) (*oodFlags, error) {
 		return nil, fmt.Errorf("%w: --folds %d, want ≥ 2", ErrUsage, *folds)
 	case *seeds < 1:
 		return nil, fmt.Errorf("%w: --seeds %d, want ≥ 1", ErrUsage, *seeds)
-	case *members < 1 || *passes < 2 || *workers < 1:
-		return nil, fmt.Errorf("%w: --members %d, --passes %d, --workers %d: want ≥ 1, ≥ 2, ≥ 1", ErrUsage, *members, *passes, *workers)
+	case *members < 1 || *passes < 2:
+		return nil, fmt.Errorf("%w: --members %d, --passes %d: want ≥ 1, ≥ 2", ErrUsage, *members, *passes)
+	}
+	if err := checkWorkers(*workers); err != nil {
+		return nil, err
 	}
 	set := drugs.Settings{
 		HoldOut: *holdout, InTest: 0.3, Folds: *folds,
 		Model:   model.Config{MaxEpochs: *epochs, Patience: *patience},
 		Members: *members, Passes: *passes, Dropout: 0.1,
-		Cutoff: 0.6, Bandwidth: 0.1, PCADims: 8, Workers: *workers,
+		Cutoff: 0.6, Bandwidth: 0.1, PCADims: 8, Workers: workerCount(*workers),
 	}
 	set.DUE.MaxEpochs, set.DUE.Patience = *epochs, *patience
-	for _, m := range strings.Split(*methods, ",") {
-		if m = strings.TrimSpace(m); m != "" {
-			set.Methods = append(set.Methods, m)
-		}
-	}
+	set.Methods = splitList(*methods)
 	if err := checkOODMethods(set.Methods); err != nil {
 		return nil, err
 	}
-	for s := 1; s <= *seeds; s++ {
-		set.Seeds = append(set.Seeds, uint64(s))
-	}
+	set.Seeds = bench.Seeds(*seed, *seeds)
 	return &oodFlags{screenDir: *screenDir, cellLine: *cellLine, score: *score, out: *out, noFigs: *noFigs, set: set}, nil
 }
 
@@ -141,7 +140,7 @@ func runOOD(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if sc, err = oneCellLine(sc, o.cellLine); err != nil {
+	if sc, err = oneCellLine(sc, orFirstLine(sc, o.cellLine)); err != nil {
 		return err
 	}
 	si, err := scoreIndex(sc, o.score)

@@ -88,7 +88,7 @@ func TestOODExperimentSmall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sc, err = oneCellLine(sc, ""); err != nil {
+	if sc, err = oneCellLine(sc, "SYNTH-1"); err != nil {
 		t.Fatal(err)
 	}
 	f, _, err := features.Build(sc.Drugs, features.Config{Kind: features.Fingerprint}, nil)

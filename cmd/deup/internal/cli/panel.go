@@ -7,6 +7,16 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 )
 
+// orFirstLine is name, or "" the screen's first cell line: the documented
+// default of the commands that use one line of any screen (ood, tui, the
+// synthetic default everywhere).
+func orFirstLine(sc *drugcomb.Screen, name string) string {
+	if name == "" && len(sc.CellLines) > 0 {
+		return sc.CellLines[0]
+	}
+	return name
+}
+
 const cellLinesUsage = "cell lines of a panel: all, or A,B,… (default: all of a screen from --screen; the synthetic default keeps its first)"
 
 // selectCellLines applies --cell-line NAME and --cell-lines all|A,B,…:
@@ -29,7 +39,7 @@ func selectCellLines(sc *drugcomb.Screen, synthetic bool, one, many string) (*dr
 		}
 		return out, nil
 	case synthetic || len(sc.CellLines) == 1:
-		return oneCellLine(sc, "")
+		return oneCellLine(sc, orFirstLine(sc, ""))
 	}
 	return sc, nil
 }

@@ -31,7 +31,7 @@ refit on the replay every 10,000 steps), and random (no learning).
 Regret after episode k is 1000·k minus the total return; the average regret
 is the total regret after the last episode divided by the episodes; bsuite's
 score of a run is ½(clip(1 − average regret/1000, 0, 1) + [best episode
-return > 500]). Seeds are first-seed..first-seed+seeds-1; every run draws
+return > 500]). Seeds are seed..seed+seeds-1; every run draws
 from its own seed only, so results do not depend on --workers.
 
 Writes DIR/results.json, DIR/runs.csv (agent, seed, episode, return,
@@ -45,9 +45,9 @@ func runRL(ctx context.Context, env Env, args []string) error {
 	envName := fs.String("env", "cartpole", "environment: cartpole (bsuite's)")
 	agents := fs.String("agents", "dqn,deup-dqn,mcdropout-dqn,boot-dqn", "comma-separated agents: dqn, deup-dqn, mcdropout-dqn, boot-dqn, random")
 	seeds := fs.Int("seeds", 5, "number of seeds (runs per agent)")
-	firstSeed := fs.Uint64("first-seed", 1, "first seed")
+	firstSeed := seedFlag(fs, "seed of the first run: seeds seed..seed+seeds-1", "first-seed")
 	episodes := fs.Int("episodes", 1000, "episodes per run (bsuite's cartpole: 1000)")
-	workers := fs.Int("workers", 0, "runs in parallel (0: one per CPU, GOMAXPROCS; results do not depend on it)")
+	workers := workersFlag(fs, 0, "runs")
 	out := fs.String("out", "", "output directory (created)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {

@@ -48,7 +48,7 @@ func runSMO(ctx context.Context, env Env, args []string) error {
 	dim := fs.Int("dim", 0, "dimension (ackley only; 0 means the function's own: 1, 2, or 10 for ackley)")
 	methods := fs.String("method", "random,gp-ei,deup-ei", "comma-separated methods")
 	seeds := fs.Int("seeds", 5, "number of seeds (runs 1..N per method)")
-	firstSeed := fs.Uint64("first-seed", 1, "first seed")
+	firstSeed := seedFlag(fs, "seed of the first run: seeds seed..seed+seeds-1", "first-seed")
 	steps := fs.Int("steps", 50, "acquisitions after the initial design")
 	initN := fs.Int("init", 6, "initial points (uniform in the box)")
 	out := fs.String("out", "smo-out", "output directory (created)")
@@ -59,7 +59,7 @@ func runSMO(ctx context.Context, env Env, args []string) error {
 	restarts := fs.Int("gp-restarts", 2, "random restarts of every GP hyperparameter fit (0: none)")
 	raw := fs.Int("raw", 512, "random candidates when maximizing EI")
 	starts := fs.Int("starts", 10, "Nelder-Mead local searches from the best candidates")
-	jobs := fs.Int("jobs", 1, "runs in parallel")
+	jobs := workersFlag(fs, 1, "runs", "jobs")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -88,8 +88,8 @@ func runSMO(ctx context.Context, env Env, args []string) error {
 		return usage("--steps %d < 1", *steps)
 	case *initN < 4:
 		return usage("--init %d < 4 (DEUP's 2-fold pre-fill needs at least 2 points per half)", *initN)
-	case *jobs < 1:
-		return usage("--jobs %d < 1", *jobs)
+	case *jobs < 0:
+		return usage("--workers %d < 0", *jobs)
 	case *epochs < 1:
 		return usage("--mlp-epochs %d < 1", *epochs)
 	case *restarts < 0:
@@ -146,7 +146,7 @@ func runSMO(ctx context.Context, env Env, args []string) error {
 	// The runs share the process's worker budget with their kernels
 	// (kernels.Jobs); the first error cancels the others.
 	var mu sync.Mutex
-	err = kernels.Jobs(ctx, len(jl), *jobs, func(ctx context.Context, k int) error {
+	err = kernels.Jobs(ctx, len(jl), workerCount(*jobs), func(ctx context.Context, k int) error {
 		j := jl[k]
 		r, err := smo.Run(ctx, f, j.m, j.seed, opt, func(int) {
 			mu.Lock()

@@ -5,18 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
-	"math/rand/v2"
 	"strings"
 
 	"github.com/deup-screening/deup/active"
-	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model/trained"
 	"github.com/deup-screening/deup/suggest"
 	"github.com/deup-screening/deup/uq"
-	"gonum.org/v1/gonum/stat/distuv"
-
-	"github.com/deup-screening/deup/internal/streams"
 )
 
 func suggestCommand() *Command {
@@ -187,19 +182,6 @@ func suggestCalibration(w io.Writer, path string, tm *trained.Model, iv interval
 	return cal, nil
 }
 
-// calibratedSigma scales a prediction's sigmas by the calibration:
-// f = (upper - lower)/(2 z sigma_total), z = Phi^-1((1 + coverage)/2), the
-// factor making the Gaussian central interval of sigma_total the
-// calibrated one.
-func calibratedSigma(p active.Prediction, lo, hi, coverage float64) active.Prediction {
-	z := distuv.UnitNormal.Quantile((1 + coverage) / 2)
-	f := (hi - lo) / (2 * z * p.SigmaTotal)
-	p.SigmaTotal *= f
-	p.SigmaEpistemic *= f
-	p.SigmaAleatoric *= f
-	return p
-}
-
 func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLine, score string, batch int, acqName string, perDrug, perLine int, seed uint64, iv intervalOptions, out string) error {
 	acq, err := active.ParseAcquisition(acqName)
 	if err != nil {
@@ -220,11 +202,11 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 	}
 	// A panel model proposes across its lines (those the screen has)
 	// unless --cell-line names one: (screen line, model line) pairs.
-	var panelLines [][2]int
+	var panelLines []active.LinePair
 	if tm.Meta != nil && len(tm.Meta.Screen.CellLines) > 1 && cellLine == "" {
 		for ml, name := range tm.Meta.Screen.CellLines {
-			if sl := indexFold(sc.CellLines, name); sl >= 0 {
-				panelLines = append(panelLines, [2]int{sl, ml})
+			if sl := drugcomb.IndexName(sc.CellLines, name); sl >= 0 {
+				panelLines = append(panelLines, active.LinePair{Screen: sl, Model: ml})
 			}
 		}
 		if len(panelLines) == 0 {
@@ -245,7 +227,7 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 			score = tm.Meta.Screen.Score
 		}
 	}
-	si, err := campaignScoreIndex(sc, score)
+	si, err := scoreIndex(sc, score)
 	if err != nil {
 		return err
 	}
@@ -267,36 +249,18 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 	if err != nil {
 		return err
 	}
-	cellIdx := 0
-	for i, c := range sc.CellLines {
-		if c == cl {
-			cellIdx = i
-		}
-	}
+	cellIdx := max(drugcomb.IndexName(sc.CellLines, cl), 0)
 	lines := panelLines
 	if lines == nil {
 		ml := 0 // a one-line model's only line, or the named line of a panel model
 		if tm.Meta != nil && len(tm.Meta.Screen.CellLines) > 1 {
-			if ml = indexFold(tm.Meta.Screen.CellLines, cl); ml < 0 {
+			if ml = drugcomb.IndexName(tm.Meta.Screen.CellLines, cl); ml < 0 {
 				return fmt.Errorf("%w: --cell-line %s: %s was trained on %s", ErrUsage, cl, modelPath, strings.Join(tm.Meta.Screen.CellLines, ", "))
 			}
 		}
-		lines = [][2]int{{cellIdx, ml}}
+		lines = []active.LinePair{{Screen: cellIdx, Model: ml}}
 	}
-	var cands []active.Pair
-	var mp []model.Pair
-	for ra := 0; ra < len(kept); ra++ {
-		for rb := ra + 1; rb < len(kept); rb++ {
-			for _, l := range lines {
-				p := active.NewPair(kept[ra], kept[rb], l[0])
-				if _, measured := table[p]; measured {
-					continue
-				}
-				cands = append(cands, p)
-				mp = append(mp, model.Pair{A: ra, B: rb, Line: l[1]})
-			}
-		}
-	}
+	cands, mp := active.UnmeasuredCandidates(kept, lines, table)
 	if len(cands) == 0 {
 		return fmt.Errorf("every pair of the screen's drugs on %s is measured: nothing to suggest", cl)
 	}
@@ -304,27 +268,13 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 	if err != nil {
 		return err
 	}
-	ap := make([]active.Prediction, len(preds))
-	var intervals []suggest.Interval
-	if cal != nil {
-		intervals = make([]suggest.Interval, len(preds))
-	}
+	ap := active.FromModel(preds)
 	acqIn := ap // what the acquisition reads
-	if iv.calibratedSigma {
-		acqIn = make([]active.Prediction, len(preds))
-	}
-	for i, p := range preds {
-		ap[i] = active.Prediction{Mu: p.Mu, SigmaTotal: p.SigmaTotal, SigmaEpistemic: p.SigmaEpistemic, SigmaAleatoric: p.SigmaAleatoric}
-		if cal == nil {
-			continue
-		}
-		lo, hi, err := cal.Interval(p.Mu, p.SigmaTotal, iv.coverage)
-		if err != nil {
-			return fmt.Errorf("pair %s, %s: %w", sc.Drugs[cands[i].A].ID, sc.Drugs[cands[i].B].ID, err)
-		}
-		intervals[i] = suggest.Interval{Lower: lo, Upper: hi}
-		if iv.calibratedSigma {
-			acqIn[i] = calibratedSigma(ap[i], lo, hi, iv.coverage)
+	var intervals []active.Interval
+	if cal != nil {
+		var bad int
+		if acqIn, intervals, bad, err = active.Calibrated(ap, cal, iv.coverage, iv.calibratedSigma); err != nil {
+			return fmt.Errorf("pair %s, %s: %w", sc.Drugs[cands[bad].A].ID, sc.Drugs[cands[bad].B].ID, err)
 		}
 	}
 	if iv.calibratedSigma {
@@ -335,15 +285,10 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 		fmt.Fprintf(env.Stdout, "--calibrated-sigma: the acquisition reads the sigmas scaled by the %g%% calibration (%s; e.g. the first candidate's by %.4g); the file's sigma columns are the model's\n",
 			100*iv.coverage, note, acqIn[0].SigmaTotal/ap[0].SigmaTotal)
 	}
-	best := math.Inf(-1)
-	for _, y := range table {
-		best = math.Max(best, y)
-	}
-	scores, err := acq.Scores(nil, acqIn, best, rand.New(rand.NewPCG(seed, streams.Suggest)))
+	pick, scores, err := active.Rank(acq, cands, acqIn, table, batch, perDrug, perLine, seed)
 	if err != nil {
 		return err
 	}
-	pick := active.SelectBatchPerLine(cands, scores, batch, perDrug, perLine)
 	var rows []suggest.Suggestion
 	for rank, i := range pick {
 		p := cands[i]
@@ -361,7 +306,7 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 			Mu: ap[i].Mu, SigmaTotal: ap[i].SigmaTotal, SigmaEpistemic: ap[i].SigmaEpistemic, SigmaAleatoric: ap[i].SigmaAleatoric,
 			Acquisition: scores[i], Reason: reason}
 		if intervals != nil {
-			s.Interval = &intervals[i]
+			s.Interval = &suggest.Interval{Lower: intervals[i].Lower, Upper: intervals[i].Upper}
 			s.Reason += fmt.Sprintf("; %g%% interval [%.4g, %.4g]", 100*iv.coverage, intervals[i].Lower, intervals[i].Upper)
 		}
 		rows = append(rows, s)

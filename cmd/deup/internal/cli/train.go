@@ -408,48 +408,34 @@ func loadScreen(dir string) (*drugcomb.Screen, string, error) {
 	return sc, dir, nil
 }
 
-// oneCellLine returns the screen restricted to one cell line (by name;
-// "" means the first), with CellLines = [that line].
+// oneCellLine is drugcomb's selection of one cell line (Screen.OneCellLine)
+// for --cell-line, a usage error when the name selects nothing.
 func oneCellLine(sc *drugcomb.Screen, name string) (*drugcomb.Screen, error) {
-	if len(sc.CellLines) == 0 {
-		return nil, fmt.Errorf("screen has no cell lines")
+	out, err := sc.OneCellLine(name)
+	if errors.Is(err, drugcomb.ErrSelect) {
+		return nil, fmt.Errorf("%w: --cell-line: %v", ErrUsage, err)
 	}
-	ci := 0
-	if name != "" {
-		ci = -1
-		for i, c := range sc.CellLines {
-			if c == name {
-				ci = i
-			}
-		}
-		if ci < 0 {
-			return nil, fmt.Errorf("%w: no cell line %q in the screen (have %v)", ErrUsage, name, sc.CellLines)
-		}
-	}
-	out := sc.KeepPairs(func(_ int, p *drugcomb.Pair) bool {
-		if p.CellLine != ci {
-			return false
-		}
-		p.CellLine = 0
-		return true
-	})
-	out.CellLines = []string{sc.CellLines[ci]}
-	if len(out.Pairs) == 0 {
-		return nil, fmt.Errorf("cell line %s has no pairs", sc.CellLines[ci])
-	}
-	return out, nil
+	return out, err
 }
 
+// cellLineOf is drugcomb's selection of one cell line by name
+// (Screen.CellLineIndex): the line's name, or a usage error.
+func cellLineOf(sc *drugcomb.Screen, name string) (string, error) {
+	ci, err := sc.CellLineIndex(name)
+	if err != nil {
+		return "", fmt.Errorf("%w: --cell-line: %v", ErrUsage, err)
+	}
+	return sc.CellLines[ci], nil
+}
+
+// scoreIndex is drugcomb's selection of the --score column
+// (Screen.ScoreColumn), a usage error when the name selects nothing.
 func scoreIndex(sc *drugcomb.Screen, name string) (int, error) {
-	if name == "" {
-		return 0, nil
+	si, err := sc.ScoreColumn(name)
+	if err != nil {
+		return 0, fmt.Errorf("%w: --score: %v", ErrUsage, err)
 	}
-	for i, s := range sc.ScoreNames {
-		if s == name {
-			return i, nil
-		}
-	}
-	return 0, fmt.Errorf("%w: no score column %q (have %v)", ErrUsage, name, sc.ScoreNames)
+	return si, nil
 }
 
 // buildFeatures computes the drug feature matrix of a screen for train and

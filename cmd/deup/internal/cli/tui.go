@@ -60,7 +60,15 @@ and cell lines.
 Next: the exported file goes to the lab; deup campaign import-results brings
 their measurements back into a campaign.`
 
-func runTUI(ctx context.Context, env Env, args []string) error {
+// tuiFlags are deup tui's flags, parsed and checked.
+type tuiFlags struct {
+	in                  tuiInputs
+	export, campaignDir string
+	coverage            float64
+	mouse, coverageSet  bool
+}
+
+func parseTUIFlags(env Env, args []string) (*tuiFlags, error) {
 	fs := newFlagSet(env, "deup tui", "deup tui [--screen DIR] [--drugs FILE] [--model MODEL | --predictions FILE] [--campaign DIR] [--cell-line NAME] [--kappa K] [--export FILE]", tuiDesc)
 	screenDir := fs.String("screen", "", "screen directory (default: --model's own screen, else the synthetic default screen)")
 	modelPath := fs.String("model", "", "model file from deup train --out (any method) to score every pair")
@@ -74,40 +82,49 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	drugsPath := fs.String("drugs", "", "CSV of more drugs (id or pubchem_cid, smiles, optional name), e.g. a catalogue, added to the screen's")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := wantArgs(fs, pos, 0, 0); err != nil {
-		return err
+		return nil, err
 	}
 	if *modelPath != "" && *predPath != "" {
 		fs.Usage()
-		return fmt.Errorf("%w: deup tui: give at most one of --model and --predictions", ErrUsage)
+		return nil, fmt.Errorf("%w: deup tui: give at most one of --model and --predictions", ErrUsage)
 	}
 	if err := checkCoverage(*coverage); err != nil {
-		return err
+		return nil, err
 	}
 	if isSet(fs, "coverage") && *modelPath == "" {
-		return fmt.Errorf("%w: deup tui: --coverage goes with --model (the interval comes from the model file's calibration)", ErrUsage)
+		return nil, fmt.Errorf("%w: deup tui: --coverage goes with --model (the interval comes from the model file's calibration)", ErrUsage)
 	}
 	if math.IsNaN(*kappa) || math.IsInf(*kappa, 0) {
-		return fmt.Errorf("%w: deup tui: --kappa must be finite", ErrUsage)
+		return nil, fmt.Errorf("%w: deup tui: --kappa must be finite", ErrUsage)
 	}
 	for _, err := range []error{
 		needFile("--predictions", *predPath, "a predictions file written by deup predict --out (.csv, .parquet, .arrow)"),
 		needFile("--drugs", *drugsPath, catalogueWhat),
 	} {
 		if err != nil {
-			return err
+			return nil, err
 		}
 	}
-	start := env.now()
-	if *predPath != "" {
-		fmt.Fprintf(env.Stderr, "deup tui: reading %s\n", *predPath)
+	return &tuiFlags{in: tuiInputs{screenDir: *screenDir, drugsPath: *drugsPath, modelPath: *modelPath, predPath: *predPath, cellLine: *cellLine, kappa: *kappa},
+		export: *export, campaignDir: *campaignDir, coverage: *coverage, mouse: *mouse, coverageSet: isSet(fs, "coverage")}, nil
+}
+
+func runTUI(ctx context.Context, env Env, args []string) error {
+	t, err := parseTUIFlags(env, args)
+	if err != nil {
+		return err
 	}
-	in := tuiInputs{screenDir: *screenDir, drugsPath: *drugsPath, modelPath: *modelPath, predPath: *predPath, cellLine: *cellLine, kappa: *kappa}
-	if *campaignDir != "" && *screenDir == "" {
+	start := env.now()
+	in := t.in
+	if in.predPath != "" {
+		fmt.Fprintf(env.Stderr, "deup tui: reading %s\n", in.predPath)
+	}
+	if t.campaignDir != "" && in.screenDir == "" {
 		// The campaign's own screen ("" is the synthetic default for both).
-		l, c, err := openCampaign(*campaignDir)
+		l, c, err := openCampaign(t.campaignDir)
 		if err != nil {
 			return err
 		}
@@ -119,36 +136,41 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var interval *tui.Interval
+	opts := tui.Options{Context: ctx, Debounce: 120 * time.Millisecond, ExportPath: t.export}
 	if in.tm != nil {
-		cal, err := suggestCalibration(env.Stderr, *modelPath, in.tm, intervalOptions{coverage: *coverage, explicit: isSet(fs, "coverage")})
+		cal, err := suggestCalibration(env.Stderr, in.modelPath, in.tm, intervalOptions{coverage: t.coverage, explicit: t.coverageSet})
 		if err != nil {
 			return err
 		}
 		if cal != nil {
-			interval = &tui.Interval{Coverage: *coverage, Calibration: *cal}
+			opts.Interval = &tui.Interval{Coverage: t.coverage, Calibration: *cal}
 		}
 	}
-	var campaign tui.Campaign
-	if *campaignDir != "" {
-		tc, err := newTUICampaign(*campaignDir, sc, *kappa)
+	if t.campaignDir != "" {
+		tc, err := newTUICampaign(t.campaignDir, sc, in.kappa)
 		if err != nil {
 			return err
 		}
-		campaign = tc
+		opts.Campaign = tc
 	}
 	tab, err := tuiTable(ctx, env, sc, in)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stderr, "deup tui: %d pairs of %d drugs ready in %s\n", tab.Len(), len(tab.Info().Drugs), env.since(start).Round(time.Millisecond))
+	return runTUIProgram(ctx, env, tab, opts, t.mouse)
+}
+
+// runTUIProgram runs the UI over tab on the terminal of env until it quits.
+func runTUIProgram(ctx context.Context, env Env, tab *pairs.Table, o tui.Options, mouse bool) error {
 	r := lipgloss.NewRenderer(env.Stdout)
 	// Ask the terminal for its background colour now: once the program
 	// reads the keyboard, the terminal's answer would arrive as keys.
 	r.HasDarkBackground()
-	m := tui.New(tab, tui.Options{Renderer: r, Context: ctx, Debounce: 120 * time.Millisecond, ExportPath: *export, Campaign: campaign, Interval: interval})
+	o.Renderer = r
+	m := tui.New(tab, o)
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(env.Stdout), tea.WithAltScreen()}
-	if *mouse {
+	if mouse {
 		opts = append(opts, tea.WithMouseCellMotion())
 	}
 	if env.Stdin != nil {
@@ -202,8 +224,8 @@ func loadTUIScreen(env Env, in *tuiInputs) (*drugcomb.Screen, error) {
 		if sc, in.screenDir, err = modelScreen(env, "tui", in.modelPath, in.tm, ""); err != nil {
 			return nil, err
 		}
-		if in.cellLine == "" && len(in.tm.Meta.Screen.CellLines) < 2 && indexFold(sc.CellLines, in.tm.Meta.Screen.CellLine) >= 0 {
-			in.cellLine = sc.CellLines[indexFold(sc.CellLines, in.tm.Meta.Screen.CellLine)]
+		if in.cellLine == "" && len(in.tm.Meta.Screen.CellLines) < 2 && drugcomb.IndexName(sc.CellLines, in.tm.Meta.Screen.CellLine) >= 0 {
+			in.cellLine = sc.CellLines[drugcomb.IndexName(sc.CellLines, in.tm.Meta.Screen.CellLine)]
 		}
 	case in.screenDir == "":
 		sc, err = data.Synth(data.DefaultSynth(synthSeed))
@@ -218,7 +240,7 @@ func loadTUIScreen(env Env, in *tuiInputs) (*drugcomb.Screen, error) {
 		if err != nil {
 			return nil, err
 		}
-		sc = withDrugs(sc, extra)
+		sc = sc.WithDrugs(extra)
 	}
 	return sc, nil
 }
@@ -230,13 +252,8 @@ func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (
 	cell := -1
 	switch {
 	case cellLine != "":
-		for i, c := range sc.CellLines {
-			if c == cellLine {
-				cell = i
-			}
-		}
-		if cell < 0 {
-			return nil, fmt.Errorf("%w: deup tui: no cell line %q in the screen (have %v)", ErrUsage, cellLine, sc.CellLines)
+		if cell, err = sc.CellLineIndex(cellLine); err != nil {
+			return nil, fmt.Errorf("%w: deup tui: %v", ErrUsage, err)
 		}
 	case len(sc.CellLines) > 0:
 		cell = 0
@@ -283,25 +300,6 @@ func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (
 	return tab, nil
 }
 
-// withDrugs returns a shallow copy of sc whose drug list also holds the
-// drugs of extra whose ID is not already in it (appended, so pair indices
-// stay valid).
-func withDrugs(sc *drugcomb.Screen, extra []drugcomb.Drug) *drugcomb.Screen {
-	out := *sc
-	out.Drugs = append([]drugcomb.Drug(nil), sc.Drugs...)
-	have := make(map[string]bool, len(sc.Drugs))
-	for _, d := range sc.Drugs {
-		have[d.ID] = true
-	}
-	for _, d := range extra {
-		if !have[d.ID] {
-			have[d.ID] = true
-			out.Drugs = append(out.Drugs, d)
-		}
-	}
-	return &out
-}
-
 // tuiModelLines pairs the screen's cell lines with the lines of the model
 // tm ({screen line, model line}): for a model trained on a panel, every line
 // it knows that the screen has (or the one --cell-line names); for a
@@ -312,7 +310,7 @@ func tuiModelLines(sc *drugcomb.Screen, tm *trained.Model, cellLine string, cell
 	}
 	var out [][2]int
 	for ml, name := range tm.Meta.Screen.CellLines {
-		if sl := indexFold(sc.CellLines, name); sl >= 0 && (cellLine == "" || sl == cell) {
+		if sl := drugcomb.IndexName(sc.CellLines, name); sl >= 0 && (cellLine == "" || sl == cell) {
 			out = append(out, [2]int{sl, ml})
 		}
 	}
@@ -333,44 +331,21 @@ func predictAllPairs(ctx context.Context, env Env, bl *pairs.Builder, sc *drugco
 	}
 	n := len(kept)
 	bar := progress.New(env.Stderr, "predict", n*(n-1)/2*len(lines))
-	const chunk = 1 << 16
-	buf := make([]model.Pair, 0, chunk)
-	cells := make([]int, 0, chunk)
 	done := 0
-	flush := func() error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		pred, err := m.Predict(feats, buf)
-		if err != nil {
-			return err
-		}
-		for i, p := range buf {
-			q := pred[i]
-			if err := bl.Add(kept[p.A], kept[p.B], cells[i], pairs.Prediction{Mu: q.Mu, SigmaTotal: q.SigmaTotal, SigmaEpistemic: q.SigmaEpistemic, SigmaAleatoric: q.SigmaAleatoric, Acquisition: math.NaN()}); err != nil {
-				return err
-			}
-		}
-		done += len(buf)
-		bar.Set(done, "")
-		buf, cells = buf[:0], cells[:0]
-		return nil
-	}
 	for _, l := range lines {
-		for a := 0; a < n; a++ {
-			for b := a + 1; b < n; b++ {
-				buf = append(buf, model.Pair{A: a, B: b, Line: l[1]})
-				cells = append(cells, l[0])
-				if len(buf) == chunk {
-					if err := flush(); err != nil {
-						return err
-					}
+		cell := l[0]
+		err = model.PredictAllPairs(ctx, m.Predict, feats, n, l[1], 1<<16, func(ps []model.Pair, pred []model.Prediction) error {
+			for i, p := range ps {
+				q := pred[i]
+				if err := bl.Add(kept[p.A], kept[p.B], cell, pairs.Prediction{Mu: q.Mu, SigmaTotal: q.SigmaTotal, SigmaEpistemic: q.SigmaEpistemic, SigmaAleatoric: q.SigmaAleatoric, Acquisition: math.NaN()}); err != nil {
+					return err
 				}
 			}
-		}
-	}
-	if len(buf) > 0 {
-		if err := flush(); err != nil {
+			done += len(ps)
+			bar.Set(done, "")
+			return nil
+		})
+		if err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 
 	"github.com/deup-screening/deup/active"
@@ -49,21 +50,8 @@ func newTUICampaign(dir string, sc *drugcomb.Screen, kappa float64) (*tuiCampaig
 // of sc (extra drugs after the campaign's are allowed: deup tui --drugs
 // appends).
 func sameScreen(cfg active.Config, sc *drugcomb.Screen) error {
-	if len(sc.Drugs) < len(cfg.Drugs) {
-		return fmt.Errorf("the campaign runs on %d drugs, the screen %s has %d: open it with the campaign's screen (%s)", len(cfg.Drugs), sc.Name, len(sc.Drugs), screenLabel(cfg.Screen))
-	}
-	for i, d := range cfg.Drugs {
-		if sc.Drugs[i].ID != d.ID {
-			return fmt.Errorf("the campaign's drug %d is %s, the screen's is %s: open it with the campaign's screen (%s)", i, d.ID, sc.Drugs[i].ID, screenLabel(cfg.Screen))
-		}
-	}
-	if len(sc.CellLines) != len(cfg.CellLines) {
-		return fmt.Errorf("the campaign has %d cell lines, the screen %d: open it with the campaign's screen (%s)", len(cfg.CellLines), len(sc.CellLines), screenLabel(cfg.Screen))
-	}
-	for i, cl := range cfg.CellLines {
-		if sc.CellLines[i] != cl {
-			return fmt.Errorf("the campaign's cell line %d is %s, the screen's is %s: open it with the campaign's screen (%s)", i, cl, sc.CellLines[i], screenLabel(cfg.Screen))
-		}
+	if err := active.CheckScreen(cfg, sc, true, true); err != nil {
+		return fmt.Errorf("%s: open it with the campaign's screen (%s)", strings.TrimPrefix(err.Error(), active.ErrScreenChanged.Error()+": "), screenLabel(cfg.Screen))
 	}
 	return nil
 }
@@ -118,17 +106,9 @@ func (tc *tuiCampaign) Round(ctx context.Context, progress func(tui.RoundProgres
 			rd.Index, len(rd.Suggestions), rd.ModelVersion)
 	} else {
 		res.Note = fmt.Sprintf("round %d: %d suggestions measured from the screen (best %.4g, best so far %.4g) and marked (B: batch)",
-			rd.Index, len(rd.Suggestions), maxOfRound(rd), c.Best())
+			rd.Index, len(rd.Suggestions), roundBest(rd), c.Best())
 	}
 	return res, nil
-}
-
-func maxOfRound(rd *active.Round) float64 {
-	b := math.Inf(-1)
-	for _, y := range rd.Measured {
-		b = math.Max(b, y)
-	}
-	return b
 }
 
 // result builds the UI's table from a proposal: the round's predictions on
@@ -154,20 +134,11 @@ func (tc *tuiCampaign) result(c *active.Campaign, prop *active.Proposal) (tui.Ro
 		return tui.RoundResult{}, err
 	}
 	tab.UseMorganSimilarity()
-	at := make(map[active.Pair]int, len(prop.Round.Suggestions))
-	for i, s := range prop.Round.Suggestions {
-		at[s.Pair] = i
+	keys := make([]pairs.Key, len(prop.Round.Suggestions))
+	for i, sg := range prop.Round.Suggestions {
+		keys[i] = pairs.Key{A: sg.Pair.A, B: sg.Pair.B, CellLine: sg.Pair.CellLine}
 	}
-	marks := make([]int, len(prop.Round.Suggestions))
-	for i := range marks {
-		marks[i] = -1
-	}
-	for i := range tab.Len() {
-		r := tab.Row(i)
-		if j, ok := at[active.Pair{A: r.A, B: r.B, CellLine: r.CellLine}]; ok {
-			marks[j] = r.Index
-		}
-	}
+	marks := tab.Find(keys)
 	for j, m := range marks {
 		if m < 0 {
 			return tui.RoundResult{}, fmt.Errorf("suggestion %s is not in the table", c.PairName(prop.Round.Suggestions[j].Pair))
@@ -251,4 +222,10 @@ type stagedPrefiller struct {
 func (s stagedPrefiller) Prefill(ctx context.Context, initial []active.Measurement, seed uint64) ([]deup.Example, error) {
 	s.r.set(fmt.Sprintf("prefill (Alg. 2 on %d initial pairs)", len(initial)))
 	return s.pf.Prefill(ctx, initial, seed)
+}
+
+// roundBest is the highest score measured in the round.
+func roundBest(rd *active.Round) float64 {
+	_, best := rd.Summary()
+	return best
 }

@@ -204,7 +204,7 @@ func TestTUICampaignScreen(t *testing.T) {
 		})
 	}
 	// The campaign's drugs followed by more (deup tui --drugs) are fine.
-	more := withDrugs(sc, []drugcomb.Drug{{ID: "X1", Name: "extra", SMILES: "CCO"}})
+	more := sc.WithDrugs([]drugcomb.Drug{{ID: "X1", Name: "extra", SMILES: "CCO"}})
 	if _, err := newTUICampaign(dir, more, 1); err != nil {
 		t.Errorf("screen with extra drugs: %v", err)
 	}

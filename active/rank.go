@@ -1,0 +1,52 @@
+package active
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/deup-screening/deup/internal/streams"
+	"github.com/deup-screening/deup/model"
+)
+
+// LinePair is a cell line of a screen and the same line's index in a
+// model's embedding (a panel model's lines need not be the screen's).
+type LinePair struct{ Screen, Model int }
+
+// UnmeasuredCandidates returns every unordered pair of the drugs kept (the
+// screen's drug indices of a model's feature rows, in row order) on each of
+// lines that table has not measured: the screen's pairs and, at the same
+// index, the pairs of feature rows and model line to predict.
+func UnmeasuredCandidates(kept []int, lines []LinePair, table TableOracle) ([]Pair, []model.Pair) {
+	var cands []Pair
+	var mp []model.Pair
+	for ra := 0; ra < len(kept); ra++ {
+		for rb := ra + 1; rb < len(kept); rb++ {
+			for _, l := range lines {
+				p := NewPair(kept[ra], kept[rb], l.Screen)
+				if _, measured := table[p]; measured {
+					continue
+				}
+				cands = append(cands, p)
+				mp = append(mp, model.Pair{A: ra, B: rb, Line: l.Model})
+			}
+		}
+	}
+	return cands, mp
+}
+
+// Rank scores the predictions of the candidates with acq, against the
+// best measured score of table (the draws of thompson from the seed's
+// Suggest stream), and picks a batch of b (SelectBatchPerLine with the
+// per-drug and per-line caps). It returns the picked candidates' indices,
+// best first, and every candidate's score.
+func Rank(acq Acquisition, cands []Pair, preds []Prediction, table TableOracle, b, perDrug, perLine int, seed uint64) (pick []int, scores []float64, err error) {
+	best := math.Inf(-1)
+	for _, y := range table {
+		best = math.Max(best, y)
+	}
+	scores, err = acq.Scores(nil, preds, best, rand.New(rand.NewPCG(seed, streams.Suggest)))
+	if err != nil {
+		return nil, nil, err
+	}
+	return SelectBatchPerLine(cands, scores, b, perDrug, perLine), scores, nil
+}

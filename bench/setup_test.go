@@ -1,0 +1,108 @@
+package bench
+
+import (
+	"testing"
+
+	"github.com/deup-screening/deup/data"
+)
+
+// TestSplitter checks Splitter's splits on the synthetic default:
+// drugs: no test pair's held-out drug appears in training or validation;
+// cell-lines: test pairs are whole cell lines.
+func TestSplitter(t *testing.T) {
+	sc, err := data.Synth(data.DefaultSynth(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fracs := [3]float64{0.4, 0.3, 0.3}
+	one, err := sc.KeepCellLines(sc.CellLines[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	split, err := Splitter(one, ByDrugs, fracs)
+	if err != nil || split == nil {
+		t.Fatalf("drugs: %v", err)
+	}
+	sp, err := split(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int]bool{}
+	for _, i := range append(append([]int{}, sp.Train...), sp.Val...) {
+		seen[one.Pairs[i].A], seen[one.Pairs[i].B] = true, true
+	}
+	for _, i := range sp.Test {
+		if p := one.Pairs[i]; seen[p.A] && seen[p.B] {
+			t.Fatalf("test pair %d: both drugs seen in training or validation", i)
+		}
+	}
+	if len(sp.Test) == 0 || len(sp.Val) == 0 || len(sp.Train) == 0 {
+		t.Fatalf("sizes %d/%d/%d", len(sp.Train), len(sp.Val), len(sp.Test))
+	}
+	split, err = Splitter(sc, ByCellLines, fracs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err = split(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := map[int]bool{}
+	for _, i := range sp.Test {
+		test[sc.Pairs[i].CellLine] = true
+	}
+	for _, i := range append(append([]int{}, sp.Train...), sp.Val...) {
+		if test[sc.Pairs[i].CellLine] {
+			t.Fatalf("pair %d of a held-out cell line is in training or validation", i)
+		}
+	}
+	if _, err := Splitter(one, ByCellLines, fracs); err == nil {
+		t.Error("cell-lines on a one-line screen: no error")
+	}
+	if f, err := Splitter(one, ByPairs, fracs); err != nil || f != nil {
+		t.Errorf("pairs: %v, %v (want the bench's random split)", f != nil, err)
+	}
+}
+
+// TestSplitterUnknown: an unknown hold-out is an error, not the random split.
+func TestSplitterUnknown(t *testing.T) {
+	sc, err := data.Synth(data.DefaultSynth(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Splitter(sc, "wells", [3]float64{0.4, 0.3, 0.3}); err == nil {
+		t.Error("by wells: no error")
+	}
+}
+
+// TestSeedsTrainings: Seeds(n) is 1..n and Trainings counts one training
+// per seed and method, plus one per seed and line for the per-line
+// reference (the totals of Run's progress events).
+func TestSeedsTrainings(t *testing.T) {
+	if got := Seeds(1, 3); len(got) != 3 || got[0] != 1 || got[2] != 3 {
+		t.Errorf("Seeds(1, 3) = %v, want [1 2 3]", got)
+	}
+	if got := Seeds(7, 2); len(got) != 2 || got[0] != 7 || got[1] != 8 {
+		t.Errorf("Seeds(7, 2) = %v, want [7 8]", got)
+	}
+	if got := Seeds(1, 0); len(got) != 0 {
+		t.Errorf("Seeds(0) = %v, want none", got)
+	}
+	for _, c := range []struct {
+		cfg   Config
+		lines int
+		want  int
+	}{
+		{Config{Methods: []string{DEUP, Ensemble}, Seeds: []uint64{1, 2, 3}}, 1, 6},
+		{Config{Methods: []string{DEUP}, Seeds: []uint64{1, 2}, PerLineReference: true}, 4, 2 + 2*4},
+		{Config{}, 1, 4 * 3}, // the defaults: four methods, seeds 1..3
+	} {
+		if got := c.cfg.Trainings(c.lines); got != c.want {
+			t.Errorf("%+v on %d lines: %d trainings, want %d", c.cfg, c.lines, got, c.want)
+		}
+	}
+	r := Row{Floored: []int{2, 0, 5}}
+	if got := r.FlooredTotal(); got != 7 {
+		t.Errorf("FlooredTotal %d, want 7", got)
+	}
+}
