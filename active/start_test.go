@@ -159,3 +159,33 @@ func TestCheckScreen(t *testing.T) {
 		}
 	}
 }
+
+// TestStartLines: a live campaign across lines starts from every measured
+// pair of them and proposes the unmeasured pairs of each line; candidate
+// rows parsed against the campaign's lines (index into cellLines) move to
+// those lines.
+func TestStartLines(t *testing.T) {
+	table := TableOracle{{0, 1, 2}: 1, {1, 2, 5}: 2}
+	cfg := Config{Mode: Live}
+	init, cands, err := Start(cfg, table, 0, 3, []int{2, 5}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 3 drugs: pairs (0,1) (0,2) (1,2) on lines 2 and 5, less the 2 measured
+	if len(init) != 2 || len(cands) != 4 {
+		t.Fatalf("%d initial, %d candidates %v; want 2 and 4", len(init), len(cands), cands)
+	}
+	for _, p := range cands {
+		if p.CellLine != 2 && p.CellLine != 5 {
+			t.Errorf("candidate %v on another line", p)
+		}
+	}
+	rs := []Result{{Measurement{Pair: Pair{0, 2, 0}}, 2}, {Measurement{Pair: Pair{0, 2, 1}}, 3}, {Measurement{Pair: Pair{1, 2, 1}}, 4}}
+	got, err := CandidatePairs(rs, "c.csv", []int{2, 5}, table)
+	if len(got) != 2 || got[0] != (Pair{0, 2, 2}) || got[1] != (Pair{0, 2, 5}) {
+		t.Errorf("pairs %v, want (0,2)@2 and (0,2)@5", got)
+	}
+	if err == nil || !strings.Contains(err.Error(), "c.csv:4: pair already measured") {
+		t.Errorf("error %v, want the measured (1,2)@5 named", err)
+	}
+}
