@@ -36,7 +36,11 @@
 // example (phi_D(x), (y - h_D(x))^2) where h_D and phi_D are the model and
 // stationarizing features of the round that chose the pair, stored with
 // the suggestion in the ledger, so D_e is rebuilt exactly after a restart.
-// phi_D(x) = (x, log KDE density of x under D, log Var of h at x, seen bit).
+// phi_D(x) = (x, log KDE density of x under D, log Var of h at x, seen bit);
+// for "deup-net" the density is PairCountDensity, the product of the two
+// drugs' smoothed frequencies among the measured pairs (the KDE over the
+// identity and fingerprint coordinates hardly separates a pair of rarely
+// measured drugs from others: issue 29).
 // The prediction is
 //
 //	sigma_total     = sqrt(e(phi_D(x)))          (e clipped to the largest loss in D_e)

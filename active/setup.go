@@ -225,7 +225,7 @@ func NewSurrogateFor(cfg Config, enc Encoder) (Surrogate, error) {
 		return nil, err
 	}
 	n.Lines = cfg.CellLines
-	return &netDEUP{DEUP{Enc: enc, Main: n}}, nil
+	return &netDEUP{DEUP{Enc: enc, Main: n, Density: PairCountDensity{NDrugs: len(cfg.Drugs)}}}, nil
 }
 
 // netDEUP is DEUP named "deup-net".

@@ -214,8 +214,11 @@ type DEUP struct {
 	Aleatoric deup.Predictor
 	Features  deup.FeatureSet   // 0 means x, d, v, b
 	Error     deup.ErrorLearner // nil means ridge regression on log squared errors
-	model     *deup.Model
-	maxLoss   float64 // largest loss in D_e: e is clipped to it
+	// Density, when not nil, is the d feature's density (nil: the KDE of
+	// package deup); deup-net uses PairCountDensity.
+	Density deup.DensityLearner
+	model   *deup.Model
+	maxLoss float64 // largest loss in D_e: e is clipped to it
 }
 
 // Name implements Surrogate.
@@ -236,7 +239,7 @@ func (s *DEUP) config() deup.Config {
 	}
 	return deup.Config{
 		Main:      main,
-		Features:  deup.Featurizer{Set: set},
+		Features:  deup.Featurizer{Set: set, Density: s.Density},
 		Error:     el,
 		Aleatoric: s.Aleatoric,
 	}

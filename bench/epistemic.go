@@ -18,7 +18,9 @@ import (
 //     they are the D_out pairs its σ path learned from), and FromVal says
 //     so. NaN where there is no pair.
 //   - ZeroFraction is the share of the test pairs with σ_epistemic = 0
-//     (at most the sigma floor).
+//     (at most the sigma floor); SmallFraction the share with σ_epistemic
+//     below a tenth of σ_total (σ_epistemic² < 1 % of σ_total²): a split
+//     whose u is positive but negligible shows there, not in ZeroFraction.
 //   - ExcessSpearman, only with a truth (NaN otherwise), is the Spearman
 //     correlation over the test pairs of σ_epistemic with the realized
 //     excess error |y − μ| − a(x), a(x) the true noise sd of the pair.
@@ -27,6 +29,7 @@ type EpiSummary struct {
 	N              [3]int
 	FromVal        bool
 	ZeroFraction   float64
+	SmallFraction  float64
 	ExcessSpearman float64
 }
 
@@ -51,13 +54,16 @@ func unseenCount(p model.Pair, seen map[int]bool) int {
 func summarizeEpistemic(test []model.Prediction, testPairs []model.Pair, y, noiseSD []float64, val []model.Prediction, valPairs []model.Pair, seen map[int]bool, floor float64) EpiSummary {
 	var s EpiSummary
 	var sum [3]float64
-	zeros := 0
+	zeros, small := 0, 0
 	for k, p := range test {
 		u := unseenCount(testPairs[k], seen)
 		sum[u] += p.SigmaEpistemic
 		s.N[u]++
 		if p.SigmaEpistemic <= floor {
 			zeros++
+		}
+		if p.SigmaEpistemic < 0.1*p.SigmaTotal || p.SigmaEpistemic <= floor {
+			small++
 		}
 	}
 	if s.N[0] == 0 && len(val) > 0 {
@@ -75,9 +81,10 @@ func summarizeEpistemic(test []model.Prediction, testPairs []model.Pair, y, nois
 			s.Unseen[u] = sum[u] / float64(s.N[u])
 		}
 	}
-	s.ZeroFraction = math.NaN()
+	s.ZeroFraction, s.SmallFraction = math.NaN(), math.NaN()
 	if len(test) > 0 {
 		s.ZeroFraction = float64(zeros) / float64(len(test))
+		s.SmallFraction = float64(small) / float64(len(test))
 	}
 	s.ExcessSpearman = math.NaN()
 	if noiseSD != nil {
@@ -92,7 +99,9 @@ func summarizeEpistemic(test []model.Prediction, testPairs []model.Pair, y, nois
 }
 
 // EpiNames are the keys of results.json's methods.NAME.sigma_epistemic.
-func EpiNames() []string { return []string{"unseen0", "unseen1", "unseen2", "zero_fraction"} }
+func EpiNames() []string {
+	return []string{"unseen0", "unseen1", "unseen2", "zero_fraction", "small_fraction"}
+}
 
 // epiMetric is the per-seed values of one EpiNames key, or of
 // "excess_spearman".
@@ -108,6 +117,8 @@ func (r *Row) epiMetric(name string) []float64 {
 			out[i] = e.Unseen[2]
 		case "zero_fraction":
 			out[i] = e.ZeroFraction
+		case "small_fraction":
+			out[i] = e.SmallFraction
 		case "excess_spearman":
 			out[i] = e.ExcessSpearman
 		}

@@ -255,26 +255,27 @@ func (r *Result) writeEpiTable(b *strings.Builder) {
 			fromVal = fromVal || e.FromVal
 		}
 	}
-	b.WriteString("\nsigma_epistemic by unseen drugs (mean over test pairs with 0, 1, 2 drugs in no training pair; zero: share of test pairs with sigma_epistemic = 0")
+	b.WriteString("\nsigma_epistemic by unseen drugs (mean over test pairs with 0, 1, 2 drugs in no training pair; zero: share of test pairs with sigma_epistemic = 0; small: below 0.1 sigma_total")
 	if r.HasTruth {
 		b.WriteString("; excess spearman: with |y - mu| - true noise sd")
 	}
-	b.WriteString("):\n\n| method | unseen0 | unseen1 | unseen2 | zero % |")
+	b.WriteString("):\n\n| method | unseen0 | unseen1 | unseen2 | zero % | small % |")
 	if r.HasTruth {
 		b.WriteString(" excess spearman |")
 	}
-	b.WriteString("\n|---|---|---|---|---|")
+	b.WriteString("\n|---|---|---|---|---|---|")
 	if r.HasTruth {
 		b.WriteString("---|")
 	}
 	b.WriteString("\n")
 	for i := range r.Rows {
 		row := &r.Rows[i]
-		zf := row.epiMetric("zero_fraction")
+		zf, sf := row.epiMetric("zero_fraction"), row.epiMetric("small_fraction")
 		for k := range zf {
 			zf[k] *= 100
+			sf[k] *= 100
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |", row.Method, pm(finite(row.epiMetric("unseen0")), 2), pm(finite(row.epiMetric("unseen1")), 2), pm(finite(row.epiMetric("unseen2")), 2), pm(zf, 1))
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |", row.Method, pm(finite(row.epiMetric("unseen0")), 2), pm(finite(row.epiMetric("unseen1")), 2), pm(finite(row.epiMetric("unseen2")), 2), pm(zf, 1), pm(sf, 1))
 		if r.HasTruth {
 			fmt.Fprintf(b, " %s |", pm(row.epiMetric("excess_spearman"), 2))
 		}

@@ -73,6 +73,11 @@ type Featurizer struct {
 	// Bandwidth selects the KDE bandwidth rule of the d feature; the zero
 	// value is Scott's rule.
 	Bandwidth Bandwidth
+	// Density, when not nil, replaces the KDE of the d feature by a
+	// density the caller knows fits its inputs better (for example, for
+	// inputs that encode a pair of categorical items, the product of the
+	// items' smoothed frequencies; package active's PairCountDensity).
+	Density DensityLearner
 	// VarFloor floors the variance before the log (0 means 1e-12), so a
 	// variance of exactly 0 at a training point gives a finite feature.
 	VarFloor float64
@@ -101,11 +106,19 @@ func (f *Featurizer) Fit(x [][]float64, y []float64, main Predictor) (*FeatureMa
 		m.varFloor = 1e-12
 	}
 	if f.Set&FeatD != 0 {
-		kde, err := FitKDE(x, f.Bandwidth)
-		if err != nil {
-			return nil, err
+		if f.Density != nil {
+			d, err := f.Density.FitDensity(x)
+			if err != nil {
+				return nil, fmt.Errorf("deup: fit density feature: %w", err)
+			}
+			m.density = d
+		} else {
+			kde, err := FitKDE(x, f.Bandwidth)
+			if err != nil {
+				return nil, err
+			}
+			m.density = kde
 		}
-		m.kde = kde
 	}
 	if f.Set&FeatV != 0 {
 		if f.Variance == nil {
@@ -131,13 +144,21 @@ func (f *Featurizer) Fit(x [][]float64, y []float64, main Predictor) (*FeatureMa
 	return m, nil
 }
 
+// DensityModel is a fitted density: the log density at an input.
+type DensityModel interface{ LogDensity(x []float64) float64 }
+
+// DensityLearner fits the density of the d feature on the training inputs.
+type DensityLearner interface {
+	FitDensity(x [][]float64) (DensityModel, error)
+}
+
 // FeatureMap is phi_z for one training set z. It is safe for concurrent use
 // if its variance model is.
 type FeatureMap struct {
 	set      FeatureSet
 	dim      int
 	varFloor float64
-	kde      *KDE
+	density  DensityModel
 	variance VarianceModel
 	seen     map[string]struct{}
 }
@@ -162,7 +183,7 @@ func (m *FeatureMap) Features(dst, x []float64) []float64 {
 		dst = append(dst, x...)
 	}
 	if m.set&FeatD != 0 {
-		dst = append(dst, m.kde.LogDensity(x))
+		dst = append(dst, m.density.LogDensity(x))
 	}
 	if m.set&FeatV != 0 {
 		dst = append(dst, math.Log(math.Max(m.variance.Variance(x), m.varFloor)))

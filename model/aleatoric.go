@@ -45,8 +45,23 @@ import (
 //	a(a, b) = (s̃_a² + s̃_b²) / 2.
 //
 // Drugs are identified by their Morgan bits (as the σ features do), so a
-// loaded model finds them in any feature matrix. A Dataset carries no
-// cell line: on several cell lines the drugs pool over them.
+// loaded model finds them in any feature matrix.
+//
+// A screen of several cell lines (Dataset.Lines() > 1) has one more level,
+// drug within line, line within screen, with the same estimator at each:
+// each line l pools its replicated pairs, s_l² = Σ_{i∈l} d_i s_i² / d_l;
+// the lines' variances are squeezed towards the screen's, (s0², d0_line)
+// by squeezeVar over the lines (the pooled variance and d0 = ∞ with fewer
+// than three lines with replicates), s̃_l² = (d0_line s0² + d_l s_l²) /
+// (d0_line + d_l), s0² for a line without replicates; the variance of drug
+// g in line l pools the pairs of g in l, and is squeezed towards its
+// line's: s̃_gl² = (d0 s̃_l² + d_gl s_gl²)/(d0 + d_gl), with d0 the prior df
+// of squeezeVar on the ratios s_gl²/s̃_l² over every (drug, line) with
+// replicates (the ratios' own location is not used: a drug's prior centre
+// is its line's variance). A drug without replicates in its line gets
+// s̃_l², a line the model never saw s0². A pair's variance is the mean of
+// its two drugs' in the pair's line. A one-line screen is exactly the
+// two-level estimator above.
 //
 // Files written before this estimator hold a ridge regressor of the
 // replicate variance on the network's last combined-layer activations
@@ -69,7 +84,33 @@ type aleatoric struct {
 	NBits   int       `json:"nbits,omitempty"`    // Morgan bits identifying a drug
 	Drugs   [][]int32 `json:"drugs,omitempty"`    // drugs with replicates: on-bits, ascending
 	DrugVar []float64 `json:"drug_var,omitempty"` // their moderated variances s̃_g²
+
+	// Several cell lines (see above): Drugs[k] is the drug in line
+	// DrugLine[k]; LineVar the lines' moderated variances s̃_l²;
+	// LinePriorDF d0_line (0 means ∞). Empty for one line.
+	DrugLine    []int     `json:"drug_line,omitempty"`
+	LineVar     []float64 `json:"line_var,omitempty"`
+	LinePriorDF float64   `json:"line_prior_df,omitempty"`
+
+	// The excess link of DEUP's split (excess.go), e = a/RepN + u with
+	// u = τ softplus((c s − a/RepN)/τ); 0, 0 (files before it): the
+	// split σ_aleatoric² = min(a/RepN, e).
+	LinkC   float64 `json:"link_c,omitempty"`
+	LinkTau float64 `json:"link_tau,omitempty"`
+	// LinkLambda scales a(x) (excess.go); 0 in files before it: 1.
+	LinkLambda float64 `json:"link_lambda,omitempty"`
 }
+
+// lambda is the noise scale of the excess link (1 when unset).
+func (a *aleatoric) lambda() float64 {
+	if a.LinkLambda > 0 {
+		return a.LinkLambda
+	}
+	return 1
+}
+
+// linked reports an excess link.
+func (a *aleatoric) linked() bool { return a.LinkC > 0 && a.LinkTau > 0 }
 
 // fitAleatoric estimates the pooled aleatoric variance from the
 // replicated pairs of idx (targets standardized by sd). It returns nil
@@ -98,7 +139,12 @@ func fitAleatoric(d *Dataset, idx []int, sd float64) *aleatoric {
 		keyOf[i] = k
 		return k
 	}
-	var df, ss []float64 // per drug: Σ d_i and Σ d_i s_i²
+	lines := d.Lines()
+	type dl struct{ g, l int }
+	cell := map[dl]int{} // (drug key, line) -> index in df, ss
+	var cells []dl
+	var df, ss []float64 // per (drug, line): Σ d_i and Σ d_i s_i²
+	ldf, lss := make([]float64, lines), make([]float64, lines)
 	repN, totDF, totSS := 0.0, 0.0, 0.0
 	pairs := 0
 	for _, i := range idx {
@@ -111,31 +157,64 @@ func fitAleatoric(d *Dataset, idx []int, sd float64) *aleatoric {
 		totDF += di
 		totSS += di * vi
 		p := d.Pairs[i]
+		l := 0
+		if lines > 1 {
+			l = p.Line
+		}
+		ldf[l] += di
+		lss[l] += di * vi
 		for _, g := range uniq([2]int{drug(p.A), drug(p.B)}) {
-			for len(df) <= g {
+			k, ok := cell[dl{g, l}]
+			if !ok {
+				k = len(cells)
+				cell[dl{g, l}] = k
+				cells = append(cells, dl{g, l})
 				df, ss = append(df, 0), append(ss, 0)
 			}
-			df[g] += di
-			ss[g] += di * vi
+			df[k] += di
+			ss[k] += di * vi
 		}
 	}
 	if pairs == 0 {
 		return nil
 	}
 	a := &aleatoric{Pairs: pairs, RepN: repN / float64(len(idx)), DF: totDF, NBits: nbits}
-	var gs []int
-	var sg, dg []float64
-	for g := range df {
-		if df[g] > 0 {
-			gs = append(gs, g)
-			sg = append(sg, ss[g]/df[g])
-			dg = append(dg, df[g])
+	pooled := totSS / totDF
+	if lines == 1 {
+		sg := make([]float64, len(cells))
+		for k := range cells {
+			sg[k] = ss[k] / df[k]
+		}
+		a.S0, a.PriorDF = squeezeVar(sg, df, pooled)
+		for k, c := range cells {
+			a.Drugs = append(a.Drugs, bits[c.g])
+			a.DrugVar = append(a.DrugVar, moderated(a.S0, a.PriorDF, sg[k], df[k]))
+		}
+		return a
+	}
+	var sl, dfl []float64
+	for l := range lines {
+		if ldf[l] > 0 {
+			sl, dfl = append(sl, lss[l]/ldf[l]), append(dfl, ldf[l])
 		}
 	}
-	a.S0, a.PriorDF = squeezeVar(sg, dg, totSS/totDF)
-	for k, g := range gs {
-		a.Drugs = append(a.Drugs, bits[g])
-		a.DrugVar = append(a.DrugVar, moderated(a.S0, a.PriorDF, sg[k], dg[k]))
+	a.S0, a.LinePriorDF = squeezeVar(sl, dfl, pooled)
+	a.LineVar = make([]float64, lines)
+	for l := range lines {
+		a.LineVar[l] = a.S0
+		if ldf[l] > 0 {
+			a.LineVar[l] = moderated(a.S0, a.LinePriorDF, lss[l]/ldf[l], ldf[l])
+		}
+	}
+	ratio := make([]float64, len(cells))
+	for k, c := range cells {
+		ratio[k] = ss[k] / df[k] / a.LineVar[c.l]
+	}
+	_, a.PriorDF = squeezeVar(ratio, df, 1)
+	for k, c := range cells {
+		a.Drugs = append(a.Drugs, bits[c.g])
+		a.DrugLine = append(a.DrugLine, c.l)
+		a.DrugVar = append(a.DrugVar, moderated(a.LineVar[c.l], a.PriorDF, ss[k]/df[k], df[k]))
 	}
 	return a
 }
@@ -216,35 +295,47 @@ func trigammaInverse(v float64) float64 {
 // matrix.
 type aleaCtx struct {
 	a   *aleatoric
-	at  map[string]int
-	got map[int]float64
+	at  map[string]int // drug bits and line -> index in Drugs
+	got map[[2]int]float64
 }
 
 func (a *aleatoric) context() *aleaCtx {
-	c := &aleaCtx{a: a, at: map[string]int{}, got: map[int]float64{}}
+	c := &aleaCtx{a: a, at: map[string]int{}, got: map[[2]int]float64{}}
 	for k, b := range a.Drugs {
-		c.at[bitKey(b)] = k
+		l := 0
+		if k < len(a.DrugLine) {
+			l = a.DrugLine[k]
+		}
+		c.at[lineKey(bitKey(b), l)] = k
 	}
 	return c
 }
 
-// drug is s̃² of drug i of f: its moderated variance if it had
-// replicates, else s0².
-func (c *aleaCtx) drug(f *Features, i int) float64 {
-	if v, ok := c.got[i]; ok {
+func lineKey(bits string, line int) string { return fmt.Sprintf("%d/%s", line, bits) }
+
+// drug is s̃² of drug i of f in line l: its moderated variance if it had
+// replicates there, else its line's (one line: s0²).
+func (c *aleaCtx) drug(f *Features, i, l int) float64 {
+	if len(c.a.LineVar) == 0 {
+		l = 0
+	}
+	if v, ok := c.got[[2]int{i, l}]; ok {
 		return v
 	}
 	v := c.a.S0
-	if k, ok := c.at[bitKey(onBits(f, i, c.a.NBits))]; ok {
+	if l < len(c.a.LineVar) {
+		v = c.a.LineVar[l]
+	}
+	if k, ok := c.at[lineKey(bitKey(onBits(f, i, c.a.NBits)), l)]; ok {
 		v = c.a.DrugVar[k]
 	}
-	c.got[i] = v
+	c.got[[2]int{i, l}] = v
 	return v
 }
 
-// pair is a(a, b) = (s̃_a² + s̃_b²)/2 (pooled estimator only).
-func (c *aleaCtx) pair(f *Features, a, b int) float64 {
-	return (c.drug(f, a) + c.drug(f, b)) / 2
+// pair is a(a, b) = (s̃_a² + s̃_b²)/2 in line l (pooled estimator only).
+func (c *aleaCtx) pair(f *Features, a, b, l int) float64 {
+	return (c.drug(f, a, l) + c.drug(f, b, l)) / 2
 }
 
 // legacy reports a file's ridge regressor (written before the pooled
@@ -273,8 +364,24 @@ func (a *aleatoric) check(h int) error {
 		}
 		return nil
 	}
+	if !(a.LinkC >= 0) || math.IsInf(a.LinkC, 0) || !(a.LinkTau >= 0) || math.IsInf(a.LinkTau, 0) || !(a.LinkLambda >= 0) || math.IsInf(a.LinkLambda, 0) {
+		return fmt.Errorf("aleatoric: excess link c %v, tau %v, lambda %v", a.LinkC, a.LinkTau, a.LinkLambda)
+	}
 	if !(a.S0 >= 0) || math.IsInf(a.S0, 0) || !(a.PriorDF >= 0) || math.IsInf(a.PriorDF, 0) || len(a.Drugs) != len(a.DrugVar) || a.NBits < 1 || a.NBits > MaxFeatures {
 		return fmt.Errorf("aleatoric: s0² %v, prior df %v, %d drugs with %d variances, %d bits", a.S0, a.PriorDF, len(a.Drugs), len(a.DrugVar), a.NBits)
+	}
+	if len(a.DrugLine) != 0 && len(a.DrugLine) != len(a.Drugs) || !(a.LinePriorDF >= 0) || math.IsInf(a.LinePriorDF, 0) {
+		return fmt.Errorf("aleatoric: %d drug lines for %d drugs, line prior df %v", len(a.DrugLine), len(a.Drugs), a.LinePriorDF)
+	}
+	for l, v := range a.LineVar {
+		if !(v >= 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("aleatoric: line %d variance %v", l, v)
+		}
+	}
+	for k, l := range a.DrugLine {
+		if l < 0 || l >= len(a.LineVar) {
+			return fmt.Errorf("aleatoric: drug %d in line %d of %d", k, l, len(a.LineVar))
+		}
 	}
 	for k, v := range a.DrugVar {
 		if !(v >= 0) || math.IsInf(v, 0) {

@@ -2,6 +2,7 @@ package model
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/mathext"
@@ -81,7 +82,7 @@ func TestFitAleatoricNoCliff(t *testing.T) {
 	}
 	c := a.context()
 	for _, p := range [][2]int{{0, 1}, {2, 3}, {3, 3}} {
-		if got := c.pair(d.Features, p[0], p[1]); got != 2 {
+		if got := c.pair(d.Features, p[0], p[1], 0); got != 2 {
 			t.Errorf("a(%v) = %v, want 2", p, got)
 		}
 	}
@@ -96,11 +97,11 @@ func TestFitAleatoricNoCliff(t *testing.T) {
 	c = a.context()
 	want := []float64{moderated(s0, d0, sA, 3), moderated(s0, d0, sB, 3), moderated(s0, d0, sC, 2), moderated(s0, d0, sA, 3)}
 	for g, w := range want {
-		if got := c.drug(d.Features, g); math.Abs(got-w) > 1e-12 {
+		if got := c.drug(d.Features, g, 0); math.Abs(got-w) > 1e-12 {
 			t.Errorf("drug %d: s̃² %v, want %v", g, got, w)
 		}
 	}
-	if got := c.pair(d.Features, 0, 2); math.Abs(got-(want[0]+want[2])/2) > 1e-12 {
+	if got := c.pair(d.Features, 0, 2, 0); math.Abs(got-(want[0]+want[2])/2) > 1e-12 {
 		t.Errorf("a(A, C) = %v, want the mean of the two drugs' %v", got, (want[0]+want[2])/2)
 	}
 	d.N = []int{1, 1, 1, 1, 1}
@@ -186,5 +187,74 @@ func TestNoveltyNu(t *testing.T) {
 		if got := c.pair(d.Features, x.a, x.b); math.Abs(got-x.want) > 1e-12 {
 			t.Errorf("ν(%d, %d) = %v, want %v", x.a, x.b, got, x.want)
 		}
+	}
+}
+
+// TestFitAleatoricLines: with several cell lines the pooling has a level
+// per line (aleatoric's doc): the replicates of lines 0 and 2 have
+// variance 1, those of lines 1 and 3 variance 9, line 4 has none, so a
+// pair's a(x) follows its line and line 4's is s0²; the same screen as
+// one line (LineNames empty) has no line level.
+func TestFitAleatoricLines(t *testing.T) {
+	tp := linesToy(5)
+	d := tp.d
+	rng := rand.New(rand.NewPCG(29, 3))
+	np := len(d.Pairs) / 5
+	for i := range d.Pairs {
+		d.N[i], d.Var[i] = 1, math.NaN()
+		// Lines 0–3 replicate 60 % of their pairs (sd 1, 3, 1, 3); line
+		// 4 none.
+		if l := d.Pairs[i].Line; l < 4 && rng.Float64() < 0.6 {
+			sd := []float64{1, 3, 1, 3}[l]
+			n := 2 + rng.IntN(3)
+			xs := make([]float64, n)
+			m := 0.0
+			for k := range xs {
+				xs[k] = sd * rng.NormFloat64()
+				m += xs[k] / float64(n)
+			}
+			v := 0.0
+			for _, x := range xs {
+				v += (x - m) * (x - m) / float64(n-1)
+			}
+			d.N[i], d.Var[i] = n, v
+		}
+	}
+	all := make([]int, len(d.Pairs))
+	for i := range all {
+		all[i] = i
+	}
+	a := fitAleatoric(d, all, 1)
+	if len(a.LineVar) != 5 {
+		t.Fatalf("%d line variances, want 5", len(a.LineVar))
+	}
+	t.Logf("s0² %.3f, line variances %.3g (prior df %.3g), drug prior df %.3g", a.S0, a.LineVar, a.LinePriorDF, a.PriorDF)
+	c := a.context()
+	mean := func(l int) float64 {
+		s := 0.0
+		for _, p := range d.Pairs[l*np : (l+1)*np] {
+			s += c.pair(d.Features, p.A, p.B, l)
+		}
+		return s / float64(np)
+	}
+	// Means of the pairs' a(x) per line: near the line's truth (1 or 9),
+	// line 4 (no replicates) at s0², between the two.
+	for l, want := range []float64{1, 9, 1, 9} {
+		if m := mean(l); m < 0.6*want || m > 1.5*want {
+			t.Errorf("line %d: mean a(x) %.3f, want about %g", l, m, want)
+		}
+	}
+	m0, m1, m2 := mean(0), mean(1), mean(4)
+	if math.Abs(m2-a.S0) > 1e-12 || !(a.S0 > m0 && a.S0 < m1) {
+		t.Errorf("line without replicates: mean a(x) %v, s0² %v (lines %v, %v)", m2, a.S0, m0, m1)
+	}
+	// A saved model file round-trips the line level.
+	if err := a.check(0); err != nil {
+		t.Errorf("check: %v", err)
+	}
+	// One line: no line level.
+	d.LineNames = nil
+	if b := fitAleatoric(d, all, 1); len(b.LineVar) != 0 || len(b.DrugLine) != 0 {
+		t.Errorf("one line: line level %v %v", b.LineVar, b.DrugLine)
 	}
 }

@@ -115,8 +115,62 @@ func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progre
 		}
 	}
 	m.alea = fitAleatoric(d, idx, m.sd)
+	if err := m.fitExcess(d, split.Val, idx); err != nil {
+		return err
+	}
 	m.nov = nov
 	m.trained = true
+	return nil
+}
+
+// fitExcess fits the excess link (excess.go) on the out-of-sample
+// residuals of the validation pairs val, with the network and a(x) fitted
+// and before the novelty scale (every validation pair's drugs are
+// training drugs), jointly with the replicates of the pairs idx (those
+// a(x) was pooled from) for the noise scale λ. No link without a pooled
+// aleatoric estimate.
+func (m *DEUP) fitExcess(d *Dataset, val, idx []int) error {
+	if m.alea == nil || m.alea.legacy() || len(val) == 0 {
+		return nil
+	}
+	m.alea.LinkC, m.alea.LinkTau, m.alea.LinkLambda = 0, 0, 0
+	m.nov, m.trained = nil, true
+	pairs := make([]Pair, len(val))
+	for k, i := range val {
+		pairs[k] = d.Pairs[i]
+	}
+	pred, err := m.Predict(d.Features, pairs)
+	m.trained = false
+	if err != nil {
+		return fmt.Errorf("model: excess link: %w", err)
+	}
+	actx := m.alea.context()
+	r, s, a := make([]float64, len(val)), make([]float64, len(val)), make([]float64, len(val))
+	for k, i := range val {
+		e := (d.Y[i] - pred[k].Mu) / m.sd
+		r[k] = e * e
+		st := pred[k].SigmaTotal / m.sd
+		s[k] = st * st
+		n := 1.0
+		if d.N != nil && d.N[i] > 1 {
+			n = float64(d.N[i])
+		}
+		a[k] = actx.pair(d.Features, pairs[k].A, pairs[k].B, pairs[k].Line) / n
+	}
+	var rep replicates
+	for _, i := range idx {
+		if d.N[i] < 2 || math.IsNaN(d.Var[i]) || math.IsInf(d.Var[i], 0) {
+			continue
+		}
+		p := d.Pairs[i]
+		if ai := actx.pair(d.Features, p.A, p.B, p.Line); ai > 0 {
+			di := float64(d.N[i] - 1)
+			rep.D += di
+			rep.Q += di * d.Var[i] / (m.sd * m.sd) / ai
+		}
+	}
+	f := fitExcessLink(r, s, a, rep)
+	m.alea.LinkC, m.alea.LinkTau, m.alea.LinkLambda = f.C, f.Tau, f.Lambda
 	return nil
 }
 
@@ -180,12 +234,21 @@ func (m *DEUP) AleatoricNote() string {
 	if m.alea.PriorDF > 0 {
 		d0 = fmt.Sprintf("%.3g", m.alea.PriorDF)
 	}
+	if n := len(m.alea.LineVar); n > 0 {
+		reps += fmt.Sprintf("; a level per cell line, %d lines", n)
+	}
+	if m.alea.linked() {
+		reps += fmt.Sprintf("; e = a + u, u = tau softplus((c s - a)/tau) with c %.3g, sqrt(tau) %.3g; noise scale lambda %.3g", m.alea.LinkC, math.Sqrt(m.alea.LinkTau)*m.sd, m.alea.lambda())
+	}
 	return fmt.Sprintf("aleatoric from replicate variance pooled with empirical-Bayes shrinkage (%d replicated pairs, %.0f df; screen sd %.3g, prior df %s; %d drugs with their own moderated variance%s)", m.alea.Pairs, m.alea.DF, math.Sqrt(m.alea.S0)*m.sd, d0, len(m.alea.Drugs), reps)
 }
 
-// Predict returns μ (bit 0) and σ_total (bit 1, the out-of-sample σ) per
-// pair, with σ_aleatoric² = min(a(x)/RepN, σ_total²) and σ_epistemic² =
-// σ_total² − σ_aleatoric², all in target units.
+// Predict returns μ (bit 0) and σ_total per pair, in target units: with
+// the excess link (excess.go) σ_total² = e(x) = a(x)/RepN + u(x) (u from
+// the σ path, bit 1), σ_aleatoric² = a(x)/RepN and σ_epistemic² = e(x) −
+// σ_aleatoric² > 0, e scaled for new chemistry (novelty.go); files
+// without the link: σ_total from the σ path, σ_aleatoric² =
+// min(a(x)/RepN, σ_total²).
 func (m *DEUP) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 	if err := checkPredict(m.trained, m.feat, m.cfg.lines, f, pairs); err != nil {
 		return nil, err
@@ -241,11 +304,23 @@ func (m *DEUP) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 			if nctx != nil {
 				st *= math.Sqrt(m.nov.scale(nctx.pair(f, part[i].A, part[i].B)))
 			}
+			if actx != nil && m.alea.linked() {
+				// e = a/RepN + u (excess.go), scaled for new chemistry.
+				s := sig[i] * m.scale()
+				a := m.alea.lambda() * actx.pair(f, part[i].A, part[i].B, part[i].Line) / m.alea.RepN
+				e := a + excessU(m.alea.LinkC, m.alea.LinkTau, s*s, a)
+				if nctx != nil {
+					e *= m.nov.scale(nctx.pair(f, part[i].A, part[i].B))
+				}
+				out[lo+i] = Prediction{Mu: mu[i]*m.sd + m.mean, SigmaTotal: math.Sqrt(e) * m.sd,
+					SigmaAleatoric: math.Sqrt(a) * m.sd, SigmaEpistemic: math.Sqrt(max(e-a, 0)) * m.sd}
+				continue
+			}
 			sa := 0.0
 			if m.alea != nil {
 				var a float64
 				if actx != nil {
-					a = actx.pair(f, part[i].A, part[i].B)
+					a = actx.pair(f, part[i].A, part[i].B, part[i].Line)
 				} else {
 					a = m.alea.variance(hid[i*h : (i+1)*h])
 				}

@@ -71,7 +71,7 @@ func TestDEUPRecoversToyTruth(t *testing.T) {
 	actx := m.alea.context()
 	var aSum, nSum float64
 	for k, i := range tp.split.Test {
-		aSum += actx.pair(tp.d.Features, pairs[k].A, pairs[k].B) * m.sd * m.sd
+		aSum += actx.pair(tp.d.Features, pairs[k].A, pairs[k].B, pairs[k].Line) * m.sd * m.sd
 		nSum += tp.noise[i]
 	}
 	t.Logf("mean a(x) %.4f, mean true noise variance %.4f", aSum/float64(len(pairs)), nSum/float64(len(pairs)))

@@ -92,13 +92,20 @@
 // Aleatoric/epistemic split: a(x), the noise variance of one
 // measurement, pools the replicate variances of train ∪ val with
 // empirical-Bayes shrinkage per drug (Smyth 2004's moderated variances,
-// aleatoric.go): no threshold on the replicated pairs, one replicated
-// pair gives a (wide) estimate; none gives σ_aleatoric = 0 (AleatoricNote
-// says which). A training target is a mean of RepN measurements on
-// average, so σ_aleatoric² = min(a(x)/RepN, e(x)) and σ_epistemic² = e(x) −
-// σ_aleatoric², with e(x) = σ_total² the total error: the σ path's,
-// scaled for new chemistry by 1 + β ν(x) (novelty.go: ν the effective
-// number of unseen drugs, β fitted on a held-out-drug fold).
+// aleatoric.go), with a level per cell line on a screen of several (drug
+// within line, line within screen): no threshold on the replicated pairs,
+// one replicated pair gives a (wide) estimate; none gives σ_aleatoric = 0
+// (AleatoricNote says which). A training target is a mean of RepN
+// measurements on average, so σ_aleatoric² = a(x)/RepN. The total error is
+// e(x) = a(x)/RepN + u(x), u(x) = τ softplus((c·s(x) − a(x)/RepN)/τ) > 0
+// (excess.go): s(x) the σ path's squared output, (c, τ) the
+// maximum-likelihood fit of the validation pairs' out-of-sample residuals,
+// so that e ≥ a holds by construction (the paper's u = e − a ≥ 0) instead
+// of two separate estimates crossing and max(e − a, 0) clipping u to 0;
+// e(x) is then scaled for new chemistry by 1 + β₁ν + β₂ν² (novelty.go: ν
+// the effective number of unseen drugs, β fitted on a held-out-drug fold),
+// σ_total² = e(x) and σ_epistemic² = e(x) − σ_aleatoric². Files written
+// before the link keep σ_aleatoric² = min(a(x)/RepN, e(x)).
 //
 // # Optimizer
 //

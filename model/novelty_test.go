@@ -58,6 +58,14 @@ func TestNoveltyUnseenDrugs(t *testing.T) {
 		}
 		s, se := 0.0, 0.0
 		for k, p := range pred {
+			// The split of the excess link (excess.go): σ_epistemic > 0
+			// on every pair, σ_total² = σ_aleatoric² + σ_epistemic².
+			if m.alea != nil && m.alea.linked() && !(p.SigmaEpistemic > 0) {
+				t.Errorf("pair %v: σ_epistemic %v, want > 0", pairs[k], p.SigmaEpistemic)
+			}
+			if d := p.SigmaTotal*p.SigmaTotal - p.SigmaAleatoric*p.SigmaAleatoric - p.SigmaEpistemic*p.SigmaEpistemic; math.Abs(d) > 1e-9*p.SigmaTotal*p.SigmaTotal {
+				t.Errorf("pair %v: σ_total² − σ_aleatoric² − σ_epistemic² = %v", pairs[k], d)
+			}
 			s += p.SigmaEpistemic
 			se += (ys[k] - p.Mu) * (ys[k] - p.Mu)
 		}
@@ -72,6 +80,9 @@ func TestNoveltyUnseenDrugs(t *testing.T) {
 		m := NewDEUP(cfg)
 		if err := m.Fit(context.Background(), tp.d, sp, nil); err != nil {
 			t.Fatal(err)
+		}
+		if m.alea == nil || !m.alea.linked() {
+			t.Fatalf("holdout %v: no excess link fitted (aleatoric %+v)", c.holdout, m.alea)
 		}
 		e0, r0 := meanEpi(m, sp.Val, 0)
 		e2, r2 := meanEpi(m, sp.Test, 2)

@@ -215,7 +215,7 @@ func Files() []File {
 				{Name: "methods.{method}.{metric}.mean", Type: Float64, Nullable: true, Meaning: "mean over seeds of a metric (docs/METRICS.md; train_seconds; truth metrics and epi_excess_spearman, the Spearman correlation of σ_epistemic with |y − μ| − true noise sd, on synthetic screens); null when undefined"},
 				{Name: "methods.{method}.{metric}.sd", Type: Float64, Nullable: true, Meaning: "its sample standard deviation over seeds"},
 				{Name: "methods.{method}.{metric}.per_seed[]", Type: Float64, Nullable: true, Meaning: "its value for each seed"},
-				{Name: "methods.{method}.sigma_epistemic.{epi_key}.mean", Type: Float64, Nullable: true, Meaning: "σ_epistemic by unseen drugs (docs/epistemic.md): epi_key unseen0, unseen1, unseen2 (mean σ_epistemic over the test pairs with 0, 1, 2 drugs in no training pair; unseen0 over the validation pairs under a split by drug) or zero_fraction (share of test pairs with σ_epistemic = 0); mean over the seeds that have such pairs"},
+				{Name: "methods.{method}.sigma_epistemic.{epi_key}.mean", Type: Float64, Nullable: true, Meaning: "σ_epistemic by unseen drugs (docs/epistemic.md): epi_key unseen0, unseen1, unseen2 (mean σ_epistemic over the test pairs with 0, 1, 2 drugs in no training pair; unseen0 over the validation pairs under a split by drug) zero_fraction (share of test pairs with σ_epistemic = 0) or small_fraction (share with σ_epistemic below 0.1 σ_total); mean over the seeds that have such pairs"},
 				{Name: "methods.{method}.sigma_epistemic.{epi_key}.sd", Type: Float64, Nullable: true, Meaning: "its sample standard deviation over those seeds"},
 				{Name: "methods.{method}.sigma_epistemic.{epi_key}.per_seed[]", Type: Float64, Nullable: true, Meaning: "its value for each of those seeds"},
 				{Name: "methods.{method}.conformal.{kind}.{interval_metric}.mean", Type: Float64, Nullable: true, Meaning: "conformal interval metrics, kind plain or normalized (coverage, width, worst_quintile_coverage, interval_score; coverages in percent)"},
@@ -425,6 +425,8 @@ func Files() []File {
 			Columns: []Column{
 				{Name: "methods.{method}.{metric}.mean", Type: Float64, Nullable: true, Meaning: "mean over seeds of a metric: srcc (Spearman of σ with the realized loss), auroc (in- vs out-of-distribution), rejection_auc, their one/two-unseen versions, rmse, train_seconds, and srcc_excess_risk on the synthetic screen; null when undefined"},
 				{Name: "methods.{method}.{metric}.sd", Type: Float64, Nullable: true, Meaning: "its sample standard deviation over seeds; null for one seed"},
+				{Name: "methods.{method}.sigma_epistemic.{epi_key}.mean", Type: Float64, Nullable: true, Meaning: "σ_epistemic by held-out drugs (docs/epistemic.md), as deup bench's: epi_key unseen0, unseen1, unseen2 (mean σ_epistemic over the test pairs with 0, 1, 2 held-out drugs), zero_fraction (share of test pairs with σ_epistemic = 0) or small_fraction (share with σ_epistemic below 0.1 σ_total); deup-<features> has no aleatoric estimate: the root of its predicted loss; absent for density; mean over the seeds that have such pairs"},
+				{Name: "methods.{method}.sigma_epistemic.{epi_key}.sd", Type: Float64, Nullable: true, Meaning: "its sample standard deviation over those seeds"},
 				{Name: "method_order[]", Type: String, Meaning: "the methods in the order asked for"},
 				{Name: "n_in", Type: Int64, Meaning: "in-distribution test pairs, summed over seeds"},
 				{Name: "n_out", Type: Int64, Meaning: "out-of-distribution test pairs (one or two held-out drugs), summed over seeds"},

@@ -76,15 +76,21 @@ func Sets(methods []string) (names []string, sets []deup.FeatureSet, err error) 
 
 // SeedResult is one seed's test pairs and each method's predictions.
 type SeedResult struct {
-	Seed     uint64
-	Split    drugcomb.GroupSplit
-	Test     []int  // TestIn, TestOne, TestTwo in that order
-	Unseen   []int8 // 0, 1 or 2 held-out drugs per test pair
-	Mu       map[string][]float64
-	U        map[string][]float64 // uncertainty: predicted loss or variance
-	Seconds  map[string]float64   // training seconds of each job
-	DEUPTime [3]float64           // folds, final, error predictors
-	NErrors  int                  // D_e entries
+	Seed   uint64
+	Split  drugcomb.GroupSplit
+	Test   []int  // TestIn, TestOne, TestTwo in that order
+	Unseen []int8 // 0, 1 or 2 held-out drugs per test pair
+	Mu     map[string][]float64
+	U      map[string][]float64 // uncertainty: predicted loss or variance
+	// Epi is each method's σ_epistemic per test pair (issue 29): the
+	// model methods' own split (package model's SigmaEpistemic), the
+	// MC-Dropout spread √v, and √e of a deup-<set> error predictor (it has
+	// no aleatoric estimate, so a = 0: the paper's conservative case,
+	// u = e). The density row has none.
+	Epi      map[string][]float64
+	Seconds  map[string]float64 // training seconds of each job
+	DEUPTime [3]float64         // folds, final, error predictors
+	NErrors  int                // D_e entries
 	Clusters int
 	targets  []float64
 }
@@ -155,7 +161,7 @@ func (x *Experiment) Run(ctx context.Context, tick func(done int, detail string)
 		if err != nil {
 			return nil, err
 		}
-		r := &SeedResult{Seed: seed, Split: sp, targets: x.d.Y, Mu: map[string][]float64{}, U: map[string][]float64{}, Seconds: map[string]float64{}, Clusters: x.nClust}
+		r := &SeedResult{Seed: seed, Split: sp, targets: x.d.Y, Mu: map[string][]float64{}, U: map[string][]float64{}, Epi: map[string][]float64{}, Seconds: map[string]float64{}, Clusters: x.nClust}
 		for _, part := range []struct {
 			idx []int
 			u   int8
@@ -300,10 +306,20 @@ func (x *Experiment) runJob(ctx context.Context, j job, r *SeedResult, p *ood.Pr
 	seed := r.Seed
 	set := x.set
 	t0 := time.Now()
-	store := func(name string, mean, u []float64) {
+	store := func(name string, mean, u, epi []float64) {
 		mu.Lock()
 		r.Mu[name], r.U[name] = mean, u
+		if epi != nil {
+			r.Epi[name] = epi
+		}
 		mu.Unlock()
+	}
+	sqrtOf := func(u []float64) []float64 {
+		out := make([]float64, len(u))
+		for k, v := range u {
+			out[k] = math.Sqrt(max(v, 0))
+		}
+		return out
 	}
 	fit, val := ood.FinalSplit(r.Split.Train, ood.DefaultValFrac, seed)
 	testPairs := make([]model.Pair, len(r.Test))
@@ -332,10 +348,10 @@ func (x *Experiment) runJob(ctx context.Context, j job, r *SeedResult, p *ood.Pr
 			negD[k] = -e.LogDensity
 		}
 		for k, name := range names {
-			store(name, mean, res.Uncertainty[k])
+			store(name, mean, res.Uncertainty[k], sqrtOf(res.Uncertainty[k]))
 		}
 		if slices.Contains(set.Methods, MCDropout) {
-			store(MCDropout, mean, v)
+			store(MCDropout, mean, v, sqrtOf(v))
 		}
 		if slices.Contains(set.Methods, Density) {
 			if len(sets) == 0 || !hasD(sets) {
@@ -348,7 +364,7 @@ func (x *Experiment) runJob(ctx context.Context, j job, r *SeedResult, p *ood.Pr
 					negD[k] = -ld[k]
 				}
 			}
-			store(Density, mean, negD)
+			store(Density, mean, negD, nil)
 		}
 		mu.Lock()
 		r.DEUPTime = [3]float64{res.FoldSeconds, res.FinalSeconds, res.ErrorSeconds}
@@ -379,11 +395,11 @@ func (x *Experiment) runJob(ctx context.Context, j job, r *SeedResult, p *ood.Pr
 	if err != nil {
 		return err
 	}
-	mean, u := make([]float64, len(pred)), make([]float64, len(pred))
+	mean, u, epi := make([]float64, len(pred)), make([]float64, len(pred)), make([]float64, len(pred))
 	for k, pr := range pred {
-		mean[k], u[k] = pr.Mu, pr.SigmaTotal*pr.SigmaTotal
+		mean[k], u[k], epi[k] = pr.Mu, pr.SigmaTotal*pr.SigmaTotal, pr.SigmaEpistemic
 	}
-	store(j.method, mean, u)
+	store(j.method, mean, u, epi)
 	mu.Lock()
 	r.Seconds[j.method] = time.Since(t0).Seconds()
 	mu.Unlock()

@@ -1,7 +1,9 @@
 package drugs
 
 import (
+	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/deup-screening/deup/deup"
@@ -69,5 +71,56 @@ func TestScore(t *testing.T) {
 	// u ranks the losses exactly: SRCC 1, and every OOD pair above every in-distribution one.
 	if s.SRCC != 1 || s.AUROC != 1 {
 		t.Errorf("SRCC %v AUROC %v, want 1 and 1", s.SRCC, s.AUROC)
+	}
+	// No σ_epistemic stored: no summary.
+	if rep.hasEpi("deup-d") {
+		t.Errorf("summary without σ_epistemic: %v", s.Epi)
+	}
+}
+
+// TestScoreEpistemic: the σ_epistemic summaries of deup ood (issue 29),
+// by hand: test pairs with 0, 0, 1, 2 held-out drugs and σ_epistemic 0,
+// 2, 3, 5 (total variances 0.1, 0.2, 0.3, 0.4: √u < 0.7) give unseen0
+// 1, unseen1 3, unseen2 5, a zero fraction of ¼ and a small fraction of
+// ¼ (only the zero is below a tenth of √u);
+// over two seeds (the second 1, 1, 1, 1) mean and sd; in results.json
+// under methods.NAME.sigma_epistemic and in the markdown.
+func TestScoreEpistemic(t *testing.T) {
+	mk := func(seed uint64, epi []float64) *SeedResult {
+		return &SeedResult{
+			Seed: seed, Test: []int{0, 1, 2, 3}, Unseen: []int8{0, 0, 1, 2},
+			Mu:      map[string][]float64{"ensemble": {1, 2, 3, 4}},
+			U:       map[string][]float64{"ensemble": {0.1, 0.2, 0.3, 0.4}},
+			Epi:     map[string][]float64{"ensemble": epi},
+			Seconds: map[string]float64{"ensemble": 1},
+			targets: []float64{1, 1, 1, 1},
+		}
+	}
+	rep := Score([]*SeedResult{mk(1, []float64{0, 2, 3, 5}), mk(2, []float64{1, 1, 1, 1})}, []string{"ensemble"}, nil)
+	if got, want := rep.PerSeed["ensemble"][0].Epi, [5]float64{1, 3, 5, 0.25, 0.25}; got != want {
+		t.Errorf("seed 1 summary %v, want %v", got, want)
+	}
+	var buf strings.Builder
+	if err := rep.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var o struct {
+		Methods map[string]struct {
+			SigmaEpistemic map[string]Stat `json:"sigma_epistemic"`
+		} `json:"methods"`
+	}
+	if err := json.Unmarshal([]byte(buf.String()), &o); err != nil {
+		t.Fatal(err)
+	}
+	se := o.Methods["ensemble"].SigmaEpistemic
+	if se["unseen2"].Mean != 3 || math.Abs(float64(se["unseen2"].SD)-math.Sqrt(8)) > 1e-12 || se["zero_fraction"].Mean != 0.125 {
+		t.Errorf("results.json sigma_epistemic %+v", se)
+	}
+	buf.Reset()
+	if err := rep.WriteMarkdown(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "| ensemble | 1.000 ± 0.000 | 2.000 ± 1.414 | 3.000 ± 2.828 | 0.125 ± 0.177 | 0.125 ± 0.177 |") {
+		t.Errorf("markdown lacks the sigma_epistemic row:\n%s", buf.String())
 	}
 }

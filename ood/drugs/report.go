@@ -41,6 +41,50 @@ type methodJSON struct {
 	SRCCExcessRisk *Stat `json:"srcc_excess_risk,omitempty"`
 	RMSE           Stat  `json:"rmse"`
 	TrainSeconds   Stat  `json:"train_seconds"`
+	// SigmaEpistemic: unseen0, unseen1, unseen2, zero_fraction,
+	// small_fraction (EpiNames), as deup bench's results.json; absent for a
+	// method without one.
+	SigmaEpistemic map[string]Stat `json:"sigma_epistemic,omitempty"`
+}
+
+// EpiNames are the keys of results.json's methods.NAME.sigma_epistemic,
+// those of deup bench (bench.EpiNames): the mean σ_epistemic of the test
+// pairs with 0, 1 and 2 held-out drugs, the share of test pairs with
+// σ_epistemic = 0, and the share with σ_epistemic below a tenth of
+// σ_total (√u: a method's total variance or predicted loss).
+func EpiNames() []string {
+	return []string{"unseen0", "unseen1", "unseen2", "zero_fraction", "small_fraction"}
+}
+
+// epiSummary is Scores.Epi of one method's σ_epistemic epi (total
+// variance u) on test pairs with unseen counts unseen, in EpiNames' order
+// (NaN where a group is empty, all NaN without epi).
+func epiSummary(epi, u []float64, unseen []int8) [5]float64 {
+	out := [5]float64{math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()}
+	if len(epi) == 0 {
+		return out
+	}
+	var sum [3]float64
+	var n [3]int
+	zeros, small := 0, 0
+	for k, e := range epi {
+		sum[unseen[k]] += e
+		n[unseen[k]]++
+		if !(e > 0) {
+			zeros++
+		}
+		if !(e > 0) || e < 0.1*math.Sqrt(max(u[k], 0)) {
+			small++
+		}
+	}
+	for g := range sum {
+		if n[g] > 0 {
+			out[g] = sum[g] / float64(n[g])
+		}
+	}
+	out[3] = float64(zeros) / float64(len(epi))
+	out[4] = float64(small) / float64(len(epi))
+	return out
 }
 
 // Report is the scored run.
@@ -57,6 +101,8 @@ type Report struct {
 }
 
 type Scores struct {
+	// Epi is the σ_epistemic summary, in EpiNames' order (NaN without one).
+	Epi                    [5]float64
 	SRCC, AUROC, RejAUC    float64
 	SRCCOne, SRCCTwo       float64
 	AUROCOne, AUROCTwo     float64
@@ -96,7 +142,7 @@ func Score(results []*SeedResult, methods []string, truth *drugcomb.Truth) *Repo
 				se += loss[k]
 			}
 			sc := ood.Score(u, loss, isOOD)
-			s := Scores{SRCC: sc.SRCC, AUROC: sc.AUROC, RejAUC: sc.RejectionAUC, RMSE: math.Sqrt(se / float64(len(mu))), SRCCExcess: math.NaN()}
+			s := Scores{SRCC: sc.SRCC, AUROC: sc.AUROC, RejAUC: sc.RejectionAUC, RMSE: math.Sqrt(se / float64(len(mu))), SRCCExcess: math.NaN(), Epi: epiSummary(r.Epi[m], u, r.Unseen)}
 			s.SRCCOne, s.AUROCOne = subsetScores(u, loss, isOOD, in, one)
 			s.SRCCTwo, s.AUROCTwo = subsetScores(u, loss, isOOD, in, two)
 			if truth != nil {
@@ -184,6 +230,12 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 			st := rep.stats(m, func(s Scores) float64 { return s.SRCCExcess })
 			j.SRCCExcessRisk = &st
 		}
+		if rep.hasEpi(m) {
+			j.SigmaEpistemic = map[string]Stat{}
+			for k, name := range EpiNames() {
+				j.SigmaEpistemic[name] = rep.finiteStat(m, func(s Scores) float64 { return s.Epi[k] })
+			}
+		}
 		o.Methods[m] = j
 	}
 	b, err := json.MarshalIndent(o, "", "  ")
@@ -192,6 +244,31 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 	}
 	_, err = w.Write(append(b, '\n'))
 	return err
+}
+
+// hasEpi reports a σ_epistemic summary of method m on some seed.
+func (rep *Report) hasEpi(m string) bool {
+	for _, s := range rep.PerSeed[m] {
+		if !math.IsNaN(s.Epi[3]) {
+			return true
+		}
+	}
+	return false
+}
+
+// finiteStat is statOf over the finite values (a seed whose split has no
+// pair of a group is left out).
+func (rep *Report) finiteStat(m string, get func(Scores) float64) Stat {
+	var x []float64
+	for _, s := range rep.PerSeed[m] {
+		if v := get(s); !math.IsNaN(v) {
+			x = append(x, v)
+		}
+	}
+	if len(x) == 0 {
+		return Stat{jsonfloat.Float(math.NaN()), jsonfloat.Float(math.NaN())}
+	}
+	return statOf(x)
 }
 
 func fmtStat(s Stat) string {
@@ -230,6 +307,23 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 			cells = append(cells, fmtStat(rep.stats(m, func(s Scores) float64 { return s.SRCCExcess })))
 		}
 		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+	}
+	var epi []string
+	for _, m := range rep.Methods {
+		if rep.hasEpi(m) {
+			epi = append(epi, m)
+		}
+	}
+	if len(epi) > 0 {
+		fmt.Fprintf(w, "\nsigma_epistemic: mean over the test pairs with 0, 1, 2 held-out drugs, and the share of test pairs with sigma_epistemic = 0 and below 0.1 sigma_total (deup-<set>: sqrt of the predicted loss, no aleatoric estimate); mean ± sd over seeds\n\n")
+		fmt.Fprintf(w, "| method | %s |\n|---|---|---|---|---|---|\n", strings.Join(EpiNames(), " | "))
+		for _, m := range epi {
+			cells := []string{m}
+			for k := range EpiNames() {
+				cells = append(cells, fmtStat(rep.finiteStat(m, func(s Scores) float64 { return s.Epi[k] })))
+			}
+			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+		}
 	}
 	_, err := fmt.Fprintln(w)
 	return err

@@ -10,22 +10,6 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 )
 
-// isDoseResponseImport reports whether a data import command line asks for
-// --format doseresponse (parsed by its own flag set: its flags differ).
-func isDoseResponseImport(args []string) bool {
-	for i, a := range args {
-		switch a {
-		case "--format=doseresponse", "-format=doseresponse":
-			return true
-		case "--format", "-format":
-			if i+1 < len(args) && args[i+1] == "doseresponse" {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 const dataImportDoseResponseDesc = `
 Scores a plate table as deup data synergy does (DrugComb's pipeline) and
 builds a screen whose target is one block score (--score css, zip, loewe,
@@ -57,11 +41,8 @@ func runDataImportDoseResponse(ctx context.Context, env Env, args []string) erro
 	cols := synergyColumnFlags(fs)
 	baseline := fs.String("baseline", "non", "SynergyFinder baseline correction: non, part or all")
 	lenient := fs.Bool("lenient", false, "skip (and report) blocks with malformed rows instead of stopping at the first")
-	pos, err := parseArgs(fs, args)
+	_, err := parseWant(fs, args, 0, 0)
 	if err != nil {
-		return err
-	}
-	if err := wantArgs(fs, pos, 0, 0); err != nil {
 		return err
 	}
 	if *in == "" || *out == "" || *drugs == "" {

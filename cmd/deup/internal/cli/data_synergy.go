@@ -59,11 +59,8 @@ func runDataSynergy(ctx context.Context, env Env, args []string) error {
 	baseline := fs.String("baseline", "non", "SynergyFinder baseline correction: non, part or all")
 	lenient := fs.Bool("lenient", false, "skip (and report) blocks with malformed rows instead of stopping at the first")
 	plots := fs.Int("plots", 0, "draw the first N blocks into DIR/plots (response and synergy heat maps, single-drug fits; PNG and SVG); -1: all")
-	pos, err := parseArgs(fs, args)
+	_, err := parseWant(fs, args, 0, 0)
 	if err != nil {
-		return err
-	}
-	if err := wantArgs(fs, pos, 0, 0); err != nil {
 		return err
 	}
 	if *in == "" || *out == "" {

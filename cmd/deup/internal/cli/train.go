@@ -473,12 +473,8 @@ func buildFeatures(env Env, sc *drugcomb.Screen, dir string, cfg features.Config
 	}
 	if len(rep.Errors) > 0 { // the one structure rule: left out and named, not refused
 		reportStructures(env, "deup", "and are left out with their pairs", rep, len(sc.Drugs))
-		keep := make([]bool, len(sc.Drugs))
-		for _, i := range kept {
-			keep[i] = true
-		}
 		n := len(sc.Pairs)
-		sc = sc.KeepDrugs(func(i int, _ drugcomb.Drug) bool { return keep[i] })
+		sc = features.KeepRows(sc, kept)
 		fmt.Fprintf(env.Stderr, "deup: %d of %d pairs kept (both drugs usable)\n", len(sc.Pairs), n)
 		if len(sc.Pairs) == 0 {
 			return nil, nil, nil, fmt.Errorf("no pair of the screen has two drugs with a usable structure (see the drugs named above)")
@@ -499,26 +495,9 @@ func buildFeatures(env Env, sc *drugcomb.Screen, dir string, cfg features.Config
 // have a signature in sig (a vector with at least one finite value: an
 // all-NaN column counts as none), and says so on stdout.
 func keepSignaturePairs(env Env, sc *drugcomb.Screen, sig *lincs.Signatures) (*drugcomb.Screen, error) {
-	has := map[string]bool{} // a signature with at least one finite value
-	for i, id := range sig.DrugIDs {
-		for _, x := range sig.Vectors[i] {
-			if x == x {
-				has[id] = true
-				break
-			}
-		}
-	}
-	withSig := map[string]bool{}
-	for _, d := range sc.Drugs {
-		if has[d.ID] {
-			withSig[d.ID] = true
-		}
-	}
-	out := sc.KeepPairs(func(_ int, p *drugcomb.Pair) bool {
-		return has[sc.Drugs[p.A].ID] && has[sc.Drugs[p.B].ID]
-	})
+	out, withSig := features.KeepSignaturePairs(sc, sig)
 	fmt.Fprintf(env.Stdout, "fp+sig: %d of %d drugs have a signature; %d of %d pairs have one for both drugs and are used, the other %d are left out\n",
-		len(withSig), len(sc.Drugs), len(out.Pairs), len(sc.Pairs), len(sc.Pairs)-len(out.Pairs))
+		withSig, len(sc.Drugs), len(out.Pairs), len(sc.Pairs), len(sc.Pairs)-len(out.Pairs))
 	if len(out.Pairs) == 0 {
 		return nil, fmt.Errorf("no pair has a signature for both drugs (run deup data signatures first)")
 	}

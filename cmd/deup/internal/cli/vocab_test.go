@@ -154,8 +154,9 @@ func TestVocabularyRoundTrip(t *testing.T) {
 	ood := filepath.Join(tmp, "ood")
 	mustRun(t, "ood", "--seeds", "2", "--folds", "2", "--epochs", "1", "--patience", "1", "--methods", "deup-dv,mcdropout", "--out", ood)
 	check("ood-results", filepath.Join(ood, "results.json"), map[string][]string{
-		"method": {"deup-dv", "mcdropout"},
-		"metric": {"srcc", "auroc", "rejection_auc", "srcc_one_unseen", "srcc_two_unseen", "auroc_one_unseen", "auroc_two_unseen", "rmse", "train_seconds", "srcc_excess_risk"},
+		"method":  {"deup-dv", "mcdropout"},
+		"metric":  {"srcc", "auroc", "rejection_auc", "srcc_one_unseen", "srcc_two_unseen", "auroc_one_unseen", "auroc_two_unseen", "rmse", "train_seconds", "srcc_excess_risk"},
+		"epi_key": bench.EpiNames(),
 	})
 	// The import report and the stored signatures, through the writers
 	// that data import and data signatures use (the commands need real
