@@ -116,8 +116,11 @@ func (cf *CellFeatures) Row(line string) ([]float64, bool) {
 // centred and scaled by its mean and population standard deviation
 // (gonum stat.PopMeanStdDev) over every line of the table (a column
 // constant over the table becomes 0). A line the table does not hold is an
-// error naming the file.
+// error naming the file. A nil table has no features (nil).
 func (cf *CellFeatures) Standardized(lines []string) ([][]float64, error) {
+	if cf == nil {
+		return nil, nil
+	}
 	k := len(cf.Names)
 	mean, sd := make([]float64, k), make([]float64, k)
 	col := make([]float64, len(cf.Values))

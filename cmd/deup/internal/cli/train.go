@@ -183,18 +183,9 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var cf *drugcomb.CellFeatures
-	if t.cellFeatures != "" {
-		if cf, err = drugcomb.ReadCellFeatures(t.cellFeatures); err != nil {
-			return err
-		}
-		lines := cf.WithLines(sc.CellLines) // the lines of the file without pairs join the model's
-		if len(lines) < 2 {
-			return fmt.Errorf("%w: --cell-features %s: the model would know one cell line (%s); the features are for a panel or for lines without measurements", ErrUsage, t.cellFeatures, lines[0])
-		}
-		c := *sc
-		c.CellLines = lines
-		sc = &c
+	cf, sc, err := readCellFeatures(t.cellFeatures, sc)
+	if err != nil {
+		return err
 	}
 	if len(sc.CellLines) > 1 {
 		t.mc.Model.BatchSize = model.PanelBatchSize // one model over every line (a panel)
@@ -217,10 +208,8 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if cf != nil {
-		if d.LineFeatures, err = cf.Standardized(d.LineNames); err != nil {
-			return fmt.Errorf("--cell-features: %w", err)
-		}
+	if d.LineFeatures, err = cf.Standardized(d.LineNames); err != nil {
+		return fmt.Errorf("--cell-features: %w", err)
 	}
 	h, err := training.NewHoldout(len(d.Pairs), t.calFrac, t.fracs, t.seed)
 	if err != nil {
@@ -256,6 +245,26 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "wrote %s (%s total); it remembers its %d drugs and screen: next, deup predict --model %s --all-pairs --out pairs.csv\n",
 		t.out, env.since(start).Round(time.Millisecond), len(sc.Drugs), t.out)
 	return nil
+}
+
+// readCellFeatures reads --cell-features path (nil for ""): the table, and
+// sc with the table's lines that sc lacks added to its cell lines (the
+// lines the model learns, and predict scores).
+func readCellFeatures(path string, sc *drugcomb.Screen) (*drugcomb.CellFeatures, *drugcomb.Screen, error) {
+	if path == "" {
+		return nil, sc, nil
+	}
+	cf, err := drugcomb.ReadCellFeatures(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	lines := cf.WithLines(sc.CellLines)
+	if len(lines) < 2 {
+		return nil, nil, fmt.Errorf("%w: --cell-features %s: the model would know one cell line (%s); the features are for a panel or for lines without measurements", ErrUsage, path, lines[0])
+	}
+	c := *sc
+	c.CellLines = lines
+	return cf, &c, nil
 }
 
 // newMethod is training.New with the flags' names in its errors.
