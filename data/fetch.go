@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/deup-screening/deup/internal/atomicfile"
+	"github.com/deup-screening/deup/internal/digest"
 )
 
 // Source is one downloadable public file.
@@ -162,7 +163,7 @@ func (f *Fetcher) Fetch(ctx context.Context, src Source) (Result, error) {
 		os.Remove(part)
 		return res, fmt.Errorf("data: fetch %s: %w: %d bytes, the manifest says %d", src.Name, ErrSize, fi.Size(), src.Size)
 	}
-	sum, err := fileSHA256(part)
+	sum, err := digest.File(part)
 	if err != nil {
 		return res, fmt.Errorf("data: fetch %s: %w", src.Name, err)
 	}
@@ -316,20 +317,7 @@ func cachedSHA256(path string, trustRecord bool) (string, error) {
 			}
 		}
 	}
-	return fileSHA256(path)
-}
-
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return digest.File(path)
 }
 
 // Select picks sources by name, or by group (the group's default

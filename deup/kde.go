@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/deup-screening/deup/uq"
 )
 
 // Bandwidth is a KDE bandwidth selection rule.
@@ -68,20 +70,13 @@ func FitKDE(x [][]float64, rule Bandwidth) (*KDE, error) {
 	if rule == Silverman {
 		factor *= math.Pow(4/float64(d+2), 1/float64(d+4))
 	}
+	col := make([]float64, n)
 	for j := 0; j < d; j++ {
-		var mean, ss float64
 		for i := range pts {
-			mean += pts[i][j]
+			col[i] = pts[i][j]
 		}
-		mean /= float64(n)
-		for i := range pts {
-			ss += (pts[i][j] - mean) * (pts[i][j] - mean)
-		}
-		sd := 0.0
-		if n > 1 {
-			sd = math.Sqrt(ss / float64(n-1))
-		}
-		if sd == 0 {
+		_, sd := uq.MeanSD(col)
+		if n < 2 || sd == 0 {
 			h[j] = 1
 		} else {
 			h[j] = sd * factor

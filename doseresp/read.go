@@ -469,7 +469,13 @@ func ImputeNA(m [][]float64) int {
 	}
 }
 
-// meanSD is the mean and sample standard deviation (NaN for one value).
+// meanSD is the mean and sample standard deviation (NaN for one value:
+// uq.MeanSD's rule) of a well's replicates, by gonum's stat.MeanStdDev,
+// not by uq.MeanSD: the two sum in a different order, and the scores of
+// a plate are sensitive to the last bit of a replicate mean (with
+// uq.MeanSD the css of ONEIL's block 1 moves from 79.7375 to 79.7305), so
+// this keeps the numbers the README shows until a change of them
+// is decided.
 func meanSD(v []float64) (float64, float64) {
 	if len(v) == 1 {
 		return v[0], math.NaN()

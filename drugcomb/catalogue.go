@@ -390,6 +390,17 @@ func (c *Catalogue) lookup(v string) (d Drug, i int, rule string) {
 // Len is the number of drugs in the catalogue.
 func (c *Catalogue) Len() int { return len(c.Drugs) }
 
+// NumSMILES is the number of drugs with a SMILES.
+func (c *Catalogue) NumSMILES() int {
+	n := 0
+	for _, d := range c.Drugs {
+		if d.SMILES != "" {
+			n++
+		}
+	}
+	return n
+}
+
 // ErrCatalogue marks a catalogue that an import cannot use: it matches none
 // of the pairs' drugs, or gives none of them a SMILES.
 var ErrCatalogue = errors.New("drugcomb: unusable drug catalogue")

@@ -2,6 +2,7 @@ package drugcomb
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -242,4 +243,32 @@ func (s *Screen) KeepCellLines(names []string) (*Screen, error) {
 		}
 	}
 	return out, nil
+}
+
+// PairKey is an unordered pair of drug ids: A ≤ B (byte order).
+type PairKey struct{ A, B string }
+
+// NewPairKey is the key of the pair of drugs a and b, in either order.
+func NewPairKey(a, b string) PairKey {
+	if b < a {
+		a, b = b, a
+	}
+	return PairKey{a, b}
+}
+
+// MeasuredMeans returns, by drug ids, the measured mean of score on
+// cellLine (each named under the selection rule, IndexName) of every pair
+// of s that has one. It is empty when s has no such cell line or score.
+func (s *Screen) MeasuredMeans(cellLine, score string) map[PairKey]float64 {
+	ci, si := IndexName(s.CellLines, cellLine), IndexName(s.ScoreNames, score)
+	m := map[PairKey]float64{}
+	if ci < 0 || si < 0 {
+		return m
+	}
+	for _, p := range s.Pairs {
+		if p.CellLine == ci && !math.IsNaN(p.Mean[si]) {
+			m[NewPairKey(s.Drugs[p.A].ID, s.Drugs[p.B].ID)] = p.Mean[si]
+		}
+	}
+	return m
 }

@@ -8,6 +8,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/deup-screening/deup/uq"
 )
 
 // ErrNotPositiveDefinite is returned (wrapped) when a covariance matrix stays
@@ -200,18 +202,7 @@ func checkFinite(X mat.Matrix, y []float64) error {
 }
 
 func meanStd(y []float64) (mean, std float64) {
-	for _, v := range y {
-		mean += v
-	}
-	mean /= float64(len(y))
-	if len(y) < 2 {
-		return mean, 1
-	}
-	var ss float64
-	for _, v := range y {
-		ss += (v - mean) * (v - mean)
-	}
-	std = math.Sqrt(ss / float64(len(y)-1))
+	mean, std = uq.MeanSD(y)
 	if !(std > 0) {
 		std = 1
 	}

@@ -500,3 +500,28 @@ type AmbiguousMatch struct {
 	Signature string   `json:"signature"`
 	Others    []string `json:"others"`
 }
+
+// Lacking returns the ids of drugs that have no signature in s, in the
+// order of drugs (an empty list, not nil, when every one has one).
+func (s *Signatures) Lacking(drugs []drugcomb.Drug) []string {
+	out := []string{}
+	for i, v := range s.For(drugs) {
+		if v == nil {
+			out = append(out, drugs[i].ID)
+		}
+	}
+	return out
+}
+
+// CoveredPairs counts the pairs of sc whose two drugs both have a
+// signature in s (indexed as sc.Drugs, as MatchDrugs returns them) and
+// their measurements.
+func (s *Signatures) CoveredPairs(sc *drugcomb.Screen) (pairs, measurements int) {
+	for _, p := range sc.Pairs {
+		if s.Vectors[p.A] != nil && s.Vectors[p.B] != nil {
+			pairs++
+			measurements += p.N
+		}
+	}
+	return pairs, measurements
+}

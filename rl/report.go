@@ -13,6 +13,8 @@ import (
 
 	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/internal/plotstyle"
+
+	"github.com/deup-screening/deup/uq"
 )
 
 // Summary gathers the runs of several agents over the same seeds.
@@ -24,26 +26,15 @@ type Summary struct {
 	Wall     float64 // seconds for the whole table
 }
 
-// MeanSD is a mean and sample standard deviation (n−1; 0 for one value).
+// MeanSD is a mean and sample standard deviation (uq.MeanSD: n−1; NaN,
+// written null, for one value).
 type MeanSD struct {
 	Mean jsonfloat.Float `json:"mean"`
 	SD   jsonfloat.Float `json:"sd"`
 }
 
 func meanSD(v []float64) MeanSD {
-	m := 0.0
-	for _, x := range v {
-		m += x
-	}
-	m /= float64(len(v))
-	ss := 0.0
-	for _, x := range v {
-		ss += (x - m) * (x - m)
-	}
-	sd := 0.0
-	if len(v) > 1 {
-		sd = math.Sqrt(ss / float64(len(v)-1))
-	}
+	m, sd := uq.MeanSD(v)
 	return MeanSD{jsonfloat.Float(m), jsonfloat.Float(sd)}
 }
 
@@ -78,6 +69,9 @@ func (s *Summary) Curve(agent string) (mean, se []float64) {
 		}
 		ms := meanSD(v)
 		mean[k], se[k] = float64(ms.Mean), float64(ms.SD)/math.Sqrt(float64(len(v)))
+		if len(v) < 2 {
+			se[k] = 0 // one seed: no band (as smo's curves)
+		}
 	}
 	return mean, se
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 
 	"github.com/apache/arrow/go/v15/arrow"
@@ -91,20 +90,6 @@ func IdentityOf(md arrow.Metadata) (Identity, error) {
 		return id, fmt.Errorf("metadata %sshard: %w", metaPrefix, err)
 	}
 	return id, nil
-}
-
-// FileDigest is the SHA-256 (hex) of the file at path.
-func FileDigest(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("%s: %w", path, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // DrugsDigest is the SHA-256 (hex) of the drugs' ids and SMILES taken in

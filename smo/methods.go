@@ -11,6 +11,8 @@ import (
 	"github.com/deup-screening/deup/gp"
 
 	"github.com/deup-screening/deup/internal/streams"
+
+	"github.com/deup-screening/deup/uq"
 )
 
 // Methods lists the method names Run accepts.
@@ -211,7 +213,7 @@ func (n *nnEI) propose(rng *rand.Rand, step int) ([]float64, error) {
 			// Common random numbers: the same masks at every u, so the
 			// acquisition is a deterministic function for the local search.
 			buf = net.PredictSamples(buf, u, passes, rand.New(rand.NewPCG(maskSeed, 1)))
-			mu, sd := meanSD(buf)
+			mu, sd := uq.PopMeanSD(buf)
 			return ExpectedImprovement(mu, sd, best)
 		}
 	} else {
@@ -230,7 +232,7 @@ func (n *nnEI) propose(rng *rand.Rand, step int) ([]float64, error) {
 			for k, net := range nets {
 				buf[k] = net.Predict(u)
 			}
-			mu, sd := meanSD(buf)
+			mu, sd := uq.PopMeanSD(buf)
 			return ExpectedImprovement(mu, sd, best)
 		}
 	}
@@ -240,20 +242,6 @@ func (n *nnEI) propose(rng *rand.Rand, step int) ([]float64, error) {
 }
 
 func (n *nnEI) observe(u []float64, y float64) error { n.data.add(u, y); return nil }
-
-// meanSD is the mean and the population standard deviation.
-func meanSD(v []float64) (float64, float64) {
-	var m float64
-	for _, x := range v {
-		m += x
-	}
-	m /= float64(len(v))
-	var ss float64
-	for _, x := range v {
-		ss += (x - m) * (x - m)
-	}
-	return m, math.Sqrt(ss / float64(len(v)))
-}
 
 // deupEI is DEUP-EI (Algorithm 3 with EI on N(h(x), e(phi(x)))), and
 // TuRBO-DEUP-EI when tr is set.

@@ -8,6 +8,8 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
+	"text/tabwriter"
 
 	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/internal/plotstyle"
@@ -15,6 +17,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/deup-screening/deup/uq"
 )
 
 // Summary is the content of results.json: per method, the best value so far
@@ -67,22 +71,11 @@ func Summarize(f Function, opt Options, seeds []uint64, order []string, runs map
 				finals = append(finals, r.BestSoFar[n-1])
 			}
 		}
-		fm, fsd := meanSampleSD(finals)
+		fm, fsd := uq.MeanSD(finals)
 		ms.FinalMean, ms.FinalSD = jsonfloat.Float(fm), jsonfloat.Float(fsd)
 		s.Methods[m] = ms
 	}
 	return s
-}
-
-func meanSampleSD(v []float64) (float64, float64) {
-	if len(v) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	m, sd := meanSD(v)
-	if len(v) < 2 {
-		return m, 0
-	}
-	return m, sd * math.Sqrt(float64(len(v))/float64(len(v)-1))
 }
 
 // WriteJSON writes s as indented JSON.
@@ -127,7 +120,7 @@ func (s *Summary) Curve(method string) (mean, se []float64) {
 				v = append(v, ms.BestSoFar[i][step-1])
 			}
 		}
-		m, sd := meanSampleSD(v)
+		m, sd := uq.MeanSD(v)
 		mean = append(mean, m)
 		if len(v) > 1 {
 			se = append(se, sd/math.Sqrt(float64(len(v))))
@@ -193,4 +186,29 @@ func (s *Summary) Plot(paths ...string) error {
 		}
 	}
 	return nil
+}
+
+// WriteTable writes the function's line, then one line per method: seeds
+// that reached the optimum, their steps ("-" for a seed that did not), the
+// final best value mean ± sample sd, and the mean wall time per run.
+func (s *Summary) WriteTable(w io.Writer) error {
+	fmt.Fprintf(w, "%s d=%d, global max %.10g, %d initial points, %d steps, seeds %v\n", s.Function, s.Dim, s.GlobalMax, s.Init, s.Steps, s.Seeds)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "method\treached\tsteps to optimum\tfinal best (mean ± sd)\twall/run")
+	for _, m := range s.Order {
+		ms := s.Methods[m]
+		steps := make([]string, len(ms.StepsToOptimum))
+		for i, p := range ms.StepsToOptimum {
+			steps[i] = "-"
+			if p != nil {
+				steps[i] = fmt.Sprint(*p)
+			}
+		}
+		var wall float64
+		for _, v := range ms.WallSeconds {
+			wall += v / float64(len(ms.WallSeconds))
+		}
+		fmt.Fprintf(tw, "%s\t%d/%d\t%s\t%.4f ± %.4f\t%.1fs\n", m, ms.Reached, len(ms.BestSoFar), strings.Join(steps, ","), ms.FinalMean, ms.FinalSD, wall)
+	}
+	return tw.Flush()
 }

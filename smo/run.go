@@ -13,6 +13,8 @@ import (
 	"github.com/deup-screening/deup/gp"
 
 	"github.com/deup-screening/deup/internal/streams"
+
+	"github.com/deup-screening/deup/uq"
 )
 
 // Tolerance is how close to the global maximum a value must be for the run
@@ -110,7 +112,7 @@ func (o *Options) deupConfig(f Function, seed uint64, turbo bool, y0 []float64) 
 	var offset float64
 	switch o.ErrorPrior {
 	case "", "uninformed":
-		_, sd := meanSD(y0)
+		_, sd := uq.PopMeanSD(y0)
 		offset = math.Log(math.Max(sd*sd, 1e-12))
 	case "mean":
 		egp.Standardize = true

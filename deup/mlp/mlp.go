@@ -30,6 +30,8 @@ import (
 	"github.com/deup-screening/deup/nn"
 
 	"github.com/deup-screening/deup/internal/streams"
+
+	"github.com/deup-screening/deup/uq"
 )
 
 // Config sets the architecture and training. Zero values: Hidden {128, 128,
@@ -126,15 +128,7 @@ func Train(x [][]float64, y []float64, cfg Config) (*Net, error) {
 }
 
 func meanScale(v []float64) (mean, scale float64) {
-	for _, x := range v {
-		mean += x
-	}
-	mean /= float64(len(v))
-	var ss float64
-	for _, x := range v {
-		ss += (x - mean) * (x - mean)
-	}
-	scale = math.Sqrt(ss / float64(len(v)))
+	mean, scale = uq.PopMeanSD(v)
 	if scale == 0 || math.IsNaN(scale) {
 		scale = 1
 	}

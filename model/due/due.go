@@ -13,6 +13,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/deup-screening/deup/internal/streams"
+
+	"github.com/deup-screening/deup/uq"
 )
 
 // Config holds DUE's settings. The zero value of every field means the
@@ -477,17 +479,11 @@ func uniqueDrugs(p Pairs, idx []int) (drugs, pa, pb []int) {
 	return drugs, pa, pb
 }
 
+// meanStd is y's mean and sample sd (uq.MeanSD), the sd replaced by 1
+// where it is not positive (fewer than two values, or all equal): the
+// scale that standardizes y.
 func meanStd(y []float64) (float64, float64) {
-	var m float64
-	for _, v := range y {
-		m += v
-	}
-	m /= float64(len(y))
-	var ss float64
-	for _, v := range y {
-		ss += (v - m) * (v - m)
-	}
-	sd := math.Sqrt(ss / float64(max(len(y)-1, 1)))
+	m, sd := uq.MeanSD(y)
 	if !(sd > 0) {
 		sd = 1
 	}

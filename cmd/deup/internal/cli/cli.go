@@ -319,6 +319,16 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// parseWant parses args (parseArgs) and checks that between min and max
+// positional arguments (max < 0: any number) remain (wantArgs).
+func parseWant(fs *flag.FlagSet, args []string, min, max int) ([]string, error) {
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	return pos, wantArgs(fs, pos, min, max)
+}
+
 // wantArgs checks the number of positional arguments.
 func wantArgs(fs *flag.FlagSet, pos []string, min, max int) error {
 	if len(pos) < min || (max >= 0 && len(pos) > max) {

@@ -233,3 +233,22 @@ func TestOldScreenBrokenSMILES(t *testing.T) {
 		}
 	}
 }
+
+// importFormatArg picks data import's flag set: the last --format before
+// a lone "--".
+func TestImportFormatArg(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"x.csv", "--format", "doseresponse"}, "doseresponse"},
+		{[]string{"-format=almanac-wells", "--out", "d"}, "almanac-wells"},
+		{[]string{"--format", "table", "--format=doseresponse"}, "doseresponse"},
+		{[]string{"--", "--format", "doseresponse"}, ""},
+		{[]string{"--format"}, ""},
+	} {
+		if got := importFormatArg(c.args); got != c.want {
+			t.Errorf("importFormatArg(%q) = %q, want %q", c.args, got, c.want)
+		}
+	}
+}

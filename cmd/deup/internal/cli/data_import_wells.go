@@ -41,26 +41,19 @@ single-agent only) and is saved as DIR/report.json (wells as its rows, the disag
 notes). The last line on
 standard error gives the time, throughput and peak memory.`
 
-// isWellsImport reports whether data import's arguments ask for
-// --format almanac-wells.
-func isWellsImport(args []string) bool {
-	for i, a := range args {
-		if a == "--" {
-			return false
-		}
-		if a == "--format=almanac-wells" || a == "-format=almanac-wells" ||
-			((a == "--format" || a == "-format") && i+1 < len(args) && args[i+1] == "almanac-wells") {
-			return true
-		}
-	}
-	return false
+// wellsArgs are deup data import --format almanac-wells' flags, checked.
+type wellsArgs struct {
+	wells, compounds, names, drugs, out, name string
+	window                                    int
+	asJSON                                    bool
 }
 
-func runImportWells(ctx context.Context, env Env, args []string) error {
+func parseImportWells(env Env, args []string) (*wellsArgs, error) {
 	fs := newFlagSet(env, "deup data import --format almanac-wells",
 		"deup data import --format almanac-wells --wells FILE(.csv|.zip) --compounds FILE.sdf [--names FILE] [--drugs CATALOGUE] --out DIR",
 		importWellsDesc)
 	fs.String("format", "almanac-wells", "almanac-wells")
+	a := &wellsArgs{}
 	wells := fs.String("wells", "", "the wells: ComboDrugGrowth CSV, or the zip holding it (required)")
 	compounds := fs.String("compounds", "", "the structures: NCI's ComboCompoundSet.sdf, NSC in the data item <NSC> (required)")
 	names := fs.String("names", "", "NSC<TAB>name lines (ComboCompoundNames_small.txt); NSCs of one name are one drug")
@@ -69,45 +62,62 @@ func runImportWells(ctx context.Context, env Env, args []string) error {
 	name := fs.String("name", "", "screen name (default: the wells file's base name)")
 	window := fs.Int("plate-window", almanac.DefaultPlateWindow, "plates kept open while streaming (negative: all)")
 	asJSON := fs.Bool("json", false, "print the report as JSON (as report.json holds it) instead of text")
-	pos, err := parseArgs(fs, args)
+	_, err := parseWant(fs, args, 0, 0)
 	if err != nil {
-		return err
-	}
-	if err := wantArgs(fs, pos, 0, 0); err != nil {
-		return err
+		return nil, err
 	}
 	if *wells == "" || *compounds == "" || *out == "" {
 		fs.Usage()
-		return fmt.Errorf("%w: deup data import --format almanac-wells needs --wells, --compounds and --out", ErrUsage)
+		return nil, fmt.Errorf("%w: deup data import --format almanac-wells needs --wells, --compounds and --out", ErrUsage)
 	}
 	for _, f := range [][3]string{{"--wells", *wells, "NCI's ComboDrugGrowth wells (.csv or .zip)"}, {"--compounds", *compounds, "NCI's ComboCompoundSet.sdf"},
 		{"--names", *names, "NSC<TAB>name lines"}, {"--drugs", *drugs, catalogueWhat}} {
 		if err := needFile(f[0], f[1], f[2]); err != nil {
-			return err
+			return nil, err
 		}
+	}
+	*a = wellsArgs{wells: *wells, compounds: *compounds, names: *names, drugs: *drugs, out: *out, name: *name, window: *window, asJSON: *asJSON}
+	return a, nil
+}
+
+// readWellsSources reads the structures, names and catalogue of an
+// almanac-wells import.
+func readWellsSources(a *wellsArgs) (almanac.Sources, error) {
+	src := almanac.Sources{}
+	if err := readFile(a.compounds, func(r io.Reader) (err error) { src.Compounds, err = almanac.ReadCompounds(r, a.compounds); return }); err != nil {
+		return src, fmt.Errorf("import: --compounds %w", err)
+	}
+	if a.names != "" {
+		if err := readFile(a.names, func(r io.Reader) (err error) { src.Names, err = almanac.ReadNames(r, a.names); return }); err != nil {
+			return src, fmt.Errorf("import: --names %w", err)
+		}
+	}
+	if a.drugs != "" {
+		var err error
+		if src.Catalogue, err = drugcomb.ReadCatalogueFile(a.drugs); err != nil {
+			return src, fmt.Errorf("import: --drugs %w", err)
+		}
+	}
+	return src, nil
+}
+
+func runImportWells(ctx context.Context, env Env, args []string) error {
+	a, err := parseImportWells(env, args)
+	if err != nil {
+		return err
 	}
 	start := env.now()
-	src := almanac.Sources{}
-	if err := readFile(*compounds, func(r io.Reader) (err error) { src.Compounds, err = almanac.ReadCompounds(r, *compounds); return }); err != nil {
-		return fmt.Errorf("import: --compounds %w", err)
+	src, err := readWellsSources(a)
+	if err != nil {
+		return err
 	}
-	if *names != "" {
-		if err := readFile(*names, func(r io.Reader) (err error) { src.Names, err = almanac.ReadNames(r, *names); return }); err != nil {
-			return fmt.Errorf("import: --names %w", err)
-		}
-	}
-	if *drugs != "" {
-		if src.Catalogue, err = drugcomb.ReadCatalogueFile(*drugs); err != nil {
-			return fmt.Errorf("import: --drugs %w", err)
-		}
-	}
-	rc, wname, err := almanac.OpenWells(*wells)
+	rc, wname, err := almanac.OpenWells(a.wells)
 	if err != nil {
 		return fmt.Errorf("import: --wells %w", err)
 	}
 	defer rc.Close()
 	var bar *progress.Bar
-	res, err := almanac.Import(rc, wname, almanac.Options{PlateWindow: *window, Progress: func(n int) {
+	res, err := almanac.Import(rc, wname, almanac.Options{PlateWindow: a.window, Progress: func(n int) {
 		if bar == nil {
 			bar = progress.New(env.Stderr, "import", 0)
 		}
@@ -120,11 +130,11 @@ func runImportWells(ctx context.Context, env Env, args []string) error {
 		return fmt.Errorf("import: %w", err)
 	}
 	read := env.since(start)
-	if *name == "" {
-		*name = strings.TrimSuffix(filepath.Base(*wells), filepath.Ext(*wells))
+	if a.name == "" {
+		a.name = strings.TrimSuffix(filepath.Base(a.wells), filepath.Ext(a.wells))
 	}
-	s, serr := almanac.BuildScreen(*name, res.ComboScores, src, res.Report)
-	if *asJSON { // the document report.json holds
+	s, serr := almanac.BuildScreen(a.name, res.ComboScores, src, res.Report)
+	if a.asJSON { // the document report.json holds
 		b, err := json.MarshalIndent(res.Report.ScreenReport(s), "", "  ")
 		if err != nil {
 			return err
@@ -136,18 +146,18 @@ func runImportWells(ctx context.Context, env Env, args []string) error {
 	if serr != nil {
 		return fmt.Errorf("import %s: %w", wname, serr)
 	}
-	if err := drugcomb.Save(*out, s); err != nil {
+	if err := drugcomb.Save(a.out, s); err != nil {
 		return err
 	}
-	if err := atomicfile.Write(filepath.Join(*out, ComboScoreFile), func(w io.Writer) error { return almanac.WriteComboScores(w, res.ComboScores) }); err != nil {
+	if err := atomicfile.Write(filepath.Join(a.out, ComboScoreFile), func(w io.Writer) error { return almanac.WriteComboScores(w, res.ComboScores) }); err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
-	if err := drugcomb.SaveReport(*out, res.Report.ScreenReport(s)); err != nil {
+	if err := drugcomb.SaveReport(a.out, res.Report.ScreenReport(s)); err != nil {
 		return err
 	}
-	if !*asJSON {
+	if !a.asJSON {
 		fmt.Fprintf(env.Stdout, "wrote %s: %d pairs, %d measurements, %d drugs, %d cell line(s); %s: %d ordered pair-lines\n",
-			*out, len(s.Pairs), s.Measurements(), len(s.Drugs), len(s.CellLines), ComboScoreFile, len(res.ComboScores))
+			a.out, len(s.Pairs), s.Measurements(), len(s.Drugs), len(s.CellLines), ComboScoreFile, len(res.ComboScores))
 	}
 	el := env.since(start)
 	line := fmt.Sprintf("deup data import: %d wells read and scored in %.3f s (%.0f wells/s); %.3f s in all with the screen and files",

@@ -5,10 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
-	"sort"
 	"strings"
 
+	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/lincs"
 )
@@ -35,117 +34,19 @@ drugs_without_signatures).
 Next: deup data signatures --gct FILE --screen DIR to add L1000 signatures,
 or deup train --screen DIR --out MODEL.`
 
-// scoreSummary summarizes one score column over the pairs' means.
-type scoreSummary struct {
-	Name    string `json:"name"`
-	Pairs   int    `json:"pairs"`   // pairs with a value
-	Missing int    `json:"missing"` // pairs without
-	// Floats are written as floats (-225.0, not -225): internal/jsonfloat.
-	Mean   *jsonfloat.Float `json:"mean"`
-	SD     *jsonfloat.Float `json:"sd"` // sample standard deviation (n-1)
-	Min    *jsonfloat.Float `json:"min"`
-	Median *jsonfloat.Float `json:"median"`
-	Max    *jsonfloat.Float `json:"max"`
-}
-
-type inspectOut struct {
-	Name                   string         `json:"name"`
-	Drugs                  int            `json:"drugs"`
-	Pairs                  int            `json:"pairs"`
-	Measurements           int            `json:"measurements"`
-	CellLines              int            `json:"cell_lines"`
-	CellLineNames          []string       `json:"cell_line_names"`
-	ReplicatedPairs        int            `json:"replicated_pairs"`
-	Truth                  bool           `json:"truth"`
-	Scores                 []scoreSummary `json:"scores"`
-	DrugsWithoutSMILES     []string       `json:"drugs_without_smiles"`
-	UnusableSMILES         []string       `json:"drugs_with_unusable_smiles"`
-	Signatures             bool           `json:"signatures"`               // signatures stored beside the screen
-	DrugsWithoutSignatures []string       `json:"drugs_without_signatures"` // null when no signatures are stored
-}
-
-func fp(x float64) *jsonfloat.Float { f := jsonfloat.Float(x); return &f }
-
-func summarize(name string, x []float64, missing int) scoreSummary {
-	s := scoreSummary{Name: name, Pairs: len(x), Missing: missing}
-	if len(x) == 0 {
-		return s
-	}
-	sort.Float64s(x)
-	sum := 0.0
-	for _, v := range x {
-		sum += v
-	}
-	m := sum / float64(len(x))
-	s.Mean, s.Min, s.Max = fp(m), fp(x[0]), fp(x[len(x)-1])
-	if len(x)%2 == 1 {
-		s.Median = fp(x[len(x)/2])
-	} else {
-		s.Median = fp((x[len(x)/2-1] + x[len(x)/2]) / 2)
-	}
-	if len(x) > 1 {
-		ss := 0.0
-		for _, v := range x {
-			ss += (v - m) * (v - m)
-		}
-		s.SD = fp(math.Sqrt(ss / float64(len(x)-1)))
-	}
-	return s
-}
-
-func inspectScreen(dir string) (*inspectOut, error) {
+func inspectScreen(dir string) (*drugcomb.Inspection, error) {
 	s, err := openScreen(dir)
 	if err != nil {
 		return nil, err
 	}
-	o := &inspectOut{
-		Name: s.Name, Drugs: len(s.Drugs), Pairs: len(s.Pairs), Measurements: s.Measurements(),
-		CellLines: len(s.CellLines), CellLineNames: s.CellLines, Truth: s.Truth != nil,
-		DrugsWithoutSMILES: []string{}, UnusableSMILES: []string{},
-	}
-	for _, p := range s.Pairs {
-		if p.N > 1 {
-			o.ReplicatedPairs++
-		}
-	}
-	for j, n := range s.ScoreNames {
-		var x []float64
-		miss := 0
-		for _, p := range s.Pairs {
-			if math.IsNaN(p.Mean[j]) {
-				miss++
-			} else {
-				x = append(x, p.Mean[j])
-			}
-		}
-		o.Scores = append(o.Scores, summarize(n, x, miss))
-	}
-	for _, d := range s.Drugs {
-		if d.SMILES == "" {
-			o.DrugsWithoutSMILES = append(o.DrugsWithoutSMILES, d.ID)
-		} else if checkSMILES(d.SMILES) != nil { // a screen imported before import checked them
-			o.UnusableSMILES = append(o.UnusableSMILES, d.ID)
-		}
-	}
+	o := drugcomb.Inspect(s, checkSMILES)
 	sig, err := lincs.LoadSignatures(dir)
 	switch {
 	case errors.Is(err, lincs.ErrNoSignatures):
 	case err != nil:
 		return nil, err
 	default:
-		o.Signatures = true
-		o.DrugsWithoutSignatures = []string{}
-		has := map[string]bool{}
-		for i, id := range sig.DrugIDs {
-			if sig.Vectors[i] != nil {
-				has[id] = true
-			}
-		}
-		for _, d := range s.Drugs {
-			if !has[d.ID] {
-				o.DrugsWithoutSignatures = append(o.DrugsWithoutSignatures, d.ID)
-			}
-		}
+		o.Signatures, o.DrugsWithoutSignatures = true, sig.Lacking(s.Drugs)
 	}
 	return o, nil
 }
@@ -153,11 +54,8 @@ func inspectScreen(dir string) (*inspectOut, error) {
 func runDataInspect(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup data inspect", "deup data inspect DIR [--json]", dataInspectDesc)
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	pos, err := parseArgs(fs, args)
+	pos, err := parseWant(fs, args, 1, 1)
 	if err != nil {
-		return err
-	}
-	if err := wantArgs(fs, pos, 1, 1); err != nil {
 		return err
 	}
 	o, err := inspectScreen(pos[0])

@@ -74,61 +74,71 @@ type signaturesSummary struct {
 	Files               []string `json:"files"`
 }
 
-func runDataSignatures(ctx context.Context, env Env, args []string) error {
+// signaturesArgs are deup data signatures' flags, checked.
+type signaturesArgs struct {
+	gct, pert, screenDir, matrixOut string
+	asJSON                          bool
+	maxMemory                       int64
+}
+
+func parseSignatures(env Env, args []string) (*signaturesArgs, error) {
 	fs := newFlagSet(env, "deup data signatures", "deup data signatures --gct FILE [--pertinfo FILE] --screen DIR [--json] [--matrix-out FILE]", dataSignaturesDesc)
-	gct := fs.String("gct", "", "signatures `file`: GCT 1.2/1.3 text (.gz allowed) or GCTX (.gctx)")
-	pert := fs.String("pertinfo", "", "LINCS perturbagen table `file` (pubchem_cid, pert_iname); without it, drugs match by name only")
-	screenDir := fs.String("screen", "", "screen `directory` (from deup data import or synth); the signatures are written into it")
-	asJSON := fs.Bool("json", false, "print the report as one JSON object")
-	matrixOut := fs.String("matrix-out", "", "also convert the whole signature file to this Arrow (.arrow, .feather) or Parquet (.parquet) `file`")
-	maxMemory := fs.Int64("max-memory", 4096, "cap on the address space, in `MiB`, of the process that reads a GCTX file (Linux; ≥ 1024)")
-	pos, err := parseArgs(fs, args)
+	a := &signaturesArgs{}
+	fs.StringVar(&a.gct, "gct", "", "signatures `file`: GCT 1.2/1.3 text (.gz allowed) or GCTX (.gctx)")
+	fs.StringVar(&a.pert, "pertinfo", "", "LINCS perturbagen table `file` (pubchem_cid, pert_iname); without it, drugs match by name only")
+	fs.StringVar(&a.screenDir, "screen", "", "screen `directory` (from deup data import or synth); the signatures are written into it")
+	fs.BoolVar(&a.asJSON, "json", false, "print the report as one JSON object")
+	fs.StringVar(&a.matrixOut, "matrix-out", "", "also convert the whole signature file to this Arrow (.arrow, .feather) or Parquet (.parquet) `file`")
+	fs.Int64Var(&a.maxMemory, "max-memory", 4096, "cap on the address space, in `MiB`, of the process that reads a GCTX file (Linux; ≥ 1024)")
+	_, err := parseWant(fs, args, 0, 0)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := wantArgs(fs, pos, 0, 0); err != nil {
-		return err
-	}
-	if *gct == "" || (*screenDir == "" && *matrixOut == "") {
+	if a.gct == "" || (a.screenDir == "" && a.matrixOut == "") {
 		fs.Usage()
-		return fmt.Errorf("%w: deup data signatures: --gct and --screen (or --matrix-out) are required", ErrUsage)
+		return nil, fmt.Errorf("%w: deup data signatures: --gct and --screen (or --matrix-out) are required", ErrUsage)
 	}
 	for _, err := range []error{
-		needFile("--gct", *gct, "a LINCS signature file (GCT 1.2/1.3 text, .gz allowed, or GCTX)"),
-		needFile("--pertinfo", *pert, "the LINCS perturbagen table (pubchem_cid, pert_iname), or leave it out to match by name"),
-		needOutDir("--matrix-out", *matrixOut),
+		needFile("--gct", a.gct, "a LINCS signature file (GCT 1.2/1.3 text, .gz allowed, or GCTX)"),
+		needFile("--pertinfo", a.pert, "the LINCS perturbagen table (pubchem_cid, pert_iname), or leave it out to match by name"),
+		needOutDir("--matrix-out", a.matrixOut),
 	} {
 		if err != nil {
-			return err
+			return nil, err
 		}
 	}
-	if *maxMemory < 1024 || *maxMemory > 1<<30 {
+	if a.maxMemory < 1024 || a.maxMemory > 1<<30 {
 		fs.Usage()
-		return fmt.Errorf("%w: deup data signatures: --max-memory %d: want a number of MiB from 1024 to %d", ErrUsage, *maxMemory, int64(1<<30))
+		return nil, fmt.Errorf("%w: deup data signatures: --max-memory %d: want a number of MiB from 1024 to %d", ErrUsage, a.maxMemory, int64(1<<30))
+	}
+	return a, nil
+}
+
+func runDataSignatures(ctx context.Context, env Env, args []string) error {
+	a, err := parseSignatures(env, args)
+	if err != nil {
+		return err
 	}
 	// A GCTX file goes to scigolib/hdf5, which allocates whatever a
 	// damaged header declares: read it in a capped child (the same
 	// command, run by the child in-process since its Env has no Sandbox).
-	isGCTX := strings.HasSuffix(strings.ToLower(*gct), ".gctx")
+	isGCTX := strings.HasSuffix(strings.ToLower(a.gct), ".gctx")
 	if isGCTX && env.Sandbox != nil {
-		return sandboxed(ctx, env, append([]string{"data", "signatures"}, args...), *maxMemory<<20, *gct, "--max-memory")
+		return sandboxed(ctx, env, append([]string{"data", "signatures"}, args...), a.maxMemory<<20, a.gct, "--max-memory")
 	}
 	var write func(io.Writer, *lincs.Matrix, memory.Allocator) error
-	switch ext := strings.ToLower(filepath.Ext(*matrixOut)); {
-	case *matrixOut == "":
+	switch ext := strings.ToLower(filepath.Ext(a.matrixOut)); {
+	case a.matrixOut == "":
 	case ext == ".arrow" || ext == ".feather":
 		write = lincs.WriteIPC
 	case ext == ".parquet":
 		write = lincs.WriteParquet
 	default:
-		fs.Usage()
-		return fmt.Errorf("%w: deup data signatures: --matrix-out %q: name must end in .arrow, .feather or .parquet", ErrUsage, *matrixOut)
+		return fmt.Errorf("%w: deup data signatures: --matrix-out %q: name must end in .arrow, .feather or .parquet", ErrUsage, a.matrixOut)
 	}
-
 	var screen *drugcomb.Screen
-	if *screenDir != "" {
-		var err error
-		if screen, err = openScreen(*screenDir); err != nil {
+	if a.screenDir != "" {
+		if screen, err = openScreen(a.screenDir); err != nil {
 			return err
 		}
 	}
@@ -139,8 +149,7 @@ func runDataSignatures(ctx context.Context, env Env, args []string) error {
 	// its matched columns are read (LINCS level-5 files are tens of GB).
 	var m *lincs.Matrix
 	if write != nil || !isGCTX {
-		var err error
-		if m, err = lincs.ReadMatrixFile(*gct); err != nil {
+		if m, err = lincs.ReadMatrixFile(a.gct); err != nil {
 			return err
 		}
 	}
@@ -149,18 +158,25 @@ func runDataSignatures(ctx context.Context, env Env, args []string) error {
 		if err := write(&buf, m, memory.DefaultAllocator); err != nil {
 			return err
 		}
-		if err := atomicfile.WriteFile(*matrixOut, buf.Bytes()); err != nil {
+		if err := atomicfile.WriteFile(a.matrixOut, buf.Bytes()); err != nil {
 			return err
 		}
-		fmt.Fprintf(env.Stderr, "deup data signatures: wrote %s (%d signatures x %d genes)\n", *matrixOut, len(m.Cols), len(m.Rows))
+		fmt.Fprintf(env.Stderr, "deup data signatures: wrote %s (%d signatures x %d genes)\n", a.matrixOut, len(m.Cols), len(m.Rows))
 	}
 	if screen == nil {
 		return nil
 	}
+	return matchSignatures(env, a, m, screen)
+}
+
+// matchSignatures matches the signatures (m, or the GCTX file read column
+// by column when m is nil) to the drugs of screen, stores them beside it
+// and prints the report.
+func matchSignatures(env Env, a *signaturesArgs, m *lincs.Matrix, screen *drugcomb.Screen) error {
 	var info *lincs.PertInfo
-	if *pert != "" {
+	if a.pert != "" {
 		var err error
-		if info, err = lincs.ReadPertInfoFile(*pert); err != nil {
+		if info, err = lincs.ReadPertInfoFile(a.pert); err != nil {
 			return err
 		}
 		if len(info.Invalid) > 0 {
@@ -169,10 +185,9 @@ func runDataSignatures(ctx context.Context, env Env, args []string) error {
 				ex = append(ex, fmt.Sprintf("line %d %q (%s)", iv.Line, iv.Value, iv.Name))
 			}
 			fmt.Fprintf(env.Stderr, "deup data signatures: note: %s: %d of %d perturbagens have an invalid pubchem_cid and cannot match by CID: %s\n",
-				*pert, len(info.Invalid), info.Rows, strings.Join(ex, ", "))
+				a.pert, len(info.Invalid), info.Rows, strings.Join(ex, ", "))
 		}
 	}
-
 	var (
 		sigs *lincs.Signatures
 		rep  lincs.Report
@@ -183,26 +198,21 @@ func runDataSignatures(ctx context.Context, env Env, args []string) error {
 		nSig = len(m.Cols)
 	} else {
 		var err error
-		if sigs, rep, nSig, err = lincs.MatchGCTXFile(*gct, info, screen.Drugs); err != nil {
+		if sigs, rep, nSig, err = lincs.MatchGCTXFile(a.gct, info, screen.Drugs); err != nil {
 			return err
 		}
 	}
-	sum := signaturesSummary{Report: rep, GCT: *gct, Genes: len(sigs.Genes), Signatures: nSig, Pairs: len(screen.Pairs), Measurements: screen.Measurements()}
-	for _, p := range screen.Pairs {
-		if sigs.Vectors[p.A] != nil && sigs.Vectors[p.B] != nil {
-			sum.PairsCovered++
-			sum.MeasurementsCovered += p.N
-		}
-	}
+	sum := signaturesSummary{Report: rep, GCT: a.gct, Genes: len(sigs.Genes), Signatures: nSig, Pairs: len(screen.Pairs), Measurements: screen.Measurements()}
+	sum.PairsCovered, sum.MeasurementsCovered = sigs.CoveredPairs(screen)
 	if rep.Matched == 0 {
-		writeSignaturesReport(env, sum, *asJSON)
+		writeSignaturesReport(env, sum, a.asJSON)
 		return errors.New("deup data signatures: no drug matched a signature; nothing written")
 	}
-	if err := lincs.WriteSignatures(*screenDir, sigs); err != nil {
+	if err := lincs.WriteSignatures(a.screenDir, sigs); err != nil {
 		return err
 	}
-	sum.Files = []string{filepath.Join(*screenDir, lincs.SignaturesParquet), filepath.Join(*screenDir, lincs.SignaturesArrow)}
-	return writeSignaturesReport(env, sum, *asJSON)
+	sum.Files = []string{filepath.Join(a.screenDir, lincs.SignaturesParquet), filepath.Join(a.screenDir, lincs.SignaturesArrow)}
+	return writeSignaturesReport(env, sum, a.asJSON)
 }
 
 func writeSignaturesReport(env Env, s signaturesSummary, asJSON bool) error {

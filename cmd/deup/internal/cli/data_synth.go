@@ -37,11 +37,8 @@ func runDataSynth(ctx context.Context, env Env, args []string) error {
 	nPairs := fs.Int("pairs", def.Pairs, "number of measured (drug pair, cell line) combinations")
 	nCells := fs.Int("cell-lines", def.CellLines, "number of cell lines")
 	repFrac := fs.Float64("replicate-frac", def.ReplicateFrac, "fraction of pairs measured 2..max-replicates times")
-	pos, err := parseArgs(fs, args)
+	_, err := parseWant(fs, args, 0, 0)
 	if err != nil {
-		return err
-	}
-	if err := wantArgs(fs, pos, 0, 0); err != nil {
 		return err
 	}
 	if *out == "" {
@@ -54,7 +51,7 @@ func runDataSynth(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
-	replaced := isScreenDir(*out)
+	replaced := drugcomb.IsScreenDir(*out)
 	if err := drugcomb.Save(*out, s); err != nil {
 		return err
 	}
@@ -63,7 +60,7 @@ func runDataSynth(ctx context.Context, env Env, args []string) error {
 		if err := os.Remove(filepath.Join(*out, drugcomb.ReportFile)); err != nil && !os.IsNotExist(err) {
 			return err
 		}
-		if extra := otherFiles(*out); len(extra) > 0 {
+		if extra := drugcomb.OtherFiles(*out); len(extra) > 0 {
 			fmt.Fprintf(env.Stderr, "deup: replaced the screen in %s; kept %s, which may describe the old one\n", *out, strings.Join(extra, ", "))
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
+	"github.com/deup-screening/deup/chem/fptable"
 
 	"github.com/deup-screening/deup/internal/arrowguard"
 	"github.com/deup-screening/deup/internal/shareddata"
@@ -196,9 +197,9 @@ func readFingerprintParquet(t *testing.T, path string) []string {
 	defer tbl.Release()
 	// Names and types; a list's element field is named "list" once read
 	// back from Parquet, "item" in Arrow, so element types are compared.
-	got, want := tbl.Schema().Fields(), FingerprintSchema().Fields()
+	got, want := tbl.Schema().Fields(), fptable.Schema().Fields()
 	if len(got) != len(want) {
-		t.Fatalf("schema %v, want %v", tbl.Schema(), FingerprintSchema())
+		t.Fatalf("schema %v, want %v", tbl.Schema(), fptable.Schema())
 	}
 	for i := range want {
 		g, w := got[i].Type, want[i].Type

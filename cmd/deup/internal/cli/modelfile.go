@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/drugcomb"
@@ -84,8 +83,8 @@ func modelScreen(env Env, cmd, path string, tm *trained.Model, screenDir string)
 	if err != nil {
 		return nil, "", err
 	}
-	if ci := indexFold(sc.CellLines, id.CellLine); ci >= 0 {
-		if si := indexFold(sc.ScoreNames, id.Score); si >= 0 && trained.PairsDigest(sc, ci, si) != id.Digest {
+	if ci := drugcomb.IndexName(sc.CellLines, id.CellLine); ci >= 0 {
+		if si := drugcomb.IndexName(sc.ScoreNames, id.Score); si >= 0 && trained.PairsDigest(sc, ci, si) != id.Digest {
 			fmt.Fprintf(env.Stderr, "deup %s: note: the pairs of %s (%s, %s) changed since %s was trained on them; scoring with the model as trained\n", cmd, screenName(id), id.CellLine, id.Score, path)
 		}
 	}
@@ -97,15 +96,6 @@ func screenName(id trained.Screen) string {
 		return fmt.Sprintf("the synthetic default screen (seed %d)", id.SynthSeed)
 	}
 	return id.Dir
-}
-
-func indexFold(xs []string, x string) int {
-	for i, s := range xs {
-		if strings.EqualFold(s, x) {
-			return i
-		}
-	}
-	return -1
 }
 
 // modelSignatures returns the L1000 signatures an fp+sig model needs for

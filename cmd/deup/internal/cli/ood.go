@@ -7,10 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
-	"github.com/deup-screening/deup/deup"
 	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/model"
@@ -127,8 +125,8 @@ func parseOODFlags(env Env, args []string) (*oodFlags, error) {
 	}
 	set.DUE.MaxEpochs, set.DUE.Patience = *epochs, *patience
 	set.Methods = splitList(*methods)
-	if err := checkOODMethods(set.Methods); err != nil {
-		return nil, err
+	if err := drugs.CheckMethods(set.Methods); err != nil {
+		return nil, fmt.Errorf("%w: --methods: %s", ErrUsage, strings.TrimPrefix(err.Error(), drugs.ErrMethods.Error()+": "))
 	}
 	set.Seeds = bench.Seeds(*seed, *seeds)
 	return &oodFlags{screenDir: *screenDir, cellLine: *cellLine, score: *score, out: *out, noFigs: *noFigs, set: set}, nil
@@ -169,7 +167,7 @@ func runOOD(ctx context.Context, env Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s: %d drugs in %d clusters, %d pairs; %d seeds, %d folds, methods %s\n",
 		name, sc.CellLines[0], sc.ScoreNames[si], len(sc.Drugs), x.Clusters(), len(d.Pairs), len(set.Seeds), set.Folds, strings.Join(set.Methods, ","))
-	bar := progress.New(env.Stderr, "ood", len(set.Seeds)*oodTicks(set))
+	bar := progress.New(env.Stderr, "ood", len(set.Seeds)*set.Ticks())
 	results, err := x.Run(ctx, func(done int, detail string) { bar.Set(done, detail+" done") })
 	bar.Finish()
 	if err != nil {
@@ -213,45 +211,4 @@ func writeOODOutputs(rep *drugs.Report, dir string, noFigs bool) ([]string, erro
 		written = append(written, paths...)
 	}
 	return written, nil
-}
-
-// oodTicks is the number of progress ticks (finished trainings) per seed.
-func oodTicks(set drugs.Settings) int {
-	_, sets, _ := drugs.Sets(set.Methods)
-	n := 0
-	if len(sets) > 0 || slices.Contains(set.Methods, drugs.MCDropout) || slices.Contains(set.Methods, drugs.Density) {
-		n += set.Folds + 1
-	}
-	if slices.Contains(set.Methods, drugs.Ensemble) {
-		n += set.Members
-	}
-	for _, m := range []string{drugs.DUE, drugs.TwoHead} {
-		if slices.Contains(set.Methods, m) {
-			n++
-		}
-	}
-	return n
-}
-
-func checkOODMethods(methods []string) error {
-	seen := map[string]bool{}
-	for _, m := range methods {
-		switch {
-		case m == drugs.TwoHead, m == drugs.Ensemble, m == drugs.MCDropout, m == drugs.DUE, m == drugs.Density:
-		case strings.HasPrefix(m, "deup-"):
-			if _, err := deup.ParseFeatures(strings.TrimPrefix(m, "deup-")); err != nil {
-				return fmt.Errorf("%w: --methods %s: %v (deup-<features>: a subset of x, d, v, b, or deup-twohead)", ErrUsage, m, err)
-			}
-		default:
-			return fmt.Errorf("%w: --methods: unknown method %q (deup-<subset of xdvb>, deup-twohead, ensemble, mcdropout, due, density)", ErrUsage, m)
-		}
-		if seen[m] {
-			return fmt.Errorf("%w: --methods: %s listed twice", ErrUsage, m)
-		}
-		seen[m] = true
-	}
-	if len(methods) == 0 {
-		return fmt.Errorf("%w: --methods is empty", ErrUsage)
-	}
-	return nil
 }

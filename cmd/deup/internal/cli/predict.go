@@ -1,29 +1,21 @@
 package cli
 
 import (
-	"bufio"
 	"context"
-	"encoding/csv"
 	"flag"
 	"fmt"
-	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/apache/arrow/go/v15/arrow"
-	"github.com/apache/arrow/go/v15/arrow/array"
-	"github.com/apache/arrow/go/v15/arrow/memory"
-	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/digest"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/internal/tabular"
-	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/model/trained"
+	"github.com/deup-screening/deup/predict"
 	"github.com/deup-screening/deup/scores"
 	"github.com/deup-screening/deup/uq"
 )
@@ -82,286 +74,223 @@ retrain with deup train --calibration 0.1.
 
 A model trained on a panel (deup train on a screen with several cell lines)
 scores each pair on every line it knows, one row per (pair, line) with the
-line in the cell_line column; --cell-lines A,B,… keeps some of them (a
-hive-partitioned output takes one line at a time).
+line in the cell_line column; --cell-lines A,B,… keeps some of them. A
+hive-partitioned output (--out DIR) gets one cell_line=X directory per line
+scored, each holding that line's predictions.
 
 Next: sort the output by mu or sigma, or let deup suggest --model MODEL pick a
 batch of experiments.`
 
-func runPredict(ctx context.Context, env Env, args []string) error {
+// predictArgs are deup predict's flags, checked.
+type predictArgs struct {
+	model, pairs, screen, drugs, idCol, smilesCol, out, cellLines string
+	all, hive, interval                                           bool
+	shard                                                         scores.Shard
+	coverage                                                      float64
+}
+
+func parsePredict(env Env, args []string) (*predictArgs, error) {
 	fs := newFlagSet(env, "deup predict", "deup predict --model MODEL (--pairs FILE | --all-pairs) [--screen DIR | --drugs FILE] [--shard i/N] --out FILE|DIR", predictDesc)
-	modelPath := fs.String("model", "", "model file written by deup train --out (any method)")
-	pairsPath := fs.String("pairs", "", "CSV of pairs (drug_a_id, drug_b_id: ids, PubChem CIDs or names; other columns passed through)")
-	all := fs.Bool("all-pairs", false, "score every unordered pair of the drugs")
-	screenDir := fs.String("screen", "", "screen directory whose drugs to score instead of the model's")
-	drugsPath := fs.String("drugs", "", "CSV catalogue of drugs (id, smiles) to score instead of the model's")
-	idCol := fs.String("drug-id-col", "", "with --drugs: the id column (default: the first of id, drug_id, pubchem_cid, pubchemid, cid, ...)")
-	smilesCol := fs.String("smiles-col", "", "with --drugs: the SMILES column (default: the first of smiles, isosmiles, canonical_smiles, ...)")
-	out := fs.String("out", "", "output file: .arrow, .parquet or .csv; or a directory for hive-partitioned Parquet (DIR/cell_line=X/part-i-of-N.parquet)")
+	a := &predictArgs{}
+	fs.StringVar(&a.model, "model", "", "model file written by deup train --out (any method)")
+	fs.StringVar(&a.pairs, "pairs", "", "CSV of pairs (drug_a_id, drug_b_id: ids, PubChem CIDs or names; other columns passed through)")
+	fs.BoolVar(&a.all, "all-pairs", false, "score every unordered pair of the drugs")
+	fs.StringVar(&a.screen, "screen", "", "screen directory whose drugs to score instead of the model's")
+	fs.StringVar(&a.drugs, "drugs", "", "CSV catalogue of drugs (id, smiles) to score instead of the model's")
+	fs.StringVar(&a.idCol, "drug-id-col", "", "with --drugs: the id column (default: the first of id, drug_id, pubchem_cid, pubchemid, cid, ...)")
+	fs.StringVar(&a.smilesCol, "smiles-col", "", "with --drugs: the SMILES column (default: the first of smiles, isosmiles, canonical_smiles, ...)")
+	fs.StringVar(&a.out, "out", "", "output file: .arrow, .parquet or .csv; or a directory for hive-partitioned Parquet (DIR/cell_line=X/part-i-of-N.parquet)")
 	shardFlag := fs.String("shard", "", "score only shard i of N of the pairs: i/N (0 ≤ i < N), or env/N for i from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (default: all)")
-	cellLines := fs.String("cell-lines", "", "with a model trained on a panel: the cell lines to score every pair on, all or A,B,… (default: all; one row per pair and line)")
-	coverage := fs.Float64("coverage", 0, "add lower and upper columns: the calibrated interval at this coverage in (0, 1), e.g. 0.9 (default: none)")
-	pos, err := parseArgs(fs, args)
+	fs.StringVar(&a.cellLines, "cell-lines", "", "with a model trained on a panel: the cell lines to score every pair on, all or A,B,… (default: all; one row per pair and line)")
+	fs.Float64Var(&a.coverage, "coverage", 0, "add lower and upper columns: the calibrated interval at this coverage in (0, 1), e.g. 0.9 (default: none)")
+	_, err := parseWant(fs, args, 0, 0)
 	if err != nil {
-		return err
-	}
-	if err := wantArgs(fs, pos, 0, 0); err != nil {
-		return err
+		return nil, err
 	}
 	switch {
-	case *modelPath == "" || *out == "":
+	case a.model == "" || a.out == "":
 		fs.Usage()
-		return fmt.Errorf("%w: deup predict: --model and --out are required", ErrUsage)
-	case (*pairsPath == "") == !*all:
+		return nil, fmt.Errorf("%w: deup predict: --model and --out are required", ErrUsage)
+	case (a.pairs == "") == !a.all:
 		fs.Usage()
-		return fmt.Errorf("%w: deup predict: give exactly one of --pairs and --all-pairs", ErrUsage)
-	case *screenDir != "" && *drugsPath != "":
-		return fmt.Errorf("%w: deup predict: give at most one of --screen and --drugs", ErrUsage)
+		return nil, fmt.Errorf("%w: deup predict: give exactly one of --pairs and --all-pairs", ErrUsage)
+	case a.screen != "" && a.drugs != "":
+		return nil, fmt.Errorf("%w: deup predict: give at most one of --screen and --drugs", ErrUsage)
 	}
-	shard := scores.Whole
+	a.shard = scores.Whole
 	if *shardFlag != "" {
-		if shard, err = scores.ParseShard(*shardFlag, os.Getenv); err != nil {
-			return fmt.Errorf("%w: --shard: %v", ErrUsage, err)
+		if a.shard, err = scores.ParseShard(*shardFlag, os.Getenv); err != nil {
+			return nil, fmt.Errorf("%w: --shard: %v", ErrUsage, err)
 		}
 	}
 	var outCheck error // a hive directory (--out without an extension) is created as needed
-	if filepath.Ext(*out) != "" {
-		if _, err := outputFormat(*out); err != nil {
-			return err
+	if a.hive = filepath.Ext(a.out) == ""; !a.hive {
+		if _, err := outputFormat(a.out); err != nil {
+			return nil, err
 		}
-		outCheck = needOutDir("--out", *out)
+		outCheck = needOutDir("--out", a.out)
 	}
-	for _, err := range []error{needFile("--pairs", *pairsPath, pairsWhat), needFile("--drugs", *drugsPath, catalogueWhat), outCheck} {
+	for _, err := range []error{needFile("--pairs", a.pairs, pairsWhat), needFile("--drugs", a.drugs, catalogueWhat), outCheck} {
 		if err != nil {
-			return err
+			return nil, err
 		}
 	}
-	if isSet(fs, "coverage") {
-		if err := checkCoverage(*coverage); err != nil {
-			return err
+	if a.interval = isSet(fs, "coverage"); a.interval {
+		if err := checkCoverage(a.coverage); err != nil {
+			return nil, err
 		}
 	}
-	start := env.now()
-	tm, err := openModel(*modelPath)
+	return a, nil
+}
+
+func runPredict(ctx context.Context, env Env, args []string) error {
+	a, err := parsePredict(env, args)
 	if err != nil {
 		return err
 	}
-	m := tm.Method
-	var cal *uq.Calibrator
-	if isSet(fs, "coverage") {
-		if cal, err = modelCalibration(*modelPath, tm, *coverage); err != nil {
-			return err
-		}
-		fmt.Fprintf(env.Stderr, "deup predict: lower and upper at %g%% coverage from the calibration stored in %s: %s held out of training\n", 100**coverage, *modelPath, cal)
+	start := env.now()
+	tm, err := openModel(a.model)
+	if err != nil {
+		return err
 	}
-	var drugs []drugcomb.Drug
-	sigDir := ""
-	switch {
-	case *drugsPath != "":
-		if drugs, err = readDrugsCSV(env, "predict", *drugsPath, *idCol, *smilesCol); err != nil {
+	t := &predict.Table{}
+	if a.interval {
+		if t.Cal, err = modelCalibration(a.model, tm, a.coverage); err != nil {
 			return err
 		}
-	case *screenDir != "":
-		sc, err := openScreen(*screenDir)
-		if err != nil {
-			return err
-		}
-		drugs, sigDir = sc.Drugs, *screenDir
-	default:
-		if tm.Meta == nil {
-			return errNoMeta(*modelPath, "--screen DIR or --drugs FILE")
-		}
-		drugs = tm.Meta.ScreenDrugs()
-		fmt.Fprintf(env.Stderr, "deup predict: the %d drugs %s was trained on (%s, %s); --screen or --drugs scores others\n", len(drugs), *modelPath, screenName(tm.Meta.Screen), tm.Meta.Screen.CellLine)
+		t.Coverage = a.coverage
+		fmt.Fprintf(env.Stderr, "deup predict: lower and upper at %g%% coverage from the calibration stored in %s: %s held out of training\n", 100*a.coverage, a.model, t.Cal)
+	}
+	drugs, sigDir, err := predictDrugs(env, a, tm)
+	if err != nil {
+		return err
 	}
 	f, kept, err := modelFeatures(env, "predict", "and are skipped", tm, drugs, sigDir)
 	if err != nil {
 		return err
 	}
-	row := make(map[string]int, len(kept))
-	for r, i := range kept {
-		row[drugs[i].ID] = r
-	}
 	featTime := env.since(start)
-	lines, err := predictLines(tm, *cellLines)
+	job, w, err := a.open(env, tm, drugs, kept, t)
 	if err != nil {
 		return err
 	}
-	var pairs []model.Pair
-	var pf *pairsFile
-	var total int
-	if *all {
-		n := len(kept)
-		total = n * (n - 1) / 2
-	} else {
-		if pf, err = readPairsCSV(*pairsPath, row, drugs); err != nil {
-			return err
-		}
-		pairs = pf.pairs
-		total = len(pairs)
-	}
-	pw := &predWriter{cal: cal, coverage: *coverage, names: make([]string, len(kept))}
-	for r, i := range kept {
-		pw.names[r] = drugs[i].Name
-	}
-	if pf != nil {
-		pw.extraNames = pf.extraNames
-	}
-	if tm.Meta != nil {
-		pw.cellLine, pw.score = tm.Meta.Screen.CellLine, tm.Meta.Screen.Score
-		pw.lineNames = tm.Meta.Screen.CellLines
-		if len(pw.lineNames) > 1 && len(lines) == 1 {
-			pw.cellLine = pw.lineNames[lines[0]] // the hive partition's line
-		}
-		if *drugsPath == "" {
-			sc, _, err := modelScreen(env, "predict", *modelPath, tm, *screenDir)
-			switch {
-			case err == nil:
-				pw.measured = measuredMeans(sc, pw.cellLine, pw.score)
-				for _, name := range tm.Meta.Screen.CellLines {
-					pw.measuredBy = append(pw.measuredBy, measuredMeans(sc, name, pw.score))
-				}
-			case *screenDir != "":
-				return err
-			default:
-				fmt.Fprintf(env.Stderr, "deup predict: note: measured values not looked up (%v): measured is false for every pair; give --screen DIR to look them up\n", err)
-			}
-		}
-	}
-	lo, hi := shard.Range(total)
-	hive := filepath.Ext(*out) == ""
-	if hive && len(lines) > 1 {
-		return fmt.Errorf("%w: --out %s: a hive-partitioned output holds one cell line; give --cell-lines with one of %s, or a file", ErrUsage, *out, strings.Join(pw.lineNames, ", "))
-	}
-	if hive {
-		id, err := predIdentity(env.Stamp, *modelPath, *pairsPath, tm, f.IDs, kept, drugs, shard, lo, hi, total)
-		if err != nil {
-			return err
-		}
-		if pw.part, err = scores.CreatePart(*out, id, predSchema(cal != nil, pw.extraNames)); err != nil {
-			return err
-		}
-	}
-	w, err := newPredWriter(*out, pw)
-	if err != nil {
-		return err
-	}
-	bar := progress.New(env.Stderr, "predict", (hi-lo)*len(lines))
-	const chunk = 1 << 16
-	buf := make([]model.Pair, 0, chunk)
-	var bufSrc []int // --pairs: the file row of each buffered pair
-	var ex [][]string
-	done := 0
-	flush := func() error {
-		if len(buf) == 0 {
-			return nil
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		pred, err := m.Predict(f, buf)
-		if err != nil {
-			return err
-		}
-		var rowEx [][]string
-		if pf != nil {
-			ex = ex[:0]
-			for _, k := range bufSrc {
-				ex = append(ex, pf.extra[k])
-			}
-			bufSrc = bufSrc[:0]
-			rowEx = ex
-		}
-		if err := w.write(f.IDs, buf, pred, rowEx); err != nil {
-			return err
-		}
-		done += len(buf)
-		bar.Set(done)
-		buf = buf[:0]
-		return nil
-	}
+	bar := progress.New(env.Stderr, "predict", (job.Hi-job.Lo)*len(job.Lines))
 	predStart := env.now()
-	if *all {
-		order := scores.SortedByID(f.IDs)
-	allPairs:
-		for a, b := range scores.Pairs(len(kept), lo, hi) {
-			for _, l := range lines {
-				buf = append(buf, model.Pair{A: order[a], B: order[b], Line: l})
-				if len(buf) == chunk {
-					if err = flush(); err != nil {
-						break allPairs
-					}
-				}
-			}
-		}
-	} else {
-	filePairs:
-		for k, p := range pairs[lo:hi] {
-			for _, l := range lines {
-				p.Line = l
-				buf = append(buf, p)
-				bufSrc = append(bufSrc, lo+k)
-				if len(buf) == chunk {
-					if err = flush(); err != nil {
-						break filePairs
-					}
-				}
-			}
-		}
-	}
-	if err == nil {
-		err = flush()
-	}
-	if err == nil {
-		err = ctx.Err() // Ctrl-C during the last chunk: no file either
-	}
+	done, err := predict.Run(ctx, tm.Method, f, job, w, func(n int) { bar.Set(n) })
 	if err != nil {
-		w.abort()
-		return err
-	}
-	if err := w.commit(); err != nil {
 		return err
 	}
 	bar.Finish()
 	el := env.since(predStart)
-	dest := *out
-	if pw.part != nil {
-		dest = pw.part.Path()
+	dest := a.out
+	if a.hive {
+		dest = w.Path()
 	}
-	if shard != scores.Whole {
-		dest += fmt.Sprintf(" (shard %s: pairs [%d, %d) of %d)", shard, lo, hi, total)
+	if a.shard != scores.Whole {
+		dest += fmt.Sprintf(" (shard %s: pairs [%d, %d) of %d)", a.shard, job.Lo, job.Hi, predict.Total(job.Pairs, len(kept)))
 	}
 	fmt.Fprintf(env.Stdout, "wrote %d pairs of %d drugs to %s in %s (features %s, prediction %s, %.0f pairs/s)\n",
 		done, len(kept), dest, env.since(start).Round(time.Millisecond), featTime.Round(time.Millisecond), el.Round(time.Millisecond), float64(done)/el.Seconds())
-	fmt.Fprintf(env.Stdout, "%s\n", m.AleatoricNote())
+	fmt.Fprintf(env.Stdout, "%s\n", tm.Method.AleatoricNote())
 	return nil
+}
+
+// predictDrugs returns the drugs predict scores (--drugs, --screen or the
+// model's own) and the directory of their signatures ("" for the model's).
+func predictDrugs(env Env, a *predictArgs, tm *trained.Model) ([]drugcomb.Drug, string, error) {
+	switch {
+	case a.drugs != "":
+		drugs, err := readDrugsCSV(env, "predict", a.drugs, a.idCol, a.smilesCol)
+		return drugs, "", err
+	case a.screen != "":
+		sc, err := openScreen(a.screen)
+		if err != nil {
+			return nil, "", err
+		}
+		return sc.Drugs, a.screen, nil
+	case tm.Meta == nil:
+		return nil, "", errNoMeta(a.model, "--screen DIR or --drugs FILE")
+	}
+	drugs := tm.Meta.ScreenDrugs()
+	fmt.Fprintf(env.Stderr, "deup predict: the %d drugs %s was trained on (%s, %s); --screen or --drugs scores others\n", len(drugs), a.model, screenName(tm.Meta.Screen), tm.Meta.Screen.CellLine)
+	return drugs, "", nil
+}
+
+// open fills t (the drugs, lines, measured values and pairs-file columns
+// of the rows) and returns the rows to score and the writer of --out.
+func (a *predictArgs) open(env Env, tm *trained.Model, drugs []drugcomb.Drug, kept []int, t *predict.Table) (predict.Job, *predict.Writer, error) {
+	var job predict.Job
+	var one string
+	var names []string
+	if tm.Meta != nil {
+		one, names, t.Score = tm.Meta.Screen.CellLine, tm.Meta.Screen.CellLines, tm.Meta.Screen.Score
+	}
+	lines, err := predict.Lines(names, one, a.cellLines)
+	if err != nil {
+		return job, nil, fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	t.Drugs = predict.KeptDrugs(drugs, kept)
+	if !a.all {
+		if job.Pairs, err = predict.ReadPairs(a.pairs, t.Drugs.Row, drugs); err != nil {
+			return job, nil, err
+		}
+		t.Extra = job.Pairs.ExtraNames
+	}
+	if t.Lines = names; len(names) < 2 {
+		t.Lines = []string{one}
+	}
+	if tm.Meta != nil && a.drugs == "" {
+		sc, _, err := modelScreen(env, "predict", a.model, tm, a.screen)
+		switch {
+		case err == nil:
+			t.Measured = predict.Measured(sc, t.Lines, t.Score)
+		case a.screen != "":
+			return job, nil, err
+		default:
+			fmt.Fprintf(env.Stderr, "deup predict: note: measured values not looked up (%v): measured is false for every pair; give --screen DIR to look them up\n", err)
+		}
+	}
+	total := predict.Total(job.Pairs, len(kept))
+	job.Lo, job.Hi = a.shard.Range(total)
+	job.Lines = lines
+	if !a.hive {
+		w, err := predict.Create(a.out, t)
+		return job, w, err
+	}
+	id, err := predIdentity(env.Stamp, a.model, a.pairs, tm, t.Drugs, a.shard, job.Lo, job.Hi, total)
+	if err != nil {
+		return job, nil, err
+	}
+	// one partition per line scored: DIR/cell_line=X/part-i-of-N.parquet
+	var parts []string
+	for _, l := range lines {
+		parts = append(parts, t.Lines[l])
+	}
+	w, err := predict.CreatePart(a.out, id, parts, t)
+	return job, w, err
 }
 
 // predIdentity is what a hive part file records about its run: the model
 // file's and the pairs file's digests, the scored drugs' (feature rows kept
 // of drugs, ids in row order), the program, the model's cell line and the
 // shard's rows [lo, hi) of total.
-func predIdentity(st Stamp, modelPath, pairsPath string, tm *trained.Model, ids []string, kept []int, drugs []drugcomb.Drug, shard scores.Shard, lo, hi, total int) (scores.Identity, error) {
+func predIdentity(st Stamp, modelPath, pairsPath string, tm *trained.Model, d predict.Drugs, shard scores.Shard, lo, hi, total int) (scores.Identity, error) {
 	if tm.Meta == nil || tm.Meta.Screen.CellLine == "" {
 		return scores.Identity{}, fmt.Errorf("%w: --out DIR: %s does not record its cell line (a model file from an older deup): retrain it, or write one file (--out FILE.parquet)", ErrUsage, modelPath)
 	}
-	md, err := scores.FileDigest(modelPath)
+	md, err := digest.File(modelPath)
 	if err != nil {
 		return scores.Identity{}, err
 	}
 	pd := scores.AllPairs
 	if pairsPath != "" {
-		if pd, err = scores.FileDigest(pairsPath); err != nil {
+		if pd, err = digest.File(pairsPath); err != nil {
 			return scores.Identity{}, err
 		}
 	}
-	smiles := make([]string, len(kept))
-	for r, i := range kept {
-		smiles[r] = drugs[i].SMILES
-	}
 	bi, ok := debug.ReadBuildInfo()
 	return scores.Identity{
-		Model: md, Drugs: scores.DrugsDigest(ids, smiles), NDrugs: len(kept), Pairs: pd,
+		Model: md, Drugs: scores.DrugsDigest(d.IDs, d.SMILES), NDrugs: len(d.IDs), Pairs: pd,
 		Program: versionLine(bi, ok, st), CellLine: tm.Meta.Screen.CellLine,
 		Shard: shard, Lo: lo, Hi: hi, Total: total,
 	}, nil
@@ -416,13 +345,7 @@ func readDrugsCSV(env Env, cmd, path, idCol, smilesCol string) ([]drugcomb.Drug,
 	if err != nil {
 		return nil, fmt.Errorf("%w (name the columns with --drug-id-col and --smiles-col)", err)
 	}
-	n := 0
-	for _, d := range cat.Drugs {
-		if d.SMILES != "" {
-			n++
-		}
-	}
-	if n == 0 {
+	if cat.NumSMILES() == 0 {
 		return nil, fmt.Errorf("%w: %s: no drug has a SMILES (SMILES column: %s; the file's columns: %s): name the SMILES column with --smiles-col",
 			ErrUsage, path, orNone(cat.SMILESColumn), strings.Join(cat.Header, ", "))
 	}
@@ -437,339 +360,4 @@ func orNone(s string) string {
 		return "none found"
 	}
 	return s
-}
-
-// pairsFile is a --pairs file: its pairs (feature rows) and the columns
-// other than the two drug columns, passed through to the output.
-type pairsFile struct {
-	pairs      []model.Pair
-	extraNames []string
-	extra      [][]string // per pair, the values of extraNames
-}
-
-// readPairsCSV reads a --pairs CSV: two drug columns (drug_a_id/drug_b_id,
-// drug_a/drug_b or drug_a_cid/drug_b_cid) holding drug ids, PubChem CIDs or
-// names, matched as campaign import-results matches them
-// (active.DrugIndex), mapped to feature rows; every other column is kept.
-func readPairsCSV(path string, row map[string]int, drugs []drugcomb.Drug) (*pairsFile, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	r := csv.NewReader(bufio.NewReader(fh))
-	r.FieldsPerRecord = -1
-	head, err := r.Read()
-	if err != nil {
-		return nil, fmt.Errorf("%s: header: %w", path, err)
-	}
-	ac, bc := -1, -1
-	for i, h := range head {
-		switch strings.ToLower(strings.TrimSpace(h)) {
-		case "drug_a", "drug_a_cid", "drug_a_id":
-			if ac < 0 {
-				ac = i
-			}
-		case "drug_b", "drug_b_cid", "drug_b_id":
-			if bc < 0 {
-				bc = i
-			}
-		}
-	}
-	if ac < 0 || bc < 0 {
-		return nil, fmt.Errorf("%s: header %v: need drug_a_id and drug_b_id columns (or drug_a and drug_b): drug ids, PubChem CIDs or names", path, head)
-	}
-	pf := &pairsFile{}
-	var keep []int
-	for i, h := range head {
-		if i != ac && i != bc {
-			keep = append(keep, i)
-			pf.extraNames = append(pf.extraNames, strings.TrimSpace(h))
-		}
-	}
-	for _, n := range pf.extraNames {
-		if slices.Contains(predColumns(true), n) || slices.Contains(predStringColumns, n) || n == "measured" || n == "measured_mean" {
-			return nil, fmt.Errorf("%s: header: column %q is also a prediction column: rename it", path, n)
-		}
-	}
-	index := active.DrugIndex(drugs)
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		line, _ := r.FieldPos(0)
-		if len(rec) <= max(ac, bc) {
-			return nil, fmt.Errorf("%s:%d: %d fields, want at least %d", path, line, len(rec), max(ac, bc)+1)
-		}
-		var p [2]int
-		for k, c := range []int{ac, bc} {
-			v := strings.TrimSpace(rec[c])
-			i, ok := index[strings.ToLower(v)]
-			rr, kept := 0, false
-			if ok {
-				rr, kept = row[drugs[i].ID]
-			}
-			if !kept {
-				why := "not among the drugs scored (by id, PubChem CID or name)"
-				if ok {
-					why = fmt.Sprintf("drug %s has no usable structure or signature", drugs[i].ID)
-				}
-				return nil, fmt.Errorf("%s:%d: column %s: unknown drug %q: %s", path, line, head[c], v, why)
-			}
-			p[k] = rr
-		}
-		pf.pairs = append(pf.pairs, model.Pair{A: p[0], B: p[1]})
-		ex := make([]string, len(keep))
-		for k, c := range keep {
-			if c < len(rec) {
-				ex[k] = rec[c]
-			}
-		}
-		pf.extra = append(pf.extra, ex)
-	}
-	return pf, nil
-}
-
-// measuredKey is an unordered pair of drug ids.
-type measuredKey struct{ a, b string }
-
-func newMeasuredKey(a, b string) measuredKey {
-	if b < a {
-		a, b = b, a
-	}
-	return measuredKey{a, b}
-}
-
-// measuredMeans returns the measured mean of score in cell line of every
-// pair of sc that has one, by drug ids.
-func measuredMeans(sc *drugcomb.Screen, cellLine, score string) map[measuredKey]float64 {
-	ci, si := indexFold(sc.CellLines, cellLine), indexFold(sc.ScoreNames, score)
-	m := map[measuredKey]float64{}
-	if ci < 0 || si < 0 {
-		return m
-	}
-	for _, p := range sc.Pairs {
-		if p.CellLine == ci && !math.IsNaN(p.Mean[si]) {
-			m[newMeasuredKey(sc.Drugs[p.A].ID, sc.Drugs[p.B].ID)] = p.Mean[si]
-		}
-	}
-	return m
-}
-
-// predWriter writes prediction rows to CSV, Arrow IPC or Parquet through
-// the one table writer, under a temporary name until commit.
-type predWriter struct {
-	file     *tabular.File
-	schema   *arrow.Schema
-	builder  *array.RecordBuilder
-	cal      *uq.Calibrator // nil: no interval columns
-	coverage float64
-	vals     []float64 // one row's float columns
-
-	// what every row carries besides the prediction
-	names           []string // drug names by feature row
-	cellLine, score string
-	measured        map[measuredKey]float64
-	extraNames      []string
-
-	part *scores.Part // hive output (format "hive"): records go to it
-
-	// A panel model's cell lines (model.Pair.Line indexes them) and the
-	// measured means on each; nil for a one-line model.
-	lineNames  []string
-	measuredBy []map[measuredKey]float64
-}
-
-// lineOf is the cell_line column of pair p.
-func (w *predWriter) lineOf(p model.Pair) string {
-	if len(w.lineNames) > 1 {
-		return w.lineNames[p.Line]
-	}
-	return w.cellLine
-}
-
-// measuredOf is the measured mean of pair p on its cell line, if any.
-func (w *predWriter) measuredOf(ids []string, p model.Pair) (float64, bool) {
-	m := w.measured
-	if len(w.lineNames) > 1 {
-		m = nil
-		if p.Line < len(w.measuredBy) {
-			m = w.measuredBy[p.Line]
-		}
-	}
-	y, ok := m[newMeasuredKey(ids[p.A], ids[p.B])]
-	return y, ok
-}
-
-// predictLines returns the cell lines (indices of the model's cell-line
-// embedding) that predict scores each pair on: --cell-lines all (the
-// default) or A,B,… of a panel model; line 0 for a one-line model.
-func predictLines(tm *trained.Model, spec string) ([]int, error) {
-	var names []string
-	if tm.Meta != nil {
-		names = tm.Meta.Screen.CellLines
-	}
-	if len(names) < 2 {
-		if spec != "" && spec != "all" && (tm.Meta == nil || !strings.EqualFold(spec, tm.Meta.Screen.CellLine)) {
-			return nil, fmt.Errorf("%w: --cell-lines %s: the model was trained on one cell line", ErrUsage, spec)
-		}
-		return []int{0}, nil
-	}
-	if spec == "" || spec == "all" {
-		out := make([]int, len(names))
-		for i := range out {
-			out[i] = i
-		}
-		return out, nil
-	}
-	var out []int
-	for _, n := range strings.Split(spec, ",") {
-		n = strings.TrimSpace(n)
-		i := indexFold(names, n)
-		if i < 0 {
-			return nil, fmt.Errorf("%w: --cell-lines: the model knows no cell line %q (it has %s)", ErrUsage, n, strings.Join(names, ", "))
-		}
-		out = append(out, i)
-	}
-	return out, nil
-}
-
-// predStringColumns are the leading string columns of a prediction file.
-var predStringColumns = []string{"drug_a_id", "drug_b_id", "drug_a_name", "drug_b_name", "cell_line", "score"}
-
-// predColumns are the float columns of a prediction file; lower and upper
-// only with an interval (--coverage).
-func predColumns(interval bool) []string {
-	c := []string{"mu", "sigma_total", "sigma_epistemic", "sigma_aleatoric"}
-	if interval {
-		c = append(c, "lower", "upper")
-	}
-	return c
-}
-
-// predSchema is the prediction file's schema: the string columns, the float
-// columns, measured (bool) and measured_mean (float64, null when not
-// measured), then the --pairs file's extra columns (strings).
-func predSchema(interval bool, extra []string) *arrow.Schema {
-	var fields []arrow.Field
-	for _, c := range predStringColumns {
-		fields = append(fields, arrow.Field{Name: c, Type: arrow.BinaryTypes.String})
-	}
-	for _, c := range predColumns(interval) {
-		fields = append(fields, arrow.Field{Name: c, Type: arrow.PrimitiveTypes.Float64})
-	}
-	fields = append(fields, arrow.Field{Name: "measured", Type: arrow.FixedWidthTypes.Boolean},
-		arrow.Field{Name: "measured_mean", Type: arrow.PrimitiveTypes.Float64, Nullable: true})
-	for _, c := range extra {
-		fields = append(fields, arrow.Field{Name: c, Type: arrow.BinaryTypes.String})
-	}
-	return arrow.NewSchema(fields, nil)
-}
-
-// newPredWriter starts the prediction file at path (in the format of its
-// extension), or feeds w.part (hive output) when it is set; with w.cal
-// non-nil it adds lower and upper, the interval of cal at coverage. Nothing
-// is under path until commit.
-func newPredWriter(path string, w *predWriter) (*predWriter, error) {
-	w.schema = predSchema(w.cal != nil, w.extraNames)
-	mem := memory.DefaultAllocator
-	if w.part != nil {
-		w.builder = array.NewRecordBuilder(mem, w.schema)
-		return w, nil
-	}
-	digits := map[string]int{}
-	for _, c := range predColumns(w.cal != nil) {
-		digits[c] = 7 // measured_mean keeps every digit: it is a measurement
-	}
-	f, err := tabular.Create(path, w.schema, tabular.Options{Mem: mem, Digits: digits})
-	if err != nil {
-		return nil, err
-	}
-	w.file = f
-	w.builder = array.NewRecordBuilder(mem, w.schema)
-	return w, nil
-}
-
-// row returns the float columns of one prediction (with its interval when
-// the writer has a calibration).
-func (w *predWriter) row(ids []string, p model.Pair, pr model.Prediction) ([]float64, error) {
-	w.vals = append(w.vals[:0], pr.Mu, pr.SigmaTotal, pr.SigmaEpistemic, pr.SigmaAleatoric)
-	if w.cal != nil {
-		lo, hi, err := w.cal.Interval(pr.Mu, pr.SigmaTotal, w.coverage)
-		if err != nil {
-			return nil, fmt.Errorf("pair %s, %s: %w", ids[p.A], ids[p.B], err)
-		}
-		w.vals = append(w.vals, lo, hi)
-	}
-	return w.vals, nil
-}
-
-// write writes pairs and their predictions; extra holds, per pair, the
-// values of the extra columns (nil without extra columns).
-func (w *predWriter) write(ids []string, pairs []model.Pair, pred []model.Prediction, extra [][]string) error {
-	b := w.builder
-	ns := len(predStringColumns)
-	strs := make([]*array.StringBuilder, ns)
-	for k := range strs {
-		strs[k] = b.Field(k).(*array.StringBuilder)
-	}
-	nf := len(predColumns(w.cal != nil))
-	cols := make([]*array.Float64Builder, nf)
-	for k := range cols {
-		cols[k] = b.Field(ns + k).(*array.Float64Builder)
-		cols[k].Reserve(len(pairs))
-	}
-	mb := b.Field(ns + nf).(*array.BooleanBuilder)
-	mm := b.Field(ns + nf + 1).(*array.Float64Builder)
-	for i, p := range pairs {
-		vals, err := w.row(ids, p, pred[i])
-		if err != nil {
-			return err
-		}
-		for k, s := range []string{ids[p.A], ids[p.B], w.names[p.A], w.names[p.B], w.lineOf(p), w.score} {
-			strs[k].Append(s)
-		}
-		for k, v := range vals {
-			cols[k].UnsafeAppend(v)
-		}
-		if y, ok := w.measuredOf(ids, p); ok {
-			mb.Append(true)
-			mm.Append(y)
-		} else {
-			mb.Append(false)
-			mm.AppendNull()
-		}
-		for k := range w.extraNames {
-			b.Field(ns + nf + 2 + k).(*array.StringBuilder).Append(extra[i][k])
-		}
-	}
-	rec := b.NewRecord()
-	defer rec.Release()
-	if w.part != nil {
-		return w.part.Write(rec)
-	}
-	return w.file.Write(rec)
-}
-
-// commit puts the complete file in place.
-func (w *predWriter) commit() error {
-	w.builder.Release()
-	if w.part != nil {
-		return w.part.Commit()
-	}
-	return w.file.Commit()
-}
-
-// abort removes the partial file.
-func (w *predWriter) abort() {
-	w.builder.Release()
-	if w.part != nil {
-		w.part.Abort()
-		return
-	}
-	w.file.Abort()
 }

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"sync"
 	"time"
 
@@ -49,11 +48,8 @@ func runRL(ctx context.Context, env Env, args []string) error {
 	episodes := fs.Int("episodes", 1000, "episodes per run (bsuite's cartpole: 1000)")
 	workers := workersFlag(fs, 0, "runs")
 	out := fs.String("out", "", "output directory (created)")
-	pos, err := parseArgs(fs, args)
+	_, err := parseWant(fs, args, 0, 0)
 	if err != nil {
-		return err
-	}
-	if err := wantArgs(fs, pos, 0, 0); err != nil {
 		return err
 	}
 	bad := func(format string, a ...any) error {
@@ -84,75 +80,10 @@ func runRL(ctx context.Context, env Env, args []string) error {
 		return fmt.Errorf("rl: %w", err)
 	}
 
-	type job struct {
-		agent string
-		i     int
-		seed  uint64
-	}
-	var jobs []job
-	runs := map[string][]*rl.Result{}
-	for _, a := range names {
-		runs[a] = make([]*rl.Result, *seeds)
-	}
-	// Longest runs first (by agent, then seed), so that no worker is left
-	// with a long run while the others idle at the end.
-	for _, a := range rlByCost(names) {
-		for i := 0; i < *seeds; i++ {
-			jobs = append(jobs, job{a, i, *firstSeed + uint64(i)})
-		}
-	}
 	start := env.now()
 	cpu0, _, _ := usage()
-	errw := &lockedWriter{w: env.Stderr}
-	var mu sync.Mutex
-	var firstErr error
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	work := make(chan job)
-	var wg sync.WaitGroup
-	for w := 0; w < *workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range work {
-				// One bar per run; lockedWriter is not a terminal, so each
-				// bar prints a line per 10 % and the bars of parallel runs
-				// do not overwrite each other.
-				bar := progress.New(errw, fmt.Sprintf("rl %s seed %d", j.agent, j.seed), *episodes)
-				sum := 0.0
-				r, err := rl.Run(ctx, *envName, j.agent, j.seed, *episodes, rl.Options{}, func(k int, ret float64) {
-					sum += ret
-					bar.Set(k+1, fmt.Sprintf("average regret %.1f", rl.BaseRegret-sum/float64(k+1)))
-				})
-				if err == nil {
-					bar.Finish()
-				} else { // Finish would draw a cut-short run as complete
-					fmt.Fprintf(errw, "rl %s seed %d: stopped: %v\n", j.agent, j.seed, err)
-				}
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = err
-					cancel()
-				}
-				if err == nil {
-					runs[j.agent][j.i] = r
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	for _, j := range jobs {
-		if ctx.Err() != nil {
-			break
-		}
-		work <- j
-	}
-	close(work)
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
-	}
-	if err := ctx.Err(); err != nil {
+	runs, err := rl.RunAll(ctx, *envName, names, *firstSeed, *seeds, *episodes, *workers, rl.Options{}, &rlBars{w: &lockedWriter{w: env.Stderr}, episodes: *episodes})
+	if err != nil {
 		return err
 	}
 	wall := env.since(start)
@@ -178,17 +109,40 @@ func runRL(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
-// rlByCost orders agents by the expected CPU time of a run, longest
-// first. The ranking is measured, not derived: per run of 1000 cartpole
-// episodes (docs/rl.md, "Where the time goes"), deup-dqn (a second
-// network and the KDE refits) costs most, then boot-dqn (a 20-head output
-// layer), dqn, and mcdropout-dqn (which balances the pole for fewer
-// steps), random nothing.
-func rlByCost(names []string) []string {
-	rank := map[string]int{rl.DEUPDQN: 0, rl.BootDQN: 1, rl.DQN: 2, rl.MCDropout: 3, rl.RandomPlay: 4}
-	out := append([]string(nil), names...)
-	sort.SliceStable(out, func(i, j int) bool { return rank[out[i]] < rank[out[j]] })
-	return out
+// rlBars draws one progress bar per run; lockedWriter is not a terminal,
+// so each bar prints a line per 10 % and the bars of parallel runs do not
+// overwrite each other.
+type rlBars struct {
+	w        *lockedWriter
+	episodes int
+	mu       sync.Mutex
+	bars     map[rl.Job]*progress.Bar
+}
+
+func (b *rlBars) Start(j rl.Job) func(k int, ret float64) {
+	bar := progress.New(b.w, fmt.Sprintf("rl %s seed %d", j.Agent, j.Seed), b.episodes)
+	b.mu.Lock()
+	if b.bars == nil {
+		b.bars = map[rl.Job]*progress.Bar{}
+	}
+	b.bars[j] = bar
+	b.mu.Unlock()
+	sum := 0.0
+	return func(k int, ret float64) {
+		sum += ret
+		bar.Set(k+1, fmt.Sprintf("average regret %.1f", rl.BaseRegret-sum/float64(k+1)))
+	}
+}
+
+func (b *rlBars) Done(j rl.Job, err error) {
+	b.mu.Lock()
+	bar := b.bars[j]
+	b.mu.Unlock()
+	if err == nil {
+		bar.Finish()
+	} else { // Finish would draw a cut-short run as complete
+		fmt.Fprintf(b.w, "rl %s seed %d: stopped: %v\n", j.Agent, j.Seed, err)
+	}
 }
 
 // lockedWriter serializes the writes of concurrent progress bars.

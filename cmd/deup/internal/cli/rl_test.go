@@ -93,25 +93,6 @@ func TestRLRun(t *testing.T) {
 	}
 }
 
-// The runs are handed out longest first: deup-dqn, boot-dqn, dqn,
-// mcdropout-dqn, random (ranking measured in docs/rl.md), whatever the
-// order of --agents.
-func TestRLByCost(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"dqn,deup-dqn,mcdropout-dqn,boot-dqn", "deup-dqn,boot-dqn,dqn,mcdropout-dqn"},
-		{"random,mcdropout-dqn,dqn", "dqn,mcdropout-dqn,random"},
-		{"boot-dqn", "boot-dqn"},
-	} {
-		in := strings.Split(tc.in, ",")
-		if got := strings.Join(rlByCost(in), ","); got != tc.want {
-			t.Errorf("rlByCost(%s) = %s, want %s", tc.in, got, tc.want)
-		}
-		if strings.Join(in, ",") != tc.in {
-			t.Errorf("rlByCost changed its argument to %v", in)
-		}
-	}
-}
-
 // A run stopped by a cancelled context (here: cancelled when the run's
 // bar first draws, after its first episode) is reported as stopped, not
 // drawn as a finished bar, and the command fails without writing results.

@@ -37,11 +37,8 @@ pandas, Spark: hive partitioning on cell_line).`
 
 func runScoresCheck(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup scores check", "deup scores check DIR", scoresCheckDesc)
-	pos, err := parseArgs(fs, args)
+	pos, err := parseWant(fs, args, 1, 1)
 	if err != nil {
-		return err
-	}
-	if err := wantArgs(fs, pos, 1, 1); err != nil {
 		return err
 	}
 	rep, err := scores.Check(pos[0])
@@ -93,11 +90,8 @@ func runScoresSummary(ctx context.Context, env Env, args []string) error {
 	lines := fs.String("lines", "", "per-line summary, CSV (default: stdout only)")
 	k := fs.Int("batch", 30, "pairs in the suggested batch")
 	beta := fs.Float64("beta", 1, "UCB weight of sigma_epistemic")
-	pos, err := parseArgs(fs, args)
+	pos, err := parseWant(fs, args, 1, 1)
 	if err != nil {
-		return err
-	}
-	if err := wantArgs(fs, pos, 1, 1); err != nil {
 		return err
 	}
 	if *out == "" {

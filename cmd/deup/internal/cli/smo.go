@@ -6,15 +6,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
-	"sync"
-	"text/tabwriter"
 	"time"
 
 	"github.com/deup-screening/deup/deup"
 	"github.com/deup-screening/deup/internal/atomicfile"
-	"github.com/deup-screening/deup/internal/kernels"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/smo"
 )
@@ -42,7 +38,17 @@ standard error per method), and prints a summary table.
 Next: open DIR/best_so_far.png, or read DIR/results.csv with pandas or
 DuckDB; deup rl runs the paper's exploration use.`
 
-func runSMO(ctx context.Context, env Env, args []string) error {
+// smoArgs are deup smo's flags, checked.
+type smoArgs struct {
+	f       smo.Function
+	methods []string
+	seeds   []uint64
+	opt     smo.Options
+	jobs    int
+	out     string
+}
+
+func parseSMO(env Env, args []string) (*smoArgs, error) {
 	fs := newFlagSet(env, "deup smo", "deup smo --function F [--dim D] [--method a,b,...] [--seeds N] [--steps S] [--init N0] [--out DIR]", smoDesc)
 	fn := fs.String("function", "multi-optima", "test function: multi-optima, levy13 or ackley")
 	dim := fs.Int("dim", 0, "dimension (ackley only; 0 means the function's own: 1, 2, or 10 for ackley)")
@@ -60,45 +66,42 @@ func runSMO(ctx context.Context, env Env, args []string) error {
 	raw := fs.Int("raw", 512, "random candidates when maximizing EI")
 	starts := fs.Int("starts", 10, "Nelder-Mead local searches from the best candidates")
 	jobs := workersFlag(fs, 1, "runs", "jobs")
-	pos, err := parseArgs(fs, args)
+	_, err := parseWant(fs, args, 0, 0)
 	if err != nil {
-		return err
-	}
-	if err := wantArgs(fs, pos, 0, 0); err != nil {
-		return err
+		return nil, err
 	}
 	usage := func(format string, a ...any) error {
 		return fmt.Errorf("%w: deup smo: %s", ErrUsage, fmt.Sprintf(format, a...))
 	}
 	if *out == "" {
-		return usage("--out is empty: name an output directory")
+		return nil, usage("--out is empty: name an output directory")
 	}
 	f, err := smo.Lookup(*fn, *dim)
 	if err != nil {
-		return usage("%v", err)
+		return nil, usage("%v", err)
 	}
 	ms, err := smo.ParseMethods(*methods)
 	if err != nil {
-		return usage("%v", err)
+		return nil, usage("%v", err)
 	}
 	switch {
 	case *seeds < 1:
-		return usage("--seeds %d < 1", *seeds)
+		return nil, usage("--seeds %d < 1", *seeds)
 	case *steps < 1:
-		return usage("--steps %d < 1", *steps)
+		return nil, usage("--steps %d < 1", *steps)
 	case *initN < 4:
-		return usage("--init %d < 4 (DEUP's 2-fold pre-fill needs at least 2 points per half)", *initN)
+		return nil, usage("--init %d < 4 (DEUP's 2-fold pre-fill needs at least 2 points per half)", *initN)
 	case *jobs < 0:
-		return usage("--workers %d < 0", *jobs)
+		return nil, usage("--workers %d < 0", *jobs)
 	case *epochs < 1:
-		return usage("--mlp-epochs %d < 1", *epochs)
+		return nil, usage("--mlp-epochs %d < 1", *epochs)
 	case *restarts < 0:
-		return usage("--gp-restarts %d < 0", *restarts)
+		return nil, usage("--gp-restarts %d < 0", *restarts)
 	case *raw < 1 || *starts < 0:
-		return usage("--raw must be >= 1 and --starts >= 0")
+		return nil, usage("--raw must be >= 1 and --starts >= 0")
 	}
 	if *errorPrior != "uninformed" && *errorPrior != "mean" {
-		return usage("--error-prior %q: want uninformed or mean", *errorPrior)
+		return nil, usage("--error-prior %q: want uninformed or mean", *errorPrior)
 	}
 	opt := smo.Options{Steps: *steps, Init: *initN, DEUPMain: *deupMain, ErrorPrior: *errorPrior,
 		GPRestarts: *restarts, Maximizer: smo.Maximizer{Raw: *raw, Starts: *starts}}
@@ -112,72 +115,50 @@ func runSMO(ctx context.Context, env Env, args []string) error {
 	if *features != "" {
 		set, err := deup.ParseFeatures(*features)
 		if err != nil {
-			return usage("%v", err)
+			return nil, usage("%v", err)
 		}
 		opt.Features = set
 	}
 	if *deupMain != "" && *deupMain != "mlp" && *deupMain != "gp" {
-		return usage("--deup-main %q: want mlp or gp", *deupMain)
+		return nil, usage("--deup-main %q: want mlp or gp", *deupMain)
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	a := &smoArgs{f: f, methods: ms, opt: opt, jobs: *jobs, out: *out, seeds: make([]uint64, *seeds)}
+	for i := range a.seeds {
+		a.seeds[i] = *firstSeed + uint64(i)
+	}
+	return a, nil
+}
+
+func runSMO(ctx context.Context, env Env, args []string) error {
+	a, err := parseSMO(env, args)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(a.out, 0o755); err != nil {
 		return fmt.Errorf("smo: %w", err)
 	}
-
-	seedList := make([]uint64, *seeds)
-	for i := range seedList {
-		seedList[i] = *firstSeed + uint64(i)
-	}
-	type job struct {
-		m    string
-		i    int
-		seed uint64
-	}
-	var jl []job
-	for _, m := range ms {
-		for i, s := range seedList {
-			jl = append(jl, job{m, i, s})
-		}
-	}
-	runs := map[string][]*smo.Result{}
-	for _, m := range ms {
-		runs[m] = make([]*smo.Result, len(seedList))
-	}
-	bar := progress.New(env.Stderr, fmt.Sprintf("smo %s d=%d", f.Name, f.Dim), len(jl)**steps)
-	// The runs share the process's worker budget with their kernels
-	// (kernels.Jobs); the first error cancels the others.
-	var mu sync.Mutex
-	err = kernels.Jobs(ctx, len(jl), workerCount(*jobs), func(ctx context.Context, k int) error {
-		j := jl[k]
-		r, err := smo.Run(ctx, f, j.m, j.seed, opt, func(int) {
-			mu.Lock()
-			bar.Add(1)
-			mu.Unlock()
-		})
-		if err != nil {
-			return err
-		}
-		mu.Lock()
-		runs[j.m][j.i] = r
-		bar.Detail(fmt.Sprintf("%s seed %d: %.4g", j.m, j.seed, r.BestSoFar[len(r.BestSoFar)-1]))
-		mu.Unlock()
-		return nil
+	bar := progress.New(env.Stderr, fmt.Sprintf("smo %s d=%d", a.f.Name, a.f.Dim), len(a.methods)*len(a.seeds)*a.opt.Steps)
+	runs, err := smo.RunAll(ctx, a.f, a.methods, a.seeds, a.opt, workerCount(a.jobs), func() { bar.Add(1) }, func(m string, seed uint64, best float64) {
+		bar.Detail(fmt.Sprintf("%s seed %d: %.4g", m, seed, best))
 	})
 	wall := bar.Finish()
 	if err != nil {
 		return err
 	}
-	sum := smo.Summarize(f, opt, seedList, ms, runs)
-	if err := writeFile(filepath.Join(*out, "results.json"), sum.WriteJSON); err != nil {
+	sum := smo.Summarize(a.f, a.opt, a.seeds, a.methods, runs)
+	if err := writeFile(filepath.Join(a.out, "results.json"), sum.WriteJSON); err != nil {
 		return err
 	}
-	if err := writeFile(filepath.Join(*out, "results.csv"), func(w io.Writer) error { return smo.WriteCSV(w, ms, runs, *initN) }); err != nil {
+	if err := writeFile(filepath.Join(a.out, "results.csv"), func(w io.Writer) error { return smo.WriteCSV(w, a.methods, runs, a.opt.Init) }); err != nil {
 		return err
 	}
-	if err := sum.Plot(filepath.Join(*out, "best_so_far.png"), filepath.Join(*out, "best_so_far.svg")); err != nil {
+	if err := sum.Plot(filepath.Join(a.out, "best_so_far.png"), filepath.Join(a.out, "best_so_far.svg")); err != nil {
 		return err
 	}
-	printSMOSummary(env.Stdout, sum)
-	fmt.Fprintf(env.Stdout, "wall time %s; wrote %s/{results.csv,results.json,best_so_far.png,best_so_far.svg}\n", wall.Round(100*time.Millisecond), *out)
+	if err := sum.WriteTable(env.Stdout); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "wall time %s; wrote %s/{results.csv,results.json,best_so_far.png,best_so_far.svg}\n", wall.Round(100*time.Millisecond), a.out)
 	return nil
 }
 
@@ -192,36 +173,4 @@ func writeFile(path string, write func(io.Writer) error) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
-}
-
-// printSMOSummary prints one line per method: seeds that reached the
-// optimum, their steps, the final best value mean ± sample sd, and the mean
-// wall time per run.
-func printSMOSummary(w io.Writer, s *smo.Summary) {
-	fmt.Fprintf(w, "%s d=%d, global max %.10g, %d initial points, %d steps, seeds %v\n", s.Function, s.Dim, s.GlobalMax, s.Init, s.Steps, s.Seeds)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "method\treached\tsteps to optimum\tfinal best (mean ± sd)\twall/run")
-	for _, m := range s.Order {
-		ms := s.Methods[m]
-		var st []int
-		steps := ""
-		for i, p := range ms.StepsToOptimum {
-			if i > 0 {
-				steps += ","
-			}
-			if p == nil {
-				steps += "-"
-			} else {
-				steps += fmt.Sprint(*p)
-				st = append(st, *p)
-			}
-		}
-		sort.Ints(st)
-		var wall float64
-		for _, v := range ms.WallSeconds {
-			wall += v / float64(len(ms.WallSeconds))
-		}
-		fmt.Fprintf(tw, "%s\t%d/%d\t%s\t%.4f ± %.4f\t%.1fs\n", m, ms.Reached, len(ms.BestSoFar), steps, ms.FinalMean, ms.FinalSD, wall)
-	}
-	tw.Flush()
 }

@@ -155,7 +155,7 @@ func suggestFromCampaign(ctx context.Context, env Env, dir string, batch int, ac
 	if err := suggest.WriteFile(out, rows); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "wrote %d suggestions of round %d to %s (%d already measured; %s, set at campaign init)\n", len(rows), rd.Index, out, len(rd.Measured), active.MaxPerDrugNote(c.Config.MaxPerDrug))
+	fmt.Fprintf(env.Stdout, "wrote %d suggestions of round %d to %s (%d already measured; %s%s, set at campaign init)\n", len(rows), rd.Index, out, len(rd.Measured), active.MaxPerDrugNote(c.Config.MaxPerDrug), active.MaxPerLineNote(c.Config.MaxPerLine))
 	return nil
 }
 
@@ -200,65 +200,13 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 	if err != nil {
 		return err
 	}
-	// A panel model proposes across its lines (those the screen has)
-	// unless --cell-line names one: (screen line, model line) pairs.
-	var panelLines []active.LinePair
-	if tm.Meta != nil && len(tm.Meta.Screen.CellLines) > 1 && cellLine == "" {
-		for ml, name := range tm.Meta.Screen.CellLines {
-			if sl := drugcomb.IndexName(sc.CellLines, name); sl >= 0 {
-				panelLines = append(panelLines, active.LinePair{Screen: sl, Model: ml})
-			}
-		}
-		if len(panelLines) == 0 {
-			return fmt.Errorf("%w: the screen has none of the cell lines %s was trained on (%s)", ErrUsage, modelPath, strings.Join(tm.Meta.Screen.CellLines, ", "))
-		}
-		if score == "" {
-			score = tm.Meta.Screen.Score
-		}
-	} else if perLine > 0 {
-		return fmt.Errorf("%w: --per-line needs a model trained on a panel, without --cell-line", ErrUsage)
-	}
-	if tm.Meta != nil && screenDir == "" && panelLines == nil {
-		// The model's own screen: its cell line and score by default.
-		if cellLine == "" {
-			cellLine = tm.Meta.Screen.CellLine
-		}
-		if score == "" {
-			score = tm.Meta.Screen.Score
-		}
-	}
-	si, err := scoreIndex(sc, score)
-	if err != nil {
-		return err
-	}
-	cl := "every cell line"
-	if panelLines == nil {
-		if cl, err = cellLineOf(sc, cellLine); err != nil {
-			return err
-		}
-	}
-	tableLine := cl
-	if panelLines != nil {
-		tableLine = ""
-	}
-	table, _, err := active.ScreenTable(sc, si, tableLine)
+	lines, cl, table, err := suggestLines(sc, tm, modelPath, screenDir, cellLine, score, perLine)
 	if err != nil {
 		return err
 	}
 	f, kept, err := modelFeatures(env, "suggest", "and are not suggested", tm, sc.Drugs, sigDir)
 	if err != nil {
 		return err
-	}
-	cellIdx := max(drugcomb.IndexName(sc.CellLines, cl), 0)
-	lines := panelLines
-	if lines == nil {
-		ml := 0 // a one-line model's only line, or the named line of a panel model
-		if tm.Meta != nil && len(tm.Meta.Screen.CellLines) > 1 {
-			if ml = drugcomb.IndexName(tm.Meta.Screen.CellLines, cl); ml < 0 {
-				return fmt.Errorf("%w: --cell-line %s: %s was trained on %s", ErrUsage, cl, modelPath, strings.Join(tm.Meta.Screen.CellLines, ", "))
-			}
-		}
-		lines = []active.LinePair{{Screen: cellIdx, Model: ml}}
 	}
 	cands, mp := active.UnmeasuredCandidates(kept, lines, table)
 	if len(cands) == 0 {
@@ -289,6 +237,84 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 	if err != nil {
 		return err
 	}
+	rows := suggestRows(sc, acq, cands, ap, acqIn, scores, intervals, pick, perDrug, perLine, iv)
+	if err := suggest.WriteFile(out, rows); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "wrote %d suggestions (%s by %s, from %d unmeasured pairs on %s; %s) to %s\n%s\n", len(rows), acq, m.Name(), len(cands), cl, active.MaxPerDrugNote(perDrug), out, m.AleatoricNote())
+	return nil
+}
+
+// suggestLines resolves where a model suggests: a panel model across the
+// lines of the screen it was trained on (unless --cell-line names one), any
+// other on one cell line (the model's own by default, on its own screen);
+// the score is the model's unless --score names another. It returns the
+// (screen line, model line) pairs, the cell line's name for messages, and
+// the measured pairs of the screen there.
+func suggestLines(sc *drugcomb.Screen, tm *trained.Model, modelPath, screenDir, cellLine, score string, perLine int) ([]active.LinePair, string, active.TableOracle, error) {
+	// A panel model proposes across its lines (those the screen has)
+	// unless --cell-line names one: (screen line, model line) pairs.
+	var panelLines []active.LinePair
+	if tm.Meta != nil && len(tm.Meta.Screen.CellLines) > 1 && cellLine == "" {
+		for ml, name := range tm.Meta.Screen.CellLines {
+			if sl := drugcomb.IndexName(sc.CellLines, name); sl >= 0 {
+				panelLines = append(panelLines, active.LinePair{Screen: sl, Model: ml})
+			}
+		}
+		if len(panelLines) == 0 {
+			return nil, "", nil, fmt.Errorf("%w: the screen has none of the cell lines %s was trained on (%s)", ErrUsage, modelPath, strings.Join(tm.Meta.Screen.CellLines, ", "))
+		}
+		if score == "" {
+			score = tm.Meta.Screen.Score
+		}
+	} else if perLine > 0 {
+		return nil, "", nil, fmt.Errorf("%w: --per-line needs a model trained on a panel, without --cell-line", ErrUsage)
+	}
+	if tm.Meta != nil && screenDir == "" && panelLines == nil {
+		// The model's own screen: its cell line and score by default.
+		if cellLine == "" {
+			cellLine = tm.Meta.Screen.CellLine
+		}
+		if score == "" {
+			score = tm.Meta.Screen.Score
+		}
+	}
+	si, err := scoreIndex(sc, score)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	cl := "every cell line"
+	if panelLines == nil {
+		if cl, err = cellLineOf(sc, cellLine); err != nil {
+			return nil, "", nil, err
+		}
+	}
+	tableLine := cl
+	if panelLines != nil {
+		tableLine = ""
+	}
+	table, _, err := active.ScreenTable(sc, si, tableLine)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	cellIdx := max(drugcomb.IndexName(sc.CellLines, cl), 0)
+	lines := panelLines
+	if lines == nil {
+		ml := 0 // a one-line model's only line, or the named line of a panel model
+		if tm.Meta != nil && len(tm.Meta.Screen.CellLines) > 1 {
+			if ml = drugcomb.IndexName(tm.Meta.Screen.CellLines, cl); ml < 0 {
+				return nil, "", nil, fmt.Errorf("%w: --cell-line %s: %s was trained on %s", ErrUsage, cl, modelPath, strings.Join(tm.Meta.Screen.CellLines, ", "))
+			}
+		}
+		lines = []active.LinePair{{Screen: cellIdx, Model: ml}}
+	}
+	return lines, cl, table, nil
+}
+
+// suggestRows are the rows of the suggestions file for the picked
+// candidates: the model's predictions, the acquisition's score and the
+// reason for each (its rank, the caps, the interval).
+func suggestRows(sc *drugcomb.Screen, acq active.Acquisition, cands []active.Pair, ap, acqIn []active.Prediction, scores []float64, intervals []active.Interval, pick []int, perDrug, perLine int, iv intervalOptions) []suggest.Suggestion {
 	var rows []suggest.Suggestion
 	for rank, i := range pick {
 		p := cands[i]
@@ -311,9 +337,5 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 		}
 		rows = append(rows, s)
 	}
-	if err := suggest.WriteFile(out, rows); err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stdout, "wrote %d suggestions (%s by %s, from %d unmeasured pairs on %s; %s) to %s\n%s\n", len(rows), acq, m.Name(), len(cands), cl, active.MaxPerDrugNote(perDrug), out, m.AleatoricNote())
-	return nil
+	return rows
 }

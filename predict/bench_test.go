@@ -1,18 +1,19 @@
-package cli
+package predict
 
 import (
 	"path/filepath"
 	"strconv"
 	"testing"
 
+	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/uq"
 )
 
-// BenchmarkPredWriter measures writing one 65,536-pair chunk of
+// BenchmarkWriter measures writing one 65,536-pair chunk of
 // predictions (deup predict's chunk), without and with the interval
 // columns of --coverage 0.9, in each format.
-func BenchmarkPredWriter(b *testing.B) {
+func BenchmarkWriter(b *testing.B) {
 	const n = 1 << 16
 	ids := make([]string, 400)
 	for i := range ids {
@@ -25,9 +26,9 @@ func BenchmarkPredWriter(b *testing.B) {
 		pred[i] = model.Prediction{Mu: float64(i%97) - 40, SigmaTotal: 1 + float64(i%13), SigmaEpistemic: 1, SigmaAleatoric: 0.5}
 	}
 	// A screen's worth of measured pairs (PC-3 has about 3000).
-	measured := map[measuredKey]float64{}
+	measured := map[drugcomb.PairKey]float64{}
 	for i := 0; i < 3000; i++ {
-		measured[newMeasuredKey(ids[i%400], ids[(i*7+1)%400])] = float64(i)
+		measured[drugcomb.NewPairKey(ids[i%400], ids[(i*7+1)%400])] = float64(i)
 	}
 	scores := make([]float64, 144)
 	for i := range scores {
@@ -44,14 +45,14 @@ func BenchmarkPredWriter(b *testing.B) {
 				b.ReportAllocs()
 				path := filepath.Join(b.TempDir(), "p."+format)
 				for i := 0; i < b.N; i++ {
-					w, err := newPredWriter(path, &predWriter{cal: c, coverage: 0.9, names: ids, cellLine: "PC-3", score: "combo_score", measured: measured})
+					w, err := Create(path, &Table{Cal: c, Coverage: 0.9, Drugs: Drugs{IDs: ids, Names: ids}, Lines: []string{"PC-3"}, Score: "combo_score", Measured: []map[drugcomb.PairKey]float64{measured}})
 					if err != nil {
 						b.Fatal(err)
 					}
-					if err := w.write(ids, pairs, pred, nil); err != nil {
+					if err := w.Write(pairs, pred, nil); err != nil {
 						b.Fatal(err)
 					}
-					if err := w.commit(); err != nil {
+					if err := w.Commit(); err != nil {
 						b.Fatal(err)
 					}
 				}

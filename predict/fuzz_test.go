@@ -1,6 +1,7 @@
-package cli
+package predict
 
 import (
+	"github.com/deup-screening/deup/active"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -60,17 +61,17 @@ func FuzzPredictionsRoundTrip(f *testing.F) {
 		}
 		for _, format := range []string{"csv", "arrow", "parquet"} {
 			path := filepath.Join(t.TempDir(), "p."+format)
-			w, err := newPredWriter(path, &predWriter{names: ids})
+			w, err := Create(path, &Table{Drugs: Drugs{IDs: ids, Names: ids}, Lines: []string{""}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := w.write(ids, ps, pred, nil); err != nil {
+			if err := w.Write(ps, pred, nil); err != nil {
 				t.Fatal(err)
 			}
-			if err := w.commit(); err != nil {
+			if err := w.Commit(); err != nil {
 				t.Fatal(err)
 			}
-			bl, err := pairs.NewBuilder(s, 0)
+			bl, err := pairs.NewBuilder(s, 0, active.DefaultKappa)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,0 +1,78 @@
+package rl
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// The runs are handed out longest first: deup-dqn, boot-dqn, dqn,
+// mcdropout-dqn, random (ranking measured in docs/rl.md), whatever the
+// order of --agents.
+func TestByCost(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"dqn,deup-dqn,mcdropout-dqn,boot-dqn", "deup-dqn,boot-dqn,dqn,mcdropout-dqn"},
+		{"random,mcdropout-dqn,dqn", "dqn,mcdropout-dqn,random"},
+		{"boot-dqn", "boot-dqn"},
+	} {
+		in := strings.Split(tc.in, ",")
+		if got := strings.Join(ByCost(in), ","); got != tc.want {
+			t.Errorf("ByCost(%s) = %s, want %s", tc.in, got, tc.want)
+		}
+		if strings.Join(in, ",") != tc.in {
+			t.Errorf("ByCost changed its argument to %v", in)
+		}
+	}
+}
+
+type countWatch struct {
+	mu      sync.Mutex
+	started []Job
+	done    int
+}
+
+func (c *countWatch) Start(j Job) func(int, float64) {
+	c.mu.Lock()
+	c.started = append(c.started, j)
+	c.mu.Unlock()
+	return func(int, float64) {}
+}
+
+func (c *countWatch) Done(Job, error) { c.mu.Lock(); c.done++; c.mu.Unlock() }
+
+// TestRunAll: the results of every agent and seed, in seed order, equal to
+// a run of Run alone, whatever the workers; each run watched once.
+func TestRunAll(t *testing.T) {
+	agents := []string{RandomPlay, DQN}
+	var first map[string][]*Result
+	for _, workers := range []int{1, 3} {
+		w := &countWatch{}
+		runs, err := RunAll(context.Background(), "cartpole", agents, 5, 2, 2, workers, Options{}, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(w.started) != 4 || w.done != 4 {
+			t.Fatalf("workers %d: %d started, %d done; want 4", workers, len(w.started), w.done)
+		}
+		if first == nil {
+			first = runs
+			alone, err := Run(context.Background(), "cartpole", DQN, 6, 2, Options{}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(runs[DQN][1].TotalRegret, alone.TotalRegret) {
+				t.Fatalf("dqn seed 6: %v, alone %v", runs[DQN][1].TotalRegret, alone.TotalRegret)
+			}
+			continue
+		}
+		for _, a := range agents {
+			for i := range runs[a] {
+				if !reflect.DeepEqual(runs[a][i].TotalRegret, first[a][i].TotalRegret) {
+					t.Errorf("%s seed %d differs between workers 1 and %d", a, i, workers)
+				}
+			}
+		}
+	}
+}
