@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Config holds the network sizes and the training settings. The zero value
 // of every field means the default shown (the paper's setting where it
@@ -45,6 +48,15 @@ type Config struct {
 	// every method's Fit from Dataset.Lines, and from the model file); at
 	// most 1 means none: a one-line network is the network it always was.
 	lines int
+
+	// lineX holds numeric features of each cell line (lines×k,
+	// standardized; Dataset.LineFeatures, set with lines): the network
+	// adds X_l·W_f (parameter cl.f, k×TowerOut) to the line's embedding,
+	// so a line no training pair measured still gets a line term. nil
+	// without --cell-features, and for a one-line network.
+	// (A pointer, so that Config stays comparable: the methods trained on
+	// one dataset share it.)
+	lineX *[][]float64
 
 	// float64 builds the networks in float64 (gradient checks); default float32.
 	float64 bool
@@ -147,5 +159,48 @@ func (c Config) validate() error {
 	if !(c.LR > 0) || !(c.MinSigma > 0) {
 		return fmt.Errorf("model: config: LR %v and MinSigma %v must be > 0", c.LR, c.MinSigma)
 	}
+	if x := c.lineRows(); x != nil {
+		if c.lines < 2 || len(x) != c.lines {
+			return fmt.Errorf("model: config: %d rows of cell-line features for %d cell lines", len(x), c.lines)
+		}
+		for i, r := range x {
+			if len(r) != len(x[0]) || len(r) == 0 {
+				return fmt.Errorf("model: config: cell-line feature row %d has %d values, row 0 %d", i, len(r), len(x[0]))
+			}
+			for _, v := range r {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return fmt.Errorf("model: config: cell-line feature row %d holds %v", i, v)
+				}
+			}
+		}
+	}
 	return nil
+}
+
+// lineFeatures is the number of numeric features per cell line (0: none).
+func (c Config) lineFeatures() int {
+	if x := c.lineRows(); c.lines >= 2 && len(x) > 0 {
+		return len(x[0])
+	}
+	return 0
+}
+
+// lineRows are the cell-line features (nil: none).
+func (c Config) lineRows() [][]float64 {
+	if c.lineX == nil {
+		return nil
+	}
+	return *c.lineX
+}
+
+// withLines sets the cell lines of a dataset d on a configuration: the
+// number of lines and, with LineFeatures, their features. Every method's
+// Fit calls it.
+func (c Config) withLines(d *Dataset) Config {
+	c.lines = d.Lines()
+	c.lineX = nil
+	if c.lines > 1 && len(d.LineFeatures) > 0 {
+		c.lineX = &d.LineFeatures
+	}
+	return c
 }

@@ -57,7 +57,7 @@ func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progre
 		return err
 	}
 	m.trained = false
-	m.cfg.lines = d.Lines()
+	m.cfg = m.cfg.withLines(d)
 	m.feat = d.Features.Config
 	m.mean, m.sd = standardization(d, split.Train)
 	// μ′ of the novelty fold first (novelty.go), so that the last progress

@@ -9,17 +9,8 @@ import (
 	"testing"
 )
 
-// notYetSplit are the files whose run* functions still hold more than
-// parsing, a call and printing (issue 28; another branch splits them):
-// remove a file here once its commands are split, and the test holds it to
-// the rule.
-var notYetSplit = map[string]bool{
-	"bench.go": true, "campaign.go": true, "suggest.go": true, "tui.go": true,
-}
-
 // TestRunFunctionsShort: a command's run* function parses, calls a domain
-// function and prints; at most 80 lines (issue 28), in every file but
-// notYetSplit's.
+// function and prints; at most 80 lines (issue 28), in every file.
 func TestRunFunctionsShort(t *testing.T) {
 	const maxLines = 80
 	files, err := filepath.Glob("*.go")
@@ -28,7 +19,7 @@ func TestRunFunctionsShort(t *testing.T) {
 	}
 	fset := token.NewFileSet()
 	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") || notYetSplit[f] {
+		if strings.HasSuffix(f, "_test.go") {
 			continue
 		}
 		af, err := parser.ParseFile(fset, f, nil, 0)
