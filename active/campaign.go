@@ -33,18 +33,22 @@ const (
 
 // Config is a campaign's configuration, stored as JSON in its init event.
 type Config struct {
-	Mode        string          `json:"mode"`             // Live or Retrospective
-	Screen      string          `json:"screen,omitempty"` // screen directory (the oracle of a retrospective campaign)
-	Score       string          `json:"score"`            // name of the score column
-	Acquisition string          `json:"acquisition"`      // ParseAcquisition syntax
-	Model       string          `json:"model"`            // surrogate name, see NewSurrogate
-	Features    string          `json:"features"`         // drug features, see DrugFeatures
-	Batch       int             `json:"batch"`            // suggestions per round
-	Rounds      int             `json:"rounds"`           // rounds to run; 0 means no limit
-	MaxPerDrug  int             `json:"max_per_drug"`     // diversity rule; 0 means none
-	Seed        uint64          `json:"seed"`
-	Drugs       []drugcomb.Drug `json:"drugs"`
-	CellLines   []string        `json:"cell_lines"`
+	Mode        string `json:"mode"`             // Live or Retrospective
+	Screen      string `json:"screen,omitempty"` // screen directory (the oracle of a retrospective campaign)
+	Score       string `json:"score"`            // name of the score column
+	Acquisition string `json:"acquisition"`      // ParseAcquisition syntax
+	Model       string `json:"model"`            // surrogate name, see NewSurrogate
+	Features    string `json:"features"`         // drug features, see DrugFeatures
+	Batch       int    `json:"batch"`            // suggestions per round
+	Rounds      int    `json:"rounds"`           // rounds to run; 0 means no limit
+	MaxPerDrug  int    `json:"max_per_drug"`     // diversity rule; 0 means none
+	// MaxPerLine caps the pairs of any one cell line in a round's batch
+	// (0: no cap), for a campaign across the lines of a panel: the rule of
+	// SelectBatchPerLine, as deup suggest --per-line applies it.
+	MaxPerLine int             `json:"max_per_line,omitempty"`
+	Seed       uint64          `json:"seed"`
+	Drugs      []drugcomb.Drug `json:"drugs"`
+	CellLines  []string        `json:"cell_lines"`
 }
 
 // Check validates the configuration.
@@ -58,6 +62,8 @@ func (c Config) Check() error {
 		return fmt.Errorf("active: rounds %d, want >= 0", c.Rounds)
 	case c.MaxPerDrug < 0:
 		return fmt.Errorf("active: max per drug %d, want >= 0", c.MaxPerDrug)
+	case c.MaxPerLine < 0:
+		return fmt.Errorf("active: max per cell line %d, want >= 0", c.MaxPerLine)
 	case len(c.Drugs) < 2:
 		return fmt.Errorf("active: %d drugs, need at least 2", len(c.Drugs))
 	case len(c.CellLines) < 1:
@@ -444,7 +450,7 @@ func (c *Campaign) ProposeWith(ctx context.Context, s Surrogate, acq Acquisition
 	if err != nil {
 		return nil, err
 	}
-	pick := SelectBatch(pool, scores, batch, c.Config.MaxPerDrug)
+	pick := SelectBatchPerLine(pool, scores, batch, c.Config.MaxPerDrug, c.Config.MaxPerLine)
 	version := modelVersion(s.Name(), ev)
 	extra, _ := json.Marshal(map[string]any{"acquisition": acq.String(), "batch": batch, "pool": len(pool)})
 	sev := ledger.Event{Kind: KindSuggest, Round: ev.Round, ModelVersion: version, Extra: string(extra)}
@@ -455,6 +461,9 @@ func (c *Campaign) ProposeWith(ctx context.Context, s Surrogate, acq Acquisition
 			Score: scores[i], Rank: rank + 1, Reason: acq.Reason(p, scores[i], rank+1, len(pool)), Phi: p.Phi}
 		if c.Config.MaxPerDrug > 0 {
 			r.Reason += fmt.Sprintf("; at most %d per drug", c.Config.MaxPerDrug)
+		}
+		if c.Config.MaxPerLine > 0 {
+			r.Reason += fmt.Sprintf("; at most %d per cell line", c.Config.MaxPerLine)
 		}
 		sev.Records = append(sev.Records, r)
 	}

@@ -21,3 +21,12 @@ func MaxPerDrugNote(k int) string {
 	}
 	return fmt.Sprintf("at most %d pairs per drug (--max-per-drug)", k)
 }
+
+// MaxPerLineNote states a per-cell-line cap (Config.MaxPerLine) as the
+// commands print it, or "" for none.
+func MaxPerLineNote(k int) string {
+	if k <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(", at most %d per cell line (--per-line)", k)
+}

@@ -29,6 +29,11 @@ var NetConfig = model.Config{TowerHidden: 256, TowerOut: 128, CombHidden: 64, Si
 // network's sigma_epistemic^2: the v feature of the campaign's DEUP.
 type Net struct {
 	NDrugs int // length of the identity part of x
+	// Lines names the campaign's cell lines. With more than one, x ends
+	// with the Encoder's one-hot of the line, and a Fit whose pairs span
+	// several lines trains the network with its line embedding
+	// (model.Dataset.LineNames); pairs of one line train it as before.
+	Lines  []string
 	Feat   *model.Features
 	Config model.Config
 	Seed   uint64
@@ -61,7 +66,31 @@ func (n *Net) pairOf(x []float64) (model.Pair, error) {
 	if len(idx) != 2 {
 		return model.Pair{}, errors.New("active: deup-net: input is not an identity-encoded pair of two drugs")
 	}
-	return model.Pair{A: idx[0], B: idx[1]}, nil
+	line := 0
+	if k := len(n.Lines); k > 1 && len(x) >= n.NDrugs+k {
+		line = -1
+		for c, v := range x[len(x)-k:] {
+			if v == 1 {
+				line = c
+			}
+		}
+		if line < 0 {
+			return model.Pair{}, errors.New("active: deup-net: input has no cell line")
+		}
+	}
+	return model.Pair{A: idx[0], B: idx[1], Line: line}, nil
+}
+
+// spansLines reports whether pairs hold more than one cell line: only
+// then do the network surrogates learn a line embedding, so a campaign on
+// one line of a panel trains the network it always did.
+func spansLines(pairs []model.Pair) bool {
+	for _, p := range pairs {
+		if p.Line != pairs[0].Line {
+			return true
+		}
+	}
+	return false
 }
 
 // Fit implements deup.Learner.
@@ -80,17 +109,26 @@ func (n *Net) Fit(x [][]float64, y []float64) (deup.Predictor, error) {
 		d.N = append(d.N, 1)
 		d.Var = append(d.Var, math.NaN())
 	}
+	lines := spansLines(d.Pairs)
+	if lines {
+		d.LineNames = n.Lines
+	} else {
+		for i := range d.Pairs {
+			d.Pairs[i].Line = 0
+		}
+	}
 	split := drugcomb.SplitRandom(len(d.Pairs), [3]float64{0.8, 0.2, 0}, n.Seed)
 	m := model.NewDEUP(n.Config)
 	if err := m.Fit(context.Background(), d, split, n.Progress); err != nil {
 		return nil, fmt.Errorf("active: deup-net: %w", err)
 	}
-	return &netModel{net: n, m: m, cache: map[model.Pair]model.Prediction{}}, nil
+	return &netModel{net: n, m: m, lines: lines, cache: map[model.Pair]model.Prediction{}}, nil
 }
 
 type netModel struct {
 	net   *Net
 	m     *model.DEUP
+	lines bool // trained with the line embedding
 	mu    sync.Mutex
 	cache map[model.Pair]model.Prediction
 }
@@ -99,6 +137,9 @@ func (nm *netModel) predict(x []float64) model.Prediction {
 	p, err := nm.net.pairOf(x)
 	if err != nil {
 		return model.Prediction{Mu: math.NaN(), SigmaEpistemic: math.NaN()}
+	}
+	if !nm.lines {
+		p.Line = 0
 	}
 	nm.mu.Lock()
 	defer nm.mu.Unlock()
@@ -135,10 +176,14 @@ type NetMethod struct {
 	Label string
 	Feat  *model.Features
 	New   func(seed uint64) model.Method
+	// Lines names the campaign's cell lines: a Fit whose pairs span
+	// several trains the network with its line embedding (as Net).
+	Lines []string
 	// Progress, when not nil, receives every epoch of the networks trained
 	// by Fit (see WithTrainProgress).
 	Progress func(model.Progress)
 	m        model.Method
+	lines    bool
 }
 
 // Name implements Surrogate.
@@ -148,10 +193,18 @@ func (s *NetMethod) Name() string { return s.Label }
 func (s *NetMethod) Fit(ctx context.Context, ev Evidence) error {
 	d := &model.Dataset{Features: s.Feat}
 	for _, m := range ev.Measured {
-		d.Pairs = append(d.Pairs, model.Pair{A: m.Pair.A, B: m.Pair.B})
+		d.Pairs = append(d.Pairs, model.Pair{A: m.Pair.A, B: m.Pair.B, Line: m.Pair.CellLine})
 		d.Y = append(d.Y, m.Y)
 		d.N = append(d.N, 1)
 		d.Var = append(d.Var, math.NaN())
+	}
+	s.lines = len(s.Lines) > 1 && spansLines(d.Pairs)
+	if s.lines {
+		d.LineNames = s.Lines
+	} else {
+		for i := range d.Pairs {
+			d.Pairs[i].Line = 0
+		}
 	}
 	s.m = s.New(ev.Seed)
 	split := drugcomb.SplitRandom(len(d.Pairs), [3]float64{0.8, 0.2, 0}, ev.Seed)
@@ -169,6 +222,9 @@ func (s *NetMethod) Predict(ctx context.Context, pairs []Pair) ([]Prediction, er
 	mp := make([]model.Pair, len(pairs))
 	for i, p := range pairs {
 		mp[i] = model.Pair{A: p.A, B: p.B}
+		if s.lines {
+			mp[i].Line = p.CellLine
+		}
 	}
 	ps, err := s.m.Predict(s.Feat, mp)
 	if err != nil {

@@ -20,18 +20,55 @@ import (
 // Pairs whose score is NaN (not measured for that column) are left out and
 // counted in skipped.
 func ScreenTable(s *drugcomb.Screen, score int, cellLine string) (t TableOracle, skipped int, err error) {
+	var names []string
+	if cellLine != "" {
+		names = []string{cellLine}
+	}
+	return ScreenTableLines(s, score, names)
+}
+
+// CellLineIndices returns the positions in s.CellLines of the named lines
+// (drugcomb.IndexName's rule: exact, else ignoring case), in the order
+// given; nil names means every line.
+func CellLineIndices(s *drugcomb.Screen, names []string) ([]int, error) {
+	if names == nil {
+		out := make([]int, len(s.CellLines))
+		for i := range out {
+			out[i] = i
+		}
+		return out, nil
+	}
+	var out []int
+	for _, n := range names {
+		cl := drugcomb.IndexName(s.CellLines, n)
+		if cl < 0 {
+			return nil, fmt.Errorf("active: screen %s has no cell line %q (has %s)", s.Name, n, strings.Join(s.CellLines, ", "))
+		}
+		if !slices.Contains(out, cl) {
+			out = append(out, cl)
+		}
+	}
+	return out, nil
+}
+
+// ScreenTableLines is ScreenTable on the named cell lines (nil: every
+// line): the oracle of a campaign across the lines of a panel. The pairs
+// keep their line's position in s.CellLines.
+func ScreenTableLines(s *drugcomb.Screen, score int, cellLines []string) (t TableOracle, skipped int, err error) {
 	if score < 0 || score >= len(s.ScoreNames) {
 		return nil, 0, fmt.Errorf("active: screen %s has no score column %d", s.Name, score)
 	}
-	cl := -1
-	if cellLine != "" {
-		if cl = drugcomb.IndexName(s.CellLines, cellLine); cl < 0 {
-			return nil, 0, fmt.Errorf("active: screen %s has no cell line %q (has %s)", s.Name, cellLine, strings.Join(s.CellLines, ", "))
-		}
+	idx, err := CellLineIndices(s, cellLines)
+	if err != nil {
+		return nil, 0, err
+	}
+	keep := make([]bool, len(s.CellLines))
+	for _, i := range idx {
+		keep[i] = true
 	}
 	t = TableOracle{}
 	for i, p := range s.Pairs {
-		if cl >= 0 && p.CellLine != cl {
+		if p.CellLine >= 0 && p.CellLine < len(keep) && !keep[p.CellLine] {
 			continue
 		}
 		if p.A == p.B || p.A < 0 || p.B < 0 || p.A >= len(s.Drugs) || p.B >= len(s.Drugs) || p.CellLine < 0 || p.CellLine >= len(s.CellLines) {
@@ -49,7 +86,7 @@ func ScreenTable(s *drugcomb.Screen, score int, cellLine string) (t TableOracle,
 		t[k] = y
 	}
 	if len(t) == 0 {
-		return nil, skipped, fmt.Errorf("active: screen %s has no measured pairs for %q", s.Name, cellLine)
+		return nil, skipped, fmt.Errorf("active: screen %s has no measured pairs for %q", s.Name, strings.Join(cellLines, ","))
 	}
 	return t, skipped, nil
 }
@@ -169,7 +206,9 @@ func NewSurrogateFor(cfg Config, enc Encoder) (Surrogate, error) {
 		if err != nil {
 			return nil, fmt.Errorf("active: %s: %w", cfg.Model, err)
 		}
-		return newNetMethod(cfg.Model, f), nil
+		m := newNetMethod(cfg.Model, f)
+		m.Lines = cfg.CellLines
+		return m, nil
 	case "deup-net":
 	default:
 		return NewSurrogate(cfg.Model, enc)
@@ -185,6 +224,7 @@ func NewSurrogateFor(cfg Config, enc Encoder) (Surrogate, error) {
 	if err != nil {
 		return nil, err
 	}
+	n.Lines = cfg.CellLines
 	return &netDEUP{DEUP{Enc: enc, Main: n, Density: PairCountDensity{NDrugs: len(cfg.Drugs)}}}, nil
 }
 

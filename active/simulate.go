@@ -62,6 +62,7 @@ type SimConfig struct {
 	Batch      int        // pairs per round
 	Rounds     int        // rounds per run
 	MaxPerDrug int        // diversity rule (0: none)
+	MaxPerLine int        // at most this many pairs of one cell line per batch (0: none); Config.MaxPerLine
 	Strategies []Strategy // compared on the same initial sets
 	Seeds      int        // runs per strategy; seed s uses Seed0+s
 	Seed0      uint64
@@ -166,7 +167,7 @@ func simulateOne(ctx context.Context, t TableOracle, top map[Pair]bool, base Con
 	}
 	cc := base
 	cc.Mode, cc.Model, cc.Acquisition = Retrospective, st.Model, st.Acquisition
-	cc.Batch, cc.Rounds, cc.MaxPerDrug, cc.Seed, cc.Features = cfg.Batch, cfg.Rounds, cfg.MaxPerDrug, seed, cfg.Features
+	cc.Batch, cc.Rounds, cc.MaxPerDrug, cc.MaxPerLine, cc.Seed, cc.Features = cfg.Batch, cfg.Rounds, cfg.MaxPerDrug, cfg.MaxPerLine, seed, cfg.Features
 	enc, err := NewEncoder(cc)
 	if err != nil {
 		return tr, err

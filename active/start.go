@@ -17,13 +17,13 @@ func DefaultInit(measured int) int { return int(math.Round(0.1 * float64(measure
 const DefaultRetrospectiveRounds = 10
 
 // Start returns the initial measurements and the candidates of a campaign
-// with cfg over table, the screen's measured pairs on cell line cellLine
-// of a screen with nDrugs drugs:
+// with cfg over table, the screen's measured pairs on cellLines (one line,
+// or the lines of a campaign across a panel) of a screen with nDrugs drugs:
 //   - retrospective: init pairs of table (DefaultInit when 0) drawn with
 //     cfg.Seed (SplitInitial); the others are the candidates;
 //   - live: every pair of table, in sorted order; the candidates are cands
 //     when not nil, else every unmeasured pair (AllUnmeasured).
-func Start(cfg Config, table TableOracle, init, nDrugs, cellLine int, cands []Pair) ([]Measurement, []Pair, error) {
+func Start(cfg Config, table TableOracle, init, nDrugs int, cellLines []int, cands []Pair) ([]Measurement, []Pair, error) {
 	switch cfg.Mode {
 	case Retrospective:
 		if cands != nil {
@@ -42,7 +42,7 @@ func Start(cfg Config, table TableOracle, init, nDrugs, cellLine int, cands []Pa
 			initial = append(initial, Measurement{Pair: p, Y: table[p]})
 		}
 		if cands == nil {
-			cands = AllUnmeasured(table, nDrugs, []int{cellLine})
+			cands = AllUnmeasured(table, nDrugs, cellLines)
 		}
 		return initial, cands, nil
 	}
@@ -50,16 +50,17 @@ func Start(cfg Config, table TableOracle, init, nDrugs, cellLine int, cands []Pa
 }
 
 // CandidatePairs returns the pairs of the candidate rows rs (ParseCandidates
-// of the file name) on cell line cellLine. A pair listed twice or already
+// of the file name), whose CellLine indexes cellLines (the campaign's lines
+// the file was parsed against), on those lines. A pair listed twice or already
 // measured in table is refused; every such problem is named by file:line,
 // all of them joined in the error.
-func CandidatePairs(rs []Result, name string, cellLine int, measured TableOracle) ([]Pair, error) {
+func CandidatePairs(rs []Result, name string, cellLines []int, measured TableOracle) ([]Pair, error) {
 	seen := map[Pair]int{}
 	var out []Pair
 	var errs []error
 	for _, r := range rs {
 		p := r.Pair
-		p.CellLine = cellLine
+		p.CellLine = cellLines[p.CellLine]
 		if l, dup := seen[p]; dup {
 			errs = append(errs, fmt.Errorf("%s:%d: pair listed twice (first on line %d)", name, r.Line, l))
 			continue

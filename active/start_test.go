@@ -35,7 +35,7 @@ func TestStart(t *testing.T) {
 		{"live, given candidates", live, half(table), 0, []Pair{{0, 1, 0}}, 23, 1, false},
 		{"live with init", live, table, 5, nil, 0, 0, true},
 	} {
-		init, cands, err := Start(c.cfg, c.table, c.init, 10, 0, c.cands)
+		init, cands, err := Start(c.cfg, c.table, c.init, 10, []int{0}, c.cands)
 		if (err != nil) != c.err {
 			t.Errorf("%s: error %v, want %v", c.name, err, c.err)
 			continue
@@ -50,7 +50,7 @@ func TestStart(t *testing.T) {
 		}
 	}
 	// The retrospective draw is SplitInitial's with the campaign's seed.
-	a, _, _ := Start(retro, table, 0, 10, 0, nil)
+	a, _, _ := Start(retro, table, 0, 10, []int{0}, nil)
 	b, _, _ := SplitInitial(table, 5, retro.Seed)
 	for i := range a {
 		if a[i] != b[i] {
@@ -80,7 +80,7 @@ func TestCandidatePairs(t *testing.T) {
 		{Measurement{Pair: Pair{0, 1, 0}}, 4},
 		{Measurement{Pair: Pair{0, 2, 0}}, 5},
 	}
-	got, err := CandidatePairs(rs, "c.csv", 3, measured)
+	got, err := CandidatePairs(rs, "c.csv", []int{3}, measured)
 	if len(got) != 2 || got[0] != (Pair{0, 1, 3}) || got[1] != (Pair{0, 2, 3}) {
 		t.Errorf("pairs %v, want (0,1)@3 and (0,2)@3", got)
 	}
@@ -157,5 +157,35 @@ func TestCheckScreen(t *testing.T) {
 		if (err == nil) != c.ok || err != nil && !errors.Is(err, ErrScreenChanged) {
 			t.Errorf("%s: %v, want ok %v", c.name, err, c.ok)
 		}
+	}
+}
+
+// TestStartLines: a live campaign across lines starts from every measured
+// pair of them and proposes the unmeasured pairs of each line; candidate
+// rows parsed against the campaign's lines (index into cellLines) move to
+// those lines.
+func TestStartLines(t *testing.T) {
+	table := TableOracle{{0, 1, 2}: 1, {1, 2, 5}: 2}
+	cfg := Config{Mode: Live}
+	init, cands, err := Start(cfg, table, 0, 3, []int{2, 5}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 3 drugs: pairs (0,1) (0,2) (1,2) on lines 2 and 5, less the 2 measured
+	if len(init) != 2 || len(cands) != 4 {
+		t.Fatalf("%d initial, %d candidates %v; want 2 and 4", len(init), len(cands), cands)
+	}
+	for _, p := range cands {
+		if p.CellLine != 2 && p.CellLine != 5 {
+			t.Errorf("candidate %v on another line", p)
+		}
+	}
+	rs := []Result{{Measurement{Pair: Pair{0, 2, 0}}, 2}, {Measurement{Pair: Pair{0, 2, 1}}, 3}, {Measurement{Pair: Pair{1, 2, 1}}, 4}}
+	got, err := CandidatePairs(rs, "c.csv", []int{2, 5}, table)
+	if len(got) != 2 || got[0] != (Pair{0, 2, 2}) || got[1] != (Pair{0, 2, 5}) {
+		t.Errorf("pairs %v, want (0,2)@2 and (0,2)@5", got)
+	}
+	if err == nil || !strings.Contains(err.Error(), "c.csv:4: pair already measured") {
+		t.Errorf("error %v, want the measured (1,2)@5 named", err)
 	}
 }

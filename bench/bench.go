@@ -255,6 +255,14 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 	if cfg.PerLineReference && nl < 2 {
 		return nil, fmt.Errorf("bench: the per-line reference needs a dataset with several cell lines")
 	}
+	// The per-line reference's models are one-line models, trained with
+	// the one-line settings; the methods on a panel take the panel's
+	// (training.MethodConfig.Panel) in the fields cfg leaves zero.
+	lineCfg := cfg
+	if nl > 1 {
+		mc := training.MethodConfig{Model: cfg.Model, DUE: cfg.DUE}.Panel()
+		cfg.Model, cfg.DUE = mc.Model, mc.DUE
+	}
 	rows := cfg.Rows()
 	byName := map[string]*Row{}
 	for _, name := range rows {
@@ -369,7 +377,7 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 		if j.line >= 0 {
 			set := perLine[j.out]
 			// Each line writes its own test and validation slots.
-			secs, err := runPerLine(ctx, d, cfg, j.seed, j.split, j.line, set.test, set.val, progress)
+			secs, err := runPerLine(ctx, d, lineCfg, j.seed, j.split, j.line, set.test, set.val, progress)
 			if err != nil {
 				return err
 			}
@@ -381,7 +389,7 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 			mu.Unlock()
 			report(Event{Method: j.name, Seed: j.seed, Train: model.Progress{Done: true}})
 			if last {
-				outs[j.out] = jobOut{rows: []jobRow{{PerLine, set.test, fmt.Sprintf("%s: one DEUP model per cell line, trained on that line alone (same split, same test pairs)", PerLine), set.val}}, secs: set.secs}
+				outs[j.out] = jobOut{rows: []jobRow{{PerLine, set.test, fmt.Sprintf("%s: one network per cell line, trained on that line alone (same split, same test pairs): mu alone (squared error, one-line settings), sigma = the line's validation RMSE of mu", PerLine), set.val}}, secs: set.secs}
 			}
 			return nil
 		}
@@ -481,12 +489,34 @@ func seenDrugs(d *model.Dataset, idx []int) map[int]bool {
 
 // runJob trains one method on one seed's split and predicts its test pairs.
 func runJob(ctx context.Context, d *model.Dataset, cfg Config, name string, seed uint64, split drugcomb.Split, progress func(model.Progress)) (jobOut, error) {
+	if name == DEUP && noveltyInert(d, split) {
+		cfg.Model.NoveltyHoldout = -1
+	}
 	m := newMethod(name, cfg, seed)
 	t0 := time.Now()
 	if err := m.Fit(ctx, d, split, progress); err != nil {
 		return jobOut{}, fmt.Errorf("bench: %s, seed %d: %w", name, seed, err)
 	}
 	return predictJob(d, cfg, name, seed, split, m, time.Since(t0).Seconds())
+}
+
+// noveltyInert reports whether DEUP's novelty fold (model/novelty.go)
+// cannot change a prediction the benchmark scores: every drug of the
+// validation and test pairs is a drug of a training pair. The fold scales
+// σ_total by 1 + β₁ν + β₂ν², and ν, the pair's effective number of drugs
+// unlike every D_in drug, is exactly 0 for a drug of D_in (Tanimoto 1 to
+// itself); so the fold's extra training of μ′ (as long as DEUP's own) is
+// skipped there, with the same numbers (TestNoveltyInertSameNumbers).
+func noveltyInert(d *model.Dataset, split drugcomb.Split) bool {
+	seen := seenDrugs(d, split.Train)
+	for _, part := range [][]int{split.Val, split.Test} {
+		for _, i := range part {
+			if !seen[d.Pairs[i].A] || !seen[d.Pairs[i].B] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // predictJob predicts the test pairs with the trained method m (and the
@@ -548,12 +578,14 @@ func predictJob(d *model.Dataset, cfg Config, name string, seed uint64, split dr
 // come last: many jobs of one size fill the end evenly.
 func feedRank(method string) int {
 	switch method {
-	case DEUP, PerLine:
+	case DEUP:
 		return 0
 	case MCDropout:
 		return 1
 	case DUE:
 		return 2
+	case PerLine:
+		return 4 // one line's μ, the shortest: many of them fill the end evenly
 	}
 	return 3 // an ensemble member
 }

@@ -11,6 +11,27 @@
 //   - constant: DEUP's μ with one σ for every pair, equal to the RMSE of
 //     DEUP's μ on the validation split. A method claims per-pair uncertainty
 //     only if it beats this row's loglik and crps.
+//   - per-line (a panel, Config.PerLineReference): one network per cell
+//     line, trained on that line's pairs of the seed's train and
+//     validation split alone and scored on the same test pairs: the
+//     two-tower μ alone (the paper's sizes and the one-line settings,
+//     squared error, as an ensemble member is trained), σ the line's
+//     validation RMSE of μ, one number per line (the constant row's
+//     recipe, per line). Its per-line corr is null (σ constant within a
+//     line). Not a DEUP per line: see PerLine.
+//
+// On a panel (a dataset with several cell lines) the methods train with
+// the panel's settings in the fields Config.Model and Config.DUE leave
+// zero (training.MethodConfig.Panel: batch 512, patience 5, at most 30
+// epochs, learning rate 3e-4; docs/panel.md), the per-line reference's
+// networks with the one-line defaults. A one-line dataset is trained as
+// before.
+//
+// DEUP's novelty fold (model/novelty.go, a second training of μ′) is
+// skipped where it cannot change a scored number: when every drug of the
+// validation and test pairs is a drug of a training pair (noveltyInert),
+// where its σ scale is exactly 1. The numbers are the same (tested); only
+// the train seconds drop.
 //
 // On a screen with a known truth (the synthetic default), Result also holds,
 // per method, how σ_epistemic tracks the true excess risk |μ − E[y]| (the

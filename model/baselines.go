@@ -102,7 +102,7 @@ func (e *Ensemble) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, pr
 		return err
 	}
 	e.trained = false
-	e.cfg.lines = d.Lines()
+	e.cfg = e.cfg.withLines(d)
 	e.feat = d.Features.Config
 	e.mean, e.sd = standardization(d, split.Train)
 	e.nets, e.fwds = nil, nil
@@ -221,7 +221,7 @@ func (m *MCDropout) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, p
 		return err
 	}
 	m.trained = false
-	m.cfg.lines = d.Lines()
+	m.cfg = m.cfg.withLines(d)
 	m.feat = d.Features.Config
 	m.mean, m.sd = standardization(d, split.Train)
 	m.net = newNetwork(m.cfg, d.Features.Config.Dim(), false, m.cfg.Seed)

@@ -27,6 +27,12 @@ type Dataset struct {
 	// than one, the networks learn an embedding per line (net.go); with
 	// one or none, every Pair.Line is 0 and nothing changes.
 	LineNames []string
+	// LineFeatures holds numeric features of each line (Lines()×k,
+	// standardized: drugcomb.CellFeatures.Standardized), for a dataset
+	// with several lines; nil for none. The networks add a linear map of
+	// them to the line's embedding (Config.lineX), so a line without
+	// training pairs is not a blank.
+	LineFeatures [][]float64
 }
 
 // Lines is the number of cell lines of the dataset (at least 1).

@@ -57,7 +57,7 @@ func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progre
 		return err
 	}
 	m.trained = false
-	m.cfg.lines = d.Lines()
+	m.cfg = m.cfg.withLines(d)
 	m.feat = d.Features.Config
 	m.mean, m.sd = standardization(d, split.Train)
 	// μ′ of the novelty fold first (novelty.go), so that the last progress
@@ -295,7 +295,7 @@ func (m *DEUP) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 				// The activations of μ's last layer first (bit 0; μ and
 				// φ do not depend on the bit or the σ features).
 				m.fwd.pairs(f, pa[:len(part)], pb[:len(part)], pl[:len(part)], 0, nil, mu[:len(part)], nil, hk)
-				m.sref.dynamicRows(sctx, f, pa[:len(part)], pb[:len(part)], hk, h, sk)
+				m.sref.dynamicRows(sctx, f, pa[:len(part)], pb[:len(part)], pl[:len(part)], hk, h, sk)
 			}
 		}
 		m.fwd.pairsSide(f, pa[:len(part)], pb[:len(part)], pl[:len(part)], 1, sk, mu[:len(part)], sig[:len(part)], hk)

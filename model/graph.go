@@ -114,7 +114,25 @@ func (n *network) buildGraph(u, b int, kind lossKind, dropout bool, sh *gradShar
 	if n.cfg.lines > 1 {
 		var lN *nn.Node
 		gr.l, lN = input("L", b, n.cfg.lines)
-		pe = g.Add(pe, g.Dense(lN, P("cl.e"), nil))
+		E := P("cl.e")
+		if k := n.cfg.lineFeatures(); k > 0 {
+			// E_l + X_l·W_f: the features are a constant input.
+			xt, xN := input("LX", n.cfg.lines, k)
+			switch d := xt.Data().(type) {
+			case []float32:
+				for i, r := range n.cfg.lineRows() {
+					for j, v := range r {
+						d[i*k+j] = float32(v)
+					}
+				}
+			case []float64:
+				for i, r := range n.cfg.lineRows() {
+					copy(d[i*k:], r)
+				}
+			}
+			E = g.Add(E, g.Dense(xN, P("cl.f"), nil))
+		}
+		pe = g.Add(pe, g.Dense(lN, E, nil))
 	}
 	c1 := g.ReLU(g.Linear(pe, P("c1.w"), P("c1.b")))
 	if dropout {

@@ -72,11 +72,23 @@ func (in *inferer[T]) ensure(f *Features, drugs []int) {
 	nd := f.NumDrugs()
 	if nl := cfg.lines; nl > 1 && in.lp == nil {
 		to := cfg.TowerOut
+		E := in.w("cl.e")
+		if k := cfg.lineFeatures(); k > 0 {
+			// E_l + X_l·W_f (graph.go)
+			E = append([]T(nil), E...)
+			x := make([]T, 0, nl*k)
+			for _, r := range cfg.lineRows() {
+				for _, v := range r {
+					x = append(x, T(v))
+				}
+			}
+			gemm(nl, to, k, x, k, in.w("cl.f"), to, 1, E, to)
+		}
 		in.lp = make([]T, nl*ch)
-		gemm(nl, ch, to, in.w("cl.e"), to, in.w("c1.w"), ch, 0, in.lp, ch)
+		gemm(nl, ch, to, E, to, in.w("c1.w"), ch, 0, in.lp, ch)
 		if in.n.sigma {
 			in.lq = make([]T, nl*sh)
-			gemm(nl, sh, to, in.w("cl.e"), to, in.w("s1.w"), sh, 0, in.lq, sh)
+			gemm(nl, sh, to, E, to, in.w("s1.w"), sh, 0, in.lq, sh)
 		}
 	}
 	if in.feats != f {

@@ -178,9 +178,36 @@ func TestOneLineUnchanged(t *testing.T) {
 	}
 }
 
+// TestSigmaLineRow checks the lines σ feature against its definition
+// (sigmadyn.go) evaluated by hand: line 0 has D_in sum of (y − μ)² 4 over
+// 2 pairs, line 1 none, all D_in 6 over 3 pairs (g = 2), κ = 2. Unseen on
+// line 0: n 2, s = sqrt((4 + 2·2)/(2 + 2)) = sqrt(2). A D_in pair of line
+// 0 with |y − μ| = 1 leaves itself out: n 1, g = 5/2, s = sqrt((3 + 5)/3).
+// Line 1, or a line unknown to D_in: n 0, s = sqrt(g) = sqrt(2).
+func TestSigmaLineRow(t *testing.T) {
+	dy := &sigmaDyn{Lines: []errSum{{4, 2}, {0, 0}}, LinesAll: errSum{6, 3}}
+	for _, tc := range []struct {
+		name string
+		l    int
+		in   bool
+		n, s float64
+	}{
+		{"unseen, line 0", 0, false, 2, math.Sqrt(2)},
+		{"D_in pair, line 0", 0, true, 1, math.Sqrt(8.0 / 3)},
+		{"line without D_in pairs", 1, false, 0, math.Sqrt(2)},
+		{"line unknown to the model", 7, false, 0, math.Sqrt(2)},
+	} {
+		c, s := dy.lineRow(tc.l, tc.in, 1)
+		if math.Abs(c-math.Log1p(tc.n)) > 1e-12 || math.Abs(s-math.Log(tc.s)) > 1e-12 {
+			t.Errorf("%s: log1p n %.15g, log s %.15g; want %.15g, %.15g", tc.name, c, s, math.Log1p(tc.n), math.Log(tc.s))
+		}
+	}
+}
+
 // TestSigmaLineFeatures: the lines σ feature gives each pair its line's
-// in-sample count and target spread, leaving a D_in pair out of its own
-// line's statistics, and a model with it saves and loads.
+// in-sample count and μ's residual spread there, leaving a D_in pair out
+// of its own line's sums; a noisier line gets the larger spread, and a
+// model with it saves and loads.
 func TestSigmaLineFeatures(t *testing.T) {
 	tp := linesToy(3)
 	// Line 2 is noisier and half of it is dropped from D_in.
@@ -194,48 +221,36 @@ func TestSigmaLineFeatures(t *testing.T) {
 		}
 		train = append(train, i)
 	}
+	tp.split.Train = train
 	sf, err := ParseSigmaFeatures("lines")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, all := datasetSigmaFeatures(sf, tp.d, train, tp.split.Val)
-	if len(r.LineStats) != 3 {
-		t.Fatalf("%d cell lines of statistics", len(r.LineStats))
-	}
-	raw := func(i int, col int) float64 { return all[i*2+col]*r.SD[col] + r.Mean[col] }
-	v0, v2 := tp.split.Val[0], -1
-	for _, i := range tp.split.Val {
-		if tp.d.Pairs[i].Line == 2 {
-			v2 = i
-			break
-		}
-	}
-	if tp.d.Pairs[v0].Line == 2 {
-		t.Skip("toy split starts with line 2")
-	}
-	if c0, c2 := raw(v0, 0), raw(v2, 0); !(c2 < c0) {
-		t.Errorf("log1p count: line %d %.3f, line 2 %.3f (line 2 has fewer in-sample pairs)", tp.d.Pairs[v0].Line, c0, c2)
-	}
-	if s0, s2 := raw(v0, 1), raw(v2, 1); !(s2 > s0) {
-		t.Errorf("log spread: line %d %.3f, line 2 %.3f (line 2 is noisier)", tp.d.Pairs[v0].Line, s0, s2)
-	}
-	// Leave-pair-out: a D_in pair's count is one less than a D_out pair's
-	// on the same line.
-	in := train[0]
-	var out int
-	for _, i := range tp.split.Val {
-		if tp.d.Pairs[i].Line == tp.d.Pairs[in].Line {
-			out = i
-			break
-		}
-	}
-	if a, b := math.Expm1(raw(in, 0)), math.Expm1(raw(out, 0)); math.Abs(b-a-1) > 1e-9 {
-		t.Errorf("in-sample count %v, out-of-sample %v: want one less", a, b)
+	if !sf.dynamic() || sf.static() != 0 {
+		t.Fatalf("lines: dynamic %v, %d static columns; want a network-dependent feature", sf.dynamic(), sf.static())
 	}
 	cfg := Config{TowerHidden: 16, TowerOut: 8, CombHidden: 16, SigmaHidden: 8, BatchSize: 32, MaxEpochs: 3, Patience: 3, Seed: 3, SigmaFeatures: sf}
 	m := NewDEUP(cfg)
 	if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
 		t.Fatal(err)
+	}
+	dy := m.sref.Dyn
+	if len(dy.Lines) != 3 {
+		t.Fatalf("%d cell lines of residual sums", len(dy.Lines))
+	}
+	n := [3]float64{}
+	for _, i := range train {
+		n[tp.d.Pairs[i].Line]++
+	}
+	for l := range 3 {
+		if dy.Lines[l].N != n[l] {
+			t.Errorf("line %d: %v D_in pairs counted, want %v", l, dy.Lines[l].N, n[l])
+		}
+	}
+	_, s0 := dy.lineRow(0, false, 0)
+	_, s2 := dy.lineRow(2, false, 0)
+	if !(s2 > s0) {
+		t.Errorf("log residual spread: line 0 %.3f, line 2 %.3f (line 2 is noisier)", s0, s2)
 	}
 	test := make([]Pair, len(tp.split.Test))
 	for k, i := range tp.split.Test {

@@ -94,6 +94,11 @@ func newNetwork(cfg Config, dim int, sigma bool, seed uint64) *network {
 		// training pair measured keeps E_l = 0, the pair's embedding
 		// alone, instead of a random offset.
 		add("cl.e", groupTower, cfg.lines, to, to)
+		if k := cfg.lineFeatures(); k > 0 {
+			// W_f (k×TowerOut): the line's numeric features X_l map to
+			// X_l·W_f, added to E_l. Also 0 at the start.
+			add("cl.f", groupTower, k, to, k)
+		}
 	}
 	n.init(seed)
 	return n
@@ -107,13 +112,13 @@ func (n *network) init(seed uint64) {
 	for _, p := range n.params {
 		switch d := p.t.Data().(type) {
 		case []float32:
-			if p.name == "cl.e" {
+			if p.name == "cl.e" || p.name == "cl.f" {
 				clear(d) // the cell-line embedding starts at 0 (newNetwork)
 				break
 			}
 			nn.InitLinear(d, p.fanIn, rng)
 		case []float64:
-			if p.name == "cl.e" {
+			if p.name == "cl.e" || p.name == "cl.f" {
 				clear(d)
 				break
 			}

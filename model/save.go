@@ -69,15 +69,18 @@ type fileConfig struct {
 	// Lines is the number of cell-line embeddings (cl.e); absent (0) for
 	// a one-line network, so one-line files are unchanged.
 	Lines int `json:",omitempty"`
+	// LineFeatures are the standardized numeric features of each line
+	// (--cell-features; lines×k, the input of cl.f); absent without them.
+	LineFeatures [][]float64 `json:",omitempty"`
 }
 
 func toFileConfig(c Config) fileConfig {
-	return fileConfig{c.TowerHidden, c.TowerOut, c.CombHidden, c.SigmaHidden, c.LR, c.WeightDecay, c.BatchSize, c.MaxEpochs, c.Patience, c.MinSigma, c.Seed, c.lines}
+	return fileConfig{c.TowerHidden, c.TowerOut, c.CombHidden, c.SigmaHidden, c.LR, c.WeightDecay, c.BatchSize, c.MaxEpochs, c.Patience, c.MinSigma, c.Seed, c.lines, c.lineRows()}
 }
 
 func (f fileConfig) config() Config {
 	return Config{TowerHidden: f.TowerHidden, TowerOut: f.TowerOut, CombHidden: f.CombHidden, SigmaHidden: f.SigmaHidden,
-		LR: f.LR, WeightDecay: f.WeightDecay, BatchSize: f.BatchSize, MaxEpochs: f.MaxEpochs, Patience: f.Patience, MinSigma: f.MinSigma, Seed: f.Seed, lines: f.Lines}
+		LR: f.LR, WeightDecay: f.WeightDecay, BatchSize: f.BatchSize, MaxEpochs: f.MaxEpochs, Patience: f.Patience, MinSigma: f.MinSigma, Seed: f.Seed, lines: f.Lines, lineX: lineRowsOf(f.LineFeatures)}
 }
 
 // writeModel writes the header and the networks' parameters.
@@ -293,6 +296,15 @@ func impliedParams(c Config, dim int, sigma bool) float64 {
 	}
 	if c.lines > 1 {
 		n += float64(c.lines) * to
+		n += float64(c.lineFeatures()) * to
 	}
 	return n
+}
+
+// lineRowsOf is Config.lineX for the features of a file (nil: none).
+func lineRowsOf(x [][]float64) *[][]float64 {
+	if len(x) == 0 {
+		return nil
+	}
+	return &x
 }

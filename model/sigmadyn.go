@@ -31,6 +31,14 @@ import (
 //     trained as DEUP's μ with D_in and D_out swapped (it never sees
 //     D_in; DEUP.Fit trains it first, with its own seed). μ′'s residuals
 //     are fixed; μ's are refreshed as for error.
+//   - lines (a panel): the pair's cell line's number of D_in pairs n_l
+//     and μ's residual spread on them, s_l = sqrt((Σ (y − μ)² +
+//     κ·g) / (n_l + κ)), g the mean (y − μ)² over all D_in pairs and κ =
+//     spreadPrior; two columns, log1p n_l and log s_l. A D_in pair is left
+//     out of its own line's sums and of g (n_l − 1, its own (y − μ)²
+//     removed), the paper's recipe for a stationarizing feature of a
+//     training point; a line with no D_in pair (a held-out line) gets
+//     n = 0 and s = sqrt(g).
 //
 // They depend on μ and its activations, so the trainer recomputes them
 // after every epoch (the σ steps of an epoch read those of the previous
@@ -68,9 +76,14 @@ type sigmaDyn struct {
 	Out    []errSum  `json:"out,omitempty"`    // per drug of Drugs: D_out residuals (error)
 	In     []errSum  `json:"in,omitempty"`     // per drug of Drugs: D_in residuals (inerror)
 	X      []errSum  `json:"x,omitempty"`      // per drug of Drugs: D_out residuals of μ and D_in residuals of μ′ (xerror)
-	OutAll errSum    `json:"out_all"`
-	InAll  errSum    `json:"in_all"`
-	XAll   errSum    `json:"x_all"`
+	// Lines holds per cell line the sum of (y − μ)² (standardized units)
+	// over its D_in pairs and their number; LinesAll over all D_in pairs
+	// (lines only).
+	Lines    []errSum `json:"lines,omitempty"`
+	LinesAll errSum   `json:"lines_all"`
+	OutAll   errSum   `json:"out_all"`
+	InAll    errSum   `json:"in_all"`
+	XAll     errSum   `json:"x_all"`
 }
 
 // errSum is a sum of |y − μ| (standardized units) over N pairs.
@@ -95,10 +108,10 @@ const (
 
 // dynRow writes the raw network-dependent features of one pair into row
 // (the dynamic columns only): phi its activations, da and db its drugs'
-// indices in Dyn.Drugs (−1 when absent), own its |y − μ| when self is
-// selfIn or selfOut, ownX its term of the xerror sums (|y − μ′| for a D_in
-// pair, |y − μ| for a D_out one).
-func (r *sigmaRef) dynRow(phi []float64, da, db int, self int, own, ownX float64, row []float64) {
+// indices in Dyn.Drugs (−1 when absent), l its cell line, own its |y − μ|
+// when self is selfIn or selfOut, ownX its term of the xerror sums (|y − μ′|
+// for a D_in pair, |y − μ| for a D_out one).
+func (r *sigmaRef) dynRow(phi []float64, da, db, l int, self int, own, ownX float64, row []float64) {
 	dy := r.Dyn
 	j := 0
 	if r.feat.Variance {
@@ -120,7 +133,7 @@ func (r *sigmaRef) dynRow(phi []float64, da, db int, self int, own, ownX float64
 	}
 	// A pair in the set has both drugs in Drugs; a drug with no pair in
 	// the set (d < 0, prediction only) has an empty sum: the overall mean.
-	pairErr := func(per []errSum, all errSum, mine bool) (float64, float64) {
+	pairErr := func(per []errSum, all errSum, mine bool, own float64) (float64, float64) {
 		o, n1 := 0.0, 0.0
 		if mine {
 			o, n1 = own, 1
@@ -136,17 +149,36 @@ func (r *sigmaRef) dynRow(phi []float64, da, db int, self int, own, ownX float64
 		return math.Log(min(e[0], e[1])), math.Log(max(e[0], e[1]))
 	}
 	if r.feat.Error {
-		row[j], row[j+1] = pairErr(dy.Out, dy.OutAll, self == selfOut)
+		row[j], row[j+1] = pairErr(dy.Out, dy.OutAll, self == selfOut, own)
 		j += 2
 	}
 	if r.feat.InError {
-		row[j], row[j+1] = pairErr(dy.In, dy.InAll, self == selfIn)
+		row[j], row[j+1] = pairErr(dy.In, dy.InAll, self == selfIn, own)
 		j += 2
 	}
 	if r.feat.XError {
-		own = ownX
-		row[j], row[j+1] = pairErr(dy.X, dy.XAll, self != selfNone)
+		row[j], row[j+1] = pairErr(dy.X, dy.XAll, self != selfNone, ownX)
+		j += 2
 	}
+	if r.feat.Lines {
+		row[j], row[j+1] = dy.lineRow(l, self == selfIn, own)
+	}
+}
+
+// lineRow is the lines feature of a pair on line l (see above): log1p n_l
+// and log s_l; in, for a D_in pair whose own |y − μ| is own, leaves it out.
+func (dy *sigmaDyn) lineRow(l int, in bool, own float64) (float64, float64) {
+	var s errSum
+	if l >= 0 && l < len(dy.Lines) { // a line unknown to D_in: n = 0
+		s = dy.Lines[l]
+	}
+	all := dy.LinesAll
+	if in && s.N > 0 {
+		s.S, s.N = max(s.S-own*own, 0), s.N-1
+		all.S, all.N = max(all.S-own*own, 0), all.N-1
+	}
+	g := all.S / max(all.N, 1)
+	return math.Log1p(s.N), 0.5 * math.Log(max((s.S+spreadPrior*g)/(s.N+spreadPrior), 1e-300))
 }
 
 // dynDrug is the index in Dyn.Drugs of drug a of f (same Morgan bits), −1
@@ -242,6 +274,17 @@ func (r *sigmaRef) refreshDynamic(c *sigmaCtx, fw forwarder, d *Dataset, train, 
 			}
 		}
 	}
+	dy.Lines, dy.LinesAll = nil, errSum{}
+	if r.feat.Lines {
+		dy.Lines = make([]errSum, d.Lines())
+		for k, i := range train {
+			e := res[k] * res[k]
+			dy.Lines[d.Pairs[i].Line].S += e
+			dy.Lines[d.Pairs[i].Line].N++
+			dy.LinesAll.S += e
+			dy.LinesAll.N++
+		}
+	}
 	if !r.feat.Error {
 		dy.Out, dy.OutAll = nil, errSum{}
 	}
@@ -259,17 +302,17 @@ func (r *sigmaRef) refreshDynamic(c *sigmaCtx, fw forwarder, d *Dataset, train, 
 		if self == selfIn && xin != nil {
 			ownX = xin[x]
 		}
-		r.dynRow(hid[x*h:(x+1)*h], c.dynDrug(d.Features, p.A), c.dynDrug(d.Features, p.B), self, res[x], ownX, side[i*k+ks:(i+1)*k])
+		r.dynRow(hid[x*h:(x+1)*h], c.dynDrug(d.Features, p.A), c.dynDrug(d.Features, p.B), p.Line, self, res[x], ownX, side[i*k+ks:(i+1)*k])
 	}
 	r.standardize(side, k, val, ks, k)
 	return nil
 }
 
 // dynamicRows writes the standardized network-dependent features of the
-// pairs (pa[i], pb[i]) of f, scored as unseen, into their columns of dst
-// (len(pa)×columns); hid holds the pairs' activations (len(pa)×Hidden,
-// or nil without variance).
-func (r *sigmaRef) dynamicRows(c *sigmaCtx, f *Features, pa, pb []int, hid []float64, h int, dst []float64) {
+// pairs (pa[i], pb[i]) of f on cell lines pl[i] (nil: line 0), scored as
+// unseen, into their columns of dst (len(pa)×columns); hid holds the
+// pairs' activations (len(pa)×Hidden, or nil without variance).
+func (r *sigmaRef) dynamicRows(c *sigmaCtx, f *Features, pa, pb, pl []int, hid []float64, h int, dst []float64) {
 	k, ks := r.columns(), r.feat.static()
 	for i := range pa {
 		da, db := -1, -1
@@ -281,7 +324,7 @@ func (r *sigmaRef) dynamicRows(c *sigmaCtx, f *Features, pa, pb []int, hid []flo
 			phi = hid[i*h : (i+1)*h]
 		}
 		row := dst[i*k : (i+1)*k]
-		r.dynRow(phi, da, db, selfNone, 0, 0, row[ks:])
+		r.dynRow(phi, da, db, lineOf(pl, i), selfNone, 0, 0, row[ks:])
 		for j := ks; j < k; j++ {
 			row[j] = (row[j] - r.Mean[j]) / r.SD[j]
 		}
@@ -363,5 +406,22 @@ func (dy *sigmaDyn) check(sf SigmaFeatures, nbits int) error {
 	if err := sums("inerror", sf.InError, dy.In, dy.InAll); err != nil {
 		return err
 	}
-	return sums("xerror", sf.XError, dy.X, dy.XAll)
+	if err := sums("xerror", sf.XError, dy.X, dy.XAll); err != nil {
+		return err
+	}
+	if !sf.Lines {
+		if len(dy.Lines) != 0 {
+			return fmt.Errorf("sigma features %q: cell-line sums without the feature", sf)
+		}
+		return nil
+	}
+	if len(dy.Lines) == 0 || !(dy.LinesAll.N >= 1) || !(dy.LinesAll.S >= 0) || math.IsInf(dy.LinesAll.S, 0) || math.IsInf(dy.LinesAll.N, 0) {
+		return fmt.Errorf("sigma features: lines: %d cell lines, total %v over %v pairs", len(dy.Lines), dy.LinesAll.S, dy.LinesAll.N)
+	}
+	for i, e := range dy.Lines {
+		if !(e.S >= 0) || !(e.N >= 0) || e.S > dy.LinesAll.S*(1+1e-9)+1e-12 || e.N > dy.LinesAll.N {
+			return fmt.Errorf("sigma features: lines: line %d: sum %v over %v pairs", i, e.S, e.N)
+		}
+	}
+	return nil
 }

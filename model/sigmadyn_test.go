@@ -38,7 +38,7 @@ func TestSigmaDynByHand(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := make([]float64, 7)
-			r.dynRow(phi, tc.da, tc.db, tc.self, 1, tc.ownX, got)
+			r.dynRow(phi, tc.da, tc.db, -1, tc.self, 1, tc.ownX, got)
 			for j := range got {
 				if math.Abs(got[j]-tc.want[j]) > 1e-12 {
 					t.Errorf("column %s: %.15g, want %.15g", r.feat.Columns()[j], got[j], tc.want[j])
@@ -108,7 +108,7 @@ func TestDEUPSigmaDynamic(t *testing.T) {
 		hid := make([]float64, h)
 		m.fwd.pairs(tp.d.Features, []int{p.A}, []int{p.B}, nil, 0, nil, make([]float64, 1), nil, hid)
 		row := make([]float64, k)
-		m.sref.dynamicRows(m.sref.context(), tp.d.Features, []int{p.A}, []int{p.B}, hid, h, row)
+		m.sref.dynamicRows(m.sref.context(), tp.d.Features, []int{p.A}, []int{p.B}, nil, hid, h, row)
 		return row
 	}
 	cols := cfg.SigmaFeatures.Columns()

@@ -38,10 +38,12 @@ import (
 //     of signal without a second network: where the targets near a pair
 //     vary most, μ errs most.
 //   - lines (a panel: a dataset with several cell lines): how much of the
-//     pair's cell line D_in holds and how variable the line is; two
-//     columns, log1p of the line's number of D_in pairs and log of the
-//     standard deviation of its D_in targets, shrunk towards the pooled
-//     one as spread is (the same κ). On one line both are constants.
+//     pair's cell line D_in holds and how well μ fits the line; two
+//     columns, log1p of the line's number of D_in pairs and log of μ's
+//     residual spread on them (the root mean square of y − μ, shrunk
+//     towards the pooled one of all D_in pairs as spread is, the same κ).
+//     The spread depends on μ, so it is a network-dependent feature
+//     (sigmadyn.go). On one line both are constants.
 //
 // Training and prediction compute them the same way. A D_out pair and a
 // pair never measured (at prediction) are not in D_in: their features
@@ -68,9 +70,9 @@ type SigmaFeatures struct {
 	Density bool // log kernel density of the pair among the in-sample pairs (1 column)
 	Counts  bool // log1p in-sample pair counts of the two drugs, smaller and larger (2 columns)
 	Spread  bool // log in-sample target spread of the two drugs, smaller and larger (2 columns)
-	Lines   bool // log1p in-sample pairs of the pair's cell line and log its shrunken target spread (2 columns)
 	// The features below depend on the trained network (sigmadyn.go):
 	// recomputed after every training epoch, stored at the end.
+	Lines    bool // log1p in-sample pairs of the pair's cell line and log μ's shrunken residual spread on them (2 columns)
 	Variance bool // log neural-linear variance of μ's last layer on the in-sample pairs (1 column)
 	Error    bool // log out-of-sample mean |y − μ| of the two drugs' other D_out pairs, smaller and larger (2 columns)
 	InError  bool // log in-sample mean |y − μ| of the two drugs' other D_in pairs, smaller and larger (2 columns)
@@ -84,10 +86,12 @@ type SigmaFeatures struct {
 // static reports whether any feature that does not depend on the network
 // is on; dynamic, whether any that does.
 func (s SigmaFeatures) static() int {
-	return len(SigmaFeatures{Density: s.Density, Counts: s.Counts, Spread: s.Spread, Lines: s.Lines}.Columns())
+	return len(SigmaFeatures{Density: s.Density, Counts: s.Counts, Spread: s.Spread}.Columns())
 }
 
-func (s SigmaFeatures) dynamic() bool { return s.Variance || s.Error || s.InError || s.XError }
+func (s SigmaFeatures) dynamic() bool {
+	return s.Variance || s.Error || s.InError || s.XError || s.Lines
+}
 
 // perDrug reports whether any per-drug error feature is on.
 func (s SigmaFeatures) perDrug() bool { return s.Error || s.InError || s.XError }
@@ -112,11 +116,11 @@ func sigmaFeatureList(s *SigmaFeatures) []sigmaFeature {
 		{"density", &s.Density, []string{"log_density"}},
 		{"counts", &s.Counts, []string{"log1p_count_min", "log1p_count_max"}},
 		{"spread", &s.Spread, []string{"log_spread_min", "log_spread_max"}},
-		{"lines", &s.Lines, []string{"log1p_line_count", "log_line_spread"}},
 		{"variance", &s.Variance, []string{"log_variance"}},
 		{"error", &s.Error, []string{"log_error_min", "log_error_max"}},
 		{"inerror", &s.InError, []string{"log_inerror_min", "log_inerror_max"}},
 		{"xerror", &s.XError, []string{"log_xerror_min", "log_xerror_max"}},
+		{"lines", &s.Lines, []string{"log1p_line_count", "log_line_residual"}},
 	}
 }
 
@@ -178,12 +182,9 @@ type sigmaRef struct {
 	NBits     int       `json:"nbits"`       // Morgan bits: feature columns [0, NBits)
 	Drugs     [][]int32 `json:"drugs"`       // distinct on-bit sets of the D_in drugs, each ascending
 	Pairs     [][2]int  `json:"pairs"`       // D_in pairs as indices into Drugs
-	Y         []float64 `json:"y,omitempty"` // D_in targets, aligned with Pairs (spread and lines only)
+	Y         []float64 `json:"y,omitempty"` // D_in targets, aligned with Pairs (spread only)
 	Mean      []float64 `json:"mean"`        // standardization of each column (D_out at Fit)
 	SD        []float64 `json:"sd"`
-	// LineStats holds, per cell line, n, Σy and Σy² of its D_in pairs
-	// (lines only).
-	LineStats [][3]float64 `json:"line_stats,omitempty"`
 	// Network-dependent features (sigmadyn.go), as of the end of Fit.
 	Dyn *sigmaDyn `json:"dynamic,omitempty"`
 
@@ -219,20 +220,11 @@ func newSigmaRef(sf SigmaFeatures, d *Dataset, idx []int) *sigmaRef {
 		refOf[i] = k
 		return k
 	}
-	if sf.Lines {
-		r.LineStats = make([][3]float64, d.Lines())
-	}
 	for _, i := range idx {
 		p := d.Pairs[i]
 		r.Pairs = append(r.Pairs, [2]int{drug(p.A), drug(p.B)})
-		if sf.Spread || sf.Lines {
+		if sf.Spread {
 			r.Y = append(r.Y, d.Y[i])
-		}
-		if sf.Lines {
-			st := &r.LineStats[p.Line]
-			st[0]++
-			st[1] += d.Y[i]
-			st[2] += d.Y[i] * d.Y[i]
 		}
 	}
 	r.derive()
@@ -317,15 +309,7 @@ func (r *sigmaRef) check() error {
 			return fmt.Errorf("sigma features: reference pair %d references drug (%d, %d) of %d", i, p[0], p[1], len(r.Drugs))
 		}
 	}
-	if sf.Lines != (len(r.LineStats) > 0) {
-		return fmt.Errorf("sigma features %q: %d cell lines of statistics", r.Features, len(r.LineStats))
-	}
-	for _, st := range r.LineStats {
-		if !(st[0] >= 0) || math.IsNaN(st[1]) || math.IsInf(st[1], 0) || !(st[2] >= 0) || math.IsInf(st[2], 0) {
-			return fmt.Errorf("sigma features: cell-line statistics %v", st)
-		}
-	}
-	ys := sf.Spread || sf.Lines
+	ys := sf.Spread
 	if ys != (len(r.Y) == len(r.Pairs)) || (!ys && len(r.Y) != 0) {
 		return fmt.Errorf("sigma features %q: %d targets for %d reference pairs", r.Features, len(r.Y), len(r.Pairs))
 	}
@@ -412,7 +396,7 @@ func (c *sigmaCtx) drug(f *Features, a int) {
 }
 
 // pairs writes the standardized features of the pairs (pa[i], pb[i]) of
-// f, on cell lines pl[i] (nil: line 0), into dst (len(pa)×columns,
+// f into dst (len(pa)×columns,
 // row-major). loo[i], when loo is not nil, marks a pair of D_in whose own
 // term is left out (see above); its target is y[i].
 func (c *sigmaCtx) pairs(f *Features, pa, pb, pl []int, loo []bool, y []float64, dst []float64) {
@@ -459,18 +443,6 @@ func (c *sigmaCtx) pairs(f *Features, pa, pb, pl []int, loo []bool, y []float64,
 				sp[x] = math.Log(r.spread(n, s1, s2))
 			}
 			row[j], row[j+1] = min(sp[0], sp[1]), max(sp[0], sp[1])
-			j += 2
-		}
-		if r.feat.Lines {
-			var st [3]float64
-			if l := lineOf(pl, i); l < len(r.LineStats) { // a line unknown to D_in: n = 0
-				st = r.LineStats[l]
-			}
-			n, s1, s2 := st[0], st[1], st[2]
-			if self && n > 0 {
-				n, s1, s2 = n-1, s1-y[i], s2-y[i]*y[i]
-			}
-			row[j], row[j+1] = math.Log1p(n), math.Log(r.spread(n, s1, s2))
 		}
 		if r.Mean != nil {
 			for x := range row[:ks] {

@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"github.com/deup-screening/deup/active"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -70,7 +71,7 @@ func FuzzPredictionsRoundTrip(f *testing.F) {
 			if err := w.Commit(); err != nil {
 				t.Fatal(err)
 			}
-			bl, err := pairs.NewBuilder(s, 0)
+			bl, err := pairs.NewBuilder(s, 0, active.DefaultKappa)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -123,13 +123,23 @@ type Table struct {
 	Extra    []string // a pairs file's other columns
 }
 
+// Measured returns the measured means of score in sc on each of lines
+// (drugcomb.Screen.MeasuredMeans), for Table.Measured.
+func Measured(sc *drugcomb.Screen, lines []string, score string) []map[drugcomb.PairKey]float64 {
+	out := make([]map[drugcomb.PairKey]float64, len(lines))
+	for i, name := range lines {
+		out[i] = sc.MeasuredMeans(name, score)
+	}
+	return out
+}
+
 // Writer writes prediction rows through the one table writer (CSV, Arrow
 // IPC or Parquet), or into a hive part, under a temporary name until
 // Commit.
 type Writer struct {
 	t       *Table
 	file    *tabular.File
-	part    *scores.Part
+	part    *scores.Parts
 	builder *array.RecordBuilder
 	vals    []float64
 }
@@ -150,10 +160,12 @@ func Create(path string, t *Table) (*Writer, error) {
 	return &Writer{t: t, file: f, builder: array.NewRecordBuilder(memory.DefaultAllocator, schema)}, nil
 }
 
-// CreatePart starts a hive part (scores.CreatePart) of the prediction table.
-func CreatePart(dir string, id scores.Identity, t *Table) (*Writer, error) {
+// CreatePart starts the hive parts of the prediction table, one per cell
+// line of lines (scores.CreateParts: id with each line's name); each row
+// goes to its line's part.
+func CreatePart(dir string, id scores.Identity, lines []string, t *Table) (*Writer, error) {
 	schema := Schema(t.Cal != nil, t.Extra)
-	p, err := scores.CreatePart(dir, id, schema)
+	p, err := scores.CreateParts(dir, id, lines, schema)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +175,7 @@ func CreatePart(dir string, id scores.Identity, t *Table) (*Writer, error) {
 // Path is where the table will be once committed.
 func (w *Writer) Path() string {
 	if w.part != nil {
-		return w.part.Path()
+		return strings.Join(w.part.Paths(), ", ")
 	}
 	return w.file.Path()
 }
@@ -260,7 +272,8 @@ type Predictor interface {
 
 // Job is what Run scores: rows [Lo, Hi) of every unordered pair of the
 // feature rows in id order (Pairs nil: scores.Pairs over scores.SortedByID)
-// or of Pairs' rows, each on every line of Lines, row-major.
+// or of Pairs' rows, each on every line of Lines, row-major (a hive
+// output: line after line).
 type Job struct {
 	Pairs  *Pairs // nil: all pairs
 	Lo, Hi int
@@ -316,8 +329,19 @@ func Run(ctx context.Context, m Predictor, f *model.Features, job Job, w *Writer
 		buf = buf[:0]
 		return nil
 	}
-	add := func(p model.Pair, row int) error {
+	// A file holds each pair's lines together; hive parts get the lines
+	// one after the other, so each line's part has its pairs in order in
+	// long row groups.
+	runs := [][]int{job.Lines}
+	if w.part != nil {
+		runs = nil
 		for _, l := range job.Lines {
+			runs = append(runs, []int{l})
+		}
+	}
+	var lines []int
+	add := func(p model.Pair, row int) error {
+		for _, l := range lines {
 			p.Line = l
 			buf = append(buf, p)
 			if job.Pairs != nil {
@@ -332,18 +356,23 @@ func Run(ctx context.Context, m Predictor, f *model.Features, job Job, w *Writer
 		return nil
 	}
 	var err error
-	if job.Pairs == nil {
-		order := scores.SortedByID(f.IDs)
-		for a, b := range scores.Pairs(f.NumDrugs(), job.Lo, job.Hi) {
-			if err = add(model.Pair{A: order[a], B: order[b]}, 0); err != nil {
-				break
+	for _, lines = range runs {
+		if job.Pairs == nil {
+			order := scores.SortedByID(f.IDs)
+			for a, b := range scores.Pairs(f.NumDrugs(), job.Lo, job.Hi) {
+				if err = add(model.Pair{A: order[a], B: order[b]}, 0); err != nil {
+					break
+				}
+			}
+		} else {
+			for k, p := range job.Pairs.Pairs[job.Lo:job.Hi] {
+				if err = add(p, job.Lo+k); err != nil {
+					break
+				}
 			}
 		}
-	} else {
-		for k, p := range job.Pairs.Pairs[job.Lo:job.Hi] {
-			if err = add(p, job.Lo+k); err != nil {
-				break
-			}
+		if err != nil {
+			break
 		}
 	}
 	if err == nil {

@@ -181,3 +181,13 @@ func TestRunCancelled(t *testing.T) {
 		t.Fatalf("file left behind: %v", err)
 	}
 }
+
+func TestMeasured(t *testing.T) {
+	sc := &drugcomb.Screen{Drugs: []drugcomb.Drug{{ID: "a"}, {ID: "b"}}, CellLines: []string{"L0", "L1"}, ScoreNames: []string{"s"},
+		Pairs: []drugcomb.Pair{{A: 0, B: 1, CellLine: 1, Mean: []float64{2}}}}
+	got := Measured(sc, []string{"L1", "L0", "L9"}, "s")
+	want := []map[drugcomb.PairKey]float64{{{A: "a", B: "b"}: 2}, {}, {}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Measured = %v, want %v", got, want)
+	}
+}

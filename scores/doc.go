@@ -19,6 +19,9 @@
 // from the directory name; every file of a directory has one schema. Each
 // file is written under a temporary name beside it and renamed when
 // complete (internal/atomicfile), so a file under its final name is whole.
+// A run that scores several lines (a model trained on a panel) writes one
+// part per line through Parts, which routes each record's rows to their
+// line's part; a Part refuses a row of another line.
 // Its key-value metadata (Identity) names the model (SHA-256 of the model
 // file), the drugs scored (SHA-256 of their ids and SMILES), the pairs
 // (all, or the SHA-256 of the pairs file), the program that wrote it, the

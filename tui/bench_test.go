@@ -1,6 +1,7 @@
 package tui_test
 
 import (
+	"github.com/deup-screening/deup/active"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -26,7 +27,7 @@ func BenchmarkCatalogue(b *testing.B) {
 	for a := 0; a+1 < nd; a += 3 {
 		s.Pairs = append(s.Pairs, drugcomb.Pair{A: a, B: a + 1, N: 1, Mean: []float64{rng.NormFloat64() * 46}})
 	}
-	bl, err := pairs.NewBuilder(s, nd*(nd-1)/2)
+	bl, err := pairs.NewBuilder(s, nd*(nd-1)/2, active.DefaultKappa)
 	if err != nil {
 		b.Fatal(err)
 	}

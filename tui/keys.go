@@ -13,6 +13,7 @@ type keyMap struct {
 	Search   key.Binding
 	Cell     key.Binding
 	CellBack key.Binding
+	Line     key.Binding
 	Measured key.Binding
 	Clear    key.Binding
 
@@ -36,6 +37,7 @@ func defaultKeys() keyMap {
 		Search:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search drug names")),
 		Cell:     key.NewBinding(key.WithKeys("c"), key.WithHelp("c/C", "next/previous cell line")),
 		CellBack: key.NewBinding(key.WithKeys("C")),
+		Line:     key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "choose a cell line by name")),
 		Measured: key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "all/measured/unmeasured")),
 		Clear:    key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "clear filters")),
 		Detail:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "pair detail")),
@@ -56,7 +58,7 @@ func defaultKeys() keyMap {
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Move.Up, k.Move.Down, k.Move.PageUp, k.Move.PageDown, k.Move.Top, k.Move.Bottom},
-		{k.Sort, k.Search, k.Cell, k.Measured, k.Clear},
+		{k.Sort, k.Search, k.Cell, k.Line, k.Measured, k.Clear},
 		{k.Detail, k.DrugA, k.Mark, k.Batch, k.Export, k.Unmark, k.Round, k.Back, k.Quit},
 	}
 }

@@ -65,6 +65,7 @@ type mode int
 const (
 	modeTable mode = iota
 	modeSearch
+	modeLine // choosing the cell line filter by name
 	modeDetail
 	modeDrug
 	modeBatch
@@ -102,6 +103,7 @@ type Model struct {
 	loading bool
 	tbl     table.Model
 	search  input.Model
+	lineIn  input.Model // the cell line typed after L
 
 	// detail of one row
 	detail  Row
@@ -154,6 +156,7 @@ func New(src Source, opt Options) Model {
 		src: src, info: src.Info(), opt: opt, st: newStyles(r), keys: defaultKeys(),
 		q: AllRows(), nearFor: -1, drug: -1,
 		search: input.Model{Prompt: "search: "},
+		lineIn: input.Model{Prompt: "cell line: "},
 		path:   input.Model{Prompt: "export to: ", Value: opt.ExportPath},
 	}
 	return m.resize(opt.Width, opt.Height)
@@ -297,7 +300,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		return m.mouse(msg), nil
 	case tea.KeyMsg:
-		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && m.mode != modeSearch && m.mode != modeExport {
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && m.mode != modeSearch && m.mode != modeExport && m.mode != modeLine {
 			// Keys typed faster than the terminal is read arrive as one
 			// message ("jjj", "/cis"): handle them one by one, each in the
 			// mode the previous one left.
@@ -353,6 +356,8 @@ func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	switch m.mode {
 	case modeSearch:
 		return m.keySearch(msg)
+	case modeLine:
+		return m.keyLine(msg)
 	case modeExport:
 		return m.keyExport(msg)
 	case modeHelp:
@@ -412,6 +417,9 @@ func (m Model) keyTable(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.q.CellLine = len(m.info.CellLines) - 1
 		}
 		return m.requery()
+	case key.Matches(msg, k.Line):
+		m.mode = modeLine
+		m.lineIn.Value = ""
 	case key.Matches(msg, k.Measured):
 		m.q.Measured = (m.q.Measured + 1) % 3
 		return m.requery()
@@ -446,6 +454,50 @@ func (m Model) keyTable(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.startRound()
 	}
 	return m, nil
+}
+
+// keyLine edits the name after L: enter keeps the pairs of the cell line
+// it names (ChooseCellLine), an empty name every line; esc cancels.
+func (m Model) keyLine(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	switch msg.Type {
+	case tea.KeyEsc:
+		m.mode = modeTable
+		return m, nil
+	case tea.KeyEnter:
+		m.mode = modeTable
+		name := strings.TrimSpace(m.lineIn.Value)
+		c := ChooseCellLine(m.info.CellLines, name)
+		if c < 0 && name != "" {
+			m.status = fmt.Sprintf("no cell line matches %q", name)
+			return m, nil
+		}
+		m.q.CellLine = c
+		return m.requery()
+	}
+	m.lineIn, _ = m.lineIn.Update(msg)
+	return m, nil
+}
+
+// ChooseCellLine returns the index in lines of the line that name names,
+// ignoring case: the line of that name, else the first whose name starts
+// with it, else the first that contains it; -1 for none (and for "").
+func ChooseCellLine(lines []string, name string) int {
+	if name == "" {
+		return -1
+	}
+	n := strings.ToLower(name)
+	for _, match := range []func(string) bool{
+		func(l string) bool { return l == n },
+		func(l string) bool { return strings.HasPrefix(l, n) },
+		func(l string) bool { return strings.Contains(l, n) },
+	} {
+		for i, l := range lines {
+			if match(strings.ToLower(l)) {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 func (m Model) keySearch(msg tea.KeyMsg) (tea.Model, tea.Cmd) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/deup-screening/deup/active"
 	"io"
 	"math"
 	"os"
@@ -60,7 +61,7 @@ func fixture(t testing.TB) *pairs.Table {
 			}
 		}
 	}
-	bl, err := pairs.NewBuilder(s, 56)
+	bl, err := pairs.NewBuilder(s, 56, active.DefaultKappa)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,6 +200,15 @@ func TestGoldenViews(t *testing.T) {
 		{"small", 50, 12, []string{"down", "space"}},
 		{"wide", 120, 30, []string{"9"}},
 		{"empty-filter", 80, 24, []string{"/", "zzz", "enter"}},
+		// the cell line of a panel: c/C cycle the filter, L chooses by
+		// name, 3 sorts by line (each line's best acquisition first)
+		{"line-cycle", 80, 24, []string{"c", "c"}},                   // MCF7
+		{"line-cycle-back", 80, 24, []string{"C"}},                   // back from all lines: the last, MCF7
+		{"line-choose-typing", 80, 24, []string{"L", "mc"}},          // the prompt
+		{"line-choose", 80, 24, []string{"L", "mc", "enter", "4"}},   // MCF7 by prefix, sorted by measured
+		{"line-choose-none", 80, 24, []string{"L", "HeLa", "enter"}}, // no such line: the filter stays
+		{"line-sorted", 80, 24, []string{"3"}},                       // MCF7 first, each line by acquisition
+		{"line-sorted-reversed", 80, 24, []string{"3", "3", "m"}},    // PC-3 first, measured pairs only
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newModel(t, tc.w, tc.h)

@@ -107,6 +107,9 @@ func (m Model) columns() ([]table.Column, []Column) {
 	for _, c := range m.info.CellLines {
 		cellW = max(cellW, min(ansi.StringWidth(c), 10))
 	}
+	if m.q.Sort == ColCellLine {
+		cellW = max(cellW, 7) // room for the sort arrow: "3 cell↑"
+	}
 	for {
 		fixed := 2 // marker and cursor column
 		for _, c := range shown {
@@ -239,6 +242,8 @@ func (m Model) viewTable() string {
 	switch {
 	case m.mode == modeSearch:
 		b.WriteString(m.search.View())
+	case m.mode == modeLine:
+		b.WriteString(m.lineIn.View() + "   (enter: keep its pairs; empty: every line)")
 	default:
 		f := m.filters()
 		if f == "" {

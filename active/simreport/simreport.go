@@ -55,6 +55,7 @@ type Report struct {
 	Init        int             `json:"init"`
 	Batch       int             `json:"batch"`
 	MaxPerDrug  int             `json:"max_per_drug"`
+	MaxPerLine  int             `json:"max_per_line,omitempty"` // per cell line cap of a panel's batch (0: none)
 	Features    string          `json:"features"`
 	Measured    []int           `json:"measured"` // pairs measured after each round
 	WallSeconds jsonfloat.Float `json:"wall_seconds"`
@@ -63,7 +64,7 @@ type Report struct {
 // Build summarizes traces (from active.Simulate with cfg) into a Report.
 func Build(traces []active.Trace, cfg active.SimConfig) *Report {
 	r := &Report{Acquisitions: map[string]Series{}, Rounds: cfg.Rounds, Seeds: cfg.Seeds,
-		Init: cfg.Init, Batch: cfg.Batch, MaxPerDrug: cfg.MaxPerDrug, Features: cfg.Features, TopFrac: jsonfloat.Float(cfg.TopFrac)}
+		Init: cfg.Init, Batch: cfg.Batch, MaxPerDrug: cfg.MaxPerDrug, MaxPerLine: cfg.MaxPerLine, Features: cfg.Features, TopFrac: jsonfloat.Float(cfg.TopFrac)}
 	for _, st := range cfg.Strategies {
 		var ts []active.Trace
 		for _, t := range traces {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/deup-screening/deup/active"
 	"image/png"
 	"math/rand/v2"
 	"os"
@@ -350,7 +351,7 @@ func TestKillPredict(t *testing.T) {
 	want := killDrugs * (killDrugs - 1) / 2
 	sc := &drugcomb.Screen{Drugs: f.drugs, CellLines: f.cellLines, ScoreNames: []string{"score"}}
 	check := func(path string) error {
-		bl, err := pairs.NewBuilder(sc, want)
+		bl, err := pairs.NewBuilder(sc, want, active.DefaultKappa)
 		if err != nil {
 			return err
 		}

@@ -63,6 +63,11 @@ func (m *Method) Fit(ctx context.Context, d *model.Dataset, split drugcomb.Split
 	if err := d.Validate(); err != nil {
 		return err
 	}
+	if len(d.LineFeatures) > 0 && d.Lines() > 1 {
+		// DUE's network (net.go) has its own line embedding and no
+		// feature map yet: refuse rather than ignore the features.
+		return fmt.Errorf("due: numeric cell-line features (--cell-features) are not supported by DUE; the other methods use them")
+	}
 	if err := d.Features.Validate(); err != nil {
 		return err
 	}

@@ -35,6 +35,24 @@ type MethodConfig struct {
 	Dropout float64
 }
 
+// Panel returns c with the panel's training settings in its zero fields
+// (model.Config.Panel; for DUE the same batch size, patience and epoch
+// cap, its learning rates unchanged): the setting of a dataset with
+// several cell lines.
+func (c MethodConfig) Panel() MethodConfig {
+	c.Model = c.Model.Panel()
+	if c.DUE.BatchSize == 0 {
+		c.DUE.BatchSize = model.PanelBatchSize
+	}
+	if c.DUE.Patience == 0 {
+		c.DUE.Patience = model.PanelPatience
+	}
+	if c.DUE.MaxEpochs == 0 {
+		c.DUE.MaxEpochs = model.PanelMaxEpochs
+	}
+	return c
+}
+
 // ErrUnknownMethod is returned by New for a name not in Known.
 var ErrUnknownMethod = errors.New("unknown method")
 

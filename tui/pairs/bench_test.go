@@ -3,6 +3,7 @@ package pairs
 import (
 	"cmp"
 	"context"
+	"github.com/deup-screening/deup/active"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -40,7 +41,7 @@ func catalogue(b *testing.B, nd int) *Table {
 		}
 	}
 	s.Pairs = ps
-	bl, err := NewBuilder(s, nd*(nd-1)/2)
+	bl, err := NewBuilder(s, nd*(nd-1)/2, active.DefaultKappa)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,14 +12,17 @@
 // name search O(rows)) and sort with a stable least-significant-digit radix
 // sort (three passes of 11 bits) over 64-bit keys holding the column value
 // mapped to an order-preserving 32-bit integer and the row index: O(rows),
-// ties in row order, NaN values last whichever the direction. A query checks
+// ties in row order, NaN values last whichever the direction; sorted by
+// cell line, each line's rows come by acquisition, largest first. A query checks
 // its context between blocks of rows, so a cancelled query stops quickly.
 //
 // Acquisition: a prediction without its own acquisition score gets
 // μ + κ·σ_epistemic (upper confidence bound on the epistemic uncertainty),
-// κ = Builder.Kappa, by default active.DefaultKappa: the same score as the
-// "ucb" acquisition of deup suggest and of campaigns (one constant). The
-// active-learning package owns the acquisition functions.
+// κ = Builder.Kappa, NewBuilder's kappa: the commands pass the κ of the
+// "ucb" acquisition of deup suggest and of campaigns (active.DefaultKappa,
+// one constant) or --kappa. The active-learning package owns the
+// acquisition functions; this package takes κ as a parameter and does not
+// import it.
 //
 // Nearest measured pairs: the similarity of pairs (a,b) and (c,d) is
 // max((s(a,c)+s(b,d))/2, (s(a,d)+s(b,c))/2) for a drug similarity s

@@ -3,6 +3,7 @@ package pairs_test
 import (
 	"context"
 	"fmt"
+	"github.com/deup-screening/deup/active"
 	"math"
 
 	"github.com/deup-screening/deup/drugcomb"
@@ -17,7 +18,7 @@ func ExampleTable_Select() {
 		Drugs:     []drugcomb.Drug{{ID: "a", Name: "alpha"}, {ID: "b", Name: "beta"}, {ID: "c", Name: "gamma"}},
 		Pairs:     []drugcomb.Pair{{A: 0, B: 1, N: 1, Mean: []float64{4}}}, // alpha+beta measured
 	}
-	bl, _ := pairs.NewBuilder(s, 3)
+	bl, _ := pairs.NewBuilder(s, 3, active.DefaultKappa)
 	bl.Add(0, 1, 0, pairs.Prediction{Mu: 3, SigmaEpistemic: 0.5, Acquisition: math.NaN()})
 	bl.Add(2, 0, 0, pairs.Prediction{Mu: 1, SigmaEpistemic: 4, Acquisition: math.NaN()})
 	bl.Add(1, 2, 0, pairs.Prediction{Mu: -2, SigmaEpistemic: math.NaN(), Acquisition: math.NaN()})

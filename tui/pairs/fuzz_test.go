@@ -1,6 +1,7 @@
 package pairs
 
 import (
+	"github.com/deup-screening/deup/active"
 	"strings"
 	"testing"
 )
@@ -14,7 +15,7 @@ func FuzzReadPredictionsCSV(f *testing.F) {
 	f.Add("drug_a,drug_b,mu\n\"a\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		s := predScreen("PC-3", "MCF7")
-		bl, _ := NewBuilder(s, 0)
+		bl, _ := NewBuilder(s, 0, active.DefaultKappa)
 		if err := bl.readCSV(strings.NewReader(in), 0); err != nil {
 			return
 		}

@@ -72,7 +72,7 @@ func TestReadPredictionsCSV(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tc.csv), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			bl, _ := NewBuilder(predScreen(tc.cells...), 0)
+			bl, _ := NewBuilder(predScreen(tc.cells...), 0, active.DefaultKappa)
 			n, err := bl.ReadPredictions(path, tc.cell)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) || !strings.Contains(err.Error(), path) {
@@ -166,7 +166,7 @@ func TestReadPredictionsArrowParquet(t *testing.T) {
 
 	for _, path := range []string{pq, ar} {
 		t.Run(filepath.Ext(path), func(t *testing.T) {
-			bl, _ := NewBuilder(predScreen("PC-3"), 0)
+			bl, _ := NewBuilder(predScreen("PC-3"), 0, active.DefaultKappa)
 			bl.Mem = mem
 			n, err := bl.ReadPredictions(path, 0)
 			if err != nil || n != 3 {
@@ -183,7 +183,7 @@ func TestReadPredictionsArrowParquet(t *testing.T) {
 		})
 	}
 	t.Run("bad extension", func(t *testing.T) {
-		bl, _ := NewBuilder(predScreen("PC-3"), 0)
+		bl, _ := NewBuilder(predScreen("PC-3"), 0, active.DefaultKappa)
 		p := filepath.Join(dir, "p.xlsx")
 		os.WriteFile(p, nil, 0o644)
 		if _, err := bl.ReadPredictions(p, 0); err == nil || !strings.Contains(err.Error(), "unknown predictions format") {

@@ -1,6 +1,7 @@
 package pairs
 
 import (
+	"github.com/deup-screening/deup/active"
 	"testing"
 
 	"github.com/deup-screening/deup/chem"
@@ -21,7 +22,7 @@ func TestMorganSimilarityIgnoresSalts(t *testing.T) {
 		CellLines: []string{"x"},
 		Pairs:     []drugcomb.Pair{{A: 0, B: 2, N: 1, Mean: []float64{0}}},
 	}
-	bl, err := NewBuilder(s, 0)
+	bl, err := NewBuilder(s, 0, active.DefaultKappa)
 	if err != nil {
 		t.Fatal(err)
 	}

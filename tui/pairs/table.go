@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
-	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/tui"
 )
@@ -53,9 +52,10 @@ type Prediction struct {
 
 // Builder assembles a Table from a screen and predictions.
 type Builder struct {
-	// Kappa weighs σ_epistemic in the default acquisition μ + κ·σ_epistemic.
-	// The zero value gives 0 (greedy on μ); NewBuilder sets active.DefaultKappa,
-	// the κ of deup suggest's and a campaign's "ucb".
+	// Kappa weighs σ_epistemic in the default acquisition μ + κ·σ_epistemic
+	// of the predictions added after it is set: NewBuilder's kappa (the
+	// commands pass the κ of deup suggest's and a campaign's "ucb", or
+	// --kappa); 0 is greedy on μ.
 	Kappa float64
 	// Mem allocates the Arrow buffers of ReadPredictions; nil means
 	// memory.DefaultAllocator. All are released before it returns.
@@ -65,9 +65,10 @@ type Builder struct {
 	unused []string // columns read but not kept (Unused)
 }
 
-// NewBuilder starts a table for screen s with room for n predictions.
-// The table keeps s (read only).
-func NewBuilder(s *drugcomb.Screen, n int) (*Builder, error) {
+// NewBuilder starts a table for screen s with room for n predictions whose
+// default acquisition is μ + kappa·σ_epistemic. The table keeps s (read
+// only).
+func NewBuilder(s *drugcomb.Screen, n int, kappa float64) (*Builder, error) {
 	if len(s.CellLines) > math.MaxUint16 {
 		return nil, fmt.Errorf("pairs: %d cell lines, at most %d supported", len(s.CellLines), math.MaxUint16)
 	}
@@ -83,7 +84,7 @@ func NewBuilder(s *drugcomb.Screen, n int) (*Builder, error) {
 	t.sigmaE = make([]float32, 0, n)
 	t.sigmaA = make([]float32, 0, n)
 	t.acq = make([]float32, 0, n)
-	return &Builder{Kappa: active.DefaultKappa, t: t}, nil
+	return &Builder{Kappa: kappa, t: t}, nil
 }
 
 // Add appends the prediction for the unordered pair (a, b) on cell line c
@@ -393,6 +394,13 @@ func (t *Table) Select(ctx context.Context, q tui.Query) (*View, error) {
 					}
 				}
 			}
+		}
+	}
+	if q.Sort == tui.ColCellLine {
+		// A panel read line by line: within each line, the largest
+		// acquisition first (the line sort below is stable).
+		if err := t.sortRows(ctx, rows, tui.ColAcquisition, true); err != nil {
+			return nil, err
 		}
 	}
 	if err := t.sortRows(ctx, rows, q.Sort, q.Desc); err != nil {

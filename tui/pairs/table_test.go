@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"github.com/deup-screening/deup/active"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -29,7 +30,7 @@ func randomTable(t testing.TB, seed uint64, nd, nc int) (*Table, *drugcomb.Scree
 		s.Drugs = append(s.Drugs, drugcomb.Drug{ID: "D" + string(rune('a'+d%26)) + strings.Repeat("x", d/26), Name: names[d%len(names)] + strings.Repeat("+", d/len(names))})
 	}
 	q := func() float64 { return float64(rng.IntN(7)-3) * 0.5 }
-	bl, err := NewBuilder(s, nd*(nd-1)/2*nc)
+	bl, err := NewBuilder(s, nd*(nd-1)/2*nc, active.DefaultKappa)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,9 +114,19 @@ func reference(t *Table, q tui.Query) []int {
 		}
 		out = append(out, i)
 	}
+	if q.Sort == tui.ColCellLine {
+		// within a line, the largest acquisition first (package doc)
+		sortStable(t, out, tui.ColAcquisition, true)
+	}
+	sortStable(t, out, q.Sort, q.Desc)
+	return out
+}
+
+// sortStable sorts rows by column c with slices.SortStableFunc, NaN last.
+func sortStable(t *Table, out []int, c tui.Column, desc bool) {
 	slices.SortStableFunc(out, func(i, j int) int {
-		xi, si := value(t, t.Row(i), q.Sort)
-		xj, sj := value(t, t.Row(j), q.Sort)
+		xi, si := value(t, t.Row(i), c)
+		xj, sj := value(t, t.Row(j), c)
 		if ni, nj := math.IsNaN(xi), math.IsNaN(xj); ni || nj {
 			switch {
 			case ni && nj:
@@ -130,12 +141,11 @@ func reference(t *Table, q tui.Query) []int {
 		if c == 0 {
 			c = strings.Compare(si, sj)
 		}
-		if q.Desc {
+		if desc {
 			c = -c
 		}
 		return c
 	})
-	return out
 }
 
 func TestSelectMatchesReference(t *testing.T) {
@@ -218,7 +228,7 @@ func TestDefaultAcquisition(t *testing.T) {
 		{"given", 1, Prediction{Mu: 2, SigmaEpistemic: 3, Acquisition: 7}, 7},                   // passed through
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			bl, _ := NewBuilder(s, 1)
+			bl, _ := NewBuilder(s, 1, active.DefaultKappa)
 			bl.Kappa = tc.kappa
 			if err := bl.Add(0, 1, 0, tc.p); err != nil {
 				t.Fatal(err)
@@ -237,7 +247,7 @@ func TestDefaultAcquisition(t *testing.T) {
 func TestBuildErrors(t *testing.T) {
 	s := &drugcomb.Screen{Drugs: []drugcomb.Drug{{ID: "a"}, {ID: "b"}, {ID: "c"}}, CellLines: []string{"x"}}
 	t.Run("add", func(t *testing.T) {
-		bl, _ := NewBuilder(s, 0)
+		bl, _ := NewBuilder(s, 0, active.DefaultKappa)
 		for _, in := range [][3]int{{0, 0, 0}, {-1, 1, 0}, {0, 3, 0}, {0, 1, 1}, {0, 1, -1}} {
 			if err := bl.Add(in[0], in[1], in[2], Prediction{}); err == nil {
 				t.Errorf("Add%v: no error", in)
@@ -245,7 +255,7 @@ func TestBuildErrors(t *testing.T) {
 		}
 	})
 	t.Run("duplicate prediction", func(t *testing.T) {
-		bl, _ := NewBuilder(s, 0)
+		bl, _ := NewBuilder(s, 0, active.DefaultKappa)
 		_ = bl.Add(0, 2, 0, Prediction{})
 		_ = bl.Add(1, 2, 0, Prediction{})
 		_ = bl.Add(2, 0, 0, Prediction{})
@@ -256,7 +266,7 @@ func TestBuildErrors(t *testing.T) {
 	t.Run("duplicate screen pair", func(t *testing.T) {
 		s := *s
 		s.Pairs = []drugcomb.Pair{{A: 0, B: 1, N: 1, Mean: []float64{1}}, {A: 0, B: 1, N: 1, Mean: []float64{2}}}
-		bl, _ := NewBuilder(&s, 0)
+		bl, _ := NewBuilder(&s, 0, active.DefaultKappa)
 		if _, err := bl.Build(); !errors.Is(err, ErrDuplicate) {
 			t.Fatalf("err = %v, want ErrDuplicate", err)
 		}
@@ -264,7 +274,7 @@ func TestBuildErrors(t *testing.T) {
 	t.Run("invalid screen pair", func(t *testing.T) {
 		s := *s
 		s.Pairs = []drugcomb.Pair{{A: 1, B: 0, N: 1, Mean: []float64{1}}}
-		bl, _ := NewBuilder(&s, 0)
+		bl, _ := NewBuilder(&s, 0, active.DefaultKappa)
 		if _, err := bl.Build(); err == nil {
 			t.Fatal("no error for a pair with A > B")
 		}
@@ -293,7 +303,7 @@ func TestNearest(t *testing.T) {
 			{A: 0, B: 1, CellLine: 1, N: 1, Mean: []float64{4}}, // shares both, other cell line
 		},
 	}
-	bl, _ := NewBuilder(s, 0)
+	bl, _ := NewBuilder(s, 0, active.DefaultKappa)
 	tab, err := bl.Build()
 	if err != nil {
 		t.Fatal(err)
@@ -360,7 +370,7 @@ func TestNearestWithSimilarity(t *testing.T) {
 			{A: 3, B: 4, N: 1, Mean: []float64{3}}, // d + e: (0.1 + 0)/2 = 0.05
 		},
 	}
-	bl, _ := NewBuilder(s, 0)
+	bl, _ := NewBuilder(s, 0, active.DefaultKappa)
 	tab, err := bl.Build()
 	if err != nil {
 		t.Fatal(err)

@@ -238,10 +238,7 @@ func benchData(env Env, b *benchFlags) (sc *drugcomb.Screen, name string, d *mod
 	default:
 		return nil, "", nil, 0, fmt.Errorf("%w: --reference %q: want per-line or none", ErrUsage, b.reference)
 	}
-	b.cfg.Model.BatchSize = b.batch
-	if b.batch == 0 && panel {
-		b.cfg.Model.BatchSize = model.PanelBatchSize
-	}
+	b.cfg.Model.BatchSize = b.batch // 0: the default, or the panel's (bench.Run)
 	if si, err = scoreIndex(sc, b.score); err != nil {
 		return nil, "", nil, 0, err
 	}

@@ -61,7 +61,7 @@ func campaignScreen(dir string) (sc *drugcomb.Screen, left []string, err error) 
 // default), resolves the score column and the cell line, and returns the
 // measured pairs as an oracle table. Pairs without a score are counted on
 // stderr, never dropped silently.
-func campaignTable(env Env, cmd, dir, score, cellLine string) (sc *drugcomb.Screen, si int, cl string, table active.TableOracle, err error) {
+func campaignTable(env Env, cmd, dir, score, cellLine string, cellLines ...string) (sc *drugcomb.Screen, si int, cl string, table active.TableOracle, err error) {
 	var left []string
 	if sc, left, err = campaignScreen(dir); err != nil {
 		return nil, 0, "", nil, err
@@ -75,10 +75,11 @@ func campaignTable(env Env, cmd, dir, score, cellLine string) (sc *drugcomb.Scre
 	if si, err = scoreIndex(sc, score); err != nil {
 		return nil, 0, "", nil, err
 	}
-	if cl, err = cellLineOf(sc, cellLine); err != nil {
+	var lines []string
+	if cl, lines, err = campaignLines(sc, cellLine, cellLines...); err != nil {
 		return nil, 0, "", nil, err
 	}
-	table, skipped, err := active.ScreenTable(sc, si, cl)
+	table, skipped, err := active.ScreenTableLines(sc, si, lines)
 	if err != nil {
 		return nil, 0, "", nil, err
 	}
@@ -86,6 +87,40 @@ func campaignTable(env Env, cmd, dir, score, cellLine string) (sc *drugcomb.Scre
 		fmt.Fprintf(env.Stderr, "deup campaign %s: %d pairs without a %s score left out\n", cmd, skipped, sc.ScoreNames[si])
 	}
 	return sc, si, cl, table, nil
+}
+
+// campaignLines resolves --cell-line NAME or --cell-lines all|A,B,… (a
+// campaign across the lines of a panel): the label the commands print and
+// the names to keep.
+func campaignLines(sc *drugcomb.Screen, one string, many ...string) (string, []string, error) {
+	if len(many) == 0 || many[0] == "" {
+		cl, err := cellLineOf(sc, one)
+		return cl, []string{cl}, err
+	}
+	if one != "" {
+		return "", nil, fmt.Errorf("%w: --cell-line and --cell-lines: give one of them", ErrUsage)
+	}
+	var names []string
+	if many[0] != "all" {
+		names = cellLineNames(many[0])
+	}
+	idx, err := active.CellLineIndices(sc, names)
+	if err != nil {
+		return "", nil, fmt.Errorf("%w: --cell-lines: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
+	}
+	names = names[:0]
+	for _, i := range idx {
+		names = append(names, sc.CellLines[i])
+	}
+	return strings.Join(names, ","), names, nil
+}
+
+// campaignPanelFlags defines --cell-lines and --per-line of the campaign
+// commands that propose batches across the lines of a panel.
+func campaignPanelFlags(fs *flag.FlagSet) (cellLines *string, perLine *int) {
+	cellLines = fs.String("cell-lines", "", "a campaign across several cell lines of a panel: all, or A,B,… (instead of --cell-line)")
+	perLine = fs.Int("per-line", 0, "with --cell-lines: at most N pairs of any one cell line per batch (0: no cap), the rule of deup suggest --per-line")
+	return cellLines, perLine
 }
 
 const campaignInitDesc = `Starts a campaign in the directory CAMPAIGN (created; it must not hold one).
@@ -118,6 +153,11 @@ Acquisition: ucb[:KAPPA], ei[:XI], thompson, greedy, explore, random.
 Batches are diverse by default: no drug in more than max(2, ceil(batch/10))
 pairs of a round (3 of 30); --max-per-drug K sets another cap, 0 none.
 
+On a panel (a screen with several cell lines), --cell-lines all|A,B,… runs
+one campaign across those lines: the candidates are the (pair, line)
+combinations, each batch spans the lines, and --per-line N lets no line
+have more than N pairs of a batch (as deup suggest --per-line does).
+
 --from-model MODEL (a file from deup train, any method) starts the campaign
 on the screen, cell line and score that model was trained on. The campaign
 still refits its own --model each round on every measured pair; to export a
@@ -133,7 +173,8 @@ one).`
 // campaignInitFlags are deup campaign init's flags, parsed and checked.
 type campaignInitFlags struct {
 	dir, screenDir, mode, cellLine, score, candidates, acq, modelName, feat, fromModel string
-	initN, batch, rounds, perDrug                                                      int
+	cellLines                                                                          string
+	initN, batch, rounds, perDrug, perLine                                             int
 	seed                                                                               uint64
 }
 
@@ -141,7 +182,8 @@ func parseCampaignInitFlags(env Env, args []string) (*campaignInitFlags, error) 
 	fs := newFlagSet(env, "deup campaign init", "deup campaign init [--screen DIR | --from-model MODEL] [--mode live|retrospective] [flags] CAMPAIGN", campaignInitDesc)
 	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
 	mode := fs.String("mode", active.Live, "live or retrospective")
-	cellLine := fs.String("cell-line", "", "cell line (required when the screen has several)")
+	cellLine := fs.String("cell-line", "", "cell line (required when the screen has several, unless --cell-lines)")
+	cellLines, perLine := campaignPanelFlags(fs)
 	score := fs.String("score", "", "score column (default: the screen's first)")
 	initN := fs.Int("init", 0, "retrospective: initial measured pairs (default: 10% of the screen)")
 	candidates := fs.String("candidates", "", "live: CSV of candidate pairs (drug_a_id, drug_b_id: ids, PubChem CIDs or names) instead of all unmeasured pairs")
@@ -173,6 +215,8 @@ func parseCampaignInitFlags(env Env, args []string) (*campaignInitFlags, error) 
 		return nil, fmt.Errorf("%w: --init %d: want 0 (10%% of the screen) or more", ErrUsage, *initN)
 	case *mode != active.Live && *mode != active.Retrospective:
 		return nil, fmt.Errorf("%w: --mode %q: want live or retrospective", ErrUsage, *mode)
+	case *perLine < 0:
+		return nil, fmt.Errorf("%w: --per-line %d: want N ≥ 0", ErrUsage, *perLine)
 	}
 	if _, err := active.ParseAcquisition(*acq); err != nil {
 		return nil, fmt.Errorf("%w: --acquisition: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
@@ -184,7 +228,8 @@ func parseCampaignInitFlags(env Env, args []string) (*campaignInitFlags, error) 
 		return nil, err
 	}
 	return &campaignInitFlags{dir: pos[0], screenDir: *screenDir, mode: *mode, cellLine: *cellLine, score: *score, candidates: *candidates, acq: *acq,
-		modelName: *modelName, feat: *feat, fromModel: *fromModel, initN: *initN, batch: *batch, rounds: *rounds, perDrug: perDrug.resolve(*batch), seed: *seed}, nil
+		modelName: *modelName, feat: *feat, fromModel: *fromModel, initN: *initN, batch: *batch, rounds: *rounds, perDrug: perDrug.resolve(*batch), seed: *seed,
+		cellLines: *cellLines, perLine: *perLine}, nil
 }
 
 func runCampaignInit(ctx context.Context, env Env, args []string) error {
@@ -195,9 +240,16 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	if err := campaignFromModel(env, o); err != nil {
 		return err
 	}
-	sc, si, cl, table, err := campaignTable(env, "init", o.screenDir, o.score, o.cellLine)
+	sc, si, cl, table, err := campaignTable(env, "init", o.screenDir, o.score, o.cellLine, o.cellLines)
 	if err != nil {
 		return err
+	}
+	lineIdx, err := active.CellLineIndices(sc, strings.Split(cl, ","))
+	if err != nil {
+		return err
+	}
+	if o.perLine > 0 && len(lineIdx) < 2 {
+		return fmt.Errorf("%w: --per-line goes with --cell-lines all|A,B,… (a campaign across several cell lines)", ErrUsage)
 	}
 	abs := ""
 	if o.screenDir != "" {
@@ -206,7 +258,7 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 		}
 	}
 	cfg := active.Config{Mode: o.mode, Screen: abs, Score: sc.ScoreNames[si], Acquisition: o.acq, Model: o.modelName, Features: o.feat,
-		Batch: o.batch, Rounds: o.rounds, MaxPerDrug: o.perDrug, Seed: o.seed, Drugs: sc.Drugs, CellLines: sc.CellLines}
+		Batch: o.batch, Rounds: o.rounds, MaxPerDrug: o.perDrug, MaxPerLine: o.perLine, Seed: o.seed, Drugs: sc.Drugs, CellLines: sc.CellLines}
 	if cfg.Mode == active.Retrospective && cfg.Rounds == 0 {
 		cfg.Rounds = active.DefaultRetrospectiveRounds
 	}
@@ -216,14 +268,13 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	case o.mode == active.Live && o.initN != 0:
 		return fmt.Errorf("%w: --init is for retrospective campaigns (a live campaign starts from every measured pair)", ErrUsage)
 	}
-	cellIdx := drugcomb.IndexName(sc.CellLines, cl)
 	var cands []active.Pair
 	if o.candidates != "" {
-		if cands, err = readCandidates(o.candidates, cfg, cellIdx, table); err != nil {
+		if cands, err = readCandidates(o.candidates, cfg, lineIdx, table); err != nil {
 			return err
 		}
 	}
-	initial, cands, err := active.Start(cfg, table, o.initN, len(sc.Drugs), cellIdx, cands)
+	initial, cands, err := active.Start(cfg, table, o.initN, len(sc.Drugs), lineIdx, cands)
 	if err != nil {
 		return err
 	}
@@ -237,8 +288,8 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "campaign %s: %s mode on %s (%s, %s), %d initial pairs, %d candidates, batch %d, %s with %s, %s\n",
-		o.dir, cfg.Mode, screenLabel(cfg.Screen), cl, cfg.Score, c.Initial(), len(c.Pool()), cfg.Batch, cfg.Model, cfg.Acquisition, active.MaxPerDrugNote(cfg.MaxPerDrug))
+	fmt.Fprintf(env.Stdout, "campaign %s: %s mode on %s (%s, %s), %d initial pairs, %d candidates, batch %d, %s with %s, %s%s\n",
+		o.dir, cfg.Mode, screenLabel(cfg.Screen), cl, cfg.Score, c.Initial(), len(c.Pool()), cfg.Batch, cfg.Model, cfg.Acquisition, active.MaxPerDrugNote(cfg.MaxPerDrug), active.MaxPerLineNote(cfg.MaxPerLine))
 	return nil
 }
 
@@ -380,19 +431,22 @@ func writeCampaignJSON(dir string, cfg active.Config) error {
 	return atomicfile.WriteFile(filepath.Join(dir, "campaign.json"), append(b, '\n'))
 }
 
-func readCandidates(path string, cfg active.Config, cellLine int, measured active.TableOracle) ([]active.Pair, error) {
+func readCandidates(path string, cfg active.Config, cellLines []int, measured active.TableOracle) ([]active.Pair, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	cc := cfg
-	cc.CellLines = []string{cfg.CellLines[cellLine]}
+	cc.CellLines = nil
+	for _, i := range cellLines {
+		cc.CellLines = append(cc.CellLines, cfg.CellLines[i])
+	}
 	rs, err := active.ParseCandidates(f, path, cc)
 	if err != nil {
 		return nil, err
 	}
-	return active.CandidatePairs(rs, path, cellLine, measured)
+	return active.CandidatePairs(rs, path, cellLines, measured)
 }
 
 // openCampaignArgs parses a command line whose one argument is a campaign
@@ -522,7 +576,7 @@ func runCampaignStep(ctx context.Context, env Env, args []string) error {
 	}
 	printRound(env.Stdout, c, r)
 	if open == nil {
-		fmt.Fprintf(env.Stdout, "batch diversity: %s, set at campaign init\n", active.MaxPerDrugNote(c.Config.MaxPerDrug))
+		fmt.Fprintf(env.Stdout, "batch diversity: %s%s, set at campaign init\n", active.MaxPerDrugNote(c.Config.MaxPerDrug), active.MaxPerLineNote(c.Config.MaxPerLine))
 	}
 	if oracle == nil {
 		fmt.Fprintf(env.Stdout, "export it: deup suggest --campaign %s --out round%d.csv\n", dir, r.Index)
@@ -783,7 +837,9 @@ deup campaign init --screen DIR --model MODEL --acquisition ACQ CAMPAIGN.`
 // simulateFlags are deup campaign simulate's flags, parsed and checked.
 type simulateFlags struct {
 	screenDir, cellLine, score, feat, out string
+	cellLines                             string
 	initN, batch, rounds, seeds, workers  int
+	perLine                               int
 	perDrug                               *perDrugFlag
 	seed                                  uint64
 	topFrac                               float64
@@ -793,7 +849,8 @@ type simulateFlags struct {
 func parseSimulateFlags(env Env, args []string) (*simulateFlags, error) {
 	fs := newFlagSet(env, "deup campaign simulate", "deup campaign simulate [--screen DIR] [--init N] [--batch B] [--rounds R] [--acquisition LIST] [--seeds S] --out DIR", campaignSimulateDesc)
 	screenDir := fs.String("screen", "", "measured screen directory (default: the synthetic default screen)")
-	cellLine := fs.String("cell-line", "", "cell line (required when the screen has several)")
+	cellLine := fs.String("cell-line", "", "cell line (required when the screen has several, unless --cell-lines)")
+	cellLines, perLine := campaignPanelFlags(fs)
 	score := fs.String("score", "", "score column (default: the screen's first)")
 	initN := fs.Int("init", 0, "initial measured pairs (default: 10% of the screen)")
 	batch := fs.Int("batch", 30, "pairs per round")
@@ -831,13 +888,14 @@ func parseSimulateFlags(env Env, args []string) (*simulateFlags, error) {
 		{"rounds", *rounds, 1, "at least 1 round"},
 		{"init", *initN, 0, "0 (10% of the screen) or more"},
 		{"workers", *workers, 0, "0 (one per CPU) or more"},
+		{"per-line", *perLine, 0, "N ≥ 0 (0: no cap)"},
 	} {
 		if c.v < c.min {
 			return nil, fmt.Errorf("%w: --%s %d: want %s", ErrUsage, c.name, c.v, c.want)
 		}
 	}
 	o := &simulateFlags{screenDir: *screenDir, cellLine: *cellLine, score: *score, feat: *feat, out: *out, initN: *initN, batch: *batch, rounds: *rounds,
-		seeds: *seeds, workers: *workers, perDrug: perDrug, seed: *seed, topFrac: *topFrac}
+		seeds: *seeds, workers: *workers, perDrug: perDrug, seed: *seed, topFrac: *topFrac, cellLines: *cellLines, perLine: *perLine}
 	for _, n := range strings.Split(*acqs, ",") {
 		st, err := active.ParseStrategy(strings.TrimSpace(n))
 		if err != nil {
@@ -854,24 +912,27 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	start := env.now()
-	sc, si, cl, table, err := campaignTable(env, "simulate", o.screenDir, o.score, o.cellLine)
+	sc, si, cl, table, err := campaignTable(env, "simulate", o.screenDir, o.score, o.cellLine, o.cellLines)
 	if err != nil {
 		return err
+	}
+	if o.perLine > 0 && !strings.Contains(cl, ",") {
+		return fmt.Errorf("%w: --per-line goes with --cell-lines all|A,B,… (a simulation across several cell lines)", ErrUsage)
 	}
 	n := o.initN
 	if n == 0 {
 		n = active.DefaultInit(len(table))
 	}
 	perDrugCap := o.perDrug.resolve(o.batch)
-	cfg := active.SimConfig{Init: n, Batch: o.batch, Rounds: o.rounds, MaxPerDrug: perDrugCap, Strategies: o.sts, Seeds: o.seeds,
+	cfg := active.SimConfig{Init: n, Batch: o.batch, Rounds: o.rounds, MaxPerDrug: perDrugCap, MaxPerLine: o.perLine, Strategies: o.sts, Seeds: o.seeds,
 		Seed0: o.seed, TopFrac: o.topFrac, Features: o.feat, Workers: workerCount(o.workers)}
 	base := active.Config{Score: sc.ScoreNames[si], Drugs: sc.Drugs, CellLines: sc.CellLines}
 	if _, err := active.NewEncoder(active.Config{Features: o.feat, Drugs: sc.Drugs, CellLines: sc.CellLines}); err != nil {
 		return err
 	}
 	top := active.TopFraction(table, o.topFrac)
-	fmt.Fprintf(env.Stderr, "simulating %d strategies x %d seeds x %d rounds on %s (%s, %d pairs, top %g%% = %d pairs), %d initial, batch %d, %s\n",
-		len(o.sts), o.seeds, o.rounds, screenLabel(o.screenDir), cl, len(table), 100*o.topFrac, len(top), n, o.batch, active.MaxPerDrugNote(perDrugCap))
+	fmt.Fprintf(env.Stderr, "simulating %d strategies x %d seeds x %d rounds on %s (%s, %d pairs, top %g%% = %d pairs), %d initial, batch %d, %s%s\n",
+		len(o.sts), o.seeds, o.rounds, screenLabel(o.screenDir), cl, len(table), 100*o.topFrac, len(top), n, o.batch, active.MaxPerDrugNote(perDrugCap), active.MaxPerLineNote(o.perLine))
 	bar := progress.New(env.Stderr, "simulate", len(o.sts)*o.seeds*o.rounds)
 	done := 0
 	traces, err := active.Simulate(ctx, table, base, cfg, func(p active.SimProgress) {

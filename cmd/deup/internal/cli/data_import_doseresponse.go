@@ -29,8 +29,7 @@ func runDataImportDoseResponse(ctx context.Context, env Env, args []string) erro
 	fs := newFlagSet(env, "deup data import",
 		"deup data import --format doseresponse --responses FILE --drugs CATALOGUE --score css|zip|bliss|loewe|hsa|s --out DIR", dataImportDoseResponseDesc)
 	fs.String("format", "doseresponse", "doseresponse")
-	in := fs.String("responses", "", "long table of dose–response measurements (required)")
-	unit := fs.String("response", "", "response unit: inhibition or viability (default: from the column name)")
+	pf := newPlateFlags(fs)
 	drugs := fs.String("drugs", "", "drug catalogue with names and SMILES (required)")
 	idCol := fs.String("drug-id-col", "", "catalogue column of the drug name, when not a recognised spelling")
 	smilesCol := fs.String("smiles-col", "", "catalogue column of the SMILES, when not a recognised spelling")
@@ -38,30 +37,26 @@ func runDataImportDoseResponse(ctx context.Context, env Env, args []string) erro
 	out := fs.String("out", "", "screen directory to write (required)")
 	name := fs.String("name", "", "screen name (default: the input file's base name)")
 	cellName := fs.String("cell-line-name", "", "cell line of every block when the table has none (default \"unknown\")")
-	cols := synergyColumnFlags(fs)
-	baseline := fs.String("baseline", "non", "SynergyFinder baseline correction: non, part or all")
-	lenient := fs.Bool("lenient", false, "skip (and report) blocks with malformed rows instead of stopping at the first")
 	_, err := parseWant(fs, args, 0, 0)
 	if err != nil {
 		return err
 	}
-	if *in == "" || *out == "" || *drugs == "" {
+	if *pf.in == "" || *out == "" || *drugs == "" {
 		fs.Usage()
 		return fmt.Errorf("%w: deup data import --format doseresponse needs --responses FILE, --drugs CATALOGUE and --out DIR", ErrUsage)
 	}
 	if err := needFile("--drugs", *drugs, catalogueWhat); err != nil {
 		return err
 	}
-	ropt, sopt, err := synergyOptions(*unit, *baseline, cols())
+	ropt, sopt, err := pf.options()
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrUsage, err)
+		return err
 	}
-	ropt.Lenient = *lenient
 	cat, err := drugcomb.ReadCatalogueFileWith(*drugs, drugcomb.CatalogueColumns{ID: *idCol, SMILES: *smilesCol})
 	if err != nil {
 		return fmt.Errorf("%w (name the columns with --drug-id-col and --smiles-col)", err)
 	}
-	scored, srep, _, err := scoreFile(*in, env.now, ropt, sopt)
+	scored, srep, _, err := scoreFile(*pf.in, env.now, ropt, sopt)
 	if err != nil {
 		return err
 	}
@@ -69,7 +64,7 @@ func runDataImportDoseResponse(ctx context.Context, env Env, args []string) erro
 		return err
 	}
 	if *name == "" {
-		*name = strings.TrimSuffix(filepath.Base(*in), filepath.Ext(*in))
+		*name = strings.TrimSuffix(filepath.Base(*pf.in), filepath.Ext(*pf.in))
 	}
 	s, rep, err := doseresp.Screen(*name, scored, *score, drugcomb.Options{Catalogue: cat, CellLineName: *cellName})
 	if rep != nil {
@@ -78,7 +73,7 @@ func runDataImportDoseResponse(ctx context.Context, env Env, args []string) erro
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("import %s: %w", *in, err)
+		return fmt.Errorf("import %s: %w", *pf.in, err)
 	}
 	if err := drugcomb.Save(*out, s); err != nil {
 		return err

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -52,28 +53,23 @@ CATALOGUE --score css --out SCREEN to train on the block scores.`
 
 func runDataSynergy(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup data synergy", "deup data synergy --responses FILE [--response inhibition|viability] --out DIR", dataSynergyDesc)
-	in := fs.String("responses", "", "long table of dose–response measurements (required)")
-	unit := fs.String("response", "", "response unit: inhibition or viability (default: from the column name)")
+	pf := newPlateFlags(fs)
 	out := fs.String("out", "", "directory to write blocks.csv, wells.csv, Parquet twins and report.json (required)")
-	cols := synergyColumnFlags(fs)
-	baseline := fs.String("baseline", "non", "SynergyFinder baseline correction: non, part or all")
-	lenient := fs.Bool("lenient", false, "skip (and report) blocks with malformed rows instead of stopping at the first")
 	plots := fs.Int("plots", 0, "draw the first N blocks into DIR/plots (response and synergy heat maps, single-drug fits; PNG and SVG); -1: all")
 	_, err := parseWant(fs, args, 0, 0)
 	if err != nil {
 		return err
 	}
-	if *in == "" || *out == "" {
+	if *pf.in == "" || *out == "" {
 		fs.Usage()
 		return fmt.Errorf("%w: deup data synergy: --responses FILE and --out DIR are required", ErrUsage)
 	}
-	ropt, sopt, err := synergyOptions(*unit, *baseline, cols())
+	ropt, sopt, err := pf.options()
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrUsage, err)
+		return err
 	}
-	ropt.Lenient = *lenient
 	cpu0, _, _ := usage()
-	scored, rep, el, err := scoreFile(*in, env.now, ropt, sopt)
+	scored, rep, el, err := scoreFile(*pf.in, env.now, ropt, sopt)
 	if err != nil {
 		return err
 	}
@@ -107,21 +103,42 @@ func runDataSynergy(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
-// synergyColumnFlags declares the column-name flags of a plate table.
-func synergyColumnFlags(fs interface {
-	String(name, value, usage string) *string
-}) func() doseresp.Columns {
-	block := fs.String("block", "", "block column (default: recognised; without one a block is a drug pair on a cell line)")
-	dr := fs.String("drug-row", "", "row drug column")
-	dc := fs.String("drug-col", "", "column drug column")
-	cell := fs.String("cell-line", "", "cell line column")
-	cr := fs.String("conc-row", "", "row drug dose column")
-	cc := fs.String("conc-col", "", "column drug dose column")
-	resp := fs.String("response-col", "", "response column")
-	cu := fs.String("conc-unit", "", "concentration unit column")
-	return func() doseresp.Columns {
-		return doseresp.Columns{Block: *block, DrugRow: *dr, DrugCol: *dc, CellLine: *cell, ConcRow: *cr, ConcCol: *cc, Response: *resp, Unit: *cu}
+// plateFlags are the flags of a plate table that data synergy and data
+// import --format doseresponse share: the file (--responses), its unit
+// (--response), its column names, --baseline and --lenient.
+type plateFlags struct {
+	in, unit, baseline *string
+	lenient            *bool
+	cols               doseresp.Columns
+}
+
+func newPlateFlags(fs *flag.FlagSet) *plateFlags {
+	p := &plateFlags{
+		in:   fs.String("responses", "", "long table of dose–response measurements (required)"),
+		unit: fs.String("response", "", "response unit: inhibition or viability (default: from the column name)"),
 	}
+	c := &p.cols
+	fs.StringVar(&c.Block, "block", "", "block column (default: recognised; without one a block is a drug pair on a cell line)")
+	fs.StringVar(&c.DrugRow, "drug-row", "", "row drug column")
+	fs.StringVar(&c.DrugCol, "drug-col", "", "column drug column")
+	fs.StringVar(&c.CellLine, "cell-line", "", "cell line column")
+	fs.StringVar(&c.ConcRow, "conc-row", "", "row drug dose column")
+	fs.StringVar(&c.ConcCol, "conc-col", "", "column drug dose column")
+	fs.StringVar(&c.Response, "response-col", "", "response column")
+	fs.StringVar(&c.Unit, "conc-unit", "", "concentration unit column")
+	p.baseline = fs.String("baseline", "non", "SynergyFinder baseline correction: non, part or all")
+	p.lenient = fs.Bool("lenient", false, "skip (and report) blocks with malformed rows instead of stopping at the first")
+	return p
+}
+
+// options are the reading and scoring options the flags give.
+func (p *plateFlags) options() (doseresp.ReadOptions, doseresp.Options, error) {
+	ropt, sopt, err := synergyOptions(*p.unit, *p.baseline, p.cols)
+	if err != nil {
+		return ropt, sopt, fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	ropt.Lenient = *p.lenient
+	return ropt, sopt, nil
 }
 
 func synergyOptions(unit, baseline string, cols doseresp.Columns) (doseresp.ReadOptions, doseresp.Options, error) {

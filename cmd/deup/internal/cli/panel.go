@@ -33,13 +33,7 @@ func selectCellLines(sc *drugcomb.Screen, synthetic bool, one, many string) (*dr
 	case many == "all":
 		return sc, nil
 	case many != "":
-		var names []string
-		for _, n := range strings.Split(many, ",") {
-			if n = strings.TrimSpace(n); n != "" {
-				names = append(names, n)
-			}
-		}
-		out, err := sc.KeepCellLines(names)
+		out, err := sc.KeepCellLines(cellLineNames(many))
 		if err != nil {
 			return nil, fmt.Errorf("%w: --cell-lines: %v", ErrUsage, err)
 		}
@@ -48,4 +42,15 @@ func selectCellLines(sc *drugcomb.Screen, synthetic bool, one, many string) (*dr
 		return oneCellLine(sc, orFirstLine(sc, ""))
 	}
 	return sc, nil
+}
+
+// cellLineNames splits --cell-lines A,B,… into its names.
+func cellLineNames(many string) []string {
+	var names []string
+	for _, n := range strings.Split(many, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
+		}
+	}
+	return names
 }

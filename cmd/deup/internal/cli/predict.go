@@ -74,8 +74,9 @@ retrain with deup train --calibration 0.1.
 
 A model trained on a panel (deup train on a screen with several cell lines)
 scores each pair on every line it knows, one row per (pair, line) with the
-line in the cell_line column; --cell-lines A,B,… keeps some of them (a
-hive-partitioned output takes one line at a time).
+line in the cell_line column; --cell-lines A,B,… keeps some of them. A
+hive-partitioned output (--out DIR) gets one cell_line=X directory per line
+scored, each holding that line's predictions.
 
 Next: sort the output by mu or sigma, or let deup suggest --model MODEL pick a
 batch of experiments.`
@@ -242,9 +243,7 @@ func (a *predictArgs) open(env Env, tm *trained.Model, drugs []drugcomb.Drug, ke
 		sc, _, err := modelScreen(env, "predict", a.model, tm, a.screen)
 		switch {
 		case err == nil:
-			for _, name := range t.Lines {
-				t.Measured = append(t.Measured, sc.MeasuredMeans(name, t.Score))
-			}
+			t.Measured = predict.Measured(sc, t.Lines, t.Score)
 		case a.screen != "":
 			return job, nil, err
 		default:
@@ -258,14 +257,16 @@ func (a *predictArgs) open(env Env, tm *trained.Model, drugs []drugcomb.Drug, ke
 		w, err := predict.Create(a.out, t)
 		return job, w, err
 	}
-	if len(lines) > 1 {
-		return job, nil, fmt.Errorf("%w: --out %s: a hive-partitioned output holds one cell line; give --cell-lines with one of %s, or a file", ErrUsage, a.out, strings.Join(names, ", "))
-	}
 	id, err := predIdentity(env.Stamp, a.model, a.pairs, tm, t.Drugs, a.shard, job.Lo, job.Hi, total)
 	if err != nil {
 		return job, nil, err
 	}
-	w, err := predict.CreatePart(a.out, id, t)
+	// one partition per line scored: DIR/cell_line=X/part-i-of-N.parquet
+	var parts []string
+	for _, l := range lines {
+		parts = append(parts, t.Lines[l])
+	}
+	w, err := predict.CreatePart(a.out, id, parts, t)
 	return job, w, err
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/csv"
 	"fmt"
+	"github.com/deup-screening/deup/active"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -98,7 +99,7 @@ func TestPredictPairsByNameWithExtraColumns(t *testing.T) {
 		if _, serr, code := run(t, "predict", "--model", mp, "--pairs", pairs, "--out", out); code != 0 {
 			t.Fatalf("predict %s exit %d: %s", ext, code, serr)
 		}
-		bl, err := tuipairs.NewBuilder(sc, 0)
+		bl, err := tuipairs.NewBuilder(sc, 0, active.DefaultKappa)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -155,7 +155,7 @@ func suggestFromCampaign(ctx context.Context, env Env, dir string, batch int, ac
 	if err := suggest.WriteFile(out, rows); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "wrote %d suggestions of round %d to %s (%d already measured; %s, set at campaign init)\n", len(rows), rd.Index, out, len(rd.Measured), active.MaxPerDrugNote(c.Config.MaxPerDrug))
+	fmt.Fprintf(env.Stdout, "wrote %d suggestions of round %d to %s (%d already measured; %s%s, set at campaign init)\n", len(rows), rd.Index, out, len(rd.Measured), active.MaxPerDrugNote(c.Config.MaxPerDrug), active.MaxPerLineNote(c.Config.MaxPerLine))
 	return nil
 }
 

@@ -99,6 +99,7 @@ func parseTrainSplit(s string) ([3]float64, error) {
 // untrained method they name.
 type trainFlags struct {
 	screenDir, split, feat, method, cellLine, cellLines, score, out string
+	cellFeatures                                                    string
 	fracs                                                           [3]float64
 	seed                                                            uint64
 	calFrac                                                         float64
@@ -119,6 +120,7 @@ func parseTrainFlags(env Env, args []string) (*trainFlags, error) {
 	dropRate := fs.Float64("dropout", 0.1, "dropout rate on the combined layers (mcdropout)")
 	cellLine := fs.String("cell-line", "", "one cell line to train on (default: see --cell-lines)")
 	cellLines := fs.String("cell-lines", "", cellLinesUsage)
+	cellFeatures := fs.String("cell-features", "", "table (.csv, .parquet, .arrow) with a cell_line column and numeric columns: features of the lines, mapped linearly into the line embedding; its lines without measurements join the model's lines, so predict scores them (not with --method due)")
 	score := fs.String("score", "", "score column (default: the first)")
 	seed := fs.Uint64("seed", 1, "seed of the split, the weights and the shuffling")
 	epochs := fs.Int("epochs", 0, "maximum epochs (0: the default, 300)")
@@ -162,7 +164,7 @@ func parseTrainFlags(env Env, args []string) (*trainFlags, error) {
 		return nil, fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
 	}
 	cfg := model.Config{Seed: *seed, MaxEpochs: *epochs, Patience: *patience, SigmaFeatures: sf, SigmaLoss: *sigmaLoss, NoveltyHoldout: noveltyHoldout(*novelty)}
-	return &trainFlags{screenDir: *screenDir, split: *splitFlag, fracs: fracs, feat: *feat, method: *method, cellLine: *cellLine, cellLines: *cellLines, score: *score,
+	return &trainFlags{screenDir: *screenDir, split: *splitFlag, fracs: fracs, feat: *feat, method: *method, cellLine: *cellLine, cellLines: *cellLines, cellFeatures: *cellFeatures, score: *score,
 		seed: *seed, out: *out, calFrac: *calFrac, normalized: *conformal == "normalized", whole: *whole, sf: sf,
 		mc: training.MethodConfig{Model: cfg, DUE: due.Config{MaxEpochs: *epochs, Patience: *patience}, Members: *members, Passes: *passes, Dropout: *dropRate}}, nil
 }
@@ -181,8 +183,12 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	cf, sc, err := readCellFeatures(t.cellFeatures, sc)
+	if err != nil {
+		return err
+	}
 	if len(sc.CellLines) > 1 {
-		t.mc.Model.BatchSize = model.PanelBatchSize // one model over every line (a panel)
+		t.mc = t.mc.Panel() // one model over every line (a panel): the panel's training settings
 	}
 	t.m, err = newMethod(t.method, t.mc)
 	if err != nil {
@@ -201,6 +207,9 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	d, err := model.NewDataset(scUsed, f, si)
 	if err != nil {
 		return err
+	}
+	if d.LineFeatures, err = cf.Standardized(d.LineNames); err != nil {
+		return fmt.Errorf("--cell-features: %w", err)
 	}
 	h, err := training.NewHoldout(len(d.Pairs), t.calFrac, t.fracs, t.seed)
 	if err != nil {
@@ -236,6 +245,26 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "wrote %s (%s total); it remembers its %d drugs and screen: next, deup predict --model %s --all-pairs --out pairs.csv\n",
 		t.out, env.since(start).Round(time.Millisecond), len(sc.Drugs), t.out)
 	return nil
+}
+
+// readCellFeatures reads --cell-features path (nil for ""): the table, and
+// sc with the table's lines that sc lacks added to its cell lines (the
+// lines the model learns, and predict scores).
+func readCellFeatures(path string, sc *drugcomb.Screen) (*drugcomb.CellFeatures, *drugcomb.Screen, error) {
+	if path == "" {
+		return nil, sc, nil
+	}
+	cf, err := drugcomb.ReadCellFeatures(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	lines := cf.WithLines(sc.CellLines)
+	if len(lines) < 2 {
+		return nil, nil, fmt.Errorf("%w: --cell-features %s: the model would know one cell line (%s); the features are for a panel or for lines without measurements", ErrUsage, path, lines[0])
+	}
+	c := *sc
+	c.CellLines = lines
+	return cf, &c, nil
 }
 
 // newMethod is training.New with the flags' names in its errors.

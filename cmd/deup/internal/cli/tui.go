@@ -33,7 +33,8 @@ files as deup suggest. Press ? inside for the keys.
 
 Predictions come from --model MODEL (a model file from deup train, any
 method: every unordered pair of the drugs of the screen it was trained on is
-scored on its cell line, the tower running once per drug; --screen DIR opens
+scored on its cell line, or on every line of a model trained on a panel
+(--cell-line keeps one), the tower running once per drug; --screen DIR opens
 another screen instead) or from --predictions FILE (.csv, .parquet or .arrow
 with drug_a_id, drug_b_id, [cell_line,] mu, sigma_total, sigma_epistemic,
 sigma_aleatoric[, acquisition], as deup predict writes). Without either, the
@@ -72,7 +73,7 @@ func parseTUIFlags(env Env, args []string) (*tuiFlags, error) {
 	screenDir := fs.String("screen", "", "screen directory (default: --model's own screen, else the synthetic default screen)")
 	modelPath := fs.String("model", "", "model file from deup train --out (any method) to score every pair")
 	predPath := fs.String("predictions", "", "predictions file (.csv, .parquet, .arrow)")
-	cellLine := fs.String("cell-line", "", "cell line of --model's predictions (default: the model's, else the screen's first) and of predictions without a cell_line column (needed when the screen has several)")
+	cellLine := fs.String("cell-line", "", "cell line of --model's predictions (default: the model's, every line of a model trained on a panel, else the screen's first) and of predictions without a cell_line column (needed when the screen has several)")
 	kappa := fs.Float64("kappa", active.DefaultKappa, "weight of sigma_epistemic in the default acquisition mu + kappa*sigma_epistemic (the ucb of deup suggest and campaigns)")
 	export := fs.String("export", "batch.csv", "file name the export prompt proposes (.csv, .parquet or .json)")
 	mouse := fs.Bool("mouse", false, "scroll with the wheel and select rows by clicking (the terminal's own text selection then needs shift)")
@@ -223,7 +224,7 @@ func loadTUIScreen(env Env, in *tuiInputs) (*drugcomb.Screen, error) {
 		if sc, in.screenDir, err = modelScreen(env, "tui", in.modelPath, in.tm, ""); err != nil {
 			return nil, err
 		}
-		if in.cellLine == "" && drugcomb.IndexName(sc.CellLines, in.tm.Meta.Screen.CellLine) >= 0 {
+		if in.cellLine == "" && len(in.tm.Meta.Screen.CellLines) < 2 && drugcomb.IndexName(sc.CellLines, in.tm.Meta.Screen.CellLine) >= 0 {
 			in.cellLine = sc.CellLines[drugcomb.IndexName(sc.CellLines, in.tm.Meta.Screen.CellLine)]
 		}
 	case in.screenDir == "":
@@ -260,18 +261,24 @@ func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (
 	n := 0
 	if in.tm != nil {
 		n = len(sc.Drugs) * (len(sc.Drugs) - 1) / 2
+		if in.tm.Meta != nil {
+			n *= max(len(in.tm.Meta.Screen.CellLines), 1)
+		}
 	}
-	bl, err := pairs.NewBuilder(sc, n)
+	bl, err := pairs.NewBuilder(sc, n, kappa)
 	if err != nil {
 		return nil, err
 	}
-	bl.Kappa = kappa
 	switch {
 	case in.tm != nil:
 		if cell < 0 {
 			return nil, fmt.Errorf("deup tui: the screen has no cell lines")
 		}
-		if err := predictAllPairs(ctx, env, bl, sc, screenDir, in.tm, cell); err != nil {
+		lines, err := tuiModelLines(sc, in.tm, cellLine, cell)
+		if err != nil {
+			return nil, err
+		}
+		if err := predictAllPairs(ctx, env, bl, sc, screenDir, in.tm, lines); err != nil {
 			return nil, err
 		}
 	case predPath != "":
@@ -293,30 +300,54 @@ func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (
 	return tab, nil
 }
 
+// tuiModelLines pairs the screen's cell lines with the lines of the model
+// tm ({screen line, model line}): for a model trained on a panel, every line
+// it knows that the screen has (or the one --cell-line names); for a
+// one-line model, screen line cell.
+func tuiModelLines(sc *drugcomb.Screen, tm *trained.Model, cellLine string, cell int) ([][2]int, error) {
+	if tm.Meta == nil || len(tm.Meta.Screen.CellLines) < 2 {
+		return [][2]int{{cell, 0}}, nil
+	}
+	var out [][2]int
+	for ml, name := range tm.Meta.Screen.CellLines {
+		if sl := drugcomb.IndexName(sc.CellLines, name); sl >= 0 && (cellLine == "" || sl == cell) {
+			out = append(out, [2]int{sl, ml})
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%w: deup tui: the model knows none of the screen's cell lines %s (it has %s)", ErrUsage, strings.Join(sc.CellLines, ", "), strings.Join(tm.Meta.Screen.CellLines, ", "))
+	}
+	return out, nil
+}
+
 // predictAllPairs scores every unordered pair of the screen's drugs (those
-// with a usable structure) on cell line cell with the model tm.
-func predictAllPairs(ctx context.Context, env Env, bl *pairs.Builder, sc *drugcomb.Screen, screenDir string, tm *trained.Model, cell int) error {
+// with a usable structure) with the model tm on each of lines ({screen
+// line, model line}, tuiModelLines).
+func predictAllPairs(ctx context.Context, env Env, bl *pairs.Builder, sc *drugcomb.Screen, screenDir string, tm *trained.Model, lines [][2]int) error {
 	m := tm.Method
 	feats, kept, err := modelFeatures(env, "tui", "and no predictions", tm, sc.Drugs, screenDir)
 	if err != nil {
 		return err
 	}
 	n := len(kept)
-	bar := progress.New(env.Stderr, "predict", n*(n-1)/2)
+	bar := progress.New(env.Stderr, "predict", n*(n-1)/2*len(lines))
 	done := 0
-	err = model.PredictAllPairs(ctx, m.Predict, feats, n, 0, 1<<16, func(ps []model.Pair, pred []model.Prediction) error {
-		for i, p := range ps {
-			q := pred[i]
-			if err := bl.Add(kept[p.A], kept[p.B], cell, pairs.Prediction{Mu: q.Mu, SigmaTotal: q.SigmaTotal, SigmaEpistemic: q.SigmaEpistemic, SigmaAleatoric: q.SigmaAleatoric, Acquisition: math.NaN()}); err != nil {
-				return err
+	for _, l := range lines {
+		cell := l[0]
+		err = model.PredictAllPairs(ctx, m.Predict, feats, n, l[1], 1<<16, func(ps []model.Pair, pred []model.Prediction) error {
+			for i, p := range ps {
+				q := pred[i]
+				if err := bl.Add(kept[p.A], kept[p.B], cell, pairs.Prediction{Mu: q.Mu, SigmaTotal: q.SigmaTotal, SigmaEpistemic: q.SigmaEpistemic, SigmaAleatoric: q.SigmaAleatoric, Acquisition: math.NaN()}); err != nil {
+					return err
+				}
 			}
+			done += len(ps)
+			bar.Set(done, "")
+			return nil
+		})
+		if err != nil {
+			return err
 		}
-		done += len(ps)
-		bar.Set(done, "")
-		return nil
-	})
-	if err != nil {
-		return err
 	}
 	bar.Finish()
 	return nil

@@ -115,11 +115,10 @@ func (tc *tuiCampaign) Round(ctx context.Context, progress func(tui.RoundProgres
 // every candidate of the pool, plus the screen's measured pairs, with the
 // suggestions marked.
 func (tc *tuiCampaign) result(c *active.Campaign, prop *active.Proposal) (tui.RoundResult, error) {
-	bl, err := pairs.NewBuilder(tc.sc, len(prop.Pool))
+	bl, err := pairs.NewBuilder(tc.sc, len(prop.Pool), tc.kappa)
 	if err != nil {
 		return tui.RoundResult{}, err
 	}
-	bl.Kappa = tc.kappa
 	if acq, err := active.ParseAcquisition(c.Config.Acquisition); err == nil && acq.Kind == active.UCB {
 		bl.Kappa = acq.Kappa // the table's column is then the campaign's own UCB score
 	}
