@@ -136,12 +136,8 @@ func parseRows(r io.Reader, name string, cfg Config, withScore bool) ([]Result, 
 		}
 		cl, okC := 0, true
 		if cc >= 0 {
-			okC = false
-			for i, c := range cfg.CellLines {
-				if strings.EqualFold(c, strings.TrimSpace(rec[cc])) {
-					cl, okC = i, true
-				}
-			}
+			cl = drugcomb.IndexName(cfg.CellLines, strings.TrimSpace(rec[cc]))
+			okC = cl >= 0
 			if !okC {
 				bad(cc, fmt.Sprintf("unknown cell line %q (campaign has %s)", rec[cc], strings.Join(cfg.CellLines, ", ")))
 			}

@@ -26,9 +26,9 @@ import (
 //
 // Why not a DEUP per line: 43 lines × 3 seeds of DEUP trainings (σ steps
 // beside every μ step, the σ refit, the novelty fold where it matters)
-// cost about 12 CPU-s each on the NCI-ALMANAC panel, and the issue's
-// budget (4 methods, 3 seeds and the reference in 10 minutes on 2 cores)
-// does not hold them (docs/panel.md).
+// cost about 12 CPU-s each on the NCI-ALMANAC panel (estimated; μ alone
+// 5.5), and the budget (4 methods, 3 seeds and the reference in
+// 10 minutes on 2 cores) does not hold them (docs/panel.md).
 const PerLine = "per-line"
 
 // LineScore is one cell line's part of a row's test predictions under one

@@ -133,16 +133,6 @@ func (s *Screen) DrugIndex(id string) int {
 	return -1
 }
 
-// ScoreIndex returns the index of the named score column, or -1.
-func (s *Screen) ScoreIndex(name string) int {
-	for i, n := range s.ScoreNames {
-		if n == name {
-			return i
-		}
-	}
-	return -1
-}
-
 // Equal reports whether s and t hold the same values, counting NaN equal to
 // NaN (a missing score) and a nil Count equal to one that repeats N.
 func (s *Screen) Equal(t *Screen) bool {

@@ -159,7 +159,7 @@ func TestDataImportDoseResponse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Pairs) != 2 || len(s.Drugs) != 3 || s.ScoreIndex("zip") != 0 {
+	if len(s.Pairs) != 2 || len(s.Drugs) != 3 || drugcomb.IndexName(s.ScoreNames, "zip") != 0 {
 		t.Fatalf("screen: %d pairs, %d drugs, scores %v", len(s.Pairs), len(s.Drugs), s.ScoreNames)
 	}
 	blocks := readCSVFile(t, filepath.Join(dir, "blocks", "blocks.csv"))
