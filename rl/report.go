@@ -28,15 +28,9 @@ type Summary struct {
 
 // MeanSD is a mean and sample standard deviation (uq.MeanSD: n−1; NaN,
 // written null, for one value).
-type MeanSD struct {
-	Mean jsonfloat.Float `json:"mean"`
-	SD   jsonfloat.Float `json:"sd"`
-}
+type MeanSD = jsonfloat.MeanSD
 
-func meanSD(v []float64) MeanSD {
-	m, sd := uq.MeanSD(v)
-	return MeanSD{jsonfloat.Float(m), jsonfloat.Float(sd)}
-}
+func meanSD(v []float64) MeanSD { return jsonfloat.NewMeanSD(uq.MeanSD(v)) }
 
 // AverageRegret is the mean ± sd over seeds of the agent's average regret
 // (total regret after the last episode / episodes).

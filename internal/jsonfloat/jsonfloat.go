@@ -140,3 +140,13 @@ func IntegerKeys(b []byte) ([]string, error) {
 	sort.Strings(keys)
 	return keys, nil
 }
+
+// MeanSD is the JSON form of a mean and a standard deviation over seeds
+// ({"mean": …, "sd": …}; NaN, as for one seed's sd, is written null).
+type MeanSD struct {
+	Mean Float `json:"mean"`
+	SD   Float `json:"sd"`
+}
+
+// NewMeanSD is the MeanSD of a mean and an sd, as uq.MeanSD returns them.
+func NewMeanSD(mean, sd float64) MeanSD { return MeanSD{Float(mean), Float(sd)} }

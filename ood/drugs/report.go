@@ -19,15 +19,9 @@ import (
 )
 
 // Stat is a mean and sample sd over seeds.
-type Stat struct {
-	Mean jsonfloat.Float `json:"mean"`
-	SD   jsonfloat.Float `json:"sd"`
-}
+type Stat = jsonfloat.MeanSD
 
-func statOf(x []float64) Stat {
-	m, sd := uq.MeanSD(x)
-	return Stat{jsonfloat.Float(m), jsonfloat.Float(sd)}
-}
+func statOf(x []float64) Stat { return jsonfloat.NewMeanSD(uq.MeanSD(x)) }
 
 // methodJSON is one method's entry of results.json.
 type methodJSON struct {
@@ -266,7 +260,7 @@ func (rep *Report) finiteStat(m string, get func(Scores) float64) Stat {
 		}
 	}
 	if len(x) == 0 {
-		return Stat{jsonfloat.Float(math.NaN()), jsonfloat.Float(math.NaN())}
+		return jsonfloat.NewMeanSD(math.NaN(), math.NaN())
 	}
 	return statOf(x)
 }
