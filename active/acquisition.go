@@ -39,6 +39,27 @@ type Acquisition struct {
 	Kind  Kind
 	Kappa float64 // UCB exploration weight (DefaultKappa when parsed from "ucb")
 	Xi    float64 // EI margin: improvement counts above Best+Xi (0 when parsed)
+	// ExploreWeight w in [0, 1] (deup suggest/campaign --explore) blends
+	// the acquisition's ranking with sigma_epistemic's: each candidate's
+	// score becomes (1-w)*r(score) + w*r(sigma_epistemic), r the mid-rank
+	// among the candidates scaled to [0, 1] (best 1). 0 (the default)
+	// leaves the scores untouched; 1 ranks like Explore. Random and Explore
+	// ignore it. Not part of String: a campaign stores it in
+	// Config.Explore.
+	ExploreWeight float64
+}
+
+// CheckExplore validates an ExploreWeight: a finite number in [0, 1].
+func CheckExplore(w float64) error {
+	if !(w >= 0 && w <= 1) {
+		return fmt.Errorf("active: explore weight %v: want a number in [0, 1] (0: off, 1: rank by sigma_epistemic alone)", w)
+	}
+	return nil
+}
+
+// explores reports whether the explore blend changes a's scores.
+func (a Acquisition) explores() bool {
+	return a.ExploreWeight > 0 && a.Kind != Random && a.Kind != Explore
 }
 
 // DefaultKappa is the UCB weight used when a name gives none.
@@ -111,6 +132,11 @@ func (a Acquisition) Scores(dst []float64, preds []Prediction, best float64, rng
 	if a.NeedsRand() && rng == nil {
 		return nil, fmt.Errorf("active: acquisition %s needs a random source", a)
 	}
+	if a.ExploreWeight != 0 {
+		if err := CheckExplore(a.ExploreWeight); err != nil {
+			return nil, err
+		}
+	}
 	if a.Kind == EI && math.IsNaN(best) {
 		return nil, fmt.Errorf("active: expected improvement needs a best measured score, got NaN")
 	}
@@ -136,7 +162,48 @@ func (a Acquisition) Scores(dst []float64, preds []Prediction, best float64, rng
 			return nil, fmt.Errorf("active: unknown acquisition kind %d", int(a.Kind))
 		}
 	}
+	if a.explores() {
+		sig := make([]float64, len(preds))
+		for i, p := range preds {
+			sig[i] = p.SigmaEpistemic
+		}
+		rs, rsig := midRanks(dst), midRanks(sig)
+		for i := range dst {
+			dst[i] = (1-a.ExploreWeight)*rs[i] + a.ExploreWeight*rsig[i]
+		}
+	}
 	return dst, nil
+}
+
+// midRanks returns each value's rank among v scaled to [0, 1]: the
+// smallest 0, the largest 1, tied values the mean of their ranks; a single
+// value 0.5.
+func midRanks(v []float64) []float64 {
+	n := len(v)
+	out := make([]float64, n)
+	if n == 1 {
+		out[0] = 0.5
+	}
+	if n <= 1 {
+		return out
+	}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return v[order[i]] < v[order[j]] })
+	for lo := 0; lo < n; {
+		hi := lo + 1
+		for hi < n && v[order[hi]] == v[order[lo]] {
+			hi++
+		}
+		r := float64(lo+hi-1) / 2 / float64(n-1)
+		for _, i := range order[lo:hi] {
+			out[i] = r
+		}
+		lo = hi
+	}
+	return out
 }
 
 // ExpectedImprovement is E[max(Y - target, 0)] for Y ~ N(mu, sigma^2):
@@ -173,6 +240,9 @@ func (a Acquisition) Reason(p Prediction, score float64, rank, pool int) string 
 		what = fmt.Sprintf("explore: sigma_epistemic %.4g (mu %.4g)", p.SigmaEpistemic, p.Mu)
 	case Random:
 		what = "random baseline draw"
+	}
+	if a.explores() {
+		what = fmt.Sprintf("explore %g: rank blend %.4g of %s's ranking and sigma_epistemic %.4g's (mu %.4g)", a.ExploreWeight, score, a, p.SigmaEpistemic, p.Mu)
 	}
 	return fmt.Sprintf("%s; ranked %d of %d candidates", what, rank, pool)
 }

@@ -216,3 +216,114 @@ func TestSelectBatch(t *testing.T) {
 		})
 	}
 }
+
+// TestExploreWeight: the blend (1-w) r(score) + w r(sigma_epistemic) by
+// hand. Four candidates, ucb:2 scores 12, 14, 3, 14 (mu + 2 sigma) have
+// mid-ranks 1/3, 5/6, 0, 5/6 (the tie 14 shares ranks 2 and 3 of 0..3,
+// scaled by 3); sigma 1, 3, 4, 0 ranks 1/3, 2/3, 1, 0.
+func TestExploreWeight(t *testing.T) {
+	preds := []Prediction{
+		{Mu: 10, SigmaEpistemic: 1},
+		{Mu: 8, SigmaEpistemic: 3},
+		{Mu: -5, SigmaEpistemic: 4},
+		{Mu: 14, SigmaEpistemic: 0},
+	}
+	rs := []float64{1.0 / 3, 5.0 / 6, 0, 5.0 / 6}
+	rsig := []float64{1.0 / 3, 2.0 / 3, 1, 0}
+	for _, c := range []struct {
+		acq  string
+		w    float64
+		want []float64
+	}{
+		{"ucb", 0, []float64{12, 14, 3, 14}}, // off: the raw scores, unchanged
+		{"ucb", 0.5, []float64{(rs[0] + rsig[0]) / 2, (rs[1] + rsig[1]) / 2, (rs[2] + rsig[2]) / 2, (rs[3] + rsig[3]) / 2}},
+		{"ucb", 1, rsig},                        // ranks like explore
+		{"explore", 0.5, []float64{1, 3, 4, 0}}, // explore ignores it
+		// greedy: mu 10, 8, -5, 14 ranks 2/3, 1/3, 0, 1; w 0.25.
+		{"greedy", 0.25, []float64{0.75*2/3 + 0.25*rsig[0], 0.75/3 + 0.25*rsig[1], 0.25 * rsig[2], 0.75 + 0.25*rsig[3]}},
+	} {
+		a, err := ParseAcquisition(c.acq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.ExploreWeight = c.w
+		got, err := a.Scores(nil, preds, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range got {
+			if math.Abs(got[i]-c.want[i]) > 1e-12 {
+				t.Errorf("%s explore %g: scores %v, want %v", c.acq, c.w, got, c.want)
+				break
+			}
+		}
+	}
+	// Random keeps its draws.
+	r := Acquisition{Kind: Random}
+	plain, _ := r.Scores(nil, preds, 0, rand.New(rand.NewPCG(1, 2)))
+	r.ExploreWeight = 1
+	blended, _ := r.Scores(nil, preds, 0, rand.New(rand.NewPCG(1, 2)))
+	if !reflect.DeepEqual(plain, blended) {
+		t.Errorf("random with explore 1: %v, want its draws %v", blended, plain)
+	}
+	for _, w := range []float64{-0.1, 1.5, math.NaN(), math.Inf(1)} {
+		if err := CheckExplore(w); err == nil {
+			t.Errorf("CheckExplore(%v): no error", w)
+		}
+		a := Acquisition{Kind: UCB, Kappa: 2, ExploreWeight: w}
+		if _, err := a.Scores(nil, preds, 0, nil); err == nil {
+			t.Errorf("Scores with explore %v: no error", w)
+		}
+	}
+}
+
+// TestExploreBatchSigma: what the blend guarantees. For the best B of
+// h_w = (1-w) r(score) + w r(sigma), the batch's summed r(sigma) never
+// falls as w rises: with S1 best for w1 < w2 and S2 best for w2,
+// h_w1(S1) >= h_w1(S2) and h_w2(S2) >= h_w2(S1) give
+// (w2 - w1)(r_sigma(S2) - r_sigma(S1)) >= 0. 300 seeded candidates, mu and
+// sigma drawn independently, batches of 20 (no per-drug cap), w from 0 to 1
+// by 0.1, for UCB, EI and greedy.
+func TestExploreBatchSigma(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 9))
+	preds := make([]Prediction, 300)
+	pairs := make([]Pair, len(preds))
+	sig := make([]float64, len(preds))
+	for i := range preds {
+		preds[i] = Prediction{Mu: 10 * rng.NormFloat64(), SigmaEpistemic: math.Abs(5 * rng.NormFloat64())}
+		pairs[i] = Pair{A: i, B: i + 1}
+		sig[i] = preds[i].SigmaEpistemic
+	}
+	rsig := midRanks(sig)
+	for _, name := range []string{"ucb", "ei", "greedy"} {
+		a, err := ParseAcquisition(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prev := math.Inf(-1)
+		var sums []float64
+		for k := 0; k <= 10; k++ {
+			a.ExploreWeight = float64(k) / 10
+			scores, err := a.Scores(nil, preds, 5, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum := 0.0
+			for _, i := range SelectBatch(pairs, scores, 20, 0) {
+				sum += rsig[i]
+			}
+			sums = append(sums, sum)
+			if sum < prev-1e-9 {
+				t.Errorf("%s: summed r(sigma) of the batch falls from %v to %v at explore %v", name, prev, sum, a.ExploreWeight)
+			}
+			prev = sum
+		}
+		// At w = 1 the batch is the 20 largest sigmas: r = 280/299 … 299/299.
+		if want := float64(280+299) * 20 / 2 / 299; math.Abs(sums[10]-want) > 1e-9 {
+			t.Errorf("%s: explore 1: summed r(sigma) %v, want %v", name, sums[10], want)
+		}
+		if sums[0] >= sums[10] {
+			t.Errorf("%s: summed r(sigma) %v: explore 1 no higher than 0", name, sums)
+		}
+	}
+}

@@ -45,10 +45,13 @@ type Config struct {
 	// MaxPerLine caps the pairs of any one cell line in a round's batch
 	// (0: no cap), for a campaign across the lines of a panel: the rule of
 	// SelectBatchPerLine, as deup suggest --per-line applies it.
-	MaxPerLine int             `json:"max_per_line,omitempty"`
-	Seed       uint64          `json:"seed"`
-	Drugs      []drugcomb.Drug `json:"drugs"`
-	CellLines  []string        `json:"cell_lines"`
+	MaxPerLine int `json:"max_per_line,omitempty"`
+	// Explore is the acquisition's ExploreWeight (deup campaign init
+	// --explore): 0, the default, leaves the acquisition as it is.
+	Explore   float64         `json:"explore,omitempty"`
+	Seed      uint64          `json:"seed"`
+	Drugs     []drugcomb.Drug `json:"drugs"`
+	CellLines []string        `json:"cell_lines"`
 }
 
 // Check validates the configuration.
@@ -72,7 +75,7 @@ func (c Config) Check() error {
 	if _, err := ParseAcquisition(c.Acquisition); err != nil {
 		return err
 	}
-	return nil
+	return CheckExplore(c.Explore)
 }
 
 // Suggestion is one proposed experiment.
@@ -219,6 +222,7 @@ func (c *Campaign) apply(e *ledger.Event) error {
 			return err
 		}
 		c.acq, _ = ParseAcquisition(c.Config.Acquisition)
+		c.acq.ExploreWeight = c.Config.Explore
 		c.candidates = []Pair{}
 		for _, r := range e.Records {
 			p, err := check(r)
@@ -452,7 +456,11 @@ func (c *Campaign) ProposeWith(ctx context.Context, s Surrogate, acq Acquisition
 	}
 	pick := SelectBatchPerLine(pool, scores, batch, c.Config.MaxPerDrug, c.Config.MaxPerLine)
 	version := modelVersion(s.Name(), ev)
-	extra, _ := json.Marshal(map[string]any{"acquisition": acq.String(), "batch": batch, "pool": len(pool)})
+	ex := map[string]any{"acquisition": acq.String(), "batch": batch, "pool": len(pool)}
+	if acq.ExploreWeight > 0 {
+		ex["explore"] = acq.ExploreWeight
+	}
+	extra, _ := json.Marshal(ex)
 	sev := ledger.Event{Kind: KindSuggest, Round: ev.Round, ModelVersion: version, Extra: string(extra)}
 	for rank, i := range pick {
 		p := preds[i]

@@ -69,6 +69,7 @@ type SimConfig struct {
 	TopFrac    float64 // 0 means 0.01 (RECOVER's top 1 %)
 	Features   string  // NewEncoder spec ("" means DefaultFeatures)
 	Workers    int     // parallel runs; 0 means GOMAXPROCS
+	Explore    float64 // every run's Config.Explore (0: off)
 }
 
 // Trace is one run's per-round record. Index 0 is the initial set; index r
@@ -168,6 +169,7 @@ func simulateOne(ctx context.Context, t TableOracle, top map[Pair]bool, base Con
 	cc := base
 	cc.Mode, cc.Model, cc.Acquisition = Retrospective, st.Model, st.Acquisition
 	cc.Batch, cc.Rounds, cc.MaxPerDrug, cc.MaxPerLine, cc.Seed, cc.Features = cfg.Batch, cfg.Rounds, cfg.MaxPerDrug, cfg.MaxPerLine, seed, cfg.Features
+	cc.Explore = cfg.Explore
 	enc, err := NewEncoder(cc)
 	if err != nil {
 		return tr, err

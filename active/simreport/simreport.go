@@ -56,6 +56,7 @@ type Report struct {
 	Batch       int             `json:"batch"`
 	MaxPerDrug  int             `json:"max_per_drug"`
 	MaxPerLine  int             `json:"max_per_line,omitempty"` // per cell line cap of a panel's batch (0: none)
+	Explore     jsonfloat.Float `json:"explore,omitempty"`      // the acquisitions' explore weight (0: off)
 	Features    string          `json:"features"`
 	Measured    []int           `json:"measured"` // pairs measured after each round
 	WallSeconds jsonfloat.Float `json:"wall_seconds"`
@@ -64,7 +65,8 @@ type Report struct {
 // Build summarizes traces (from active.Simulate with cfg) into a Report.
 func Build(traces []active.Trace, cfg active.SimConfig) *Report {
 	r := &Report{Acquisitions: map[string]Series{}, Rounds: cfg.Rounds, Seeds: cfg.Seeds,
-		Init: cfg.Init, Batch: cfg.Batch, MaxPerDrug: cfg.MaxPerDrug, MaxPerLine: cfg.MaxPerLine, Features: cfg.Features, TopFrac: jsonfloat.Float(cfg.TopFrac)}
+		Init: cfg.Init, Batch: cfg.Batch, MaxPerDrug: cfg.MaxPerDrug, MaxPerLine: cfg.MaxPerLine, Features: cfg.Features, TopFrac: jsonfloat.Float(cfg.TopFrac),
+		Explore: jsonfloat.Float(cfg.Explore)}
 	for _, st := range cfg.Strategies {
 		var ts []active.Trace
 		for _, t := range traces {

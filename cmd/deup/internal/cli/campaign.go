@@ -148,7 +148,9 @@ bayes-ridge, ensemble (bootstrap ensemble of Bayesian ridges), and the
 benchmark's methods on such networks, refitted each round: ensemble-net (Deep
 Ensemble of 3), mcdropout-net, twohead-net (the two-head DEUP of 'deup
 train').
-Acquisition: ucb[:KAPPA], ei[:XI], thompson, greedy, explore, random.
+Acquisition: ucb[:KAPPA], ei[:XI], thompson, greedy, explore, random;
+--explore W (0 to 1, default 0) blends the acquisition's ranking with
+sigma_epistemic's, as deup suggest --explore does, in every round.
 
 Batches are diverse by default: no drug in more than max(2, ceil(batch/10))
 pairs of a round (3 of 30); --max-per-drug K sets another cap, 0 none.
@@ -176,6 +178,7 @@ type campaignInitFlags struct {
 	cellLines                                                                          string
 	initN, batch, rounds, perDrug, perLine                                             int
 	seed                                                                               uint64
+	explore                                                                            float64
 }
 
 func parseCampaignInitFlags(env Env, args []string) (*campaignInitFlags, error) {
@@ -190,6 +193,7 @@ func parseCampaignInitFlags(env Env, args []string) (*campaignInitFlags, error) 
 	batch := fs.Int("batch", 30, "suggestions per round")
 	rounds := fs.Int("rounds", 0, "rounds to run (0: no limit; retrospective default 10)")
 	acq := fs.String("acquisition", "ucb", "acquisition function")
+	explore := exploreFlag(fs)
 	modelName := fs.String("model", "deup-net", "surrogate model: "+strings.Join(active.Surrogates, ", "))
 	feat := fs.String("features", active.DefaultFeatures, "drug features: identity, morgan or identity+morgan")
 	perDrug := maxPerDrugFlag(fs)
@@ -224,12 +228,15 @@ func parseCampaignInitFlags(env Env, args []string) (*campaignInitFlags, error) 
 	if err := active.CheckModel(*modelName); err != nil {
 		return nil, fmt.Errorf("%w: --model: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
 	}
+	if err := checkExploreFlag(*explore); err != nil {
+		return nil, err
+	}
 	if err := noCampaignIn(pos[0]); err != nil {
 		return nil, err
 	}
 	return &campaignInitFlags{dir: pos[0], screenDir: *screenDir, mode: *mode, cellLine: *cellLine, score: *score, candidates: *candidates, acq: *acq,
 		modelName: *modelName, feat: *feat, fromModel: *fromModel, initN: *initN, batch: *batch, rounds: *rounds, perDrug: perDrug.resolve(*batch), seed: *seed,
-		cellLines: *cellLines, perLine: *perLine}, nil
+		cellLines: *cellLines, perLine: *perLine, explore: *explore}, nil
 }
 
 func runCampaignInit(ctx context.Context, env Env, args []string) error {
@@ -258,7 +265,7 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 		}
 	}
 	cfg := active.Config{Mode: o.mode, Screen: abs, Score: sc.ScoreNames[si], Acquisition: o.acq, Model: o.modelName, Features: o.feat,
-		Batch: o.batch, Rounds: o.rounds, MaxPerDrug: o.perDrug, MaxPerLine: o.perLine, Seed: o.seed, Drugs: sc.Drugs, CellLines: sc.CellLines}
+		Batch: o.batch, Rounds: o.rounds, MaxPerDrug: o.perDrug, MaxPerLine: o.perLine, Explore: o.explore, Seed: o.seed, Drugs: sc.Drugs, CellLines: sc.CellLines}
 	if cfg.Mode == active.Retrospective && cfg.Rounds == 0 {
 		cfg.Rounds = active.DefaultRetrospectiveRounds
 	}
@@ -290,6 +297,9 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "campaign %s: %s mode on %s (%s, %s), %d initial pairs, %d candidates, batch %d, %s with %s, %s%s\n",
 		o.dir, cfg.Mode, screenLabel(cfg.Screen), cl, cfg.Score, c.Initial(), len(c.Pool()), cfg.Batch, cfg.Model, cfg.Acquisition, active.MaxPerDrugNote(cfg.MaxPerDrug), active.MaxPerLineNote(cfg.MaxPerLine))
+	if cfg.Explore > 0 {
+		fmt.Fprintf(env.Stdout, "explore %g: each round ranks by (1 - %g) r(%s) + %g r(sigma_epistemic)\n", cfg.Explore, cfg.Explore, cfg.Acquisition, cfg.Explore)
+	}
 	return nil
 }
 
@@ -821,7 +831,9 @@ before "deup" came to mean the network everywhere), greedy (mu of the
 Bayesian-ridge main predictor), explore (DEUP's sigma_epistemic), random,
 ensemble-ucb (bootstrap ensemble of the main predictor, UCB on its spread), or
 MODEL-ACQUISITION for any model of 'campaign init' (e.g. deup-net-ucb,
-ensemble-net-ucb: the network versions, seconds per round).
+ensemble-net-ucb: the network versions, seconds per round). --explore W
+(0 to 1, default 0) blends every strategy's ranking with its
+sigma_epistemic's, as deup suggest --explore does (random is unchanged).
 
 Reports per round, as mean and standard error over --seeds runs: the best
 score found so far, the fraction of the screen's top-1% pairs found (RECOVER's
@@ -842,7 +854,7 @@ type simulateFlags struct {
 	perLine                               int
 	perDrug                               *perDrugFlag
 	seed                                  uint64
-	topFrac                               float64
+	topFrac, explore                      float64
 	sts                                   []active.Strategy
 }
 
@@ -856,6 +868,7 @@ func parseSimulateFlags(env Env, args []string) (*simulateFlags, error) {
 	batch := fs.Int("batch", 30, "pairs per round")
 	rounds := fs.Int("rounds", 10, "rounds per run")
 	acqs := fs.String("acquisition", "deup-ridge-ucb,deup-ridge-ei,deup-ridge-thompson,greedy,explore,random,ensemble-ucb", "comma-separated strategies")
+	explore := exploreFlag(fs)
 	seeds := fs.Int("seeds", 3, "runs per strategy")
 	seed := seedFlag(fs, "seed of the first run (run s uses seed+s)")
 	perDrug := maxPerDrugFlag(fs)
@@ -878,6 +891,9 @@ func parseSimulateFlags(env Env, args []string) (*simulateFlags, error) {
 	if !(*topFrac > 0 && *topFrac < 1) {
 		return nil, fmt.Errorf("%w: --top-frac %v: want 0 < f < 1", ErrUsage, *topFrac)
 	}
+	if err := checkExploreFlag(*explore); err != nil {
+		return nil, err
+	}
 	for _, c := range []struct {
 		name   string
 		v, min int
@@ -895,7 +911,7 @@ func parseSimulateFlags(env Env, args []string) (*simulateFlags, error) {
 		}
 	}
 	o := &simulateFlags{screenDir: *screenDir, cellLine: *cellLine, score: *score, feat: *feat, out: *out, initN: *initN, batch: *batch, rounds: *rounds,
-		seeds: *seeds, workers: *workers, perDrug: perDrug, seed: *seed, topFrac: *topFrac, cellLines: *cellLines, perLine: *perLine}
+		seeds: *seeds, workers: *workers, perDrug: perDrug, seed: *seed, topFrac: *topFrac, cellLines: *cellLines, perLine: *perLine, explore: *explore}
 	for _, n := range strings.Split(*acqs, ",") {
 		st, err := active.ParseStrategy(strings.TrimSpace(n))
 		if err != nil {
@@ -925,7 +941,7 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 	}
 	perDrugCap := o.perDrug.resolve(o.batch)
 	cfg := active.SimConfig{Init: n, Batch: o.batch, Rounds: o.rounds, MaxPerDrug: perDrugCap, MaxPerLine: o.perLine, Strategies: o.sts, Seeds: o.seeds,
-		Seed0: o.seed, TopFrac: o.topFrac, Features: o.feat, Workers: workerCount(o.workers)}
+		Seed0: o.seed, TopFrac: o.topFrac, Features: o.feat, Workers: workerCount(o.workers), Explore: o.explore}
 	base := active.Config{Score: sc.ScoreNames[si], Drugs: sc.Drugs, CellLines: sc.CellLines}
 	if _, err := active.NewEncoder(active.Config{Features: o.feat, Drugs: sc.Drugs, CellLines: sc.CellLines}); err != nil {
 		return err
@@ -933,6 +949,9 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 	top := active.TopFraction(table, o.topFrac)
 	fmt.Fprintf(env.Stderr, "simulating %d strategies x %d seeds x %d rounds on %s (%s, %d pairs, top %g%% = %d pairs), %d initial, batch %d, %s%s\n",
 		len(o.sts), o.seeds, o.rounds, screenLabel(o.screenDir), cl, len(table), 100*o.topFrac, len(top), n, o.batch, active.MaxPerDrugNote(perDrugCap), active.MaxPerLineNote(o.perLine))
+	if o.explore > 0 {
+		fmt.Fprintf(env.Stderr, "explore %g: every strategy but random ranks by (1 - %g) r(acquisition) + %g r(sigma_epistemic)\n", o.explore, o.explore, o.explore)
+	}
 	bar := progress.New(env.Stderr, "simulate", len(o.sts)*o.seeds*o.rounds)
 	done := 0
 	traces, err := active.Simulate(ctx, table, base, cfg, func(p active.SimProgress) {

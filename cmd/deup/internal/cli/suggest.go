@@ -33,6 +33,13 @@ and score (the model file records them). --screen DIR scores another screen's
 drugs instead. Acquisition: ucb[:KAPPA], ei[:XI], thompson, greedy, explore,
 random; EI improves on the best measured score of the screen.
 
+--explore W (0 to 1, default 0) moves the batch towards what the model knows
+least: each candidate's score becomes (1 - W) r(acquisition) +
+W r(sigma_epistemic), r the candidate's rank among all candidates scaled to
+[0, 1]; 0 keeps the acquisition's ranking, 1 ranks by sigma_epistemic alone
+(explore). Random and explore ignore it. With --campaign it overrides the
+campaign's --explore for the round proposed now.
+
 Intervals (--model): when the model file holds a calibration (deup train
 --calibration, the default), the columns lower and upper hold the calibrated
 interval at --coverage (default 0.9), the reason ends with it, and the output
@@ -64,6 +71,7 @@ func runSuggest(ctx context.Context, env Env, args []string) error {
 	seed := fs.Uint64("seed", 1, "with --model: seed of thompson and random draws")
 	coverage := fs.Float64("coverage", 0.9, "with --model: coverage of the lower/upper interval, in (0, 1), when the model has a calibration")
 	calSigma := fs.Bool("calibrated-sigma", false, "with --model: the acquisition reads sigma scaled by the calibration (see above)")
+	explore := exploreFlag(fs)
 	out := fs.String("out", "", "output file: .csv, .parquet or .json")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
@@ -88,6 +96,9 @@ func runSuggest(ctx context.Context, env Env, args []string) error {
 		// Refused before a campaign round is proposed and recorded.
 		return fmt.Errorf("%w: --batch %d: want at least 1 suggestion", ErrUsage, *batch)
 	}
+	if err := checkExploreFlag(*explore); err != nil {
+		return err
+	}
 	if *campaignDir != "" {
 		if isSet(fs, "coverage") || *calSigma {
 			return fmt.Errorf("%w: --coverage and --calibrated-sigma go with --model (a campaign's suggestions have no calibration)", ErrUsage)
@@ -98,7 +109,11 @@ func runSuggest(ctx context.Context, env Env, args []string) error {
 		if *perLine != 0 {
 			return fmt.Errorf("%w: --per-line goes with --model (a model trained on a panel)", ErrUsage)
 		}
-		return suggestFromCampaign(ctx, env, *campaignDir, *batch, *acqName, *out)
+		ex := -1.0 // the campaign's
+		if isSet(fs, "explore") {
+			ex = *explore
+		}
+		return suggestFromCampaign(ctx, env, *campaignDir, *batch, *acqName, ex, *out)
 	}
 	if *batch == 0 {
 		*batch = 30
@@ -113,10 +128,25 @@ func runSuggest(ctx context.Context, env Env, args []string) error {
 	if *perLine < 0 {
 		return fmt.Errorf("%w: --per-line %d: want N ≥ 0", ErrUsage, *perLine)
 	}
-	return suggestFromModel(ctx, env, *modelPath, *screenDir, *cellLine, *score, *batch, *acqName, perDrug.resolve(*batch), *perLine, *seed, iv, *out)
+	return suggestFromModel(ctx, env, *modelPath, *screenDir, *cellLine, *score, *batch, *acqName, *explore, perDrug.resolve(*batch), *perLine, *seed, iv, *out)
 }
 
-func suggestFromCampaign(ctx context.Context, env Env, dir string, batch int, acqName, out string) error {
+// exploreFlag is the --explore flag of suggest and campaign init/simulate:
+// active.Acquisition.ExploreWeight.
+func exploreFlag(fs *flag.FlagSet) *float64 {
+	return fs.Float64("explore", 0, "weight in [0, 1] of sigma_epistemic's ranking in the acquisition's (0: the acquisition alone; 1: rank by sigma_epistemic)")
+}
+
+func checkExploreFlag(w float64) error {
+	if err := active.CheckExplore(w); err != nil {
+		return fmt.Errorf("%w: --explore: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
+	}
+	return nil
+}
+
+// suggestFromCampaign exports the open round or proposes one; explore < 0
+// keeps the campaign's explore weight.
+func suggestFromCampaign(ctx context.Context, env Env, dir string, batch int, acqName string, explore float64, out string) error {
 	l, c, err := openCampaign(dir)
 	if err != nil {
 		return err
@@ -134,6 +164,10 @@ func suggestFromCampaign(ctx context.Context, env Env, dir string, batch int, ac
 				return fmt.Errorf("%w: %v", ErrUsage, err)
 			}
 		}
+		acq.ExploreWeight = c.Config.Explore
+		if explore >= 0 {
+			acq.ExploreWeight = explore
+		}
 		if batch == 0 {
 			batch = c.Config.Batch
 		}
@@ -143,8 +177,8 @@ func suggestFromCampaign(ctx context.Context, env Env, dir string, batch int, ac
 		}
 		rd = prop.Round
 		fmt.Fprintf(env.Stdout, "round %d proposed by %s and recorded in the ledger\n", rd.Index, rd.ModelVersion)
-	} else if batch != 0 || acqName != "" {
-		return fmt.Errorf("%w: round %d is already proposed (%d suggestions); export it without --batch/--acquisition, or import its results first", ErrUsage, rd.Index, len(rd.Suggestions))
+	} else if batch != 0 || acqName != "" || explore >= 0 {
+		return fmt.Errorf("%w: round %d is already proposed (%d suggestions); export it without --batch/--acquisition/--explore, or import its results first", ErrUsage, rd.Index, len(rd.Suggestions))
 	}
 	var rows []suggest.Suggestion
 	for _, s := range rd.Suggestions {
@@ -182,11 +216,12 @@ func suggestCalibration(w io.Writer, path string, tm *trained.Model, iv interval
 	return cal, nil
 }
 
-func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLine, score string, batch int, acqName string, perDrug, perLine int, seed uint64, iv intervalOptions, out string) error {
+func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLine, score string, batch int, acqName string, explore float64, perDrug, perLine int, seed uint64, iv intervalOptions, out string) error {
 	acq, err := active.ParseAcquisition(acqName)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
+	acq.ExploreWeight = explore
 	tm, err := openModel(modelPath)
 	if err != nil {
 		return err
