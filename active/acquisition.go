@@ -242,7 +242,7 @@ func (a Acquisition) Reason(p Prediction, score float64, rank, pool int) string 
 		what = "random baseline draw"
 	}
 	if a.explores() {
-		what = fmt.Sprintf("explore %g: rank blend %.4g of %s's ranking and sigma_epistemic %.4g's (mu %.4g)", a.ExploreWeight, score, a, p.SigmaEpistemic, p.Mu)
+		what = fmt.Sprintf("explore %g: rank blend %.4g of %s and sigma_epistemic (sigma_epistemic %.4g, mu %.4g)", a.ExploreWeight, score, a, p.SigmaEpistemic, p.Mu)
 	}
 	return fmt.Sprintf("%s; ranked %d of %d candidates", what, rank, pool)
 }

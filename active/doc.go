@@ -20,8 +20,11 @@
 //   - Acquisition: UCB mu + kappa*sigma_epistemic, EI (expected improvement
 //     over the best measured score), Thompson (one draw from
 //     N(mu, sigma_epistemic^2) per candidate, seeded), Greedy (mu), Explore
-//     (sigma_epistemic), Random. SelectBatch takes the B best scores, ties to
-//     the lower index, optionally with no drug more than k times per batch.
+//     (sigma_epistemic), Random. An ExploreWeight w in [0, 1] (the CLI's
+//     --explore) blends any of them but Random with Explore by rank:
+//     (1-w) r(score) + w r(sigma_epistemic). SelectBatch takes the B best
+//     scores, ties to the lower index, optionally with no drug more than k
+//     times per batch.
 //   - Campaign: the state replayed from a Store (the on-disk ledger or an
 //     in-memory store): Create, Load, Propose/ProposeWith, Record,
 //     CloseRound, Step. Simulate runs retrospective campaigns of several
