@@ -64,7 +64,9 @@ func predictionsCRC(pred []model.Prediction) uint64 {
 // TestNoLineFeaturesUnchanged pins DUE's predictions on a one-line problem
 // and on a three-line panel without cell-line features to the CRC-64 of
 // the numbers computed on main 9431b7c, before DUE's network took its
-// cell-line input from package model (model.LineInput).
+// cell-line input from package model (model.LineInput), and its saved
+// files to the CRC-64 of their bytes there (the same SHA-256 on main
+// 9431b7c and after the change, checked once by hand).
 func TestNoLineFeaturesUnchanged(t *testing.T) {
 	cfg := smallConfig()
 	cfg.MaxEpochs, cfg.Patience, cfg.Seed = 8, 8, 5
@@ -75,9 +77,10 @@ func TestNoLineFeaturesUnchanged(t *testing.T) {
 		d     *model.Dataset
 		split drugcomb.Split
 		want  uint64
+		file  uint64
 	}{
-		{"one line", one, oneSplit, 0x94f773a9da1eb4fd},
-		{"panel without features", panel, panelSplit, 0xfde16a5a4c0a97cb},
+		{"one line", one, oneSplit, 0x94f773a9da1eb4fd, 0x9b082d25ea9bb8ba},
+		{"panel without features", panel, panelSplit, 0xfde16a5a4c0a97cb, 0xcbf068709032aeb2},
 	} {
 		m := New(cfg)
 		if err := m.Fit(context.Background(), tc.d, tc.split, nil); err != nil {
@@ -89,6 +92,13 @@ func TestNoLineFeaturesUnchanged(t *testing.T) {
 		}
 		if got := predictionsCRC(pred); got != tc.want {
 			t.Errorf("%s: predictions hash %#x, want %#x", tc.name, got, tc.want)
+		}
+		var buf bytes.Buffer
+		if err := m.Save(&buf); err != nil {
+			t.Fatal(err)
+		}
+		if got := crc64.Checksum(buf.Bytes(), crc64.MakeTable(crc64.ECMA)); got != tc.file {
+			t.Errorf("%s: saved file hash %#x, want %#x", tc.name, got, tc.file)
 		}
 	}
 }
