@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/deup-screening/deup/uq"
 )
 
 // Kind names an acquisition function.
@@ -176,34 +178,18 @@ func (a Acquisition) Scores(dst []float64, preds []Prediction, best float64, rng
 }
 
 // midRanks returns each value's rank among v scaled to [0, 1]: the
-// smallest 0, the largest 1, tied values the mean of their ranks; a single
-// value 0.5.
+// smallest 0, the largest 1, tied values the mean of their ranks
+// (uq.Ranks); a single value 0.5.
 func midRanks(v []float64) []float64 {
 	n := len(v)
-	out := make([]float64, n)
 	if n == 1 {
-		out[0] = 0.5
+		return []float64{0.5}
 	}
-	if n <= 1 {
-		return out
+	r := uq.Ranks(nil, v)
+	for i := range r {
+		r[i] = (r[i] - 1) / float64(n-1)
 	}
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(i, j int) bool { return v[order[i]] < v[order[j]] })
-	for lo := 0; lo < n; {
-		hi := lo + 1
-		for hi < n && v[order[hi]] == v[order[lo]] {
-			hi++
-		}
-		r := float64(lo+hi-1) / 2 / float64(n-1)
-		for _, i := range order[lo:hi] {
-			out[i] = r
-		}
-		lo = hi
-	}
-	return out
+	return r
 }
 
 // ExpectedImprovement is E[max(Y - target, 0)] for Y ~ N(mu, sigma^2):
