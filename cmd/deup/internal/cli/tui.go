@@ -334,7 +334,7 @@ func predictAllPairs(ctx context.Context, env Env, bl *pairs.Builder, sc *drugco
 	done := 0
 	for _, l := range lines {
 		cell := l[0]
-		err = model.PredictAllPairs(ctx, m.Predict, feats, n, l[1], 1<<16, func(ps []model.Pair, pred []model.Prediction) error {
+		err = model.PredictPairs(ctx, m.Predict, feats, model.AllPairs(n, l[1]), 1<<16, func(ps []model.Pair, pred []model.Prediction) error {
 			for i, p := range ps {
 				q := pred[i]
 				if err := bl.Add(kept[p.A], kept[p.B], cell, pairs.Prediction{Mu: q.Mu, SigmaTotal: q.SigmaTotal, SigmaEpistemic: q.SigmaEpistemic, SigmaAleatoric: q.SigmaAleatoric, Acquisition: math.NaN()}); err != nil {
