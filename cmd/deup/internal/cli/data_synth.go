@@ -31,7 +31,7 @@ Next: deup train --screen DIR --out MODEL, or deup bench --screen DIR.`
 func runDataSynth(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup data synth", "deup data synth --seed N --out DIR [--drugs N --pairs N --cell-lines N]", dataSynthDesc)
 	def := data.DefaultSynth(0)
-	seed := fs.Uint64("seed", 1, "random seed")
+	seed := seedFlag(fs, "random seed")
 	out := fs.String("out", "", "screen directory to write (required)")
 	nDrugs := fs.Int("drugs", def.Drugs, "number of drugs")
 	nPairs := fs.Int("pairs", def.Pairs, "number of measured (drug pair, cell line) combinations")

@@ -3,6 +3,7 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"github.com/deup-screening/deup/active"
 	"runtime"
 	"strings"
 )
@@ -59,4 +60,55 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// The flags below are declared alike by several commands: one helper
+// each, so that every command states them in one line with one help text.
+
+// screenFlag defines --screen of the commands that run on the embedded
+// synthetic screen by default (bench, ood, train, campaign init and
+// simulate).
+func screenFlag(fs *flag.FlagSet) *string {
+	return fs.String("screen", "", "screen directory (default: the synthetic default screen)")
+}
+
+// scoreFlag defines --score: the screen's score column to model.
+func scoreFlag(fs *flag.FlagSet) *string {
+	return fs.String("score", "", "score column (default: the screen's first)")
+}
+
+// epochsFlag defines --epochs: each network's training cap.
+func epochsFlag(fs *flag.FlagSet) *int {
+	return fs.Int("epochs", 0, "maximum epochs per training (0: the default, 300)")
+}
+
+// membersFlag defines --members: the networks of an ensemble.
+func membersFlag(fs *flag.FlagSet) *int {
+	return fs.Int("members", 3, "ensemble members (ensemble, ensemble-nll)")
+}
+
+// wholeMoleculeFlag defines --whole-molecule: fingerprint salts and
+// mixtures whole.
+func wholeMoleculeFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("whole-molecule", false, "fingerprint every fragment of a SMILES (salts, counter-ions) instead of the largest organic one")
+}
+
+// noFiguresFlag defines --no-figures of the experiments that draw them.
+func noFiguresFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("no-figures", false, "do not draw the figures")
+}
+
+// seedsFlags defines --seeds N and --seed S of the experiments repeated
+// over seeds S..S+N-1 (bench, ood).
+func seedsFlags(fs *flag.FlagSet) (seeds *int, seed *uint64) {
+	seeds = fs.Int("seeds", 3, "number of seeds (splits and trainings): seeds seed..seed+N-1")
+	return seeds, seedFlag(fs, "first seed (the default 1 gives seeds 1..N)")
+}
+
+// modelUsage documents --model of the commands that read a trained model.
+const modelUsage = "model file from deup train --out (any method)"
+
+// campaignFeaturesFlag defines --features of the campaign surrogates.
+func campaignFeaturesFlag(fs *flag.FlagSet) *string {
+	return fs.String("features", active.DefaultFeatures, "drug features: identity, morgan or identity+morgan")
 }

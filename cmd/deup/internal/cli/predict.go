@@ -92,7 +92,7 @@ type predictArgs struct {
 func parsePredict(env Env, args []string) (*predictArgs, error) {
 	fs := newFlagSet(env, "deup predict", "deup predict --model MODEL (--pairs FILE | --all-pairs) [--screen DIR | --drugs FILE] [--shard i/N] --out FILE|DIR", predictDesc)
 	a := &predictArgs{}
-	fs.StringVar(&a.model, "model", "", "model file written by deup train --out (any method)")
+	fs.StringVar(&a.model, "model", "", modelUsage)
 	fs.StringVar(&a.pairs, "pairs", "", "CSV of pairs (drug_a_id, drug_b_id: ids, PubChem CIDs or names; other columns passed through)")
 	fs.BoolVar(&a.all, "all-pairs", false, "score every unordered pair of the drugs")
 	fs.StringVar(&a.screen, "screen", "", "screen directory whose drugs to score instead of the model's")

@@ -53,7 +53,7 @@ deup campaign import-results.`
 func runSuggest(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup suggest", "deup suggest (--campaign DIR | --model MODEL [--screen DIR]) [--batch B] [--acquisition ucb] --out FILE", suggestDesc)
 	campaignDir := fs.String("campaign", "", "campaign directory")
-	modelPath := fs.String("model", "", "model file from deup train --out (any method)")
+	modelPath := fs.String("model", "", modelUsage)
 	screenDir := fs.String("screen", "", "with --model: screen directory (default: the screen the model was trained on)")
 	cellLine := fs.String("cell-line", "", "with --model: cell line (default: the model's)")
 	score := fs.String("score", "", "with --model: score column (default: the model's)")
@@ -61,7 +61,7 @@ func runSuggest(ctx context.Context, env Env, args []string) error {
 	acqName := fs.String("acquisition", "", "acquisition function (default: the campaign's; ucb with --model)")
 	perDrug := maxPerDrugFlag(fs)
 	perLine := fs.Int("per-line", 0, "with a model trained on a panel: at most N suggestions on any one cell line (0: no cap); the batch spans every line the model knows unless --cell-line names one")
-	seed := fs.Uint64("seed", 1, "with --model: seed of thompson and random draws")
+	seed := seedFlag(fs, "with --model: seed of thompson and random draws")
 	coverage := fs.Float64("coverage", 0.9, "with --model: coverage of the lower/upper interval, in (0, 1), when the model has a calibration")
 	calSigma := fs.Bool("calibrated-sigma", false, "with --model: the acquisition reads sigma scaled by the calibration (see above)")
 	out := fs.String("out", "", "output file: .csv, .parquet or .json")

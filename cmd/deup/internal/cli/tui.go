@@ -71,7 +71,7 @@ type tuiFlags struct {
 func parseTUIFlags(env Env, args []string) (*tuiFlags, error) {
 	fs := newFlagSet(env, "deup tui", "deup tui [--screen DIR] [--drugs FILE] [--model MODEL | --predictions FILE] [--campaign DIR] [--cell-line NAME] [--kappa K] [--export FILE]", tuiDesc)
 	screenDir := fs.String("screen", "", "screen directory (default: --model's own screen, else the synthetic default screen)")
-	modelPath := fs.String("model", "", "model file from deup train --out (any method) to score every pair")
+	modelPath := fs.String("model", "", modelUsage+" to score every pair")
 	predPath := fs.String("predictions", "", "predictions file (.csv, .parquet, .arrow)")
 	cellLine := fs.String("cell-line", "", "cell line of --model's predictions (default: the model's, every line of a model trained on a panel, else the screen's first) and of predictions without a cell_line column (needed when the screen has several)")
 	kappa := fs.Float64("kappa", active.DefaultKappa, "weight of sigma_epistemic in the default acquisition mu + kappa*sigma_epistemic (the ucb of deup suggest and campaigns)")
