@@ -121,9 +121,6 @@ func (ns *NStep) Push(rep *Replay, s []float32, a int, r float64, s2 []float32, 
 	}
 }
 
-// Reset drops a partial window (an episode cut short by the caller).
-func (ns *NStep) Reset() { ns.head, ns.count = 0, 0 }
-
 // emit adds the transition of the oldest state in the window and drops it.
 func (ns *NStep) emit(rep *Replay) {
 	ret, g := 0.0, 1.0

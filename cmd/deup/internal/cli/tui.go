@@ -195,17 +195,6 @@ type tuiInputs struct {
 	tm             *trained.Model // the model of modelPath, read by loadTUIScreen
 }
 
-// loadTUITable opens the screen (extended with --drugs) and builds the
-// table of pairs the UI browses, with predictions from a model, a file, or
-// none.
-func loadTUITable(ctx context.Context, env Env, in tuiInputs) (*pairs.Table, error) {
-	sc, err := loadTUIScreen(env, &in)
-	if err != nil {
-		return nil, err
-	}
-	return tuiTable(ctx, env, sc, in)
-}
-
 // loadTUIScreen opens the screen of in extended with --drugs: --screen,
 // else the campaign's, else the screen the model of --model was trained on,
 // else the synthetic default. It reads the model (in.tm) and sets
