@@ -146,12 +146,7 @@ func suggestFromCampaign(ctx context.Context, env Env, dir string, batch int, ac
 	} else if batch != 0 || acqName != "" {
 		return fmt.Errorf("%w: round %d is already proposed (%d suggestions); export it without --batch/--acquisition, or import its results first", ErrUsage, rd.Index, len(rd.Suggestions))
 	}
-	var rows []suggest.Suggestion
-	for _, s := range rd.Suggestions {
-		rows = append(rows, suggest.Suggestion{Rank: s.Rank, DrugA: c.Config.Drugs[s.Pair.A], DrugB: c.Config.Drugs[s.Pair.B],
-			CellLine: c.Config.CellLines[s.Pair.CellLine], Mu: s.Mu, SigmaTotal: s.SigmaTotal, SigmaEpistemic: s.SigmaEpistemic,
-			SigmaAleatoric: s.SigmaAleatoric, Acquisition: s.Score, Reason: s.Reason})
-	}
+	rows := campaignSuggestions(c, rd)
 	if err := suggest.WriteFile(out, rows); err != nil {
 		return err
 	}
@@ -256,12 +251,7 @@ func suggestLines(sc *drugcomb.Screen, tm *trained.Model, modelPath, screenDir, 
 	// unless --cell-line names one: (screen line, model line) pairs.
 	var panelLines []active.LinePair
 	if tm.Meta != nil && len(tm.Meta.Screen.CellLines) > 1 && cellLine == "" {
-		for ml, name := range tm.Meta.Screen.CellLines {
-			if sl := drugcomb.IndexName(sc.CellLines, name); sl >= 0 {
-				panelLines = append(panelLines, active.LinePair{Screen: sl, Model: ml})
-			}
-		}
-		if len(panelLines) == 0 {
+		if panelLines = active.PanelLines(sc.CellLines, tm.Meta.Screen.CellLines, -1); len(panelLines) == 0 {
 			return nil, "", nil, fmt.Errorf("%w: the screen has none of the cell lines %s was trained on (%s)", ErrUsage, modelPath, strings.Join(tm.Meta.Screen.CellLines, ", "))
 		}
 		if score == "" {

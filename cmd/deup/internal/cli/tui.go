@@ -293,16 +293,15 @@ func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (
 // tm ({screen line, model line}): for a model trained on a panel, every line
 // it knows that the screen has (or the one --cell-line names); for a
 // one-line model, screen line cell.
-func tuiModelLines(sc *drugcomb.Screen, tm *trained.Model, cellLine string, cell int) ([][2]int, error) {
+func tuiModelLines(sc *drugcomb.Screen, tm *trained.Model, cellLine string, cell int) ([]active.LinePair, error) {
 	if tm.Meta == nil || len(tm.Meta.Screen.CellLines) < 2 {
-		return [][2]int{{cell, 0}}, nil
+		return []active.LinePair{{Screen: cell, Model: 0}}, nil
 	}
-	var out [][2]int
-	for ml, name := range tm.Meta.Screen.CellLines {
-		if sl := drugcomb.IndexName(sc.CellLines, name); sl >= 0 && (cellLine == "" || sl == cell) {
-			out = append(out, [2]int{sl, ml})
-		}
+	only := -1
+	if cellLine != "" {
+		only = cell
 	}
+	out := active.PanelLines(sc.CellLines, tm.Meta.Screen.CellLines, only)
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%w: deup tui: the model knows none of the screen's cell lines %s (it has %s)", ErrUsage, strings.Join(sc.CellLines, ", "), strings.Join(tm.Meta.Screen.CellLines, ", "))
 	}
@@ -312,7 +311,7 @@ func tuiModelLines(sc *drugcomb.Screen, tm *trained.Model, cellLine string, cell
 // predictAllPairs scores every unordered pair of the screen's drugs (those
 // with a usable structure) with the model tm on each of lines ({screen
 // line, model line}, tuiModelLines).
-func predictAllPairs(ctx context.Context, env Env, bl *pairs.Builder, sc *drugcomb.Screen, screenDir string, tm *trained.Model, lines [][2]int) error {
+func predictAllPairs(ctx context.Context, env Env, bl *pairs.Builder, sc *drugcomb.Screen, screenDir string, tm *trained.Model, lines []active.LinePair) error {
 	m := tm.Method
 	feats, kept, err := modelFeatures(env, "tui", "and no predictions", tm, sc.Drugs, screenDir)
 	if err != nil {
@@ -322,8 +321,8 @@ func predictAllPairs(ctx context.Context, env Env, bl *pairs.Builder, sc *drugco
 	bar := progress.New(env.Stderr, "predict", n*(n-1)/2*len(lines))
 	done := 0
 	for _, l := range lines {
-		cell := l[0]
-		err = model.PredictPairs(ctx, m.Predict, feats, model.AllPairs(n, l[1]), 1<<16, func(ps []model.Pair, pred []model.Prediction) error {
+		cell := l.Screen
+		err = model.PredictPairs(ctx, m.Predict, feats, model.AllPairs(n, l.Model), 1<<16, func(ps []model.Pair, pred []model.Prediction) error {
 			for i, p := range ps {
 				q := pred[i]
 				if err := bl.Add(kept[p.A], kept[p.B], cell, pairs.Prediction{Mu: q.Mu, SigmaTotal: q.SigmaTotal, SigmaEpistemic: q.SigmaEpistemic, SigmaAleatoric: q.SigmaAleatoric, Acquisition: math.NaN()}); err != nil {
