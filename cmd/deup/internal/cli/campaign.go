@@ -452,11 +452,8 @@ func readCandidates(path string, cfg active.Config, cellLines []int, measured ac
 // openCampaignArgs parses a command line whose one argument is a campaign
 // directory and opens that campaign's ledger; the caller closes it.
 func openCampaignArgs(fs *flag.FlagSet, args []string) (string, *ledger.Ledger, *active.Campaign, error) {
-	pos, err := parseArgs(fs, args)
+	pos, err := parseWant(fs, args, 1, 1)
 	if err != nil {
-		return "", nil, nil, err
-	}
-	if err := wantArgs(fs, pos, 1, 1); err != nil {
 		return "", nil, nil, err
 	}
 	l, c, err := openCampaign(pos[0])
@@ -672,11 +669,8 @@ func runCampaignImport(ctx context.Context, env Env, args []string) error {
 	plates := fs.Bool("plates", false, "FILE is a plate readout: score its blocks as deup data synergy does")
 	plateScore := fs.String("plate-score", "", "with --plates: the block score that is the campaign's score (css, zip, loewe, hsa, bliss, s; default: the campaign's score name)")
 	plateUnit := fs.String("response", "", "with --plates: response unit, inhibition or viability (default: from the column name)")
-	pos, err := parseArgs(fs, args)
+	pos, err := parseWant(fs, args, 2, 2)
 	if err != nil {
-		return err
-	}
-	if err := wantArgs(fs, pos, 2, 2); err != nil {
 		return err
 	}
 	if err := needFile("", pos[1], resultsWhat); err != nil {

@@ -96,11 +96,8 @@ func parseOODFlags(env Env, args []string) (*oodFlags, error) {
 	passes := fs.Int("passes", 30, "MC-Dropout passes (the v feature and the mcdropout row)")
 	workers := workersFlag(fs, 2, "trainings")
 	noFigs := noFiguresFlag(fs)
-	pos, err := parseArgs(fs, args)
+	_, err := parseWant(fs, args, 0, 0)
 	if err != nil {
-		return nil, err
-	}
-	if err := wantArgs(fs, pos, 0, 0); err != nil {
 		return nil, err
 	}
 	switch {

@@ -80,11 +80,8 @@ func parseTUIFlags(env Env, args []string) (*tuiFlags, error) {
 	campaignDir := fs.String("campaign", "", "campaign directory (deup campaign init): R runs a round in the UI")
 	coverage := fs.Float64("coverage", 0.9, "with --model: coverage of the interval the pair detail shows, in (0, 1), when the model has a calibration")
 	drugsPath := fs.String("drugs", "", "CSV of more drugs (id or pubchem_cid, smiles, optional name), e.g. a catalogue, added to the screen's")
-	pos, err := parseArgs(fs, args)
+	_, err := parseWant(fs, args, 0, 0)
 	if err != nil {
-		return nil, err
-	}
-	if err := wantArgs(fs, pos, 0, 0); err != nil {
 		return nil, err
 	}
 	if *modelPath != "" && *predPath != "" {
