@@ -115,12 +115,13 @@ func campaignLines(sc *drugcomb.Screen, one string, many ...string) (string, []s
 	return strings.Join(names, ","), names, nil
 }
 
-// campaignPanelFlags defines --cell-lines and --per-line of the campaign
-// commands that propose batches across the lines of a panel.
-func campaignPanelFlags(fs *flag.FlagSet) (cellLines *string, perLine *int) {
+// campaignLineFlags defines --cell-line, and --cell-lines and --per-line
+// of a campaign that proposes batches across the lines of a panel.
+func campaignLineFlags(fs *flag.FlagSet) (cellLine, cellLines *string, perLine *int) {
+	cellLine = fs.String("cell-line", "", "cell line (required when the screen has several, unless --cell-lines)")
 	cellLines = fs.String("cell-lines", "", "a campaign across several cell lines of a panel: all, or A,B,… (instead of --cell-line)")
 	perLine = fs.Int("per-line", 0, "with --cell-lines: at most N pairs of any one cell line per batch (0: no cap), the rule of deup suggest --per-line")
-	return cellLines, perLine
+	return cellLine, cellLines, perLine
 }
 
 const campaignInitDesc = `Starts a campaign in the directory CAMPAIGN (created; it must not hold one).
@@ -182,8 +183,7 @@ func parseCampaignInitFlags(env Env, args []string) (*campaignInitFlags, error) 
 	fs := newFlagSet(env, "deup campaign init", "deup campaign init [--screen DIR | --from-model MODEL] [--mode live|retrospective] [flags] CAMPAIGN", campaignInitDesc)
 	screenDir := screenFlag(fs)
 	mode := fs.String("mode", active.Live, "live or retrospective")
-	cellLine := fs.String("cell-line", "", "cell line (required when the screen has several, unless --cell-lines)")
-	cellLines, perLine := campaignPanelFlags(fs)
+	cellLine, cellLines, perLine := campaignLineFlags(fs)
 	score := scoreFlag(fs)
 	initN := fs.Int("init", 0, "retrospective: initial measured pairs (default: 10% of the screen)")
 	candidates := fs.String("candidates", "", "live: CSV of candidate pairs (drug_a_id, drug_b_id: ids, PubChem CIDs or names) instead of all unmeasured pairs")
@@ -843,8 +843,7 @@ type simulateFlags struct {
 func parseSimulateFlags(env Env, args []string) (*simulateFlags, error) {
 	fs := newFlagSet(env, "deup campaign simulate", "deup campaign simulate [--screen DIR] [--init N] [--batch B] [--rounds R] [--acquisition LIST] [--seeds S] --out DIR", campaignSimulateDesc)
 	screenDir := screenFlag(fs)
-	cellLine := fs.String("cell-line", "", "cell line (required when the screen has several, unless --cell-lines)")
-	cellLines, perLine := campaignPanelFlags(fs)
+	cellLine, cellLines, perLine := campaignLineFlags(fs)
 	score := scoreFlag(fs)
 	initN := fs.Int("init", 0, "initial measured pairs (default: 10% of the screen)")
 	batch := fs.Int("batch", 30, "pairs per round")

@@ -95,8 +95,8 @@ func parseDataImport(env Env, args []string) (*importArgs, error) {
 	pairs := fs.String("pairs", "", "the pairs table (almanac; for the other formats the positional FILE)")
 	drugs := fs.String("drugs", "", "drug catalogue: a name and/or PubChem CID column (name, pubchem_cid, pubchemid, cid, ...) and a SMILES column (smiles, isosmiles, canonical_smiles, ...)")
 	idCol := fs.String("drug-id-col", "", "catalogue column of the drug id the pairs use (a PubChem CID or a name), when not a recognised spelling")
-	smilesCol := fs.String("smiles-col", "", "catalogue column of the SMILES, when not a recognised spelling")
-	fs.StringVar(&a.out, "out", "", "screen directory to write (required)")
+	smilesCol := fs.String("smiles-col", "", smilesColUsage)
+	fs.StringVar(&a.out, "out", "", screenOutUsage)
 	fs.StringVar(&a.opt.Name, "name", "", "screen name (default: the input file's base name)")
 	var cols drugcomb.Columns
 	fs.StringVar(&cols.DrugA, "drug-a", "", "table: column of drug A (a name, id or PubChem CID)")

@@ -32,7 +32,7 @@ func runDataSynth(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup data synth", "deup data synth --seed N --out DIR [--drugs N --pairs N --cell-lines N]", dataSynthDesc)
 	def := data.DefaultSynth(0)
 	seed := seedFlag(fs, "random seed")
-	out := fs.String("out", "", "screen directory to write (required)")
+	out := fs.String("out", "", screenOutUsage)
 	nDrugs := fs.Int("drugs", def.Drugs, "number of drugs")
 	nPairs := fs.Int("pairs", def.Pairs, "number of measured (drug pair, cell line) combinations")
 	nCells := fs.Int("cell-lines", def.CellLines, "number of cell lines")

@@ -112,3 +112,10 @@ const modelUsage = "model file from deup train --out (any method)"
 func campaignFeaturesFlag(fs *flag.FlagSet) *string {
 	return fs.String("features", active.DefaultFeatures, "drug features: identity, morgan or identity+morgan")
 }
+
+// screenOutUsage documents --out of the commands that write a screen.
+const screenOutUsage = "screen directory to write (required)"
+
+// smilesColUsage documents --smiles-col of the commands that read a drug
+// catalogue.
+const smilesColUsage = "catalogue column of the SMILES, when not a recognised spelling"
