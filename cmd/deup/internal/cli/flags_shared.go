@@ -62,60 +62,48 @@ func splitList(s string) []string {
 	return out
 }
 
-// The flags below are declared alike by several commands: one helper
-// each, so that every command states them in one line with one help text.
+// The flags below are declared alike by several commands: one helper (or
+// usage text) each, so that every command states them in one line with one
+// help text. screenFlag is --screen of the commands that default to the
+// embedded synthetic screen (bench, ood, train, campaign init and
+// simulate); patienceFlag and passesFlag serve bench and train (ood has its
+// own defaults); seedsFlags is --seeds N with --seed S of the experiments
+// repeated over seeds S..S+N-1 (bench, ood).
 
-// screenFlag defines --screen of the commands that run on the embedded
-// synthetic screen by default (bench, ood, train, campaign init and
-// simulate).
 func screenFlag(fs *flag.FlagSet) *string {
 	return fs.String("screen", "", "screen directory (default: the synthetic default screen)")
 }
-
-// scoreFlag defines --score: the screen's score column to model.
 func scoreFlag(fs *flag.FlagSet) *string {
 	return fs.String("score", "", "score column (default: the screen's first)")
 }
-
-// epochsFlag defines --epochs: each network's training cap.
 func epochsFlag(fs *flag.FlagSet) *int {
 	return fs.Int("epochs", 0, "maximum epochs per training (0: the default, 300)")
 }
-
-// membersFlag defines --members: the networks of an ensemble.
+func patienceFlag(fs *flag.FlagSet) *int {
+	return fs.Int("patience", 0, "early-stopping patience in epochs (0: the default, 25)")
+}
 func membersFlag(fs *flag.FlagSet) *int {
 	return fs.Int("members", 3, "ensemble members (ensemble, ensemble-nll)")
 }
-
-// wholeMoleculeFlag defines --whole-molecule: fingerprint salts and
-// mixtures whole.
+func passesFlag(fs *flag.FlagSet) *int {
+	return fs.Int("passes", 3, "stochastic prediction passes (mcdropout)")
+}
 func wholeMoleculeFlag(fs *flag.FlagSet) *bool {
 	return fs.Bool("whole-molecule", false, "fingerprint every fragment of a SMILES (salts, counter-ions) instead of the largest organic one")
 }
-
-// noFiguresFlag defines --no-figures of the experiments that draw them.
 func noFiguresFlag(fs *flag.FlagSet) *bool {
 	return fs.Bool("no-figures", false, "do not draw the figures")
 }
-
-// seedsFlags defines --seeds N and --seed S of the experiments repeated
-// over seeds S..S+N-1 (bench, ood).
+func campaignFeaturesFlag(fs *flag.FlagSet) *string {
+	return fs.String("features", active.DefaultFeatures, "drug features: identity, morgan or identity+morgan")
+}
 func seedsFlags(fs *flag.FlagSet) (seeds *int, seed *uint64) {
 	seeds = fs.Int("seeds", 3, "number of seeds (splits and trainings): seeds seed..seed+N-1")
 	return seeds, seedFlag(fs, "first seed (the default 1 gives seeds 1..N)")
 }
 
-// modelUsage documents --model of the commands that read a trained model.
-const modelUsage = "model file from deup train --out (any method)"
-
-// campaignFeaturesFlag defines --features of the campaign surrogates.
-func campaignFeaturesFlag(fs *flag.FlagSet) *string {
-	return fs.String("features", active.DefaultFeatures, "drug features: identity, morgan or identity+morgan")
-}
-
-// screenOutUsage documents --out of the commands that write a screen.
-const screenOutUsage = "screen directory to write (required)"
-
-// smilesColUsage documents --smiles-col of the commands that read a drug
-// catalogue.
-const smilesColUsage = "catalogue column of the SMILES, when not a recognised spelling"
+const (
+	modelUsage     = "model file from deup train --out (any method)"
+	screenOutUsage = "screen directory to write (required)"
+	smilesColUsage = "catalogue column of the SMILES, when not a recognised spelling"
+)
