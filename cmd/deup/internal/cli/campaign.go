@@ -431,22 +431,15 @@ func writeCampaignJSON(dir string, cfg active.Config) error {
 	return atomicfile.WriteFile(filepath.Join(dir, "campaign.json"), append(b, '\n'))
 }
 
+// readCandidates reads the live campaign's --candidates file
+// (active.ReadCandidates).
 func readCandidates(path string, cfg active.Config, cellLines []int, measured active.TableOracle) ([]active.Pair, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	cc := cfg
-	cc.CellLines = nil
-	for _, i := range cellLines {
-		cc.CellLines = append(cc.CellLines, cfg.CellLines[i])
-	}
-	rs, err := active.ParseCandidates(f, path, cc)
-	if err != nil {
-		return nil, err
-	}
-	return active.CandidatePairs(rs, path, cellLines, measured)
+	return active.ReadCandidates(f, path, cfg, cellLines, measured)
 }
 
 // openCampaignArgs parses a command line whose one argument is a campaign
