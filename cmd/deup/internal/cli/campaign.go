@@ -102,7 +102,7 @@ func campaignLines(sc *drugcomb.Screen, one string, many ...string) (string, []s
 	}
 	var names []string
 	if many[0] != "all" {
-		names = cellLineNames(many[0])
+		names = splitList(many[0])
 	}
 	idx, err := active.CellLineIndices(sc, names)
 	if err != nil {
