@@ -66,15 +66,8 @@ deup train --screen DIR --out MODEL (or deup bench --screen DIR).`
 // scoreList is a repeatable, comma-separated flag value.
 type scoreList []string
 
-func (s *scoreList) String() string { return strings.Join(*s, ",") }
-func (s *scoreList) Set(v string) error {
-	for _, p := range strings.Split(v, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			*s = append(*s, p)
-		}
-	}
-	return nil
-}
+func (s *scoreList) String() string     { return strings.Join(*s, ",") }
+func (s *scoreList) Set(v string) error { *s = append(*s, splitList(v)...); return nil }
 
 // importArgs are deup data import's flags (table formats), checked.
 type importArgs struct {
