@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"math"
 )
 
 // Config holds the network sizes and the training settings. The zero value
@@ -159,31 +158,20 @@ func (c Config) validate() error {
 	if !(c.LR > 0) || !(c.MinSigma > 0) {
 		return fmt.Errorf("model: config: LR %v and MinSigma %v must be > 0", c.LR, c.MinSigma)
 	}
-	if x := c.lineRows(); x != nil {
-		if c.lines < 2 || len(x) != c.lines {
-			return fmt.Errorf("model: config: %d rows of cell-line features for %d cell lines", len(x), c.lines)
-		}
-		for i, r := range x {
-			if len(r) != len(x[0]) || len(r) == 0 {
-				return fmt.Errorf("model: config: cell-line feature row %d has %d values, row 0 %d", i, len(r), len(x[0]))
-			}
-			for _, v := range r {
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return fmt.Errorf("model: config: cell-line feature row %d holds %v", i, v)
-				}
-			}
-		}
+	if err := c.lineInput().Validate(); err != nil {
+		return fmt.Errorf("model: config: %w", err)
 	}
 	return nil
 }
 
-// lineFeatures is the number of numeric features per cell line (0: none).
-func (c Config) lineFeatures() int {
-	if x := c.lineRows(); c.lines >= 2 && len(x) > 0 {
-		return len(x[0])
-	}
-	return 0
+// lineInput is the cell-line input of the configuration's networks (none
+// for at most one line).
+func (c Config) lineInput() LineInput {
+	return LineInput{Lines: c.lines, Width: c.TowerOut, X: c.lineRows()}
 }
+
+// lineFeatures is the number of numeric features per cell line (0: none).
+func (c Config) lineFeatures() int { return c.lineInput().Features() }
 
 // lineRows are the cell-line features (nil: none).
 func (c Config) lineRows() [][]float64 {

@@ -111,28 +111,12 @@ func (n *network) buildGraph(u, b int, kind lossKind, dropout bool, sh *gradShar
 	// b×TowerOut: summed embeddings of each pair. The tower ran once per
 	// distinct drug of the batch (u rows), never once per pair row.
 	pe := g.Dense(sN, emb, nil)
-	if n.cfg.lines > 1 {
-		var lN *nn.Node
-		gr.l, lN = input("L", b, n.cfg.lines)
-		E := P("cl.e")
-		if k := n.cfg.lineFeatures(); k > 0 {
-			// E_l + X_l·W_f: the features are a constant input.
-			xt, xN := input("LX", n.cfg.lines, k)
-			switch d := xt.Data().(type) {
-			case []float32:
-				for i, r := range n.cfg.lineRows() {
-					for j, v := range r {
-						d[i*k+j] = float32(v)
-					}
-				}
-			case []float64:
-				for i, r := range n.cfg.lineRows() {
-					copy(d[i*k:], r)
-				}
-			}
-			E = g.Add(E, g.Dense(xN, P("cl.f"), nil))
+	if li := n.cfg.lineInput(); li.On() {
+		var Wf *nn.Node
+		if li.Features() > 0 {
+			Wf = P(LineFeatureParam)
 		}
-		pe = g.Add(pe, g.Dense(lN, E, nil))
+		pe, gr.l = li.AddTo(g, pe, P(LineEmbeddingParam), Wf, b)
 	}
 	c1 := g.ReLU(g.Linear(pe, P("c1.w"), P("c1.b")))
 	if dropout {
@@ -255,13 +239,7 @@ func (gr *graph) setInputs(f *Features, drugs []int, pa, pb, lines []int, y, wt 
 		return v
 	})
 	if gr.l != nil {
-		nl := gr.net.cfg.lines
-		setAll(gr.l, func(k int) float64 {
-			if i := k / nl; i < len(lines) && lines[i] == k%nl {
-				return 1
-			}
-			return 0
-		})
+		FillLines(gr.l, lines, len(lines))
 	}
 	setAll(gr.y, func(i int) float64 {
 		if i < len(y) {

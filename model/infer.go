@@ -72,18 +72,12 @@ func (in *inferer[T]) ensure(f *Features, drugs []int) {
 	nd := f.NumDrugs()
 	if nl := cfg.lines; nl > 1 && in.lp == nil {
 		to := cfg.TowerOut
-		E := in.w("cl.e")
-		if k := cfg.lineFeatures(); k > 0 {
-			// E_l + X_l·W_f (graph.go)
-			E = append([]T(nil), E...)
-			x := make([]T, 0, nl*k)
-			for _, r := range cfg.lineRows() {
-				for _, v := range r {
-					x = append(x, T(v))
-				}
-			}
-			gemm(nl, to, k, x, k, in.w("cl.f"), to, 1, E, to)
+		li := cfg.lineInput()
+		var Wf []T
+		if li.Features() > 0 {
+			Wf = in.w(LineFeatureParam)
 		}
+		E := LineRows(li, in.w(LineEmbeddingParam), Wf) // E_l + X_l·W_f
 		in.lp = make([]T, nl*ch)
 		gemm(nl, ch, to, E, to, in.w("c1.w"), ch, 0, in.lp, ch)
 		if in.n.sigma {
@@ -228,7 +222,7 @@ func (in *inferer[T]) pairRange(w int, pa, pb, pl []int, bit float64, drop *drop
 				dst[j] = xa[j] + xb[j] + bc1[j]
 			}
 			if in.lp != nil {
-				l := lineOf(pl, lo+r)
+				l := LineOf(pl, lo+r)
 				axpy(1, in.lp[l*ch:(l+1)*ch], dst)
 			}
 			kernels.Relu(dst)
@@ -265,7 +259,7 @@ func (in *inferer[T]) pairRange(w int, pa, pb, pl []int, bit float64, drop *drop
 				dst[j] = qa[j] + qb[j] + T(bit)*wbit[j] + bs1[j]
 			}
 			if in.lq != nil {
-				l := lineOf(pl, lo+r)
+				l := LineOf(pl, lo+r)
 				axpy(1, in.lq[l*sh:(l+1)*sh], dst)
 			}
 			if side != nil {
@@ -285,14 +279,6 @@ func (in *inferer[T]) pairRange(w int, pa, pb, pl []int, bit float64, drop *drop
 			sigma[lo+r] = softplus(z) + cfg.MinSigma
 		}
 	}
-}
-
-// lineOf is the cell line of pair i (0 when pl is nil).
-func lineOf(pl []int, i int) int {
-	if pl == nil {
-		return 0
-	}
-	return pl[i]
 }
 
 // softplus(z) = log(1+e^z), computed stably.

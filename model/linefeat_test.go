@@ -3,6 +3,8 @@ package model
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"hash/crc64"
 	"math"
 	"testing"
 
@@ -140,6 +142,44 @@ func TestLineFeaturesNewLine(t *testing.T) {
 		// (MC-Dropout). The test asks for the direction, with a margin.
 		if offs[1] < offs[0]+1 {
 			t.Errorf("line-3 offset %.2f with features, %.2f without: the features do not carry the trend to the unseen line", offs[1], offs[0])
+		}
+	}
+}
+
+// TestPanelUnchanged pins the predictions of every network method of this
+// package on a three-line panel, without and with cell-line features, to
+// the CRC-64 of the numbers computed on main 9431b7c, before the line
+// input moved into LineInput (shared with DUE): the move changes no number.
+func TestPanelUnchanged(t *testing.T) {
+	x := [][]float64{{-1, 0.5}, {0, -1}, {1, 0.5}}
+	want := map[string]uint64{
+		"deup": 0x77a41d6730e5bed, "ensemble": 0x448e2dbdf493162e, "mcdropout": 0xac316a2e68e85d1e,
+		"deup+features": 0xe8916fd452122e9d, "ensemble+features": 0xbe8a180fa19822ac, "mcdropout+features": 0x99ef74e9773a736d,
+	}
+	for _, feats := range []bool{false, true} {
+		tp := linesToy(3)
+		suffix := ""
+		if feats {
+			tp.d.LineFeatures, suffix = x, "+features"
+		}
+		cfg := Config{TowerHidden: 16, TowerOut: 8, CombHidden: 16, SigmaHidden: 8, BatchSize: 32, MaxEpochs: 4, Patience: 4, Seed: 7}
+		for _, m := range []Method{NewDEUP(cfg), NewEnsemble(cfg, 2, false), NewMCDropout(cfg, 0.1, 3)} {
+			if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
+				t.Fatal(err)
+			}
+			pred, err := m.Predict(tp.d.Features, tp.d.Pairs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := crc64.New(crc64.MakeTable(crc64.ECMA))
+			for _, p := range pred {
+				for _, v := range []float64{p.Mu, p.SigmaTotal, p.SigmaEpistemic, p.SigmaAleatoric} {
+					fmt.Fprintf(h, "%x;", math.Float64bits(v))
+				}
+			}
+			if got := h.Sum64(); got != want[m.Name()+suffix] {
+				t.Errorf("%s%s: predictions hash %#x, want %#x", m.Name(), suffix, got, want[m.Name()+suffix])
+			}
 		}
 	}
 }

@@ -86,19 +86,11 @@ func newNetwork(cfg Config, dim int, sigma bool, seed uint64) *network {
 		add("sig.w", groupSigma, sh, 1, sh)
 		add("sig.b", groupSigma, 1, 1, sh)
 	}
-	if cfg.lines > 1 {
-		// The cell-line embedding E (lines×TowerOut), added to the pair
-		// embedding: e(a, b, l) = T(a) + T(b) + E_l, still order-free in
-		// the pair. Last, so that the other parameters draw the numbers
-		// they always drew. It starts at 0 (init): a line that no
-		// training pair measured keeps E_l = 0, the pair's embedding
-		// alone, instead of a random offset.
-		add("cl.e", groupTower, cfg.lines, to, to)
-		if k := cfg.lineFeatures(); k > 0 {
-			// W_f (k×TowerOut): the line's numeric features X_l map to
-			// X_l·W_f, added to E_l. Also 0 at the start.
-			add("cl.f", groupTower, k, to, k)
-		}
+	// The cell-line input (LineInput: E, and W_f with features), trained
+	// with the tower. Last, so that the other parameters draw the numbers
+	// they always drew; it starts at 0 (init).
+	for _, p := range cfg.lineInput().Params() {
+		add(p.Name, groupTower, p.Rows, p.Cols, p.Rows)
 	}
 	n.init(seed)
 	return n
@@ -112,13 +104,13 @@ func (n *network) init(seed uint64) {
 	for _, p := range n.params {
 		switch d := p.t.Data().(type) {
 		case []float32:
-			if p.name == "cl.e" || p.name == "cl.f" {
-				clear(d) // the cell-line embedding starts at 0 (newNetwork)
+			if IsLineParam(p.name) {
+				clear(d) // the cell-line input starts at 0 (LineInput)
 				break
 			}
 			nn.InitLinear(d, p.fanIn, rng)
 		case []float64:
-			if p.name == "cl.e" || p.name == "cl.f" {
+			if IsLineParam(p.name) {
 				clear(d)
 				break
 			}

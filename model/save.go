@@ -294,9 +294,8 @@ func impliedParams(c Config, dim int, sigma bool) float64 {
 	if sigma {
 		n += to*sh + (2+float64(c.side))*sh + sh*sh + sh + sh + 1
 	}
-	if c.lines > 1 {
-		n += float64(c.lines) * to
-		n += float64(c.lineFeatures()) * to
+	for _, p := range c.lineInput().Params() {
+		n += float64(p.Rows) * float64(p.Cols)
 	}
 	return n
 }

@@ -324,7 +324,7 @@ func (r *sigmaRef) dynamicRows(c *sigmaCtx, f *Features, pa, pb, pl []int, hid [
 			phi = hid[i*h : (i+1)*h]
 		}
 		row := dst[i*k : (i+1)*k]
-		r.dynRow(phi, da, db, lineOf(pl, i), selfNone, 0, 0, row[ks:])
+		r.dynRow(phi, da, db, LineOf(pl, i), selfNone, 0, 0, row[ks:])
 		for j := ks; j < k; j++ {
 			row[j] = (row[j] - r.Mean[j]) / r.SD[j]
 		}

@@ -56,6 +56,6 @@ func BenchmarkTrainStep(b *testing.B) {
 			gw[i] = sg.grads[2*i].Value().Data().([]float32)
 			gb[i] = sg.grads[2*i+1].Value().Data().([]float32)
 		}
-		net.step(gw, gb, nil, cfg.NetLR, cfg.WeightDecay)
+		net.step(gw, gb, nil, nil, cfg.NetLR, cfg.WeightDecay)
 	}
 }

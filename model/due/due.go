@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/deup-screening/deup/gp"
+	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/nn"
 	"github.com/deup-screening/deup/nn/optim"
 	"gonum.org/v1/gonum/mat"
@@ -43,10 +44,27 @@ type Config struct {
 	Seed uint64 // seeds weights, power-iteration vectors, k-means, shuffling
 
 	// Lines is the number of cell lines of a panel: with more than one,
-	// the extractor adds a learned embedding per line (zero at the start,
-	// not normalized) to the pair's summed embedding, as the shared
-	// network does (model/net.go). Set by Method.Fit; 0 or 1: none.
+	// the extractor adds the cell-line input that the other methods'
+	// networks add (model.LineInput: a learned embedding per line, zero
+	// at the start, not normalized) to the pair's summed embedding. Set
+	// by Method.Fit; 0 or 1: none.
 	Lines int `json:",omitempty"`
+
+	// lineX holds numeric features of each line (Lines×k, standardized;
+	// model.Dataset.LineFeatures, set by Method.Fit and by Load): the
+	// line input adds their learned map X_l·W_f. nil without
+	// --cell-features. (A pointer, so that Config stays comparable, as
+	// model.Config's.)
+	lineX *[][]float64
+}
+
+// lineInput is the network's cell-line input (none for at most one line).
+func (c Config) lineInput() model.LineInput {
+	var x [][]float64
+	if c.lineX != nil {
+		x = *c.lineX
+	}
+	return model.LineInput{Lines: c.Lines, Width: c.TowerOut, X: x}
 }
 
 func (c Config) withDefaults() Config {
@@ -99,6 +117,9 @@ func (c Config) validate() error {
 		return fmt.Errorf("due: config: LR = %v, NetLR = %v, want > 0", c.LR, c.NetLR)
 	}
 	if _, err := gp.ParseFamily(c.Kernel); err != nil {
+		return fmt.Errorf("due: config: %w", err)
+	}
+	if err := c.lineInput().Validate(); err != nil {
 		return fmt.Errorf("due: config: %w", err)
 	}
 	return nil
@@ -293,11 +314,11 @@ func Train(ctx context.Context, cfg Config, X *nn.CSR, train, val Pairs, progres
 				gw[i] = sg.grads[2*i].Value().Data().([]float32)
 				gb[i] = sg.grads[2*i+1].Value().Data().([]float32)
 			}
-			var ge []float32
-			if m.net.emb != nil {
-				ge = sg.grads[2*numLayers].Value().Data().([]float32)
+			var gl [2][]float32 // the line input's E and W_f
+			for i := range m.net.li.Params() {
+				gl[i] = sg.grads[2*numLayers+i].Value().Data().([]float32)
 			}
-			m.net.step(gw, gb, ge, cfg.NetLR, cfg.WeightDecay)
+			m.net.step(gw, gb, gl[0], gl[1], cfg.NetLR, cfg.WeightDecay)
 			gpOpt.Step(gpParams, loss.grad)
 			m.gp.SetParams(gpParams)
 			lossSum += loss.value

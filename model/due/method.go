@@ -63,11 +63,6 @@ func (m *Method) Fit(ctx context.Context, d *model.Dataset, split drugcomb.Split
 	if err := d.Validate(); err != nil {
 		return err
 	}
-	if len(d.LineFeatures) > 0 && d.Lines() > 1 {
-		// DUE's network (net.go) has its own line embedding and no
-		// feature map yet: refuse rather than ignore the features.
-		return fmt.Errorf("due: numeric cell-line features (--cell-features) are not supported by DUE; the other methods use them")
-	}
 	if err := d.Features.Validate(); err != nil {
 		return err
 	}
@@ -90,9 +85,12 @@ func (m *Method) Fit(ctx context.Context, d *model.Dataset, split drugcomb.Split
 		}
 	}
 	m.model = nil
-	m.cfg.Lines = 0
+	m.cfg.Lines, m.cfg.lineX = 0, nil
 	if d.Lines() > 1 {
 		m.cfg.Lines = d.Lines()
+		if len(d.LineFeatures) > 0 {
+			m.cfg.lineX = &d.LineFeatures // the line input's X (model.LineInput)
+		}
 	}
 	tm, err := Train(ctx, m.cfg, sparseOf(d.Features), pairsOf(d, split.Train), pairsOf(d, split.Val), prog)
 	if err != nil {

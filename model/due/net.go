@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/deup-screening/deup/internal/kernels"
+	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/nn"
 	"github.com/deup-screening/deup/nn/optim"
 	"gonum.org/v1/gonum/blas"
@@ -45,12 +46,31 @@ var layerNames = [numLayers]string{"t1", "t2", "c1", "c2", "head"}
 type network struct {
 	dim int
 	l   [numLayers]*layer
-	// emb is the cell-line embedding E (lines×TowerOut, row major) of a
-	// panel, added to the summed pair embedding before c1; nil for one
-	// line. Not spectrally normalized (an offset per line, not a map).
-	emb   []float32
-	lines int
-	optE  *optim.Adam[float32]
+	// li is the cell-line input of a panel (model.LineInput, shared with
+	// the other methods' networks), added to the summed pair embedding
+	// before c1: emb its embedding E (parameter cl.e, lines×TowerOut, row
+	// major), feat the map W_f of the lines' numeric features (cl.f,
+	// k×TowerOut); both nil for one line, feat nil without features. Not
+	// spectrally normalized (an offset per line, not a map of the pair).
+	li         model.LineInput
+	emb, feat  []float32
+	optE, optF *optim.Adam[float32]
+}
+
+// allocLines allocates the line input's parameters of li, at 0 (they
+// draw no random number: the other weights are those of a one-line
+// network with the same seed).
+func (n *network) allocLines(li model.LineInput) {
+	n.li = li
+	for _, p := range li.Params() {
+		d := make([]float32, p.Rows*p.Cols)
+		switch p.Name {
+		case model.LineEmbeddingParam:
+			n.emb = d
+		case model.LineFeatureParam:
+			n.feat = d
+		}
+	}
 }
 
 func layerSizes(cfg Config, dim int) [numLayers][2]int {
@@ -72,11 +92,7 @@ func newNetwork(cfg Config, dim int, seed uint64) *network {
 		l.sn.Iters = cfg.PowerIters
 		n.l[i] = l
 	}
-	if cfg.Lines > 1 {
-		// Zero at the start, drawing nothing: the other weights are
-		// those of a one-line network with the same seed.
-		n.lines, n.emb = cfg.Lines, make([]float32, cfg.Lines*cfg.TowerOut)
-	}
+	n.allocLines(cfg.lineInput())
 	return n
 }
 
@@ -93,10 +109,18 @@ func (n *network) params() nn.Params {
 				&nn.Param{Name: l.name + ".v", Shape: []int{l.out}, Data: l.sn.V})
 		}
 	}
-	if n.emb != nil {
-		ps = append(ps, &nn.Param{Name: "cl.e", Shape: []int{n.lines, len(n.emb) / n.lines}, Data: n.emb})
+	for _, p := range n.li.Params() {
+		ps = append(ps, &nn.Param{Name: p.Name, Shape: []int{p.Rows, p.Cols}, Data: n.lineParam(p.Name)})
 	}
 	return ps
+}
+
+// lineParam is the values of the line input's parameter name.
+func (n *network) lineParam(name string) []float32 {
+	if name == model.LineFeatureParam {
+		return n.feat
+	}
+	return n.emb
 }
 
 // refresh sets every layer's sigma from its stored u, v (evaluation mode);
@@ -115,14 +139,20 @@ func (n *network) setTrain(on bool) {
 }
 
 // step applies Adam (PyTorch's coupled weight decay, package nn/optim) to
-// every layer with the gradients gw[i], gb[i]; the optimizer state is
-// created on the first step.
-func (n *network) step(gw, gb [][]float32, ge []float32, lr, wd float64) {
+// every layer with the gradients gw[i], gb[i], and to the line input with
+// ge (E) and gf (W_f); the optimizer state is created on the first step.
+func (n *network) step(gw, gb [][]float32, ge, gf []float32, lr, wd float64) {
 	if n.emb != nil {
 		if n.optE == nil {
 			n.optE = optim.NewAdam[float32](lr, wd)
 		}
 		n.optE.Step(n.emb, ge)
+	}
+	if n.feat != nil {
+		if n.optF == nil {
+			n.optF = optim.NewAdam[float32](lr, wd)
+		}
+		n.optF.Step(n.feat, gf)
 	}
 	for i, l := range n.l {
 		if l.optW == nil {
@@ -139,17 +169,18 @@ func (n *network) endTraining() {
 	for _, l := range n.l {
 		l.optW, l.optB = nil, nil
 	}
-	n.optE = nil
+	n.optE, n.optF = nil, nil
 	n.setTrain(false)
 }
 
-// snapshot copies every parameter (w, b, u, v) into s, reusing its buffers
-// when an earlier call filled it.
+// snapshot copies every parameter (w, b, u, v, and the line input's E and
+// W_f) into s, reusing its buffers when an earlier call filled it.
 func (n *network) snapshot(s [][]float32) [][]float32 {
-	if len(s) != 4*numLayers+1 {
-		s = make([][]float32, 4*numLayers+1)
+	if len(s) != 4*numLayers+2 {
+		s = make([][]float32, 4*numLayers+2)
 	}
 	s[4*numLayers] = append(s[4*numLayers][:0], n.emb...)
+	s[4*numLayers+1] = append(s[4*numLayers+1][:0], n.feat...)
 	for i, l := range n.l {
 		s[4*i] = append(s[4*i][:0], l.w...)
 		s[4*i+1] = append(s[4*i+1][:0], l.b...)
@@ -167,6 +198,7 @@ func (n *network) restore(s [][]float32) {
 		copy(l.sn.V, s[4*i+3])
 	}
 	copy(n.emb, s[4*numLayers])
+	copy(n.feat, s[4*numLayers+1])
 	n.refresh()
 }
 
@@ -180,8 +212,8 @@ type stepGraph struct {
 	x     *nn.SparseBatch
 	u, b  int
 	s     *nn.Tensor   // b×u pair-to-drug incidence (1 per drug slot, 2 for a drug paired with itself; 0 rows for padding)
-	l     *nn.Tensor   // b×lines one-hot cell line of each pair (nil for one line)
-	wts   []*nn.Tensor // weight and bias tensors per layer: w0, b0, w1, b1, ...
+	l     *nn.Tensor   // b×lines one-hot cell line of each pair (nil for one line; model.LineInput.AddTo)
+	wts   []*nn.Tensor // weight and bias tensors per layer: w0, b0, w1, b1, ..., then the line input's E and W_f
 	grads []*nn.Node   // their gradients, same order
 	feat  nn.Value     // the features of the last run (b×Embedding)
 }
@@ -223,17 +255,19 @@ func (n *network) buildGraph(dt nn.DType, u, b int, loss nn.ExternalLossFunc) (*
 	h1 := g.ReLU(g.AddBias(g.SpectralSparseMul(sg.x, n.l[lT1].sn, W[lT1]), B[lT1]))
 	emb := lin(h1, lT2)
 	pe := g.Dense(S, emb, nil)
-	if n.emb != nil {
-		et, err := tensorOf(n.emb, n.lines, len(n.emb)/n.lines)
-		if err != nil {
-			g.Close()
-			return nil, err
+	if n.li.On() {
+		var ln [2]*nn.Node // E, W_f
+		for i, p := range n.li.Params() {
+			t, err := tensorOf(n.lineParam(p.Name), p.Rows, p.Cols)
+			if err != nil {
+				g.Close()
+				return nil, err
+			}
+			sg.wts = append(sg.wts, t)
+			ln[i] = g.Matrix(p.Name, t)
+			wrt = append(wrt, ln[i])
 		}
-		sg.wts = append(sg.wts, et)
-		E := g.Matrix("cl.e", et)
-		wrt = append(wrt, E)
-		sg.l = nn.NewTensor(dt, b, n.lines)
-		pe = g.Add(pe, g.Dense(g.Input("L", sg.l), E, nil))
+		pe, sg.l = n.li.AddTo(g, pe, ln[0], ln[1], b)
 	}
 	r1 := g.ReLU(lin(pe, lC1))
 	r2 := g.Add(r1, g.ReLU(lin(r1, lC2)))
@@ -254,19 +288,7 @@ func (n *network) buildGraph(dt nn.DType, u, b int, loss nn.ExternalLossFunc) (*
 func (sg *stepGraph) fill(X *nn.CSR, drugs, pa, pb, lines []int) {
 	sg.x.Fill(X, drugs)
 	if sg.l != nil {
-		nl := sg.l.Shape()[1]
-		switch d := sg.l.Data().(type) {
-		case []float32:
-			clear(d)
-			for i := range pa {
-				d[i*nl+lineAt(lines, i)] = 1
-			}
-		case []float64:
-			clear(d)
-			for i := range pa {
-				d[i*nl+lineAt(lines, i)] = 1
-			}
-		}
+		model.FillLines(sg.l, lines, len(pa))
 	}
 	u := sg.u
 	switch d := sg.s.Data().(type) {
@@ -286,14 +308,6 @@ func (sg *stepGraph) fill(X *nn.CSR, drugs, pa, pb, lines []int) {
 }
 
 func (sg *stepGraph) close() { sg.g.Close() }
-
-// lineAt is the cell line of pair i (0 when lines is nil).
-func lineAt(lines []int, i int) int {
-	if lines == nil {
-		return 0
-	}
-	return lines[i]
-}
 
 // infer holds the scratch buffers of one inference forward pass.
 type infer struct {
@@ -340,10 +354,11 @@ func (n *network) forward(X *nn.CSR, drugs, pa, pb, lines []int, in *infer, out 
 	in.p = grow(in.p, u*ch)
 	bl.Sgemm(blas.NoTrans, blas.NoTrans, u, ch, to, float32(c1.sn.Scale()), in.emb, to, c1.w, ch, 0, in.p, ch)
 	in.r1 = grow(in.r1, b*ch)
-	var lp []float32 // (E_l C1)·scale per line: the line's term of the first combined layer
-	if n.emb != nil {
-		lp = make([]float32, n.lines*ch)
-		bl.Sgemm(blas.NoTrans, blas.NoTrans, n.lines, ch, to, float32(c1.sn.Scale()), n.emb, to, c1.w, ch, 0, lp, ch)
+	var lp []float32 // ((E_l + X_l·W_f) C1)·scale per line: the line's term of the first combined layer
+	if n.li.On() {
+		nl := n.li.Lines
+		lp = make([]float32, nl*ch)
+		bl.Sgemm(blas.NoTrans, blas.NoTrans, nl, ch, to, float32(c1.sn.Scale()), model.LineRows(n.li, n.emb, n.feat), to, c1.w, ch, 0, lp, ch)
 	}
 	for i := range pa {
 		row, x, y := in.r1[i*ch:(i+1)*ch], in.p[pa[i]*ch:(pa[i]+1)*ch], in.p[pb[i]*ch:(pb[i]+1)*ch]
@@ -351,7 +366,7 @@ func (n *network) forward(X *nn.CSR, drugs, pa, pb, lines []int, in *infer, out 
 			row[j] = x[j] + y[j] + c1.b[j]
 		}
 		if lp != nil {
-			l := lineAt(lines, i)
+			l := model.LineOf(lines, i)
 			for j, v := range lp[l*ch : (l+1)*ch] {
 				row[j] += v
 			}

@@ -28,7 +28,8 @@ const (
 // little-endian float64 values, then the network's parameters in the
 // kit's format (nn.Params.Save): per layer (t1, t2, c1, c2, head) w
 // (in×out), b (1×out) and, when spectrally normalized, the
-// power-iteration vectors u (in) and v (out), all float32. Version 1
+// power-iteration vectors u (in) and v (out), all float32, then on a panel
+// the cell-line input's E (cl.e) and, with features, W_f (cl.f). Version 1
 // (float64 network) wrote, after the header, for each layer w, b, u, v
 // as float64 arrays each preceded by its uint64 length, then the GP's
 // vector.
@@ -41,6 +42,10 @@ type header struct {
 	Inducing  int                 `json:"inducing"`
 	Epochs    int                 `json:"epochs"`
 	BestEpoch int                 `json:"best_epoch"`
+	// LineFeatures are the standardized numeric features of each cell
+	// line (--cell-features; Lines×k, the input of cl.f); absent without
+	// them, so that every other file is what it was.
+	LineFeatures [][]float64 `json:"line_features,omitempty"`
 }
 
 // maxArray bounds an array length read back (a corrupt length must not
@@ -55,7 +60,7 @@ func (m *Method) Save(w io.Writer) error {
 	tm := m.model
 	bw := bufio.NewWriter(w)
 	h := header{Config: tm.Config, Features: m.feat, Dim: tm.Dim, YMean: tm.YMean, YScale: tm.YScale,
-		Inducing: len(tm.gp.QMean), Epochs: tm.epochs, BestEpoch: tm.bestEpoch}
+		Inducing: len(tm.gp.QMean), Epochs: tm.epochs, BestEpoch: tm.bestEpoch, LineFeatures: tm.Config.lineInput().X}
 	js, err := json.Marshal(h)
 	if err != nil {
 		return fmt.Errorf("due: save: %w", err)
@@ -111,6 +116,9 @@ func Load(r io.Reader) (*Method, error) {
 		return nil, fmt.Errorf("due: load: header: %w", err)
 	}
 	cfg := h.Config.withDefaults()
+	if len(h.LineFeatures) > 0 {
+		cfg.lineX = &h.LineFeatures
+	}
 	if err := cfg.validate(); err != nil {
 		return nil, fmt.Errorf("due: load: %w", err)
 	}
@@ -174,6 +182,13 @@ func Load(r io.Reader) (*Method, error) {
 				}
 			}
 		}
+		for _, p := range net.li.Params() {
+			for k, v := range net.lineParam(p.Name) {
+				if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+					return nil, fmt.Errorf("due: load: network: %s: value %d is %v", p.Name, k, v)
+				}
+			}
+		}
 	}
 	net.refresh()
 	tm := &Model{Config: cfg, Dim: h.Dim, YMean: h.YMean, YScale: h.YScale, net: net, gp: s, epochs: h.Epochs, bestEpoch: h.BestEpoch}
@@ -192,9 +207,7 @@ func allocNetwork(cfg Config, dim int) *network {
 		}
 		n.l[i] = l
 	}
-	if cfg.Lines > 1 {
-		n.lines, n.emb = cfg.Lines, make([]float32, cfg.Lines*cfg.TowerOut)
-	}
+	n.allocLines(cfg.lineInput())
 	return n
 }
 
@@ -229,8 +242,8 @@ func netParamBytes(cfg Config, sizes [numLayers][2]int) float64 {
 			param(name+".v", s[1])
 		}
 	}
-	if cfg.Lines > 1 {
-		param("cl.e", cfg.Lines, cfg.TowerOut)
+	for _, p := range cfg.lineInput().Params() {
+		param(p.Name, p.Rows, p.Cols)
 	}
 	return total
 }

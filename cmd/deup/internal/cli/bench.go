@@ -35,7 +35,9 @@ pairs reach the test fraction): every test pair has a drug never seen in
 training or validation, the strict "new drug" split. --split-by cell-lines
 holds out whole cell lines of a screen that has several: the network's
 embedding of a held-out line stays 0, so it predicts the new line from the
-others; --new-line-shots K moves K measured pairs of each held-out line
+others and, with --cell-features FILE (numeric features of the lines, as
+for deup train, given to every method), from the line's features;
+--new-line-shots K moves K measured pairs of each held-out line
 into training (the few-shot case of a lab adding a line) and also reports
 K = 0 on the same test pairs (in OUT/k0).
 
@@ -75,6 +77,7 @@ measured pair); the metrics are explained in docs/metrics.md.`
 // benchFlags are deup bench's flags, parsed and checked.
 type benchFlags struct {
 	screenDir, feat, splitBy, out, cellLine, cellLines, reference, score, cpuProfile string
+	cellFeatures                                                                     string
 	seeds, shots, batch                                                              int
 	noFigs, whole                                                                    bool
 	cfg                                                                              bench.Config
@@ -91,6 +94,7 @@ func parseBenchFlags(env Env, args []string) (*benchFlags, error) {
 	out := fs.String("out", "bench-out", "output directory")
 	cellLine := fs.String("cell-line", "", "one cell line (default: see --cell-lines)")
 	cellLines := fs.String("cell-lines", "", cellLinesUsage)
+	cellFeatures := fs.String("cell-features", "", "table (.csv, .parquet, .arrow) with a cell_line column and numeric columns: features of the panel's lines, mapped linearly into every method's line embedding (with --split-by cell-lines, what a held-out line is predicted from besides the pairs)")
 	reference := fs.String("reference", "", "per-line: add the per-line reference row on a panel (default for a panel split by pairs); none: leave it out")
 	shots := fs.Int("new-line-shots", 0, "with --split-by cell-lines: measured pairs of each held-out line moved into training (K = 0 is reported beside it)")
 	batch := fs.Int("batch-size", 0, "pairs per training step (0: 64, or model.PanelBatchSize on a panel)")
@@ -157,7 +161,7 @@ func parseBenchFlags(env Env, args []string) (*benchFlags, error) {
 		return nil, fmt.Errorf("%w: --batch-size %d", ErrUsage, *batch)
 	}
 	return &benchFlags{screenDir: *screenDir, feat: *feat, splitBy: *splitBy, out: *out, cellLine: *cellLine, cellLines: *cellLines, reference: *reference,
-		score: *score, cpuProfile: *cpuProfile, seeds: *seeds, shots: *shots, batch: *batch, noFigs: *noFigs, whole: *whole, cfg: cfg}, nil
+		cellFeatures: *cellFeatures, score: *score, cpuProfile: *cpuProfile, seeds: *seeds, shots: *shots, batch: *batch, noFigs: *noFigs, whole: *whole, cfg: cfg}, nil
 }
 
 func runBench(ctx context.Context, env Env, args []string) error {
@@ -248,10 +252,38 @@ func benchData(env Env, b *benchFlags) (sc *drugcomb.Screen, name string, d *mod
 	if d, err = model.NewDataset(sc, f, si); err != nil {
 		return nil, "", nil, 0, err
 	}
+	if d.LineFeatures, err = benchCellFeatures(b.cellFeatures, d.LineNames); err != nil {
+		return nil, "", nil, 0, err
+	}
+	if len(d.LineFeatures) > 0 {
+		fmt.Fprintf(env.Stdout, "cell-line features: %s, %d columns, given to every method\n", b.cellFeatures, len(d.LineFeatures[0]))
+	}
 	if b.cfg.Split, err = bench.Splitter(sc, b.splitBy, b.cfg.Fracs); err != nil {
 		return nil, "", nil, 0, fmt.Errorf("%w: --split-by %s: %v", ErrUsage, b.splitBy, err)
 	}
 	return sc, name, d, si, nil
+}
+
+// benchCellFeatures reads --cell-features path (drugcomb.ReadCellFeatures,
+// as deup train) and returns the standardized features of the dataset's
+// lines (nil for ""). Unlike deup train it adds no line of the table to
+// the screen's: a line without measurements has no pair to score.
+func benchCellFeatures(path string, lines []string) ([][]float64, error) {
+	if path == "" {
+		return nil, nil
+	}
+	if len(lines) < 2 {
+		return nil, fmt.Errorf("%w: --cell-features %s: the benchmark has one cell line; the features are for a panel", ErrUsage, path)
+	}
+	cf, err := drugcomb.ReadCellFeatures(path)
+	if err != nil {
+		return nil, err
+	}
+	x, err := cf.Standardized(lines)
+	if err != nil {
+		return nil, fmt.Errorf("--cell-features: %w", err)
+	}
+	return x, nil
 }
 
 // benchCellLines applies --cell-line and --cell-lines under --split-by.
