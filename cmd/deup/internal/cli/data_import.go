@@ -109,8 +109,7 @@ func parseDataImport(env Env, args []string) (*importArgs, error) {
 		return nil, err
 	}
 	if a.out == "" {
-		fs.Usage()
-		return nil, fmt.Errorf("%w: deup data import: --out DIR is required", ErrUsage)
+		return nil, usageError(fs, "deup data import: --out DIR is required")
 	}
 	if a.opt.Delimiter, err = drugcomb.ParseDelimiter(*delim); err != nil {
 		return nil, fmt.Errorf("%w: --delimiter %v", ErrUsage, err)
@@ -119,8 +118,7 @@ func parseDataImport(env Env, args []string) (*importArgs, error) {
 		a.inputs = append(a.inputs, *pairs)
 	}
 	if a.inputs = append(a.inputs, pos...); len(a.inputs) == 0 {
-		fs.Usage()
-		return nil, fmt.Errorf("%w: deup data import: no input file", ErrUsage)
+		return nil, usageError(fs, "deup data import: no input file")
 	}
 	for _, in := range a.inputs {
 		if err := needFile("", in, "the screen's measurements: a table file (CSV, TSV, Parquet, Arrow; .gz allowed)"); err != nil {

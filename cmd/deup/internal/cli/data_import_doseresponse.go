@@ -42,8 +42,7 @@ func runDataImportDoseResponse(ctx context.Context, env Env, args []string) erro
 		return err
 	}
 	if *pf.in == "" || *out == "" || *drugs == "" {
-		fs.Usage()
-		return fmt.Errorf("%w: deup data import --format doseresponse needs --responses FILE, --drugs CATALOGUE and --out DIR", ErrUsage)
+		return usageError(fs, "deup data import --format doseresponse needs --responses FILE, --drugs CATALOGUE and --out DIR")
 	}
 	if err := needFile("--drugs", *drugs, catalogueWhat); err != nil {
 		return err

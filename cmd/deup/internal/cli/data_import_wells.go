@@ -67,8 +67,7 @@ func parseImportWells(env Env, args []string) (*wellsArgs, error) {
 		return nil, err
 	}
 	if *wells == "" || *compounds == "" || *out == "" {
-		fs.Usage()
-		return nil, fmt.Errorf("%w: deup data import --format almanac-wells needs --wells, --compounds and --out", ErrUsage)
+		return nil, usageError(fs, "deup data import --format almanac-wells needs --wells, --compounds and --out")
 	}
 	for _, f := range [][3]string{{"--wells", *wells, "NCI's ComboDrugGrowth wells (.csv or .zip)"}, {"--compounds", *compounds, "NCI's ComboCompoundSet.sdf"},
 		{"--names", *names, "NSC<TAB>name lines"}, {"--drugs", *drugs, catalogueWhat}} {

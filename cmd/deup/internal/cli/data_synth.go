@@ -42,8 +42,7 @@ func runDataSynth(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	if *out == "" {
-		fs.Usage()
-		return fmt.Errorf("%w: deup data synth: --out DIR is required", ErrUsage)
+		return usageError(fs, "deup data synth: --out DIR is required")
 	}
 	cfg := data.DefaultSynth(*seed)
 	cfg.Drugs, cfg.Pairs, cfg.CellLines, cfg.ReplicateFrac = *nDrugs, *nPairs, *nCells, *repFrac

@@ -107,3 +107,10 @@ const (
 	screenOutUsage = "screen directory to write (required)"
 	smilesColUsage = "catalogue column of the SMILES, when not a recognised spelling"
 )
+
+// usageError prints fs's usage and returns the usage error (ErrUsage)
+// with the message format and args make.
+func usageError(fs *flag.FlagSet, format string, args ...any) error {
+	fs.Usage()
+	return fmt.Errorf("%w: "+format, append([]any{ErrUsage}, args...)...)
+}

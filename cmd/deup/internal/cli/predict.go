@@ -109,11 +109,9 @@ func parsePredict(env Env, args []string) (*predictArgs, error) {
 	}
 	switch {
 	case a.model == "" || a.out == "":
-		fs.Usage()
-		return nil, fmt.Errorf("%w: deup predict: --model and --out are required", ErrUsage)
+		return nil, usageError(fs, "deup predict: --model and --out are required")
 	case (a.pairs == "") == !a.all:
-		fs.Usage()
-		return nil, fmt.Errorf("%w: deup predict: give exactly one of --pairs and --all-pairs", ErrUsage)
+		return nil, usageError(fs, "deup predict: give exactly one of --pairs and --all-pairs")
 	case a.screen != "" && a.drugs != "":
 		return nil, fmt.Errorf("%w: deup predict: give at most one of --screen and --drugs", ErrUsage)
 	}
