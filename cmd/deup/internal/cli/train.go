@@ -140,8 +140,7 @@ func parseTrainFlags(env Env, args []string) (*trainFlags, error) {
 		return nil, err
 	}
 	if *out == "" {
-		fs.Usage()
-		return nil, fmt.Errorf("%w: deup train: --out is required (the model file to write, e.g. --out pc3.model)", ErrUsage)
+		return nil, usageError(fs, "deup train: --out is required (the model file to write, e.g. --out pc3.model)")
 	}
 	fracs, err := parseTrainSplit(*splitFlag)
 	if err != nil {

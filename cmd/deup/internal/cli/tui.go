@@ -85,8 +85,7 @@ func parseTUIFlags(env Env, args []string) (*tuiFlags, error) {
 		return nil, err
 	}
 	if *modelPath != "" && *predPath != "" {
-		fs.Usage()
-		return nil, fmt.Errorf("%w: deup tui: give at most one of --model and --predictions", ErrUsage)
+		return nil, usageError(fs, "deup tui: give at most one of --model and --predictions")
 	}
 	if err := checkCoverage(*coverage); err != nil {
 		return nil, err
