@@ -66,9 +66,10 @@ func splitList(s string) []string {
 // usage text) each, so that every command states them in one line with one
 // help text. screenFlag is --screen of the commands that default to the
 // embedded synthetic screen (bench, ood, train, campaign init and
-// simulate); patienceFlag and passesFlag serve bench and train (ood has its
-// own defaults); seedsFlags is --seeds N with --seed S of the experiments
-// repeated over seeds S..S+N-1 (bench, ood).
+// simulate); patienceFlag, passesFlag and membersFlag serve bench and train
+// (ood has its own defaults, and no ensemble-nll); seedsFlags is --seeds N
+// with --seed S of the experiments repeated over seeds S..S+N-1 (bench,
+// ood).
 
 func screenFlag(fs *flag.FlagSet) *string {
 	return fs.String("screen", "", "screen directory (default: the synthetic default screen)")

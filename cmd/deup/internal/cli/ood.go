@@ -92,7 +92,7 @@ func parseOODFlags(env Env, args []string) (*oodFlags, error) {
 	score := scoreFlag(fs)
 	epochs := epochsFlag(fs)
 	patience := fs.Int("patience", 10, "early-stopping patience of every network (10, not bench's 25, to keep 3 seeds on PC-3 within 5 minutes on 2 cores)")
-	members := membersFlag(fs)
+	members := fs.Int("members", 3, "ensemble members")
 	passes := fs.Int("passes", 30, "MC-Dropout passes (the v feature and the mcdropout row)")
 	workers := workersFlag(fs, 2, "trainings")
 	noFigs := noFiguresFlag(fs)
