@@ -85,7 +85,6 @@ func MorganBitsOf(m *Mol, radius, nBits int) []int {
 // goroutine its own.
 type Fingerprinter struct {
 	mol  Mol
-	pos  []int
 	work morganWork
 	ids  []uint32
 }

@@ -240,17 +240,6 @@ func (m *Mol) applyCXRadicals(cx string) {
 	}
 }
 
-// parseGraph reads the SMILES syntax into a graph without perception.
-// It returns the byte offset of every atom.
-func parseGraph(s string) (*Mol, []int, error) {
-	m := new(Mol)
-	pos, err := m.parseGraph(s, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	return m, pos, nil
-}
-
 // parseGraph resets m and fills it from s, reusing m's memory and pos.
 func (m *Mol) parseGraph(s string, pos []int) ([]int, error) {
 	m.resetArena()

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -52,11 +51,8 @@ var (
 	catSMILESCols = []string{"smiles", "isosmiles", "isomeric_smiles", "isomericsmiles", "canonical_smiles", "canonicalsmiles", "can_smiles", "smiles_string", "drug_smiles"}
 )
 
-// CatalogueNameColumns, CatalogueCIDColumns and CatalogueSMILESColumns
-// return the column names a catalogue's name, PubChem CID and SMILES are
+// CatalogueSMILESColumns returns the column names a catalogue's SMILES is
 // recognised by (case-insensitively, the first present wins).
-func CatalogueNameColumns() []string   { return append([]string(nil), catNameCols...) }
-func CatalogueCIDColumns() []string    { return append([]string(nil), catCIDCols...) }
 func CatalogueSMILESColumns() []string { return append([]string(nil), catSMILESCols...) }
 
 // ReadCatalogueFile reads a drug catalogue (any table format ImportTable
@@ -302,16 +298,6 @@ var saltWords = map[string]bool{
 	"hydrate": true, "monohydrate": true, "dihydrate": true, "trihydrate": true, "hemihydrate": true,
 }
 
-// SaltWords returns the trailing salt and hydrate words MatchSalt removes.
-func SaltWords() []string {
-	w := make([]string, 0, len(saltWords))
-	for k := range saltWords {
-		w = append(w, k)
-	}
-	sort.Strings(w)
-	return w
-}
-
 // nameVariants returns the names a drug name is looked up by after the
 // exact and case-insensitive rules, each with its rule, in order.
 func nameVariants(v string) (names, rules []string) {
@@ -386,9 +372,6 @@ func (c *Catalogue) lookup(v string) (d Drug, i int, rule string) {
 	}
 	return Drug{}, -1, ""
 }
-
-// Len is the number of drugs in the catalogue.
-func (c *Catalogue) Len() int { return len(c.Drugs) }
 
 // NumSMILES is the number of drugs with a SMILES.
 func (c *Catalogue) NumSMILES() int {

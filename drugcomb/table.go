@@ -152,13 +152,12 @@ func newTableSource(name string, r io.Reader, delim rune, mem memory.Allocator) 
 
 // csvSource reads delimited text with encoding/csv.
 type csvSource struct {
-	name   string
-	r      *csv.Reader
-	lim    *recordLimiter
-	hdr    []string
-	rec    []string
-	line   int
-	closed bool
+	name string
+	r    *csv.Reader
+	lim  *recordLimiter
+	hdr  []string
+	rec  []string
+	line int
 }
 
 // sniffDelimiter picks the delimiter of a header line: the most frequent of

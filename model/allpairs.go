@@ -1,13 +1,16 @@
 package model
 
-import "context"
+import (
+	"context"
+	"iter"
+)
 
-// PredictAllPairs predicts every unordered pair of the n feature rows of f
-// (A < B, in row order) on model line line with predict (a Method's
-// Predict), chunk pairs at a time, and hands each chunk's pairs and
-// predictions to emit. It stops at the first error of predict or emit, or
-// when ctx is done (checked before each chunk).
-func PredictAllPairs(ctx context.Context, predict func(*Features, []Pair) ([]Prediction, error), f *Features, n, line, chunk int, emit func([]Pair, []Prediction) error) error {
+// PredictPairs predicts the pairs of seq with predict (a Method's Predict)
+// on the feature rows of f, chunk pairs at a time, and hands each chunk's
+// pairs and predictions to emit (the slices are reused for the next
+// chunk). It stops at the first error of predict or emit, or when ctx is
+// done (checked before each chunk).
+func PredictPairs(ctx context.Context, predict func(*Features, []Pair) ([]Prediction, error), f *Features, seq iter.Seq[Pair], chunk int, emit func([]Pair, []Prediction) error) error {
 	buf := make([]Pair, 0, chunk)
 	flush := func() error {
 		if err := ctx.Err(); err != nil {
@@ -23,13 +26,10 @@ func PredictAllPairs(ctx context.Context, predict func(*Features, []Pair) ([]Pre
 		buf = buf[:0]
 		return nil
 	}
-	for a := 0; a < n; a++ {
-		for b := a + 1; b < n; b++ {
-			buf = append(buf, Pair{A: a, B: b, Line: line})
-			if len(buf) == chunk {
-				if err := flush(); err != nil {
-					return err
-				}
+	for p := range seq {
+		if buf = append(buf, p); len(buf) == chunk {
+			if err := flush(); err != nil {
+				return err
 			}
 		}
 	}
@@ -37,4 +37,18 @@ func PredictAllPairs(ctx context.Context, predict func(*Features, []Pair) ([]Pre
 		return flush()
 	}
 	return nil
+}
+
+// AllPairs yields every unordered pair of n feature rows (A < B, in row
+// order) on model line line.
+func AllPairs(n, line int) iter.Seq[Pair] {
+	return func(yield func(Pair) bool) {
+		for a := 0; a < n; a++ {
+			for b := a + 1; b < n; b++ {
+				if !yield(Pair{A: a, B: b, Line: line}) {
+					return
+				}
+			}
+		}
+	}
 }

@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// TestPredictAllPairs: 5 rows give 10 pairs, in chunks of 4, 4 and 2, each
+// TestPredictPairs: 5 rows give 10 pairs, in chunks of 4, 4 and 2, each
 // prediction the one of its pair.
-func TestPredictAllPairs(t *testing.T) {
+func TestPredictPairs(t *testing.T) {
 	fake := func(_ *Features, ps []Pair) ([]Prediction, error) {
 		out := make([]Prediction, len(ps))
 		for i, p := range ps {
@@ -18,7 +18,7 @@ func TestPredictAllPairs(t *testing.T) {
 	}
 	var sizes []int
 	var got []float64
-	err := PredictAllPairs(context.Background(), fake, nil, 5, 1, 4, func(ps []Pair, pr []Prediction) error {
+	err := PredictPairs(context.Background(), fake, nil, AllPairs(5, 1), 4, func(ps []Pair, pr []Prediction) error {
 		sizes = append(sizes, len(ps))
 		for i, p := range ps {
 			if pr[i].Mu != float64(100*p.A+10*p.B+1) {
@@ -36,13 +36,13 @@ func TestPredictAllPairs(t *testing.T) {
 	}
 	stop := errors.New("stop")
 	n := 0
-	err = PredictAllPairs(context.Background(), fake, nil, 5, 0, 3, func([]Pair, []Prediction) error { n++; return stop })
+	err = PredictPairs(context.Background(), fake, nil, AllPairs(5, 0), 3, func([]Pair, []Prediction) error { n++; return stop })
 	if !errors.Is(err, stop) || n != 1 {
 		t.Errorf("emit error: %v after %d chunks, want stop after 1", err, n)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := PredictAllPairs(ctx, fake, nil, 5, 0, 3, func([]Pair, []Prediction) error { return nil }); !errors.Is(err, context.Canceled) {
+	if err := PredictPairs(ctx, fake, nil, AllPairs(5, 0), 3, func([]Pair, []Prediction) error { return nil }); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 }

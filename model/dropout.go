@@ -28,9 +28,6 @@ func (d *dropout) seedPair(a, b, layer int) {
 	d.Reseed(d.seed^(k*0x9e3779b97f4a7c15), d.pass<<8|uint64(layer))
 }
 
-// keep draws one mask value: 0 or 1/(1−p).
-func (d *dropout) keep() float64 { return d.Keep() }
-
 // apply multiplies x by a fresh mask.
 func (d *dropout) apply(x any) { d.Apply(x) }
 

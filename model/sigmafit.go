@@ -29,21 +29,16 @@ const (
 	minSigmaRefitVal    = 20  // fewest validation pairs for a refit
 )
 
-// refitSigma runs the refit on split val and returns the held-out NLL
+// refitSigmaLoss runs the refit on split val and returns the held-out NLL
 // before and after (standardized units, constant dropped) and the number
 // of epochs run. It leaves the σ parameters of the best epoch in place.
 //
 // With Config.SigmaLoss "log" the steps regress log σ on log |μ−y| (the
 // paper's log targets for its error predictors, robust to the heavy tails
-// of |μ−y|: the refit's criterion is then the held-out mean of that loss)
-// and refitSigmaLog also returns the scale c that multiplies σ at
-// prediction, the held-out Gaussian maximum-likelihood one:
+// of |μ−y|: the refit's criterion is then the held-out mean of that loss),
+// and it also returns the scale c that multiplies σ at prediction, the
+// held-out Gaussian maximum-likelihood one:
 // c² = mean (μ−y)²/σ² over the held-out half.
-func (t *trainer) refitSigma(ctx context.Context, val []int, seed uint64) (before, after float64, epochs int, err error) {
-	before, after, epochs, _, err = t.refitSigmaLoss(ctx, val, seed, lossNLLSigma)
-	return before, after, epochs, err
-}
-
 func (t *trainer) refitSigmaLoss(ctx context.Context, val []int, seed uint64, kind lossKind) (before, after float64, epochs int, scale float64, err error) {
 	scale = 1
 	if len(val) < minSigmaRefitVal || !t.net.sigma {

@@ -15,7 +15,7 @@ func TestSigmaRefit(t *testing.T) {
 	before := n.snapshot(nil)
 	rt := newTrainer(n, tp.d, 0, 1, 5, 0)
 	defer rt.close()
-	b, a, epochs, err := rt.refitSigma(context.Background(), tp.split.Val, 5)
+	b, a, epochs, _, err := rt.refitSigmaLoss(context.Background(), tp.split.Val, 5, lossNLLSigma)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestSigmaRefit(t *testing.T) {
 		t.Error("held-out NLL improved but no σ parameter changed")
 	}
 	// Too few validation pairs: no refit, nothing changes.
-	_, _, epochs, err = rt.refitSigma(context.Background(), tp.split.Val[:minSigmaRefitVal-1], 5)
+	_, _, epochs, _, err = rt.refitSigmaLoss(context.Background(), tp.split.Val[:minSigmaRefitVal-1], 5, lossNLLSigma)
 	if err != nil || epochs != 0 {
 		t.Errorf("refit on %d pairs: %d epochs, err %v; want none", minSigmaRefitVal-1, epochs, err)
 	}

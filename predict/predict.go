@@ -13,6 +13,7 @@ package predict
 import (
 	"context"
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 
@@ -292,26 +293,15 @@ func Total(p *Pairs, n int) int {
 // Chunk is how many (pair, line) rows Run predicts and writes at once.
 const Chunk = 1 << 16
 
-// Run predicts job's rows with m on features f in chunks of Chunk rows and
-// writes them to w, calling progress with the rows done after each chunk;
-// it commits w when every row is written and aborts it on an error or
-// when ctx ends. It returns the rows written.
+// Run predicts job's rows with m on features f in chunks of Chunk rows
+// (model.PredictPairs) and writes them to w, calling progress with the rows
+// done after each chunk; it commits w when every row is written and aborts
+// it on an error or when ctx ends. It returns the rows written.
 func Run(ctx context.Context, m Predictor, f *model.Features, job Job, w *Writer, progress func(int)) (int, error) {
-	buf := make([]model.Pair, 0, Chunk)
-	var src []int // job.Pairs: the file row of each buffered pair
+	var src []int // job.Pairs: the file row of each pair not yet written
 	var ex [][]string
 	done := 0
-	flush := func() error {
-		if len(buf) == 0 {
-			return nil
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		pred, err := m.Predict(f, buf)
-		if err != nil {
-			return err
-		}
+	emit := func(pairs []model.Pair, pred []model.Prediction) error {
 		var rowEx [][]string
 		if job.Pairs != nil {
 			ex = ex[:0]
@@ -321,12 +311,11 @@ func Run(ctx context.Context, m Predictor, f *model.Features, job Job, w *Writer
 			src = src[:0]
 			rowEx = ex
 		}
-		if err := w.Write(buf, pred, rowEx); err != nil {
+		if err := w.Write(pairs, pred, rowEx); err != nil {
 			return err
 		}
-		done += len(buf)
+		done += len(pairs)
 		progress(done)
-		buf = buf[:0]
 		return nil
 	}
 	// A file holds each pair's lines together; hive parts get the lines
@@ -339,45 +328,22 @@ func Run(ctx context.Context, m Predictor, f *model.Features, job Job, w *Writer
 			runs = append(runs, []int{l})
 		}
 	}
-	var lines []int
-	add := func(p model.Pair, row int) error {
-		for _, l := range lines {
-			p.Line = l
-			buf = append(buf, p)
-			if job.Pairs != nil {
-				src = append(src, row)
-			}
-			if len(buf) == Chunk {
-				if err := flush(); err != nil {
-					return err
+	seq := func(yield func(model.Pair) bool) {
+		for _, lines := range runs {
+			for p, row := range job.rows(f) {
+				for _, l := range lines {
+					p.Line = l
+					if job.Pairs != nil {
+						src = append(src, row) // read by emit, which runs inside yield
+					}
+					if !yield(p) {
+						return
+					}
 				}
 			}
 		}
-		return nil
 	}
-	var err error
-	for _, lines = range runs {
-		if job.Pairs == nil {
-			order := scores.SortedByID(f.IDs)
-			for a, b := range scores.Pairs(f.NumDrugs(), job.Lo, job.Hi) {
-				if err = add(model.Pair{A: order[a], B: order[b]}, 0); err != nil {
-					break
-				}
-			}
-		} else {
-			for k, p := range job.Pairs.Pairs[job.Lo:job.Hi] {
-				if err = add(p, job.Lo+k); err != nil {
-					break
-				}
-			}
-		}
-		if err != nil {
-			break
-		}
-	}
-	if err == nil {
-		err = flush()
-	}
+	err := model.PredictPairs(ctx, m.Predict, f, seq, Chunk, emit)
 	if err == nil {
 		err = ctx.Err() // cancelled during the last chunk: no file either
 	}
@@ -386,4 +352,24 @@ func Run(ctx context.Context, m Predictor, f *model.Features, job Job, w *Writer
 		return done, err
 	}
 	return done, w.Commit()
+}
+
+// rows yields the job's pairs (Line unset), each with its pairs-file row.
+func (job Job) rows(f *model.Features) iter.Seq2[model.Pair, int] {
+	return func(yield func(model.Pair, int) bool) {
+		if job.Pairs != nil {
+			for k, p := range job.Pairs.Pairs[job.Lo:job.Hi] {
+				if !yield(p, job.Lo+k) {
+					return
+				}
+			}
+			return
+		}
+		order := scores.SortedByID(f.IDs)
+		for a, b := range scores.Pairs(f.NumDrugs(), job.Lo, job.Hi) {
+			if !yield(model.Pair{A: order[a], B: order[b]}, 0) {
+				return
+			}
+		}
+	}
 }

@@ -257,12 +257,6 @@ func (a *Agent) Close() {
 	}
 }
 
-// Kind is the agent's name.
-func (a *Agent) Kind() string { return a.kind }
-
-// Steps is the number of actions taken so far (Act calls).
-func (a *Agent) Steps() int { return a.steps }
-
 // Act returns the action to take in state obs (the exploring policy) and
 // counts one step.
 func (a *Agent) Act(obs []float32) int {

@@ -66,12 +66,11 @@ func (r *Replay) Transition(i int) (s []float32, a int, ret, disc float32, s2 []
 
 // step is one raw transition waiting in an NStep window.
 type step struct {
-	s      []float32
-	a      int
-	r      float64
-	s2     []float32
-	done   bool
-	filled bool
+	s    []float32
+	a    int
+	r    float64
+	s2   []float32
+	done bool
 }
 
 // NStep turns raw one-step transitions into n-step ones and adds them to a
@@ -120,9 +119,6 @@ func (ns *NStep) Push(rep *Replay, s []float32, a int, r float64, s2 []float32, 
 		ns.emit(rep)
 	}
 }
-
-// Reset drops a partial window (an episode cut short by the caller).
-func (ns *NStep) Reset() { ns.head, ns.count = 0, 0 }
 
 // emit adds the transition of the oldest state in the window and drops it.
 func (ns *NStep) emit(rep *Replay) {

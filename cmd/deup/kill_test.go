@@ -41,16 +41,6 @@ func deupCmd(t *testing.T, dir string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// runIn runs deup in dir and fails the test on a non-zero exit.
-func runIn(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	out, err := deupCmd(t, dir, args...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("deup %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
-}
-
 // killFixture is what the kill tests share: a small model trained once on
 // a synthetic screen, and a generated catalogue of killDrugs drugs (the
 // synthetic screen's generated SMILES) whose all-pairs prediction takes

@@ -146,12 +146,6 @@ func NewWriter(w io.Writer, f Format, schema *arrow.Schema, opt Options) (*Write
 	return tw, nil
 }
 
-// Format is the format the writer writes.
-func (w *Writer) Format() Format { return w.format }
-
-// Schema is the schema of the table.
-func (w *Writer) Schema() *arrow.Schema { return w.schema }
-
 // Write appends the rows of rec, whose schema must equal the writer's.
 func (w *Writer) Write(rec arrow.Record) error {
 	if w.closed {
@@ -364,20 +358,6 @@ func (f *File) Commit() error {
 // after Commit.
 func (f *File) Abort() {
 	f.af.Abort()
-}
-
-// WriteFile writes rec as the table at path, atomically, in the format of
-// its extension.
-func WriteFile(path string, rec arrow.Record, opt Options) error {
-	f, err := Create(path, rec.Schema(), opt)
-	if err != nil {
-		return err
-	}
-	defer f.Abort()
-	if err := f.Write(rec); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return f.Commit()
 }
 
 // Encode writes rec as one table of format f to w (w is not closed).

@@ -102,7 +102,7 @@ func campaignLines(sc *drugcomb.Screen, one string, many ...string) (string, []s
 	}
 	var names []string
 	if many[0] != "all" {
-		names = cellLineNames(many[0])
+		names = splitList(many[0])
 	}
 	idx, err := active.CellLineIndices(sc, names)
 	if err != nil {
@@ -115,12 +115,13 @@ func campaignLines(sc *drugcomb.Screen, one string, many ...string) (string, []s
 	return strings.Join(names, ","), names, nil
 }
 
-// campaignPanelFlags defines --cell-lines and --per-line of the campaign
-// commands that propose batches across the lines of a panel.
-func campaignPanelFlags(fs *flag.FlagSet) (cellLines *string, perLine *int) {
+// campaignLineFlags defines --cell-line, and --cell-lines and --per-line
+// of a campaign that proposes batches across the lines of a panel.
+func campaignLineFlags(fs *flag.FlagSet) (cellLine, cellLines *string, perLine *int) {
+	cellLine = fs.String("cell-line", "", "cell line (required when the screen has several, unless --cell-lines)")
 	cellLines = fs.String("cell-lines", "", "a campaign across several cell lines of a panel: all, or A,B,… (instead of --cell-line)")
 	perLine = fs.Int("per-line", 0, "with --cell-lines: at most N pairs of any one cell line per batch (0: no cap), the rule of deup suggest --per-line")
-	return cellLines, perLine
+	return cellLine, cellLines, perLine
 }
 
 const campaignInitDesc = `Starts a campaign in the directory CAMPAIGN (created; it must not hold one).
@@ -183,11 +184,10 @@ type campaignInitFlags struct {
 
 func parseCampaignInitFlags(env Env, args []string) (*campaignInitFlags, error) {
 	fs := newFlagSet(env, "deup campaign init", "deup campaign init [--screen DIR | --from-model MODEL] [--mode live|retrospective] [flags] CAMPAIGN", campaignInitDesc)
-	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
+	screenDir := screenFlag(fs)
 	mode := fs.String("mode", active.Live, "live or retrospective")
-	cellLine := fs.String("cell-line", "", "cell line (required when the screen has several, unless --cell-lines)")
-	cellLines, perLine := campaignPanelFlags(fs)
-	score := fs.String("score", "", "score column (default: the screen's first)")
+	cellLine, cellLines, perLine := campaignLineFlags(fs)
+	score := scoreFlag(fs)
 	initN := fs.Int("init", 0, "retrospective: initial measured pairs (default: 10% of the screen)")
 	candidates := fs.String("candidates", "", "live: CSV of candidate pairs (drug_a_id, drug_b_id: ids, PubChem CIDs or names) instead of all unmeasured pairs")
 	batch := fs.Int("batch", 30, "suggestions per round")
@@ -195,7 +195,7 @@ func parseCampaignInitFlags(env Env, args []string) (*campaignInitFlags, error) 
 	acq := fs.String("acquisition", "ucb", "acquisition function")
 	explore := exploreFlag(fs)
 	modelName := fs.String("model", "deup-net", "surrogate model: "+strings.Join(active.Surrogates, ", "))
-	feat := fs.String("features", active.DefaultFeatures, "drug features: identity, morgan or identity+morgan")
+	feat := campaignFeaturesFlag(fs)
 	perDrug := maxPerDrugFlag(fs)
 	seed := seedFlag(fs, "seed of the initial set, the models and the random draws")
 	fromModel := fs.String("from-model", "", "model file from deup train: the campaign runs on the screen, cell line and score it was trained on (unless --screen, --cell-line, --score say otherwise)")
@@ -441,32 +441,22 @@ func writeCampaignJSON(dir string, cfg active.Config) error {
 	return atomicfile.WriteFile(filepath.Join(dir, "campaign.json"), append(b, '\n'))
 }
 
+// readCandidates reads the live campaign's --candidates file
+// (active.ReadCandidates).
 func readCandidates(path string, cfg active.Config, cellLines []int, measured active.TableOracle) ([]active.Pair, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	cc := cfg
-	cc.CellLines = nil
-	for _, i := range cellLines {
-		cc.CellLines = append(cc.CellLines, cfg.CellLines[i])
-	}
-	rs, err := active.ParseCandidates(f, path, cc)
-	if err != nil {
-		return nil, err
-	}
-	return active.CandidatePairs(rs, path, cellLines, measured)
+	return active.ReadCandidates(f, path, cfg, cellLines, measured)
 }
 
 // openCampaignArgs parses a command line whose one argument is a campaign
 // directory and opens that campaign's ledger; the caller closes it.
 func openCampaignArgs(fs *flag.FlagSet, args []string) (string, *ledger.Ledger, *active.Campaign, error) {
-	pos, err := parseArgs(fs, args)
+	pos, err := parseWant(fs, args, 1, 1)
 	if err != nil {
-		return "", nil, nil, err
-	}
-	if err := wantArgs(fs, pos, 1, 1); err != nil {
 		return "", nil, nil, err
 	}
 	l, c, err := openCampaign(pos[0])
@@ -682,11 +672,8 @@ func runCampaignImport(ctx context.Context, env Env, args []string) error {
 	plates := fs.Bool("plates", false, "FILE is a plate readout: score its blocks as deup data synergy does")
 	plateScore := fs.String("plate-score", "", "with --plates: the block score that is the campaign's score (css, zip, loewe, hsa, bliss, s; default: the campaign's score name)")
 	plateUnit := fs.String("response", "", "with --plates: response unit, inhibition or viability (default: from the column name)")
-	pos, err := parseArgs(fs, args)
+	pos, err := parseWant(fs, args, 2, 2)
 	if err != nil {
-		return err
-	}
-	if err := wantArgs(fs, pos, 2, 2); err != nil {
 		return err
 	}
 	if err := needFile("", pos[1], resultsWhat); err != nil {
@@ -860,10 +847,9 @@ type simulateFlags struct {
 
 func parseSimulateFlags(env Env, args []string) (*simulateFlags, error) {
 	fs := newFlagSet(env, "deup campaign simulate", "deup campaign simulate [--screen DIR] [--init N] [--batch B] [--rounds R] [--acquisition LIST] [--seeds S] --out DIR", campaignSimulateDesc)
-	screenDir := fs.String("screen", "", "measured screen directory (default: the synthetic default screen)")
-	cellLine := fs.String("cell-line", "", "cell line (required when the screen has several, unless --cell-lines)")
-	cellLines, perLine := campaignPanelFlags(fs)
-	score := fs.String("score", "", "score column (default: the screen's first)")
+	screenDir := screenFlag(fs)
+	cellLine, cellLines, perLine := campaignLineFlags(fs)
+	score := scoreFlag(fs)
 	initN := fs.Int("init", 0, "initial measured pairs (default: 10% of the screen)")
 	batch := fs.Int("batch", 30, "pairs per round")
 	rounds := fs.Int("rounds", 10, "rounds per run")
@@ -872,7 +858,7 @@ func parseSimulateFlags(env Env, args []string) (*simulateFlags, error) {
 	seeds := fs.Int("seeds", 3, "runs per strategy")
 	seed := seedFlag(fs, "seed of the first run (run s uses seed+s)")
 	perDrug := maxPerDrugFlag(fs)
-	feat := fs.String("features", active.DefaultFeatures, "drug features: identity, morgan or identity+morgan")
+	feat := campaignFeaturesFlag(fs)
 	topFrac := fs.Float64("top-frac", 0.01, "fraction of the best pairs counted as found (RECOVER: 0.01)")
 	workers := workersFlag(fs, 0, "runs")
 	out := fs.String("out", "", "output directory")

@@ -331,14 +331,11 @@ func parseWant(fs *flag.FlagSet, args []string, min, max int) ([]string, error) 
 
 // wantArgs checks the number of positional arguments.
 func wantArgs(fs *flag.FlagSet, pos []string, min, max int) error {
-	if len(pos) < min || (max >= 0 && len(pos) > max) {
-		fs.Usage()
-		switch {
-		case len(pos) < min:
-			return fmt.Errorf("%w: %s: missing argument", ErrUsage, fs.Name())
-		default:
-			return fmt.Errorf("%w: %s: unexpected argument %q", ErrUsage, fs.Name(), pos[max])
-		}
+	if len(pos) < min {
+		return usageError(fs, "%s: missing argument", fs.Name())
+	}
+	if max >= 0 && len(pos) > max {
+		return usageError(fs, "%s: unexpected argument %q", fs.Name(), pos[max])
 	}
 	return nil
 }

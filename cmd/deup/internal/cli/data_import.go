@@ -66,15 +66,8 @@ deup train --screen DIR --out MODEL (or deup bench --screen DIR).`
 // scoreList is a repeatable, comma-separated flag value.
 type scoreList []string
 
-func (s *scoreList) String() string { return strings.Join(*s, ",") }
-func (s *scoreList) Set(v string) error {
-	for _, p := range strings.Split(v, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			*s = append(*s, p)
-		}
-	}
-	return nil
-}
+func (s *scoreList) String() string     { return strings.Join(*s, ",") }
+func (s *scoreList) Set(v string) error { *s = append(*s, splitList(v)...); return nil }
 
 // importArgs are deup data import's flags (table formats), checked.
 type importArgs struct {
@@ -95,8 +88,8 @@ func parseDataImport(env Env, args []string) (*importArgs, error) {
 	pairs := fs.String("pairs", "", "the pairs table (almanac; for the other formats the positional FILE)")
 	drugs := fs.String("drugs", "", "drug catalogue: a name and/or PubChem CID column (name, pubchem_cid, pubchemid, cid, ...) and a SMILES column (smiles, isosmiles, canonical_smiles, ...)")
 	idCol := fs.String("drug-id-col", "", "catalogue column of the drug id the pairs use (a PubChem CID or a name), when not a recognised spelling")
-	smilesCol := fs.String("smiles-col", "", "catalogue column of the SMILES, when not a recognised spelling")
-	fs.StringVar(&a.out, "out", "", "screen directory to write (required)")
+	smilesCol := fs.String("smiles-col", "", smilesColUsage)
+	fs.StringVar(&a.out, "out", "", screenOutUsage)
 	fs.StringVar(&a.opt.Name, "name", "", "screen name (default: the input file's base name)")
 	var cols drugcomb.Columns
 	fs.StringVar(&cols.DrugA, "drug-a", "", "table: column of drug A (a name, id or PubChem CID)")
@@ -116,8 +109,7 @@ func parseDataImport(env Env, args []string) (*importArgs, error) {
 		return nil, err
 	}
 	if a.out == "" {
-		fs.Usage()
-		return nil, fmt.Errorf("%w: deup data import: --out DIR is required", ErrUsage)
+		return nil, usageError(fs, "deup data import: --out DIR is required")
 	}
 	if a.opt.Delimiter, err = drugcomb.ParseDelimiter(*delim); err != nil {
 		return nil, fmt.Errorf("%w: --delimiter %v", ErrUsage, err)
@@ -126,8 +118,7 @@ func parseDataImport(env Env, args []string) (*importArgs, error) {
 		a.inputs = append(a.inputs, *pairs)
 	}
 	if a.inputs = append(a.inputs, pos...); len(a.inputs) == 0 {
-		fs.Usage()
-		return nil, fmt.Errorf("%w: deup data import: no input file", ErrUsage)
+		return nil, usageError(fs, "deup data import: no input file")
 	}
 	for _, in := range a.inputs {
 		if err := needFile("", in, "the screen's measurements: a table file (CSV, TSV, Parquet, Arrow; .gz allowed)"); err != nil {

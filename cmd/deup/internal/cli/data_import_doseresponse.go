@@ -32,9 +32,9 @@ func runDataImportDoseResponse(ctx context.Context, env Env, args []string) erro
 	pf := newPlateFlags(fs)
 	drugs := fs.String("drugs", "", "drug catalogue with names and SMILES (required)")
 	idCol := fs.String("drug-id-col", "", "catalogue column of the drug name, when not a recognised spelling")
-	smilesCol := fs.String("smiles-col", "", "catalogue column of the SMILES, when not a recognised spelling")
+	smilesCol := fs.String("smiles-col", "", smilesColUsage)
 	score := fs.String("score", "css", "the block score to model: "+strings.Join(doseresp.Scores(), ", "))
-	out := fs.String("out", "", "screen directory to write (required)")
+	out := fs.String("out", "", screenOutUsage)
 	name := fs.String("name", "", "screen name (default: the input file's base name)")
 	cellName := fs.String("cell-line-name", "", "cell line of every block when the table has none (default \"unknown\")")
 	_, err := parseWant(fs, args, 0, 0)
@@ -42,8 +42,7 @@ func runDataImportDoseResponse(ctx context.Context, env Env, args []string) erro
 		return err
 	}
 	if *pf.in == "" || *out == "" || *drugs == "" {
-		fs.Usage()
-		return fmt.Errorf("%w: deup data import --format doseresponse needs --responses FILE, --drugs CATALOGUE and --out DIR", ErrUsage)
+		return usageError(fs, "deup data import --format doseresponse needs --responses FILE, --drugs CATALOGUE and --out DIR")
 	}
 	if err := needFile("--drugs", *drugs, catalogueWhat); err != nil {
 		return err

@@ -58,7 +58,7 @@ func parseImportWells(env Env, args []string) (*wellsArgs, error) {
 	compounds := fs.String("compounds", "", "the structures: NCI's ComboCompoundSet.sdf, NSC in the data item <NSC> (required)")
 	names := fs.String("names", "", "NSC<TAB>name lines (ComboCompoundNames_small.txt); NSCs of one name are one drug")
 	drugs := fs.String("drugs", "", "drug catalogue with SMILES, looked up by name, for structures the SDF lacks or RDKit refuses")
-	out := fs.String("out", "", "screen directory to write (required)")
+	out := fs.String("out", "", screenOutUsage)
 	name := fs.String("name", "", "screen name (default: the wells file's base name)")
 	window := fs.Int("plate-window", almanac.DefaultPlateWindow, "plates kept open while streaming (negative: all)")
 	asJSON := fs.Bool("json", false, "print the report as JSON (as report.json holds it) instead of text")
@@ -67,8 +67,7 @@ func parseImportWells(env Env, args []string) (*wellsArgs, error) {
 		return nil, err
 	}
 	if *wells == "" || *compounds == "" || *out == "" {
-		fs.Usage()
-		return nil, fmt.Errorf("%w: deup data import --format almanac-wells needs --wells, --compounds and --out", ErrUsage)
+		return nil, usageError(fs, "deup data import --format almanac-wells needs --wells, --compounds and --out")
 	}
 	for _, f := range [][3]string{{"--wells", *wells, "NCI's ComboDrugGrowth wells (.csv or .zip)"}, {"--compounds", *compounds, "NCI's ComboCompoundSet.sdf"},
 		{"--names", *names, "NSC<TAB>name lines"}, {"--drugs", *drugs, catalogueWhat}} {

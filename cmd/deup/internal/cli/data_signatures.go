@@ -95,8 +95,7 @@ func parseSignatures(env Env, args []string) (*signaturesArgs, error) {
 		return nil, err
 	}
 	if a.gct == "" || (a.screenDir == "" && a.matrixOut == "") {
-		fs.Usage()
-		return nil, fmt.Errorf("%w: deup data signatures: --gct and --screen (or --matrix-out) are required", ErrUsage)
+		return nil, usageError(fs, "deup data signatures: --gct and --screen (or --matrix-out) are required")
 	}
 	for _, err := range []error{
 		needFile("--gct", a.gct, "a LINCS signature file (GCT 1.2/1.3 text, .gz allowed, or GCTX)"),
@@ -108,8 +107,7 @@ func parseSignatures(env Env, args []string) (*signaturesArgs, error) {
 		}
 	}
 	if a.maxMemory < 1024 || a.maxMemory > 1<<30 {
-		fs.Usage()
-		return nil, fmt.Errorf("%w: deup data signatures: --max-memory %d: want a number of MiB from 1024 to %d", ErrUsage, a.maxMemory, int64(1<<30))
+		return nil, usageError(fs, "deup data signatures: --max-memory %d: want a number of MiB from 1024 to %d", a.maxMemory, int64(1<<30))
 	}
 	return a, nil
 }

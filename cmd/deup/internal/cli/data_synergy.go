@@ -61,8 +61,7 @@ func runDataSynergy(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	if *pf.in == "" || *out == "" {
-		fs.Usage()
-		return fmt.Errorf("%w: deup data synergy: --responses FILE and --out DIR are required", ErrUsage)
+		return usageError(fs, "deup data synergy: --responses FILE and --out DIR are required")
 	}
 	ropt, sopt, err := pf.options()
 	if err != nil {

@@ -31,8 +31,8 @@ Next: deup train --screen DIR --out MODEL, or deup bench --screen DIR.`
 func runDataSynth(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup data synth", "deup data synth --seed N --out DIR [--drugs N --pairs N --cell-lines N]", dataSynthDesc)
 	def := data.DefaultSynth(0)
-	seed := fs.Uint64("seed", 1, "random seed")
-	out := fs.String("out", "", "screen directory to write (required)")
+	seed := seedFlag(fs, "random seed")
+	out := fs.String("out", "", screenOutUsage)
 	nDrugs := fs.Int("drugs", def.Drugs, "number of drugs")
 	nPairs := fs.Int("pairs", def.Pairs, "number of measured (drug pair, cell line) combinations")
 	nCells := fs.Int("cell-lines", def.CellLines, "number of cell lines")
@@ -42,8 +42,7 @@ func runDataSynth(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	if *out == "" {
-		fs.Usage()
-		return fmt.Errorf("%w: deup data synth: --out DIR is required", ErrUsage)
+		return usageError(fs, "deup data synth: --out DIR is required")
 	}
 	cfg := data.DefaultSynth(*seed)
 	cfg.Drugs, cfg.Pairs, cfg.CellLines, cfg.ReplicateFrac = *nDrugs, *nPairs, *nCells, *repFrac

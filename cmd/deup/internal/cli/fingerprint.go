@@ -92,7 +92,7 @@ func parseFingerprint(env Env, args []string) (*fingerprintArgs, error) {
 	fs.BoolVar(&a.quiet, "quiet", false, "do not print the throughput line")
 	fs.BoolVar(&a.opt.Largest, "largest-fragment", false, "fingerprint the largest organic fragment (as the model features do), not the whole SMILES")
 	fs.StringVar(&a.idCol, "drug-id-col", "", "catalogue column of the drug id (a PubChem CID or a name), when not a recognised spelling")
-	fs.StringVar(&a.smilesCol, "smiles-col", "", "catalogue column of the SMILES, when not a recognised spelling")
+	fs.StringVar(&a.smilesCol, "smiles-col", "", smilesColUsage)
 	fs.StringVar(&a.format, "format", "", "input format: sdf or smiles (default: sdf for a .sdf, .sd or .mol file, else smiles lines or a catalogue)")
 	fs.StringVar(&a.idField, "id-field", "", "SD file: the data item holding each record's id (e.g. NSC; default: the title line)")
 	fs.StringVar(&a.out, "out", "", "write a table to this file, CSV or Parquet by its extension (.csv, .parquet), instead of id<TAB>bits lines on stdout")

@@ -3,6 +3,7 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"github.com/deup-screening/deup/active"
 	"runtime"
 	"strings"
 )
@@ -59,4 +60,58 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// The flags below are declared alike by several commands: one helper (or
+// usage text) each, so that every command states them in one line with one
+// help text. screenFlag is --screen of the commands that default to the
+// embedded synthetic screen (bench, ood, train, campaign init and
+// simulate); patienceFlag, passesFlag and membersFlag serve bench and train
+// (ood has its own defaults, and no ensemble-nll); seedsFlags is --seeds N
+// with --seed S of the experiments repeated over seeds S..S+N-1 (bench,
+// ood).
+
+func screenFlag(fs *flag.FlagSet) *string {
+	return fs.String("screen", "", "screen directory (default: the synthetic default screen)")
+}
+func scoreFlag(fs *flag.FlagSet) *string {
+	return fs.String("score", "", "score column (default: the screen's first)")
+}
+func epochsFlag(fs *flag.FlagSet) *int {
+	return fs.Int("epochs", 0, "maximum epochs per training (0: the default, 300)")
+}
+func patienceFlag(fs *flag.FlagSet) *int {
+	return fs.Int("patience", 0, "early-stopping patience in epochs (0: the default, 25)")
+}
+func membersFlag(fs *flag.FlagSet) *int {
+	return fs.Int("members", 3, "ensemble members (ensemble, ensemble-nll)")
+}
+func passesFlag(fs *flag.FlagSet) *int {
+	return fs.Int("passes", 3, "stochastic prediction passes (mcdropout)")
+}
+func wholeMoleculeFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("whole-molecule", false, "fingerprint every fragment of a SMILES (salts, counter-ions) instead of the largest organic one")
+}
+func noFiguresFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("no-figures", false, "do not draw the figures")
+}
+func campaignFeaturesFlag(fs *flag.FlagSet) *string {
+	return fs.String("features", active.DefaultFeatures, "drug features: identity, morgan or identity+morgan")
+}
+func seedsFlags(fs *flag.FlagSet) (seeds *int, seed *uint64) {
+	seeds = fs.Int("seeds", 3, "number of seeds (splits and trainings): seeds seed..seed+N-1")
+	return seeds, seedFlag(fs, "first seed (the default 1 gives seeds 1..N)")
+}
+
+const (
+	modelUsage     = "model file from deup train --out (any method)"
+	screenOutUsage = "screen directory to write (required)"
+	smilesColUsage = "catalogue column of the SMILES, when not a recognised spelling"
+)
+
+// usageError prints fs's usage and returns the usage error (ErrUsage)
+// with the message format and args make.
+func usageError(fs *flag.FlagSet, format string, args ...any) error {
+	fs.Usage()
+	return fmt.Errorf("%w: "+format, append([]any{ErrUsage}, args...)...)
 }

@@ -82,26 +82,22 @@ type oodFlags struct {
 
 func parseOODFlags(env Env, args []string) (*oodFlags, error) {
 	fs := newFlagSet(env, "deup ood", "deup ood [--screen DIR] [--holdout-drugs 0.2] [--folds 5] [--seeds 3] [--methods "+oodDefaultMethods+"] [--out DIR]", oodDesc)
-	screenDir := fs.String("screen", "", "screen directory (default: the synthetic default screen)")
+	screenDir := screenFlag(fs)
 	holdout := fs.Float64("holdout-drugs", 0.2, "fraction of the drugs held out, by whole clusters")
 	folds := fs.Int("folds", 5, "group folds of DEUP's Algorithm 2")
-	seeds := fs.Int("seeds", 3, "number of seeds: seed..seed+N-1")
-	seed := seedFlag(fs, "first seed (the default 1 gives seeds 1..N)")
+	seeds, seed := seedsFlags(fs)
 	methods := fs.String("methods", oodDefaultMethods, "comma-separated methods: deup-<subset of xdvb>, deup-twohead, ensemble, mcdropout, due, density")
 	out := fs.String("out", "ood-out", "output directory")
 	cellLine := fs.String("cell-line", "", "cell line (default: the screen's first)")
-	score := fs.String("score", "", "score column (default: the first)")
-	epochs := fs.Int("epochs", 0, "maximum epochs per training (0: the default, 300)")
+	score := scoreFlag(fs)
+	epochs := epochsFlag(fs)
 	patience := fs.Int("patience", 10, "early-stopping patience of every network (10, not bench's 25, to keep 3 seeds on PC-3 within 5 minutes on 2 cores)")
 	members := fs.Int("members", 3, "ensemble members")
 	passes := fs.Int("passes", 30, "MC-Dropout passes (the v feature and the mcdropout row)")
 	workers := workersFlag(fs, 2, "trainings")
-	noFigs := fs.Bool("no-figures", false, "do not draw the figures")
-	pos, err := parseArgs(fs, args)
+	noFigs := noFiguresFlag(fs)
+	_, err := parseWant(fs, args, 0, 0)
 	if err != nil {
-		return nil, err
-	}
-	if err := wantArgs(fs, pos, 0, 0); err != nil {
 		return nil, err
 	}
 	switch {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/deup-screening/deup/drugcomb"
 )
@@ -33,7 +32,7 @@ func selectCellLines(sc *drugcomb.Screen, synthetic bool, one, many string) (*dr
 	case many == "all":
 		return sc, nil
 	case many != "":
-		out, err := sc.KeepCellLines(cellLineNames(many))
+		out, err := sc.KeepCellLines(splitList(many))
 		if err != nil {
 			return nil, fmt.Errorf("%w: --cell-lines: %v", ErrUsage, err)
 		}
@@ -42,15 +41,4 @@ func selectCellLines(sc *drugcomb.Screen, synthetic bool, one, many string) (*dr
 		return oneCellLine(sc, orFirstLine(sc, ""))
 	}
 	return sc, nil
-}
-
-// cellLineNames splits --cell-lines A,B,… into its names.
-func cellLineNames(many string) []string {
-	var names []string
-	for _, n := range strings.Split(many, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			names = append(names, n)
-		}
-	}
-	return names
 }

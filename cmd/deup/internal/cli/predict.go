@@ -92,7 +92,7 @@ type predictArgs struct {
 func parsePredict(env Env, args []string) (*predictArgs, error) {
 	fs := newFlagSet(env, "deup predict", "deup predict --model MODEL (--pairs FILE | --all-pairs) [--screen DIR | --drugs FILE] [--shard i/N] --out FILE|DIR", predictDesc)
 	a := &predictArgs{}
-	fs.StringVar(&a.model, "model", "", "model file written by deup train --out (any method)")
+	fs.StringVar(&a.model, "model", "", modelUsage)
 	fs.StringVar(&a.pairs, "pairs", "", "CSV of pairs (drug_a_id, drug_b_id: ids, PubChem CIDs or names; other columns passed through)")
 	fs.BoolVar(&a.all, "all-pairs", false, "score every unordered pair of the drugs")
 	fs.StringVar(&a.screen, "screen", "", "screen directory whose drugs to score instead of the model's")
@@ -109,11 +109,9 @@ func parsePredict(env Env, args []string) (*predictArgs, error) {
 	}
 	switch {
 	case a.model == "" || a.out == "":
-		fs.Usage()
-		return nil, fmt.Errorf("%w: deup predict: --model and --out are required", ErrUsage)
+		return nil, usageError(fs, "deup predict: --model and --out are required")
 	case (a.pairs == "") == !a.all:
-		fs.Usage()
-		return nil, fmt.Errorf("%w: deup predict: give exactly one of --pairs and --all-pairs", ErrUsage)
+		return nil, usageError(fs, "deup predict: give exactly one of --pairs and --all-pairs")
 	case a.screen != "" && a.drugs != "":
 		return nil, fmt.Errorf("%w: deup predict: give at most one of --screen and --drugs", ErrUsage)
 	}

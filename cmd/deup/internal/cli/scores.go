@@ -95,8 +95,7 @@ func runScoresSummary(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	if *out == "" {
-		fs.Usage()
-		return fmt.Errorf("%w: deup scores summary: --out is required", ErrUsage)
+		return usageError(fs, "deup scores summary: --out is required")
 	}
 	if *k < 1 {
 		return fmt.Errorf("%w: --batch %d: want ≥ 1", ErrUsage, *k)

@@ -60,7 +60,7 @@ deup campaign import-results.`
 func runSuggest(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup suggest", "deup suggest (--campaign DIR | --model MODEL [--screen DIR]) [--batch B] [--acquisition ucb] --out FILE", suggestDesc)
 	campaignDir := fs.String("campaign", "", "campaign directory")
-	modelPath := fs.String("model", "", "model file from deup train --out (any method)")
+	modelPath := fs.String("model", "", modelUsage)
 	screenDir := fs.String("screen", "", "with --model: screen directory (default: the screen the model was trained on)")
 	cellLine := fs.String("cell-line", "", "with --model: cell line (default: the model's)")
 	score := fs.String("score", "", "with --model: score column (default: the model's)")
@@ -68,7 +68,7 @@ func runSuggest(ctx context.Context, env Env, args []string) error {
 	acqName := fs.String("acquisition", "", "acquisition function (default: the campaign's; ucb with --model)")
 	perDrug := maxPerDrugFlag(fs)
 	perLine := fs.Int("per-line", 0, "with a model trained on a panel: at most N suggestions on any one cell line (0: no cap); the batch spans every line the model knows unless --cell-line names one")
-	seed := fs.Uint64("seed", 1, "with --model: seed of thompson and random draws")
+	seed := seedFlag(fs, "with --model: seed of thompson and random draws")
 	coverage := fs.Float64("coverage", 0.9, "with --model: coverage of the lower/upper interval, in (0, 1), when the model has a calibration")
 	calSigma := fs.Bool("calibrated-sigma", false, "with --model: the acquisition reads sigma scaled by the calibration (see above)")
 	explore := exploreFlag(fs)
@@ -180,12 +180,7 @@ func suggestFromCampaign(ctx context.Context, env Env, dir string, batch int, ac
 	} else if batch != 0 || acqName != "" || explore >= 0 {
 		return fmt.Errorf("%w: round %d is already proposed (%d suggestions); export it without --batch/--acquisition/--explore, or import its results first", ErrUsage, rd.Index, len(rd.Suggestions))
 	}
-	var rows []suggest.Suggestion
-	for _, s := range rd.Suggestions {
-		rows = append(rows, suggest.Suggestion{Rank: s.Rank, DrugA: c.Config.Drugs[s.Pair.A], DrugB: c.Config.Drugs[s.Pair.B],
-			CellLine: c.Config.CellLines[s.Pair.CellLine], Mu: s.Mu, SigmaTotal: s.SigmaTotal, SigmaEpistemic: s.SigmaEpistemic,
-			SigmaAleatoric: s.SigmaAleatoric, Acquisition: s.Score, Reason: s.Reason})
-	}
+	rows := campaignSuggestions(c, rd)
 	if err := suggest.WriteFile(out, rows); err != nil {
 		return err
 	}
@@ -291,12 +286,7 @@ func suggestLines(sc *drugcomb.Screen, tm *trained.Model, modelPath, screenDir, 
 	// unless --cell-line names one: (screen line, model line) pairs.
 	var panelLines []active.LinePair
 	if tm.Meta != nil && len(tm.Meta.Screen.CellLines) > 1 && cellLine == "" {
-		for ml, name := range tm.Meta.Screen.CellLines {
-			if sl := drugcomb.IndexName(sc.CellLines, name); sl >= 0 {
-				panelLines = append(panelLines, active.LinePair{Screen: sl, Model: ml})
-			}
-		}
-		if len(panelLines) == 0 {
+		if panelLines = active.PanelLines(sc.CellLines, tm.Meta.Screen.CellLines, -1); len(panelLines) == 0 {
 			return nil, "", nil, fmt.Errorf("%w: the screen has none of the cell lines %s was trained on (%s)", ErrUsage, modelPath, strings.Join(tm.Meta.Screen.CellLines, ", "))
 		}
 		if score == "" {

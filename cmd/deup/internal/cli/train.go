@@ -111,24 +111,24 @@ type trainFlags struct {
 
 func parseTrainFlags(env Env, args []string) (*trainFlags, error) {
 	fs := newFlagSet(env, "deup train", "deup train [--screen DIR] [--split 70/30|40/30/30] [--features fp|fp+sig] [--method deup|ensemble|ensemble-nll|mcdropout|due] [--cell-line NAME] [--seed N] --out MODEL", trainDesc)
-	screenDir := fs.String("screen", "", "screen directory from deup data import (default: the synthetic default screen)")
+	screenDir := screenFlag(fs)
 	splitFlag := fs.String("split", "70/30", "IN/OUT: every measured pair, in-sample/out-of-sample; TRAIN/VAL/TEST (40/30/30): the benchmark split with a test score")
 	feat := fs.String("features", "fp", "drug features: fp (Morgan r=3, 1024 bits) or fp+sig (+ L1000 signature stored in the screen)")
 	method := fs.String("method", "deup", "method: deup, ensemble, ensemble-nll, mcdropout or due")
-	members := fs.Int("members", 3, "ensemble members (ensemble, ensemble-nll)")
-	passes := fs.Int("passes", 3, "stochastic prediction passes (mcdropout)")
+	members := membersFlag(fs)
+	passes := passesFlag(fs)
 	dropRate := fs.Float64("dropout", 0.1, "dropout rate on the combined layers (mcdropout)")
 	cellLine := fs.String("cell-line", "", "one cell line to train on (default: see --cell-lines)")
 	cellLines := fs.String("cell-lines", "", cellLinesUsage)
 	cellFeatures := fs.String("cell-features", "", "table (.csv, .parquet, .arrow) with a cell_line column and numeric columns: features of the lines, mapped linearly into the line embedding; its lines without measurements join the model's lines, so predict scores them (every method, DUE included)")
-	score := fs.String("score", "", "score column (default: the first)")
-	seed := fs.Uint64("seed", 1, "seed of the split, the weights and the shuffling")
-	epochs := fs.Int("epochs", 0, "maximum epochs (0: the default, 300)")
-	patience := fs.Int("patience", 0, "early-stopping patience in epochs (0: the default, 25)")
+	score := scoreFlag(fs)
+	seed := seedFlag(fs, "seed of the split, the weights and the shuffling")
+	epochs := epochsFlag(fs)
+	patience := patienceFlag(fs)
 	out := fs.String("out", "", "where to write the trained model")
 	calFrac := fs.Float64("calibration", 0.1, "fraction of all pairs held out (seeded) before the split, for the conformal calibration stored in the model (0: none)")
 	conformal := fs.String("conformal", "normalized", "calibration scores: normalized (|y-mu|/sigma_total, adaptive width) or plain (|y-mu|, constant width)")
-	whole := fs.Bool("whole-molecule", false, "fingerprint every fragment of a SMILES (salts, counter-ions) instead of the largest organic one")
+	whole := wholeMoleculeFlag(fs)
 	sigmaFeat := fs.String("sigma-features", model.DefaultSigmaFeatures, sigmaFeaturesUsage)
 	sigmaLoss := fs.String("sigma-loss", "nll", sigmaLossUsage)
 	novelty := fs.Float64("novelty-holdout", model.DefaultNoveltyHoldout, noveltyHoldoutUsage)
@@ -140,8 +140,7 @@ func parseTrainFlags(env Env, args []string) (*trainFlags, error) {
 		return nil, err
 	}
 	if *out == "" {
-		fs.Usage()
-		return nil, fmt.Errorf("%w: deup train: --out is required (the model file to write, e.g. --out pc3.model)", ErrUsage)
+		return nil, usageError(fs, "deup train: --out is required (the model file to write, e.g. --out pc3.model)")
 	}
 	fracs, err := parseTrainSplit(*splitFlag)
 	if err != nil {

@@ -71,7 +71,7 @@ type tuiFlags struct {
 func parseTUIFlags(env Env, args []string) (*tuiFlags, error) {
 	fs := newFlagSet(env, "deup tui", "deup tui [--screen DIR] [--drugs FILE] [--model MODEL | --predictions FILE] [--campaign DIR] [--cell-line NAME] [--kappa K] [--export FILE]", tuiDesc)
 	screenDir := fs.String("screen", "", "screen directory (default: --model's own screen, else the synthetic default screen)")
-	modelPath := fs.String("model", "", "model file from deup train --out (any method) to score every pair")
+	modelPath := fs.String("model", "", modelUsage+" to score every pair")
 	predPath := fs.String("predictions", "", "predictions file (.csv, .parquet, .arrow)")
 	cellLine := fs.String("cell-line", "", "cell line of --model's predictions (default: the model's, every line of a model trained on a panel, else the screen's first) and of predictions without a cell_line column (needed when the screen has several)")
 	kappa := fs.Float64("kappa", active.DefaultKappa, "weight of sigma_epistemic in the default acquisition mu + kappa*sigma_epistemic (the ucb of deup suggest and campaigns)")
@@ -80,16 +80,12 @@ func parseTUIFlags(env Env, args []string) (*tuiFlags, error) {
 	campaignDir := fs.String("campaign", "", "campaign directory (deup campaign init): R runs a round in the UI")
 	coverage := fs.Float64("coverage", 0.9, "with --model: coverage of the interval the pair detail shows, in (0, 1), when the model has a calibration")
 	drugsPath := fs.String("drugs", "", "CSV of more drugs (id or pubchem_cid, smiles, optional name), e.g. a catalogue, added to the screen's")
-	pos, err := parseArgs(fs, args)
+	_, err := parseWant(fs, args, 0, 0)
 	if err != nil {
 		return nil, err
 	}
-	if err := wantArgs(fs, pos, 0, 0); err != nil {
-		return nil, err
-	}
 	if *modelPath != "" && *predPath != "" {
-		fs.Usage()
-		return nil, fmt.Errorf("%w: deup tui: give at most one of --model and --predictions", ErrUsage)
+		return nil, usageError(fs, "deup tui: give at most one of --model and --predictions")
 	}
 	if err := checkCoverage(*coverage); err != nil {
 		return nil, err
@@ -195,17 +191,6 @@ type tuiInputs struct {
 	tm             *trained.Model // the model of modelPath, read by loadTUIScreen
 }
 
-// loadTUITable opens the screen (extended with --drugs) and builds the
-// table of pairs the UI browses, with predictions from a model, a file, or
-// none.
-func loadTUITable(ctx context.Context, env Env, in tuiInputs) (*pairs.Table, error) {
-	sc, err := loadTUIScreen(env, &in)
-	if err != nil {
-		return nil, err
-	}
-	return tuiTable(ctx, env, sc, in)
-}
-
 // loadTUIScreen opens the screen of in extended with --drugs: --screen,
 // else the campaign's, else the screen the model of --model was trained on,
 // else the synthetic default. It reads the model (in.tm) and sets
@@ -304,16 +289,15 @@ func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (
 // tm ({screen line, model line}): for a model trained on a panel, every line
 // it knows that the screen has (or the one --cell-line names); for a
 // one-line model, screen line cell.
-func tuiModelLines(sc *drugcomb.Screen, tm *trained.Model, cellLine string, cell int) ([][2]int, error) {
+func tuiModelLines(sc *drugcomb.Screen, tm *trained.Model, cellLine string, cell int) ([]active.LinePair, error) {
 	if tm.Meta == nil || len(tm.Meta.Screen.CellLines) < 2 {
-		return [][2]int{{cell, 0}}, nil
+		return []active.LinePair{{Screen: cell, Model: 0}}, nil
 	}
-	var out [][2]int
-	for ml, name := range tm.Meta.Screen.CellLines {
-		if sl := drugcomb.IndexName(sc.CellLines, name); sl >= 0 && (cellLine == "" || sl == cell) {
-			out = append(out, [2]int{sl, ml})
-		}
+	only := -1
+	if cellLine != "" {
+		only = cell
 	}
+	out := active.PanelLines(sc.CellLines, tm.Meta.Screen.CellLines, only)
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%w: deup tui: the model knows none of the screen's cell lines %s (it has %s)", ErrUsage, strings.Join(sc.CellLines, ", "), strings.Join(tm.Meta.Screen.CellLines, ", "))
 	}
@@ -323,7 +307,7 @@ func tuiModelLines(sc *drugcomb.Screen, tm *trained.Model, cellLine string, cell
 // predictAllPairs scores every unordered pair of the screen's drugs (those
 // with a usable structure) with the model tm on each of lines ({screen
 // line, model line}, tuiModelLines).
-func predictAllPairs(ctx context.Context, env Env, bl *pairs.Builder, sc *drugcomb.Screen, screenDir string, tm *trained.Model, lines [][2]int) error {
+func predictAllPairs(ctx context.Context, env Env, bl *pairs.Builder, sc *drugcomb.Screen, screenDir string, tm *trained.Model, lines []active.LinePair) error {
 	m := tm.Method
 	feats, kept, err := modelFeatures(env, "tui", "and no predictions", tm, sc.Drugs, screenDir)
 	if err != nil {
@@ -333,8 +317,8 @@ func predictAllPairs(ctx context.Context, env Env, bl *pairs.Builder, sc *drugco
 	bar := progress.New(env.Stderr, "predict", n*(n-1)/2*len(lines))
 	done := 0
 	for _, l := range lines {
-		cell := l[0]
-		err = model.PredictAllPairs(ctx, m.Predict, feats, n, l[1], 1<<16, func(ps []model.Pair, pred []model.Prediction) error {
+		cell := l.Screen
+		err = model.PredictPairs(ctx, m.Predict, feats, model.AllPairs(n, l.Model), 1<<16, func(ps []model.Pair, pred []model.Prediction) error {
 			for i, p := range ps {
 				q := pred[i]
 				if err := bl.Add(kept[p.A], kept[p.B], cell, pairs.Prediction{Mu: q.Mu, SigmaTotal: q.SigmaTotal, SigmaEpistemic: q.SigmaEpistemic, SigmaAleatoric: q.SigmaAleatoric, Acquisition: math.NaN()}); err != nil {

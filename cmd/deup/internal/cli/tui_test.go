@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/deup-screening/deup/data"
+	"github.com/deup-screening/deup/tui/pairs"
 )
 
 func TestTUITableFromPredictions(t *testing.T) {
@@ -76,4 +77,15 @@ func TestTUIWithDrugs(t *testing.T) {
 	if len(sc.Drugs) != n {
 		t.Fatal("the screen was modified")
 	}
+}
+
+// loadTUITable opens the screen (extended with --drugs) and builds the
+// table of pairs the UI browses, with predictions from a model, a file, or
+// none.
+func loadTUITable(ctx context.Context, env Env, in tuiInputs) (*pairs.Table, error) {
+	sc, err := loadTUIScreen(env, &in)
+	if err != nil {
+		return nil, err
+	}
+	return tuiTable(ctx, env, sc, in)
 }

@@ -1,0 +1,27 @@
+package active
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestPanelLines: the model's lines matched to the screen's by name
+// (drugcomb.IndexName ignores case), in model-line order, missing ones
+// skipped; only keeps one screen line. Expected values worked by hand from
+// the names.
+func TestPanelLines(t *testing.T) {
+	screen := []string{"PC-3", "MCF7", "A549"}
+	model := []string{"a549", "HT29", "PC-3"}
+	for _, tc := range []struct {
+		only int
+		want []LinePair
+	}{
+		{-1, []LinePair{{Screen: 2, Model: 0}, {Screen: 0, Model: 2}}},
+		{0, []LinePair{{Screen: 0, Model: 2}}},
+		{1, nil},
+	} {
+		if got := PanelLines(screen, model, tc.only); !slices.Equal(got, tc.want) {
+			t.Errorf("only %d: %v, want %v", tc.only, got, tc.want)
+		}
+	}
+}
