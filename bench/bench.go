@@ -256,9 +256,13 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 		return nil, fmt.Errorf("bench: the per-line reference needs a dataset with several cell lines")
 	}
 	// The per-line reference's models are one-line models, trained with
-	// the one-line settings; the methods on a panel take the panel's
-	// (training.MethodConfig.Panel) in the fields cfg leaves zero.
+	// the one-line settings but PerLinePatience; the methods on a panel
+	// take the panel's (training.MethodConfig.Panel) in the fields cfg
+	// leaves zero.
 	lineCfg := cfg
+	if lineCfg.Model.Patience == 0 {
+		lineCfg.Model.Patience = PerLinePatience
+	}
 	if nl > 1 {
 		mc := training.MethodConfig{Model: cfg.Model, DUE: cfg.DUE}.Panel()
 		cfg.Model, cfg.DUE = mc.Model, mc.DUE

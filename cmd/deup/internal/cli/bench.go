@@ -45,9 +45,13 @@ A panel (a screen with several cell lines, --cell-lines all, the default
 for an imported screen) trains one model over every line: the network adds
 a learned embedding per line to the pair's. Every row is also scored per
 line (results.json: methods.NAME.per_line.LINE.{corr,rmse,coverage,n}) and
-the per-line reference row trains one DEUP per line on that line alone,
-same split, same test pairs (--reference per-line, the default for a panel
-split by pairs; --reference none leaves it out).
+the per-line reference row trains one network per line on that line alone,
+same split, same test pairs: mu alone with the one-line settings (patience
+10), sigma the line's validation RMSE (--reference per-line, the default
+for a panel split by pairs; --reference none leaves it out). A panel's
+methods train with the panel's settings (batch 512, learning rate 1e-3, at
+most 20 epochs, patience 5) where --batch-size, --epochs and --patience
+are not given.
 
 Rows: each method; mcdropout-t30 (the same MC-Dropout network with 30
 passes); constant (DEUP's mu with one sigma, the validation RMSE: the row a

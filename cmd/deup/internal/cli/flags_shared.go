@@ -66,7 +66,8 @@ func splitList(s string) []string {
 // usage text) each, so that every command states them in one line with one
 // help text. screenFlag is --screen of the commands that default to the
 // embedded synthetic screen (bench, ood, train, campaign init and
-// simulate); patienceFlag, passesFlag and membersFlag serve bench and train
+// simulate); epochsFlag, patienceFlag, passesFlag and membersFlag serve
+// bench and train, whose defaults on a panel they state
 // (ood has its own defaults, and no ensemble-nll); seedsFlags is --seeds N
 // with --seed S of the experiments repeated over seeds S..S+N-1 (bench,
 // ood).
@@ -78,10 +79,10 @@ func scoreFlag(fs *flag.FlagSet) *string {
 	return fs.String("score", "", "score column (default: the screen's first)")
 }
 func epochsFlag(fs *flag.FlagSet) *int {
-	return fs.Int("epochs", 0, "maximum epochs per training (0: the default, 300)")
+	return fs.Int("epochs", 0, "maximum epochs per training (0: the default, 300; 20 on a panel)")
 }
 func patienceFlag(fs *flag.FlagSet) *int {
-	return fs.Int("patience", 0, "early-stopping patience in epochs (0: the default, 25)")
+	return fs.Int("patience", 0, "early-stopping patience in epochs (0: the default, 25; 5 on a panel, 10 for bench's per-line reference)")
 }
 func membersFlag(fs *flag.FlagSet) *int {
 	return fs.Int("members", 3, "ensemble members (ensemble, ensemble-nll)")

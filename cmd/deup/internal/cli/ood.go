@@ -90,7 +90,7 @@ func parseOODFlags(env Env, args []string) (*oodFlags, error) {
 	out := fs.String("out", "ood-out", "output directory")
 	cellLine := fs.String("cell-line", "", "cell line (default: the screen's first)")
 	score := scoreFlag(fs)
-	epochs := epochsFlag(fs)
+	epochs := fs.Int("epochs", 0, "maximum epochs per training (0: the default, 300)")
 	patience := fs.Int("patience", 10, "early-stopping patience of every network (10, not bench's 25, to keep 3 seeds on PC-3 within 5 minutes on 2 cores)")
 	members := fs.Int("members", 3, "ensemble members")
 	passes := fs.Int("passes", 30, "MC-Dropout passes (the v feature and the mcdropout row)")
