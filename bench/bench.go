@@ -393,7 +393,7 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 			mu.Unlock()
 			report(Event{Method: j.name, Seed: j.seed, Train: model.Progress{Done: true}})
 			if last {
-				outs[j.out] = jobOut{rows: []jobRow{{PerLine, set.test, fmt.Sprintf("%s: one network per cell line, trained on that line alone (same split, same test pairs): mu alone (squared error, one-line settings), sigma = the line's validation RMSE of mu", PerLine), set.val}}, secs: set.secs}
+				outs[j.out] = jobOut{rows: []jobRow{{PerLine, set.test, fmt.Sprintf("%s: one network per cell line, trained on that line alone (same split, same test pairs): mu alone (squared error, one-line settings, patience %d), sigma = the line's validation RMSE of mu", PerLine, lineCfg.Model.Patience), set.val}}, secs: set.secs}
 			}
 			return nil
 		}
