@@ -108,15 +108,9 @@ func (li LineInput) AddTo(g *nn.Graph, pe, E, Wf *nn.Node, b int) (*nn.Node, *nn
 		xt := nn.NewTensor(dt, li.Lines, k)
 		switch d := xt.Data().(type) {
 		case []float32:
-			for i, r := range li.X {
-				for j, v := range r {
-					d[i*k+j] = float32(v)
-				}
-			}
+			copy(d, flatFeatures[float32](li.X))
 		case []float64:
-			for i, r := range li.X {
-				copy(d[i*k:], r)
-			}
+			copy(d, flatFeatures[float64](li.X))
 		}
 		E = g.Add(E, g.Dense(g.Input("LX", xt), Wf, nil))
 	}
@@ -152,14 +146,19 @@ func LineRows[T float32 | float64](li LineInput, E, Wf []T) []T {
 	}
 	nl, w := li.Lines, li.Width
 	E = append([]T(nil), E...)
-	x := make([]T, 0, nl*k)
-	for _, r := range li.X {
+	gemm(nl, w, k, flatFeatures[T](li.X), k, Wf, w, 1, E, w)
+	return E
+}
+
+// flatFeatures is the lines' feature rows x as one row-major slice of T.
+func flatFeatures[T float32 | float64](x [][]float64) []T {
+	var out []T
+	for _, r := range x {
 		for _, v := range r {
-			x = append(x, T(v))
+			out = append(out, T(v))
 		}
 	}
-	gemm(nl, w, k, x, k, Wf, w, 1, E, w)
-	return E
+	return out
 }
 
 // LineOf is the cell line of pair i (0 when lines is nil: the only line of

@@ -143,24 +143,24 @@ func (n *network) setTrain(on bool) {
 // ge (E) and gf (W_f); the optimizer state is created on the first step.
 func (n *network) step(gw, gb [][]float32, ge, gf []float32, lr, wd float64) {
 	if n.emb != nil {
-		if n.optE == nil {
-			n.optE = optim.NewAdam[float32](lr, wd)
-		}
-		n.optE.Step(n.emb, ge)
+		adamStep(&n.optE, n.emb, ge, lr, wd)
 	}
 	if n.feat != nil {
-		if n.optF == nil {
-			n.optF = optim.NewAdam[float32](lr, wd)
-		}
-		n.optF.Step(n.feat, gf)
+		adamStep(&n.optF, n.feat, gf, lr, wd)
 	}
 	for i, l := range n.l {
-		if l.optW == nil {
-			l.optW, l.optB = optim.NewAdam[float32](lr, wd), optim.NewAdam[float32](lr, wd)
-		}
-		l.optW.Step(l.w, gw[i])
-		l.optB.Step(l.b, gb[i])
+		adamStep(&l.optW, l.w, gw[i], lr, wd)
+		adamStep(&l.optB, l.b, gb[i], lr, wd)
 	}
+}
+
+// adamStep applies one Adam step to w with gradient g, creating the
+// optimizer state *opt on the first.
+func adamStep(opt **optim.Adam[float32], w, g []float32, lr, wd float64) {
+	if *opt == nil {
+		*opt = optim.NewAdam[float32](lr, wd)
+	}
+	(*opt).Step(w, g)
 }
 
 // endTraining releases the optimizer state: a trained network holds only
