@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"io"
 	"os"
@@ -23,60 +24,8 @@ func benchCommand() *Command {
 	return &Command{Name: "bench", Short: "the 40/30/30 uncertainty benchmark: DEUP against the baselines", Run: runBench}
 }
 
-const benchDesc = `For each seed, splits the screen's pairs at random (40/30/30 by default)
-into train, validation and test; trains every method on the same split and
-scores it on the same test pairs with every uncertainty metric (defined in
-docs/metrics.md of the source repository, and in go doc
-github.com/deup-screening/deup/uq): corr, upper_bound, ratio, loglik,
-coverage, ci_width, spearman, rmse, pearson_mu, crps, miscal_area, sharpness.
-
---split-by drugs holds out drugs (in a seeded random order, until their
-pairs reach the test fraction): every test pair has a drug never seen in
-training or validation, the strict "new drug" split. --split-by cell-lines
-holds out whole cell lines of a screen that has several: the network's
-embedding of a held-out line stays 0, so it predicts the new line from the
-others and, with --cell-features FILE (numeric features of the lines, as
-for deup train, given to every method), from the line's features;
---new-line-shots K moves K measured pairs of each held-out line
-into training (the few-shot case of a lab adding a line) and also reports
-K = 0 on the same test pairs (in OUT/k0).
-
-A panel (a screen with several cell lines, --cell-lines all, the default
-for an imported screen) trains one model over every line: the network adds
-a learned embedding per line to the pair's. Every row is also scored per
-line (results.json: methods.NAME.per_line.LINE.{corr,rmse,coverage,n}) and
-the per-line reference row trains one network per line on that line alone,
-same split, same test pairs: mu alone with the one-line settings (patience
-10), sigma the line's validation RMSE (--reference per-line, the default
-for a panel split by pairs; --reference none leaves it out). A panel's
-methods train with the panel's settings (batch 512, learning rate 1e-3, at
-most 20 epochs, patience 5) where --batch-size, --epochs and --patience
-are not given.
-
-Rows: each method; mcdropout-t30 (the same MC-Dropout network with 30
-passes); constant (DEUP's mu with one sigma, the validation RMSE: the row a
-method must beat to claim per-pair uncertainty). On a screen with a known
-truth (the synthetic default) a second table scores sigma_epistemic against
-the true excess risk and sigma_aleatoric against the true noise.
-
-Conformal intervals: for every row, split-conformal intervals at coverage
-1 − alpha (--alpha, default 0.1: 90 %), plain (mu ± q, q from |y − mu|) and
-sigma-normalized (mu ± q sigma, q from |y − mu|/sigma), with q the
-⌈(n+1)(1−alpha)⌉-th smallest of n calibration scores. The calibration pairs
-are the other half of the test split (each half calibrates the other; the
-halves are drawn from the seed): no scored pair is in its own calibration
-set, and none trained mu or sigma (DEUP's sigma trains on validation).
-Scored by coverage, mean width, worst coverage over the five sigma
-quintiles and interval score, in a second table.
-
-Prints the tables and writes into --out: results.json, predictions.parquet,
-and the figures pairs, calibration, residuals and conformal (coverage by
-sigma quintile) as PNG and SVG.
-
-Without --screen, runs on the embedded synthetic default screen.
-
-Next: deup train --screen DIR --out MODEL trains the model to use (on every
-measured pair); the metrics are explained in docs/metrics.md.`
+//go:embed help/bench.txt
+var benchDesc string
 
 // benchFlags are deup bench's flags, parsed and checked.
 type benchFlags struct {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -124,54 +125,8 @@ func campaignLineFlags(fs *flag.FlagSet) (cellLine, cellLines *string, perLine *
 	return cellLine, cellLines, perLine
 }
 
-const campaignInitDesc = `Starts a campaign in the directory CAMPAIGN (created; it must not hold one).
-
-Live mode (the default): every measured pair of the screen (on the chosen cell
-line) is the initial training set, and the candidates are all unmeasured
-pairs of the screen's drugs on that cell line (or the pairs listed in
---candidates FILE, a CSV with drug_a_id and drug_b_id columns). Export each round
-with 'deup suggest --campaign CAMPAIGN --out FILE' and bring the lab's
-measurements back with 'deup campaign import-results'.
-
-Retrospective mode: the screen is the oracle. --init N of its pairs (seeded)
-are revealed at the start, the others are candidates revealed when chosen;
-'deup campaign resume' runs every round.
-
-The campaign's state is an append-only ledger (CAMPAIGN/ledger) of durable
-events: a kill at any moment loses and duplicates nothing; 'deup campaign
-resume' continues.
-
-Models: deup-net (the default: interactive DEUP, paper Alg. 3 with the Alg. 2
-pre-fill, whose main predictor is the two-tower network of 'deup train' in a
-smaller size: seconds per round), deup-ridge (the same on a Bayesian-ridge
-main predictor, formerly "deup": well under a second per round),
-bayes-ridge, ensemble (bootstrap ensemble of Bayesian ridges), and the
-benchmark's methods on such networks, refitted each round: ensemble-net (Deep
-Ensemble of 3), mcdropout-net, twohead-net (the two-head DEUP of 'deup
-train').
-Acquisition: ucb[:KAPPA], ei[:XI], thompson, greedy, explore, random;
---explore W (0 to 1, default 0) blends the acquisition's ranking with
-sigma_epistemic's, as deup suggest --explore does, in every round.
-
-Batches are diverse by default: no drug in more than max(2, ceil(batch/10))
-pairs of a round (3 of 30); --max-per-drug K sets another cap, 0 none.
-
-On a panel (a screen with several cell lines), --cell-lines all|A,B,… runs
-one campaign across those lines: the candidates are the (pair, line)
-combinations, each batch spans the lines, and --per-line N lets no line
-have more than N pairs of a batch (as deup suggest --per-line does).
-
---from-model MODEL (a file from deup train, any method) starts the campaign
-on the screen, cell line and score that model was trained on. The campaign
-still refits its own --model each round on every measured pair; to export a
-batch chosen by the trained model itself, use deup suggest --model MODEL.
-
-
-` + structureRule + `
-
-Next: deup campaign step CAMPAIGN (or deup suggest --campaign CAMPAIGN --out
-FILE for a live campaign; deup campaign resume CAMPAIGN for a retrospective
-one).`
+//go:embed help/campaignInit.txt
+var campaignInitDesc string
 
 // campaignInitFlags are deup campaign init's flags, parsed and checked.
 type campaignInitFlags struct {
@@ -543,14 +498,8 @@ func printRound(w io.Writer, c *active.Campaign, r *active.Round) {
 	fmt.Fprintf(w, "; best so far %.4g\n", c.Best())
 }
 
-const campaignStepDesc = `Advances the campaign by one round: fits the model on every measured pair,
-scores the open candidates, and appends the chosen batch to the ledger. A
-retrospective campaign then measures the batch from its screen. A live
-campaign waits: export the batch with 'deup suggest --campaign CAMPAIGN --out
-FILE', then import the lab's results with 'deup campaign import-results'.
-
-Next: for a live campaign, deup suggest --campaign CAMPAIGN --out FILE
-exports the round for the lab; deup campaign report CAMPAIGN shows progress.`
+//go:embed help/campaignStep.txt
+var campaignStepDesc string
 
 func runCampaignStep(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign step", "deup campaign step CAMPAIGN", campaignStepDesc)
@@ -584,14 +533,8 @@ func runCampaignStep(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
-const campaignResumeDesc = `Continues a campaign from its ledger after a stop, a crash or a kill: a
-retrospective campaign runs (and measures) every remaining round; a live
-campaign proposes the next round if no round is waiting for results. Nothing
-is lost or duplicated: a round is either in the ledger whole or not at all,
-and a round lost before it was written is proposed again identically (the
-models and draws are seeded).
-
-Next: deup campaign report CAMPAIGN shows where the campaign stands.`
+//go:embed help/campaignResume.txt
+var campaignResumeDesc string
 
 func runCampaignResume(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign resume", "deup campaign resume CAMPAIGN", campaignResumeDesc)
@@ -647,24 +590,8 @@ func runCampaignResume(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
-const campaignImportDesc = `Records the lab's measurements for the open round from a CSV file with
-columns drug_a, drug_b (names, IDs or PubChem CIDs; drug_a_id/drug_b_id are
-used when present, so a file exported by 'deup suggest' with a score column
-added works), cell_line (optional with one cell line) and the score (the
-campaign's score name, "score" or "y").
-
-With --plates, FILE is a plate readout of the suggested pairs (the long table
-of deup data synergy): each block is scored as DrugComb does and its
---plate-score (css, zip, loewe, hsa, bliss or s) is the pair's result.
-
-The whole file is refused, and the ledger left unchanged, if any row names an
-unknown drug or a pair that was not suggested in the open round, repeats a
-pair, gives a pair already measured, or has a score that is not a finite
-number; every problem is listed with its file:line. Results may come in
-several files; --close ends the round with the missing ones returned to the
-candidate pool (failed wells).
-
-Next: deup campaign step CAMPAIGN proposes the next round.`
+//go:embed help/campaignImport.txt
+var campaignImportDesc string
 
 func runCampaignImport(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign import-results", "deup campaign import-results CAMPAIGN FILE [--close]", campaignImportDesc)
@@ -742,14 +669,8 @@ func runCampaignImport(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
-const campaignReportDesc = `Prints one line per round: the model version that chose it, suggestions and
-results, the best score in the round and so far, the mean absolute error of
-the predictions on the measured pairs against the mean predicted sigma_total
-(a calibration check), and, for a retrospective campaign, the fraction of the
-screen's top-1% pairs found so far. --json FILE also writes it as JSON.
-
-Next: deup campaign step CAMPAIGN proposes the next round; deup tui
---campaign CAMPAIGN browses it.`
+//go:embed help/campaignReport.txt
+var campaignReportDesc string
 
 func runCampaignReport(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign report", "deup campaign report CAMPAIGN [--json FILE]", campaignReportDesc)
@@ -806,32 +727,8 @@ func runCampaignReport(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
-const campaignSimulateDesc = `Retrospective comparison of acquisition strategies on a measured screen (the
-oracle): each run starts from --init pairs drawn with its seed (the same for
-every strategy), then proposes --rounds batches of --batch pairs, revealing
-the screen's score of each chosen pair.
-
-Strategies (--acquisition, comma-separated): deup-ridge-ucb, deup-ridge-ei,
-deup-ridge-thompson (interactive DEUP, paper Alg. 3 with the Alg. 2 pre-fill,
-on a Bayesian-ridge main predictor; called deup-ucb, deup-ei, deup-thompson
-before "deup" came to mean the network everywhere), greedy (mu of the
-Bayesian-ridge main predictor), explore (DEUP's sigma_epistemic), random,
-ensemble-ucb (bootstrap ensemble of the main predictor, UCB on its spread), or
-MODEL-ACQUISITION for any model of 'campaign init' (e.g. deup-net-ucb,
-ensemble-net-ucb: the network versions, seconds per round). --explore W
-(0 to 1, default 0) blends every strategy's ranking with its
-sigma_epistemic's, as deup suggest --explore does (random is unchanged).
-
-Reports per round, as mean and standard error over --seeds runs: the best
-score found so far, the fraction of the screen's top-1% pairs found (RECOVER's
-metric) and the RMSE of the model on the pairs not yet measured. Writes
-report.json, runs.csv, summary.csv and simulation.png/.svg into --out.
-
-
-` + structureRule + `
-
-Next: start a real campaign with the best strategy MODEL-ACQ:
-deup campaign init --screen DIR --model MODEL --acquisition ACQ CAMPAIGN.`
+//go:embed help/campaignSimulate.txt
+var campaignSimulateDesc string
 
 // simulateFlags are deup campaign simulate's flags, parsed and checked.
 type simulateFlags struct {

@@ -254,7 +254,7 @@ func newFlagSet(env Env, name, usage, desc string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	help := func(w io.Writer) {
-		body, next := splitNext(desc)
+		body, next := splitNext(strings.ReplaceAll(desc, "{{structures}}", structureRule))
 		fmt.Fprintf(w, "usage: %s\n\n%s\n", usage, body)
 		nflags := 0
 		fs.VisitAll(func(*flag.Flag) { nflags++ })

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"os"
 	"strings"
@@ -18,21 +19,8 @@ func dataFetchCommand() *Command {
 	}
 }
 
-const dataFetchDesc = `
-Downloads public screening data from the official addresses listed in the
-manifest (data/manifest.json; --list shows it) into a cache directory, one
-subdirectory per group (drugcomb, almanac, lincs). NAME is a source name or a
-group; without one, every default source is fetched (the multi-GB LINCS
-level-5 GCTX only when named: lincs-level5).
-
-Downloads resume: an interrupted file stays as FILE.part and the next run
-continues it with an HTTP Range request. A file is moved into place only when
-its length matches what the server announced (and the manifest's size and
-SHA-256, where pinned); FILE.sha256 records its SHA-256. Cached complete
-files are not downloaded again unless --force.
-
-Next: deup data import (see deup data import -h) turns a downloaded table
-into a screen directory.`
+//go:embed help/dataFetch.txt
+var dataFetchDesc string
 
 func runDataFetch(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup data fetch", "deup data fetch [--cache DIR] [--manifest FILE] [--list] [--force] [NAME|GROUP ...]", dataFetchDesc)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,47 +22,8 @@ func dataImportCommand() *Command {
 	}
 }
 
-const dataImportDesc = `
-Reads a table of drug-pair measurements and writes a screen directory (Arrow
-IPC and Parquet tables, meta.json, report.json) that every other command reads.
-
-Formats:
-  --format almanac   NCI-ALMANAC pairs keyed by PubChem CID
-                     (drug_a_cid, drug_b_cid, cell_line, combo_score) with
-                     --drugs, a catalogue (name, pubchem_cid, smiles). Rows
-                     whose drugs are not in the catalogue are not used.
-  --format drugcomb  the DrugComb summary CSV (drug_row, drug_col,
-                     cell_line_name and the scores css_ri, synergy_zip,
-                     synergy_loewe, synergy_hsa, synergy_bliss that are
-                     present); --drugs optionally adds SMILES by drug name.
-  --format doseresponse  plate readouts (see deup data synergy) scored
-                     into a screen: --responses FILE --drugs CATALOGUE
-                     --score css|zip|bliss|loewe|hsa|s
-  --format almanac-wells  NCI's own ALMANAC files: dose-level wells (CSV or
-                     zip), ComboCompoundSet.sdf, names; recomputes NCI's
-                     ComboScore (deup data import --format almanac-wells -h).
-  --format table     any CSV/TSV/delimited text (optionally .gz), Parquet or
-                     Arrow IPC file, given the column map --drug-a, --drug-b,
-                     --score (comma-separated for several), and optionally
-                     --cell-line, --smiles-a, --smiles-b, --drugs.
-
-Several input files (same columns; for example one per cell line) make one
-screen. Replicates of a (drug pair, cell line), in either drug order and in
-any of the files, are aggregated into mean, sample variance and count. The
-data report (rows read, pairs kept, every row not used counted by reason,
-with the first file:line examples) is printed and saved as report.json. A bad input file (missing column, wrong
-delimiter, truncated line, non-numeric score) is an error naming file, line
-and column; --lenient counts such rows in the report instead. An empty
-pairs file (a header alone) is an error saying so.
-
-` + structureRule + `
-
-The screen directory is written under a temporary name beside --out and
-renamed into place when complete: a killed import leaves no screen or a
-complete one.
-
-Next: deup data inspect DIR to check the screen, then
-deup train --screen DIR --out MODEL (or deup bench --screen DIR).`
+//go:embed help/dataImport.txt
+var dataImportDesc string
 
 // scoreList is a repeatable, comma-separated flag value.
 type scoreList []string

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -10,20 +11,8 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 )
 
-const dataImportDoseResponseDesc = `
-Scores a plate table as deup data synergy does (DrugComb's pipeline) and
-builds a screen whose target is one block score (--score css, zip, loewe,
-hsa, bliss or s), so that train, bench, predict, suggest, campaign and tui
-work on plate data. --drugs gives the drugs' SMILES by name (the catalogue
-format of the other imports), matched exactly, then ignoring case, then
-without a trailing "(alias)" or by the alias, then without salt words
-("... sulfate"), then by letters and digits only; the report counts the
-drugs each fallback matched. Blocks of the same drug pair and cell line
-are replicates of the pair. The scoring report and the import report are
-both printed; the screen directory gets report.json (the import's) and
-blocks.csv (every block's scores).
-
-Next: deup data inspect DIR, then deup train --screen DIR --out MODEL.`
+//go:embed help/dataImportDoseResponse.txt
+var dataImportDoseResponseDesc string
 
 func runDataImportDoseResponse(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup data import",

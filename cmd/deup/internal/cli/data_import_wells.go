@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -19,27 +20,8 @@ import (
 // --format almanac-wells.
 const ComboScoreFile = "comboscore.csv"
 
-const importWellsDesc = `
-Reads NCI-ALMANAC as the NCI distributes it: the dose-level wells
-(ComboDrugGrowth, a CSV or the official zip, streamed without unpacking),
-the structures (ComboCompoundSet.sdf) and optionally the names
-(ComboCompoundNames_small.txt) and a catalogue with SMILES (--drugs) for
-structures the SDF lacks or RDKit refuses (cisplatin, oxaliplatin).
-
-Each combination well's expected growth is recomputed by NCI's rule from
-the same plate's single-agent wells of its two drugs at its two
-concentrations, and its score (expected - observed growth, an integer);
-both are checked against the file's EXPECTEDGROWTH and SCORE and the
-disagreements reported. NCI's ComboScore, the sum of a block's well scores
-per plate (averaged over plates), is written per ordered pair and cell line
-to DIR/comboscore.csv (nsc1,nsc2,cell_line,combo_score,n_wells). The screen
-in DIR has one drug per name (two NSCs of one drug are one drug, its id the
-smaller NSC) and per unordered pair and line the score combo_score, every
-plate-block of either order a replicate. The data report counts every well
-not used and why (invalid, no percent growth, unit, missing partner,
-single-agent only) and is saved as DIR/report.json (wells as its rows, the disagreements as
-notes). The last line on
-standard error gives the time, throughput and peak memory.`
+//go:embed help/importWells.txt
+var importWellsDesc string
 
 // wellsArgs are deup data import --format almanac-wells' flags, checked.
 type wellsArgs struct {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,19 +21,8 @@ func dataInspectCommand() *Command {
 	}
 }
 
-const dataInspectDesc = `
-Prints the counts of a screen directory (drugs, pairs, measurements, cell
-lines, replicated pairs), a summary of each score column over the pairs'
-means, and the drugs that have no SMILES, or one that cannot be
-fingerprinted (a screen imported before data import checked them), and,
-when signatures are stored beside the screen (deup data signatures), the
-drugs that have none. --json prints one JSON object (keys: name, drugs,
-pairs, measurements, cell_lines, cell_line_names, replicated_pairs, truth,
-scores, drugs_without_smiles, drugs_with_unusable_smiles, signatures,
-drugs_without_signatures).
-
-Next: deup data signatures --gct FILE --screen DIR to add L1000 signatures,
-or deup train --screen DIR --out MODEL.`
+//go:embed help/dataInspect.txt
+var dataInspectDesc string
 
 func inspectScreen(dir string) (*drugcomb.Inspection, error) {
 	s, err := openScreen(dir)

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,43 +25,8 @@ func dataSignaturesCommand() *Command {
 	}
 }
 
-const dataSignaturesDesc = `
-Reads a file of L1000 signatures (one column per signature, one row per
-gene): GCT 1.2 or 1.3 text (.gz allowed) or, for a name ending in .gctx,
-GCTX (HDF5). Matches its columns to the drugs of the screen in DIR by their
-names: the column metadata pert_iname when the file has it (LINCS level 5),
-else the column ids. Writes the matched signatures into DIR as
-signatures.parquet and signatures.arrow (one row per drug: drug_id,
-signature, matched_by, values list<float32>; null where a drug has none).
-
-A drug matches through its PubChem CID when --pertinfo gives the LINCS
-perturbagen table (pubchem_cid -> pert_iname, tab-separated, .gz allowed):
-a pert_iname of the CID equal to a column's name, ignoring case. Failing
-that, the drug's name equal to a column's name, ignoring case. Of several
-equal names (a drug profiled many times), the first column is taken. The
-report lists the drugs without a signature and the keys tried, and counts
-matched signatures that are entirely NaN (kept as they are in the file).
-
-With --matrix-out FILE, the whole signature file is also converted to Arrow
-(FILE ending in .arrow or .feather: an Arrow IPC file) or Parquet (.parquet):
-one row per signature with its id, column metadata and values
-list<float32>; gene ids in the schema metadata. --screen may then be
-omitted to convert only.
-
-A GCTX file is parsed by an HDF5 library that trusts the sizes the file
-declares, so a damaged file could ask for terabytes: on Linux the command
-then runs in a child process whose address space is capped at
---max-memory MiB, and such a file ends in an error naming it. The cap is
-on virtual memory, of which the Go runtime itself takes about 1 GiB;
-raise it for a sound file that needs more (LINCS level-5 files are read
-column by column, only the matched columns).
-
-Exit status: 0 when at least one drug matched (or, without --screen, the
-conversion succeeded), 1 on an error or when no drug matched (no signatures
-are written then), 2 on bad usage.
-
-Next: deup train --screen DIR --features fp+sig --out MODEL, or
-deup bench --screen DIR --features fp+sig.`
+//go:embed help/dataSignatures.txt
+var dataSignaturesDesc string
 
 type signaturesSummary struct {
 	lincs.Report

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	_ "embed"
 	"flag"
 	"fmt"
 	"os"
@@ -20,36 +21,8 @@ func dataSynergyCommand() *Command {
 	}
 }
 
-const dataSynergyDesc = `
-Reads a long table of dose–response measurements (one row per well and
-replicate: block, the two drugs, optionally the cell line, the two doses and
-the response; CSV/TSV, optionally .gz, Parquet or Arrow) and scores every
-block as DrugComb's pipeline does (TidyComb on synergyfinder 2.0, drc fits,
-no baseline correction): per well ZIP, Loewe, HSA and Bliss; per block their
-means over the wells with both doses > 0, each drug's IC50 and RI, CSS and
-S. Replicates are averaged per well (their sd is kept).
-
-The column names of DrugComb/TidyComb (block_id, drug_row, drug_col,
-conc_r, conc_c, inhibition), SynergyFinder (drug1, drug2, conc1, conc2,
-response), the NCATS files (conc_row_uM, response_pct_inhibition) and
-Mathews Griner (BlockId, RowName, ColName, RowConcs, ColConcs, viability) are
-recognised; name others with the column flags. A response column named
-viability is read as % viability unless --response says otherwise.
-SynergyFinder's matrix layout is read too: per block the rows Drug1, Drug2
-and ConcUnit, then Drug2's doses along the top and Drug1's down the left.
-A well without a response is imputed from its neighbours, as TidyComb does.
-
-Writes DIR/blocks.csv (block_id,drug_row,drug_col,cell_line,zip,loewe,hsa,
-bliss,ic50_row,ic50_col,ri_row,ri_col,css_row,css_col,css,s and the fit
-quality), DIR/wells.csv (block_id,conc_row,conc_col,response,zip,loewe,hsa,
-bliss,response_sd,n; response in % inhibition), their Parquet twins and
-DIR/report.json (blocks kept, wells, replicates, blocks skipped and why).
---plots N draws the first N blocks into DIR/plots: the response matrix and
-the ZIP, Loewe, HSA and Bliss landscapes as heat maps and the two single-drug
-curves with their fits, as PNG and SVG.
-
-Next: deup data import --format doseresponse --responses FILE --drugs
-CATALOGUE --score css --out SCREEN to train on the block scores.`
+//go:embed help/dataSynergy.txt
+var dataSynergyDesc string
 
 func runDataSynergy(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup data synergy", "deup data synergy --responses FILE [--response inhibition|viability] --out DIR", dataSynergyDesc)

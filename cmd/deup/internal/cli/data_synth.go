@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,14 +20,8 @@ func dataSynthCommand() *Command {
 	}
 }
 
-const dataSynthDesc = `
-Generates a synthetic screen deterministically from --seed and writes it as a
-screen directory: drugs as valid SMILES assembled from real fragments, pairs
-on one or more cell lines, replicate measurements with heteroscedastic noise,
-and the ground truth (true_mean, true_noise_var columns of the pairs table)
-that real screens lack. The same seed and flags give the same files.
-
-Next: deup train --screen DIR --out MODEL, or deup bench --screen DIR.`
+//go:embed help/dataSynth.txt
+var dataSynthDesc string
 
 func runDataSynth(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup data synth", "deup data synth --seed N --out DIR [--drugs N --pairs N --cell-lines N]", dataSynthDesc)

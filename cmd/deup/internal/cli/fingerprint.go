@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	_ "embed"
 	"fmt"
 	"io"
 	"os"
@@ -22,57 +23,8 @@ func fingerprintCommand() *Command {
 	}
 }
 
-const fingerprintDesc = `
-Computes the folded Morgan fingerprint of every molecule of FILE (or standard
-input), identical to RDKit 2022.09.3's GetMorganFingerprintAsBitVect(mol,
-radius, nBits) with its defaults (bond types, no chirality, no feature
-invariants), of the whole SMILES.
-
-The input is either
-  - a drug catalogue, as 'deup data import --drugs' reads it: CSV, TSV
-    (optionally gzipped), Parquet or Arrow, with a header naming a SMILES
-    column and a name and/or PubChem CID column, recognised by the same
-    spellings (smiles, isomeric_smiles, ...; name, drug_name, ...;
-    pubchem_cid, cid, ...) or named with --smiles-col and --drug-id-col. Each
-    drug's id is its PubChem CID when it has one, else its name, as in
-    'data import'. A table is read as a catalogue when it is Parquet, Arrow
-    or gzipped, when its first line names a SMILES column, or when a column
-    flag is given;
-  - or lines "id<TAB>smiles" (further tab-separated columns are ignored;
-    --header skips a first line and always reads lines);
-  - or an SD file (V2000 molfiles, as NCI's ComboCompoundSet.sdf), chosen by
-    the extension .sdf, .sd or .mol, or by --format sdf (standard input).
-    Each record's id is its title line, or the data item --id-field names
-    (--id-field NSC); structures are read as RDKit's MolFromMolBlock reads
-    them, and those it refuses (NCI's cisplatin and oxaliplatin drawings)
-    are refused the same way.
-
-Output: without --out, "id<TAB>bits" lines on standard output, where bits are
-the space-separated, increasing indices of the on-bits. With --out FILE, a
-table chosen by FILE's extension: .csv (columns id, name, bits; bits
-space-separated), .parquet or .arrow (id and name strings, bits a list of
-int32). name is the catalogue's drug name, empty (null in Parquet and Arrow)
-for id<TAB>smiles input. The file is written under a temporary name beside
-FILE and renamed into place when complete (a killed run leaves no file or
-the previous one); files are created 0644.
-
-With --largest-fragment the fingerprint is that of the SMILES's largest
-organic fragment instead (salts and counter-ions left out), the one RDKit's
-standardizer keeps (rdMolStandardize.LargestFragmentChooser,
-preferOrganic=True) and the one deup's model features use by default
-(docs/vocabulary.md).
-
-A molecule that cannot be parsed (or that RDKit would refuse), or a catalogue
-drug without a SMILES, is written with an empty bit list; its error goes to
-standard error with the id, the file and line (row for Parquet/Arrow) and
-the position in the SMILES, and the exit status is 1. A line without a tab is
-reported the same way and not written. A catalogue that cannot be read (no
-SMILES column, a malformed row) is an error naming the file, line and column,
-and nothing is written. The last line on standard error gives the count and
-the throughput.
-
-Next: deup data import --drugs FILE brings the catalogue into a screen;
-deup predict --drugs FILE scores its pairs with a trained model.`
+//go:embed help/fingerprint.txt
+var fingerprintDesc string
 
 // fingerprintArgs are deup fingerprint's flags, checked.
 type fingerprintArgs struct {

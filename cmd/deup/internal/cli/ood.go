@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"github.com/deup-screening/deup/bench"
 	"io"
@@ -21,57 +22,8 @@ func oodCommand() *Command {
 
 const oodDefaultMethods = "deup-dv,deup-d,deup-v,deup-xdv,deup-dvb,deup-twohead,ensemble,mcdropout,due"
 
-const oodDesc = `Which predicted pairs should not be trusted because they involve drugs unlike
-anything measured? For each seed, holds out whole clusters of similar drugs
-(Butina clusters of the Morgan fingerprints, Tanimoto distance cutoff 0.6)
-until --holdout-drugs of the drugs are out; the pairs of two kept drugs are
-split 70/30 into training and in-distribution test pairs; the pairs with one
-or two held-out drugs are the out-of-distribution test pairs. Every method
-trains on the same training pairs (15 % of them set aside for early
-stopping) and is scored on the same test pairs.
-
-DEUP (paper Algorithm 2 with group folds): the clusters of the training
-drugs are split into --folds folds; for each fold the main predictor (the
-MC-Dropout two-tower network: mean, and the variance of its passes) is
-trained without the fold's drugs, and its squared errors on the pairs with a
-fold drug (out of distribution), on held-out pairs of the other drugs (in
-distribution) and, for the b feature, on its own training pairs, train the
-error predictor (a small MLP on log losses) from the features:
-x the pair (the sum of its drugs' first 8 principal components of the
-fingerprints), d the log-density (a Tanimoto kernel density of each drug
-among the training drugs, h = 0.1, summed over the two drugs), v the log
-variance of the MC-Dropout passes, b the seen bit. deup-<features> names one
-error predictor (for example deup-dv, deup-xdvb); they share the trainings.
-
-Baselines: deup-twohead (the two-head DEUP network of deup train, sigma
-from its out-of-sample head), ensemble (3 MSE members), mcdropout (the
-variance of the same network DEUP uses), due; density (-log q alone) on
-request.
-
-Scores, mean and sample sd over seeds: srcc (Spearman of each method's
-uncertainty with its own squared error on the test pairs), auroc (the
-uncertainty separating out-of-distribution pairs from in-distribution ones),
-rejection_auc (the mean, over rejected fractions 0 to 0.99, of the kept
-pairs' mean squared error divided by that of all pairs: 1 is no better than
-random, lower is better); srcc and auroc on the in-distribution pairs with
-the one-unseen pairs, and with the two-unseen pairs, apart. On the synthetic
-default also srcc_excess_risk: the Spearman correlation with the true excess
-risk (mu - true mean)^2. A second table gives each method's mean
-sigma_epistemic on the test pairs with 0, 1 and 2 held-out drugs and the
-share with sigma_epistemic = 0 (results.json:
-methods.NAME.sigma_epistemic.{unseen0,unseen1,unseen2,zero_fraction}; for
-deup-<features>, which has no aleatoric estimate, the root of the predicted
-loss).
-
-Writes into --out: results.json, results.md (the table), rejection.png and
-rejection.svg (the rejection curves, mean over seeds). n_in and n_out in
-results.json are test pairs summed over seeds.
-
-Without --screen, runs on the embedded synthetic default screen (its first
-cell line).
-
-Next: compare with the measured tables in docs/ood.md; deup bench --split-by
-drugs scores the same question on the 40/30/30 benchmark.`
+//go:embed help/ood.txt
+var oodDesc string
 
 // oodFlags are deup ood's flags, parsed and checked.
 type oodFlags struct {

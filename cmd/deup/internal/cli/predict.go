@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	_ "embed"
 	"flag"
 	"fmt"
 	"os"
@@ -24,62 +25,8 @@ func predictCommand() *Command {
 	return &Command{Name: "predict", Short: "predict synergy and its uncertainty for drug pairs with a trained model", Run: runPredict}
 }
 
-const predictDesc = `Writes, for each pair, drug_a_id, drug_b_id, drug_a_name, drug_b_name,
-cell_line and score (the model's cell line and score name), mu, sigma_total,
-sigma_epistemic and sigma_aleatoric (score units), measured (whether the pair
-was measured in that cell line in the model's screen, or --screen's) and
-measured_mean (the measured mean score; empty/null when not measured; not
-looked up with --drugs), as Arrow IPC (.arrow), Parquet (.parquet) or CSV
-(.csv), chosen by the extension of --out.
-
-The drugs are, by default, the ones the model was trained on (the model file
-records them, with their signatures for fp+sig models). To score other drugs,
-give --screen DIR (a screen from deup data import: its drugs and, for fp+sig
-models, its signatures) or --drugs FILE (a CSV catalogue: an id column such as
-id, drug_id, pubchem_cid, pubchemid or cid, and a SMILES column such as
-smiles, isosmiles or canonical_smiles; --drug-id-col and --smiles-col name
-others; drugs whose SMILES cannot be read are skipped and counted; an fp+sig
-model uses the signatures its file carries and leaves out drugs without one).
-
---pairs FILE is a CSV with drug_a_id and drug_b_id (or drug_a and drug_b)
-columns holding drug ids, PubChem CIDs or names (matched as campaign
-import-results matches them); its other columns (e.g. well, notes) are
-written back after the prediction columns;
---all-pairs scores every unordered pair of distinct drugs (the tower runs once
-per drug, then the combined network once per pair), in a fixed order: drugs
-sorted by id (byte order), pairs (a, b) with a before b, a-major.
-
---shard i/N scores only the i-th (0 ≤ i < N) of N contiguous ranges of that
-order (or of the --pairs file's rows): the N outputs together hold every row
-of the unsharded run once, with the same values. --shard env/N takes i from
-SLURM_ARRAY_TASK_ID (a Slurm array, --array=0-N-1) or JOB_COMPLETION_INDEX (a
-Kubernetes Indexed Job).
-
---out DIR (a path without a table extension) writes hive-partitioned Parquet:
-DIR/cell_line=X/part-i-of-N.parquet (part-0-of-1 without --shard), without
-the cell_line column (readers take it from the directory), written under a
-temporary name and renamed when complete, with the model's, the drugs' and
-the program's identity in its metadata. deup scores check DIR verifies that
-the parts are complete and prints a checksum equal to a one-process run's.
-
---coverage C (e.g. 0.9) adds the columns lower and upper: the interval that
-holds the measured score with probability C, from the calibration deup train
-stored in the model (split-conformal on pairs held out of training; with the
-default sigma-normalized scores, mu ± q sigma_total, q the conformal quantile of
-|y - mu|/sigma_total). It says on stderr which calibration it used. A model
-trained with --calibration 0, or before calibrations existed, gives none:
-retrain with deup train --calibration 0.1.
-
-` + structureRule + `
-
-A model trained on a panel (deup train on a screen with several cell lines)
-scores each pair on every line it knows, one row per (pair, line) with the
-line in the cell_line column; --cell-lines A,B,… keeps some of them. A
-hive-partitioned output (--out DIR) gets one cell_line=X directory per line
-scored, each holding that line's predictions.
-
-Next: sort the output by mu or sigma, or let deup suggest --model MODEL pick a
-batch of experiments.`
+//go:embed help/predict.txt
+var predictDesc string
 
 // predictArgs are deup predict's flags, checked.
 type predictArgs struct {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"io"
 	"os"
@@ -18,26 +19,8 @@ func rlCommand() *Command {
 	return &Command{Name: "rl", Short: "DEUP-DQN against DQN, MC-Dropout DQN and Bootstrapped DQN on bsuite's CartPole (paper §5.2)", Run: runRL}
 }
 
-const rlDesc = `Trains each agent on bsuite's cartpole for --episodes episodes per seed and
-records its regret (paper §5.2, App. "Reinforcement Learning Experiments").
-
-Agents: dqn (ε-greedy, ε 0.05), mcdropout-dqn (dropout 0.1, one stochastic
-forward pass per action), boot-dqn (Bootstrapped DQN, 20 heads with
-randomized prior functions, one head per episode), deup-dqn (action
-maximizing Q + 0.1·E(log d(s)), E trained on the squared TD error, d a KDE
-refit on the replay every 10,000 steps), and random (no learning).
-
-Regret after episode k is 1000·k minus the total return; the average regret
-is the total regret after the last episode divided by the episodes; bsuite's
-score of a run is ½(clip(1 − average regret/1000, 0, 1) + [best episode
-return > 500]). Seeds are seed..seed+seeds-1; every run draws
-from its own seed only, so results do not depend on --workers.
-
-Writes DIR/results.json, DIR/runs.csv (agent, seed, episode, return,
-total_regret), DIR/regret.png and .svg (average regret against episodes,
-mean ± one standard error over seeds), and prints a markdown table.
-
-Next: compare with docs/rl.md; deup smo runs the paper's optimization use.`
+//go:embed help/rl.txt
+var rlDesc string
 
 func runRL(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup rl", "deup rl [--env cartpole] [--agents a,b,...] [--seeds N] [--episodes E] [--workers W] --out DIR", rlDesc)

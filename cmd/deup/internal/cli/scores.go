@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	_ "embed"
 	"encoding/csv"
 	"fmt"
 	"strconv"
@@ -23,17 +24,8 @@ func scoresCommand() *Command {
 	}
 }
 
-const scoresCheckDesc = `Reads every DIR/cell_line=X/part-i-of-N.parquet and checks that each
-line has all N parts, from one model and one drug list, with the rows of its
-range, one schema across the directory, and (with --all-pairs) every pair
-exactly once. Prints per line the parts, rows and model, then the checksum:
-the row count and two order-independent 64-bit sums of the rows' SHA-256,
-equal for the N parts of a run and for a one-process run (--shard left out).
-Exit status 1 when the directory is incomplete, naming each problem.
-
-Next: deup scores summary DIR --out batch.csv summarizes the lines and
-proposes a batch across them; or read DIR as one table (DuckDB, polars,
-pandas, Spark: hive partitioning on cell_line).`
+//go:embed help/scoresCheck.txt
+var scoresCheckDesc string
 
 func runScoresCheck(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup scores check", "deup scores check DIR", scoresCheckDesc)
@@ -74,15 +66,8 @@ func shortDigest(s string) string {
 	return s
 }
 
-const scoresSummaryDesc = `Checks DIR as deup scores check does (and refuses an incomplete one), then
-writes --lines FILE.csv (per cell line: rows, mean and max mu, mean
-sigma_epistemic, measured rows) and --out FILE.csv, a suggested batch: the
---batch unmeasured pairs with the largest mu + --beta × sigma_epistemic over
-all lines (UCB), best first. Both files are written under a temporary name
-and renamed when complete.
-
-Next: measure the batch, then deup campaign import-results (or re-import
-the screen) and train again.`
+//go:embed help/scoresSummary.txt
+var scoresSummaryDesc string
 
 func runScoresSummary(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup scores summary", "deup scores summary DIR --out BATCH.csv [--lines LINES.csv] [--batch K] [--beta B]", scoresSummaryDesc)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
 	"io"
 	"os"
@@ -19,24 +20,8 @@ func smoCommand() *Command {
 	return &Command{Name: "smo", Short: "sequential model optimization: DEUP-EI vs GP-EI, TuRBO, MC-Dropout, ensembles (paper §5.1)", Run: runSMO}
 }
 
-const smoDesc = `Maximizes a test function from a few random points, one acquisition per step,
-with each method, and records the best value found so far (paper §5.1, App. SMO).
-
-Functions: multi-optima (sin(x)cos(5x)cos(22x) on [-1,2], max 0.9498949195 at
-x=1.857228463), levy13 (negative Levy N.13 on [-10,10]^2, max 0 at (1,1)),
-ackley (Ackley-d on [-10,15]^d, A=20, B=0.2, c=2pi, max 0 at the origin).
-
-Methods: random, gp-ei, deup-ei, mcdropout-ei, ensemble-ei, turbo-ei,
-turbo-deup-ei. Seeds 1..N; every method of a seed starts from the same
-initial points. A run reaches the optimum when its best value is within 1e-3
-of the global maximum.
-
-Writes DIR/results.csv (method, seed, step, value, best_so_far; step 0 is the
-initial design), DIR/results.json and DIR/best_so_far.png and .svg (mean ± one
-standard error per method), and prints a summary table.
-
-Next: open DIR/best_so_far.png, or read DIR/results.csv with pandas or
-DuckDB; deup rl runs the paper's exploration use.`
+//go:embed help/smo.txt
+var smoDesc string
 
 // smoArgs are deup smo's flags, checked.
 type smoArgs struct {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	_ "embed"
 	"flag"
 	"fmt"
 	"io"
@@ -18,44 +19,8 @@ func suggestCommand() *Command {
 	return &Command{Name: "suggest", Short: "export the next experiments (CSV, Parquet or JSON) from a campaign or a trained model", Run: runSuggest}
 }
 
-const suggestDesc = `Writes a batch of suggested experiments to --out (CSV, Parquet or JSON by
-extension): rank, both drugs' names, IDs, PubChem CIDs and SMILES, the cell
-line, the predicted mu, sigma_total, sigma_epistemic and sigma_aleatoric,
-the acquisition score and the reason the pair was chosen.
-
---campaign DIR: the campaign's open round, or, if none is open, a new round
-proposed now and recorded durably in the campaign's ledger (with --batch and
---acquisition overriding the campaign's settings for that round).
-
---model MODEL: a model file from 'deup train' (any method), scoring every
-unmeasured pair of the drugs of the screen it was trained on, on its cell line
-and score (the model file records them). --screen DIR scores another screen's
-drugs instead. Acquisition: ucb[:KAPPA], ei[:XI], thompson, greedy, explore,
-random; EI improves on the best measured score of the screen.
-
---explore W (0 to 1, default 0) moves the batch towards what the model knows
-least: each candidate's score becomes (1 - W) r(acquisition) +
-W r(sigma_epistemic), r the candidate's rank among all candidates scaled to
-[0, 1]; 0 keeps the acquisition's ranking, 1 ranks by sigma_epistemic alone
-(explore). Random and explore ignore it. With --campaign it overrides the
-campaign's --explore for the round proposed now.
-
-Intervals (--model): when the model file holds a calibration (deup train
---calibration, the default), the columns lower and upper hold the calibrated
-interval at --coverage (default 0.9), the reason ends with it, and the output
-says which coverage and calibration were used; a model without calibration
-leaves them empty and says so (an explicit --coverage is then an error).
---calibrated-sigma makes the acquisition read the calibrated sigma: every
-sigma of a pair (total, epistemic, aleatoric) multiplied by
-f = (upper - lower) / (2 z sigma_total), z = Phi^-1((1 + coverage)/2), so that
-the Gaussian central interval of the scaled sigma_total is the calibrated
-interval. With sigma-normalized conformal (the default) f is one factor for
-every pair (q/z): ucb's kappa, EI and thompson's spread change by it, greedy,
-explore and random do not; with plain conformal f differs per pair. The
-sigma columns of the file keep the model's sigmas. Default: off.
-
-Next: give the file to the lab; with a campaign, bring the results back with
-deup campaign import-results.`
+//go:embed help/suggest.txt
+var suggestDesc string
 
 func runSuggest(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup suggest", "deup suggest (--campaign DIR | --model MODEL [--screen DIR]) [--batch B] [--acquisition ucb] --out FILE", suggestDesc)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"math"
@@ -26,44 +27,8 @@ func trainCommand() *Command {
 	return &Command{Name: "train", Short: "train DEUP (or a baseline) on a screen and save the model", Run: runTrain}
 }
 
-const trainDesc = `Trains the permutation-invariant two-tower network on one cell line of a
-screen and saves it, with the screen's identity, its drugs (IDs, names, SMILES
-and, for fp+sig, their signatures) and how it was trained, so that deup
-predict, suggest and tui score the right drugs by default.
-
---split 70/30 (the default) trains the model for use: every measured pair of
-the cell line, split (seeded by --seed) into 70% in-sample pairs, on which mu
-is fitted, and 30% out-of-sample pairs, which DEUP's sigma path learns from
-and early stopping watches. It prints the out-of-sample RMSE beside the
-trivial references: predicting the in-sample mean, and the replicate noise
-where pairs were measured more than once (no model can beat it).
---split 40/30/30 is the benchmark split (train/validation/test): the test 30%
-is never seen in training and its RMSE and corr(sigma_total, |residual|) are
-printed. deup bench compares the methods on that split over several seeds.
-
-DEUP: in-sample steps train everything with the Gaussian NLL (in/out bit 0);
-out-of-sample steps train only the sigma path (bit 1). Early stopping on the
-out-of-sample RMSE of mu. Baselines on the same network: ensemble (--members
-M networks, MSE; sigma = spread of member means), ensemble-nll (members with a
-sigma head, Gaussian NLL), mcdropout (--dropout p after both combined layers,
-MSE; sigma = spread of --passes stochastic passes), due (spectral-normalized
-extractor + sparse variational GP, package model/due).
-
---calibration F (default 0.1) holds a seeded fraction F of all the pairs out
-before the split above: neither mu nor sigma ever sees them. After training
-their split-conformal scores |y - mu|/sigma_total (--conformal normalized, the
-default; --conformal plain: |y - mu|) are stored in the model file, so that
-deup predict --coverage 0.9, suggest and tui give calibrated intervals. The
-fraction must leave at least 9 calibration pairs (the fewest a 90% interval
-needs); --calibration 0 trains on every pair and stores no calibration.
-
-Without --screen, trains on the embedded synthetic default screen (data synth,
-seed 1). Import a real screen first with deup data import.
-
-` + structureRule + `
-
-Next: deup predict --model MODEL --all-pairs --out pairs.csv, or
-deup suggest --model MODEL --out next.csv.`
+//go:embed help/train.txt
+var trainDesc string
 
 // synthSeed is the seed of the embedded default screen used when --screen
 // is not given.
@@ -514,15 +479,9 @@ func keepSignaturePairs(env Env, sc *drugcomb.Screen, sig *lincs.Signatures) (*d
 
 // structureRule is the one rule of every command for a drug whose
 // structure cannot be used; the help texts quote it.
-const structureRule = `Structures: one rule in data import, train, bench, ood, predict, suggest,
-tui and campaign. A drug whose SMILES cannot be fingerprinted is left out
-with every pair that names it, and named; it is never refused later. data
-import leaves out a drug whose SMILES does not parse and names it, with the
-parser's position, in the data report; the other commands name each drug
-they leave out on stderr. A drug without any SMILES is kept by import (and
-counted in its report); train, bench, ood, predict, suggest and tui leave it
-out the same way; a campaign keeps it for --features identity, and one with
-structure features refuses it, naming it.`
+//
+//go:embed help/structures.txt
+var structureRule string
 
 // maxNamed is how many left-out drugs a command names on stderr before
 // counting the rest.

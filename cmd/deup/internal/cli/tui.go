@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"math"
@@ -24,41 +25,8 @@ func tuiCommand() *Command {
 	return &Command{Name: "tui", Short: "browse predictions and uncertainty in the terminal and pick the next experiments", Run: runTUI}
 }
 
-const tuiDesc = `Opens a terminal UI on a screen's drug pairs: measured and unmeasured, with
-the predicted mu, sigma_total, sigma_epistemic, sigma_aleatoric and an
-acquisition score (mu + kappa*sigma_epistemic unless the predictions carry
-one). Sort and filter the table, open a pair's detail or a drug's partners,
-mark pairs with space and export them (e) as CSV, Parquet or JSON, the same
-files as deup suggest. Press ? inside for the keys.
-
-Predictions come from --model MODEL (a model file from deup train, any
-method: every unordered pair of the drugs of the screen it was trained on is
-scored on its cell line, or on every line of a model trained on a panel
-(--cell-line keeps one), the tower running once per drug; --screen DIR opens
-another screen instead) or from --predictions FILE (.csv, .parquet or .arrow
-with drug_a_id, drug_b_id, [cell_line,] mu, sigma_total, sigma_epistemic,
-sigma_aleatoric[, acquisition], as deup predict writes). Without either, the
-table shows the measured pairs only. Without --screen or --model it opens the
-synthetic default screen (data synth, seed 1). --drugs FILE adds drugs to the
-screen's (for example the DrugComb catalogue: --model then scores its 8.6
-million pairs, which takes minutes, and the table browses them all).
-
-With --model, the pair detail shows the calibrated interval at --coverage
-(default 0.9) when the model file holds a calibration (deup train
---calibration, the default), and exported batches carry it as lower/upper.
-
---campaign DIR (a campaign from deup campaign init) lets R run one round in
-the UI: the campaign's model trains on every measured pair (a progress bar
-shows the stages and epochs; the UI stays usable), the round is recorded in
-the campaign's ledger exactly as by deup campaign step, the table shows the
-round's predictions for every candidate and the suggestions are marked for
-export. A live round then waits for the lab's results (deup campaign
-import-results); R says so instead of proposing another. Without --screen
-the campaign's own screen opens; a --screen must hold the campaign's drugs
-and cell lines.
-
-Next: the exported file goes to the lab; deup campaign import-results brings
-their measurements back into a campaign.`
+//go:embed help/tui.txt
+var tuiDesc string
 
 // tuiFlags are deup tui's flags, parsed and checked.
 type tuiFlags struct {
