@@ -7,7 +7,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/deup-screening/deup/features"
 	"io"
 	"os"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/active/campaign"
 	"github.com/deup-screening/deup/active/ledger"
 	"github.com/deup-screening/deup/active/simreport"
 	"github.com/deup-screening/deup/data"
@@ -41,21 +41,16 @@ func campaignCommand() *Command {
 	}
 }
 
-// campaignScreen opens a screen directory, or the synthetic default when dir
-// is "", under the one structure rule: a drug whose SMILES cannot be
-// fingerprinted is left out with its pairs (left lists each, named, with
-// the parser's message). A drug without any SMILES stays: identity
-// features need none.
-func campaignScreen(dir string) (sc *drugcomb.Screen, left []string, err error) {
-	if dir == "" {
-		sc, err = data.Synth(data.DefaultSynth(synthSeed))
-		return sc, nil, err
+// campaignScreens opens the screens of campaigns as every command opens a
+// screen (openScreen), "" being the synthetic default.
+func campaignScreens() campaign.Screens {
+	open := func(dir string) (*drugcomb.Screen, error) {
+		if dir == "" {
+			return data.Synth(data.DefaultSynth(synthSeed))
+		}
+		return openScreen(dir)
 	}
-	if sc, err = openScreen(dir); err != nil {
-		return nil, nil, err
-	}
-	sc, left = features.KeepStructured(sc)
-	return sc, left, nil
+	return campaign.Screens{Open: open, Label: screenLabel}
 }
 
 // campaignTable opens the campaign's screen (dir "" is the synthetic
@@ -64,7 +59,7 @@ func campaignScreen(dir string) (sc *drugcomb.Screen, left []string, err error) 
 // stderr, never dropped silently.
 func campaignTable(env Env, cmd, dir, score, cellLine string, cellLines ...string) (sc *drugcomb.Screen, si int, cl string, table active.TableOracle, err error) {
 	var left []string
-	if sc, left, err = campaignScreen(dir); err != nil {
+	if sc, left, err = campaignScreens().Structured(dir); err != nil {
 		return nil, 0, "", nil, err
 	}
 	if len(left) > 0 {
@@ -186,7 +181,7 @@ func parseCampaignInitFlags(env Env, args []string) (*campaignInitFlags, error) 
 	if err := checkExploreFlag(*explore); err != nil {
 		return nil, err
 	}
-	if err := noCampaignIn(pos[0]); err != nil {
+	if err := campaign.CheckFree(pos[0]); err != nil {
 		return nil, err
 	}
 	return &campaignInitFlags{dir: pos[0], screenDir: *screenDir, mode: *mode, cellLine: *cellLine, score: *score, candidates: *candidates, acq: *acq,
@@ -219,37 +214,19 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 			return err
 		}
 	}
-	cfg := active.Config{Mode: o.mode, Screen: abs, Score: sc.ScoreNames[si], Acquisition: o.acq, Model: o.modelName, Features: o.feat,
-		Batch: o.batch, Rounds: o.rounds, MaxPerDrug: o.perDrug, MaxPerLine: o.perLine, Explore: o.explore, Seed: o.seed, Drugs: sc.Drugs, CellLines: sc.CellLines}
-	if cfg.Mode == active.Retrospective && cfg.Rounds == 0 {
-		cfg.Rounds = active.DefaultRetrospectiveRounds
-	}
 	switch {
 	case o.mode == active.Retrospective && o.candidates != "":
 		return fmt.Errorf("%w: --candidates is for live campaigns (a retrospective campaign's candidates are the screen's pairs)", ErrUsage)
 	case o.mode == active.Live && o.initN != 0:
 		return fmt.Errorf("%w: --init is for retrospective campaigns (a live campaign starts from every measured pair)", ErrUsage)
 	}
-	var cands []active.Pair
-	if o.candidates != "" {
-		if cands, err = readCandidates(o.candidates, cfg, lineIdx, table); err != nil {
-			return err
-		}
-	}
-	initial, cands, err := active.Start(cfg, table, o.initN, len(sc.Drugs), lineIdx, cands)
+	c, err := campaign.Init(o.dir, active.Config{Mode: o.mode, Screen: abs, Score: sc.ScoreNames[si], Acquisition: o.acq, Model: o.modelName, Features: o.feat,
+		Batch: o.batch, Rounds: o.rounds, MaxPerDrug: o.perDrug, MaxPerLine: o.perLine, Explore: o.explore, Seed: o.seed, Drugs: sc.Drugs, CellLines: sc.CellLines},
+		table, o.initN, lineIdx, o.candidates)
 	if err != nil {
 		return err
 	}
-	if _, err := active.NewEncoder(cfg); err != nil {
-		return err
-	}
-	if err := cfg.Check(); err != nil {
-		return err
-	}
-	c, err := createCampaign(o.dir, cfg, initial, cands)
-	if err != nil {
-		return err
-	}
+	cfg := c.Config
 	fmt.Fprintf(env.Stdout, "campaign %s: %s mode on %s (%s, %s), %d initial pairs, %d candidates, batch %d, %s with %s, %s%s\n",
 		o.dir, cfg.Mode, screenLabel(cfg.Screen), cl, cfg.Score, c.Initial(), len(c.Pool()), cfg.Batch, cfg.Model, cfg.Acquisition, active.MaxPerDrugNote(cfg.MaxPerDrug), active.MaxPerLineNote(cfg.MaxPerLine))
 	if cfg.Explore > 0 {
@@ -285,58 +262,6 @@ func campaignFromModel(env Env, o *campaignInitFlags) error {
 	}
 	fmt.Fprintf(env.Stderr, "deup campaign init: screen %s, cell line %s, score %s from %s (%s, trained on %d pairs)\n",
 		screenLabel(o.screenDir), o.cellLine, o.score, o.fromModel, tm.Method.Name(), id.Pairs)
-	return nil
-}
-
-// createCampaign creates the campaign directory dir with its ledger and
-// campaign.json. On an error it removes what it created: a refused init
-// leaves nothing on disk (a directory that existed before is kept, emptied
-// of the ledger it did not hold).
-func createCampaign(dir string, cfg active.Config, initial []active.Measurement, cands []active.Pair) (c *active.Campaign, err error) {
-	_, statErr := os.Stat(dir)
-	existed := statErr == nil
-	ld := filepath.Join(dir, "ledger")
-	defer func() {
-		if err == nil {
-			return
-		}
-		if existed {
-			os.RemoveAll(ld)
-			os.Remove(filepath.Join(dir, "campaign.json"))
-		} else {
-			os.RemoveAll(dir)
-		}
-	}()
-	l, err := ledger.Open(ld)
-	if err != nil {
-		return nil, err
-	}
-	defer l.Close()
-	if c, err = active.Create(l, cfg, initial, cands); err != nil {
-		return nil, err
-	}
-	if err := writeCampaignJSON(dir, cfg); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
-// noCampaignIn refuses a directory whose ledger holds events (a ledger left
-// empty by an init killed before its first event is not a campaign yet).
-func noCampaignIn(dir string) error {
-	ld := filepath.Join(dir, "ledger")
-	if _, err := os.Stat(ld); err != nil {
-		return nil
-	}
-	l, err := ledger.Open(ld)
-	if err != nil {
-		return err
-	}
-	n := len(l.Events())
-	l.Close()
-	if n > 0 {
-		return fmt.Errorf("%s already holds a campaign (%d events in its ledger): choose another directory, or continue it with deup campaign step %s", dir, n, dir)
-	}
 	return nil
 }
 
@@ -386,27 +311,6 @@ func screenLabel(s string) string {
 	return s
 }
 
-// writeCampaignJSON writes a human-readable copy of the configuration; the
-// ledger's init event is the source of truth.
-func writeCampaignJSON(dir string, cfg active.Config) error {
-	b, err := json.MarshalIndent(cfg, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(filepath.Join(dir, "campaign.json"), append(b, '\n'))
-}
-
-// readCandidates reads the live campaign's --candidates file
-// (active.ReadCandidates).
-func readCandidates(path string, cfg active.Config, cellLines []int, measured active.TableOracle) ([]active.Pair, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return active.ReadCandidates(f, path, cfg, cellLines, measured)
-}
-
 // openCampaignArgs parses a command line whose one argument is a campaign
 // directory and opens that campaign's ledger; the caller closes it.
 func openCampaignArgs(fs *flag.FlagSet, args []string) (string, *ledger.Ledger, *active.Campaign, error) {
@@ -414,79 +318,11 @@ func openCampaignArgs(fs *flag.FlagSet, args []string) (string, *ledger.Ledger, 
 	if err != nil {
 		return "", nil, nil, err
 	}
-	l, c, err := openCampaign(pos[0])
+	l, c, err := campaign.Open(pos[0])
 	if err != nil {
 		return "", nil, nil, err
 	}
 	return pos[0], l, c, nil
-}
-
-// openCampaign opens the ledger of dir and replays it.
-func openCampaign(dir string) (*ledger.Ledger, *active.Campaign, error) {
-	ld := filepath.Join(dir, "ledger")
-	if _, err := os.Stat(ld); err != nil {
-		if _, derr := os.Stat(dir); errors.Is(derr, os.ErrNotExist) {
-			return nil, nil, fmt.Errorf("campaign directory %s does not exist: create the campaign with deup campaign init %s", dir, dir)
-		}
-		if !errors.Is(err, os.ErrNotExist) {
-			return nil, nil, fmt.Errorf("%s is not a campaign directory (its ledger: %s): campaigns are created by deup campaign init DIR", dir, pathReason(err))
-		}
-		return nil, nil, fmt.Errorf("%s is not a campaign directory (no ledger): campaigns are created by deup campaign init DIR", dir)
-	}
-	l, err := ledger.Open(ld)
-	if err != nil {
-		return nil, nil, err
-	}
-	c, err := active.Load(l)
-	if err != nil {
-		l.Close()
-		return nil, nil, err
-	}
-	// A kill right after init's ledger event leaves no human-readable copy.
-	if _, err := os.Stat(filepath.Join(dir, "campaign.json")); os.IsNotExist(err) {
-		if err := writeCampaignJSON(dir, c.Config); err != nil {
-			l.Close()
-			return nil, nil, err
-		}
-	}
-	return l, c, nil
-}
-
-// campaignParts builds the surrogate and, for a retrospective campaign, the
-// oracle.
-func campaignParts(c *active.Campaign) (active.Surrogate, active.Oracle, error) {
-	s, err := active.Parts(c.Config)
-	if err != nil {
-		return nil, nil, err
-	}
-	if c.Config.Mode != active.Retrospective {
-		return s, nil, nil
-	}
-	table, err := campaignOracle(c.Config)
-	if err != nil {
-		return nil, nil, err
-	}
-	return s, table, nil
-}
-
-// campaignOracle opens the screen of a retrospective campaign under the
-// structure rule (a campaign started before the rule, which kept every
-// drug, opens it whole) and returns its oracle.
-func campaignOracle(cfg active.Config) (active.TableOracle, error) {
-	sc, left, err := campaignScreen(cfg.Screen)
-	if err != nil {
-		return nil, fmt.Errorf("opening the oracle screen: %w", err)
-	}
-	if len(left) > 0 && len(sc.Drugs) != len(cfg.Drugs) {
-		if sc, err = openScreen(cfg.Screen); err != nil {
-			return nil, fmt.Errorf("opening the oracle screen: %w", err)
-		}
-	}
-	t, err := active.OracleFor(cfg, sc)
-	if errors.Is(err, active.ErrScreenChanged) {
-		return nil, fmt.Errorf("screen %s: %w", screenLabel(cfg.Screen), err)
-	}
-	return t, err
 }
 
 func printRound(w io.Writer, c *active.Campaign, r *active.Round) {
@@ -508,7 +344,7 @@ func runCampaignStep(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	defer l.Close()
-	s, oracle, err := campaignParts(c)
+	s, oracle, err := campaignScreens().Parts(c)
 	if err != nil {
 		return err
 	}
@@ -543,7 +379,7 @@ func runCampaignResume(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	defer l.Close()
-	s, oracle, err := campaignParts(c)
+	s, oracle, err := campaignScreens().Parts(c)
 	if err != nil {
 		return err
 	}
@@ -606,7 +442,7 @@ func runCampaignImport(ctx context.Context, env Env, args []string) error {
 	if err := needFile("", pos[1], resultsWhat); err != nil {
 		return err
 	}
-	l, c, err := openCampaign(pos[0])
+	l, c, err := campaign.Open(pos[0])
 	if err != nil {
 		return err
 	}
@@ -616,7 +452,7 @@ func runCampaignImport(ctx context.Context, env Env, args []string) error {
 		return errors.New("no round is waiting for results (run 'deup campaign step' or 'deup suggest --campaign' first)")
 	}
 	var in io.Reader
-	where := func(int) string { return "" }
+	var where func(int) string
 	if *plates {
 		r, blk, rep, err := plateResults(pos[1], *plateScore, *plateUnit, c.Config)
 		if err != nil {
@@ -641,25 +477,10 @@ func runCampaignImport(ctx context.Context, env Env, args []string) error {
 		}
 		return fmt.Errorf("results refused, ledger unchanged:\n%w", err)
 	}
-	ms := make([]active.Measurement, len(rs))
-	for i, r := range rs {
-		ms[i] = r.Measurement
-	}
-	if err := c.Record(ms); err != nil {
-		var re *active.ResultsError
-		if errors.As(err, &re) {
-			var b strings.Builder
-			for _, p := range re.Problems {
-				fmt.Fprintf(&b, "\n%s:%d: %s", pos[1], rs[p.Index].Line, p.Msg)
-				if blk := where(rs[p.Index].Line); blk != "" {
-					fmt.Fprintf(&b, " (%s)", blk)
-				}
-			}
-			return fmt.Errorf("results refused, ledger unchanged:%s", b.String())
-		}
+	if err := campaign.Record(c, rs, pos[1], where); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "round %d: recorded %d results (%d of %d measured)\n", rd.Index, len(ms), len(rd.Measured), len(rd.Suggestions))
+	fmt.Fprintf(env.Stdout, "round %d: recorded %d results (%d of %d measured)\n", rd.Index, len(rs), len(rd.Measured), len(rd.Suggestions))
 	if *closeRound && c.Open() != nil {
 		if err := c.CloseRound(); err != nil {
 			return err
@@ -686,7 +507,7 @@ func runCampaignReport(ctx context.Context, env Env, args []string) error {
 	defer l.Close()
 	var top map[active.Pair]bool
 	if c.Config.Mode == active.Retrospective {
-		t, err := campaignOracle(c.Config)
+		t, err := campaignScreens().Oracle(c.Config)
 		if err != nil {
 			return err
 		}

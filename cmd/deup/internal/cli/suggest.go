@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/active/campaign"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model/trained"
 	"github.com/deup-screening/deup/suggest"
@@ -112,14 +113,14 @@ func checkExploreFlag(w float64) error {
 // suggestFromCampaign exports the open round or proposes one; explore < 0
 // keeps the campaign's explore weight.
 func suggestFromCampaign(ctx context.Context, env Env, dir string, batch int, acqName string, explore float64, out string) error {
-	l, c, err := openCampaign(dir)
+	l, c, err := campaign.Open(dir)
 	if err != nil {
 		return err
 	}
 	defer l.Close()
 	rd := c.Open()
 	if rd == nil {
-		s, _, err := campaignParts(c)
+		s, _, err := campaignScreens().Parts(c)
 		if err != nil {
 			return err
 		}
@@ -145,7 +146,7 @@ func suggestFromCampaign(ctx context.Context, env Env, dir string, batch int, ac
 	} else if batch != 0 || acqName != "" || explore >= 0 {
 		return fmt.Errorf("%w: round %d is already proposed (%d suggestions); export it without --batch/--acquisition/--explore, or import its results first", ErrUsage, rd.Index, len(rd.Suggestions))
 	}
-	rows := campaignSuggestions(c, rd)
+	rows := campaign.Suggestions(c, rd)
 	if err := suggest.WriteFile(out, rows); err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/active/campaign"
 	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/progress"
@@ -88,7 +89,7 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	}
 	if t.campaignDir != "" && in.screenDir == "" {
 		// The campaign's own screen ("" is the synthetic default for both).
-		l, c, err := openCampaign(t.campaignDir)
+		l, c, err := campaign.Open(t.campaignDir)
 		if err != nil {
 			return err
 		}
@@ -111,7 +112,7 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 		}
 	}
 	if t.campaignDir != "" {
-		tc, err := newTUICampaign(t.campaignDir, sc, in.kappa)
+		tc, err := campaign.NewTUI(t.campaignDir, sc, in.kappa, campaignScreens())
 		if err != nil {
 			return err
 		}

@@ -9,10 +9,10 @@ import (
 	"testing"
 
 	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/active/campaign"
 	"github.com/deup-screening/deup/active/ledger"
 	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/drugcomb"
-	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/tui"
 )
 
@@ -47,7 +47,7 @@ func TestTUICampaignLive(t *testing.T) {
 	for _, d := range []string{dirUI, dirCLI} {
 		mustRun(t, "campaign", "init", "--cell-line", cl, "--model", "deup-ridge", "--features", "identity", "--batch", "5", d)
 	}
-	tc, err := newTUICampaign(dirUI, sc, 1)
+	tc, err := campaign.NewTUI(dirUI, sc, 1, campaignScreens())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestTUICampaignLive(t *testing.T) {
 			t.Errorf("suggestion %d: UI %+v, CLI %+v", i, a, b)
 		}
 	}
-	l, c, err := openCampaign(dirUI)
+	l, c, err := campaign.Open(dirUI)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestTUICampaignRetrospective(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tc, err := newTUICampaign(dir, sc, 1)
+	tc, err := campaign.NewTUI(dir, sc, 1, campaignScreens())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestTUICampaignRetrospective(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l, c, err := openCampaign(dir)
+		l, c, err := campaign.Open(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -205,28 +205,7 @@ func TestTUICampaignScreen(t *testing.T) {
 	}
 	// The campaign's drugs followed by more (deup tui --drugs) are fine.
 	more := sc.WithDrugs([]drugcomb.Drug{{ID: "X1", Name: "extra", SMILES: "CCO"}})
-	if _, err := newTUICampaign(dir, more, 1); err != nil {
+	if _, err := campaign.NewTUI(dir, more, 1, campaignScreens()); err != nil {
 		t.Errorf("screen with extra drugs: %v", err)
-	}
-}
-
-// TestStageReporterEpochs: network epochs become progress reports of the
-// current stage, numbered by network.
-func TestStageReporterEpochs(t *testing.T) {
-	var log roundLog
-	r := &stageReporter{progress: log.add}
-	r.set("train (round 1, 30 pairs)")
-	r.epoch(model.Progress{Members: 1, Epoch: 1, MaxEpochs: 100, ValRMSE: 12.34})
-	r.epoch(model.Progress{Members: 1, Epoch: 40, MaxEpochs: 100, Done: true})
-	r.epoch(model.Progress{Members: 1, Epoch: 1, MaxEpochs: 100, ValRMSE: math.NaN()})
-	r.epoch(model.Progress{Member: 2, Members: 3, Epoch: 7, MaxEpochs: 50, ValRMSE: 9})
-	want := []tui.RoundProgress{
-		{Stage: "train (round 1, 30 pairs)"},
-		{Stage: "train (round 1, 30 pairs)", Done: 1, Total: 100, Detail: "network 1, epoch 1/100, val RMSE 12.3"},
-		{Stage: "train (round 1, 30 pairs)", Done: 1, Total: 100, Detail: "network 2, epoch 1/100"},
-		{Stage: "train (round 1, 30 pairs)", Done: 7, Total: 50, Detail: "member 3/3, epoch 7/50, val RMSE 9"},
-	}
-	if !slices.Equal(log.reports, want) {
-		t.Errorf("reports\n%+v\nwant\n%+v", log.reports, want)
 	}
 }

@@ -1,10 +1,9 @@
-package cli
+package campaign
 
 import (
 	"context"
 	"fmt"
 	"math"
-	"strings"
 	"sync"
 
 	"github.com/deup-screening/deup/active"
@@ -16,44 +15,34 @@ import (
 	"github.com/deup-screening/deup/tui/pairs"
 )
 
-// tuiCampaign runs the rounds of the campaign in dir for deup tui: it
+// TUI runs the rounds of the campaign in a directory for deup tui: it
 // implements tui.Campaign. Each Round opens the campaign's ledger (so
 // results imported meanwhile by 'deup campaign import-results' count, and
 // the ledger is not locked while the UI merely browses), advances it exactly
 // as 'deup campaign step' does, and closes it.
-type tuiCampaign struct {
-	dir   string
-	sc    *drugcomb.Screen // the screen the UI browses: the campaign's drugs first
-	kappa float64          // weight of sigma_epistemic in the table's acquisition column, when the campaign's is not UCB
+type TUI struct {
+	dir     string
+	sc      *drugcomb.Screen // the screen the UI browses: the campaign's drugs first
+	kappa   float64          // weight of sigma_epistemic in the table's acquisition column, when the campaign's is not UCB
+	screens Screens
 
 	mu sync.Mutex // one round at a time (an active.Campaign is not safe for concurrent use)
 }
 
-var _ tui.Campaign = (*tuiCampaign)(nil)
+var _ tui.Campaign = (*TUI)(nil)
 
-// newTUICampaign checks that the campaign in dir runs on sc (the same
-// drugs, in the same order, possibly followed by more, and the same cell
-// lines).
-func newTUICampaign(dir string, sc *drugcomb.Screen, kappa float64) (*tuiCampaign, error) {
-	l, c, err := openCampaign(dir)
+// NewTUI checks that the campaign in dir runs on sc (Screens.Same) and
+// returns its rounds for deup tui.
+func NewTUI(dir string, sc *drugcomb.Screen, kappa float64, screens Screens) (*TUI, error) {
+	l, c, err := Open(dir)
 	if err != nil {
 		return nil, err
 	}
 	l.Close()
-	if err := sameScreen(c.Config, sc); err != nil {
+	if err := screens.Same(c.Config, sc); err != nil {
 		return nil, err
 	}
-	return &tuiCampaign{dir: dir, sc: sc, kappa: kappa}, nil
-}
-
-// sameScreen reports whether the campaign's drugs and cell lines are those
-// of sc (extra drugs after the campaign's are allowed: deup tui --drugs
-// appends).
-func sameScreen(cfg active.Config, sc *drugcomb.Screen) error {
-	if err := active.CheckScreen(cfg, sc, true, true); err != nil {
-		return fmt.Errorf("%s: open it with the campaign's screen (%s)", strings.TrimPrefix(err.Error(), active.ErrScreenChanged.Error()+": "), screenLabel(cfg.Screen))
-	}
-	return nil
+	return &TUI{dir: dir, sc: sc, kappa: kappa, screens: screens}, nil
 }
 
 // Round implements tui.Campaign: it proposes the next round (training the
@@ -63,19 +52,19 @@ func sameScreen(cfg active.Config, sc *drugcomb.Screen) error {
 // whose round is still waiting for results runs nothing and says so. The
 // result's Source holds the round's predictions for every open candidate
 // and the screen's measured pairs; Marks are the suggestions.
-func (tc *tuiCampaign) Round(ctx context.Context, progress func(tui.RoundProgress)) (tui.RoundResult, error) {
+func (tc *TUI) Round(ctx context.Context, progress func(tui.RoundProgress)) (tui.RoundResult, error) {
 	tc.mu.Lock()
 	defer tc.mu.Unlock()
 	progress(tui.RoundProgress{Stage: "opening the campaign"})
-	l, c, err := openCampaign(tc.dir)
+	l, c, err := Open(tc.dir)
 	if err != nil {
 		return tui.RoundResult{}, err
 	}
 	defer l.Close()
-	if err := sameScreen(c.Config, tc.sc); err != nil {
+	if err := tc.screens.Same(c.Config, tc.sc); err != nil {
 		return tui.RoundResult{}, err
 	}
-	s, oracle, err := campaignParts(c)
+	s, oracle, err := tc.screens.Parts(c)
 	if err != nil {
 		return tui.RoundResult{}, err
 	}
@@ -105,8 +94,9 @@ func (tc *tuiCampaign) Round(ctx context.Context, progress func(tui.RoundProgres
 		res.Note = fmt.Sprintf("round %d: %d suggestions by %s recorded in the ledger and marked (B: batch, e: export); waiting for the lab's results",
 			rd.Index, len(rd.Suggestions), rd.ModelVersion)
 	} else {
+		_, best := rd.Summary()
 		res.Note = fmt.Sprintf("round %d: %d suggestions measured from the screen (best %.4g, best so far %.4g) and marked (B: batch)",
-			rd.Index, len(rd.Suggestions), roundBest(rd), c.Best())
+			rd.Index, len(rd.Suggestions), best, c.Best())
 	}
 	return res, nil
 }
@@ -114,7 +104,7 @@ func (tc *tuiCampaign) Round(ctx context.Context, progress func(tui.RoundProgres
 // result builds the UI's table from a proposal: the round's predictions on
 // every candidate of the pool, plus the screen's measured pairs, with the
 // suggestions marked.
-func (tc *tuiCampaign) result(c *active.Campaign, prop *active.Proposal) (tui.RoundResult, error) {
+func (tc *TUI) result(c *active.Campaign, prop *active.Proposal) (tui.RoundResult, error) {
 	bl, err := pairs.NewBuilder(tc.sc, len(prop.Pool), tc.kappa)
 	if err != nil {
 		return tui.RoundResult{}, err
@@ -144,12 +134,12 @@ func (tc *tuiCampaign) result(c *active.Campaign, prop *active.Proposal) (tui.Ro
 			return tui.RoundResult{}, fmt.Errorf("suggestion %s is not in the table", c.PairName(prop.Round.Suggestions[j].Pair))
 		}
 	}
-	return tui.RoundResult{Suggestions: campaignSuggestions(c, prop.Round), Source: tab, Marks: marks}, nil
+	return tui.RoundResult{Suggestions: Suggestions(c, prop.Round), Source: tab, Marks: marks}, nil
 }
 
-// campaignSuggestions converts a round's suggestions to the rows 'deup
-// suggest --campaign' exports.
-func campaignSuggestions(c *active.Campaign, rd *active.Round) []suggest.Suggestion {
+// Suggestions converts a round's suggestions to the rows 'deup suggest
+// --campaign' exports.
+func Suggestions(c *active.Campaign, rd *active.Round) []suggest.Suggestion {
 	rows := make([]suggest.Suggestion, 0, len(rd.Suggestions))
 	for _, s := range rd.Suggestions {
 		rows = append(rows, suggest.Suggestion{Rank: s.Rank, DrugA: c.Config.Drugs[s.Pair.A], DrugB: c.Config.Drugs[s.Pair.B],
@@ -222,10 +212,4 @@ type stagedPrefiller struct {
 func (s stagedPrefiller) Prefill(ctx context.Context, initial []active.Measurement, seed uint64) ([]deup.Example, error) {
 	s.r.set(fmt.Sprintf("prefill (Alg. 2 on %d initial pairs)", len(initial)))
 	return s.pf.Prefill(ctx, initial, seed)
-}
-
-// roundBest is the highest score measured in the round.
-func roundBest(rd *active.Round) float64 {
-	_, best := rd.Summary()
-	return best
 }

@@ -1,0 +1,153 @@
+// Package campaign keeps an active-learning campaign (package active) in a
+// directory: its ledger (package active/ledger), the source of truth, and
+// campaign.json, a human-readable copy of its configuration. It starts a
+// campaign (Init), opens one (Open), builds the surrogate and the oracle a
+// round needs from the campaign's screen (Screens), and runs rounds for
+// deup tui (TUI, an implementation of tui.Campaign).
+package campaign
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/active/ledger"
+	"github.com/deup-screening/deup/internal/atomicfile"
+)
+
+// Init starts the campaign of cfg in dir: a retrospective campaign without
+// a round count gets active.DefaultRetrospectiveRounds; a live campaign's
+// candidates come from the CSV file candidates (active.ReadCandidates)
+// when it is not "", else every unmeasured pair of lines; initN is the
+// initial set of a retrospective campaign (active.Start). Nothing is left
+// on disk when Init fails (Create).
+func Init(dir string, cfg active.Config, table active.TableOracle, initN int, lines []int, candidates string) (*active.Campaign, error) {
+	if cfg.Mode == active.Retrospective && cfg.Rounds == 0 {
+		cfg.Rounds = active.DefaultRetrospectiveRounds
+	}
+	var cands []active.Pair
+	if candidates != "" {
+		f, err := os.Open(candidates)
+		if err != nil {
+			return nil, err
+		}
+		cands, err = active.ReadCandidates(f, candidates, cfg, lines, table)
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	initial, cands, err := active.Start(cfg, table, initN, len(cfg.Drugs), lines, cands)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := active.NewEncoder(cfg); err != nil {
+		return nil, err
+	}
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	return Create(dir, cfg, initial, cands)
+}
+
+// Create creates the campaign directory dir with its ledger and
+// campaign.json. On an error it removes what it created: a refused init
+// leaves nothing on disk (a directory that existed before is kept, emptied
+// of the ledger it did not hold).
+func Create(dir string, cfg active.Config, initial []active.Measurement, cands []active.Pair) (c *active.Campaign, err error) {
+	_, statErr := os.Stat(dir)
+	existed := statErr == nil
+	ld := filepath.Join(dir, "ledger")
+	defer func() {
+		if err == nil {
+			return
+		}
+		if existed {
+			os.RemoveAll(ld)
+			os.Remove(filepath.Join(dir, "campaign.json"))
+		} else {
+			os.RemoveAll(dir)
+		}
+	}()
+	l, err := ledger.Open(ld)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Close()
+	if c, err = active.Create(l, cfg, initial, cands); err != nil {
+		return nil, err
+	}
+	if err := writeJSON(dir, cfg); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// CheckFree refuses a directory whose ledger holds events (a ledger left
+// empty by an init killed before its first event is not a campaign yet).
+func CheckFree(dir string) error {
+	ld := filepath.Join(dir, "ledger")
+	if _, err := os.Stat(ld); err != nil {
+		return nil
+	}
+	l, err := ledger.Open(ld)
+	if err != nil {
+		return err
+	}
+	n := len(l.Events())
+	l.Close()
+	if n > 0 {
+		return fmt.Errorf("%s already holds a campaign (%d events in its ledger): choose another directory, or continue it with deup campaign step %s", dir, n, dir)
+	}
+	return nil
+}
+
+// Open opens the ledger of the campaign in dir and replays it; the caller
+// closes the ledger. A campaign.json lost to a kill right after init's
+// ledger event is written again.
+func Open(dir string) (*ledger.Ledger, *active.Campaign, error) {
+	ld := filepath.Join(dir, "ledger")
+	if _, err := os.Stat(ld); err != nil {
+		if _, derr := os.Stat(dir); errors.Is(derr, fs.ErrNotExist) {
+			return nil, nil, fmt.Errorf("campaign directory %s does not exist: create the campaign with deup campaign init %s", dir, dir)
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return nil, nil, fmt.Errorf("%s is not a campaign directory (its ledger: %v): campaigns are created by deup campaign init DIR", dir, err)
+		}
+		return nil, nil, fmt.Errorf("%s is not a campaign directory (no ledger): campaigns are created by deup campaign init DIR", dir)
+	}
+	l, err := ledger.Open(ld)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := active.Load(l)
+	if err != nil {
+		l.Close()
+		return nil, nil, err
+	}
+	if _, err := os.Stat(filepath.Join(dir, "campaign.json")); errors.Is(err, fs.ErrNotExist) {
+		if err := writeJSON(dir, c.Config); err != nil {
+			l.Close()
+			return nil, nil, err
+		}
+	}
+	return l, c, nil
+}
+
+// writeJSON writes campaign.json, the human-readable copy of cfg (the
+// ledger's init event is the source of truth).
+func writeJSON(dir string, cfg active.Config) error {
+	b, err := json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(filepath.Join(dir, "campaign.json"), append(b, '\n'))
+}
