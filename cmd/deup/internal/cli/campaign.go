@@ -3,14 +3,12 @@ package cli
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -21,7 +19,6 @@ import (
 	"github.com/deup-screening/deup/active/simreport"
 	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/drugcomb"
-	"github.com/deup-screening/deup/internal/atomicfile"
 	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/internal/progress"
 )
@@ -54,13 +51,13 @@ func campaignScreens() campaign.Screens {
 }
 
 // campaignTable opens the campaign's screen (dir "" is the synthetic
-// default), resolves the score column and the cell line, and returns the
-// measured pairs as an oracle table. Pairs without a score are counted on
-// stderr, never dropped silently.
-func campaignTable(env Env, cmd, dir, score, cellLine string, cellLines ...string) (sc *drugcomb.Screen, si int, cl string, table active.TableOracle, err error) {
-	var left []string
-	if sc, left, err = campaignScreens().Structured(dir); err != nil {
-		return nil, 0, "", nil, err
+// default) and selects its score and cell lines (campaign.Select). Drugs
+// left out for want of a structure and pairs without a score are counted
+// on stderr, never dropped silently.
+func campaignTable(env Env, cmd, dir, score, cellLine, cellLines string) (*campaign.Table, error) {
+	sc, left, err := campaignScreens().Structured(dir)
+	if err != nil {
+		return nil, err
 	}
 	if len(left) > 0 {
 		fmt.Fprintf(env.Stderr, "deup campaign %s: %d of %d drugs have no usable structure and are left out with their pairs:\n", cmd, len(left), len(sc.Drugs)+len(left))
@@ -68,47 +65,18 @@ func campaignTable(env Env, cmd, dir, score, cellLine string, cellLines ...strin
 			fmt.Fprintf(env.Stderr, "  %s\n", l)
 		}
 	}
-	if si, err = scoreIndex(sc, score); err != nil {
-		return nil, 0, "", nil, err
+	t, err := campaign.Select(sc, score, cellLine, cellLines)
+	var se *campaign.SettingError
+	if errors.As(err, &se) {
+		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
 	}
-	var lines []string
-	if cl, lines, err = campaignLines(sc, cellLine, cellLines...); err != nil {
-		return nil, 0, "", nil, err
-	}
-	table, skipped, err := active.ScreenTableLines(sc, si, lines)
 	if err != nil {
-		return nil, 0, "", nil, err
+		return nil, err
 	}
-	if skipped > 0 {
-		fmt.Fprintf(env.Stderr, "deup campaign %s: %d pairs without a %s score left out\n", cmd, skipped, sc.ScoreNames[si])
+	if t.Skipped > 0 {
+		fmt.Fprintf(env.Stderr, "deup campaign %s: %d pairs without a %s score left out\n", cmd, t.Skipped, sc.ScoreNames[t.Score])
 	}
-	return sc, si, cl, table, nil
-}
-
-// campaignLines resolves --cell-line NAME or --cell-lines all|A,B,… (a
-// campaign across the lines of a panel): the label the commands print and
-// the names to keep.
-func campaignLines(sc *drugcomb.Screen, one string, many ...string) (string, []string, error) {
-	if len(many) == 0 || many[0] == "" {
-		cl, err := cellLineOf(sc, one)
-		return cl, []string{cl}, err
-	}
-	if one != "" {
-		return "", nil, fmt.Errorf("%w: --cell-line and --cell-lines: give one of them", ErrUsage)
-	}
-	var names []string
-	if many[0] != "all" {
-		names = splitList(many[0])
-	}
-	idx, err := active.CellLineIndices(sc, names)
-	if err != nil {
-		return "", nil, fmt.Errorf("%w: --cell-lines: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
-	}
-	names = names[:0]
-	for _, i := range idx {
-		names = append(names, sc.CellLines[i])
-	}
-	return strings.Join(names, ","), names, nil
+	return t, nil
 }
 
 // campaignLineFlags defines --cell-line, and --cell-lines and --per-line
@@ -197,15 +165,12 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	if err := campaignFromModel(env, o); err != nil {
 		return err
 	}
-	sc, si, cl, table, err := campaignTable(env, "init", o.screenDir, o.score, o.cellLine, o.cellLines)
+	t, err := campaignTable(env, "init", o.screenDir, o.score, o.cellLine, o.cellLines)
 	if err != nil {
 		return err
 	}
-	lineIdx, err := active.CellLineIndices(sc, strings.Split(cl, ","))
-	if err != nil {
-		return err
-	}
-	if o.perLine > 0 && len(lineIdx) < 2 {
+	sc := t.Screen
+	if o.perLine > 0 && len(t.Lines) < 2 {
 		return fmt.Errorf("%w: --per-line goes with --cell-lines all|A,B,… (a campaign across several cell lines)", ErrUsage)
 	}
 	abs := ""
@@ -220,15 +185,15 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	case o.mode == active.Live && o.initN != 0:
 		return fmt.Errorf("%w: --init is for retrospective campaigns (a live campaign starts from every measured pair)", ErrUsage)
 	}
-	c, err := campaign.Init(o.dir, active.Config{Mode: o.mode, Screen: abs, Score: sc.ScoreNames[si], Acquisition: o.acq, Model: o.modelName, Features: o.feat,
+	c, err := campaign.Init(o.dir, active.Config{Mode: o.mode, Screen: abs, Score: sc.ScoreNames[t.Score], Acquisition: o.acq, Model: o.modelName, Features: o.feat,
 		Batch: o.batch, Rounds: o.rounds, MaxPerDrug: o.perDrug, MaxPerLine: o.perLine, Explore: o.explore, Seed: o.seed, Drugs: sc.Drugs, CellLines: sc.CellLines},
-		table, o.initN, lineIdx, o.candidates)
+		t.Oracle, o.initN, t.Lines, o.candidates)
 	if err != nil {
 		return err
 	}
 	cfg := c.Config
 	fmt.Fprintf(env.Stdout, "campaign %s: %s mode on %s (%s, %s), %d initial pairs, %d candidates, batch %d, %s with %s, %s%s\n",
-		o.dir, cfg.Mode, screenLabel(cfg.Screen), cl, cfg.Score, c.Initial(), len(c.Pool()), cfg.Batch, cfg.Model, cfg.Acquisition, active.MaxPerDrugNote(cfg.MaxPerDrug), active.MaxPerLineNote(cfg.MaxPerLine))
+		o.dir, cfg.Mode, screenLabel(cfg.Screen), t.Label, cfg.Score, c.Initial(), len(c.Pool()), cfg.Batch, cfg.Model, cfg.Acquisition, active.MaxPerDrugNote(cfg.MaxPerDrug), active.MaxPerLineNote(cfg.MaxPerLine))
 	if cfg.Explore > 0 {
 		fmt.Fprintf(env.Stdout, "explore %g: each round ranks by (1 - %g) r(%s) + %g r(sigma_epistemic)\n", cfg.Explore, cfg.Explore, cfg.Acquisition, cfg.Explore)
 	}
@@ -263,45 +228,6 @@ func campaignFromModel(env Env, o *campaignInitFlags) error {
 	fmt.Fprintf(env.Stderr, "deup campaign init: screen %s, cell line %s, score %s from %s (%s, trained on %d pairs)\n",
 		screenLabel(o.screenDir), o.cellLine, o.score, o.fromModel, tm.Method.Name(), id.Pairs)
 	return nil
-}
-
-// perDrugFlag is --max-per-drug: unset means the default for the batch size
-// (active.DefaultMaxPerDrug), 0 means no cap.
-type perDrugFlag struct {
-	n   int
-	set bool
-}
-
-func (f *perDrugFlag) String() string {
-	if f == nil || !f.set {
-		return ""
-	}
-	return strconv.Itoa(f.n)
-}
-
-func (f *perDrugFlag) Set(s string) error {
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
-		return fmt.Errorf("want a whole number >= 0 (0: no cap), not %q", s)
-	}
-	f.n, f.set = n, true
-	return nil
-}
-
-// resolve returns the cap for a batch of b pairs.
-func (f *perDrugFlag) resolve(b int) int {
-	if f.set {
-		return f.n
-	}
-	return active.DefaultMaxPerDrug(b)
-}
-
-// maxPerDrugFlag defines --max-per-drug on fs, with the same default and
-// help in every command that selects a batch.
-func maxPerDrugFlag(fs *flag.FlagSet) *perDrugFlag {
-	f := &perDrugFlag{}
-	fs.Var(f, "max-per-drug", "diversity: no drug in more than `K` pairs of a batch (default max(2, ceil(batch/10)): 3 for 30; 0: no cap; suggest --campaign uses the campaign's)")
-	return f
 }
 
 func screenLabel(s string) string {
@@ -349,13 +275,10 @@ func runCampaignStep(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	open := c.Open()
-	tp := newTrainProgress(env.Stderr, fmt.Sprintf("round %d", len(c.Rounds())+1))
-	_, err = c.Step(ctx, active.WithTrainProgress(s, tp.epoch), oracle)
-	tp.finish()
+	r, err := stepRound(ctx, env, c, s, oracle)
 	if err != nil {
 		return err
 	}
-	r := c.Rounds()[len(c.Rounds())-1]
 	if open != nil {
 		fmt.Fprintf(env.Stdout, "round %d: measured the %d missing results\n", r.Index, len(r.Measured))
 	}
@@ -393,19 +316,15 @@ func runCampaignResume(ctx context.Context, env Env, args []string) error {
 			fmt.Fprintf(env.Stdout, "campaign complete: %d rounds\n", len(c.Rounds()))
 			return nil
 		}
-		tp := newTrainProgress(env.Stderr, fmt.Sprintf("round %d", len(c.Rounds())+1))
-		_, err := c.Step(ctx, active.WithTrainProgress(s, tp.epoch), nil)
-		tp.finish()
+		r, err := stepRound(ctx, env, c, s, nil)
 		if err != nil {
 			return err
 		}
-		r := c.Rounds()[len(c.Rounds())-1]
 		printRound(env.Stdout, c, r)
 		fmt.Fprintf(env.Stdout, "export it: deup suggest --campaign %s --out round%d.csv\n", dir, r.Index)
 		return nil
 	}
-	total := c.Config.Rounds
-	bar := progress.New(env.Stderr, "campaign", total)
+	bar := progress.New(env.Stderr, "campaign", c.Config.Rounds)
 	bar.Set(len(c.Rounds()))
 	for !c.Done() {
 		if err := ctx.Err(); err != nil {
@@ -416,10 +335,9 @@ func runCampaignResume(ctx context.Context, env Env, args []string) error {
 		}
 		r := c.Rounds()[len(c.Rounds())-1]
 		bar.Set(len(c.Rounds()), fmt.Sprintf("best %.4g", c.Best()))
-		if !r.Complete() {
-			continue
+		if r.Complete() {
+			printRound(env.Stdout, c, r)
 		}
-		printRound(env.Stdout, c, r)
 	}
 	el := bar.Finish()
 	fmt.Fprintf(env.Stdout, "campaign complete: %d rounds, %d pairs measured, best %.4g (%s)\n", len(c.Rounds()), len(c.Measured()), c.Best(), el.Round(time.Millisecond))
@@ -505,20 +423,19 @@ func runCampaignReport(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	defer l.Close()
-	var top map[active.Pair]bool
-	if c.Config.Mode == active.Retrospective {
-		t, err := campaignScreens().Oracle(c.Config)
-		if err != nil {
-			return err
-		}
-		top = active.TopFraction(t, 0.01)
+	rep, err := campaignScreens().Report(c)
+	if err != nil {
+		return err
 	}
-	rows := active.Report(c, top)
+	cfg := rep.Config
 	fmt.Fprintf(env.Stdout, "campaign %s: %s, %s with %s, batch %d; %d initial pairs (best %.4g), %d rounds, %d open candidates\n",
-		dir, c.Config.Mode, c.Config.Model, c.Config.Acquisition, c.Config.Batch, c.Initial(), active.BestOf(c.Measured()[:c.Initial()]), len(rows), len(c.Pool()))
+		dir, cfg.Mode, cfg.Model, cfg.Acquisition, cfg.Batch, rep.Initial, rep.InitialBest, len(rep.Rounds), rep.Open)
+	if cfg.Explore > 0 {
+		fmt.Fprintf(env.Stdout, "explore %g (set at init): each round ranks by (1 - %g) r(%s) + %g r(sigma_epistemic)\n", cfg.Explore, cfg.Explore, cfg.Acquisition, cfg.Explore)
+	}
 	tw := tabwriter.NewWriter(env.Stdout, 2, 4, 2, ' ', 0)
 	head := "round\tmeasured\tbest in round\tbest so far\tmean |y-mu|\tmean sigma_total"
-	if top != nil {
+	if rep.Top {
 		head += "\ttop-1% found"
 	}
 	fmt.Fprintln(tw, head+"\tmodel")
@@ -528,22 +445,16 @@ func runCampaignReport(ctx context.Context, env Env, args []string) error {
 		}
 		return fmt.Sprintf("%.4g", float64(*p))
 	}
-	for _, r := range rows {
+	for _, r := range rep.Rounds {
 		line := fmt.Sprintf("%d\t%d/%d\t%s\t%.4g\t%s\t%s", r.Round, r.Measured, r.Suggested, num(r.BestInRound), float64(r.BestSoFar), num(r.MeanAbsError), num(r.MeanSigmaTot))
-		if top != nil {
+		if rep.Top {
 			line += "\t" + num(r.TopFoundSoFar)
 		}
 		fmt.Fprintln(tw, line+"\t"+r.ModelVersion)
 	}
 	tw.Flush()
 	if *jsonOut != "" {
-		b, err := json.MarshalIndent(map[string]any{"config": c.Config, "initial": c.Initial(), "rounds": rows}, "", "  ")
-		if err != nil {
-			return err
-		}
-		if err := atomicfile.WriteFile(*jsonOut, append(b, '\n')); err != nil {
-			return err
-		}
+		return rep.WriteJSON(*jsonOut)
 	}
 	return nil
 }
@@ -632,11 +543,12 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	start := env.now()
-	sc, si, cl, table, err := campaignTable(env, "simulate", o.screenDir, o.score, o.cellLine, o.cellLines)
+	t, err := campaignTable(env, "simulate", o.screenDir, o.score, o.cellLine, o.cellLines)
 	if err != nil {
 		return err
 	}
-	if o.perLine > 0 && !strings.Contains(cl, ",") {
+	sc, cl, table := t.Screen, t.Label, t.Oracle
+	if o.perLine > 0 && len(t.Lines) < 2 {
 		return fmt.Errorf("%w: --per-line goes with --cell-lines all|A,B,… (a simulation across several cell lines)", ErrUsage)
 	}
 	n := o.initN
@@ -646,7 +558,7 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 	perDrugCap := o.perDrug.resolve(o.batch)
 	cfg := active.SimConfig{Init: n, Batch: o.batch, Rounds: o.rounds, MaxPerDrug: perDrugCap, MaxPerLine: o.perLine, Strategies: o.sts, Seeds: o.seeds,
 		Seed0: o.seed, TopFrac: o.topFrac, Features: o.feat, Workers: workerCount(o.workers), Explore: o.explore}
-	base := active.Config{Score: sc.ScoreNames[si], Drugs: sc.Drugs, CellLines: sc.CellLines}
+	base := active.Config{Score: sc.ScoreNames[t.Score], Drugs: sc.Drugs, CellLines: sc.CellLines}
 	if _, err := active.NewEncoder(active.Config{Features: o.feat, Drugs: sc.Drugs, CellLines: sc.CellLines}); err != nil {
 		return err
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"slices"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/active/campaign"
 	"github.com/deup-screening/deup/doseresp"
 )
 
@@ -32,16 +32,6 @@ func plateResults(path, score string, unit string, cfg active.Config) (io.Reader
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	var buf bytes.Buffer
-	ids, err := doseresp.WriteResults(&buf, scored, score, len(cfg.CellLines) > 1)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	block := func(line int) string {
-		if k := line - 2; k >= 0 && k < len(ids) {
-			return "block " + ids[k]
-		}
-		return ""
-	}
-	return &buf, block, rep, nil
+	r, block, err := campaign.PlateResults(scored, score, len(cfg.CellLines) > 1)
+	return r, block, rep, err
 }

@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
 
+	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/model"
 )
@@ -21,18 +23,26 @@ type trainProgress struct {
 	networks int
 }
 
-func newTrainProgress(w io.Writer, label string) *trainProgress {
-	return &trainProgress{w: w, label: label}
+// stepRound runs the next round of c (active.Campaign.Step) with a bar per
+// network it trains, and returns the round.
+func stepRound(ctx context.Context, env Env, c *active.Campaign, s active.Surrogate, oracle active.Oracle) (*active.Round, error) {
+	tp := &trainProgress{w: env.Stderr, label: fmt.Sprintf("round %d", len(c.Rounds())+1)}
+	_, err := c.Step(ctx, active.WithTrainProgress(s, tp.epoch), oracle)
+	tp.finish()
+	if err != nil {
+		return nil, err
+	}
+	return c.Rounds()[len(c.Rounds())-1], nil
 }
 
 // epoch is the active.WithTrainProgress callback.
 func (t *trainProgress) epoch(p model.Progress) {
 	if p.Done {
-		t.finishBar()
+		t.finish()
 		return
 	}
 	if t.bar == nil || (p.Members > 1 && p.Member != t.last.Member) {
-		t.finishBar()
+		t.finish()
 		t.networks++
 		label := fmt.Sprintf("%s network %d", t.label, t.networks)
 		if p.Members > 1 {
@@ -48,9 +58,9 @@ func (t *trainProgress) epoch(p model.Progress) {
 	t.bar.Set(p.Epoch, fmt.Sprintf("val-rmse %.3g", p.ValRMSE))
 }
 
-// finishBar ends the current bar at the epoch training stopped at (early
-// stopping ends before MaxEpochs).
-func (t *trainProgress) finishBar() {
+// finish ends the current bar, if any, at the epoch training stopped at
+// (early stopping ends before MaxEpochs).
+func (t *trainProgress) finish() {
 	if t.bar == nil {
 		return
 	}
@@ -58,6 +68,3 @@ func (t *trainProgress) finishBar() {
 	t.bar.Finish()
 	t.bar = nil
 }
-
-// finish ends the last bar, if any.
-func (t *trainProgress) finish() { t.finishBar() }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/deup-screening/deup/active"
 	"runtime"
+	"strconv"
 	"strings"
 )
 
@@ -115,4 +116,43 @@ const (
 func usageError(fs *flag.FlagSet, format string, args ...any) error {
 	fs.Usage()
 	return fmt.Errorf("%w: "+format, append([]any{ErrUsage}, args...)...)
+}
+
+// perDrugFlag is --max-per-drug: unset means the default for the batch size
+// (active.DefaultMaxPerDrug), 0 means no cap.
+type perDrugFlag struct {
+	n   int
+	set bool
+}
+
+func (f *perDrugFlag) String() string {
+	if f == nil || !f.set {
+		return ""
+	}
+	return strconv.Itoa(f.n)
+}
+
+func (f *perDrugFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return fmt.Errorf("want a whole number >= 0 (0: no cap), not %q", s)
+	}
+	f.n, f.set = n, true
+	return nil
+}
+
+// resolve returns the cap for a batch of b pairs.
+func (f *perDrugFlag) resolve(b int) int {
+	if f.set {
+		return f.n
+	}
+	return active.DefaultMaxPerDrug(b)
+}
+
+// maxPerDrugFlag defines --max-per-drug on fs, with the same default and
+// help in every command that selects a batch.
+func maxPerDrugFlag(fs *flag.FlagSet) *perDrugFlag {
+	f := &perDrugFlag{}
+	fs.Var(f, "max-per-drug", "diversity: no drug in more than `K` pairs of a batch (default max(2, ceil(batch/10)): 3 for 30; 0: no cap; suggest --campaign uses the campaign's)")
+	return f
 }

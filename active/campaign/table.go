@@ -1,0 +1,77 @@
+package campaign
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/drugcomb"
+)
+
+// SettingError is a campaign setting the screen refuses (a score or cell
+// line it does not have); Setting names it as deup's flags spell it
+// ("--score", "--cell-line", "--cell-lines").
+type SettingError struct {
+	Setting string
+	Err     error
+}
+
+func (e *SettingError) Error() string { return e.Setting + ": " + e.Err.Error() }
+
+func (e *SettingError) Unwrap() error { return e.Err }
+
+// Table is the measured part of a screen that a campaign runs on.
+type Table struct {
+	Screen *drugcomb.Screen
+	Score  int    // the score column
+	Lines  []int  // the campaign's cell lines: positions in Screen.CellLines
+	Label  string // their names, joined by commas
+	// Oracle holds the measured pairs of Lines on Score; Skipped counts
+	// those without a score, left out.
+	Oracle  active.TableOracle
+	Skipped int
+}
+
+// Select resolves the score column named score (sc.ScoreColumn's rule) and
+// the campaign's cell lines of sc: cellLine (sc.CellLineIndex's rule) when
+// cellLines is "", else the lines of a campaign across a panel, "all" or a
+// comma-separated list (active.CellLineIndices' rule, in the order given),
+// the two being exclusive; and returns the measured pairs. A refused
+// setting is a *SettingError.
+func Select(sc *drugcomb.Screen, score, cellLine, cellLines string) (*Table, error) {
+	si, err := sc.ScoreColumn(score)
+	if err != nil {
+		return nil, &SettingError{"--score", err}
+	}
+	t := &Table{Screen: sc, Score: si}
+	switch {
+	case cellLines == "":
+		ci, err := sc.CellLineIndex(cellLine)
+		if err != nil {
+			return nil, &SettingError{"--cell-line", err}
+		}
+		t.Lines = []int{ci}
+	case cellLine != "":
+		return nil, &SettingError{"--cell-line and --cell-lines", errors.New("give one of them")}
+	default:
+		var names []string // nil: every line
+		for _, n := range strings.Split(cellLines, ",") {
+			if n = strings.TrimSpace(n); n != "" && cellLines != "all" {
+				names = append(names, n)
+			}
+		}
+		if t.Lines, err = active.CellLineIndices(sc, names); err != nil {
+			return nil, &SettingError{"--cell-lines", errors.New(strings.TrimPrefix(err.Error(), "active: "))}
+		}
+	}
+	names := make([]string, len(t.Lines))
+	for i, l := range t.Lines {
+		names[i] = sc.CellLines[l]
+	}
+	t.Label = strings.Join(names, ",")
+	t.Oracle, t.Skipped, err = active.ScreenTableLines(sc, si, names)
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
