@@ -29,6 +29,9 @@
 //     in-memory store): Create, Load, Propose/ProposeWith, Record,
 //     CloseRound, Step. Simulate runs retrospective campaigns of several
 //     strategies and seeds; package active/simreport writes their report.
+//     Package active/campaign keeps a campaign in a directory (its ledger
+//     and campaign.json) and runs its rounds as the deup commands and deup
+//     tui do.
 //
 // # Interactive DEUP (paper Alg. 3 with the Alg. 2 pre-fill)
 //

@@ -42,11 +42,11 @@ func testConfig(sc *drugcomb.Screen, mode string) active.Config {
 
 func initCampaign(t *testing.T, dir string, cfg active.Config, sc *drugcomb.Screen, initN int) *active.Campaign {
 	t.Helper()
-	table, _, err := active.ScreenTable(sc, 0, sc.CellLines[0])
+	tab, err := Select(sc, "", sc.CellLines[0], "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := Init(dir, cfg, table, initN, []int{0}, "")
+	c, err := Init(dir, cfg, tab, initN, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,8 +122,11 @@ func TestInitRefused(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		table, _, _ := active.ScreenTable(sc, 0, sc.CellLines[0])
-		if _, err := Init(dir, cfg, table, 0, []int{0}, ""); err == nil {
+		tab, err := Select(sc, "", sc.CellLines[0], "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Init(dir, cfg, tab, 0, ""); err == nil {
 			t.Fatal("batch 0 accepted")
 		}
 		ents, err := os.ReadDir(dir)
@@ -238,5 +241,22 @@ func TestStageReporterEpochs(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("reports\n%+v\nwant\n%+v", got, want)
+	}
+}
+
+// TestInitScreenPath: the campaign records its screen as an absolute path
+// (it is reopened from other directories); "" stays the synthetic default.
+func TestInitScreenPath(t *testing.T) {
+	_, sc := synthScreens(t)
+	abs, err := filepath.Abs("some/screen")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ screen, want string }{{"some/screen", abs}, {"", ""}} {
+		cfg := testConfig(sc, active.Live)
+		cfg.Screen = tc.screen
+		if c := initCampaign(t, filepath.Join(t.TempDir(), "c"), cfg, sc, 0); c.Config.Screen != tc.want {
+			t.Errorf("screen %q recorded as %q, want %q", tc.screen, c.Config.Screen, tc.want)
+		}
 	}
 }

@@ -1,7 +1,7 @@
 // Package campaign keeps an active-learning campaign (package active) in a
 // directory: its ledger (package active/ledger), the source of truth, and
 // campaign.json, a human-readable copy of its configuration. It starts a
-// campaign (Init), opens one (Open), builds the surrogate and the oracle a
+// campaign (Select, Init, FromModel), opens one (Open), builds the surrogate and the oracle a
 // round needs from the campaign's screen (Screens), and runs rounds for
 // deup tui (TUI, an implementation of tui.Campaign).
 package campaign
@@ -19,13 +19,25 @@ import (
 	"github.com/deup-screening/deup/internal/atomicfile"
 )
 
-// Init starts the campaign of cfg in dir: a retrospective campaign without
-// a round count gets active.DefaultRetrospectiveRounds; a live campaign's
-// candidates come from the CSV file candidates (active.ReadCandidates)
-// when it is not "", else every unmeasured pair of lines; initN is the
-// initial set of a retrospective campaign (active.Start). Nothing is left
-// on disk when Init fails (Create).
-func Init(dir string, cfg active.Config, table active.TableOracle, initN int, lines []int, candidates string) (*active.Campaign, error) {
+// Init starts the campaign of cfg in dir on the measured pairs t (Select):
+// the campaign's score, drugs and cell lines are t's, its screen the
+// absolute path of cfg.Screen ("" stays: the synthetic default). A
+// retrospective campaign without a round count gets
+// active.DefaultRetrospectiveRounds; a live campaign's candidates come from
+// the CSV file candidates (active.ReadCandidates) when it is not "", else
+// every unmeasured pair of t's lines; initN is the initial set of a
+// retrospective campaign (active.Start). Nothing is left on disk when Init
+// fails (Create).
+func Init(dir string, cfg active.Config, t *Table, initN int, candidates string) (*active.Campaign, error) {
+	sc := t.Screen
+	cfg.Score, cfg.Drugs, cfg.CellLines = sc.ScoreNames[t.Score], sc.Drugs, sc.CellLines
+	if cfg.Screen != "" {
+		abs, err := filepath.Abs(cfg.Screen)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Screen = abs
+	}
 	if cfg.Mode == active.Retrospective && cfg.Rounds == 0 {
 		cfg.Rounds = active.DefaultRetrospectiveRounds
 	}
@@ -35,13 +47,13 @@ func Init(dir string, cfg active.Config, table active.TableOracle, initN int, li
 		if err != nil {
 			return nil, err
 		}
-		cands, err = active.ReadCandidates(f, candidates, cfg, lines, table)
+		cands, err = active.ReadCandidates(f, candidates, cfg, t.Lines, t.Oracle)
 		f.Close()
 		if err != nil {
 			return nil, err
 		}
 	}
-	initial, cands, err := active.Start(cfg, table, initN, len(cfg.Drugs), lines, cands)
+	initial, cands, err := active.Start(cfg, t.Oracle, initN, len(cfg.Drugs), t.Lines, cands)
 	if err != nil {
 		return nil, err
 	}

@@ -1,18 +1,22 @@
 package campaign
 
 import (
-	"io"
 	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/doseresp"
+	"github.com/deup-screening/deup/drugcomb"
 )
 
-// TestPlateResults: two scored blocks become a two-row results table whose
-// score is each block's summary (the Bliss mean here), and lines 2 and 3 of
-// the table name their blocks.
+// TestPlateResults: two scored blocks become two results whose score is
+// each block's summary (the Bliss mean here), lines 2 and 3 of the table,
+// which name their blocks.
 func TestPlateResults(t *testing.T) {
 	f := func(x, e float64) float64 { return 100 / (1 + math.Pow(x/e, -1.2)) }
 	conc := []float64{0, 0.3, 1, 3}
@@ -29,30 +33,66 @@ func TestPlateResults(t *testing.T) {
 		blocks = append(blocks, b)
 	}
 	scored := doseresp.ScoreAll(blocks, doseresp.Options{}, nil)
-	r, block, err := PlateResults(scored, "bliss", false)
+	cfg := active.Config{Score: "bliss", CellLines: []string{"A"}}
+	for i := range 4 {
+		cfg.Drugs = append(cfg.Drugs, drugcomb.Drug{ID: "d" + strconv.Itoa(i)})
+	}
+	rs, block, err := PlateResults(scored, "plates.csv", "bliss", cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := io.ReadAll(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	if len(lines) != 3 || lines[0] != "drug_a,drug_b,score" {
-		t.Fatalf("table %q, want a header and 2 rows", lines)
+	if len(rs) != 2 {
+		t.Fatalf("%d results, want 2", len(rs))
 	}
 	for k, s := range scored {
 		if s.Err != nil {
 			t.Fatal(s.Err)
 		}
-		want := "d" + strconv.Itoa(2*k) + ",d" + strconv.Itoa(2*k+1) + "," + strconv.FormatFloat(s.Result.Summary.Bliss, 'g', -1, 64)
-		if lines[k+1] != want {
-			t.Errorf("row %d %q, want %q", k+1, lines[k+1], want)
+		want := active.Result{Measurement: active.Measurement{Pair: active.NewPair(2*k, 2*k+1, 0), Y: s.Result.Summary.Bliss}, Line: k + 2}
+		if rs[k] != want {
+			t.Errorf("result %d %+v, want %+v", k, rs[k], want)
 		}
 	}
 	for line, want := range map[int]string{1: "", 2: "block B1", 3: "block B2", 4: ""} {
 		if got := block(line); got != want {
 			t.Errorf("line %d: %q, want %q", line, got, want)
+		}
+	}
+	// A campaign without these drugs refuses the table, by line.
+	cfg.Drugs = cfg.Drugs[:2]
+	if _, _, err := PlateResults(scored, "plates.csv", "bliss", cfg); err == nil || !strings.Contains(err.Error(), "line 2 is the first block") || !strings.Contains(err.Error(), ":3:") {
+		t.Errorf("unknown drugs: %v", err)
+	}
+}
+
+// TestReadResults: a results file is read by name; a refusal says the
+// ledger is unchanged.
+func TestReadResults(t *testing.T) {
+	cfg := active.Config{Score: "zip", CellLines: []string{"A"}, Drugs: []drugcomb.Drug{{ID: "d0"}, {ID: "d1"}, {ID: "d2"}}}
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, text string
+		want       []active.Result
+		wantErr    string
+	}{
+		{"good", "drug_a,drug_b,zip\nd0,d1,1.5\nd2,d0,-2\n", []active.Result{
+			{Measurement: active.Measurement{Pair: active.NewPair(0, 1, 0), Y: 1.5}, Line: 2},
+			{Measurement: active.Measurement{Pair: active.NewPair(0, 2, 0), Y: -2}, Line: 3}}, ""},
+		{"unknown drug", "drug_a,drug_b,zip\nd0,d9,1\n", nil, "results refused, ledger unchanged:\n"},
+	} {
+		path := filepath.Join(dir, tc.name+".csv")
+		if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rs, err := ReadResults(path, cfg)
+		if tc.wantErr != "" {
+			if err == nil || !strings.HasPrefix(err.Error(), tc.wantErr) {
+				t.Errorf("%s: %v, want %q", tc.name, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(rs, tc.want) {
+			t.Errorf("%s: %+v (%v), want %+v", tc.name, rs, err, tc.want)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/model/trained"
 )
 
 // SettingError is a campaign setting the screen refuses (a score or cell
@@ -74,4 +75,25 @@ func Select(sc *drugcomb.Screen, score, cellLine, cellLines string) (*Table, err
 		return nil, err
 	}
 	return t, nil
+}
+
+// FromModel returns the screen directory, cell line and score of a
+// campaign on the screen a model was trained on (id), where dir, cellLine
+// and score (the settings given, "" when not) do not say otherwise: the
+// model's screen when dir is "", and on that screen the model's cell line
+// and score.
+func FromModel(id trained.Screen, dir, cellLine, score string) (string, string, string) {
+	if dir == "" && !id.Synthetic() {
+		dir = id.Dir
+	}
+	if dir != id.Dir {
+		return dir, cellLine, score
+	}
+	if cellLine == "" {
+		cellLine = id.CellLine
+	}
+	if score == "" {
+		score = id.Score
+	}
+	return dir, cellLine, score
 }

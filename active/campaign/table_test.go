@@ -8,6 +8,7 @@ import (
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/model/trained"
 )
 
 // panelScreen is a screen of 3 drugs on 3 cell lines: every pair measured
@@ -69,5 +70,31 @@ func TestSelect(t *testing.T) {
 				t.Errorf("pair d0+d1 on line %d: %v, want its zip score %d", tc.wantLines[0], y, 10*tc.wantLines[0]+1)
 			}
 		})
+	}
+}
+
+// TestFromModel: a campaign runs on the model's screen, cell line and score
+// unless the settings name others; on another screen only the directory
+// given counts.
+func TestFromModel(t *testing.T) {
+	id := trained.Screen{Dir: "/s/pc3", CellLine: "PC-3", Score: "loewe"}
+	synth := trained.Screen{CellLine: "SYNTH-1", Score: "synergy"}
+	for _, tc := range []struct {
+		name                       string
+		id                         trained.Screen
+		dir, cellLine, score       string
+		wantDir, wantLine, wantSco string
+	}{
+		{"all from the model", id, "", "", "", "/s/pc3", "PC-3", "loewe"},
+		{"the score given", id, "", "", "zip", "/s/pc3", "PC-3", "zip"},
+		{"the same screen named", id, "/s/pc3", "DU-145", "", "/s/pc3", "DU-145", "loewe"},
+		{"another screen", id, "/s/other", "", "", "/s/other", "", ""},
+		{"the synthetic default", synth, "", "", "", "", "SYNTH-1", "synergy"},
+		{"a screen instead of the synthetic default", synth, "/s/pc3", "", "", "/s/pc3", "", ""},
+	} {
+		dir, cl, sco := FromModel(tc.id, tc.dir, tc.cellLine, tc.score)
+		if dir != tc.wantDir || cl != tc.wantLine || sco != tc.wantSco {
+			t.Errorf("%s: %q %q %q, want %q %q %q", tc.name, dir, cl, sco, tc.wantDir, tc.wantLine, tc.wantSco)
+		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -93,11 +92,9 @@ var campaignInitDesc string
 
 // campaignInitFlags are deup campaign init's flags, parsed and checked.
 type campaignInitFlags struct {
-	dir, screenDir, mode, cellLine, score, candidates, acq, modelName, feat, fromModel string
-	cellLines                                                                          string
-	initN, batch, rounds, perDrug, perLine                                             int
-	seed                                                                               uint64
-	explore                                                                            float64
+	dir, screenDir, cellLine, cellLines, score, candidates, fromModel string
+	initN                                                             int
+	cfg                                                               active.Config // the settings the flags give
 }
 
 func parseCampaignInitFlags(env Env, args []string) (*campaignInitFlags, error) {
@@ -117,24 +114,19 @@ func parseCampaignInitFlags(env Env, args []string) (*campaignInitFlags, error) 
 	perDrug := maxPerDrugFlag(fs)
 	seed := seedFlag(fs, "seed of the initial set, the models and the random draws")
 	fromModel := fs.String("from-model", "", "model file from deup train: the campaign runs on the screen, cell line and score it was trained on (unless --screen, --cell-line, --score say otherwise)")
-	pos, err := parseArgs(fs, args)
+	pos, err := parseWant(fs, args, 1, 1)
 	if err != nil {
-		return nil, err
-	}
-	if err := wantArgs(fs, pos, 1, 1); err != nil {
 		return nil, err
 	}
 	// Every flag value is checked before anything is announced or created.
 	if err := needFile("--candidates", *candidates, pairsWhat); err != nil {
 		return nil, err
 	}
+	if err := checkMins(minFlag{"batch", *batch, 1, "at least 1 suggestion per round"}, minFlag{"rounds", *rounds, 0, "0 (no limit) or more"},
+		minFlag{"init", *initN, 0, "0 (10% of the screen) or more"}); err != nil {
+		return nil, err
+	}
 	switch {
-	case *batch < 1:
-		return nil, fmt.Errorf("%w: --batch %d: want at least 1 suggestion per round", ErrUsage, *batch)
-	case *rounds < 0:
-		return nil, fmt.Errorf("%w: --rounds %d: want 0 (no limit) or more", ErrUsage, *rounds)
-	case *initN < 0:
-		return nil, fmt.Errorf("%w: --init %d: want 0 (10%% of the screen) or more", ErrUsage, *initN)
 	case *mode != active.Live && *mode != active.Retrospective:
 		return nil, fmt.Errorf("%w: --mode %q: want live or retrospective", ErrUsage, *mode)
 	case *perLine < 0:
@@ -152,9 +144,10 @@ func parseCampaignInitFlags(env Env, args []string) (*campaignInitFlags, error) 
 	if err := campaign.CheckFree(pos[0]); err != nil {
 		return nil, err
 	}
-	return &campaignInitFlags{dir: pos[0], screenDir: *screenDir, mode: *mode, cellLine: *cellLine, score: *score, candidates: *candidates, acq: *acq,
-		modelName: *modelName, feat: *feat, fromModel: *fromModel, initN: *initN, batch: *batch, rounds: *rounds, perDrug: perDrug.resolve(*batch), seed: *seed,
-		cellLines: *cellLines, perLine: *perLine, explore: *explore}, nil
+	cfg := active.Config{Mode: *mode, Acquisition: *acq, Model: *modelName, Features: *feat, Batch: *batch, Rounds: *rounds,
+		MaxPerDrug: perDrug.resolve(*batch), MaxPerLine: *perLine, Explore: *explore, Seed: *seed}
+	return &campaignInitFlags{dir: pos[0], screenDir: *screenDir, cellLine: *cellLine, cellLines: *cellLines, score: *score, candidates: *candidates,
+		fromModel: *fromModel, initN: *initN, cfg: cfg}, nil
 }
 
 func runCampaignInit(ctx context.Context, env Env, args []string) error {
@@ -169,25 +162,17 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	sc := t.Screen
-	if o.perLine > 0 && len(t.Lines) < 2 {
+	if o.cfg.MaxPerLine > 0 && len(t.Lines) < 2 {
 		return fmt.Errorf("%w: --per-line goes with --cell-lines all|A,B,… (a campaign across several cell lines)", ErrUsage)
 	}
-	abs := ""
-	if o.screenDir != "" {
-		if abs, err = filepath.Abs(o.screenDir); err != nil {
-			return err
-		}
-	}
 	switch {
-	case o.mode == active.Retrospective && o.candidates != "":
+	case o.cfg.Mode == active.Retrospective && o.candidates != "":
 		return fmt.Errorf("%w: --candidates is for live campaigns (a retrospective campaign's candidates are the screen's pairs)", ErrUsage)
-	case o.mode == active.Live && o.initN != 0:
+	case o.cfg.Mode == active.Live && o.initN != 0:
 		return fmt.Errorf("%w: --init is for retrospective campaigns (a live campaign starts from every measured pair)", ErrUsage)
 	}
-	c, err := campaign.Init(o.dir, active.Config{Mode: o.mode, Screen: abs, Score: sc.ScoreNames[t.Score], Acquisition: o.acq, Model: o.modelName, Features: o.feat,
-		Batch: o.batch, Rounds: o.rounds, MaxPerDrug: o.perDrug, MaxPerLine: o.perLine, Explore: o.explore, Seed: o.seed, Drugs: sc.Drugs, CellLines: sc.CellLines},
-		t.Oracle, o.initN, t.Lines, o.candidates)
+	o.cfg.Screen = o.screenDir // --from-model's when not given
+	c, err := campaign.Init(o.dir, o.cfg, t, o.initN, o.candidates)
 	if err != nil {
 		return err
 	}
@@ -213,20 +198,9 @@ func campaignFromModel(env Env, o *campaignInitFlags) error {
 	if tm.Meta == nil {
 		return errNoMeta(o.fromModel, "--screen DIR")
 	}
-	id := tm.Meta.Screen
-	if o.screenDir == "" && !id.Synthetic() {
-		o.screenDir = id.Dir
-	}
-	if o.screenDir == id.Dir {
-		if o.cellLine == "" {
-			o.cellLine = id.CellLine
-		}
-		if o.score == "" {
-			o.score = id.Score
-		}
-	}
+	o.screenDir, o.cellLine, o.score = campaign.FromModel(tm.Meta.Screen, o.screenDir, o.cellLine, o.score)
 	fmt.Fprintf(env.Stderr, "deup campaign init: screen %s, cell line %s, score %s from %s (%s, trained on %d pairs)\n",
-		screenLabel(o.screenDir), o.cellLine, o.score, o.fromModel, tm.Method.Name(), id.Pairs)
+		screenLabel(o.screenDir), o.cellLine, o.score, o.fromModel, tm.Method.Name(), tm.Meta.Screen.Pairs)
 	return nil
 }
 
@@ -326,18 +300,14 @@ func runCampaignResume(ctx context.Context, env Env, args []string) error {
 	}
 	bar := progress.New(env.Stderr, "campaign", c.Config.Rounds)
 	bar.Set(len(c.Rounds()))
-	for !c.Done() {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if _, err := c.Step(ctx, s, oracle); err != nil {
-			return err
-		}
-		r := c.Rounds()[len(c.Rounds())-1]
+	err = campaign.Run(ctx, c, s, oracle, func(r *active.Round) {
 		bar.Set(len(c.Rounds()), fmt.Sprintf("best %.4g", c.Best()))
 		if r.Complete() {
 			printRound(env.Stdout, c, r)
 		}
+	})
+	if err != nil {
+		return err
 	}
 	el := bar.Finish()
 	fmt.Fprintf(env.Stdout, "campaign complete: %d rounds, %d pairs measured, best %.4g (%s)\n", len(c.Rounds()), len(c.Measured()), c.Best(), el.Round(time.Millisecond))
@@ -369,31 +339,15 @@ func runCampaignImport(ctx context.Context, env Env, args []string) error {
 	if rd == nil {
 		return errors.New("no round is waiting for results (run 'deup campaign step' or 'deup suggest --campaign' first)")
 	}
-	var in io.Reader
+	var rs []active.Result
 	var where func(int) string
 	if *plates {
-		r, blk, rep, err := plateResults(pos[1], *plateScore, *plateUnit, c.Config)
-		if err != nil {
-			return err
-		}
-		if err := rep.WriteText(env.Stdout); err != nil {
-			return err
-		}
-		in, where = r, blk
+		rs, where, err = plateResults(env, pos[1], *plateScore, *plateUnit, c.Config)
 	} else {
-		f, err := os.Open(pos[1])
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		in = f
+		rs, err = campaign.ReadResults(pos[1], c.Config)
 	}
-	rs, err := active.ParseResults(in, pos[1], c.Config)
 	if err != nil {
-		if *plates {
-			return fmt.Errorf("results refused, ledger unchanged (lines of the scored blocks: line 2 is the first block):\n%w", err)
-		}
-		return fmt.Errorf("results refused, ledger unchanged:\n%w", err)
+		return err
 	}
 	if err := campaign.Record(c, rs, pos[1], where); err != nil {
 		return err
@@ -464,14 +418,8 @@ var campaignSimulateDesc string
 
 // simulateFlags are deup campaign simulate's flags, parsed and checked.
 type simulateFlags struct {
-	screenDir, cellLine, score, feat, out string
-	cellLines                             string
-	initN, batch, rounds, seeds, workers  int
-	perLine                               int
-	perDrug                               *perDrugFlag
-	seed                                  uint64
-	topFrac, explore                      float64
-	sts                                   []active.Strategy
+	screenDir, cellLine, cellLines, score, out string
+	cfg                                        active.SimConfig // the settings the flags give
 }
 
 func parseSimulateFlags(env Env, args []string) (*simulateFlags, error) {
@@ -491,16 +439,11 @@ func parseSimulateFlags(env Env, args []string) (*simulateFlags, error) {
 	topFrac := fs.Float64("top-frac", 0.01, "fraction of the best pairs counted as found (RECOVER: 0.01)")
 	workers := workersFlag(fs, 0, "runs")
 	out := fs.String("out", "", "output directory")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return nil, err
-	}
-	if err := wantArgs(fs, pos, 0, 0); err != nil {
+	if _, err := parseWant(fs, args, 0, 0); err != nil {
 		return nil, err
 	}
 	if *out == "" {
-		fs.Usage()
-		return nil, fmt.Errorf("%w: deup campaign simulate: --out is required", ErrUsage)
+		return nil, usageError(fs, "deup campaign simulate: --out is required")
 	}
 	// Every flag value is checked before anything is announced or written.
 	if !(*topFrac > 0 && *topFrac < 1) {
@@ -509,30 +452,20 @@ func parseSimulateFlags(env Env, args []string) (*simulateFlags, error) {
 	if err := checkExploreFlag(*explore); err != nil {
 		return nil, err
 	}
-	for _, c := range []struct {
-		name   string
-		v, min int
-		want   string
-	}{
-		{"seeds", *seeds, 1, "at least 1 run per strategy"},
-		{"batch", *batch, 1, "at least 1 pair per round"},
-		{"rounds", *rounds, 1, "at least 1 round"},
-		{"init", *initN, 0, "0 (10% of the screen) or more"},
-		{"workers", *workers, 0, "0 (one per CPU) or more"},
-		{"per-line", *perLine, 0, "N ≥ 0 (0: no cap)"},
-	} {
-		if c.v < c.min {
-			return nil, fmt.Errorf("%w: --%s %d: want %s", ErrUsage, c.name, c.v, c.want)
-		}
+	if err := checkMins(minFlag{"seeds", *seeds, 1, "at least 1 run per strategy"}, minFlag{"batch", *batch, 1, "at least 1 pair per round"},
+		minFlag{"rounds", *rounds, 1, "at least 1 round"}, minFlag{"init", *initN, 0, "0 (10% of the screen) or more"},
+		minFlag{"workers", *workers, 0, "0 (one per CPU) or more"}, minFlag{"per-line", *perLine, 0, "N ≥ 0 (0: no cap)"}); err != nil {
+		return nil, err
 	}
-	o := &simulateFlags{screenDir: *screenDir, cellLine: *cellLine, score: *score, feat: *feat, out: *out, initN: *initN, batch: *batch, rounds: *rounds,
-		seeds: *seeds, workers: *workers, perDrug: perDrug, seed: *seed, topFrac: *topFrac, cellLines: *cellLines, perLine: *perLine, explore: *explore}
+	o := &simulateFlags{screenDir: *screenDir, cellLine: *cellLine, cellLines: *cellLines, score: *score, out: *out, cfg: active.SimConfig{Init: *initN,
+		Batch: *batch, Rounds: *rounds, MaxPerDrug: perDrug.resolve(*batch), MaxPerLine: *perLine, Seeds: *seeds, Seed0: *seed, TopFrac: *topFrac,
+		Features: *feat, Workers: workerCount(*workers), Explore: *explore}}
 	for _, n := range strings.Split(*acqs, ",") {
 		st, err := active.ParseStrategy(strings.TrimSpace(n))
 		if err != nil {
 			return nil, fmt.Errorf("%w: --acquisition: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
 		}
-		o.sts = append(o.sts, st)
+		o.cfg.Strategies = append(o.cfg.Strategies, st)
 	}
 	return o, nil
 }
@@ -547,30 +480,22 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	sc, cl, table := t.Screen, t.Label, t.Oracle
-	if o.perLine > 0 && len(t.Lines) < 2 {
+	if o.cfg.MaxPerLine > 0 && len(t.Lines) < 2 {
 		return fmt.Errorf("%w: --per-line goes with --cell-lines all|A,B,… (a simulation across several cell lines)", ErrUsage)
 	}
-	n := o.initN
-	if n == 0 {
-		n = active.DefaultInit(len(table))
-	}
-	perDrugCap := o.perDrug.resolve(o.batch)
-	cfg := active.SimConfig{Init: n, Batch: o.batch, Rounds: o.rounds, MaxPerDrug: perDrugCap, MaxPerLine: o.perLine, Strategies: o.sts, Seeds: o.seeds,
-		Seed0: o.seed, TopFrac: o.topFrac, Features: o.feat, Workers: workerCount(o.workers), Explore: o.explore}
-	base := active.Config{Score: sc.ScoreNames[t.Score], Drugs: sc.Drugs, CellLines: sc.CellLines}
-	if _, err := active.NewEncoder(active.Config{Features: o.feat, Drugs: sc.Drugs, CellLines: sc.CellLines}); err != nil {
+	cfg, err := t.SimConfig(o.cfg)
+	if err != nil {
 		return err
 	}
-	top := active.TopFraction(table, o.topFrac)
+	top := active.TopFraction(t.Oracle, cfg.TopFrac)
 	fmt.Fprintf(env.Stderr, "simulating %d strategies x %d seeds x %d rounds on %s (%s, %d pairs, top %g%% = %d pairs), %d initial, batch %d, %s%s\n",
-		len(o.sts), o.seeds, o.rounds, screenLabel(o.screenDir), cl, len(table), 100*o.topFrac, len(top), n, o.batch, active.MaxPerDrugNote(perDrugCap), active.MaxPerLineNote(o.perLine))
-	if o.explore > 0 {
-		fmt.Fprintf(env.Stderr, "explore %g: every strategy but random ranks by (1 - %g) r(acquisition) + %g r(sigma_epistemic)\n", o.explore, o.explore, o.explore)
+		len(cfg.Strategies), cfg.Seeds, cfg.Rounds, screenLabel(o.screenDir), t.Label, len(t.Oracle), 100*cfg.TopFrac, len(top), cfg.Init, cfg.Batch, active.MaxPerDrugNote(cfg.MaxPerDrug), active.MaxPerLineNote(cfg.MaxPerLine))
+	if cfg.Explore > 0 {
+		fmt.Fprintf(env.Stderr, "explore %g: every strategy but random ranks by (1 - %g) r(acquisition) + %g r(sigma_epistemic)\n", cfg.Explore, cfg.Explore, cfg.Explore)
 	}
-	bar := progress.New(env.Stderr, "simulate", len(o.sts)*o.seeds*o.rounds)
+	bar := progress.New(env.Stderr, "simulate", len(cfg.Strategies)*cfg.Seeds*cfg.Rounds)
 	done := 0
-	traces, err := active.Simulate(ctx, table, base, cfg, func(p active.SimProgress) {
+	rep, traces, err := t.Simulate(ctx, cfg, func(p active.SimProgress) {
 		done++
 		bar.Set(done, fmt.Sprintf("%s seed %d round %d", p.Strategy, p.Seed, p.Round))
 	})
@@ -578,16 +503,14 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	bar.Finish()
-	rep := simreport.Build(traces, cfg)
-	rep.Screen, rep.CellLine, rep.Pairs, rep.TopPairs = screenLabel(o.screenDir), cl, len(table), len(top)
-	rep.WallSeconds = jsonfloat.Float(env.since(start).Seconds())
-	title := fmt.Sprintf("%s %s", filepath.Base(screenLabel(o.screenDir)), cl)
+	rep.Screen, rep.TopPairs, rep.WallSeconds = screenLabel(o.screenDir), len(top), jsonfloat.Float(env.since(start).Seconds())
+	title := fmt.Sprintf("%s %s", filepath.Base(screenLabel(o.screenDir)), t.Label)
 	if err := simreport.WriteAll(o.out, rep, traces, title); err != nil {
 		return err
 	}
-	printSimulation(env, rep, traces, o.rounds)
+	printSimulation(env, rep, traces, cfg.Rounds)
 	fmt.Fprintf(env.Stdout, "(mean ± standard error over %d seeds after %d rounds; %d of %d pairs measured)\nwrote %s/{report.json,runs.csv,summary.csv,simulation.png,simulation.svg} in %s\n",
-		o.seeds, o.rounds, rep.Measured[o.rounds], len(table), o.out, env.since(start).Round(time.Millisecond))
+		cfg.Seeds, cfg.Rounds, rep.Measured[cfg.Rounds], len(t.Oracle), o.out, env.since(start).Round(time.Millisecond))
 	return nil
 }
 

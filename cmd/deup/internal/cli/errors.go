@@ -12,7 +12,7 @@ import (
 // Errors a user can act on: every error Main prints names the file it is
 // about and what to do, never only an internal package's name. Commands
 // check the files named on the command line before they start (needFile,
-// needOutDir, and openScreen, openModel, openCampaign); userMessage removes
+// needOutDir, and openScreen, openModel, campaign.Open); userMessage removes
 // the package prefixes that the libraries' errors carry
 // ("drugcomb: open: ...") from whatever else reaches Main.
 

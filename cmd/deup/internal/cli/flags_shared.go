@@ -156,3 +156,21 @@ func maxPerDrugFlag(fs *flag.FlagSet) *perDrugFlag {
 	fs.Var(f, "max-per-drug", "diversity: no drug in more than `K` pairs of a batch (default max(2, ceil(batch/10)): 3 for 30; 0: no cap; suggest --campaign uses the campaign's)")
 	return f
 }
+
+// minFlag is an integer flag's value and its least value, for checkMins.
+type minFlag struct {
+	name   string // the flag without its dashes
+	v, min int
+	want   string // what the message asks for: "at least 1 round"
+}
+
+// checkMins refuses the first flag below its least value, in the order
+// given: "--NAME V: want WANT".
+func checkMins(flags ...minFlag) error {
+	for _, f := range flags {
+		if f.v < f.min {
+			return fmt.Errorf("%w: --%s %d: want %s", ErrUsage, f.name, f.v, f.want)
+		}
+	}
+	return nil
+}

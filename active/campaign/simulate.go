@@ -1,0 +1,48 @@
+package campaign
+
+import (
+	"context"
+
+	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/active/simreport"
+)
+
+// SimConfig completes cfg for a simulation on t: Init 0 becomes
+// active.DefaultInit of t's pairs; cfg.Features must encode t's screen.
+func (t *Table) SimConfig(cfg active.SimConfig) (active.SimConfig, error) {
+	if cfg.Init == 0 {
+		cfg.Init = active.DefaultInit(len(t.Oracle))
+	}
+	_, err := active.NewEncoder(active.Config{Features: cfg.Features, Drugs: t.Screen.Drugs, CellLines: t.Screen.CellLines})
+	return cfg, err
+}
+
+// Simulate runs the retrospective campaigns of cfg on t (active.Simulate,
+// each finished round reported to each) and summarises them
+// (simreport.Build) with t's cell lines and pairs; the caller adds the
+// screen's name, its top pairs and the wall time.
+func (t *Table) Simulate(ctx context.Context, cfg active.SimConfig, each func(active.SimProgress)) (*simreport.Report, []active.Trace, error) {
+	base := active.Config{Score: t.Screen.ScoreNames[t.Score], Drugs: t.Screen.Drugs, CellLines: t.Screen.CellLines}
+	traces, err := active.Simulate(ctx, t.Oracle, base, cfg, each)
+	if err != nil {
+		return nil, nil, err
+	}
+	rep := simreport.Build(traces, cfg)
+	rep.CellLine, rep.Pairs = t.Label, len(t.Oracle)
+	return rep, traces, nil
+}
+
+// Run steps c until it is done, each round reported to each after it ran
+// (a round left open by a crash is first measured: active.Campaign.Step).
+func Run(ctx context.Context, c *active.Campaign, s active.Surrogate, oracle active.Oracle, each func(*active.Round)) error {
+	for !c.Done() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if _, err := c.Step(ctx, s, oracle); err != nil {
+			return err
+		}
+		each(c.Rounds()[len(c.Rounds())-1])
+	}
+	return nil
+}
