@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
@@ -160,7 +161,7 @@ func Fit(X mat.Matrix, y []float64, cfg FitConfig) (*GP, error) {
 	cacheG := make([]float64, np)
 	cacheOK := false
 	eval := func(u []float64) {
-		if cacheU != nil && floatsEqual(cacheU, u) {
+		if cacheU != nil && slices.Equal(cacheU, u) {
 			return
 		}
 		cacheU = append(cacheU[:0], u...)
@@ -276,18 +277,6 @@ func Fit(X mat.Matrix, y []float64, cfg FitConfig) (*GP, error) {
 	}
 	unpack(bestTheta)
 	return New(kern, logNoise, xc, y, cfg.Standardize)
-}
-
-func floatsEqual(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func sigmoid(x float64) float64 {

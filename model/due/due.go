@@ -73,9 +73,7 @@ func (c Config) withDefaults() Config {
 			*v = d
 		}
 	}
-	def(&c.TowerHidden, 2048)
-	def(&c.TowerOut, 1024)
-	def(&c.CombHidden, 128)
+	c.TowerHidden, c.TowerOut, c.CombHidden = model.DefaultSizes(c.TowerHidden, c.TowerOut, c.CombHidden)
 	def(&c.Embedding, 10)
 	def(&c.Inducing, 100)
 	def(&c.PowerIters, 1)
