@@ -2,6 +2,7 @@ package gp
 
 import (
 	"errors"
+	"github.com/deup-screening/deup/uq"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -104,7 +105,7 @@ func TestStandardizeMatchesManualScaling(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, s := meanStd(y)
+	m, s := uq.MeanScale(y)
 	ys := make([]float64, len(y))
 	for i := range y {
 		ys[i] = (y[i] - m) / s

@@ -3,6 +3,7 @@ package gp
 import (
 	"errors"
 	"fmt"
+	"github.com/deup-screening/deup/uq"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -71,13 +72,13 @@ func Fit(X mat.Matrix, y []float64, cfg FitConfig) (*GP, error) {
 	}
 	ymean, yscale := 0.0, 1.0
 	if cfg.Standardize {
-		ymean, yscale = meanStd(y)
+		ymean, yscale = uq.MeanScale(y)
 	}
 	ys := make([]float64, n)
 	for i, v := range y {
 		ys[i] = (v - ymean) / yscale
 	}
-	_, sd := meanStd(ys)
+	_, sd := uq.MeanScale(ys)
 	vy := sd * sd
 	if n < 2 {
 		vy = 1

@@ -3,6 +3,7 @@ package due
 import (
 	"bytes"
 	"context"
+	"github.com/deup-screening/deup/uq"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -218,7 +219,7 @@ func TestTrainLearnsSynthetic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ym, _ := meanStd(train.Y)
+	ym, _ := uq.MeanScale(train.Y)
 	var se, se0 float64
 	for i := range mean {
 		se += (mean[i] - test.Y[i]) * (mean[i] - test.Y[i])

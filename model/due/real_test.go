@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/csv"
+	"github.com/deup-screening/deup/uq"
 	"math"
 	"os"
 	"strconv"
@@ -135,7 +136,7 @@ func TestRealPC3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ym, _ := meanStd(train.Y)
+	ym, _ := uq.MeanScale(train.Y)
 	base := make([]float64, len(mean))
 	for i := range base {
 		base[i] = ym
