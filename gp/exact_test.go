@@ -2,12 +2,13 @@ package gp
 
 import (
 	"errors"
-	"github.com/deup-screening/deup/uq"
 	"math"
 	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/deup-screening/deup/uq"
 )
 
 // refX, refY: the small 2-D problem whose reference values were computed

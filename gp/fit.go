@@ -3,7 +3,6 @@ package gp
 import (
 	"errors"
 	"fmt"
-	"github.com/deup-screening/deup/uq"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/optimize"
 
 	"github.com/deup-screening/deup/internal/streams"
+	"github.com/deup-screening/deup/uq"
 )
 
 // FitConfig configures Fit. The zero value fits an isotropic RBF kernel with

@@ -3,12 +3,12 @@ package due
 import (
 	"bytes"
 	"context"
-	"github.com/deup-screening/deup/uq"
 	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/deup-screening/deup/nn"
+	"github.com/deup-screening/deup/uq"
 	"gonum.org/v1/gonum/mat"
 )
 

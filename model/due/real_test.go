@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/csv"
-	"github.com/deup-screening/deup/uq"
 	"math"
 	"os"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/deup-screening/deup/internal/shareddata"
 	"github.com/deup-screening/deup/nn"
+	"github.com/deup-screening/deup/uq"
 )
 
 // loadPC3 reads the real NCI-ALMANAC PC-3 screen from the shared data: the
