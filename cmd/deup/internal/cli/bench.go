@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
-	"strconv"
 	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
@@ -72,9 +71,9 @@ func parseBenchFlags(env Env, args []string) (*benchFlags, error) {
 	if err := wantArgs(fs, pos, 0, 0); err != nil {
 		return nil, err
 	}
-	fracs, err := parseSplit(*splitFlag)
+	fracs, err := drugcomb.ParseSplit(*splitFlag, false)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: --split %q: %v", ErrUsage, *splitFlag, err)
 	}
 	if *seeds < 1 {
 		return nil, fmt.Errorf("%w: --seeds %d, want ≥ 1", ErrUsage, *seeds)
@@ -318,28 +317,6 @@ func benchNoShots(ctx context.Context, env Env, d *model.Dataset, sc *drugcomb.S
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s\n", p)
 	return nil
-}
-
-// parseSplit reads "40/30/30" (percentages or fractions) into fractions.
-func parseSplit(s string) ([3]float64, error) {
-	parts := strings.Split(s, "/")
-	var f [3]float64
-	if len(parts) != 3 {
-		return f, fmt.Errorf("%w: --split %q: want three numbers like 40/30/30", ErrUsage, s)
-	}
-	var sum float64
-	for i, p := range parts {
-		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || !(v > 0) {
-			return f, fmt.Errorf("%w: --split %q: part %d (%q) is not a positive number", ErrUsage, s, i+1, p)
-		}
-		f[i] = v
-		sum += v
-	}
-	for i := range f {
-		f[i] /= sum
-	}
-	return f, nil
 }
 
 // startCPUProfile starts a CPU profile written to path; stop ends it and

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -33,32 +31,6 @@ var trainDesc string
 // synthSeed is the seed of the embedded default screen used when --screen
 // is not given.
 const synthSeed = 1
-
-// parseTrainSplit reads --split: "IN/OUT" (in-sample/out-of-sample, no test part)
-// or "TRAIN/VAL/TEST" percentages.
-func parseTrainSplit(s string) ([3]float64, error) {
-	var f [3]float64
-	parts := strings.Split(s, "/")
-	if len(parts) != 2 && len(parts) != 3 {
-		return f, fmt.Errorf("%w: --split %q: want IN/OUT (e.g. 70/30) or TRAIN/VAL/TEST (e.g. 40/30/30)", ErrUsage, s)
-	}
-	sum := 0.0
-	for i, p := range parts {
-		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || !(v >= 0) || math.IsInf(v, 0) {
-			return f, fmt.Errorf("%w: --split %q: part %d is not a percentage", ErrUsage, s, i+1)
-		}
-		f[i] = v
-		sum += v
-	}
-	if f[0] <= 0 || f[1] <= 0 || math.Abs(sum-100) > 1e-9 {
-		return f, fmt.Errorf("%w: --split %q: the parts must add up to 100, with in-sample and out-of-sample parts above 0", ErrUsage, s)
-	}
-	if len(parts) == 3 && f[2] <= 0 {
-		return f, fmt.Errorf("%w: --split %q: a test part of 0: use IN/OUT (e.g. 70/30)", ErrUsage, s)
-	}
-	return f, nil
-}
 
 // trainFlags are deup train's flags, parsed and checked, with the
 // untrained method they name.
@@ -107,9 +79,9 @@ func parseTrainFlags(env Env, args []string) (*trainFlags, error) {
 	if *out == "" {
 		return nil, usageError(fs, "deup train: --out is required (the model file to write, e.g. --out pc3.model)")
 	}
-	fracs, err := parseTrainSplit(*splitFlag)
+	fracs, err := drugcomb.ParseSplit(*splitFlag, true)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: --split %q: %v", ErrUsage, *splitFlag, err)
 	}
 	if err := needOutDir("--out", *out); err != nil {
 		return nil, err
@@ -193,16 +165,11 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "sigma features: %s, relative to the %d in-sample pairs (docs/sigma-features.md)\n", t.sf, len(h.Split.Train))
 	}
 	printTrainReport(env, t.m, h, rep)
-	tr := trained.Training{Split: t.split, Seed: t.seed, InSample: len(h.Split.Train), OutOfSample: len(h.Split.Val), Test: len(h.Split.Test),
-		Epochs: rep.Epochs, BestEpoch: rep.BestEpoch, ValRMSE: trained.Float(rep.ValRMSE), MeanRMSE: trained.Float(rep.ValRefs.MeanRMSE), NoiseSD: trained.Float(rep.ValRefs.NoiseSD)}
-	if h.Benchmark() {
-		tr.TestRMSE = trained.Float(rep.TestRMSE)
-	}
-	meta, err := modelMeta(sc, t.screenDir, si, t.method, sig, tr)
+	meta, err := trained.NewMeta(sc, t.screenDir, synthSeed, si, t.method, sig)
 	if err != nil {
 		return err
 	}
-	meta.Calibration = rep.Calibration
+	meta.Training, meta.Calibration = rep.Training(t.split, t.seed, h), rep.Calibration
 	if err := trained.WriteFile(t.out, &trained.Model{Method: t.m, Meta: meta}); err != nil {
 		return err
 	}
@@ -337,26 +304,6 @@ func (b *trainBar) finish() {
 	}
 }
 
-// modelMeta is the metadata a trained model file carries: sc is the
-// one-cell-line screen trained on (dir "" for the synthetic default).
-func modelMeta(sc *drugcomb.Screen, dir string, score int, method string, sig *lincs.Signatures, tr trained.Training) (*trained.Meta, error) {
-	id := trained.Screen{Name: sc.Name, CellLine: sc.CellLines[0], Score: sc.ScoreNames[score], Pairs: len(sc.Pairs),
-		Measurements: sc.Measurements(), Digest: trained.PairsDigest(sc, 0, score)}
-	if dir == "" {
-		id.SynthSeed = synthSeed
-	} else {
-		abs, err := filepath.Abs(dir)
-		if err != nil {
-			return nil, err
-		}
-		id.Dir = abs
-	}
-	if len(sc.CellLines) > 1 {
-		id.CellLines = sc.CellLines // the model's embedding order; Digest covers the first
-	}
-	return &trained.Meta{Method: method, Screen: id, Drugs: trained.NewDrugs(sc.Drugs), Signatures: trained.NewSignatures(sig, sc.Drugs), Training: tr}, nil
-}
-
 // noiseText says the replicate noise reference.
 func noiseText(r training.Refs) string {
 	if r.ReplPairs == 0 {
@@ -433,48 +380,37 @@ func buildFeatures(env Env, sc *drugcomb.Screen, dir string, cfg features.Config
 			}
 			return nil, nil, nil, err
 		}
-		if sc, err = keepSignaturePairs(env, sc, sig); err != nil {
-			return nil, nil, nil, err
-		}
 	default:
 		return nil, nil, nil, fmt.Errorf("%w: unknown --features %q (want fp or fp+sig)", ErrUsage, cfg.Kind)
 	}
-	// Row r of f is drug kept[r]: the drugs of sc.KeepDrugs below, in order.
-	f, kept, rep, err := features.BuildLenient(sc.Drugs, cfg, sig)
+	x, err := features.ForScreen(sc, cfg, sig)
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	if sig != nil {
+		fmt.Fprintf(env.Stdout, "fp+sig: %d of %d drugs have a signature; %d of %d pairs have one for both drugs and are used, the other %d are left out\n",
+			x.WithSignature, len(sc.Drugs), len(x.Signed.Pairs), len(sc.Pairs), len(sc.Pairs)-len(x.Signed.Pairs))
+		if len(x.Signed.Pairs) == 0 {
+			return nil, nil, nil, fmt.Errorf("no pair has a signature for both drugs (run deup data signatures first)")
+		}
+	}
+	rep := x.Report
 	if len(rep.Errors) > 0 { // the one structure rule: left out and named, not refused
-		reportStructures(env, "deup", "and are left out with their pairs", rep, len(sc.Drugs))
-		n := len(sc.Pairs)
-		sc = features.KeepRows(sc, kept)
-		fmt.Fprintf(env.Stderr, "deup: %d of %d pairs kept (both drugs usable)\n", len(sc.Pairs), n)
-		if len(sc.Pairs) == 0 {
+		reportStructures(env, "deup", "and are left out with their pairs", rep, len(x.Signed.Drugs))
+		fmt.Fprintf(env.Stderr, "deup: %d of %d pairs kept (both drugs usable)\n", len(x.Screen.Pairs), len(x.Signed.Pairs))
+		if len(x.Screen.Pairs) == 0 {
 			return nil, nil, nil, fmt.Errorf("no pair of the screen has two drugs with a usable structure (see the drugs named above)")
 		}
 	}
 	if cfg.WholeMolecule {
 		fmt.Fprintf(env.Stdout, "fingerprints: whole molecules, salts and mixtures included (--whole-molecule)\n")
 	} else {
-		fmt.Fprintf(env.Stdout, "fingerprints: largest organic fragment of each SMILES (%d of %d drugs had a salt or mixture stripped; --whole-molecule keeps them)\n", rep.Stripped, len(sc.Drugs))
+		fmt.Fprintf(env.Stdout, "fingerprints: largest organic fragment of each SMILES (%d of %d drugs had a salt or mixture stripped; --whole-molecule keeps them)\n", rep.Stripped, len(x.Screen.Drugs))
 		if len(rep.Tied) > 0 {
 			fmt.Fprintf(env.Stdout, "fingerprints: %d drugs have two different fragments of the same size and mass; the first was kept: %s\n", len(rep.Tied), strings.Join(rep.Tied, ", "))
 		}
 	}
-	return sc, f, sig, nil
-}
-
-// keepSignaturePairs restricts a screen to the pairs whose two drugs both
-// have a signature in sig (a vector with at least one finite value: an
-// all-NaN column counts as none), and says so on stdout.
-func keepSignaturePairs(env Env, sc *drugcomb.Screen, sig *lincs.Signatures) (*drugcomb.Screen, error) {
-	out, withSig := features.KeepSignaturePairs(sc, sig)
-	fmt.Fprintf(env.Stdout, "fp+sig: %d of %d drugs have a signature; %d of %d pairs have one for both drugs and are used, the other %d are left out\n",
-		withSig, len(sc.Drugs), len(out.Pairs), len(sc.Pairs), len(sc.Pairs)-len(out.Pairs))
-	if len(out.Pairs) == 0 {
-		return nil, fmt.Errorf("no pair has a signature for both drugs (run deup data signatures first)")
-	}
-	return out, nil
+	return x.Screen, x.Features, sig, nil
 }
 
 // structureRule is the one rule of every command for a drug whose
