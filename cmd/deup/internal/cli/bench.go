@@ -51,17 +51,11 @@ func parseBenchFlags(env Env, args []string) (*benchFlags, error) {
 	shots := fs.Int("new-line-shots", 0, "with --split-by cell-lines: measured pairs of each held-out line moved into training (K = 0 is reported beside it)")
 	batch := fs.Int("batch-size", 0, "pairs per training step (0: 64, or model.PanelBatchSize on a panel)")
 	score := scoreFlag(fs)
-	epochs := epochsFlag(fs)
-	patience := patienceFlag(fs)
-	members := membersFlag(fs)
-	passes := passesFlag(fs)
+	mf := newMethodFlags(fs)
 	extra := fs.Int("extra-passes", 30, "passes of the extra MC-Dropout row (negative: no extra row)")
 	alpha := fs.Float64("alpha", 0.1, "miscoverage of the conformal intervals, in (0, 1): 0.1 scores 90 % intervals")
 	noFigs := noFiguresFlag(fs)
 	whole := wholeMoleculeFlag(fs)
-	sigmaFeat := fs.String("sigma-features", model.DefaultSigmaFeatures, sigmaFeaturesUsage)
-	sigmaLoss := fs.String("sigma-loss", "nll", sigmaLossUsage)
-	novelty := fs.Float64("novelty-holdout", model.DefaultNoveltyHoldout, noveltyHoldoutUsage)
 	workers := workersFlag(fs, 2, "trainings")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof reads it)")
 	pos, err := parseArgs(fs, args)
@@ -84,25 +78,22 @@ func parseBenchFlags(env Env, args []string) (*benchFlags, error) {
 	if !(*alpha > 0 && *alpha < 1) {
 		return nil, fmt.Errorf("%w: --alpha %v: the conformal miscoverage must be in (0, 1) (0.1 for 90 %% intervals)", ErrUsage, *alpha)
 	}
-	if *sigmaLoss != "nll" && *sigmaLoss != "log" {
-		return nil, fmt.Errorf("%w: --sigma-loss %q: want nll or log", ErrUsage, *sigmaLoss)
-	}
-	sf, err := model.ParseSigmaFeatures(*sigmaFeat)
+	mc, err := mf.config()
 	if err != nil {
-		return nil, fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
+		return nil, err
 	}
 	cfg := bench.Config{
 		Methods:     splitList(*methods),
 		Seeds:       bench.Seeds(*seed, *seeds),
 		Fracs:       fracs,
-		Model:       model.Config{MaxEpochs: *epochs, Patience: *patience, SigmaFeatures: sf, SigmaLoss: *sigmaLoss, NoveltyHoldout: noveltyHoldout(*novelty)},
-		Members:     *members,
-		Passes:      *passes,
+		Model:       mc.Model,
+		DUE:         mc.DUE,
+		Members:     mc.Members,
+		Passes:      mc.Passes,
 		ExtraPasses: *extra,
 		Workers:     workerCount(*workers),
 		Alpha:       *alpha,
 	}
-	cfg.DUE.MaxEpochs, cfg.DUE.Patience = *epochs, *patience
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"errors"
+	"flag"
 	"fmt"
 	"math"
 	"strings"
@@ -41,7 +42,6 @@ type trainFlags struct {
 	seed                                                            uint64
 	calFrac                                                         float64
 	normalized, whole                                               bool
-	sf                                                              model.SigmaFeatures
 	mc                                                              training.MethodConfig
 	m                                                               model.Method // built by runTrain once the cell lines are known
 }
@@ -52,23 +52,17 @@ func parseTrainFlags(env Env, args []string) (*trainFlags, error) {
 	splitFlag := fs.String("split", "70/30", "IN/OUT: every measured pair, in-sample/out-of-sample; TRAIN/VAL/TEST (40/30/30): the benchmark split with a test score")
 	feat := fs.String("features", "fp", "drug features: fp (Morgan r=3, 1024 bits) or fp+sig (+ L1000 signature stored in the screen)")
 	method := fs.String("method", "deup", "method: deup, ensemble, ensemble-nll, mcdropout or due")
-	members := membersFlag(fs)
-	passes := passesFlag(fs)
+	mf := newMethodFlags(fs)
 	dropRate := fs.Float64("dropout", 0.1, "dropout rate on the combined layers (mcdropout)")
 	cellLine := fs.String("cell-line", "", "one cell line to train on (default: see --cell-lines)")
 	cellLines := fs.String("cell-lines", "", cellLinesUsage)
 	cellFeatures := fs.String("cell-features", "", "table (.csv, .parquet, .arrow) with a cell_line column and numeric columns: features of the lines, mapped linearly into the line embedding; its lines without measurements join the model's lines, so predict scores them (every method, DUE included)")
 	score := scoreFlag(fs)
 	seed := seedFlag(fs, "seed of the split, the weights and the shuffling")
-	epochs := epochsFlag(fs)
-	patience := patienceFlag(fs)
 	out := fs.String("out", "", "where to write the trained model")
 	calFrac := fs.Float64("calibration", 0.1, "fraction of all pairs held out (seeded) before the split, for the conformal calibration stored in the model (0: none)")
 	conformal := fs.String("conformal", "normalized", "calibration scores: normalized (|y-mu|/sigma_total, adaptive width) or plain (|y-mu|, constant width)")
 	whole := wholeMoleculeFlag(fs)
-	sigmaFeat := fs.String("sigma-features", model.DefaultSigmaFeatures, sigmaFeaturesUsage)
-	sigmaLoss := fs.String("sigma-loss", "nll", sigmaLossUsage)
-	novelty := fs.Float64("novelty-holdout", model.DefaultNoveltyHoldout, noveltyHoldoutUsage)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return nil, err
@@ -92,17 +86,13 @@ func parseTrainFlags(env Env, args []string) (*trainFlags, error) {
 	if *conformal != "normalized" && *conformal != "plain" {
 		return nil, fmt.Errorf("%w: --conformal %q: want normalized or plain", ErrUsage, *conformal)
 	}
-	if *sigmaLoss != "nll" && *sigmaLoss != "log" {
-		return nil, fmt.Errorf("%w: --sigma-loss %q: want nll or log", ErrUsage, *sigmaLoss)
-	}
-	sf, err := model.ParseSigmaFeatures(*sigmaFeat)
+	mc, err := mf.config()
 	if err != nil {
-		return nil, fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
+		return nil, err
 	}
-	cfg := model.Config{Seed: *seed, MaxEpochs: *epochs, Patience: *patience, SigmaFeatures: sf, SigmaLoss: *sigmaLoss, NoveltyHoldout: noveltyHoldout(*novelty)}
+	mc.Model.Seed, mc.Dropout = *seed, *dropRate
 	return &trainFlags{screenDir: *screenDir, split: *splitFlag, fracs: fracs, feat: *feat, method: *method, cellLine: *cellLine, cellLines: *cellLines, cellFeatures: *cellFeatures, score: *score,
-		seed: *seed, out: *out, calFrac: *calFrac, normalized: *conformal == "normalized", whole: *whole, sf: sf,
-		mc: training.MethodConfig{Model: cfg, DUE: due.Config{MaxEpochs: *epochs, Patience: *patience}, Members: *members, Passes: *passes, Dropout: *dropRate}}, nil
+		seed: *seed, out: *out, calFrac: *calFrac, normalized: *conformal == "normalized", whole: *whole, mc: mc}, nil
 }
 
 func runTrain(ctx context.Context, env Env, args []string) error {
@@ -161,8 +151,8 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	}
 	fitTime := rep.FitTime
 	fmt.Fprintf(env.Stdout, "trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n", t.m.Name(), rep.Epochs, rep.LastEpoch, rep.BestEpoch, fitTime.Round(time.Millisecond), fitTime.Seconds()/float64(max(rep.Epochs, 1)), model.BLAS())
-	if t.method == "deup" && t.sf != (model.SigmaFeatures{}) {
-		fmt.Fprintf(env.Stdout, "sigma features: %s, relative to the %d in-sample pairs (docs/sigma-features.md)\n", t.sf, len(h.Split.Train))
+	if sf := t.mc.Model.SigmaFeatures; t.method == "deup" && sf != (model.SigmaFeatures{}) {
+		fmt.Fprintf(env.Stdout, "sigma features: %s, relative to the %d in-sample pairs (docs/sigma-features.md)\n", sf, len(h.Split.Train))
 	}
 	printTrainReport(env, t.m, h, rep)
 	meta, err := trained.NewMeta(sc, t.screenDir, synthSeed, si, t.method, sig)
@@ -328,34 +318,34 @@ func loadScreen(dir string) (*drugcomb.Screen, string, error) {
 	return sc, dir, nil
 }
 
-// oneCellLine is drugcomb's selection of one cell line (Screen.OneCellLine)
-// for --cell-line, a usage error when the name selects nothing.
+// oneCellLine, cellLineOf and scoreIndex are drugcomb's selection rule
+// (Screen.OneCellLine, CellLineIndex, ScoreColumn) for --cell-line and
+// --score: a name that selects nothing is a usage error (selectFlag).
 func oneCellLine(sc *drugcomb.Screen, name string) (*drugcomb.Screen, error) {
 	out, err := sc.OneCellLine(name)
-	if errors.Is(err, drugcomb.ErrSelect) {
-		return nil, fmt.Errorf("%w: --cell-line: %v", ErrUsage, err)
-	}
-	return out, err
+	return out, selectFlag("--cell-line", err)
 }
 
-// cellLineOf is drugcomb's selection of one cell line by name
-// (Screen.CellLineIndex): the line's name, or a usage error.
 func cellLineOf(sc *drugcomb.Screen, name string) (string, error) {
 	ci, err := sc.CellLineIndex(name)
 	if err != nil {
-		return "", fmt.Errorf("%w: --cell-line: %v", ErrUsage, err)
+		return "", selectFlag("--cell-line", err)
 	}
 	return sc.CellLines[ci], nil
 }
 
-// scoreIndex is drugcomb's selection of the --score column
-// (Screen.ScoreColumn), a usage error when the name selects nothing.
 func scoreIndex(sc *drugcomb.Screen, name string) (int, error) {
 	si, err := sc.ScoreColumn(name)
-	if err != nil {
-		return 0, fmt.Errorf("%w: --score: %v", ErrUsage, err)
+	return si, selectFlag("--score", err)
+}
+
+// selectFlag makes a selection that names nothing (drugcomb.ErrSelect) a
+// usage error of flag; other errors pass unchanged.
+func selectFlag(flag string, err error) error {
+	if errors.Is(err, drugcomb.ErrSelect) {
+		return fmt.Errorf("%w: %s: %v", ErrUsage, flag, err)
 	}
-	return si, nil
+	return err
 }
 
 // buildFeatures computes the drug feature matrix of a screen for train and
@@ -463,10 +453,36 @@ const sigmaLossUsage = "loss of DEUP's sigma refit on the out-of-sample pairs: n
 // noveltyHoldoutUsage documents --novelty-holdout (deup train, deup bench).
 const noveltyHoldoutUsage = "share of the training pairs whose drugs DEUP holds out of the mean's training, so that its error predictor learns the error on unseen drugs (0 for none, below 0.5); see docs/sigma-features.md"
 
-// noveltyHoldout maps the flag's 0 (none) to model.Config's negative.
-func noveltyHoldout(v float64) float64 {
-	if v == 0 {
-		return -1
+// methodFlags are the training flags of train and bench: the networks'
+// epochs and patience, the ensemble's members, MC-Dropout's passes and
+// DEUP's sigma path.
+type methodFlags struct {
+	epochs, patience, members, passes *int
+	sigmaFeat, sigmaLoss              *string
+	novelty                           *float64
+}
+
+func newMethodFlags(fs *flag.FlagSet) methodFlags {
+	return methodFlags{epochs: epochsFlag(fs), patience: patienceFlag(fs), members: membersFlag(fs), passes: passesFlag(fs),
+		sigmaFeat: fs.String("sigma-features", model.DefaultSigmaFeatures, sigmaFeaturesUsage),
+		sigmaLoss: fs.String("sigma-loss", "nll", sigmaLossUsage),
+		novelty:   fs.Float64("novelty-holdout", model.DefaultNoveltyHoldout, noveltyHoldoutUsage)}
+}
+
+// config checks the sigma flags and returns the configuration the flags
+// set; Model.Seed and Dropout are the caller's.
+func (f methodFlags) config() (training.MethodConfig, error) {
+	if *f.sigmaLoss != "nll" && *f.sigmaLoss != "log" {
+		return training.MethodConfig{}, fmt.Errorf("%w: --sigma-loss %q: want nll or log", ErrUsage, *f.sigmaLoss)
 	}
-	return v
+	sf, err := model.ParseSigmaFeatures(*f.sigmaFeat)
+	if err != nil {
+		return training.MethodConfig{}, fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
+	}
+	novelty := *f.novelty
+	if novelty == 0 {
+		novelty = -1 // the flag's none is model.Config's negative
+	}
+	return training.MethodConfig{Model: model.Config{MaxEpochs: *f.epochs, Patience: *f.patience, SigmaFeatures: sf, SigmaLoss: *f.sigmaLoss, NoveltyHoldout: novelty},
+		DUE: due.Config{MaxEpochs: *f.epochs, Patience: *f.patience}, Members: *f.members, Passes: *f.passes}, nil
 }
