@@ -1,6 +1,8 @@
 package features
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -93,5 +95,17 @@ func TestForModel(t *testing.T) {
 	}
 	if _, _, _, err := ForModel(model.FeatureConfig{Kind: Fingerprint, Fragment: "odd"}, drugs, nil); err == nil {
 		t.Error("unknown fragment rule: no error")
+	}
+}
+
+// TestReportLeft: Left groups the errors by reason, each group in order.
+func TestReportLeft(t *testing.T) {
+	a, b, c := errors.New("drug a: bad"), fmt.Errorf("drug b: %w", ErrNoSignature), errors.New("drug c: bad")
+	st, sg := Report{Errors: []error{a, b, c}}.Left()
+	if !slices.Equal(st, []error{a, c}) || !slices.Equal(sg, []error{b}) {
+		t.Errorf("Left() = %v, %v; want [a c], [b]", st, sg)
+	}
+	if st, sg := (Report{}).Left(); st != nil || sg != nil {
+		t.Errorf("no errors: %v, %v", st, sg)
 	}
 }

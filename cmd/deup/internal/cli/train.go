@@ -418,14 +418,7 @@ const maxNamed = 10
 // by name and id with the reason, up to maxNamed of each kind, with the
 // consequence named.
 func reportStructures(env Env, who, consequence string, rep features.Report, n int) {
-	var noStruct, noSig []error
-	for _, e := range rep.Errors {
-		if errors.Is(e, features.ErrNoSignature) {
-			noSig = append(noSig, e)
-		} else {
-			noStruct = append(noStruct, e)
-		}
-	}
+	noStruct, noSig := rep.Left()
 	for _, g := range []struct {
 		errs []error
 		what string
