@@ -43,7 +43,6 @@ type trainFlags struct {
 	calFrac                                                         float64
 	normalized, whole                                               bool
 	mc                                                              training.MethodConfig
-	m                                                               model.Method // built by runTrain once the cell lines are known
 }
 
 func parseTrainFlags(env Env, args []string) (*trainFlags, error) {
@@ -116,7 +115,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	if len(sc.CellLines) > 1 {
 		t.mc = t.mc.Panel() // one model over every line (a panel): the panel's training settings
 	}
-	t.m, err = newMethod(t.method, t.mc)
+	m, err := newMethod(t.method, t.mc)
 	if err != nil {
 		return err
 	}
@@ -144,23 +143,23 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s: %d drugs, %d pairs\n", name, sc.CellLines[0], sc.ScoreNames[si], len(sc.Drugs), len(d.Pairs))
 	printHoldout(env, h, t.split, t.calFrac, t.seed)
 	bar := newTrainBar(env, "train "+t.method)
-	rep, err := training.Fit(ctx, t.m, d, h, training.FitOptions{Normalized: t.normalized, Progress: bar.progress, Now: env.now})
+	rep, err := training.Fit(ctx, m, d, h, training.FitOptions{Normalized: t.normalized, Progress: bar.progress, Now: env.now})
 	bar.finish()
 	if err != nil {
 		return err
 	}
 	fitTime := rep.FitTime
-	fmt.Fprintf(env.Stdout, "trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n", t.m.Name(), rep.Epochs, rep.LastEpoch, rep.BestEpoch, fitTime.Round(time.Millisecond), fitTime.Seconds()/float64(max(rep.Epochs, 1)), model.BLAS())
+	fmt.Fprintf(env.Stdout, "trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n", m.Name(), rep.Epochs, rep.LastEpoch, rep.BestEpoch, fitTime.Round(time.Millisecond), fitTime.Seconds()/float64(max(rep.Epochs, 1)), model.BLAS())
 	if sf := t.mc.Model.SigmaFeatures; t.method == "deup" && sf != (model.SigmaFeatures{}) {
 		fmt.Fprintf(env.Stdout, "sigma features: %s, relative to the %d in-sample pairs (docs/sigma-features.md)\n", sf, len(h.Split.Train))
 	}
-	printTrainReport(env, t.m, h, rep)
+	printTrainReport(env, m, h, rep)
 	meta, err := trained.NewMeta(sc, t.screenDir, synthSeed, si, t.method, sig)
 	if err != nil {
 		return err
 	}
 	meta.Training, meta.Calibration = rep.Training(t.split, t.seed, h), rep.Calibration
-	if err := trained.WriteFile(t.out, &trained.Model{Method: t.m, Meta: meta}); err != nil {
+	if err := trained.WriteFile(t.out, &trained.Model{Method: m, Meta: meta}); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s (%s total); it remembers its %d drugs and screen: next, deup predict --model %s --all-pairs --out pairs.csv\n",
@@ -437,15 +436,6 @@ func reportStructures(env Env, who, consequence string, rep features.Report, n i
 	}
 }
 
-// sigmaFeaturesUsage documents --sigma-features (deup train, deup bench).
-const sigmaFeaturesUsage = "stationarizing inputs of DEUP's sigma path, relative to the in-sample pairs: none, or a list of density (log Tanimoto-kernel density of the pair among the in-sample pairs), counts (log1p in-sample pairs of each drug) spread (log spread of each drug's in-sample targets), lines (a panel: log1p in-sample pairs of the pair's cell line and log spread of its in-sample targets), variance (log neural-linear variance of the mean's last layer on the in-sample pairs), error (log mean out-of-sample |y-mu| of each drug's other validation pairs), inerror (the same over the in-sample pairs) and xerror (error from twice the out-of-sample residuals: the validation pairs' and the in-sample pairs' under a second mean trained with the two sets swapped; doubles the training time); see docs/sigma-features.md"
-
-// sigmaLossUsage documents --sigma-loss (deup train, deup bench).
-const sigmaLossUsage = "loss of DEUP's sigma refit on the out-of-sample pairs: nll (Gaussian negative log-likelihood) or log (regression of log sigma on log |y-mu|, then one held-out Gaussian scale); see docs/sigma-features.md"
-
-// noveltyHoldoutUsage documents --novelty-holdout (deup train, deup bench).
-const noveltyHoldoutUsage = "share of the training pairs whose drugs DEUP holds out of the mean's training, so that its error predictor learns the error on unseen drugs (0 for none, below 0.5); see docs/sigma-features.md"
-
 // methodFlags are the training flags of train and bench: the networks'
 // epochs and patience, the ensemble's members, MC-Dropout's passes and
 // DEUP's sigma path.
@@ -457,9 +447,12 @@ type methodFlags struct {
 
 func newMethodFlags(fs *flag.FlagSet) methodFlags {
 	return methodFlags{epochs: epochsFlag(fs), patience: patienceFlag(fs), members: membersFlag(fs), passes: passesFlag(fs),
-		sigmaFeat: fs.String("sigma-features", model.DefaultSigmaFeatures, sigmaFeaturesUsage),
-		sigmaLoss: fs.String("sigma-loss", "nll", sigmaLossUsage),
-		novelty:   fs.Float64("novelty-holdout", model.DefaultNoveltyHoldout, noveltyHoldoutUsage)}
+		sigmaFeat: fs.String("sigma-features", model.DefaultSigmaFeatures,
+			"stationarizing inputs of DEUP's sigma path, relative to the in-sample pairs: none, or a list of density (log Tanimoto-kernel density of the pair among the in-sample pairs), counts (log1p in-sample pairs of each drug) spread (log spread of each drug's in-sample targets), lines (a panel: log1p in-sample pairs of the pair's cell line and log spread of its in-sample targets), variance (log neural-linear variance of the mean's last layer on the in-sample pairs), error (log mean out-of-sample |y-mu| of each drug's other validation pairs), inerror (the same over the in-sample pairs) and xerror (error from twice the out-of-sample residuals: the validation pairs' and the in-sample pairs' under a second mean trained with the two sets swapped; doubles the training time); see docs/sigma-features.md"),
+		sigmaLoss: fs.String("sigma-loss", "nll",
+			"loss of DEUP's sigma refit on the out-of-sample pairs: nll (Gaussian negative log-likelihood) or log (regression of log sigma on log |y-mu|, then one held-out Gaussian scale); see docs/sigma-features.md"),
+		novelty: fs.Float64("novelty-holdout", model.DefaultNoveltyHoldout,
+			"share of the training pairs whose drugs DEUP holds out of the mean's training, so that its error predictor learns the error on unseen drugs (0 for none, below 0.5); see docs/sigma-features.md")}
 }
 
 // config checks the sigma flags and returns the configuration the flags
