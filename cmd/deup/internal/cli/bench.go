@@ -171,18 +171,8 @@ func benchData(env Env, b *benchFlags) (sc *drugcomb.Screen, name string, d *mod
 	if sc, err = benchCellLines(sc, b); err != nil {
 		return nil, "", nil, 0, err
 	}
-	panel := len(sc.CellLines) > 1
-	switch b.reference {
-	case "":
-		b.cfg.PerLineReference = panel && b.splitBy == bench.ByPairs
-	case "per-line":
-		if !panel || b.splitBy == bench.ByCellLines {
-			return nil, "", nil, 0, fmt.Errorf("%w: --reference per-line needs a panel (several cell lines) with every line in training (not --split-by cell-lines)", ErrUsage)
-		}
-		b.cfg.PerLineReference = true
-	case "none":
-	default:
-		return nil, "", nil, 0, fmt.Errorf("%w: --reference %q: want per-line or none", ErrUsage, b.reference)
+	if b.cfg.PerLineReference, err = bench.PerLineChoice(b.reference, len(sc.CellLines), b.splitBy); err != nil {
+		return nil, "", nil, 0, fmt.Errorf("%w: --reference %v", ErrUsage, err)
 	}
 	b.cfg.Model.BatchSize = b.batch // 0: the default, or the panel's (bench.Run)
 	if si, err = scoreIndex(sc, b.score); err != nil {
