@@ -246,12 +246,12 @@ func suggestFromModel(ctx context.Context, env Env, modelPath, screenDir, cellLi
 // the score is the model's unless --score names another. It returns the
 // (screen line, model line) pairs, the cell line's name for messages, and
 // the measured pairs of the screen there.
-func suggestLines(sc *drugcomb.Screen, tm *trained.Model, modelPath, screenDir, cellLine, score string, perLine int) ([]active.LinePair, string, active.TableOracle, error) {
+func suggestLines(sc *drugcomb.Screen, tm *trained.Model, modelPath, screenDir, cellLine, score string, perLine int) ([]drugcomb.LinePair, string, active.TableOracle, error) {
 	// A panel model proposes across its lines (those the screen has)
 	// unless --cell-line names one: (screen line, model line) pairs.
-	var panelLines []active.LinePair
+	var panelLines []drugcomb.LinePair
 	if tm.Meta != nil && len(tm.Meta.Screen.CellLines) > 1 && cellLine == "" {
-		if panelLines = active.PanelLines(sc.CellLines, tm.Meta.Screen.CellLines, -1); len(panelLines) == 0 {
+		if panelLines = drugcomb.PanelLines(sc.CellLines, tm.Meta.Screen.CellLines, -1); len(panelLines) == 0 {
 			return nil, "", nil, fmt.Errorf("%w: the screen has none of the cell lines %s was trained on (%s)", ErrUsage, modelPath, strings.Join(tm.Meta.Screen.CellLines, ", "))
 		}
 		if score == "" {
@@ -296,7 +296,7 @@ func suggestLines(sc *drugcomb.Screen, tm *trained.Model, modelPath, screenDir, 
 				return nil, "", nil, fmt.Errorf("%w: --cell-line %s: %s was trained on %s", ErrUsage, cl, modelPath, strings.Join(tm.Meta.Screen.CellLines, ", "))
 			}
 		}
-		lines = []active.LinePair{{Screen: cellIdx, Model: ml}}
+		lines = []drugcomb.LinePair{{Screen: cellIdx, Model: ml}}
 	}
 	return lines, cl, table, nil
 }

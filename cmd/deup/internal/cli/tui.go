@@ -15,7 +15,6 @@ import (
 	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/progress"
-	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/model/trained"
 	"github.com/deup-screening/deup/tui"
 	"github.com/deup-screening/deup/tui/pairs"
@@ -231,9 +230,15 @@ func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (
 		if err != nil {
 			return nil, err
 		}
-		if err := predictAllPairs(ctx, env, bl, sc, screenDir, in.tm, lines); err != nil {
+		feats, kept, err := modelFeatures(env, "tui", "and no predictions", in.tm, sc.Drugs, screenDir)
+		if err != nil {
 			return nil, err
 		}
+		bar := progress.New(env.Stderr, "predict", len(kept)*(len(kept)-1)/2*len(lines))
+		if err := bl.AddModel(ctx, in.tm.Method.Predict, feats, kept, lines, func(n int) { bar.Set(n, "") }); err != nil {
+			return nil, err
+		}
+		bar.Finish()
 	case predPath != "":
 		if len(sc.CellLines) > 1 && cellLine == "" {
 			cell = -1 // rows without a cell line are an error unless --cell-line says which
@@ -257,50 +262,17 @@ func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (
 // tm ({screen line, model line}): for a model trained on a panel, every line
 // it knows that the screen has (or the one --cell-line names); for a
 // one-line model, screen line cell.
-func tuiModelLines(sc *drugcomb.Screen, tm *trained.Model, cellLine string, cell int) ([]active.LinePair, error) {
+func tuiModelLines(sc *drugcomb.Screen, tm *trained.Model, cellLine string, cell int) ([]drugcomb.LinePair, error) {
 	if tm.Meta == nil || len(tm.Meta.Screen.CellLines) < 2 {
-		return []active.LinePair{{Screen: cell, Model: 0}}, nil
+		return []drugcomb.LinePair{{Screen: cell, Model: 0}}, nil
 	}
 	only := -1
 	if cellLine != "" {
 		only = cell
 	}
-	out := active.PanelLines(sc.CellLines, tm.Meta.Screen.CellLines, only)
+	out := drugcomb.PanelLines(sc.CellLines, tm.Meta.Screen.CellLines, only)
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%w: deup tui: the model knows none of the screen's cell lines %s (it has %s)", ErrUsage, strings.Join(sc.CellLines, ", "), strings.Join(tm.Meta.Screen.CellLines, ", "))
 	}
 	return out, nil
-}
-
-// predictAllPairs scores every unordered pair of the screen's drugs (those
-// with a usable structure) with the model tm on each of lines ({screen
-// line, model line}, tuiModelLines).
-func predictAllPairs(ctx context.Context, env Env, bl *pairs.Builder, sc *drugcomb.Screen, screenDir string, tm *trained.Model, lines []active.LinePair) error {
-	m := tm.Method
-	feats, kept, err := modelFeatures(env, "tui", "and no predictions", tm, sc.Drugs, screenDir)
-	if err != nil {
-		return err
-	}
-	n := len(kept)
-	bar := progress.New(env.Stderr, "predict", n*(n-1)/2*len(lines))
-	done := 0
-	for _, l := range lines {
-		cell := l.Screen
-		err = model.PredictPairs(ctx, m.Predict, feats, model.AllPairs(n, l.Model), 1<<16, func(ps []model.Pair, pred []model.Prediction) error {
-			for i, p := range ps {
-				q := pred[i]
-				if err := bl.Add(kept[p.A], kept[p.B], cell, pairs.Prediction{Mu: q.Mu, SigmaTotal: q.SigmaTotal, SigmaEpistemic: q.SigmaEpistemic, SigmaAleatoric: q.SigmaAleatoric, Acquisition: math.NaN()}); err != nil {
-					return err
-				}
-			}
-			done += len(ps)
-			bar.Set(done, "")
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-	}
-	bar.Finish()
-	return nil
 }

@@ -1,4 +1,4 @@
-package active
+package drugcomb
 
 import (
 	"slices"
@@ -6,7 +6,7 @@ import (
 )
 
 // TestPanelLines: the model's lines matched to the screen's by name
-// (drugcomb.IndexName ignores case), in model-line order, missing ones
+// (IndexName ignores case), in model-line order, missing ones
 // skipped; only keeps one screen line. Expected values worked by hand from
 // the names.
 func TestPanelLines(t *testing.T) {

@@ -1,15 +1,17 @@
-package active
+package drugcomb
 
-import "github.com/deup-screening/deup/drugcomb"
+// LinePair is a cell line of a screen and the same line's index in a
+// model trained on a panel (its line embedding; 0 for a one-line model).
+type LinePair struct{ Screen, Model int }
 
 // PanelLines pairs the cell lines a panel model was trained on (model, by
 // model line) with the lines of a screen (screen, matched by name under
-// drugcomb.IndexName): one LinePair for each model line the screen has,
+// IndexName): one LinePair for each model line the screen has,
 // in model-line order. Only, when ≥ 0, keeps just screen line only.
 func PanelLines(screen, model []string, only int) []LinePair {
 	var out []LinePair
 	for ml, name := range model {
-		if sl := drugcomb.IndexName(screen, name); sl >= 0 && (only < 0 || sl == only) {
+		if sl := IndexName(screen, name); sl >= 0 && (only < 0 || sl == only) {
 			out = append(out, LinePair{Screen: sl, Model: ml})
 		}
 	}
