@@ -17,3 +17,17 @@ func PanelLines(screen, model []string, only int) []LinePair {
 	}
 	return out
 }
+
+// ModelLines pairs a model's cell lines (model, by model line; fewer than
+// two for a one-line model) with a screen's (screen): a one-line model
+// scores on screen line cell; a panel model on every line of it that the
+// screen has (PanelLines), or with only on screen line cell alone.
+func ModelLines(screen, model []string, cell int, only bool) []LinePair {
+	if len(model) < 2 {
+		return []LinePair{{Screen: cell, Model: 0}}
+	}
+	if !only {
+		cell = -1
+	}
+	return PanelLines(screen, model, cell)
+}

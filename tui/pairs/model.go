@@ -18,6 +18,7 @@ const ModelChunk = 1 << 16
 // (model.PredictPairs); progress gets the pairs done after each chunk. The
 // rows' acquisition is the table's own (NaN).
 func (bl *Builder) AddModel(ctx context.Context, predict func(*model.Features, []model.Pair) ([]model.Prediction, error), f *model.Features, kept []int, lines []drugcomb.LinePair, progress func(done int)) error {
+	bl.grow(len(kept) * (len(kept) - 1) / 2 * len(lines))
 	done := 0
 	for _, l := range lines {
 		err := model.PredictPairs(ctx, predict, f, model.AllPairs(len(kept), l.Model), ModelChunk, func(ps []model.Pair, pred []model.Prediction) error {

@@ -116,3 +116,31 @@ func usageError(fs *flag.FlagSet, format string, args ...any) error {
 	fs.Usage()
 	return fmt.Errorf("%w: "+format, append([]any{ErrUsage}, args...)...)
 }
+
+// isSet reports whether the flag name was given on the command line.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// checkCoverage checks a --coverage value.
+func checkCoverage(c float64) error {
+	if !(c > 0 && c < 1) {
+		return fmt.Errorf("%w: --coverage %v: want a probability in (0, 1), e.g. 0.9 for a 90%% interval", ErrUsage, c)
+	}
+	return nil
+}
+
+// exploreFlag is the --explore flag of suggest and campaign init/simulate:
+// active.Acquisition.ExploreWeight.
+func exploreFlag(fs *flag.FlagSet) *float64 {
+	return fs.Float64("explore", 0, "weight in [0, 1] of sigma_epistemic's ranking in the acquisition's (0: the acquisition alone; 1: rank by sigma_epistemic)")
+}
+
+func checkExploreFlag(w float64) error {
+	if err := active.CheckExplore(w); err != nil {
+		return fmt.Errorf("%w: --explore: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
+	}
+	return nil
+}

@@ -3,14 +3,11 @@ package cli
 import (
 	"context"
 	_ "embed"
-	"errors"
 	"fmt"
 	"math"
 	"strings"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/drugcomb"
@@ -121,31 +118,11 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(env.Stderr, "deup tui: %d pairs of %d drugs ready in %s\n", tab.Len(), len(tab.Info().Drugs), env.since(start).Round(time.Millisecond))
-	return runTUIProgram(ctx, env, tab, opts, t.mouse)
-}
-
-// runTUIProgram runs the UI over tab on the terminal of env until it quits.
-func runTUIProgram(ctx context.Context, env Env, tab *pairs.Table, o tui.Options, mouse bool) error {
-	r := lipgloss.NewRenderer(env.Stdout)
-	// Ask the terminal for its background colour now: once the program
-	// reads the keyboard, the terminal's answer would arrive as keys.
-	r.HasDarkBackground()
-	o.Renderer = r
-	m := tui.New(tab, o)
-	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(env.Stdout), tea.WithAltScreen()}
-	if mouse {
-		opts = append(opts, tea.WithMouseCellMotion())
-	}
-	if env.Stdin != nil {
-		opts = append(opts, tea.WithInput(env.Stdin))
-	}
-	if _, err := tea.NewProgram(m, opts...).Run(); err != nil {
-		if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
-			return ctx.Err()
-		}
+	err = tui.Run(ctx, tab, opts, env.Stdin, env.Stdout, t.mouse)
+	if err != nil && err != ctx.Err() {
 		return fmt.Errorf("deup tui: %w", err)
 	}
-	return nil
+	return err
 }
 
 // tuiInputs are the command's data flags.
@@ -210,14 +187,7 @@ func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (
 	case len(sc.CellLines) > 0:
 		cell = 0
 	}
-	n := 0
-	if in.tm != nil {
-		n = len(sc.Drugs) * (len(sc.Drugs) - 1) / 2
-		if in.tm.Meta != nil {
-			n *= max(len(in.tm.Meta.Screen.CellLines), 1)
-		}
-	}
-	bl, err := pairs.NewBuilder(sc, n, kappa)
+	bl, err := pairs.NewBuilder(sc, 0, kappa)
 	if err != nil {
 		return nil, err
 	}
@@ -226,9 +196,13 @@ func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (
 		if cell < 0 {
 			return nil, fmt.Errorf("deup tui: the screen has no cell lines")
 		}
-		lines, err := tuiModelLines(sc, in.tm, cellLine, cell)
-		if err != nil {
-			return nil, err
+		var modelLines []string
+		if in.tm.Meta != nil {
+			modelLines = in.tm.Meta.Screen.CellLines
+		}
+		lines := drugcomb.ModelLines(sc.CellLines, modelLines, cell, cellLine != "")
+		if len(lines) == 0 {
+			return nil, fmt.Errorf("%w: deup tui: the model knows none of the screen's cell lines %s (it has %s)", ErrUsage, strings.Join(sc.CellLines, ", "), strings.Join(modelLines, ", "))
 		}
 		feats, kept, err := modelFeatures(env, "tui", "and no predictions", in.tm, sc.Drugs, screenDir)
 		if err != nil {
@@ -256,23 +230,4 @@ func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (
 	}
 	tab.UseMorganSimilarity() // the detail view names how many drugs lack a fingerprint
 	return tab, nil
-}
-
-// tuiModelLines pairs the screen's cell lines with the lines of the model
-// tm ({screen line, model line}): for a model trained on a panel, every line
-// it knows that the screen has (or the one --cell-line names); for a
-// one-line model, screen line cell.
-func tuiModelLines(sc *drugcomb.Screen, tm *trained.Model, cellLine string, cell int) ([]drugcomb.LinePair, error) {
-	if tm.Meta == nil || len(tm.Meta.Screen.CellLines) < 2 {
-		return []drugcomb.LinePair{{Screen: cell, Model: 0}}, nil
-	}
-	only := -1
-	if cellLine != "" {
-		only = cell
-	}
-	out := drugcomb.PanelLines(sc.CellLines, tm.Meta.Screen.CellLines, only)
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%w: deup tui: the model knows none of the screen's cell lines %s (it has %s)", ErrUsage, strings.Join(sc.CellLines, ", "), strings.Join(tm.Meta.Screen.CellLines, ", "))
-	}
-	return out, nil
 }
