@@ -24,67 +24,68 @@ func tuiCommand() *Command {
 //go:embed help/tui.txt
 var tuiDesc string
 
-// tuiFlags are deup tui's flags, parsed and checked.
-type tuiFlags struct {
-	in                  tuiInputs
-	export, campaignDir string
-	coverage            float64
-	mouse, coverageSet  bool
+// tuiInputs are deup tui's flags, parsed and checked.
+type tuiInputs struct {
+	screenDir, drugsPath, modelPath, predPath, cellLine, export, campaignDir string
+	kappa, coverage                                                          float64
+	mouse, coverageSet                                                       bool
+	// campaignScreen: screenDir is the campaign's screen ("" is the
+	// synthetic default), not a default to replace with the model's.
+	campaignScreen bool
+	tm             *trained.Model // the model of modelPath, read by loadTUIScreen
 }
 
-func parseTUIFlags(env Env, args []string) (*tuiFlags, error) {
+func parseTUIFlags(env Env, args []string) (*tuiInputs, error) {
 	fs := newFlagSet(env, "deup tui", "deup tui [--screen DIR] [--drugs FILE] [--model MODEL | --predictions FILE] [--campaign DIR] [--cell-line NAME] [--kappa K] [--export FILE]", tuiDesc)
-	screenDir := fs.String("screen", "", "screen directory (default: --model's own screen, else the synthetic default screen)")
-	modelPath := fs.String("model", "", modelUsage+" to score every pair")
-	predPath := fs.String("predictions", "", "predictions file (.csv, .parquet, .arrow)")
-	cellLine := fs.String("cell-line", "", "cell line of --model's predictions (default: the model's, every line of a model trained on a panel, else the screen's first) and of predictions without a cell_line column (needed when the screen has several)")
-	kappa := fs.Float64("kappa", active.DefaultKappa, "weight of sigma_epistemic in the default acquisition mu + kappa*sigma_epistemic (the ucb of deup suggest and campaigns)")
-	export := fs.String("export", "batch.csv", "file name the export prompt proposes (.csv, .parquet or .json)")
-	mouse := fs.Bool("mouse", false, "scroll with the wheel and select rows by clicking (the terminal's own text selection then needs shift)")
-	campaignDir := fs.String("campaign", "", "campaign directory (deup campaign init): R runs a round in the UI")
-	coverage := fs.Float64("coverage", 0.9, "with --model: coverage of the interval the pair detail shows, in (0, 1), when the model has a calibration")
-	drugsPath := fs.String("drugs", "", "CSV of more drugs (id or pubchem_cid, smiles, optional name), e.g. a catalogue, added to the screen's")
-	_, err := parseWant(fs, args, 0, 0)
-	if err != nil {
+	in := &tuiInputs{}
+	fs.StringVar(&in.screenDir, "screen", "", "screen directory (default: --model's own screen, else the synthetic default screen)")
+	fs.StringVar(&in.modelPath, "model", "", modelUsage+" to score every pair")
+	fs.StringVar(&in.predPath, "predictions", "", "predictions file (.csv, .parquet, .arrow)")
+	fs.StringVar(&in.cellLine, "cell-line", "", "cell line of --model's predictions (default: the model's, every line of a model trained on a panel, else the screen's first) and of predictions without a cell_line column (needed when the screen has several)")
+	fs.Float64Var(&in.kappa, "kappa", active.DefaultKappa, "weight of sigma_epistemic in the default acquisition mu + kappa*sigma_epistemic (the ucb of deup suggest and campaigns)")
+	fs.StringVar(&in.export, "export", "batch.csv", "file name the export prompt proposes (.csv, .parquet or .json)")
+	fs.BoolVar(&in.mouse, "mouse", false, "scroll with the wheel and select rows by clicking (the terminal's own text selection then needs shift)")
+	fs.StringVar(&in.campaignDir, "campaign", "", "campaign directory (deup campaign init): R runs a round in the UI")
+	fs.Float64Var(&in.coverage, "coverage", 0.9, "with --model: coverage of the interval the pair detail shows, in (0, 1), when the model has a calibration")
+	fs.StringVar(&in.drugsPath, "drugs", "", "CSV of more drugs (id or pubchem_cid, smiles, optional name), e.g. a catalogue, added to the screen's")
+	if _, err := parseWant(fs, args, 0, 0); err != nil {
 		return nil, err
 	}
-	if *modelPath != "" && *predPath != "" {
+	if in.modelPath != "" && in.predPath != "" {
 		return nil, usageError(fs, "deup tui: give at most one of --model and --predictions")
 	}
-	if err := checkCoverage(*coverage); err != nil {
+	if err := checkCoverage(in.coverage); err != nil {
 		return nil, err
 	}
-	if isSet(fs, "coverage") && *modelPath == "" {
+	if in.coverageSet = isSet(fs, "coverage"); in.coverageSet && in.modelPath == "" {
 		return nil, fmt.Errorf("%w: deup tui: --coverage goes with --model (the interval comes from the model file's calibration)", ErrUsage)
 	}
-	if math.IsNaN(*kappa) || math.IsInf(*kappa, 0) {
+	if math.IsNaN(in.kappa) || math.IsInf(in.kappa, 0) {
 		return nil, fmt.Errorf("%w: deup tui: --kappa must be finite", ErrUsage)
 	}
 	for _, err := range []error{
-		needFile("--predictions", *predPath, "a predictions file written by deup predict --out (.csv, .parquet, .arrow)"),
-		needFile("--drugs", *drugsPath, catalogueWhat),
+		needFile("--predictions", in.predPath, "a predictions file written by deup predict --out (.csv, .parquet, .arrow)"),
+		needFile("--drugs", in.drugsPath, catalogueWhat),
 	} {
 		if err != nil {
 			return nil, err
 		}
 	}
-	return &tuiFlags{in: tuiInputs{screenDir: *screenDir, drugsPath: *drugsPath, modelPath: *modelPath, predPath: *predPath, cellLine: *cellLine, kappa: *kappa},
-		export: *export, campaignDir: *campaignDir, coverage: *coverage, mouse: *mouse, coverageSet: isSet(fs, "coverage")}, nil
+	return in, nil
 }
 
 func runTUI(ctx context.Context, env Env, args []string) error {
-	t, err := parseTUIFlags(env, args)
+	in, err := parseTUIFlags(env, args)
 	if err != nil {
 		return err
 	}
 	start := env.now()
-	in := t.in
 	if in.predPath != "" {
 		fmt.Fprintf(env.Stderr, "deup tui: reading %s\n", in.predPath)
 	}
-	if t.campaignDir != "" && in.screenDir == "" {
+	if in.campaignDir != "" && in.screenDir == "" {
 		// The campaign's own screen ("" is the synthetic default for both).
-		l, c, err := openCampaign(t.campaignDir)
+		l, c, err := openCampaign(in.campaignDir)
 		if err != nil {
 			return err
 		}
@@ -92,47 +93,37 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 		in.screenDir = c.Config.Screen
 		in.campaignScreen = true
 	}
-	sc, err := loadTUIScreen(env, &in)
+	sc, err := loadTUIScreen(env, in)
 	if err != nil {
 		return err
 	}
-	opts := tui.Options{Context: ctx, Debounce: 120 * time.Millisecond, ExportPath: t.export}
+	opts := tui.Options{Context: ctx, Debounce: 120 * time.Millisecond, ExportPath: in.export}
 	if in.tm != nil {
-		cal, err := suggestCalibration(env.Stderr, in.modelPath, in.tm, intervalOptions{coverage: t.coverage, explicit: t.coverageSet})
+		cal, err := suggestCalibration(env.Stderr, in.modelPath, in.tm, intervalOptions{coverage: in.coverage, explicit: in.coverageSet})
 		if err != nil {
 			return err
 		}
 		if cal != nil {
-			opts.Interval = &tui.Interval{Coverage: t.coverage, Calibration: *cal}
+			opts.Interval = &tui.Interval{Coverage: in.coverage, Calibration: *cal}
 		}
 	}
-	if t.campaignDir != "" {
-		tc, err := newTUICampaign(t.campaignDir, sc, in.kappa)
+	if in.campaignDir != "" {
+		tc, err := newTUICampaign(in.campaignDir, sc, in.kappa)
 		if err != nil {
 			return err
 		}
 		opts.Campaign = tc
 	}
-	tab, err := tuiTable(ctx, env, sc, in)
+	tab, err := tuiTable(ctx, env, sc, *in)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stderr, "deup tui: %d pairs of %d drugs ready in %s\n", tab.Len(), len(tab.Info().Drugs), env.since(start).Round(time.Millisecond))
-	err = tui.Run(ctx, tab, opts, env.Stdin, env.Stdout, t.mouse)
+	err = tui.Run(ctx, tab, opts, env.Stdin, env.Stdout, in.mouse)
 	if err != nil && err != ctx.Err() {
 		return fmt.Errorf("deup tui: %w", err)
 	}
 	return err
-}
-
-// tuiInputs are the command's data flags.
-type tuiInputs struct {
-	screenDir, drugsPath, modelPath, predPath, cellLine string
-	kappa                                               float64
-	// campaignScreen: screenDir is the campaign's screen ("" is the
-	// synthetic default), not a default to replace with the model's.
-	campaignScreen bool
-	tm             *trained.Model // the model of modelPath, read by loadTUIScreen
 }
 
 // loadTUIScreen opens the screen of in extended with --drugs: --screen,
