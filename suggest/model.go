@@ -97,6 +97,7 @@ type Candidates struct {
 	Pred      []active.Prediction // the model's
 	AcqIn     []active.Prediction // what the acquisition reads: Pred, or scaled by the calibration
 	Intervals []active.Interval   // nil without a calibration
+	measured  active.TableOracle  // the place's measured pairs
 }
 
 // Predict returns every pair of the feature rows of f (kept[r] is the
@@ -105,7 +106,7 @@ type Candidates struct {
 // Predict) and, with o.Cal, their intervals. No candidates (every pair
 // measured) is not an error: Pairs is empty.
 func Predict(sc *drugcomb.Screen, p *Place, predict func(*model.Features, []model.Pair) ([]model.Prediction, error), f *model.Features, kept []int, o Options) (*Candidates, error) {
-	c := &Candidates{Screen: sc}
+	c := &Candidates{Screen: sc, measured: p.Measured}
 	cands, mp := active.UnmeasuredCandidates(kept, p.Lines, p.Measured)
 	if c.Pairs = cands; len(cands) == 0 {
 		return c, nil
@@ -125,13 +126,13 @@ func Predict(sc *drugcomb.Screen, p *Place, predict func(*model.Features, []mode
 	return c, nil
 }
 
-// Pick ranks the candidates with o's acquisition against the best measured
-// score of measured (active.Rank, with o's caps and seed) and returns the
+// Pick ranks the candidates with o's acquisition against the best score
+// measured at their place (active.Rank, with o's caps and seed) and returns the
 // batch, best first: each with the model's prediction, the acquisition's
 // score and the reason (its rank, the caps, the interval).
-func (c *Candidates) Pick(measured active.TableOracle, o Options) ([]Suggestion, error) {
+func (c *Candidates) Pick(o Options) ([]Suggestion, error) {
 	acq := o.Acquisition
-	pick, scores, err := active.Rank(acq, c.Pairs, c.AcqIn, measured, o.Batch, o.PerDrug, o.PerLine, o.Seed)
+	pick, scores, err := active.Rank(acq, c.Pairs, c.AcqIn, c.measured, o.Batch, o.PerDrug, o.PerLine, o.Seed)
 	if err != nil {
 		return nil, err
 	}

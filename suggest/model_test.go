@@ -116,7 +116,7 @@ func TestPredictPick(t *testing.T) {
 			if len(c.Pairs) != 5 {
 				t.Fatalf("%d candidates, want 5", len(c.Pairs))
 			}
-			rows, err := c.Pick(p.Measured, o)
+			rows, err := c.Pick(o)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -213,7 +213,7 @@ func suggestFromModel(env Env, a *suggestArgs) error {
 		fmt.Fprintf(env.Stdout, "--calibrated-sigma: the acquisition reads the sigmas scaled by the %g%% calibration (%s; e.g. the first candidate's by %.4g); the file's sigma columns are the model's\n",
 			100*o.Coverage, note, c.AcqIn[0].SigmaTotal/c.Pred[0].SigmaTotal)
 	}
-	rows, err := c.Pick(place.Measured, o)
+	rows, err := c.Pick(o)
 	if err != nil {
 		return err
 	}
