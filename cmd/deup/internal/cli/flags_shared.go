@@ -22,11 +22,11 @@ func workersFlag(fs *flag.FlagSet, def int, jobs string, deprecated ...string) *
 }
 
 // checkWorkers refuses a negative --workers.
-func checkWorkers(n int) error {
-	if n < 0 {
-		return fmt.Errorf("%w: --workers %d: want 0 (one per CPU) or more", ErrUsage, n)
-	}
-	return nil
+func checkWorkers(n int) error { return checkRules(workersRule(n)) }
+
+// workersRule is the rule of --workers: 0 or more.
+func workersRule(n int) usageRule {
+	return rule(n >= 0, "--workers %d: want 0 (one per CPU) or more", n)
 }
 
 // workerCount is the number of workers --workers n means.
@@ -141,6 +141,29 @@ func exploreFlag(fs *flag.FlagSet) *float64 {
 func checkExploreFlag(w float64) error {
 	if err := active.CheckExplore(w); err != nil {
 		return fmt.Errorf("%w: --explore: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
+	}
+	return nil
+}
+
+// usageRule is one rule of a command's flags (see checkRules).
+type usageRule struct {
+	ok  bool
+	msg string
+}
+
+// rule is a usageRule that the flags break unless ok; format and args
+// make its message, which names the flag.
+func rule(ok bool, format string, args ...any) usageRule {
+	return usageRule{ok, fmt.Sprintf(format, args...)}
+}
+
+// checkRules returns the usage error (ErrUsage) of the first rule broken,
+// in the order given, or nil.
+func checkRules(rules ...usageRule) error {
+	for _, r := range rules {
+		if !r.ok {
+			return fmt.Errorf("%w: %s", ErrUsage, r.msg)
+		}
 	}
 	return nil
 }
