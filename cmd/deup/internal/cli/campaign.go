@@ -122,15 +122,14 @@ func parseCampaignInitFlags(env Env, args []string) (*campaignInitFlags, error) 
 	if err := needFile("--candidates", *candidates, pairsWhat); err != nil {
 		return nil, err
 	}
-	if err := checkMins(minFlag{"batch", *batch, 1, "at least 1 suggestion per round"}, minFlag{"rounds", *rounds, 0, "0 (no limit) or more"},
-		minFlag{"init", *initN, 0, "0 (10% of the screen) or more"}); err != nil {
+	if err := checkRules(
+		rule(*batch >= 1, "--batch %d: want at least 1 suggestion per round", *batch),
+		rule(*rounds >= 0, "--rounds %d: want 0 (no limit) or more", *rounds),
+		rule(*initN >= 0, "--init %d: want 0 (10%% of the screen) or more", *initN),
+		rule(*mode == active.Live || *mode == active.Retrospective, "--mode %q: want live or retrospective", *mode),
+		rule(*perLine >= 0, "--per-line %d: want N ≥ 0", *perLine),
+	); err != nil {
 		return nil, err
-	}
-	switch {
-	case *mode != active.Live && *mode != active.Retrospective:
-		return nil, fmt.Errorf("%w: --mode %q: want live or retrospective", ErrUsage, *mode)
-	case *perLine < 0:
-		return nil, fmt.Errorf("%w: --per-line %d: want N ≥ 0", ErrUsage, *perLine)
 	}
 	if _, err := active.ParseAcquisition(*acq); err != nil {
 		return nil, fmt.Errorf("%w: --acquisition: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
@@ -452,9 +451,14 @@ func parseSimulateFlags(env Env, args []string) (*simulateFlags, error) {
 	if err := checkExploreFlag(*explore); err != nil {
 		return nil, err
 	}
-	if err := checkMins(minFlag{"seeds", *seeds, 1, "at least 1 run per strategy"}, minFlag{"batch", *batch, 1, "at least 1 pair per round"},
-		minFlag{"rounds", *rounds, 1, "at least 1 round"}, minFlag{"init", *initN, 0, "0 (10% of the screen) or more"},
-		minFlag{"workers", *workers, 0, "0 (one per CPU) or more"}, minFlag{"per-line", *perLine, 0, "N ≥ 0 (0: no cap)"}); err != nil {
+	if err := checkRules(
+		rule(*seeds >= 1, "--seeds %d: want at least 1 run per strategy", *seeds),
+		rule(*batch >= 1, "--batch %d: want at least 1 pair per round", *batch),
+		rule(*rounds >= 1, "--rounds %d: want at least 1 round", *rounds),
+		rule(*initN >= 0, "--init %d: want 0 (10%% of the screen) or more", *initN),
+		workersRule(*workers),
+		rule(*perLine >= 0, "--per-line %d: want N ≥ 0 (0: no cap)", *perLine),
+	); err != nil {
 		return nil, err
 	}
 	o := &simulateFlags{screenDir: *screenDir, cellLine: *cellLine, cellLines: *cellLines, score: *score, out: *out, cfg: active.SimConfig{Init: *initN,
