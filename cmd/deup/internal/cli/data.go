@@ -1,5 +1,18 @@
 package cli
 
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/features"
+	"github.com/deup-screening/deup/internal/progress"
+)
+
 // dataCommand groups the data-layer subcommands: import, inspect, synth,
 // fetch, signatures, synergy. Each subcommand lives in its own file (data_*.go).
 func dataCommand() *Command {
@@ -7,7 +20,6 @@ func dataCommand() *Command {
 		Name:  "data",
 		Short: "import, inspect, generate and fetch screens and signatures",
 		Subs: []*Command{
-			// data_*.go files append here.
 			dataImportCommand(),
 			dataInspectCommand(),
 			dataSynthCommand(),
@@ -16,4 +28,54 @@ func dataCommand() *Command {
 			dataSynergyCommand(),
 		},
 	}
+}
+
+// printJSON prints v as indented JSON and a newline.
+func printJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+// checkSMILES is the structure check of data import and inspect: the one
+// training applies (features.CheckSMILES), its message without the package
+// prefix.
+func checkSMILES(smiles string) error {
+	if err := features.CheckSMILES(smiles); err != nil {
+		return errors.New(strings.TrimPrefix(err.Error(), "chem: "))
+	}
+	return nil
+}
+
+// readCatalogue reads --drugs with the columns --drug-id-col and
+// --smiles-col name ("" for a recognised spelling).
+func readCatalogue(path, idCol, smilesCol string) (*drugcomb.Catalogue, error) {
+	cat, err := drugcomb.ReadCatalogueFileWith(path, drugcomb.CatalogueColumns{ID: idCol, SMILES: smilesCol})
+	if err != nil {
+		return nil, fmt.Errorf("%w (name the columns with --drug-id-col and --smiles-col)", err)
+	}
+	return cat, nil
+}
+
+// lazyBar is a progress callback that draws a bar of label on w from its
+// first call (a quick import shows none) with n and unit as detail, and a
+// function that ends the bar.
+func lazyBar(w io.Writer, label, unit string) (set func(n int), finish func()) {
+	var bar *progress.Bar
+	set = func(n int) {
+		if bar == nil {
+			bar = progress.New(w, label, 0)
+		}
+		bar.Set(n, unit)
+	}
+	return set, func() { bar.Finish() }
+}
+
+// baseName is path's file name without its extension: the default name of
+// an imported screen.
+func baseName(path string) string {
+	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 }

@@ -40,11 +40,11 @@ func runDataImportDoseResponse(ctx context.Context, env Env, args []string) erro
 	if err != nil {
 		return err
 	}
-	cat, err := drugcomb.ReadCatalogueFileWith(*drugs, drugcomb.CatalogueColumns{ID: *idCol, SMILES: *smilesCol})
+	cat, err := readCatalogue(*drugs, *idCol, *smilesCol)
 	if err != nil {
-		return fmt.Errorf("%w (name the columns with --drug-id-col and --smiles-col)", err)
+		return err
 	}
-	scored, srep, _, err := scoreFile(*pf.in, env.now, ropt, sopt)
+	scored, srep, err := doseresp.ScoreFile(*pf.in, ropt, sopt)
 	if err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func runDataImportDoseResponse(ctx context.Context, env Env, args []string) erro
 		return err
 	}
 	if *name == "" {
-		*name = strings.TrimSuffix(filepath.Base(*pf.in), filepath.Ext(*pf.in))
+		*name = baseName(*pf.in)
 	}
 	s, rep, err := doseresp.Screen(*name, scored, *score, drugcomb.Options{Catalogue: cat, CellLineName: *cellName})
 	if rep != nil {
@@ -63,16 +63,10 @@ func runDataImportDoseResponse(ctx context.Context, env Env, args []string) erro
 	if err != nil {
 		return fmt.Errorf("import %s: %w", *pf.in, err)
 	}
-	if err := drugcomb.Save(*out, s); err != nil {
-		return err
-	}
-	if err := drugcomb.SaveReport(*out, rep); err != nil {
-		return err
-	}
-	if err := doseresp.WriteDir(filepath.Join(*out, "blocks"), scored, srep); err != nil {
+	if err := doseresp.SaveScreen(*out, s, rep, scored, srep); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s: %d pairs (target %s), %d measurements, %d drugs, %d cell line(s); block scores in %s\n",
-		*out, len(s.Pairs), *score, s.Measurements(), len(s.Drugs), len(s.CellLines), filepath.Join(*out, "blocks"))
+		*out, len(s.Pairs), *score, s.Measurements(), len(s.Drugs), len(s.CellLines), filepath.Join(*out, doseresp.BlocksDir))
 	return nil
 }

@@ -4,12 +4,8 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/deup-screening/deup/data"
-	"github.com/deup-screening/deup/drugcomb"
 )
 
 func dataSynthCommand() *Command {
@@ -45,18 +41,8 @@ func runDataSynth(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
-	replaced := drugcomb.IsScreenDir(*out)
-	if err := drugcomb.Save(*out, s); err != nil {
+	if err := saveScreen(env, *out, s, nil); err != nil { // no import report
 		return err
-	}
-	if replaced {
-		// A report.json there described an import, not this screen.
-		if err := os.Remove(filepath.Join(*out, drugcomb.ReportFile)); err != nil && !os.IsNotExist(err) {
-			return err
-		}
-		if extra := drugcomb.OtherFiles(*out); len(extra) > 0 {
-			fmt.Fprintf(env.Stderr, "deup: replaced the screen in %s; kept %s, which may describe the old one\n", *out, strings.Join(extra, ", "))
-		}
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s: %s, %d drugs, %d pairs, %d measurements, %d cell line(s), with ground truth\n",
 		*out, s.Name, len(s.Drugs), len(s.Pairs), s.Measurements(), len(s.CellLines))

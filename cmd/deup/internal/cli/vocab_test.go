@@ -173,7 +173,7 @@ func TestVocabularyRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("import-report", filepath.Join(repDir, drugcomb.ReportFile), nil)
-	cs := filepath.Join(repDir, ComboScoreFile) // through almanac-wells' writer
+	cs := filepath.Join(repDir, almanac.ComboScoreFile) // through almanac-wells' writer
 	if err := atomicfile.Write(cs, func(w io.Writer) error {
 		return almanac.WriteComboScores(w, []almanac.ComboScore{{NSC1: 740, NSC2: 750, Cell: "PC-3", Score: -68, Wells: 9}, {NSC1: 750, NSC2: 740, Cell: "PC-3", Score: 12.5, Wells: 9}})
 	}); err != nil {
