@@ -3,6 +3,7 @@ package doseresp
 import (
 	"fmt"
 	"math"
+	"os"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -128,11 +129,14 @@ func curves(b *Block, r *Result) (*plot.Plot, error) {
 	return p, nil
 }
 
-// WritePlots draws the first n scored blocks (all for n < 0) into dir: per
-// block, block-ID.png/.svg with the response matrix, the four synergy
+// WritePlots draws the first n scored blocks (all for n < 0) into dir
+// (created if needed): per block, block-ID.png/.svg with the response matrix, the four synergy
 // landscapes as heat maps (blue < 0 < red) and the single-drug curves with
 // their fits. It returns the paths written.
 func WritePlots(dir string, scored []Scored, n int) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
 	var paths []string
 	done := 0
 	for _, s := range scored {

@@ -262,12 +262,18 @@ func WriteTallies(b *strings.Builder, ts []*Tally) {
 
 // SaveReport writes r as dir/report.json (atomically).
 func SaveReport(dir string, r *Report) error {
-	b, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return fmt.Errorf("drugcomb: report: %w", err)
-	}
-	if err := atomicfile.WriteFile(filepath.Join(dir, ReportFile), append(b, '\n')); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, ReportFile), r.WriteJSON); err != nil {
 		return fmt.Errorf("drugcomb: report: %w", err)
 	}
 	return nil
+}
+
+// WriteJSON writes r as report.json holds it: indented JSON and a newline.
+func (r *Report) WriteJSON(w io.Writer) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
 }

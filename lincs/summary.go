@@ -30,21 +30,21 @@ type Summary struct {
 	Files               []string `json:"files"`
 }
 
-// MatchScreen matches the signatures of m to the drugs of screen
-// (MatchDrugs), or, when m is nil, those of the GCTX file gct read column by
-// column (MatchGCTXFile), and summarizes the coverage. gct names the file
-// in the summary.
+// MatchScreen matches the signatures of m (MatchDrugs), or, when m is nil,
+// those of the GCTX file gct read column by column (MatchGCTXFile: LINCS
+// level-5 files are tens of GB), to the drugs of screen and summarizes the
+// coverage. gct names the file in the summary.
 func MatchScreen(gct string, m *Matrix, info *PertInfo, screen *drugcomb.Screen) (*Signatures, Summary, error) {
 	var (
 		sigs *Signatures
 		rep  Report
 		nSig int
+		err  error
 	)
 	if m != nil {
 		sigs, rep = MatchDrugs(m, info, screen.Drugs)
 		nSig = len(m.Cols)
 	} else {
-		var err error
 		if sigs, rep, nSig, err = MatchGCTXFile(gct, info, screen.Drugs); err != nil {
 			return nil, Summary{}, err
 		}

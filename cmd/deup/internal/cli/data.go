@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,30 +13,21 @@ import (
 )
 
 // dataCommand groups the data-layer subcommands: import, inspect, synth,
-// fetch, signatures, synergy. Each subcommand lives in its own file (data_*.go).
+// fetch, signatures, synergy. Each one's run function lives in its own
+// file (data_*.go).
 func dataCommand() *Command {
 	return &Command{
 		Name:  "data",
 		Short: "import, inspect, generate and fetch screens and signatures",
 		Subs: []*Command{
-			dataImportCommand(),
-			dataInspectCommand(),
-			dataSynthCommand(),
-			dataFetchCommand(),
-			dataSignaturesCommand(),
-			dataSynergyCommand(),
+			{Name: "import", Short: "import a screen (ALMANAC, DrugComb summary, or any table with a column map) into a screen directory", Run: runDataImport},
+			{Name: "inspect", Short: "summarize a screen directory: counts, scores, drugs without SMILES or signatures", Run: runDataInspect},
+			{Name: "synth", Short: "generate the embedded default: a synthetic screen with its hidden ground truth", Run: runDataSynth},
+			{Name: "fetch", Short: "download the public sources (DrugComb, NCI-ALMANAC, LINCS) into a cache directory", Run: runDataFetch},
+			{Name: "signatures", Short: "match L1000 signatures (GCT) to a screen's drugs and store them beside it", Run: runDataSignatures},
+			{Name: "synergy", Short: "score dose–response plates: ZIP, Loewe, HSA, Bliss, IC50, RI, CSS and S per block, as DrugComb does", Run: runDataSynergy},
 		},
 	}
-}
-
-// printJSON prints v as indented JSON and a newline.
-func printJSON(w io.Writer, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(w, "%s\n", b)
-	return err
 }
 
 // checkSMILES is the structure check of data import and inspect: the one

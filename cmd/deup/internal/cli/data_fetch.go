@@ -10,14 +10,6 @@ import (
 	"github.com/deup-screening/deup/internal/progress"
 )
 
-func dataFetchCommand() *Command {
-	return &Command{
-		Name:  "fetch",
-		Short: "download the public sources (DrugComb, NCI-ALMANAC, LINCS) into a cache directory",
-		Run:   runDataFetch,
-	}
-}
-
 //go:embed help/dataFetch.txt
 var dataFetchDesc string
 

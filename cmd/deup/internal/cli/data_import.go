@@ -10,14 +10,6 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 )
 
-func dataImportCommand() *Command {
-	return &Command{
-		Name:  "import",
-		Short: "import a screen (ALMANAC, DrugComb summary, or any table with a column map) into a screen directory",
-		Run:   runDataImport,
-	}
-}
-
 //go:embed help/dataImport.txt
 var dataImportDesc string
 
@@ -118,13 +110,11 @@ func runDataImport(ctx context.Context, env Env, args []string) error {
 		if err != nil {
 			w = env.Stderr
 		}
-		var werr error
+		write := rep.WriteText
 		if a.asJSON {
-			werr = printJSON(w, rep)
-		} else {
-			werr = rep.WriteText(w)
+			write = rep.WriteJSON
 		}
-		if werr != nil {
+		if werr := write(w); werr != nil {
 			return werr
 		}
 	}

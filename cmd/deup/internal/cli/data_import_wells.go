@@ -73,12 +73,11 @@ func runImportWells(ctx context.Context, env Env, args []string) error {
 		a.name = baseName(a.wells)
 	}
 	s, serr := almanac.BuildScreen(a.name, res.ComboScores, src, res.Report)
-	if a.asJSON { // the document report.json holds
-		err = printJSON(env.Stdout, res.Report.ScreenReport(s))
-	} else {
-		err = res.Report.WriteText(env.Stdout)
+	write := res.Report.WriteText
+	if a.asJSON {
+		write = res.Report.ScreenReport(s).WriteJSON // the document report.json holds
 	}
-	if err != nil {
+	if err := write(env.Stdout); err != nil {
 		return err
 	}
 	if serr != nil {

@@ -3,19 +3,13 @@ package cli
 import (
 	"context"
 	_ "embed"
+	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/lincs"
 )
-
-func dataInspectCommand() *Command {
-	return &Command{
-		Name:  "inspect",
-		Short: "summarize a screen directory: counts, scores, drugs without SMILES or signatures",
-		Run:   runDataInspect,
-	}
-}
 
 //go:embed help/dataInspect.txt
 var dataInspectDesc string
@@ -41,7 +35,12 @@ func runDataInspect(ctx context.Context, env Env, args []string) error {
 		o.Signatures, o.DrugsWithoutSignatures = true, sig.Lacking(s.Drugs)
 	}
 	if *asJSON {
-		return printJSON(env.Stdout, o)
+		b, err := json.MarshalIndent(o, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(env.Stdout, "%s\n", b)
+		return err
 	}
 	return o.WriteText(env.Stdout, pos[0])
 }

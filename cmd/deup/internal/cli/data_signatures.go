@@ -5,19 +5,10 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/lincs"
 )
-
-func dataSignaturesCommand() *Command {
-	return &Command{
-		Name:  "signatures",
-		Short: "match L1000 signatures (GCT) to a screen's drugs and store them beside it",
-		Run:   runDataSignatures,
-	}
-}
 
 //go:embed help/dataSignatures.txt
 var dataSignaturesDesc string
@@ -68,8 +59,7 @@ func runDataSignatures(ctx context.Context, env Env, args []string) error {
 	// A GCTX file goes to scigolib/hdf5, which allocates whatever a
 	// damaged header declares: read it in a capped child (the same
 	// command, run by the child in-process since its Env has no Sandbox).
-	isGCTX := strings.HasSuffix(strings.ToLower(a.gct), ".gctx")
-	if isGCTX && env.Sandbox != nil {
+	if lincs.IsGCTX(a.gct) && env.Sandbox != nil {
 		return sandboxed(ctx, env, append([]string{"data", "signatures"}, args...), a.maxMemory<<20, a.gct, "--max-memory")
 	}
 	if a.matrixOut != "" && lincs.CheckMatrixFile(a.matrixOut) != nil {
@@ -85,9 +75,9 @@ func runDataSignatures(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	// A GCTX file is read whole only for --matrix-out; for matching, only
-	// its matched columns are read (LINCS level-5 files are tens of GB).
+	// its matched columns are read (MatchScreen).
 	var m *lincs.Matrix
-	if a.matrixOut != "" || !isGCTX {
+	if a.matrixOut != "" || !lincs.IsGCTX(a.gct) {
 		if m, err = lincs.ReadMatrixFile(a.gct); err != nil {
 			return err
 		}

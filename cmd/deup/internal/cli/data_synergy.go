@@ -5,21 +5,12 @@ import (
 	_ "embed"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/deup-screening/deup/doseresp"
 	"github.com/deup-screening/deup/internal/kernels"
 )
-
-func dataSynergyCommand() *Command {
-	return &Command{
-		Name:  "synergy",
-		Short: "score dose–response plates: ZIP, Loewe, HSA, Bliss, IC50, RI, CSS and S per block, as DrugComb does",
-		Run:   runDataSynergy,
-	}
-}
 
 //go:embed help/dataSynergy.txt
 var dataSynergyDesc string
@@ -66,9 +57,6 @@ func runDataSynergy(ctx context.Context, env Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "\nwrote %s: %s, %s, %s, %s, %s\n", *out, doseresp.BlocksCSV, doseresp.WellsCSV, doseresp.BlocksParquet, doseresp.WellsParquet, doseresp.ReportFile)
 	if *plots != 0 {
 		dir := filepath.Join(*out, "plots")
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
 		paths, err := doseresp.WritePlots(dir, scored, *plots)
 		if err != nil {
 			return err
