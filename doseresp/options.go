@@ -1,8 +1,11 @@
 package doseresp
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/deup-screening/deup/drugcomb"
 )
@@ -45,11 +48,49 @@ func ScoreFile(path string, ropt ReadOptions, sopt Options) ([]Scored, *Report, 
 	return ScoreAll(blocks, sopt, rep), rep, nil
 }
 
-// SaveScreen writes a screen built by Screen, with its data report, to dir
-// and the scored blocks it came from, with their report, to dir/BlocksDir.
-func SaveScreen(dir string, s *drugcomb.Screen, rep *drugcomb.Report, scored []Scored, srep *Report) error {
-	if err := drugcomb.SaveWithReport(dir, s, rep); err != nil {
+// Import is a dose-response table imported as a screen: the scored blocks
+// with their report, and the screen of one block score with its data
+// report.
+type Import struct {
+	Scored       []Scored
+	BlocksReport *Report
+	Screen       *drugcomb.Screen
+	Report       *drugcomb.Report // nil when Screen failed before reading
+}
+
+// ImportFile reads and scores the plate table at path (ScoreFile) and builds
+// the screen whose target is the block score named score (Screen), named
+// name ("": the file's base name without its extension). A reading error is
+// returned alone; a screen error ("import PATH: ...") with the Import so far,
+// whose reports say what was read.
+func ImportFile(path, name, score string, ropt ReadOptions, sopt Options, opt drugcomb.Options) (*Import, error) {
+	scored, rep, err := ScoreFile(path, ropt, sopt)
+	if err != nil {
+		return nil, err
+	}
+	if name == "" {
+		name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	}
+	im := &Import{Scored: scored, BlocksReport: rep}
+	if im.Screen, im.Report, err = Screen(name, scored, score, opt); err != nil {
+		return im, fmt.Errorf("import %s: %w", path, err)
+	}
+	return im, nil
+}
+
+// WriteText writes the reports as text: the blocks', then the screen's.
+func (im *Import) WriteText(w io.Writer) error {
+	if err := im.BlocksReport.WriteText(w); err != nil || im.Report == nil {
 		return err
 	}
-	return WriteDir(filepath.Join(dir, BlocksDir), scored, srep)
+	return im.Report.WriteText(w)
+}
+
+// Save writes the screen, with its data report, to dir and the scored
+// blocks, with their report, to dir/BlocksDir (WriteDir).
+func (im *Import) Save(dir string) error {
+	if err := drugcomb.SaveWithReport(dir, im.Screen, im.Report); err != nil {
+		return err
+	}
+	return WriteDir(filepath.Join(dir, BlocksDir), im.Scored, im.BlocksReport)
 }

@@ -1,6 +1,7 @@
 package doseresp
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -40,9 +41,10 @@ func TestParseOptions(t *testing.T) {
 	}
 }
 
-// ScoreFile is Read and ScoreAll on a file; SaveScreen puts the screen in
-// dir and the blocks in dir/blocks.
-func TestScoreFileSaveScreen(t *testing.T) {
+// ScoreFile is Read and ScoreAll on a file; ImportFile builds the screen
+// (two blocks of one pair and line: one pair of 2 measurements) named by
+// the file; Save puts it in dir and the blocks in dir/blocks.
+func TestImportFile(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "plates.csv")
 	if err := os.WriteFile(in, []byte(header+plate("1", "0", "10", "20", "50")+plate("2", "0", "30", "20", "60")), 0o644); err != nil {
@@ -63,17 +65,23 @@ func TestScoreFileSaveScreen(t *testing.T) {
 	if _, _, err := ScoreFile(filepath.Join(dir, "none.csv"), ReadOptions{}, Options{}); !os.IsNotExist(err) {
 		t.Errorf("missing file: %v", err)
 	}
-	s, srep, err := Screen("plates", scored, "zip", drugcomb.Options{})
+	im, err := ImportFile(in, "", "zip", ReadOptions{}, Options{}, drugcomb.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	if im.Screen.Name != "plates" || len(im.Screen.Pairs) != 1 || im.Screen.Pairs[0].N != 2 || im.Report.Measurements != 2 || im.BlocksReport.Blocks != 2 {
+		t.Errorf("ImportFile: screen %q, %d pairs; report %+v", im.Screen.Name, len(im.Screen.Pairs), im.Report)
+	}
+	if im, err := ImportFile(in, "", "dss", ReadOptions{}, Options{}, drugcomb.Options{}); !errors.Is(err, ErrScore) || im == nil || im.Report != nil {
+		t.Errorf("unknown score: %v, %+v", err, im)
+	}
 	out := filepath.Join(dir, "screen")
-	if err := SaveScreen(out, s, srep, scored, rep); err != nil {
+	if err := im.Save(out); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{drugcomb.MetaFile, drugcomb.ReportFile, filepath.Join(BlocksDir, BlocksCSV), filepath.Join(BlocksDir, ReportFile)} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
-			t.Errorf("SaveScreen: %v", err)
+			t.Errorf("Save: %v", err)
 		}
 	}
 }

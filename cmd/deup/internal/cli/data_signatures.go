@@ -29,8 +29,7 @@ func parseSignatures(env Env, args []string) (*signaturesArgs, error) {
 	fs.BoolVar(&a.asJSON, "json", false, "print the report as one JSON object")
 	fs.StringVar(&a.matrixOut, "matrix-out", "", "also convert the whole signature file to this Arrow (.arrow, .feather) or Parquet (.parquet) `file`")
 	fs.Int64Var(&a.maxMemory, "max-memory", 4096, "cap on the address space, in `MiB`, of the process that reads a GCTX file (Linux; ≥ 1024)")
-	_, err := parseWant(fs, args, 0, 0)
-	if err != nil {
+	if _, err := parseWant(fs, args, 0, 0); err != nil {
 		return nil, err
 	}
 	if a.gct == "" || (a.screenDir == "" && a.matrixOut == "") {

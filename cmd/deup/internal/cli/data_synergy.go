@@ -20,8 +20,7 @@ func runDataSynergy(ctx context.Context, env Env, args []string) error {
 	pf := newPlateFlags(fs)
 	out := fs.String("out", "", "directory to write blocks.csv, wells.csv, Parquet twins and report.json (required)")
 	plots := fs.Int("plots", 0, "draw the first N blocks into DIR/plots (response and synergy heat maps, single-drug fits; PNG and SVG); -1: all")
-	_, err := parseWant(fs, args, 0, 0)
-	if err != nil {
+	if _, err := parseWant(fs, args, 0, 0); err != nil {
 		return err
 	}
 	if *pf.in == "" || *out == "" {

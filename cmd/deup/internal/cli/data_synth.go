@@ -20,8 +20,7 @@ func runDataSynth(ctx context.Context, env Env, args []string) error {
 	fs.IntVar(&cfg.Pairs, "pairs", cfg.Pairs, "number of measured (drug pair, cell line) combinations")
 	fs.IntVar(&cfg.CellLines, "cell-lines", cfg.CellLines, "number of cell lines")
 	fs.Float64Var(&cfg.ReplicateFrac, "replicate-frac", cfg.ReplicateFrac, "fraction of pairs measured 2..max-replicates times")
-	_, err := parseWant(fs, args, 0, 0)
-	if err != nil {
+	if _, err := parseWant(fs, args, 0, 0); err != nil {
 		return err
 	}
 	if *out == "" {
