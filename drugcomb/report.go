@@ -5,11 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 	"sort"
 	"strings"
-
-	"github.com/deup-screening/deup/internal/atomicfile"
 )
 
 // Reasons a row of an input table is not used. Every row read is either
@@ -258,14 +255,6 @@ func WriteTallies(b *strings.Builder, ts []*Tally) {
 			fmt.Fprintf(b, "      ... and %d more\n", t.Count-len(t.Examples))
 		}
 	}
-}
-
-// SaveReport writes r as dir/report.json (atomically).
-func SaveReport(dir string, r *Report) error {
-	if err := atomicfile.Write(filepath.Join(dir, ReportFile), r.WriteJSON); err != nil {
-		return fmt.Errorf("drugcomb: report: %w", err)
-	}
-	return nil
 }
 
 // WriteJSON writes r as report.json holds it: indented JSON and a newline.

@@ -169,7 +169,7 @@ func TestVocabularyRoundTrip(t *testing.T) {
 	if err := os.MkdirAll(repDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := drugcomb.SaveReport(repDir, imp); err != nil {
+	if err := atomicfile.Write(filepath.Join(repDir, drugcomb.ReportFile), imp.WriteJSON); err != nil { // report.json's bytes
 		t.Fatal(err)
 	}
 	check("import-report", filepath.Join(repDir, drugcomb.ReportFile), nil)
