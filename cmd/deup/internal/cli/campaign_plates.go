@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/active/campaign"
@@ -22,11 +21,11 @@ func plateResults(env Env, path, score string, unit string, cfg active.Config) (
 		return nil, nil, fmt.Errorf("%w: the campaign's score is %q: say which block score it is with --plate-score %s",
 			ErrUsage, cfg.Score, strings.Join(doseresp.Scores(), "|"))
 	}
-	ropt, sopt, err := synergyOptions(unit, "non", doseresp.Columns{})
+	ropt, sopt, err := doseresp.ParseOptions(unit, "non", doseresp.Columns{}, false)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %v", ErrUsage, err)
 	}
-	scored, rep, _, err := scoreFile(path, time.Now, ropt, sopt) // the time is not shown
+	scored, rep, err := doseresp.ScoreFile(path, ropt, sopt)
 	if err != nil {
 		return nil, nil, err
 	}
