@@ -4,6 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/internal/atomicfile"
+	"io"
 	"runtime"
 	"strings"
 )
@@ -115,4 +117,10 @@ const (
 func usageError(fs *flag.FlagSet, format string, args ...any) error {
 	fs.Usage()
 	return fmt.Errorf("%w: "+format, append([]any{ErrUsage}, args...)...)
+}
+
+// writeFile writes a command's output file atomically, every error naming
+// the file (atomicfile.WriteNamed).
+func writeFile(path string, write func(io.Writer) error) error {
+	return atomicfile.WriteNamed(path, write)
 }

@@ -100,7 +100,7 @@ func TestOODExperimentSmall(t *testing.T) {
 		t.Fatal(err)
 	}
 	small := model.Config{TowerHidden: 64, TowerOut: 32, CombHidden: 16, SigmaHidden: 16, MaxEpochs: 10, Patience: 3, LR: 1e-3}
-	set := drugs.Settings{HoldOut: 0.2, InTest: 0.3, Folds: 3, Seeds: []uint64{1}, Methods: strings.Split(oodDefaultMethods, ","),
+	set := drugs.Settings{HoldOut: 0.2, InTest: 0.3, Folds: 3, Seeds: []uint64{1}, Methods: strings.Split(drugs.DefaultMethods, ","),
 		Model: small, DUE: due.Config{TowerHidden: 64, TowerOut: 32, CombHidden: 16, MaxEpochs: 5, Patience: 2, Inducing: 20},
 		Members: 2, Passes: 10, Dropout: 0.1, Cutoff: 0.6, Bandwidth: 0.1, PCADims: 4, Workers: 2}
 	run := func(set drugs.Settings) *drugs.Report {

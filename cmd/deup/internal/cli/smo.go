@@ -7,11 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/deup-screening/deup/deup"
-	"github.com/deup-screening/deup/internal/atomicfile"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/smo"
 )
@@ -144,18 +142,5 @@ func runSMO(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "wall time %s; wrote %s/{results.csv,results.json,best_so_far.png,best_so_far.svg}\n", wall.Round(100*time.Millisecond), a.out)
-	return nil
-}
-
-// writeFile writes path atomically with write (every command's outputs
-// that are not tables: JSON reports, figures); a killed run leaves the
-// previous file or none. Errors name the file, without a package prefix.
-func writeFile(path string, write func(io.Writer) error) error {
-	if err := atomicfile.Write(path, write); err != nil {
-		if strings.Contains(err.Error(), path) {
-			return err
-		}
-		return fmt.Errorf("write %s: %w", path, err)
-	}
 	return nil
 }
