@@ -51,17 +51,22 @@ func TestTanimotoDensity(t *testing.T) {
 	}
 }
 
-// TestScore checks a method's RMSE, its training seconds (the deup job's
-// for the deup-* rows) and NaN subset scores with fewer than 2 pairs.
-func TestScore(t *testing.T) {
-	r := &SeedResult{
+// oneSeed is a seed of four test pairs (0, 0, 1 and 2 held-out drugs) of
+// deup-d, its losses ranked exactly by u.
+func oneSeed() *SeedResult {
+	return &SeedResult{
 		Seed: 1, Test: []int{0, 1, 2, 3}, Unseen: []int8{0, 0, 1, 2},
 		Mu:      map[string][]float64{"deup-d": {1, 2, 3, 4}},
 		U:       map[string][]float64{"deup-d": {0.1, 0.2, 0.3, 0.4}},
 		Seconds: map[string]float64{"deup": 7},
 		targets: []float64{1, 1, 1, 1},
 	}
-	rep := Score([]*SeedResult{r}, []string{"deup-d"}, nil)
+}
+
+// TestScore checks a method's RMSE, its training seconds (the deup job's
+// for the deup-* rows) and NaN subset scores with fewer than 2 pairs.
+func TestScore(t *testing.T) {
+	rep := Score([]*SeedResult{oneSeed()}, []string{"deup-d"}, nil)
 	s := rep.PerSeed["deup-d"][0]
 	if want := math.Sqrt((0 + 1 + 4 + 9) / 4.0); math.Abs(s.RMSE-want) > 1e-12 {
 		t.Errorf("RMSE %v, want %v", s.RMSE, want)
@@ -132,14 +137,7 @@ func TestScoreEpistemic(t *testing.T) {
 // TestWriteFiles: the files deup ood writes, with and without figures,
 // each the report's own output (results.md is WriteMarkdown's bytes).
 func TestWriteFiles(t *testing.T) {
-	r := &SeedResult{
-		Seed: 1, Test: []int{0, 1, 2, 3}, Unseen: []int8{0, 0, 1, 2},
-		Mu:      map[string][]float64{"deup-d": {1, 2, 3, 4}},
-		U:       map[string][]float64{"deup-d": {0.1, 0.2, 0.3, 0.4}},
-		Seconds: map[string]float64{"deup": 7},
-		targets: []float64{1, 1, 1, 1},
-	}
-	rep := Score([]*SeedResult{r}, []string{"deup-d"}, nil)
+	rep := Score([]*SeedResult{oneSeed()}, []string{"deup-d"}, nil)
 	for _, c := range []struct {
 		figures bool
 		want    []string
