@@ -129,9 +129,9 @@ func MorganBits(smiles string, radius, nBits int) ([]int, error) {
 	return f.Bits(smiles, radius, nBits)
 }
 
-// MorganBitsAll computes MorganBits for every SMILES on workers goroutines
-// (workers <= 0: GOMAXPROCS). res[i] and errs[i] belong to smiles[i]; errs[i]
-// is nil on success.
+// MorganBitsAll computes MorganBits for every SMILES on up to workers
+// goroutines (workers <= 0: GOMAXPROCS; see forEachParallel). res[i] and
+// errs[i] belong to smiles[i]; errs[i] is nil on success.
 func MorganBitsAll(smiles []string, radius, nBits, workers int) ([][]int, []error) {
 	res := make([][]int, len(smiles))
 	errs := make([]error, len(smiles))
