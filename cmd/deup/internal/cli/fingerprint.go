@@ -81,6 +81,9 @@ func parseFingerprint(env Env, args []string) (*fingerprintArgs, error) {
 	if !in.SDF && in.IDField != "" {
 		return nil, fmt.Errorf("%w: --id-field names a data item of an SD file; give an .sdf file or --format sdf", ErrUsage)
 	}
+	if err := checkWorkers(*workers); err != nil {
+		return nil, err
+	}
 	a.opt.Workers = workerCount(*workers)
 	a.opt.LineIDs = a.out == ""
 	return a, nil
