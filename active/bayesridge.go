@@ -106,7 +106,9 @@ func (b BayesRidge) FitRidge(x [][]float64, y []float64) (*RidgeModel, error) {
 		maxIter = 100
 	}
 	var w mat.VecDense
-	solve := func(alpha, beta float64) error {
+	// factor is the Cholesky factor of the posterior precision
+	// beta·XᵀX + alpha·I.
+	factor := func(alpha, beta float64) (*mat.Cholesky, error) {
 		a := mat.NewSymDense(d, nil)
 		for i := 0; i < d; i++ {
 			for j := i; j < d; j++ {
@@ -116,7 +118,14 @@ func (b BayesRidge) FitRidge(x [][]float64, y []float64) (*RidgeModel, error) {
 		}
 		var ch mat.Cholesky
 		if !ch.Factorize(a) {
-			return errors.New("active: bayes-ridge: posterior precision not positive definite")
+			return nil, errors.New("active: bayes-ridge: posterior precision not positive definite")
+		}
+		return &ch, nil
+	}
+	solve := func(alpha, beta float64) error {
+		ch, err := factor(alpha, beta)
+		if err != nil {
+			return err
 		}
 		rhs := mat.NewVecDense(d, nil)
 		rhs.ScaleVec(beta, &xty)
@@ -151,16 +160,9 @@ func (b BayesRidge) FitRidge(x [][]float64, y []float64) (*RidgeModel, error) {
 	if err := solve(alpha, beta); err != nil {
 		return nil, err
 	}
-	a := mat.NewSymDense(d, nil)
-	for i := 0; i < d; i++ {
-		for j := i; j < d; j++ {
-			a.SetSym(i, j, beta*xtx.At(i, j))
-		}
-		a.SetSym(i, i, a.At(i, i)+alpha)
-	}
-	var ch mat.Cholesky
-	if !ch.Factorize(a) {
-		return nil, errors.New("active: bayes-ridge: posterior precision not positive definite")
+	ch, err := factor(alpha, beta)
+	if err != nil {
+		return nil, err
 	}
 	cov := mat.NewSymDense(d, nil)
 	if err := ch.InverseTo(cov); err != nil {

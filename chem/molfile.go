@@ -406,13 +406,7 @@ func (m *Mol) removeMolfileHs(pos []int) []int {
 	remove := m.bools(len(m.Atoms))
 	any := false
 	for i := range m.Atoms {
-		a := &m.Atoms[i]
-		if a.Element != 1 || a.Isotope != 0 || m.Degree(i) != 1 {
-			continue
-		}
-		b := &m.Bonds[m.AtomBonds(i)[0]]
-		nb := &m.Atoms[b.Other(i)]
-		if nb.Element < 1 || nb.Element == 1 || b.Dir != DirNone {
+		if b, _, ok := m.removableH(i); !ok || b.Dir != DirNone {
 			continue
 		}
 		remove[i] = true

@@ -61,17 +61,11 @@ func (m *Mol) removeHs(pos []int) []int {
 	remove := m.bools(len(m.Atoms))
 	any := false
 	for i := range m.Atoms {
-		a := &m.Atoms[i]
-		if a.Element != 1 || a.Isotope != 0 || m.Degree(i) != 1 {
+		b, nbi, ok := m.removableH(i)
+		if !ok {
 			continue
 		}
-		b := &m.Bonds[m.AtomBonds(i)[0]]
-		nbi := b.Other(i)
-		nb := &m.Atoms[nbi]
-		if nb.Element < 1 || nb.Element == 1 {
-			continue
-		}
-		switch nb.Chiral.Class {
+		switch m.Atoms[nbi].Chiral.Class {
 		case "SP", "TB", "OH":
 			continue
 		}
@@ -103,6 +97,21 @@ func (m *Mol) removeHs(pos []int) []int {
 		}
 	}
 	return m.compact(remove, pos)
+}
+
+// removableH reports whether atom i is a hydrogen that removeHs and
+// removeMolfileHs may take off: not isotopic, with exactly one neighbour,
+// which is neither a dummy atom nor a hydrogen. It returns the bond and the
+// neighbour.
+func (m *Mol) removableH(i int) (b *Bond, nbi int, ok bool) {
+	a := &m.Atoms[i]
+	if a.Element != 1 || a.Isotope != 0 || m.Degree(i) != 1 {
+		return nil, 0, false
+	}
+	b = &m.Bonds[m.AtomBonds(i)[0]]
+	nbi = b.Other(i)
+	nb := &m.Atoms[nbi]
+	return b, nbi, nb.Element >= 1 && nb.Element != 1
 }
 
 // compact removes the atoms marked in remove and their bonds, and returns

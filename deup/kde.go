@@ -51,15 +51,8 @@ func FitKDE(x [][]float64, rule Bandwidth) (*KDE, error) {
 		return nil, errors.New("deup: kde on no points")
 	}
 	d := len(x[0])
-	for i, r := range x {
-		if len(r) != d {
-			return nil, fmt.Errorf("deup: kde: row %d has %d columns, want %d", i, len(r), d)
-		}
-		for j, v := range r {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("deup: kde: row %d column %d is %v", i, j, v)
-			}
-		}
+	if err := checkPoints(x, d); err != nil {
+		return nil, err
 	}
 	pts := make([][]float64, n)
 	for i := range x {

@@ -20,17 +20,12 @@ func NewKDE(x [][]float64, h []float64) (*KDE, error) {
 			return nil, fmt.Errorf("deup: kde: bandwidth %d is %v", j, v)
 		}
 	}
+	if err := checkPoints(x, d); err != nil {
+		return nil, err
+	}
 	pts := make([][]float64, len(x))
 	flat := make([]float64, len(x)*d)
 	for i, r := range x {
-		if len(r) != d {
-			return nil, fmt.Errorf("deup: kde: row %d has %d columns, want %d", i, len(r), d)
-		}
-		for j, v := range r {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("deup: kde: row %d column %d is %v", i, j, v)
-			}
-		}
 		pts[i] = flat[i*d : (i+1)*d : (i+1)*d]
 		copy(pts[i], r)
 	}
@@ -101,4 +96,19 @@ func expNeg(x float64) float64 {
 	t := (y - n) * math.Ln2
 	p := 1 + t*(1+t*(1.0/2+t*(1.0/6+t*(1.0/24+t*(1.0/120+t*(1.0/720+t*(1.0/5040+t*(1.0/40320))))))))
 	return p * math.Float64frombits(uint64(int64(n)+1023)<<52)
+}
+
+// checkPoints checks that every row of x has d finite coordinates.
+func checkPoints(x [][]float64, d int) error {
+	for i, r := range x {
+		if len(r) != d {
+			return fmt.Errorf("deup: kde: row %d has %d columns, want %d", i, len(r), d)
+		}
+		for j, v := range r {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("deup: kde: row %d column %d is %v", i, j, v)
+			}
+		}
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package drugcomb
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -136,7 +137,7 @@ func (s *Screen) DrugIndex(id string) int {
 // Equal reports whether s and t hold the same values, counting NaN equal to
 // NaN (a missing score) and a nil Count equal to one that repeats N.
 func (s *Screen) Equal(t *Screen) bool {
-	if s.Name != t.Name || !equalStrings(s.ScoreNames, t.ScoreNames) || !equalStrings(s.CellLines, t.CellLines) ||
+	if s.Name != t.Name || !slices.Equal(s.ScoreNames, t.ScoreNames) || !slices.Equal(s.CellLines, t.CellLines) ||
 		len(s.Drugs) != len(t.Drugs) || len(s.Pairs) != len(t.Pairs) || (s.Truth == nil) != (t.Truth == nil) {
 		return false
 	}
@@ -169,18 +170,6 @@ func (p *Pair) count(j int) int {
 		return p.N
 	}
 	return p.Count[j]
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func equalFloats(a, b []float64) bool {

@@ -106,21 +106,26 @@ func SplitByDrug(s *Screen, testFrac, valFrac float64, seed uint64) Split {
 		}
 	}
 	sort.Ints(held)
-	sp := Split{HeldOutDrugs: held, Test: []int{}}
+	sp := splitHeldOut(inTest, valFrac, rng)
+	sp.HeldOutDrugs = held
+	return sp
+}
+
+// splitHeldOut is the split whose test pairs are those marked in inTest;
+// of the others a share valFrac of all pairs (at most all of them), drawn
+// with rng, is the validation set and the rest the training set.
+func splitHeldOut(inTest []bool, valFrac float64, rng *rand.Rand) Split {
+	sp := Split{Test: []int{}}
 	var rest []int
-	for i := 0; i < n; i++ {
-		if inTest[i] {
+	for i, t := range inTest {
+		if t {
 			sp.Test = append(sp.Test, i)
 		} else {
 			rest = append(rest, i)
 		}
 	}
-	nVal := int(math.Round(valFrac * float64(n)))
-	if nVal > len(rest) {
-		nVal = len(rest)
-	}
+	nVal := min(int(math.Round(valFrac*float64(len(inTest)))), len(rest))
 	rng.Shuffle(len(rest), func(i, j int) { rest[i], rest[j] = rest[j], rest[i] })
-	sp.Val = sorted(rest[:nVal])
-	sp.Train = sorted(rest[nVal:])
+	sp.Val, sp.Train = sorted(rest[:nVal]), sorted(rest[nVal:])
 	return sp
 }

@@ -193,19 +193,7 @@ func SplitByCellLine(s *Screen, testFrac, valFrac float64, seed uint64) (Split, 
 	if held == len(lines) {
 		return Split{}, fmt.Errorf("drugcomb: split by cell line: a test fraction of %v holds out all %d cell lines", testFrac, len(lines))
 	}
-	sp := Split{Test: []int{}}
-	var rest []int
-	for i := 0; i < n; i++ {
-		if inTest[i] {
-			sp.Test = append(sp.Test, i)
-		} else {
-			rest = append(rest, i)
-		}
-	}
-	nVal := min(int(math.Round(valFrac*float64(n))), len(rest))
-	rng.Shuffle(len(rest), func(i, j int) { rest[i], rest[j] = rest[j], rest[i] })
-	sp.Val, sp.Train = sorted(rest[:nVal]), sorted(rest[nVal:])
-	return sp, nil
+	return splitHeldOut(inTest, valFrac, rng), nil
 }
 
 // NewLineShots is the few-shot case of a split by cell line: for every

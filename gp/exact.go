@@ -161,7 +161,7 @@ func New(k Kernel, logNoise float64, X mat.Matrix, y []float64, standardize bool
 	}
 	g := &GP{Kernel: k.Clone(), LogNoise: logNoise, YScale: 1}
 	if standardize {
-		g.YMean, g.YScale = meanStd(y)
+		g.YMean, g.YScale = uq.MeanScale(y)
 	}
 	ys := make([]float64, n)
 	for i, v := range y {
@@ -199,14 +199,6 @@ func checkFinite(X mat.Matrix, y []float64) error {
 		}
 	}
 	return nil
-}
-
-func meanStd(y []float64) (mean, std float64) {
-	mean, std = uq.MeanSD(y)
-	if !(std > 0) {
-		std = 1
-	}
-	return mean, std
 }
 
 // trsv overwrites x with L^-1 x (blas.NoTrans) or L^-T x (blas.Trans) for

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/deup-screening/deup/uq"
 )
 
 // refX, refY: the small 2-D problem whose reference values were computed
@@ -104,7 +106,7 @@ func TestStandardizeMatchesManualScaling(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, s := meanStd(y)
+	m, s := uq.MeanScale(y)
 	ys := make([]float64, len(y))
 	for i := range y {
 		ys[i] = (y[i] - m) / s

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
 
 	"github.com/deup-screening/deup/internal/streams"
+	"github.com/deup-screening/deup/uq"
 )
 
 // FitConfig configures Fit. The zero value fits an isotropic RBF kernel with
@@ -70,13 +72,13 @@ func Fit(X mat.Matrix, y []float64, cfg FitConfig) (*GP, error) {
 	}
 	ymean, yscale := 0.0, 1.0
 	if cfg.Standardize {
-		ymean, yscale = meanStd(y)
+		ymean, yscale = uq.MeanScale(y)
 	}
 	ys := make([]float64, n)
 	for i, v := range y {
 		ys[i] = (v - ymean) / yscale
 	}
-	_, sd := meanStd(ys)
+	_, sd := uq.MeanScale(ys)
 	vy := sd * sd
 	if n < 2 {
 		vy = 1
@@ -160,7 +162,7 @@ func Fit(X mat.Matrix, y []float64, cfg FitConfig) (*GP, error) {
 	cacheG := make([]float64, np)
 	cacheOK := false
 	eval := func(u []float64) {
-		if cacheU != nil && floatsEqual(cacheU, u) {
+		if cacheU != nil && slices.Equal(cacheU, u) {
 			return
 		}
 		cacheU = append(cacheU[:0], u...)
@@ -276,18 +278,6 @@ func Fit(X mat.Matrix, y []float64, cfg FitConfig) (*GP, error) {
 	}
 	unpack(bestTheta)
 	return New(kern, logNoise, xc, y, cfg.Standardize)
-}
-
-func floatsEqual(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func sigmoid(x float64) float64 {

@@ -110,15 +110,30 @@ func (c Config) Panel() Config {
 	return c
 }
 
+// DefaultSizes gives the two-tower network's widths (the paper's: towers
+// of 2048 hidden and 1024 output units, a combination layer of 128) where
+// a width is 0. Every network of the project (DEUP, the baselines, DUE's
+// feature extractor) takes its defaults from it.
+func DefaultSizes(towerHidden, towerOut, combHidden int) (int, int, int) {
+	if towerHidden == 0 {
+		towerHidden = 2048
+	}
+	if towerOut == 0 {
+		towerOut = 1024
+	}
+	if combHidden == 0 {
+		combHidden = 128
+	}
+	return towerHidden, towerOut, combHidden
+}
+
 func (c Config) withDefaults() Config {
 	def := func(v *int, d int) {
 		if *v == 0 {
 			*v = d
 		}
 	}
-	def(&c.TowerHidden, 2048)
-	def(&c.TowerOut, 1024)
-	def(&c.CombHidden, 128)
+	c.TowerHidden, c.TowerOut, c.CombHidden = DefaultSizes(c.TowerHidden, c.TowerOut, c.CombHidden)
 	def(&c.SigmaHidden, 128)
 	def(&c.BatchSize, 64)
 	def(&c.MaxEpochs, 300)

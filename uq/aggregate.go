@@ -71,6 +71,17 @@ func MeanSD(x []float64) (mean, sd float64) {
 	return mean, math.Sqrt(ss / float64(len(x)-1))
 }
 
+// MeanScale is x's mean and sample sd (MeanSD), the sd replaced by 1
+// where it is not positive (fewer than two values, or all equal): the
+// scale that standardizes x (DUE's and the GP's targets).
+func MeanScale(x []float64) (mean, scale float64) {
+	mean, scale = MeanSD(x)
+	if !(scale > 0) {
+		scale = 1
+	}
+	return mean, scale
+}
+
 // PopMeanSD returns the mean and the population standard deviation (n
 // denominator) of x, summed as MeanSD sums: both NaN for no value; for one
 // value the value and 0.

@@ -166,15 +166,7 @@ func RatioMinUpperBound(n int) float64 {
 // z_i = (y_i - mu_i)/sigma_i. A term with sigma_i = 0 is +Inf when
 // y_i = mu_i and -Inf otherwise.
 func LogLik(y, mu, sigma []float64) float64 {
-	checkLen(y, mu, sigma)
-	if len(y) == 0 {
-		return math.NaN()
-	}
-	var sum float64
-	for i := range y {
-		sum += logNormal(y[i], mu[i], sigma[i])
-	}
-	return sum / float64(len(y))
+	return meanOver(y, mu, sigma, logNormal)
 }
 
 func logNormal(y, mu, sigma float64) float64 {
@@ -235,15 +227,7 @@ func RMSE(y, mu []float64) float64 {
 // sigma (z (2 Phi(z) - 1) + 2 phi(z) - 1/sqrt(pi)), z = (y - mu)/sigma.
 // A term with sigma_i = 0 is its limit |y_i - mu_i|.
 func CRPS(y, mu, sigma []float64) float64 {
-	checkLen(y, mu, sigma)
-	if len(y) == 0 {
-		return math.NaN()
-	}
-	var sum float64
-	for i := range y {
-		sum += crps1(y[i], mu[i], sigma[i])
-	}
-	return sum / float64(len(y))
+	return meanOver(y, mu, sigma, crps1)
 }
 
 func crps1(y, mu, sigma float64) float64 {
@@ -332,4 +316,17 @@ func constant(x []float64) bool {
 		}
 	}
 	return true
+}
+
+// meanOver is the mean of f(y_i, mu_i, sigma_i) over i (NaN for none).
+func meanOver(y, mu, sigma []float64, f func(y, mu, sigma float64) float64) float64 {
+	checkLen(y, mu, sigma)
+	if len(y) == 0 {
+		return math.NaN()
+	}
+	var sum float64
+	for i := range y {
+		sum += f(y[i], mu[i], sigma[i])
+	}
+	return sum / float64(len(y))
 }

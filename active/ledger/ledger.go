@@ -13,9 +13,9 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
-	"github.com/apache/arrow/go/v15/arrow/ipc"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/deup-screening/deup/internal/arrowguard"
+	"github.com/deup-screening/deup/internal/tabular"
 )
 
 // Version is the ledger format version written in every event. Version 2
@@ -315,15 +315,7 @@ func writeEventAs(f *os.File, e Event, mem memory.Allocator, s *arrow.Schema, ve
 	}
 	rec := b.NewRecord()
 	defer rec.Release()
-	w, err := ipc.NewFileWriter(f, ipc.WithSchema(schema), ipc.WithAllocator(mem))
-	if err != nil {
-		return err
-	}
-	if err := w.Write(rec); err != nil {
-		w.Close()
-		return err
-	}
-	return w.Close()
+	return tabular.Encode(f, tabular.Arrow, rec, tabular.Options{Mem: mem})
 }
 
 func readEvent(path string, mem memory.Allocator) (ev Event, err error) {

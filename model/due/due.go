@@ -73,9 +73,7 @@ func (c Config) withDefaults() Config {
 			*v = d
 		}
 	}
-	def(&c.TowerHidden, 2048)
-	def(&c.TowerOut, 1024)
-	def(&c.CombHidden, 128)
+	c.TowerHidden, c.TowerOut, c.CombHidden = model.DefaultSizes(c.TowerHidden, c.TowerOut, c.CombHidden)
 	def(&c.Embedding, 10)
 	def(&c.Inducing, 100)
 	def(&c.PowerIters, 1)
@@ -229,7 +227,7 @@ func Train(ctx context.Context, cfg Config, X *nn.CSR, train, val Pairs, progres
 	fam, _ := gp.ParseFamily(cfg.Kernel)
 	start := time.Now()
 	m := &Model{Config: cfg, Dim: X.Dim}
-	m.YMean, m.YScale = meanStd(train.Y)
+	m.YMean, m.YScale = uq.MeanScale(train.Y)
 	ys := make([]float64, n)
 	for i, y := range train.Y {
 		ys[i] = (y - m.YMean) / m.YScale
@@ -498,17 +496,6 @@ func uniqueDrugs(p Pairs, idx []int) (drugs, pa, pb []int) {
 		pb[k] = at(p.B[i])
 	}
 	return drugs, pa, pb
-}
-
-// meanStd is y's mean and sample sd (uq.MeanSD), the sd replaced by 1
-// where it is not positive (fewer than two values, or all equal): the
-// scale that standardizes y.
-func meanStd(y []float64) (float64, float64) {
-	m, sd := uq.MeanSD(y)
-	if !(sd > 0) {
-		sd = 1
-	}
-	return m, sd
 }
 
 func meanPairwiseDistance(F *mat.Dense) float64 {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/deup-screening/deup/nn"
+	"github.com/deup-screening/deup/uq"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -218,7 +219,7 @@ func TestTrainLearnsSynthetic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ym, _ := meanStd(train.Y)
+	ym, _ := uq.MeanScale(train.Y)
 	var se, se0 float64
 	for i := range mean {
 		se += (mean[i] - test.Y[i]) * (mean[i] - test.Y[i])

@@ -12,6 +12,7 @@ import (
 
 	"github.com/deup-screening/deup/internal/shareddata"
 	"github.com/deup-screening/deup/nn"
+	"github.com/deup-screening/deup/uq"
 )
 
 // loadPC3 reads the real NCI-ALMANAC PC-3 screen from the shared data: the
@@ -135,7 +136,7 @@ func TestRealPC3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ym, _ := meanStd(train.Y)
+	ym, _ := uq.MeanScale(train.Y)
 	base := make([]float64, len(mean))
 	for i := range base {
 		base[i] = ym

@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/deup-screening/deup/internal/arrowguard"
+	"github.com/deup-screening/deup/internal/tabular"
 )
 
 // PredictionColumns are the columns of a predictions file: drug_a and
@@ -71,15 +72,15 @@ func (bl *Builder) ReadPredictions(path string, cell int) (int, error) {
 	}
 	defer f.Close()
 	before := len(bl.t.a)
-	switch ext := strings.ToLower(filepath.Ext(path)); ext {
-	case ".csv":
+	switch format, _ := tabular.FormatOf(path); format {
+	case tabular.CSV:
 		err = bl.readCSV(f, cell)
-	case ".parquet", ".pq":
+	case tabular.Parquet:
 		err = bl.readParquet(f, cell)
-	case ".arrow", ".ipc", ".feather":
+	case tabular.Arrow:
 		err = bl.readArrow(f, cell)
 	default:
-		err = fmt.Errorf("unknown predictions format %q (want .csv, .parquet or .arrow)", ext)
+		err = fmt.Errorf("unknown predictions format %q (want .csv, .parquet or .arrow)", strings.ToLower(filepath.Ext(path)))
 	}
 	if err != nil {
 		return 0, fmt.Errorf("pairs: %s: %w", path, err)
