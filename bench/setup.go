@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/deup-screening/deup/drugcomb"
@@ -46,6 +47,26 @@ func Splitter(sc *drugcomb.Screen, by string, fracs [3]float64) (func(uint64) (d
 		}, nil
 	}
 	return nil, fmt.Errorf("bench: split by %q: want %s, %s or %s", by, ByPairs, ByDrugs, ByCellLines)
+}
+
+// PerLineChoice returns Config.PerLineReference for the choice ref (deup
+// bench --reference) on a screen of lines cell lines held out by by: ""
+// (the default) adds the per-line reference row on a panel split by pairs;
+// PerLine adds it, and needs a panel with every line in training (not
+// ByCellLines); "none" leaves it out.
+func PerLineChoice(ref string, lines int, by string) (bool, error) {
+	switch ref {
+	case "":
+		return lines > 1 && by == ByPairs, nil
+	case PerLine:
+		if lines < 2 || by == ByCellLines {
+			return false, errors.New("per-line needs a panel (several cell lines) with every line in training (not --split-by cell-lines)")
+		}
+		return true, nil
+	case "none":
+		return false, nil
+	}
+	return false, fmt.Errorf("%q: want per-line or none", ref)
 }
 
 // WithLineShots wraps a split by cell lines (base, from Splitter with

@@ -106,3 +106,30 @@ func TestSeedsTrainings(t *testing.T) {
 		t.Errorf("FlooredTotal %d, want 7", got)
 	}
 }
+
+// TestPerLineChoice: the per-line reference row by default on a panel split by
+// pairs only; asked for, it needs a panel with every line in training.
+func TestPerLineChoice(t *testing.T) {
+	for _, tc := range []struct {
+		ref   string
+		lines int
+		by    string
+		want  bool
+		err   bool
+	}{
+		{"", 3, ByPairs, true, false},
+		{"", 3, ByDrugs, false, false},
+		{"", 3, ByCellLines, false, false},
+		{"", 1, ByPairs, false, false},
+		{"per-line", 3, ByDrugs, true, false},
+		{"per-line", 1, ByPairs, false, true},
+		{"per-line", 3, ByCellLines, false, true},
+		{"none", 3, ByPairs, false, false},
+		{"per-drug", 3, ByPairs, false, true},
+	} {
+		got, err := PerLineChoice(tc.ref, tc.lines, tc.by)
+		if got != tc.want || (err != nil) != tc.err {
+			t.Errorf("PerLineChoice(%q, %d, %s) = %v, %v; want %v, error %v", tc.ref, tc.lines, tc.by, got, err, tc.want, tc.err)
+		}
+	}
+}

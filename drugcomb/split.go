@@ -1,10 +1,13 @@
 package drugcomb
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/deup-screening/deup/internal/streams"
 )
@@ -54,6 +57,48 @@ func SplitRandom(nPairs int, fracs [3]float64, seed uint64) Split {
 		Test:  sorted(perm[nTrain+nVal:]),
 	}
 	return sp
+}
+
+// ParseSplit reads a split of pairs written as the parts' sizes joined by
+// "/". Under the benchmark's rule (inOut false) it is "TRAIN/VAL/TEST":
+// three positive numbers, percentages or fractions alike (2/1/1 is
+// 50/25/25), returned as fractions that add up to 1. Under deup train's rule
+// (inOut true) it may also be "IN/OUT" (70/30: in-sample and out-of-sample
+// parts, no test part, returned with a test part of 0): percentages that add
+// up to 100, the first two above 0 and a test part, when given, above 0,
+// returned as given (SplitRandom normalizes them).
+func ParseSplit(s string, inOut bool) ([3]float64, error) {
+	var f [3]float64
+	parts := strings.Split(s, "/")
+	switch {
+	case inOut && len(parts) != 2 && len(parts) != 3:
+		return f, errors.New("want IN/OUT (e.g. 70/30) or TRAIN/VAL/TEST (e.g. 40/30/30)")
+	case !inOut && len(parts) != 3:
+		return f, errors.New("want three numbers like 40/30/30")
+	}
+	sum := 0.0
+	for i, p := range parts {
+		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		switch {
+		case inOut && (err != nil || !(v >= 0) || math.IsInf(v, 0)):
+			return f, fmt.Errorf("part %d is not a percentage", i+1)
+		case !inOut && (err != nil || !(v > 0)):
+			return f, fmt.Errorf("part %d (%q) is not a positive number", i+1, p)
+		}
+		f[i] = v
+		sum += v
+	}
+	switch {
+	case !inOut:
+		for i := range f {
+			f[i] /= sum
+		}
+	case f[0] <= 0 || f[1] <= 0 || math.Abs(sum-100) > 1e-9:
+		return f, errors.New("the parts must add up to 100, with in-sample and out-of-sample parts above 0")
+	case len(parts) == 3 && f[2] <= 0:
+		return f, errors.New("a test part of 0: use IN/OUT (e.g. 70/30)")
+	}
+	return f, nil
 }
 
 func sorted(x []int) []int {

@@ -162,3 +162,48 @@ func TestKeepDrugs(t *testing.T) {
 		t.Error("KeepDrugs changed the input screen's pairs")
 	}
 }
+
+// TestParseSplit: the benchmark's rule normalizes three positive numbers
+// (40/30/30 is 0.4/0.3/0.3); deup train's takes IN/OUT or TRAIN/VAL/TEST
+// percentages adding up to 100, as given (the --split help texts).
+func TestParseSplit(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		inOut bool
+		want  [3]float64
+		err   string
+	}{
+		{"40/30/30", false, [3]float64{0.4, 0.3, 0.3}, ""},
+		{"0.5/0.25/0.25", false, [3]float64{0.5, 0.25, 0.25}, ""},
+		{"2/1/1", false, [3]float64{0.5, 0.25, 0.25}, ""},
+		{"40/30", false, [3]float64{}, "want three numbers like 40/30/30"},
+		{"40/x/30", false, [3]float64{}, `part 2 ("x") is not a positive number`},
+		{"40/0/60", false, [3]float64{}, `part 2 ("0") is not a positive number`},
+		{"70/30", true, [3]float64{70, 30, 0}, ""},
+		{"40/30/30", true, [3]float64{40, 30, 30}, ""},
+		{" 60 / 40 ", true, [3]float64{60, 40, 0}, ""},
+		{"half", true, [3]float64{}, "want IN/OUT (e.g. 70/30) or TRAIN/VAL/TEST (e.g. 40/30/30)"},
+		{"70/-30", true, [3]float64{}, "part 2 is not a percentage"},
+		{"70/20", true, [3]float64{}, "the parts must add up to 100, with in-sample and out-of-sample parts above 0"},
+		{"100/0", true, [3]float64{}, "the parts must add up to 100, with in-sample and out-of-sample parts above 0"},
+		{"70/30/0", true, [3]float64{}, "a test part of 0: use IN/OUT (e.g. 70/30)"},
+	} {
+		got, err := ParseSplit(tc.in, tc.inOut)
+		if tc.err != "" {
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("ParseSplit(%q, %v) error %v, want %q", tc.in, tc.inOut, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("ParseSplit(%q, %v): %v", tc.in, tc.inOut, err)
+			continue
+		}
+		for i := range got {
+			if d := got[i] - tc.want[i]; d > 1e-12 || d < -1e-12 {
+				t.Errorf("ParseSplit(%q, %v) = %v, want %v", tc.in, tc.inOut, got, tc.want)
+				break
+			}
+		}
+	}
+}

@@ -90,6 +90,20 @@ type Report struct {
 	MeanBits float64 // mean number of set fingerprint bits per drug
 }
 
+// Left returns Errors in two groups, each in order: the drugs left out
+// for their structure, and those left out for want of a signature
+// (ErrNoSignature).
+func (r Report) Left() (noStructure, noSignature []error) {
+	for _, e := range r.Errors {
+		if errors.Is(e, ErrNoSignature) {
+			noSignature = append(noSignature, e)
+		} else {
+			noStructure = append(noStructure, e)
+		}
+	}
+	return noStructure, noSignature
+}
+
 // Build returns the feature matrix of drugs, one row per drug in order.
 // sig is required for FingerprintSignature and must list the same drugs
 // (by ID). A drug without SMILES or whose SMILES does not parse is an

@@ -6,6 +6,7 @@ import (
 
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/lincs"
+	"github.com/deup-screening/deup/model"
 )
 
 // KeepStructured is the one structure rule of the campaigns: a drug whose
@@ -65,4 +66,56 @@ func KeepRows(sc *drugcomb.Screen, kept []int) *drugcomb.Screen {
 		keep[i] = true
 	}
 	return sc.KeepDrugs(func(i int, _ drugcomb.Drug) bool { return keep[i] })
+}
+
+// ScreenFeatures are the features of a screen's drugs under the rules of
+// every command that trains on a screen (ForScreen).
+type ScreenFeatures struct {
+	// Signed is the screen under the fp+sig rule (KeepSignaturePairs: the
+	// pairs whose two drugs have a signature); the screen itself for fp.
+	Signed        *drugcomb.Screen
+	WithSignature int // drugs of the screen with a signature (fp+sig)
+	// Screen is Signed without the drugs left out by the structure rule
+	// and their pairs (KeepRows): row r of Features is its drug r. Both
+	// are nil when Signed has no pair.
+	Screen   *drugcomb.Screen
+	Features *model.Features
+	Report   Report // BuildLenient's, on Signed's drugs
+}
+
+// ForScreen builds the feature matrix of sc's drugs under cfg: with sig
+// (fp+sig; nil for fp) it first keeps the pairs whose two drugs have a
+// signature (KeepSignaturePairs), then leaves out, with their pairs, the
+// drugs BuildLenient cannot use (Report.Errors names them).
+func ForScreen(sc *drugcomb.Screen, cfg Config, sig *lincs.Signatures) (*ScreenFeatures, error) {
+	out := &ScreenFeatures{Signed: sc}
+	if sig != nil {
+		out.Signed, out.WithSignature = KeepSignaturePairs(sc, sig)
+		if len(out.Signed.Pairs) == 0 {
+			return out, nil
+		}
+	}
+	f, kept, rep, err := BuildLenient(out.Signed.Drugs, cfg, sig)
+	if err != nil {
+		return nil, err
+	}
+	out.Features, out.Report, out.Screen = f, rep, out.Signed
+	if len(rep.Errors) > 0 {
+		out.Screen = KeepRows(out.Signed, kept)
+	}
+	return out, nil
+}
+
+// ForModel builds the features a trained model needs for drugs: the
+// model's own settings fc (ConfigOf: fingerprint and fragment rule) and,
+// for an fp+sig model, the signatures sig, required: a drug without one is
+// left out like a drug without a usable structure, never given zeros.
+// Row i of f is drug kept[i] (BuildLenient).
+func ForModel(fc model.FeatureConfig, drugs []drugcomb.Drug, sig *lincs.Signatures) (f *model.Features, kept []int, rep Report, err error) {
+	cfg, err := ConfigOf(fc)
+	if err != nil {
+		return nil, nil, rep, err
+	}
+	cfg.RequireSignature = true
+	return BuildLenient(drugs, cfg, sig)
 }

@@ -13,6 +13,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/atomicfile"
@@ -169,6 +170,39 @@ func Float(x float64) *float64 {
 		return nil
 	}
 	return &x
+}
+
+// NewMeta is the metadata of a model trained by method on the screen sc
+// for its score column score: one cell line (the first), or every line of
+// a panel in the embedding's order (Digest covers the first). dir is the
+// screen's directory, stored as an absolute path; "" is the synthetic
+// default of seed synthSeed. sig holds an fp+sig model's signatures (nil
+// for fp). Training and Calibration are left to the caller.
+func NewMeta(sc *drugcomb.Screen, dir string, synthSeed uint64, score int, method string, sig *lincs.Signatures) (*Meta, error) {
+	id := Screen{Name: sc.Name, CellLine: sc.CellLines[0], Score: sc.ScoreNames[score], Pairs: len(sc.Pairs),
+		Measurements: sc.Measurements(), Digest: PairsDigest(sc, 0, score)}
+	if dir == "" {
+		id.SynthSeed = synthSeed
+	} else {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return nil, err
+		}
+		id.Dir = abs
+	}
+	if len(sc.CellLines) > 1 {
+		id.CellLines = sc.CellLines
+	}
+	return &Meta{Method: method, Screen: id, Drugs: NewDrugs(sc.Drugs), Signatures: NewSignatures(sig, sc.Drugs)}, nil
+}
+
+// PairsChanged reports whether the pairs of sc on the model's cell line
+// and score differ from those it was trained on (PairsDigest); false when
+// sc lacks the line or the score (drugcomb.IndexName's rule).
+func (m *Meta) PairsChanged(sc *drugcomb.Screen) bool {
+	ci := drugcomb.IndexName(sc.CellLines, m.Screen.CellLine)
+	si := drugcomb.IndexName(sc.ScoreNames, m.Screen.Score)
+	return ci >= 0 && si >= 0 && PairsDigest(sc, ci, si) != m.Screen.Digest
 }
 
 // NewDrugs returns the Meta form of a screen's drugs.

@@ -253,3 +253,46 @@ func TestCalibrationRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// TestNewMetaPairsChanged: NewMeta names the screen by its absolute
+// directory (or the synthetic seed), its first line and score, with the
+// pairs' digest; PairsChanged is false on the same pairs, true once a mean
+// changes, and false on a screen without the model's line.
+func TestNewMetaPairsChanged(t *testing.T) {
+	sc := tinyScreen(t)
+	for _, tc := range []struct {
+		dir      string
+		wantDir  bool
+		wantSeed uint64
+	}{{"", false, 7}, {"rel/screen", true, 0}} {
+		m, err := NewMeta(sc, tc.dir, 7, 0, "deup", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := m.Screen
+		if (id.Dir != "") != tc.wantDir || tc.wantDir && !strings.HasSuffix(id.Dir, "/rel/screen") || id.SynthSeed != tc.wantSeed {
+			t.Errorf("dir %q: Screen.Dir %q, SynthSeed %d", tc.dir, id.Dir, id.SynthSeed)
+		}
+		if id.CellLine != sc.CellLines[0] || id.Score != sc.ScoreNames[0] || id.Pairs != 50 || id.CellLines != nil || len(m.Drugs) != 12 || m.Signatures != nil {
+			t.Errorf("meta %+v", id)
+		}
+		if m.PairsChanged(sc) {
+			t.Error("same pairs: changed")
+		}
+	}
+	m, _ := NewMeta(sc, "", 7, 0, "deup", nil)
+	changed := sc.KeepPairs(func(i int, p *drugcomb.Pair) bool {
+		if i == 0 {
+			p.Mean = []float64{p.Mean[0] + 1}
+		}
+		return true
+	})
+	if !m.PairsChanged(changed) {
+		t.Error("a changed mean: not changed")
+	}
+	other := *sc
+	other.CellLines = []string{"OTHER"}
+	if m.PairsChanged(&other) {
+		t.Error("a screen without the line: changed")
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/trained"
 	"github.com/deup-screening/deup/uq"
 
 	"github.com/deup-screening/deup/internal/streams"
@@ -131,6 +132,18 @@ type Report struct {
 	// without a calibration or a test part).
 	Calibration   *uq.Calibrator
 	TestIntervals *uq.IntervalMetrics
+}
+
+// Training is what a model file records of a fit with holdout h: split is
+// the split as written (deup train --split), seed the seed of h and of the
+// fit; the test RMSE only under a benchmark split.
+func (r *Report) Training(split string, seed uint64, h Holdout) trained.Training {
+	tr := trained.Training{Split: split, Seed: seed, InSample: len(h.Split.Train), OutOfSample: len(h.Split.Val), Test: len(h.Split.Test),
+		Epochs: r.Epochs, BestEpoch: r.BestEpoch, ValRMSE: trained.Float(r.ValRMSE), MeanRMSE: trained.Float(r.ValRefs.MeanRMSE), NoiseSD: trained.Float(r.ValRefs.NoiseSD)}
+	if h.Benchmark() {
+		tr.TestRMSE = trained.Float(r.TestRMSE)
+	}
+	return tr
 }
 
 // FitOptions are Fit's knobs; the zero value is ready to use.

@@ -84,3 +84,25 @@ func TestTrivialReferences(t *testing.T) {
 		t.Errorf("no replicates: %+v", r)
 	}
 }
+
+// TestReportTraining: the model file's record of a fit takes the split's
+// sizes from the holdout, and the test RMSE only under a benchmark split;
+// a NaN reference (no replicates) is left out (trained.Float).
+func TestReportTraining(t *testing.T) {
+	r := &Report{Epochs: 12, BestEpoch: 7, ValRMSE: 2.5, TestRMSE: 3, ValRefs: Refs{MeanRMSE: 4, NoiseSD: math.NaN()}}
+	for _, tc := range []struct {
+		fracs    [3]float64
+		test     int
+		testRMSE bool
+	}{{[3]float64{70, 30, 0}, 0, false}, {[3]float64{40, 30, 30}, 30, true}} {
+		h, err := NewHoldout(100, 0, tc.fracs, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := r.Training("x", 9, h)
+		if tr.Split != "x" || tr.Seed != 9 || tr.InSample != len(h.Split.Train) || tr.OutOfSample != len(h.Split.Val) || tr.Test != tc.test ||
+			tr.Epochs != 12 || tr.BestEpoch != 7 || *tr.ValRMSE != 2.5 || *tr.MeanRMSE != 4 || tr.NoiseSD != nil || (tr.TestRMSE != nil) != tc.testRMSE {
+			t.Errorf("fracs %v: %+v", tc.fracs, tr)
+		}
+	}
+}

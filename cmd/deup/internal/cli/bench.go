@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
-	"strconv"
 	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow/memory"
@@ -52,17 +51,11 @@ func parseBenchFlags(env Env, args []string) (*benchFlags, error) {
 	shots := fs.Int("new-line-shots", 0, "with --split-by cell-lines: measured pairs of each held-out line moved into training (K = 0 is reported beside it)")
 	batch := fs.Int("batch-size", 0, "pairs per training step (0: 64, or model.PanelBatchSize on a panel)")
 	score := scoreFlag(fs)
-	epochs := epochsFlag(fs)
-	patience := patienceFlag(fs)
-	members := membersFlag(fs)
-	passes := passesFlag(fs)
+	mf := newMethodFlags(fs)
 	extra := fs.Int("extra-passes", 30, "passes of the extra MC-Dropout row (negative: no extra row)")
 	alpha := fs.Float64("alpha", 0.1, "miscoverage of the conformal intervals, in (0, 1): 0.1 scores 90 % intervals")
 	noFigs := noFiguresFlag(fs)
 	whole := wholeMoleculeFlag(fs)
-	sigmaFeat := fs.String("sigma-features", model.DefaultSigmaFeatures, sigmaFeaturesUsage)
-	sigmaLoss := fs.String("sigma-loss", "nll", sigmaLossUsage)
-	novelty := fs.Float64("novelty-holdout", model.DefaultNoveltyHoldout, noveltyHoldoutUsage)
 	workers := workersFlag(fs, 2, "trainings")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof reads it)")
 	pos, err := parseArgs(fs, args)
@@ -72,9 +65,9 @@ func parseBenchFlags(env Env, args []string) (*benchFlags, error) {
 	if err := wantArgs(fs, pos, 0, 0); err != nil {
 		return nil, err
 	}
-	fracs, err := parseSplit(*splitFlag)
+	fracs, err := drugcomb.ParseSplit(*splitFlag, false)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: --split %q: %v", ErrUsage, *splitFlag, err)
 	}
 	if *seeds < 1 {
 		return nil, fmt.Errorf("%w: --seeds %d, want ≥ 1", ErrUsage, *seeds)
@@ -85,25 +78,22 @@ func parseBenchFlags(env Env, args []string) (*benchFlags, error) {
 	if !(*alpha > 0 && *alpha < 1) {
 		return nil, fmt.Errorf("%w: --alpha %v: the conformal miscoverage must be in (0, 1) (0.1 for 90 %% intervals)", ErrUsage, *alpha)
 	}
-	if *sigmaLoss != "nll" && *sigmaLoss != "log" {
-		return nil, fmt.Errorf("%w: --sigma-loss %q: want nll or log", ErrUsage, *sigmaLoss)
-	}
-	sf, err := model.ParseSigmaFeatures(*sigmaFeat)
+	mc, err := mf.config()
 	if err != nil {
-		return nil, fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
+		return nil, err
 	}
 	cfg := bench.Config{
 		Methods:     splitList(*methods),
 		Seeds:       bench.Seeds(*seed, *seeds),
 		Fracs:       fracs,
-		Model:       model.Config{MaxEpochs: *epochs, Patience: *patience, SigmaFeatures: sf, SigmaLoss: *sigmaLoss, NoveltyHoldout: noveltyHoldout(*novelty)},
-		Members:     *members,
-		Passes:      *passes,
+		Model:       mc.Model,
+		DUE:         mc.DUE,
+		Members:     mc.Members,
+		Passes:      mc.Passes,
 		ExtraPasses: *extra,
 		Workers:     workerCount(*workers),
 		Alpha:       *alpha,
 	}
-	cfg.DUE.MaxEpochs, cfg.DUE.Patience = *epochs, *patience
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
 	}
@@ -181,18 +171,8 @@ func benchData(env Env, b *benchFlags) (sc *drugcomb.Screen, name string, d *mod
 	if sc, err = benchCellLines(sc, b); err != nil {
 		return nil, "", nil, 0, err
 	}
-	panel := len(sc.CellLines) > 1
-	switch b.reference {
-	case "":
-		b.cfg.PerLineReference = panel && b.splitBy == bench.ByPairs
-	case "per-line":
-		if !panel || b.splitBy == bench.ByCellLines {
-			return nil, "", nil, 0, fmt.Errorf("%w: --reference per-line needs a panel (several cell lines) with every line in training (not --split-by cell-lines)", ErrUsage)
-		}
-		b.cfg.PerLineReference = true
-	case "none":
-	default:
-		return nil, "", nil, 0, fmt.Errorf("%w: --reference %q: want per-line or none", ErrUsage, b.reference)
+	if b.cfg.PerLineReference, err = bench.PerLineChoice(b.reference, len(sc.CellLines), b.splitBy); err != nil {
+		return nil, "", nil, 0, fmt.Errorf("%w: --reference %v", ErrUsage, err)
 	}
 	b.cfg.Model.BatchSize = b.batch // 0: the default, or the panel's (bench.Run)
 	if si, err = scoreIndex(sc, b.score); err != nil {
@@ -318,28 +298,6 @@ func benchNoShots(ctx context.Context, env Env, d *model.Dataset, sc *drugcomb.S
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s\n", p)
 	return nil
-}
-
-// parseSplit reads "40/30/30" (percentages or fractions) into fractions.
-func parseSplit(s string) ([3]float64, error) {
-	parts := strings.Split(s, "/")
-	var f [3]float64
-	if len(parts) != 3 {
-		return f, fmt.Errorf("%w: --split %q: want three numbers like 40/30/30", ErrUsage, s)
-	}
-	var sum float64
-	for i, p := range parts {
-		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || !(v > 0) {
-			return f, fmt.Errorf("%w: --split %q: part %d (%q) is not a positive number", ErrUsage, s, i+1, p)
-		}
-		f[i] = v
-		sum += v
-	}
-	for i := range f {
-		f[i] /= sum
-	}
-	return f, nil
 }
 
 // startCPUProfile starts a CPU profile written to path; stop ends it and

@@ -10,34 +10,6 @@ import (
 	"testing"
 )
 
-func TestParseSplit(t *testing.T) {
-	tests := []struct {
-		in   string
-		want [3]float64
-		ok   bool
-	}{
-		{"40/30/30", [3]float64{0.4, 0.3, 0.3}, true},
-		{"0.5/0.25/0.25", [3]float64{0.5, 0.25, 0.25}, true},
-		{"2/1/1", [3]float64{0.5, 0.25, 0.25}, true},
-		{"40/30", [3]float64{}, false},
-		{"40/x/30", [3]float64{}, false},
-		{"40/0/60", [3]float64{}, false},
-	}
-	for _, tc := range tests {
-		t.Run(tc.in, func(t *testing.T) {
-			got, err := parseSplit(tc.in)
-			if (err == nil) != tc.ok {
-				t.Fatalf("parseSplit(%q) error %v, want ok=%v", tc.in, err, tc.ok)
-			}
-			for i := range got {
-				if d := got[i] - tc.want[i]; tc.ok && (d > 1e-12 || d < -1e-12) {
-					t.Errorf("parseSplit(%q) = %v, want %v", tc.in, got, tc.want)
-				}
-			}
-		})
-	}
-}
-
 // TestBenchCommand runs the real command on the embedded default with a
 // short training, and checks what it prints and writes.
 func TestBenchCommand(t *testing.T) {

@@ -83,10 +83,8 @@ func modelScreen(env Env, cmd, path string, tm *trained.Model, screenDir string)
 	if err != nil {
 		return nil, "", err
 	}
-	if ci := drugcomb.IndexName(sc.CellLines, id.CellLine); ci >= 0 {
-		if si := drugcomb.IndexName(sc.ScoreNames, id.Score); si >= 0 && trained.PairsDigest(sc, ci, si) != id.Digest {
-			fmt.Fprintf(env.Stderr, "deup %s: note: the pairs of %s (%s, %s) changed since %s was trained on them; scoring with the model as trained\n", cmd, screenName(id), id.CellLine, id.Score, path)
-		}
+	if tm.Meta.PairsChanged(sc) {
+		fmt.Fprintf(env.Stderr, "deup %s: note: the pairs of %s (%s, %s) changed since %s was trained on them; scoring with the model as trained\n", cmd, screenName(id), id.CellLine, id.Score, path)
 	}
 	return sc, id.Dir, nil
 }
@@ -101,7 +99,7 @@ func screenName(id trained.Screen) string {
 // modelSignatures returns the L1000 signatures an fp+sig model needs for
 // drugs: those stored in screenDir when given, otherwise the ones the model
 // file carries (matched by drug ID). nil for an fp model.
-func modelSignatures(env Env, cmd string, tm *trained.Model, screenDir string, drugs []drugcomb.Drug) (*lincs.Signatures, error) {
+func modelSignatures(tm *trained.Model, screenDir string) (*lincs.Signatures, error) {
 	if tm.Method.FeatureConfig().Kind != features.FingerprintSignature {
 		return nil, nil
 	}
@@ -120,26 +118,16 @@ func modelSignatures(env Env, cmd string, tm *trained.Model, screenDir string, d
 	return tm.Meta.LincsSignatures(), nil
 }
 
-// modelFeatures builds the feature matrix a trained model needs for drugs:
-// the model's own fingerprint settings, plus signatures for fp+sig models
-// (modelSignatures), with the model's fragment rule (features.ConfigOf).
-// Drugs without a usable structure, and for an fp+sig model drugs without a
-// signature, are left out (kept lists the rows' drug indices) and counted on
-// stderr with the consequence named, never dropped silently.
+// modelFeatures builds the feature matrix a trained model needs for drugs
+// (features.ForModel, with modelSignatures for fp+sig models). Drugs left
+// out (kept lists the rows' drug indices) are counted on stderr with the
+// consequence named, never dropped silently.
 func modelFeatures(env Env, cmd, consequence string, tm *trained.Model, drugs []drugcomb.Drug, screenDir string) (*model.Features, []int, error) {
-	fc := tm.Method.FeatureConfig()
-	sig, err := modelSignatures(env, cmd, tm, screenDir, drugs)
+	sig, err := modelSignatures(tm, screenDir)
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg, err := features.ConfigOf(fc) // the fragment rule the model was trained with
-	if err != nil {
-		return nil, nil, err
-	}
-	// The fp+sig rule of every command (docs/vocabulary.md): drugs without
-	// a signature are left out, never given zeros.
-	cfg.RequireSignature = true
-	f, kept, rep, err := features.BuildLenient(drugs, cfg, sig)
+	f, kept, rep, err := features.ForModel(tm.Method.FeatureConfig(), drugs, sig)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -4,10 +4,9 @@ import (
 	"context"
 	_ "embed"
 	"errors"
+	"flag"
 	"fmt"
 	"math"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -34,32 +33,6 @@ var trainDesc string
 // is not given.
 const synthSeed = 1
 
-// parseTrainSplit reads --split: "IN/OUT" (in-sample/out-of-sample, no test part)
-// or "TRAIN/VAL/TEST" percentages.
-func parseTrainSplit(s string) ([3]float64, error) {
-	var f [3]float64
-	parts := strings.Split(s, "/")
-	if len(parts) != 2 && len(parts) != 3 {
-		return f, fmt.Errorf("%w: --split %q: want IN/OUT (e.g. 70/30) or TRAIN/VAL/TEST (e.g. 40/30/30)", ErrUsage, s)
-	}
-	sum := 0.0
-	for i, p := range parts {
-		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || !(v >= 0) || math.IsInf(v, 0) {
-			return f, fmt.Errorf("%w: --split %q: part %d is not a percentage", ErrUsage, s, i+1)
-		}
-		f[i] = v
-		sum += v
-	}
-	if f[0] <= 0 || f[1] <= 0 || math.Abs(sum-100) > 1e-9 {
-		return f, fmt.Errorf("%w: --split %q: the parts must add up to 100, with in-sample and out-of-sample parts above 0", ErrUsage, s)
-	}
-	if len(parts) == 3 && f[2] <= 0 {
-		return f, fmt.Errorf("%w: --split %q: a test part of 0: use IN/OUT (e.g. 70/30)", ErrUsage, s)
-	}
-	return f, nil
-}
-
 // trainFlags are deup train's flags, parsed and checked, with the
 // untrained method they name.
 type trainFlags struct {
@@ -69,9 +42,7 @@ type trainFlags struct {
 	seed                                                            uint64
 	calFrac                                                         float64
 	normalized, whole                                               bool
-	sf                                                              model.SigmaFeatures
 	mc                                                              training.MethodConfig
-	m                                                               model.Method // built by runTrain once the cell lines are known
 }
 
 func parseTrainFlags(env Env, args []string) (*trainFlags, error) {
@@ -80,23 +51,17 @@ func parseTrainFlags(env Env, args []string) (*trainFlags, error) {
 	splitFlag := fs.String("split", "70/30", "IN/OUT: every measured pair, in-sample/out-of-sample; TRAIN/VAL/TEST (40/30/30): the benchmark split with a test score")
 	feat := fs.String("features", "fp", "drug features: fp (Morgan r=3, 1024 bits) or fp+sig (+ L1000 signature stored in the screen)")
 	method := fs.String("method", "deup", "method: deup, ensemble, ensemble-nll, mcdropout or due")
-	members := membersFlag(fs)
-	passes := passesFlag(fs)
+	mf := newMethodFlags(fs)
 	dropRate := fs.Float64("dropout", 0.1, "dropout rate on the combined layers (mcdropout)")
 	cellLine := fs.String("cell-line", "", "one cell line to train on (default: see --cell-lines)")
 	cellLines := fs.String("cell-lines", "", cellLinesUsage)
 	cellFeatures := fs.String("cell-features", "", "table (.csv, .parquet, .arrow) with a cell_line column and numeric columns: features of the lines, mapped linearly into the line embedding; its lines without measurements join the model's lines, so predict scores them (every method, DUE included)")
 	score := scoreFlag(fs)
 	seed := seedFlag(fs, "seed of the split, the weights and the shuffling")
-	epochs := epochsFlag(fs)
-	patience := patienceFlag(fs)
 	out := fs.String("out", "", "where to write the trained model")
 	calFrac := fs.Float64("calibration", 0.1, "fraction of all pairs held out (seeded) before the split, for the conformal calibration stored in the model (0: none)")
 	conformal := fs.String("conformal", "normalized", "calibration scores: normalized (|y-mu|/sigma_total, adaptive width) or plain (|y-mu|, constant width)")
 	whole := wholeMoleculeFlag(fs)
-	sigmaFeat := fs.String("sigma-features", model.DefaultSigmaFeatures, sigmaFeaturesUsage)
-	sigmaLoss := fs.String("sigma-loss", "nll", sigmaLossUsage)
-	novelty := fs.Float64("novelty-holdout", model.DefaultNoveltyHoldout, noveltyHoldoutUsage)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return nil, err
@@ -107,9 +72,9 @@ func parseTrainFlags(env Env, args []string) (*trainFlags, error) {
 	if *out == "" {
 		return nil, usageError(fs, "deup train: --out is required (the model file to write, e.g. --out pc3.model)")
 	}
-	fracs, err := parseTrainSplit(*splitFlag)
+	fracs, err := drugcomb.ParseSplit(*splitFlag, true)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: --split %q: %v", ErrUsage, *splitFlag, err)
 	}
 	if err := needOutDir("--out", *out); err != nil {
 		return nil, err
@@ -120,17 +85,13 @@ func parseTrainFlags(env Env, args []string) (*trainFlags, error) {
 	if *conformal != "normalized" && *conformal != "plain" {
 		return nil, fmt.Errorf("%w: --conformal %q: want normalized or plain", ErrUsage, *conformal)
 	}
-	if *sigmaLoss != "nll" && *sigmaLoss != "log" {
-		return nil, fmt.Errorf("%w: --sigma-loss %q: want nll or log", ErrUsage, *sigmaLoss)
-	}
-	sf, err := model.ParseSigmaFeatures(*sigmaFeat)
+	mc, err := mf.config()
 	if err != nil {
-		return nil, fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
+		return nil, err
 	}
-	cfg := model.Config{Seed: *seed, MaxEpochs: *epochs, Patience: *patience, SigmaFeatures: sf, SigmaLoss: *sigmaLoss, NoveltyHoldout: noveltyHoldout(*novelty)}
+	mc.Model.Seed, mc.Dropout = *seed, *dropRate
 	return &trainFlags{screenDir: *screenDir, split: *splitFlag, fracs: fracs, feat: *feat, method: *method, cellLine: *cellLine, cellLines: *cellLines, cellFeatures: *cellFeatures, score: *score,
-		seed: *seed, out: *out, calFrac: *calFrac, normalized: *conformal == "normalized", whole: *whole, sf: sf,
-		mc: training.MethodConfig{Model: cfg, DUE: due.Config{MaxEpochs: *epochs, Patience: *patience}, Members: *members, Passes: *passes, Dropout: *dropRate}}, nil
+		seed: *seed, out: *out, calFrac: *calFrac, normalized: *conformal == "normalized", whole: *whole, mc: mc}, nil
 }
 
 func runTrain(ctx context.Context, env Env, args []string) error {
@@ -154,7 +115,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	if len(sc.CellLines) > 1 {
 		t.mc = t.mc.Panel() // one model over every line (a panel): the panel's training settings
 	}
-	t.m, err = newMethod(t.method, t.mc)
+	m, err := newMethod(t.method, t.mc)
 	if err != nil {
 		return err
 	}
@@ -182,28 +143,23 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s: %d drugs, %d pairs\n", name, sc.CellLines[0], sc.ScoreNames[si], len(sc.Drugs), len(d.Pairs))
 	printHoldout(env, h, t.split, t.calFrac, t.seed)
 	bar := newTrainBar(env, "train "+t.method)
-	rep, err := training.Fit(ctx, t.m, d, h, training.FitOptions{Normalized: t.normalized, Progress: bar.progress, Now: env.now})
+	rep, err := training.Fit(ctx, m, d, h, training.FitOptions{Normalized: t.normalized, Progress: bar.progress, Now: env.now})
 	bar.finish()
 	if err != nil {
 		return err
 	}
 	fitTime := rep.FitTime
-	fmt.Fprintf(env.Stdout, "trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n", t.m.Name(), rep.Epochs, rep.LastEpoch, rep.BestEpoch, fitTime.Round(time.Millisecond), fitTime.Seconds()/float64(max(rep.Epochs, 1)), model.BLAS())
-	if t.method == "deup" && t.sf != (model.SigmaFeatures{}) {
-		fmt.Fprintf(env.Stdout, "sigma features: %s, relative to the %d in-sample pairs (docs/sigma-features.md)\n", t.sf, len(h.Split.Train))
+	fmt.Fprintf(env.Stdout, "trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n", m.Name(), rep.Epochs, rep.LastEpoch, rep.BestEpoch, fitTime.Round(time.Millisecond), fitTime.Seconds()/float64(max(rep.Epochs, 1)), model.BLAS())
+	if sf := t.mc.Model.SigmaFeatures; t.method == "deup" && sf != (model.SigmaFeatures{}) {
+		fmt.Fprintf(env.Stdout, "sigma features: %s, relative to the %d in-sample pairs (docs/sigma-features.md)\n", sf, len(h.Split.Train))
 	}
-	printTrainReport(env, t.m, h, rep)
-	tr := trained.Training{Split: t.split, Seed: t.seed, InSample: len(h.Split.Train), OutOfSample: len(h.Split.Val), Test: len(h.Split.Test),
-		Epochs: rep.Epochs, BestEpoch: rep.BestEpoch, ValRMSE: trained.Float(rep.ValRMSE), MeanRMSE: trained.Float(rep.ValRefs.MeanRMSE), NoiseSD: trained.Float(rep.ValRefs.NoiseSD)}
-	if h.Benchmark() {
-		tr.TestRMSE = trained.Float(rep.TestRMSE)
-	}
-	meta, err := modelMeta(sc, t.screenDir, si, t.method, sig, tr)
+	printTrainReport(env, m, h, rep)
+	meta, err := trained.NewMeta(sc, t.screenDir, synthSeed, si, t.method, sig)
 	if err != nil {
 		return err
 	}
-	meta.Calibration = rep.Calibration
-	if err := trained.WriteFile(t.out, &trained.Model{Method: t.m, Meta: meta}); err != nil {
+	meta.Training, meta.Calibration = rep.Training(t.split, t.seed, h), rep.Calibration
+	if err := trained.WriteFile(t.out, &trained.Model{Method: m, Meta: meta}); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s (%s total); it remembers its %d drugs and screen: next, deup predict --model %s --all-pairs --out pairs.csv\n",
@@ -337,26 +293,6 @@ func (b *trainBar) finish() {
 	}
 }
 
-// modelMeta is the metadata a trained model file carries: sc is the
-// one-cell-line screen trained on (dir "" for the synthetic default).
-func modelMeta(sc *drugcomb.Screen, dir string, score int, method string, sig *lincs.Signatures, tr trained.Training) (*trained.Meta, error) {
-	id := trained.Screen{Name: sc.Name, CellLine: sc.CellLines[0], Score: sc.ScoreNames[score], Pairs: len(sc.Pairs),
-		Measurements: sc.Measurements(), Digest: trained.PairsDigest(sc, 0, score)}
-	if dir == "" {
-		id.SynthSeed = synthSeed
-	} else {
-		abs, err := filepath.Abs(dir)
-		if err != nil {
-			return nil, err
-		}
-		id.Dir = abs
-	}
-	if len(sc.CellLines) > 1 {
-		id.CellLines = sc.CellLines // the model's embedding order; Digest covers the first
-	}
-	return &trained.Meta{Method: method, Screen: id, Drugs: trained.NewDrugs(sc.Drugs), Signatures: trained.NewSignatures(sig, sc.Drugs), Training: tr}, nil
-}
-
 // noiseText says the replicate noise reference.
 func noiseText(r training.Refs) string {
 	if r.ReplPairs == 0 {
@@ -381,34 +317,34 @@ func loadScreen(dir string) (*drugcomb.Screen, string, error) {
 	return sc, dir, nil
 }
 
-// oneCellLine is drugcomb's selection of one cell line (Screen.OneCellLine)
-// for --cell-line, a usage error when the name selects nothing.
+// oneCellLine, cellLineOf and scoreIndex are drugcomb's selection rule
+// (Screen.OneCellLine, CellLineIndex, ScoreColumn) for --cell-line and
+// --score: a name that selects nothing is a usage error (selectFlag).
 func oneCellLine(sc *drugcomb.Screen, name string) (*drugcomb.Screen, error) {
 	out, err := sc.OneCellLine(name)
-	if errors.Is(err, drugcomb.ErrSelect) {
-		return nil, fmt.Errorf("%w: --cell-line: %v", ErrUsage, err)
-	}
-	return out, err
+	return out, selectFlag("--cell-line", err)
 }
 
-// cellLineOf is drugcomb's selection of one cell line by name
-// (Screen.CellLineIndex): the line's name, or a usage error.
 func cellLineOf(sc *drugcomb.Screen, name string) (string, error) {
 	ci, err := sc.CellLineIndex(name)
 	if err != nil {
-		return "", fmt.Errorf("%w: --cell-line: %v", ErrUsage, err)
+		return "", selectFlag("--cell-line", err)
 	}
 	return sc.CellLines[ci], nil
 }
 
-// scoreIndex is drugcomb's selection of the --score column
-// (Screen.ScoreColumn), a usage error when the name selects nothing.
 func scoreIndex(sc *drugcomb.Screen, name string) (int, error) {
 	si, err := sc.ScoreColumn(name)
-	if err != nil {
-		return 0, fmt.Errorf("%w: --score: %v", ErrUsage, err)
+	return si, selectFlag("--score", err)
+}
+
+// selectFlag makes a selection that names nothing (drugcomb.ErrSelect) a
+// usage error of flag; other errors pass unchanged.
+func selectFlag(flag string, err error) error {
+	if errors.Is(err, drugcomb.ErrSelect) {
+		return fmt.Errorf("%w: %s: %v", ErrUsage, flag, err)
 	}
-	return si, nil
+	return err
 }
 
 // buildFeatures computes the drug feature matrix of a screen for train and
@@ -433,48 +369,37 @@ func buildFeatures(env Env, sc *drugcomb.Screen, dir string, cfg features.Config
 			}
 			return nil, nil, nil, err
 		}
-		if sc, err = keepSignaturePairs(env, sc, sig); err != nil {
-			return nil, nil, nil, err
-		}
 	default:
 		return nil, nil, nil, fmt.Errorf("%w: unknown --features %q (want fp or fp+sig)", ErrUsage, cfg.Kind)
 	}
-	// Row r of f is drug kept[r]: the drugs of sc.KeepDrugs below, in order.
-	f, kept, rep, err := features.BuildLenient(sc.Drugs, cfg, sig)
+	x, err := features.ForScreen(sc, cfg, sig)
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	if sig != nil {
+		fmt.Fprintf(env.Stdout, "fp+sig: %d of %d drugs have a signature; %d of %d pairs have one for both drugs and are used, the other %d are left out\n",
+			x.WithSignature, len(sc.Drugs), len(x.Signed.Pairs), len(sc.Pairs), len(sc.Pairs)-len(x.Signed.Pairs))
+		if len(x.Signed.Pairs) == 0 {
+			return nil, nil, nil, fmt.Errorf("no pair has a signature for both drugs (run deup data signatures first)")
+		}
+	}
+	rep := x.Report
 	if len(rep.Errors) > 0 { // the one structure rule: left out and named, not refused
-		reportStructures(env, "deup", "and are left out with their pairs", rep, len(sc.Drugs))
-		n := len(sc.Pairs)
-		sc = features.KeepRows(sc, kept)
-		fmt.Fprintf(env.Stderr, "deup: %d of %d pairs kept (both drugs usable)\n", len(sc.Pairs), n)
-		if len(sc.Pairs) == 0 {
+		reportStructures(env, "deup", "and are left out with their pairs", rep, len(x.Signed.Drugs))
+		fmt.Fprintf(env.Stderr, "deup: %d of %d pairs kept (both drugs usable)\n", len(x.Screen.Pairs), len(x.Signed.Pairs))
+		if len(x.Screen.Pairs) == 0 {
 			return nil, nil, nil, fmt.Errorf("no pair of the screen has two drugs with a usable structure (see the drugs named above)")
 		}
 	}
 	if cfg.WholeMolecule {
 		fmt.Fprintf(env.Stdout, "fingerprints: whole molecules, salts and mixtures included (--whole-molecule)\n")
 	} else {
-		fmt.Fprintf(env.Stdout, "fingerprints: largest organic fragment of each SMILES (%d of %d drugs had a salt or mixture stripped; --whole-molecule keeps them)\n", rep.Stripped, len(sc.Drugs))
+		fmt.Fprintf(env.Stdout, "fingerprints: largest organic fragment of each SMILES (%d of %d drugs had a salt or mixture stripped; --whole-molecule keeps them)\n", rep.Stripped, len(x.Screen.Drugs))
 		if len(rep.Tied) > 0 {
 			fmt.Fprintf(env.Stdout, "fingerprints: %d drugs have two different fragments of the same size and mass; the first was kept: %s\n", len(rep.Tied), strings.Join(rep.Tied, ", "))
 		}
 	}
-	return sc, f, sig, nil
-}
-
-// keepSignaturePairs restricts a screen to the pairs whose two drugs both
-// have a signature in sig (a vector with at least one finite value: an
-// all-NaN column counts as none), and says so on stdout.
-func keepSignaturePairs(env Env, sc *drugcomb.Screen, sig *lincs.Signatures) (*drugcomb.Screen, error) {
-	out, withSig := features.KeepSignaturePairs(sc, sig)
-	fmt.Fprintf(env.Stdout, "fp+sig: %d of %d drugs have a signature; %d of %d pairs have one for both drugs and are used, the other %d are left out\n",
-		withSig, len(sc.Drugs), len(out.Pairs), len(sc.Pairs), len(sc.Pairs)-len(out.Pairs))
-	if len(out.Pairs) == 0 {
-		return nil, fmt.Errorf("no pair has a signature for both drugs (run deup data signatures first)")
-	}
-	return out, nil
+	return x.Screen, x.Features, sig, nil
 }
 
 // structureRule is the one rule of every command for a drug whose
@@ -492,14 +417,7 @@ const maxNamed = 10
 // by name and id with the reason, up to maxNamed of each kind, with the
 // consequence named.
 func reportStructures(env Env, who, consequence string, rep features.Report, n int) {
-	var noStruct, noSig []error
-	for _, e := range rep.Errors {
-		if errors.Is(e, features.ErrNoSignature) {
-			noSig = append(noSig, e)
-		} else {
-			noStruct = append(noStruct, e)
-		}
-	}
+	noStruct, noSig := rep.Left()
 	for _, g := range []struct {
 		errs []error
 		what string
@@ -518,19 +436,39 @@ func reportStructures(env Env, who, consequence string, rep features.Report, n i
 	}
 }
 
-// sigmaFeaturesUsage documents --sigma-features (deup train, deup bench).
-const sigmaFeaturesUsage = "stationarizing inputs of DEUP's sigma path, relative to the in-sample pairs: none, or a list of density (log Tanimoto-kernel density of the pair among the in-sample pairs), counts (log1p in-sample pairs of each drug) spread (log spread of each drug's in-sample targets), lines (a panel: log1p in-sample pairs of the pair's cell line and log spread of its in-sample targets), variance (log neural-linear variance of the mean's last layer on the in-sample pairs), error (log mean out-of-sample |y-mu| of each drug's other validation pairs), inerror (the same over the in-sample pairs) and xerror (error from twice the out-of-sample residuals: the validation pairs' and the in-sample pairs' under a second mean trained with the two sets swapped; doubles the training time); see docs/sigma-features.md"
+// methodFlags are the training flags of train and bench: the networks'
+// epochs and patience, the ensemble's members, MC-Dropout's passes and
+// DEUP's sigma path.
+type methodFlags struct {
+	epochs, patience, members, passes *int
+	sigmaFeat, sigmaLoss              *string
+	novelty                           *float64
+}
 
-// sigmaLossUsage documents --sigma-loss (deup train, deup bench).
-const sigmaLossUsage = "loss of DEUP's sigma refit on the out-of-sample pairs: nll (Gaussian negative log-likelihood) or log (regression of log sigma on log |y-mu|, then one held-out Gaussian scale); see docs/sigma-features.md"
+func newMethodFlags(fs *flag.FlagSet) methodFlags {
+	return methodFlags{epochs: epochsFlag(fs), patience: patienceFlag(fs), members: membersFlag(fs), passes: passesFlag(fs),
+		sigmaFeat: fs.String("sigma-features", model.DefaultSigmaFeatures,
+			"stationarizing inputs of DEUP's sigma path, relative to the in-sample pairs: none, or a list of density (log Tanimoto-kernel density of the pair among the in-sample pairs), counts (log1p in-sample pairs of each drug) spread (log spread of each drug's in-sample targets), lines (a panel: log1p in-sample pairs of the pair's cell line and log spread of its in-sample targets), variance (log neural-linear variance of the mean's last layer on the in-sample pairs), error (log mean out-of-sample |y-mu| of each drug's other validation pairs), inerror (the same over the in-sample pairs) and xerror (error from twice the out-of-sample residuals: the validation pairs' and the in-sample pairs' under a second mean trained with the two sets swapped; doubles the training time); see docs/sigma-features.md"),
+		sigmaLoss: fs.String("sigma-loss", "nll",
+			"loss of DEUP's sigma refit on the out-of-sample pairs: nll (Gaussian negative log-likelihood) or log (regression of log sigma on log |y-mu|, then one held-out Gaussian scale); see docs/sigma-features.md"),
+		novelty: fs.Float64("novelty-holdout", model.DefaultNoveltyHoldout,
+			"share of the training pairs whose drugs DEUP holds out of the mean's training, so that its error predictor learns the error on unseen drugs (0 for none, below 0.5); see docs/sigma-features.md")}
+}
 
-// noveltyHoldoutUsage documents --novelty-holdout (deup train, deup bench).
-const noveltyHoldoutUsage = "share of the training pairs whose drugs DEUP holds out of the mean's training, so that its error predictor learns the error on unseen drugs (0 for none, below 0.5); see docs/sigma-features.md"
-
-// noveltyHoldout maps the flag's 0 (none) to model.Config's negative.
-func noveltyHoldout(v float64) float64 {
-	if v == 0 {
-		return -1
+// config checks the sigma flags and returns the configuration the flags
+// set; Model.Seed and Dropout are the caller's.
+func (f methodFlags) config() (training.MethodConfig, error) {
+	if *f.sigmaLoss != "nll" && *f.sigmaLoss != "log" {
+		return training.MethodConfig{}, fmt.Errorf("%w: --sigma-loss %q: want nll or log", ErrUsage, *f.sigmaLoss)
 	}
-	return v
+	sf, err := model.ParseSigmaFeatures(*f.sigmaFeat)
+	if err != nil {
+		return training.MethodConfig{}, fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
+	}
+	novelty := *f.novelty
+	if novelty == 0 {
+		novelty = -1 // the flag's none is model.Config's negative
+	}
+	return training.MethodConfig{Model: model.Config{MaxEpochs: *f.epochs, Patience: *f.patience, SigmaFeatures: sf, SigmaLoss: *f.sigmaLoss, NoveltyHoldout: novelty},
+		DUE: due.Config{MaxEpochs: *f.epochs, Patience: *f.patience}, Members: *f.members, Passes: *f.passes}, nil
 }
