@@ -4,19 +4,16 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/streams"
 	"github.com/deup-screening/deup/model"
 )
-
-// LinePair is a cell line of a screen and the same line's index in a
-// model's embedding (a panel model's lines need not be the screen's).
-type LinePair struct{ Screen, Model int }
 
 // UnmeasuredCandidates returns every unordered pair of the drugs kept (the
 // screen's drug indices of a model's feature rows, in row order) on each of
 // lines that table has not measured: the screen's pairs and, at the same
 // index, the pairs of feature rows and model line to predict.
-func UnmeasuredCandidates(kept []int, lines []LinePair, table TableOracle) ([]Pair, []model.Pair) {
+func UnmeasuredCandidates(kept []int, lines []drugcomb.LinePair, table TableOracle) ([]Pair, []model.Pair) {
 	var cands []Pair
 	var mp []model.Pair
 	for ra := 0; ra < len(kept); ra++ {

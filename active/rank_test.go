@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/uq"
 )
@@ -13,7 +14,7 @@ import (
 // feature rows and model line.
 func TestUnmeasuredCandidates(t *testing.T) {
 	table := TableOracle{NewPair(4, 1, 0): 1}
-	cands, mp := UnmeasuredCandidates([]int{4, 1, 7}, []LinePair{{0, 2}, {1, 0}}, table)
+	cands, mp := UnmeasuredCandidates([]int{4, 1, 7}, []drugcomb.LinePair{{Screen: 0, Model: 2}, {Screen: 1, Model: 0}}, table)
 	if len(cands) != 5 || len(mp) != 5 {
 		t.Fatalf("%d candidates, %d model pairs; want 5", len(cands), len(mp))
 	}

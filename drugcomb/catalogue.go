@@ -384,6 +384,15 @@ func (c *Catalogue) NumSMILES() int {
 	return n
 }
 
+// CheckSMILES returns an error naming the SMILES column found (or none)
+// and the file's columns when no drug of c has a SMILES, nil otherwise.
+func (c *Catalogue) CheckSMILES() error {
+	if c.NumSMILES() > 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: no drug has a SMILES (SMILES column: %s; the file's columns: %s)", c.File, orNone(c.SMILESColumn), strings.Join(c.Header, ", "))
+}
+
 // ErrCatalogue marks a catalogue that an import cannot use: it matches none
 // of the pairs' drugs, or gives none of them a SMILES.
 var ErrCatalogue = errors.New("drugcomb: unusable drug catalogue")

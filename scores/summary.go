@@ -11,7 +11,10 @@ import (
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
+	"github.com/apache/arrow/go/v15/arrow/memory"
+
 	"github.com/deup-screening/deup/internal/arrowguard"
+	"github.com/deup-screening/deup/internal/tabular"
 )
 
 // LineSummary is one cell line's predictions in brief.
@@ -160,4 +163,78 @@ func eachRecord(path string, fn func(arrow.Record) error) error {
 		}
 	}
 	return tr.Err()
+}
+
+// summaryDigits: every float column of the summary files is written with 7
+// significant digits.
+const summaryDigits = 7
+
+// LinesRecord is the per-line summary as a table: cell_line, rows, mean_mu,
+// max_mu, mean_sigma_epistemic, measured_rows (one row per line). The
+// caller releases it.
+func (s *Summary) LinesRecord() arrow.Record {
+	b := array.NewRecordBuilder(memory.DefaultAllocator, arrow.NewSchema([]arrow.Field{
+		{Name: "cell_line", Type: arrow.BinaryTypes.String},
+		{Name: "rows", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "mean_mu", Type: arrow.PrimitiveTypes.Float64},
+		{Name: "max_mu", Type: arrow.PrimitiveTypes.Float64},
+		{Name: "mean_sigma_epistemic", Type: arrow.PrimitiveTypes.Float64},
+		{Name: "measured_rows", Type: arrow.PrimitiveTypes.Int64},
+	}, nil))
+	defer b.Release()
+	for _, l := range s.Lines {
+		b.Field(0).(*array.StringBuilder).Append(l.CellLine)
+		b.Field(1).(*array.Int64Builder).Append(int64(l.Rows))
+		b.Field(2).(*array.Float64Builder).Append(l.MeanMu)
+		b.Field(3).(*array.Float64Builder).Append(l.MaxMu)
+		b.Field(4).(*array.Float64Builder).Append(l.MeanSigmaEpistemic)
+		b.Field(5).(*array.Int64Builder).Append(int64(l.MeasuredRows))
+	}
+	return b.NewRecord()
+}
+
+// BatchRecord is the suggested batch as a table: rank (from 1), cell_line,
+// drug_a_id, drug_b_id, drug_a_name, drug_b_name, mu, sigma_epistemic, ucb.
+// The caller releases it.
+func (s *Summary) BatchRecord() arrow.Record {
+	fields := []arrow.Field{{Name: "rank", Type: arrow.PrimitiveTypes.Int64}}
+	for _, c := range []string{"cell_line", "drug_a_id", "drug_b_id", "drug_a_name", "drug_b_name"} {
+		fields = append(fields, arrow.Field{Name: c, Type: arrow.BinaryTypes.String})
+	}
+	for _, c := range []string{"mu", "sigma_epistemic", "ucb"} {
+		fields = append(fields, arrow.Field{Name: c, Type: arrow.PrimitiveTypes.Float64})
+	}
+	b := array.NewRecordBuilder(memory.DefaultAllocator, arrow.NewSchema(fields, nil))
+	defer b.Release()
+	for i, p := range s.Batch {
+		b.Field(0).(*array.Int64Builder).Append(int64(i + 1))
+		for k, v := range []string{p.CellLine, p.A, p.B, p.AName, p.BName} {
+			b.Field(1 + k).(*array.StringBuilder).Append(v)
+		}
+		for k, v := range []float64{p.Mu, p.SigmaEpi, p.UCB} {
+			b.Field(6 + k).(*array.Float64Builder).Append(v)
+		}
+	}
+	return b.NewRecord()
+}
+
+// WriteCSV writes rec (LinesRecord, BatchRecord) to path as CSV through the
+// project's one table writer (package tabular: atomic, floats with 7
+// significant digits), whatever path's extension.
+func WriteCSV(path string, rec arrow.Record) error {
+	digits := map[string]int{}
+	for _, f := range rec.Schema().Fields() {
+		if f.Type.ID() == arrow.FLOAT64 {
+			digits[f.Name] = summaryDigits
+		}
+	}
+	f, err := tabular.CreateFormat(path, tabular.CSV, rec.Schema(), tabular.Options{Digits: digits})
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if err := f.Write(rec); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Commit()
 }

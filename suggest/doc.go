@@ -2,6 +2,11 @@
 // drug pairs a scientist (in the terminal UI) or an acquisition function (in
 // `deup suggest`) picked for the next round of a screen.
 //
+// From a trained model (deup suggest --model): Where resolves the cell
+// lines and score it suggests on, Predict scores the unmeasured pairs
+// there (with calibrated intervals when asked) and Candidates.Pick ranks
+// them with an acquisition function into the rows of the file.
+//
 // A file holds one row per suggestion with these columns, in this order:
 //
 //	rank                  1 for the first suggestion

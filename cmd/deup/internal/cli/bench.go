@@ -58,25 +58,19 @@ func parseBenchFlags(env Env, args []string) (*benchFlags, error) {
 	whole := wholeMoleculeFlag(fs)
 	workers := workersFlag(fs, 2, "trainings")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof reads it)")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return nil, err
-	}
-	if err := wantArgs(fs, pos, 0, 0); err != nil {
+	if _, err := parseWant(fs, args, 0, 0); err != nil {
 		return nil, err
 	}
 	fracs, err := drugcomb.ParseSplit(*splitFlag, false)
 	if err != nil {
 		return nil, fmt.Errorf("%w: --split %q: %v", ErrUsage, *splitFlag, err)
 	}
-	if *seeds < 1 {
-		return nil, fmt.Errorf("%w: --seeds %d, want ≥ 1", ErrUsage, *seeds)
-	}
-	if err := checkWorkers(*workers); err != nil {
+	if err := checkRules(
+		rule(*seeds >= 1, "--seeds %d, want ≥ 1", *seeds),
+		workersRule(*workers),
+		rule(*alpha > 0 && *alpha < 1, "--alpha %v: the conformal miscoverage must be in (0, 1) (0.1 for 90 %% intervals)", *alpha),
+	); err != nil {
 		return nil, err
-	}
-	if !(*alpha > 0 && *alpha < 1) {
-		return nil, fmt.Errorf("%w: --alpha %v: the conformal miscoverage must be in (0, 1) (0.1 for 90 %% intervals)", ErrUsage, *alpha)
 	}
 	mc, err := mf.config()
 	if err != nil {
@@ -97,11 +91,11 @@ func parseBenchFlags(env Env, args []string) (*benchFlags, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
 	}
-	if *shots < 0 || *shots > 0 && *splitBy != bench.ByCellLines {
-		return nil, fmt.Errorf("%w: --new-line-shots %d: want K ≥ 0, with --split-by cell-lines", ErrUsage, *shots)
-	}
-	if *batch < 0 {
-		return nil, fmt.Errorf("%w: --batch-size %d", ErrUsage, *batch)
+	if err := checkRules(
+		rule(!(*shots < 0 || *shots > 0 && *splitBy != bench.ByCellLines), "--new-line-shots %d: want K ≥ 0, with --split-by cell-lines", *shots),
+		rule(*batch >= 0, "--batch-size %d", *batch),
+	); err != nil {
+		return nil, err
 	}
 	return &benchFlags{screenDir: *screenDir, feat: *feat, splitBy: *splitBy, out: *out, cellLine: *cellLine, cellLines: *cellLines, reference: *reference,
 		cellFeatures: *cellFeatures, score: *score, cpuProfile: *cpuProfile, seeds: *seeds, shots: *shots, batch: *batch, noFigs: *noFigs, whole: *whole, cfg: cfg}, nil

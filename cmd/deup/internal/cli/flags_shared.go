@@ -24,11 +24,11 @@ func workersFlag(fs *flag.FlagSet, def int, jobs string, deprecated ...string) *
 }
 
 // checkWorkers refuses a negative --workers.
-func checkWorkers(n int) error {
-	if n < 0 {
-		return fmt.Errorf("%w: --workers %d: want 0 (one per CPU) or more", ErrUsage, n)
-	}
-	return nil
+func checkWorkers(n int) error { return checkRules(workersRule(n)) }
+
+// workersRule is the rule of --workers: 0 or more.
+func workersRule(n int) usageRule {
+	return rule(n >= 0, "--workers %d: want 0 (one per CPU) or more", n)
 }
 
 // workerCount is the number of workers --workers n means.
@@ -117,6 +117,57 @@ const (
 func usageError(fs *flag.FlagSet, format string, args ...any) error {
 	fs.Usage()
 	return fmt.Errorf("%w: "+format, append([]any{ErrUsage}, args...)...)
+}
+
+// isSet reports whether the flag name was given on the command line.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// checkCoverage checks a --coverage value.
+func checkCoverage(c float64) error {
+	if !(c > 0 && c < 1) {
+		return fmt.Errorf("%w: --coverage %v: want a probability in (0, 1), e.g. 0.9 for a 90%% interval", ErrUsage, c)
+	}
+	return nil
+}
+
+// exploreFlag is the --explore flag of suggest and campaign init/simulate:
+// active.Acquisition.ExploreWeight.
+func exploreFlag(fs *flag.FlagSet) *float64 {
+	return fs.Float64("explore", 0, "weight in [0, 1] of sigma_epistemic's ranking in the acquisition's (0: the acquisition alone; 1: rank by sigma_epistemic)")
+}
+
+func checkExploreFlag(w float64) error {
+	if err := active.CheckExplore(w); err != nil {
+		return fmt.Errorf("%w: --explore: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
+	}
+	return nil
+}
+
+// usageRule is one rule of a command's flags (see checkRules).
+type usageRule struct {
+	ok  bool
+	msg string
+}
+
+// rule is a usageRule that the flags break unless ok; format and args
+// make its message, which names the flag.
+func rule(ok bool, format string, args ...any) usageRule {
+	return usageRule{ok, fmt.Sprintf(format, args...)}
+}
+
+// checkRules returns the usage error (ErrUsage) of the first rule broken,
+// in the order given, or nil.
+func checkRules(rules ...usageRule) error {
+	for _, r := range rules {
+		if !r.ok {
+			return fmt.Errorf("%w: %s", ErrUsage, r.msg)
+		}
+	}
+	return nil
 }
 
 // writeFile writes a command's output file atomically, every error naming

@@ -3,22 +3,19 @@ package cli
 import (
 	"context"
 	_ "embed"
-	"flag"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/deup-screening/deup/drugcomb"
-	"github.com/deup-screening/deup/internal/digest"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/internal/tabular"
 	"github.com/deup-screening/deup/model/trained"
 	"github.com/deup-screening/deup/predict"
 	"github.com/deup-screening/deup/scores"
-	"github.com/deup-screening/deup/uq"
 )
 
 func predictCommand() *Command {
@@ -70,8 +67,8 @@ func parsePredict(env Env, args []string) (*predictArgs, error) {
 	}
 	var outCheck error // a hive directory (--out without an extension) is created as needed
 	if a.hive = filepath.Ext(a.out) == ""; !a.hive {
-		if _, err := outputFormat(a.out); err != nil {
-			return nil, err
+		if _, err := tabular.FormatOf(a.out); err != nil {
+			return nil, fmt.Errorf("%w: output %s: extension must be .arrow, .parquet or .csv", ErrUsage, a.out)
 		}
 		outCheck = needOutDir("--out", a.out)
 	}
@@ -100,8 +97,8 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	}
 	t := &predict.Table{}
 	if a.interval {
-		if t.Cal, err = modelCalibration(a.model, tm, a.coverage); err != nil {
-			return err
+		if t.Cal, err = predict.Calibration(tm, a.model, a.coverage); err != nil {
+			return fmt.Errorf("%w: %v", ErrUsage, err)
 		}
 		t.Coverage = a.coverage
 		fmt.Fprintf(env.Stderr, "deup predict: lower and upper at %g%% coverage from the calibration stored in %s: %s held out of training\n", 100*a.coverage, a.model, t.Cal)
@@ -164,7 +161,6 @@ func predictDrugs(env Env, a *predictArgs, tm *trained.Model) ([]drugcomb.Drug, 
 // open fills t (the drugs, lines, measured values and pairs-file columns
 // of the rows) and returns the rows to score and the writer of --out.
 func (a *predictArgs) open(env Env, tm *trained.Model, drugs []drugcomb.Drug, kept []int, t *predict.Table) (predict.Job, *predict.Writer, error) {
-	var job predict.Job
 	var one string
 	var names []string
 	if tm.Meta != nil {
@@ -172,112 +168,31 @@ func (a *predictArgs) open(env Env, tm *trained.Model, drugs []drugcomb.Drug, ke
 	}
 	lines, err := predict.Lines(names, one, a.cellLines)
 	if err != nil {
-		return job, nil, fmt.Errorf("%w: %v", ErrUsage, err)
-	}
-	t.Drugs = predict.KeptDrugs(drugs, kept)
-	if !a.all {
-		if job.Pairs, err = predict.ReadPairs(a.pairs, t.Drugs.Row, drugs); err != nil {
-			return job, nil, err
-		}
-		t.Extra = job.Pairs.ExtraNames
+		return predict.Job{}, nil, fmt.Errorf("%w: %v", ErrUsage, err)
 	}
 	if t.Lines = names; len(names) < 2 {
 		t.Lines = []string{one}
 	}
-	if tm.Meta != nil && a.drugs == "" {
-		sc, _, err := modelScreen(env, "predict", a.model, tm, a.screen)
-		switch {
-		case err == nil:
-			t.Measured = predict.Measured(sc, t.Lines, t.Score)
-		case a.screen != "":
-			return job, nil, err
-		default:
-			fmt.Fprintf(env.Stderr, "deup predict: note: measured values not looked up (%v): measured is false for every pair; give --screen DIR to look them up\n", err)
-		}
+	bi, ok := debug.ReadBuildInfo()
+	p := predict.Plan{Out: a.out, Hive: a.hive, Pairs: a.pairs, Lines: lines, Shard: a.shard, Model: a.model, Program: versionLine(bi, ok, env.Stamp)}
+	job, w, err := predict.Open(p, drugs, kept, one, t)
+	if errors.Is(err, predict.ErrNoCellLine) {
+		err = fmt.Errorf("%w: --out DIR: %s does not record its cell line (a model file from an older deup): retrain it, or write one file (--out FILE.parquet)", ErrUsage, a.model)
 	}
-	total := predict.Total(job.Pairs, len(kept))
-	job.Lo, job.Hi = a.shard.Range(total)
-	job.Lines = lines
-	if !a.hive {
-		w, err := predict.Create(a.out, t)
+	if err != nil || tm.Meta == nil || a.drugs != "" {
 		return job, w, err
 	}
-	id, err := predIdentity(env.Stamp, a.model, a.pairs, tm, t.Drugs, a.shard, job.Lo, job.Hi, total)
-	if err != nil {
+	sc, _, err := modelScreen(env, "predict", a.model, tm, a.screen)
+	switch {
+	case err == nil:
+		t.Measured = predict.Measured(sc, t.Lines, t.Score)
+	case a.screen != "":
+		w.Abort()
 		return job, nil, err
+	default:
+		fmt.Fprintf(env.Stderr, "deup predict: note: measured values not looked up (%v): measured is false for every pair; give --screen DIR to look them up\n", err)
 	}
-	// one partition per line scored: DIR/cell_line=X/part-i-of-N.parquet
-	var parts []string
-	for _, l := range lines {
-		parts = append(parts, t.Lines[l])
-	}
-	w, err := predict.CreatePart(a.out, id, parts, t)
-	return job, w, err
-}
-
-// predIdentity is what a hive part file records about its run: the model
-// file's and the pairs file's digests, the scored drugs' (feature rows kept
-// of drugs, ids in row order), the program, the model's cell line and the
-// shard's rows [lo, hi) of total.
-func predIdentity(st Stamp, modelPath, pairsPath string, tm *trained.Model, d predict.Drugs, shard scores.Shard, lo, hi, total int) (scores.Identity, error) {
-	if tm.Meta == nil || tm.Meta.Screen.CellLine == "" {
-		return scores.Identity{}, fmt.Errorf("%w: --out DIR: %s does not record its cell line (a model file from an older deup): retrain it, or write one file (--out FILE.parquet)", ErrUsage, modelPath)
-	}
-	md, err := digest.File(modelPath)
-	if err != nil {
-		return scores.Identity{}, err
-	}
-	pd := scores.AllPairs
-	if pairsPath != "" {
-		if pd, err = digest.File(pairsPath); err != nil {
-			return scores.Identity{}, err
-		}
-	}
-	bi, ok := debug.ReadBuildInfo()
-	return scores.Identity{
-		Model: md, Drugs: scores.DrugsDigest(d.IDs, d.SMILES), NDrugs: len(d.IDs), Pairs: pd,
-		Program: versionLine(bi, ok, st), CellLine: tm.Meta.Screen.CellLine,
-		Shard: shard, Lo: lo, Hi: hi, Total: total,
-	}, nil
-}
-
-// isSet reports whether the flag name was given on the command line.
-func isSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
-}
-
-// checkCoverage checks a --coverage value.
-func checkCoverage(c float64) error {
-	if !(c > 0 && c < 1) {
-		return fmt.Errorf("%w: --coverage %v: want a probability in (0, 1), e.g. 0.9 for a 90%% interval", ErrUsage, c)
-	}
-	return nil
-}
-
-// modelCalibration returns the calibration stored in model tm (read from
-// path) if it can give intervals at coverage, or an error saying what to
-// do: a model without calibration is retrained with --calibration, one
-// with too few calibration pairs for the coverage with a larger fraction
-// (or a lower coverage is asked).
-func modelCalibration(path string, tm *trained.Model, coverage float64) (*uq.Calibrator, error) {
-	if tm.Meta == nil || tm.Meta.Calibration == nil {
-		return nil, fmt.Errorf("%w: --coverage: %s holds no calibration (trained with --calibration 0, or by an older deup): retrain it with deup train --calibration 0.1 to get intervals, or leave out --coverage", ErrUsage, path)
-	}
-	cal := tm.Meta.Calibration
-	if need := uq.MinCalibration(1 - coverage); cal.N < need {
-		return nil, fmt.Errorf("%w: --coverage %v: %s was calibrated on %d pairs, and a %g%% conformal interval needs at least %d: retrain it with a larger deup train --calibration fraction (%d pairs or more held out), or ask a lower --coverage", ErrUsage, coverage, path, cal.N, 100*coverage, need, need)
-	}
-	return cal, nil
-}
-
-func outputFormat(path string) (tabular.Format, error) {
-	f, err := tabular.FormatOf(path)
-	if err != nil {
-		return 0, fmt.Errorf("%w: output %s: extension must be .arrow, .parquet or .csv", ErrUsage, path)
-	}
-	return f, nil
+	return job, w, nil
 }
 
 // readDrugsCSV reads a drug catalogue (the importer's catalogue reader:
@@ -290,19 +205,11 @@ func readDrugsCSV(env Env, cmd, path, idCol, smilesCol string) ([]drugcomb.Drug,
 	if err != nil {
 		return nil, fmt.Errorf("%w (name the columns with --drug-id-col and --smiles-col)", err)
 	}
-	if cat.NumSMILES() == 0 {
-		return nil, fmt.Errorf("%w: %s: no drug has a SMILES (SMILES column: %s; the file's columns: %s): name the SMILES column with --smiles-col",
-			ErrUsage, path, orNone(cat.SMILESColumn), strings.Join(cat.Header, ", "))
+	if err := cat.CheckSMILES(); err != nil {
+		return nil, fmt.Errorf("%w: %v: name the SMILES column with --smiles-col", ErrUsage, err)
 	}
 	for _, t := range cat.Notes {
 		fmt.Fprintf(env.Stderr, "deup %s: %s: %d rows left out: %s\n", cmd, path, t.Count, t.Reason)
 	}
 	return cat.Drugs, nil
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "none found"
-	}
-	return s
 }

@@ -3,11 +3,9 @@ package cli
 import (
 	"context"
 	_ "embed"
-	"encoding/csv"
 	"fmt"
 	"strconv"
 
-	"github.com/deup-screening/deup/internal/atomicfile"
 	"github.com/deup-screening/deup/scores"
 )
 
@@ -103,37 +101,20 @@ func runScoresSummary(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 7, 64) }
-	lrows := [][]string{{"cell_line", "rows", "mean_mu", "max_mu", "mean_sigma_epistemic", "measured_rows"}}
 	for _, l := range sum.Lines {
-		lrows = append(lrows, []string{l.CellLine, strconv.Itoa(l.Rows), g(l.MeanMu), g(l.MaxMu), g(l.MeanSigmaEpistemic), strconv.Itoa(l.MeasuredRows)})
 		fmt.Fprintf(env.Stdout, "%s: %d pairs, mean mu %s, max mu %s, mean sigma_epistemic %s, %d measured\n", l.CellLine, l.Rows, g(l.MeanMu), g(l.MaxMu), g(l.MeanSigmaEpistemic), l.MeasuredRows)
 	}
-	brows := [][]string{{"rank", "cell_line", "drug_a_id", "drug_b_id", "drug_a_name", "drug_b_name", "mu", "sigma_epistemic", "ucb"}}
-	for i, p := range sum.Batch {
-		brows = append(brows, []string{strconv.Itoa(i + 1), p.CellLine, p.A, p.B, p.AName, p.BName, g(p.Mu), g(p.SigmaEpi), g(p.UCB)})
-	}
+	lrec, brec := sum.LinesRecord(), sum.BatchRecord()
+	defer lrec.Release()
+	defer brec.Release()
 	if *lines != "" {
-		if err := writeCSVAtomic(*lines, lrows); err != nil {
+		if err := scores.WriteCSV(*lines, lrec); err != nil {
 			return err
 		}
 	}
-	if err := writeCSVAtomic(*out, brows); err != nil {
+	if err := scores.WriteCSV(*out, brec); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "wrote a batch of %d pairs (UCB, beta %g) over %d cell lines, %d rows (checksum %s), to %s\n", len(sum.Batch), *beta, len(sum.Lines), rep.Sum.Rows, rep.Sum, *out)
 	return nil
-}
-
-// writeCSVAtomic writes rows as CSV to path through atomicfile.
-func writeCSVAtomic(path string, rows [][]string) error {
-	f, err := atomicfile.Create(path)
-	if err != nil {
-		return err
-	}
-	defer f.Abort()
-	w := csv.NewWriter(f)
-	if err := w.WriteAll(rows); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return f.Commit()
 }

@@ -62,11 +62,7 @@ func parseTrainFlags(env Env, args []string) (*trainFlags, error) {
 	calFrac := fs.Float64("calibration", 0.1, "fraction of all pairs held out (seeded) before the split, for the conformal calibration stored in the model (0: none)")
 	conformal := fs.String("conformal", "normalized", "calibration scores: normalized (|y-mu|/sigma_total, adaptive width) or plain (|y-mu|, constant width)")
 	whole := wholeMoleculeFlag(fs)
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return nil, err
-	}
-	if err := wantArgs(fs, pos, 0, 0); err != nil {
+	if _, err := parseWant(fs, args, 0, 0); err != nil {
 		return nil, err
 	}
 	if *out == "" {
@@ -79,11 +75,11 @@ func parseTrainFlags(env Env, args []string) (*trainFlags, error) {
 	if err := needOutDir("--out", *out); err != nil {
 		return nil, err
 	}
-	if !(*calFrac >= 0 && *calFrac < 1) {
-		return nil, fmt.Errorf("%w: --calibration %v: want a fraction in [0, 1), e.g. 0.1 (0 stores no calibration)", ErrUsage, *calFrac)
-	}
-	if *conformal != "normalized" && *conformal != "plain" {
-		return nil, fmt.Errorf("%w: --conformal %q: want normalized or plain", ErrUsage, *conformal)
+	if err := checkRules(
+		rule(*calFrac >= 0 && *calFrac < 1, "--calibration %v: want a fraction in [0, 1), e.g. 0.1 (0 stores no calibration)", *calFrac),
+		rule(*conformal == "normalized" || *conformal == "plain", "--conformal %q: want normalized or plain", *conformal),
+	); err != nil {
+		return nil, err
 	}
 	mc, err := mf.config()
 	if err != nil {

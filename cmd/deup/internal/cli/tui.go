@@ -3,19 +3,15 @@ package cli
 import (
 	"context"
 	_ "embed"
-	"errors"
 	"fmt"
 	"math"
 	"strings"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/progress"
-	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/model/trained"
 	"github.com/deup-screening/deup/tui"
 	"github.com/deup-screening/deup/tui/pairs"
@@ -28,67 +24,68 @@ func tuiCommand() *Command {
 //go:embed help/tui.txt
 var tuiDesc string
 
-// tuiFlags are deup tui's flags, parsed and checked.
-type tuiFlags struct {
-	in                  tuiInputs
-	export, campaignDir string
-	coverage            float64
-	mouse, coverageSet  bool
+// tuiInputs are deup tui's flags, parsed and checked.
+type tuiInputs struct {
+	screenDir, drugsPath, modelPath, predPath, cellLine, export, campaignDir string
+	kappa, coverage                                                          float64
+	mouse, coverageSet                                                       bool
+	// campaignScreen: screenDir is the campaign's screen ("" is the
+	// synthetic default), not a default to replace with the model's.
+	campaignScreen bool
+	tm             *trained.Model // the model of modelPath, read by loadTUIScreen
 }
 
-func parseTUIFlags(env Env, args []string) (*tuiFlags, error) {
+func parseTUIFlags(env Env, args []string) (*tuiInputs, error) {
 	fs := newFlagSet(env, "deup tui", "deup tui [--screen DIR] [--drugs FILE] [--model MODEL | --predictions FILE] [--campaign DIR] [--cell-line NAME] [--kappa K] [--export FILE]", tuiDesc)
-	screenDir := fs.String("screen", "", "screen directory (default: --model's own screen, else the synthetic default screen)")
-	modelPath := fs.String("model", "", modelUsage+" to score every pair")
-	predPath := fs.String("predictions", "", "predictions file (.csv, .parquet, .arrow)")
-	cellLine := fs.String("cell-line", "", "cell line of --model's predictions (default: the model's, every line of a model trained on a panel, else the screen's first) and of predictions without a cell_line column (needed when the screen has several)")
-	kappa := fs.Float64("kappa", active.DefaultKappa, "weight of sigma_epistemic in the default acquisition mu + kappa*sigma_epistemic (the ucb of deup suggest and campaigns)")
-	export := fs.String("export", "batch.csv", "file name the export prompt proposes (.csv, .parquet or .json)")
-	mouse := fs.Bool("mouse", false, "scroll with the wheel and select rows by clicking (the terminal's own text selection then needs shift)")
-	campaignDir := fs.String("campaign", "", "campaign directory (deup campaign init): R runs a round in the UI")
-	coverage := fs.Float64("coverage", 0.9, "with --model: coverage of the interval the pair detail shows, in (0, 1), when the model has a calibration")
-	drugsPath := fs.String("drugs", "", "CSV of more drugs (id or pubchem_cid, smiles, optional name), e.g. a catalogue, added to the screen's")
-	_, err := parseWant(fs, args, 0, 0)
-	if err != nil {
+	in := &tuiInputs{}
+	fs.StringVar(&in.screenDir, "screen", "", "screen directory (default: --model's own screen, else the synthetic default screen)")
+	fs.StringVar(&in.modelPath, "model", "", modelUsage+" to score every pair")
+	fs.StringVar(&in.predPath, "predictions", "", "predictions file (.csv, .parquet, .arrow)")
+	fs.StringVar(&in.cellLine, "cell-line", "", "cell line of --model's predictions (default: the model's, every line of a model trained on a panel, else the screen's first) and of predictions without a cell_line column (needed when the screen has several)")
+	fs.Float64Var(&in.kappa, "kappa", active.DefaultKappa, "weight of sigma_epistemic in the default acquisition mu + kappa*sigma_epistemic (the ucb of deup suggest and campaigns)")
+	fs.StringVar(&in.export, "export", "batch.csv", "file name the export prompt proposes (.csv, .parquet or .json)")
+	fs.BoolVar(&in.mouse, "mouse", false, "scroll with the wheel and select rows by clicking (the terminal's own text selection then needs shift)")
+	fs.StringVar(&in.campaignDir, "campaign", "", "campaign directory (deup campaign init): R runs a round in the UI")
+	fs.Float64Var(&in.coverage, "coverage", 0.9, "with --model: coverage of the interval the pair detail shows, in (0, 1), when the model has a calibration")
+	fs.StringVar(&in.drugsPath, "drugs", "", "CSV of more drugs (id or pubchem_cid, smiles, optional name), e.g. a catalogue, added to the screen's")
+	if _, err := parseWant(fs, args, 0, 0); err != nil {
 		return nil, err
 	}
-	if *modelPath != "" && *predPath != "" {
+	if in.modelPath != "" && in.predPath != "" {
 		return nil, usageError(fs, "deup tui: give at most one of --model and --predictions")
 	}
-	if err := checkCoverage(*coverage); err != nil {
+	if err := checkCoverage(in.coverage); err != nil {
 		return nil, err
 	}
-	if isSet(fs, "coverage") && *modelPath == "" {
+	if in.coverageSet = isSet(fs, "coverage"); in.coverageSet && in.modelPath == "" {
 		return nil, fmt.Errorf("%w: deup tui: --coverage goes with --model (the interval comes from the model file's calibration)", ErrUsage)
 	}
-	if math.IsNaN(*kappa) || math.IsInf(*kappa, 0) {
+	if math.IsNaN(in.kappa) || math.IsInf(in.kappa, 0) {
 		return nil, fmt.Errorf("%w: deup tui: --kappa must be finite", ErrUsage)
 	}
 	for _, err := range []error{
-		needFile("--predictions", *predPath, "a predictions file written by deup predict --out (.csv, .parquet, .arrow)"),
-		needFile("--drugs", *drugsPath, catalogueWhat),
+		needFile("--predictions", in.predPath, "a predictions file written by deup predict --out (.csv, .parquet, .arrow)"),
+		needFile("--drugs", in.drugsPath, catalogueWhat),
 	} {
 		if err != nil {
 			return nil, err
 		}
 	}
-	return &tuiFlags{in: tuiInputs{screenDir: *screenDir, drugsPath: *drugsPath, modelPath: *modelPath, predPath: *predPath, cellLine: *cellLine, kappa: *kappa},
-		export: *export, campaignDir: *campaignDir, coverage: *coverage, mouse: *mouse, coverageSet: isSet(fs, "coverage")}, nil
+	return in, nil
 }
 
 func runTUI(ctx context.Context, env Env, args []string) error {
-	t, err := parseTUIFlags(env, args)
+	in, err := parseTUIFlags(env, args)
 	if err != nil {
 		return err
 	}
 	start := env.now()
-	in := t.in
 	if in.predPath != "" {
 		fmt.Fprintf(env.Stderr, "deup tui: reading %s\n", in.predPath)
 	}
-	if t.campaignDir != "" && in.screenDir == "" {
+	if in.campaignDir != "" && in.screenDir == "" {
 		// The campaign's own screen ("" is the synthetic default for both).
-		l, c, err := openCampaign(t.campaignDir)
+		l, c, err := openCampaign(in.campaignDir)
 		if err != nil {
 			return err
 		}
@@ -96,67 +93,37 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 		in.screenDir = c.Config.Screen
 		in.campaignScreen = true
 	}
-	sc, err := loadTUIScreen(env, &in)
+	sc, err := loadTUIScreen(env, in)
 	if err != nil {
 		return err
 	}
-	opts := tui.Options{Context: ctx, Debounce: 120 * time.Millisecond, ExportPath: t.export}
+	opts := tui.Options{Context: ctx, Debounce: 120 * time.Millisecond, ExportPath: in.export}
 	if in.tm != nil {
-		cal, err := suggestCalibration(env.Stderr, in.modelPath, in.tm, intervalOptions{coverage: t.coverage, explicit: t.coverageSet})
+		cal, err := suggestCalibration(env.Stderr, in.modelPath, in.tm, intervalOptions{coverage: in.coverage, explicit: in.coverageSet})
 		if err != nil {
 			return err
 		}
 		if cal != nil {
-			opts.Interval = &tui.Interval{Coverage: t.coverage, Calibration: *cal}
+			opts.Interval = &tui.Interval{Coverage: in.coverage, Calibration: *cal}
 		}
 	}
-	if t.campaignDir != "" {
-		tc, err := newTUICampaign(t.campaignDir, sc, in.kappa)
+	if in.campaignDir != "" {
+		tc, err := newTUICampaign(in.campaignDir, sc, in.kappa)
 		if err != nil {
 			return err
 		}
 		opts.Campaign = tc
 	}
-	tab, err := tuiTable(ctx, env, sc, in)
+	tab, err := tuiTable(ctx, env, sc, *in)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stderr, "deup tui: %d pairs of %d drugs ready in %s\n", tab.Len(), len(tab.Info().Drugs), env.since(start).Round(time.Millisecond))
-	return runTUIProgram(ctx, env, tab, opts, t.mouse)
-}
-
-// runTUIProgram runs the UI over tab on the terminal of env until it quits.
-func runTUIProgram(ctx context.Context, env Env, tab *pairs.Table, o tui.Options, mouse bool) error {
-	r := lipgloss.NewRenderer(env.Stdout)
-	// Ask the terminal for its background colour now: once the program
-	// reads the keyboard, the terminal's answer would arrive as keys.
-	r.HasDarkBackground()
-	o.Renderer = r
-	m := tui.New(tab, o)
-	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(env.Stdout), tea.WithAltScreen()}
-	if mouse {
-		opts = append(opts, tea.WithMouseCellMotion())
-	}
-	if env.Stdin != nil {
-		opts = append(opts, tea.WithInput(env.Stdin))
-	}
-	if _, err := tea.NewProgram(m, opts...).Run(); err != nil {
-		if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
-			return ctx.Err()
-		}
+	err = tui.Run(ctx, tab, opts, env.Stdin, env.Stdout, in.mouse)
+	if err != nil && err != ctx.Err() {
 		return fmt.Errorf("deup tui: %w", err)
 	}
-	return nil
-}
-
-// tuiInputs are the command's data flags.
-type tuiInputs struct {
-	screenDir, drugsPath, modelPath, predPath, cellLine string
-	kappa                                               float64
-	// campaignScreen: screenDir is the campaign's screen ("" is the
-	// synthetic default), not a default to replace with the model's.
-	campaignScreen bool
-	tm             *trained.Model // the model of modelPath, read by loadTUIScreen
+	return err
 }
 
 // loadTUIScreen opens the screen of in extended with --drugs: --screen,
@@ -211,14 +178,7 @@ func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (
 	case len(sc.CellLines) > 0:
 		cell = 0
 	}
-	n := 0
-	if in.tm != nil {
-		n = len(sc.Drugs) * (len(sc.Drugs) - 1) / 2
-		if in.tm.Meta != nil {
-			n *= max(len(in.tm.Meta.Screen.CellLines), 1)
-		}
-	}
-	bl, err := pairs.NewBuilder(sc, n, kappa)
+	bl, err := pairs.NewBuilder(sc, 0, kappa)
 	if err != nil {
 		return nil, err
 	}
@@ -227,13 +187,23 @@ func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (
 		if cell < 0 {
 			return nil, fmt.Errorf("deup tui: the screen has no cell lines")
 		}
-		lines, err := tuiModelLines(sc, in.tm, cellLine, cell)
+		var modelLines []string
+		if in.tm.Meta != nil {
+			modelLines = in.tm.Meta.Screen.CellLines
+		}
+		lines := drugcomb.ModelLines(sc.CellLines, modelLines, cell, cellLine != "")
+		if len(lines) == 0 {
+			return nil, fmt.Errorf("%w: deup tui: the model knows none of the screen's cell lines %s (it has %s)", ErrUsage, strings.Join(sc.CellLines, ", "), strings.Join(modelLines, ", "))
+		}
+		feats, kept, err := modelFeatures(env, "tui", "and no predictions", in.tm, sc.Drugs, screenDir)
 		if err != nil {
 			return nil, err
 		}
-		if err := predictAllPairs(ctx, env, bl, sc, screenDir, in.tm, lines); err != nil {
+		bar := progress.New(env.Stderr, "predict", len(kept)*(len(kept)-1)/2*len(lines))
+		if err := bl.AddModel(ctx, in.tm.Method.Predict, feats, kept, lines, func(n int) { bar.Set(n, "") }); err != nil {
 			return nil, err
 		}
+		bar.Finish()
 	case predPath != "":
 		if len(sc.CellLines) > 1 && cellLine == "" {
 			cell = -1 // rows without a cell line are an error unless --cell-line says which
@@ -251,56 +221,4 @@ func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (
 	}
 	tab.UseMorganSimilarity() // the detail view names how many drugs lack a fingerprint
 	return tab, nil
-}
-
-// tuiModelLines pairs the screen's cell lines with the lines of the model
-// tm ({screen line, model line}): for a model trained on a panel, every line
-// it knows that the screen has (or the one --cell-line names); for a
-// one-line model, screen line cell.
-func tuiModelLines(sc *drugcomb.Screen, tm *trained.Model, cellLine string, cell int) ([]active.LinePair, error) {
-	if tm.Meta == nil || len(tm.Meta.Screen.CellLines) < 2 {
-		return []active.LinePair{{Screen: cell, Model: 0}}, nil
-	}
-	only := -1
-	if cellLine != "" {
-		only = cell
-	}
-	out := active.PanelLines(sc.CellLines, tm.Meta.Screen.CellLines, only)
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%w: deup tui: the model knows none of the screen's cell lines %s (it has %s)", ErrUsage, strings.Join(sc.CellLines, ", "), strings.Join(tm.Meta.Screen.CellLines, ", "))
-	}
-	return out, nil
-}
-
-// predictAllPairs scores every unordered pair of the screen's drugs (those
-// with a usable structure) with the model tm on each of lines ({screen
-// line, model line}, tuiModelLines).
-func predictAllPairs(ctx context.Context, env Env, bl *pairs.Builder, sc *drugcomb.Screen, screenDir string, tm *trained.Model, lines []active.LinePair) error {
-	m := tm.Method
-	feats, kept, err := modelFeatures(env, "tui", "and no predictions", tm, sc.Drugs, screenDir)
-	if err != nil {
-		return err
-	}
-	n := len(kept)
-	bar := progress.New(env.Stderr, "predict", n*(n-1)/2*len(lines))
-	done := 0
-	for _, l := range lines {
-		cell := l.Screen
-		err = model.PredictPairs(ctx, m.Predict, feats, model.AllPairs(n, l.Model), 1<<16, func(ps []model.Pair, pred []model.Prediction) error {
-			for i, p := range ps {
-				q := pred[i]
-				if err := bl.Add(kept[p.A], kept[p.B], cell, pairs.Prediction{Mu: q.Mu, SigmaTotal: q.SigmaTotal, SigmaEpistemic: q.SigmaEpistemic, SigmaAleatoric: q.SigmaAleatoric, Acquisition: math.NaN()}); err != nil {
-					return err
-				}
-			}
-			done += len(ps)
-			bar.Set(done, "")
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-	}
-	bar.Finish()
-	return nil
 }

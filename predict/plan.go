@@ -1,0 +1,103 @@
+package predict
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/digest"
+	"github.com/deup-screening/deup/model/trained"
+	"github.com/deup-screening/deup/scores"
+	"github.com/deup-screening/deup/uq"
+)
+
+// Plan is where a prediction run writes and which rows it scores.
+type Plan struct {
+	// Out is a file (CSV, Arrow or Parquet by its extension) or, with Hive,
+	// a directory of hive parts, one per line scored.
+	Out   string
+	Hive  bool
+	Pairs string // a pairs file (ReadPairs); "": every pair of the drugs
+	Lines []int  // the model's lines to score (Lines); t.Lines names them
+	Shard scores.Shard
+	// Model and Program are the model file and the program (deup
+	// --version) a hive part records (scores.Identity).
+	Model, Program string
+}
+
+// ErrNoCellLine is Open's error for hive parts of a model that does not
+// record its cell line (a model file from an older deup).
+var ErrNoCellLine = errors.New("predict: the model does not record its cell line")
+
+// Open sets t.Drugs to the kept rows of drugs (KeptDrugs) and, with a
+// pairs file, t.Extra to its other columns; it returns the job (the
+// shard's rows of the pairs, on p.Lines) and the writer of p.Out. A hive
+// part records the identity of the run (Identity); cellLine is the model's.
+func Open(p Plan, drugs []drugcomb.Drug, kept []int, cellLine string, t *Table) (Job, *Writer, error) {
+	job := Job{Lines: p.Lines}
+	t.Drugs = KeptDrugs(drugs, kept)
+	var err error
+	if p.Pairs != "" {
+		if job.Pairs, err = ReadPairs(p.Pairs, t.Drugs.Row, drugs); err != nil {
+			return job, nil, err
+		}
+		t.Extra = job.Pairs.ExtraNames
+	}
+	total := Total(job.Pairs, len(kept))
+	job.Lo, job.Hi = p.Shard.Range(total)
+	if !p.Hive {
+		w, err := Create(p.Out, t)
+		return job, w, err
+	}
+	if cellLine == "" {
+		return job, nil, ErrNoCellLine
+	}
+	id, err := Identity(p, t.Drugs, cellLine, job.Lo, job.Hi, total)
+	if err != nil {
+		return job, nil, err
+	}
+	var parts []string // DIR/cell_line=X/part-i-of-N.parquet
+	for _, l := range p.Lines {
+		parts = append(parts, t.Lines[l])
+	}
+	w, err := CreatePart(p.Out, id, parts, t)
+	return job, w, err
+}
+
+// Identity is what a hive part records about its run: the model file's and
+// the pairs file's digests, the scored drugs' (d: the feature rows kept,
+// ids in row order), the program, the model's cell line and the shard's
+// rows [lo, hi) of total.
+func Identity(p Plan, d Drugs, cellLine string, lo, hi, total int) (scores.Identity, error) {
+	md, err := digest.File(p.Model)
+	if err != nil {
+		return scores.Identity{}, err
+	}
+	pd := scores.AllPairs
+	if p.Pairs != "" {
+		if pd, err = digest.File(p.Pairs); err != nil {
+			return scores.Identity{}, err
+		}
+	}
+	return scores.Identity{
+		Model: md, Drugs: scores.DrugsDigest(d.IDs, d.SMILES), NDrugs: len(d.IDs), Pairs: pd,
+		Program: p.Program, CellLine: cellLine,
+		Shard: p.Shard, Lo: lo, Hi: hi, Total: total,
+	}, nil
+}
+
+// Calibration returns the calibration stored in the model tm (read from
+// path) if it can give intervals at coverage, or an error saying what to
+// do: a model without calibration is retrained with --calibration, one
+// with too few calibration pairs for the coverage with a larger fraction
+// (or a lower coverage is asked).
+func Calibration(tm *trained.Model, path string, coverage float64) (*uq.Calibrator, error) {
+	if tm.Meta == nil || tm.Meta.Calibration == nil {
+		return nil, fmt.Errorf("--coverage: %s holds no calibration (trained with --calibration 0, or by an older deup): retrain it with deup train --calibration 0.1 to get intervals, or leave out --coverage", path)
+	}
+	cal := tm.Meta.Calibration
+	if need := uq.MinCalibration(1 - coverage); cal.N < need {
+		return nil, fmt.Errorf("--coverage %v: %s was calibrated on %d pairs, and a %g%% conformal interval needs at least %d: retrain it with a larger deup train --calibration fraction (%d pairs or more held out), or ask a lower --coverage", coverage, path, cal.N, 100*coverage, need, need)
+	}
+	return cal, nil
+}
