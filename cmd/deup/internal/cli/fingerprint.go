@@ -50,14 +50,12 @@ func parseFingerprint(env Env, args []string) (*fingerprintArgs, error) {
 	if err != nil {
 		return nil, err
 	}
-	if a.opt.Radius < 0 {
-		return nil, fmt.Errorf("%w: --radius must be >= 0, got %d", ErrUsage, a.opt.Radius)
-	}
-	if a.opt.Bits <= 0 {
-		return nil, fmt.Errorf("%w: --bits must be positive, got %d", ErrUsage, a.opt.Bits)
-	}
-	if in.Header && (in.IDCol != "" || in.SMILESCol != "") {
-		return nil, fmt.Errorf("%w: --header reads id<TAB>smiles lines; --drug-id-col and --smiles-col name a catalogue's columns: give one or the other", ErrUsage)
+	if err := checkRules(
+		rule(a.opt.Radius >= 0, "--radius must be >= 0, got %d", a.opt.Radius),
+		rule(a.opt.Bits > 0, "--bits must be positive, got %d", a.opt.Bits),
+		rule(!in.Header || in.IDCol == "" && in.SMILESCol == "", "--header reads id<TAB>smiles lines; --drug-id-col and --smiles-col name a catalogue's columns: give one or the other"),
+	); err != nil {
+		return nil, err
 	}
 	if len(pos) == 1 {
 		if err := needFile("", pos[0], catalogueWhat+", or id<TAB>smiles lines"); err != nil {
@@ -78,10 +76,10 @@ func parseFingerprint(env Env, args []string) (*fingerprintArgs, error) {
 	if in.SDF, err = fptable.IsSDF(*format, a.nameOfIn); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
 	}
-	if !in.SDF && in.IDField != "" {
-		return nil, fmt.Errorf("%w: --id-field names a data item of an SD file; give an .sdf file or --format sdf", ErrUsage)
-	}
-	if err := checkWorkers(*workers); err != nil {
+	if err := checkRules(
+		rule(in.SDF || in.IDField == "", "--id-field names a data item of an SD file; give an .sdf file or --format sdf"),
+		workersRule(*workers),
+	); err != nil {
 		return nil, err
 	}
 	a.opt.Workers = workerCount(*workers)

@@ -49,17 +49,13 @@ func parseOODFlags(env Env, args []string) (*oodFlags, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case !(set.HoldOut > 0 && set.HoldOut < 1):
-		return nil, fmt.Errorf("%w: --holdout-drugs %v, want in (0, 1)", ErrUsage, set.HoldOut)
-	case set.Folds < 2:
-		return nil, fmt.Errorf("%w: --folds %d, want ≥ 2", ErrUsage, set.Folds)
-	case *seeds < 1:
-		return nil, fmt.Errorf("%w: --seeds %d, want ≥ 1", ErrUsage, *seeds)
-	case set.Members < 1 || set.Passes < 2:
-		return nil, fmt.Errorf("%w: --members %d, --passes %d: want ≥ 1, ≥ 2", ErrUsage, set.Members, set.Passes)
-	}
-	if err := checkWorkers(*workers); err != nil {
+	if err := checkRules(
+		rule(set.HoldOut > 0 && set.HoldOut < 1, "--holdout-drugs %v, want in (0, 1)", set.HoldOut),
+		rule(set.Folds >= 2, "--folds %d, want ≥ 2", set.Folds),
+		rule(*seeds >= 1, "--seeds %d, want ≥ 1", *seeds),
+		rule(set.Members >= 1 && set.Passes >= 2, "--members %d, --passes %d: want ≥ 1, ≥ 2", set.Members, set.Passes),
+		workersRule(*workers),
+	); err != nil {
 		return nil, err
 	}
 	set.Workers = workerCount(*workers)

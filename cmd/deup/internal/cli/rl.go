@@ -32,26 +32,17 @@ func runRL(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: deup rl: %s", ErrUsage, fmt.Sprintf(format, a...))
-	}
-	if *out == "" {
-		return bad("--out is required")
-	}
-	if *envName != "cartpole" {
-		return bad("--env %q: want cartpole", *envName)
-	}
-	names, err := rl.ParseAgents(*agents)
-	if err != nil {
-		return bad("--agents: %v", err)
-	}
-	switch {
-	case *seeds < 1:
-		return bad("--seeds %d < 1", *seeds)
-	case *episodes < 1:
-		return bad("--episodes %d < 1", *episodes)
-	case *workers < 0:
-		return bad("--workers %d < 0", *workers)
+	const p = "deup rl: "
+	names, agentsErr := rl.ParseAgents(*agents)
+	if err := checkRules(
+		rule(*out != "", p+"--out is required"),
+		rule(*envName == "cartpole", p+"--env %q: want cartpole", *envName),
+		rule(agentsErr == nil, p+"--agents: %v", agentsErr),
+		rule(*seeds >= 1, p+"--seeds %d < 1", *seeds),
+		rule(*episodes >= 1, p+"--episodes %d < 1", *episodes),
+		rule(*workers >= 0, p+"--workers %d < 0", *workers),
+	); err != nil {
+		return err
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return fmt.Errorf("rl: %w", err)

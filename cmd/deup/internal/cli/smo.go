@@ -53,52 +53,35 @@ func parseSMO(env Env, args []string) (*smoArgs, error) {
 	if err != nil {
 		return nil, err
 	}
-	usage := func(format string, a ...any) error {
-		return fmt.Errorf("%w: deup smo: %s", ErrUsage, fmt.Sprintf(format, a...))
+	const p = "deup smo: "
+	f, fnErr := smo.Lookup(*fn, *dim)
+	ms, methodsErr := smo.ParseMethods(*methods)
+	var featuresErr error
+	if *features != "" {
+		opt.Features, featuresErr = deup.ParseFeatures(*features)
 	}
-	if *out == "" {
-		return nil, usage("--out is empty: name an output directory")
-	}
-	f, err := smo.Lookup(*fn, *dim)
-	if err != nil {
-		return nil, usage("%v", err)
-	}
-	ms, err := smo.ParseMethods(*methods)
-	if err != nil {
-		return nil, usage("%v", err)
-	}
-	switch {
-	case *seeds < 1:
-		return nil, usage("--seeds %d < 1", *seeds)
-	case opt.Steps < 1:
-		return nil, usage("--steps %d < 1", opt.Steps)
-	case opt.Init < 4:
-		return nil, usage("--init %d < 4 (DEUP's 2-fold pre-fill needs at least 2 points per half)", opt.Init)
-	case *jobs < 0:
-		return nil, usage("--workers %d < 0", *jobs)
-	case opt.MLP.Epochs < 1:
-		return nil, usage("--mlp-epochs %d < 1", opt.MLP.Epochs)
-	case opt.GPRestarts < 0:
-		return nil, usage("--gp-restarts %d < 0", opt.GPRestarts)
-	case opt.Maximizer.Raw < 1 || opt.Maximizer.Starts < 0:
-		return nil, usage("--raw must be >= 1 and --starts >= 0")
-	}
-	if opt.ErrorPrior != "uninformed" && opt.ErrorPrior != "mean" {
-		return nil, usage("--error-prior %q: want uninformed or mean", opt.ErrorPrior)
+	if err := checkRules(
+		rule(*out != "", p+"--out is empty: name an output directory"),
+		rule(fnErr == nil, p+"%v", fnErr),
+		rule(methodsErr == nil, p+"%v", methodsErr),
+		rule(*seeds >= 1, p+"--seeds %d < 1", *seeds),
+		rule(opt.Steps >= 1, p+"--steps %d < 1", opt.Steps),
+		rule(opt.Init >= 4, p+"--init %d < 4 (DEUP's 2-fold pre-fill needs at least 2 points per half)", opt.Init),
+		rule(*jobs >= 0, p+"--workers %d < 0", *jobs),
+		rule(opt.MLP.Epochs >= 1, p+"--mlp-epochs %d < 1", opt.MLP.Epochs),
+		rule(opt.GPRestarts >= 0, p+"--gp-restarts %d < 0", opt.GPRestarts),
+		rule(opt.Maximizer.Raw >= 1 && opt.Maximizer.Starts >= 0, p+"--raw must be >= 1 and --starts >= 0"),
+		rule(opt.ErrorPrior == "uninformed" || opt.ErrorPrior == "mean", p+"--error-prior %q: want uninformed or mean", opt.ErrorPrior),
+		rule(featuresErr == nil, p+"%v", featuresErr),
+		rule(opt.DEUPMain == "" || opt.DEUPMain == "mlp" || opt.DEUPMain == "gp", p+"--deup-main %q: want mlp or gp", opt.DEUPMain),
+	); err != nil {
+		return nil, err
 	}
 	if opt.GPRestarts == 0 { // none, which smo.Options spells -1
 		opt.GPRestarts = -1
 	}
 	if opt.Maximizer.Starts == 0 {
 		opt.Maximizer.Starts = -1
-	}
-	if *features != "" {
-		if opt.Features, err = deup.ParseFeatures(*features); err != nil {
-			return nil, usage("%v", err)
-		}
-	}
-	if opt.DEUPMain != "" && opt.DEUPMain != "mlp" && opt.DEUPMain != "gp" {
-		return nil, usage("--deup-main %q: want mlp or gp", opt.DEUPMain)
 	}
 	return &smoArgs{f: f, methods: ms, opt: opt, jobs: *jobs, out: *out, seeds: bench.Seeds(*firstSeed, *seeds)}, nil
 }
