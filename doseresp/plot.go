@@ -2,7 +2,9 @@ package doseresp
 
 import (
 	"fmt"
+	"image/color"
 	"math"
+	"os"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -51,10 +53,11 @@ func heatmap(b *Block, m [][]float64, title string, symmetric bool) (*plot.Plot,
 	if !(hi > lo) {
 		lo, hi = lo-1, lo+1
 	}
-	cm := moreland.SmoothBlueRed()
-	cm.SetMin(lo)
-	cm.SetMax(hi)
-	h := plotter.NewHeatMap(matrixGrid(m), cm.Palette(64))
+	pal, err := blueRed(64)
+	if err != nil {
+		return nil, err
+	}
+	h := plotter.NewHeatMap(matrixGrid(m), pal)
 	h.Min, h.Max = lo, hi
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("%s (%.3g to %.3g)", title, lo, hi)
@@ -63,6 +66,31 @@ func heatmap(b *Block, m [][]float64, title string, symmetric bool) (*plot.Plot,
 	p.X.Tick.Marker, p.Y.Tick.Marker = doseTicks(b.ConcCol), doseTicks(b.ConcRow)
 	p.Add(h)
 	return p, nil
+}
+
+// colors is a palette of the given colours.
+type colors []color.Color
+
+func (c colors) Colors() []color.Color { return c }
+
+// blueRed is Moreland's smooth blue–red palette in n colours, taken at
+// i/(n−1) of its range for i = 0..n−1. (Its own Palette(n) steps from the
+// minimum by (max−min)/(n−1) and can overshoot the maximum by a rounding
+// error, which it refuses with a panic.) The heat map maps its Min..Max
+// onto these colours.
+func blueRed(n int) (colors, error) {
+	cm := moreland.SmoothBlueRed()
+	cm.SetMin(0)
+	cm.SetMax(1)
+	out := make(colors, n)
+	for i := range out {
+		c, err := cm.At(float64(i) / float64(n-1))
+		if err != nil {
+			return nil, fmt.Errorf("doseresp: palette: %w", err)
+		}
+		out[i] = c
+	}
+	return out, nil
 }
 
 func doseLabel(drug, unit string) string {
@@ -128,11 +156,14 @@ func curves(b *Block, r *Result) (*plot.Plot, error) {
 	return p, nil
 }
 
-// WritePlots draws the first n scored blocks (all for n < 0) into dir: per
-// block, block-ID.png/.svg with the response matrix, the four synergy
+// WritePlots draws the first n scored blocks (all for n < 0) into dir
+// (created if needed): per block, block-ID.png/.svg with the response matrix, the four synergy
 // landscapes as heat maps (blue < 0 < red) and the single-drug curves with
 // their fits. It returns the paths written.
 func WritePlots(dir string, scored []Scored, n int) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
 	var paths []string
 	done := 0
 	for _, s := range scored {

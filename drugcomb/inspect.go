@@ -1,8 +1,11 @@
 package drugcomb
 
 import (
+	"fmt"
+	"io"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/uq"
@@ -98,4 +101,53 @@ func Inspect(s *Screen, check func(smiles string) error) *Inspection {
 		}
 	}
 	return o
+}
+
+// WriteText writes the inspection as deup data inspect prints it; dir is
+// the screen directory it names.
+func (o *Inspection) WriteText(w io.Writer, dir string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "screen %s (%s)\n", o.Name, dir)
+	fmt.Fprintf(&b, "  drugs             %d\n", o.Drugs)
+	fmt.Fprintf(&b, "  pairs             %d (%d with replicates)\n", o.Pairs, o.ReplicatedPairs)
+	fmt.Fprintf(&b, "  measurements      %d\n", o.Measurements)
+	fmt.Fprintf(&b, "  cell lines        %d (%s)\n", o.CellLines, strings.Join(o.CellLineNames, ", "))
+	if o.Truth {
+		fmt.Fprintf(&b, "  ground truth      yes (true_mean, true_noise_var)\n")
+	}
+	fmt.Fprintf(&b, "  scores (over pair means)\n")
+	fmt.Fprintf(&b, "    %-16s %7s %7s %10s %10s %10s %10s %10s\n", "name", "pairs", "missing", "mean", "sd", "min", "median", "max")
+	f := func(x *jsonfloat.Float) string {
+		if x == nil {
+			return "-"
+		}
+		return fmt.Sprintf("%.4g", float64(*x))
+	}
+	for _, s := range o.Scores {
+		fmt.Fprintf(&b, "    %-16s %7d %7d %10s %10s %10s %10s %10s\n", s.Name, s.Pairs, s.Missing, f(s.Mean), f(s.SD), f(s.Min), f(s.Median), f(s.Max))
+	}
+	fmt.Fprintf(&b, "  drugs without SMILES      %d%s\n", len(o.DrugsWithoutSMILES), ListTail(o.DrugsWithoutSMILES, 10))
+	if len(o.UnusableSMILES) > 0 {
+		fmt.Fprintf(&b, "  drugs with unusable SMILES %d%s (train and predict leave them out)\n", len(o.UnusableSMILES), ListTail(o.UnusableSMILES, 10))
+	}
+	if o.Signatures {
+		fmt.Fprintf(&b, "  drugs without signatures  %d%s\n", len(o.DrugsWithoutSignatures), ListTail(o.DrugsWithoutSignatures, 10))
+	} else {
+		fmt.Fprintf(&b, "  signatures                none stored (deup data signatures adds them)\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// ListTail is ": " and the first n ids, comma-separated, with how many
+// more there are ("" when ids is empty): the list after a count.
+func ListTail(ids []string, n int) string {
+	if len(ids) == 0 {
+		return ""
+	}
+	shown, more := ids, ""
+	if len(shown) > n {
+		shown, more = shown[:n], fmt.Sprintf(", ... (%d more)", len(ids)-n)
+	}
+	return ": " + strings.Join(shown, ", ") + more
 }

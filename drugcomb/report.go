@@ -5,11 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 	"sort"
 	"strings"
-
-	"github.com/deup-screening/deup/internal/atomicfile"
 )
 
 // Reasons a row of an input table is not used. Every row read is either
@@ -260,14 +257,12 @@ func WriteTallies(b *strings.Builder, ts []*Tally) {
 	}
 }
 
-// SaveReport writes r as dir/report.json (atomically).
-func SaveReport(dir string, r *Report) error {
+// WriteJSON writes r as report.json holds it: indented JSON and a newline.
+func (r *Report) WriteJSON(w io.Writer) error {
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
-		return fmt.Errorf("drugcomb: report: %w", err)
+		return err
 	}
-	if err := atomicfile.WriteFile(filepath.Join(dir, ReportFile), append(b, '\n')); err != nil {
-		return fmt.Errorf("drugcomb: report: %w", err)
-	}
-	return nil
+	_, err = w.Write(append(b, '\n'))
+	return err
 }

@@ -142,21 +142,28 @@ const (
 // ReadGCTFile reads a GCT 1.2 or 1.3 file; a name ending in ".gz" is
 // decompressed.
 func ReadGCTFile(path string) (*Matrix, error) {
+	return readFile(path, ReadGCT)
+}
+
+// readFile opens path, decompressing a name ending in ".gz", and reads it
+// with read (which takes the path as the name for its errors).
+func readFile[T any](path string, read func(io.Reader, string) (T, error)) (T, error) {
+	var zero T
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("lincs: %w", err)
+		return zero, fmt.Errorf("lincs: %w", err)
 	}
 	defer f.Close()
 	var r io.Reader = f
 	if strings.HasSuffix(path, ".gz") {
 		zr, err := gzip.NewReader(f)
 		if err != nil {
-			return nil, fmt.Errorf("lincs: %s: %w", path, err)
+			return zero, fmt.Errorf("lincs: %s: %w", path, err)
 		}
 		defer zr.Close()
 		r = zr
 	}
-	return ReadGCT(r, path)
+	return read(r, path)
 }
 
 // ReadGCT reads a GCT 1.2 or 1.3 text file from r; name is used in errors.

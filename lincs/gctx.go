@@ -21,11 +21,14 @@ const (
 // ReadMatrixFile reads a signature matrix, choosing the format by the file
 // name: ".gctx" is GCTX (HDF5), anything else GCT text (".gz" allowed).
 func ReadMatrixFile(path string) (*Matrix, error) {
-	if strings.HasSuffix(strings.ToLower(path), ".gctx") {
+	if IsGCTX(path) {
 		return ReadGCTXFile(path)
 	}
 	return ReadGCTFile(path)
 }
+
+// IsGCTX says whether path names a GCTX file (".gctx", any case).
+func IsGCTX(path string) bool { return strings.HasSuffix(strings.ToLower(path), ".gctx") }
 
 // ReadGCTXFile reads a GCTX file, the HDF5 form of GCT: the float32
 // dataset /0/DATA/0/matrix stored transposed (HDF5 shape columns x rows,

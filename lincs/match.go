@@ -2,10 +2,8 @@ package lincs
 
 import (
 	"bufio"
-	"compress/gzip"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -38,21 +36,7 @@ type InvalidCID struct {
 // ReadPertInfoFile reads a perturbagen table; a name ending in ".gz" is
 // decompressed.
 func ReadPertInfoFile(path string) (*PertInfo, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("lincs: %w", err)
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			return nil, fmt.Errorf("lincs: %s: %w", path, err)
-		}
-		defer zr.Close()
-		r = zr
-	}
-	return ReadPertInfo(r, path)
+	return readFile(path, ReadPertInfo)
 }
 
 // ReadPertInfo reads a tab-separated perturbagen table with a header line

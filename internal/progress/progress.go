@@ -66,8 +66,12 @@ func (b *Bar) Detail(s string) {
 	b.draw(false)
 }
 
-// Finish draws the final state and ends the line. It returns the elapsed time.
+// Finish draws the final state and ends the line. It returns the elapsed
+// time; on a nil Bar (one never started) it does nothing.
 func (b *Bar) Finish() time.Duration {
+	if b == nil {
+		return 0
+	}
 	if b.total > 0 && b.done < b.total {
 		b.done = b.total
 	}

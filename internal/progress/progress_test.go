@@ -75,3 +75,11 @@ func TestBarUnknownTotal(t *testing.T) {
 		t.Errorf("output %q lacks the count", buf.String())
 	}
 }
+
+// A nil Bar (a bar never started) finishes without drawing.
+func TestNilBarFinish(t *testing.T) {
+	var b *Bar
+	if d := b.Finish(); d != 0 {
+		t.Errorf("nil Finish = %v, want 0", d)
+	}
+}

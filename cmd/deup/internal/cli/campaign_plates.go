@@ -6,7 +6,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/doseresp"
@@ -24,11 +23,11 @@ func plateResults(path, score string, unit string, cfg active.Config) (io.Reader
 		return nil, nil, nil, fmt.Errorf("%w: the campaign's score is %q: say which block score it is with --plate-score %s",
 			ErrUsage, cfg.Score, strings.Join(doseresp.Scores(), "|"))
 	}
-	ropt, sopt, err := synergyOptions(unit, "non", doseresp.Columns{})
+	ropt, sopt, err := doseresp.ParseOptions(unit, "non", doseresp.Columns{}, false)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("%w: %v", ErrUsage, err)
 	}
-	scored, rep, _, err := scoreFile(path, time.Now, ropt, sopt) // the time is not shown
+	scored, rep, err := doseresp.ScoreFile(path, ropt, sopt)
 	if err != nil {
 		return nil, nil, nil, err
 	}

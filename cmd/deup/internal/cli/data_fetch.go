@@ -4,20 +4,11 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/internal/progress"
 )
-
-func dataFetchCommand() *Command {
-	return &Command{
-		Name:  "fetch",
-		Short: "download the public sources (DrugComb, NCI-ALMANAC, LINCS) into a cache directory",
-		Run:   runDataFetch,
-	}
-}
 
 //go:embed help/dataFetch.txt
 var dataFetchDesc string
@@ -32,17 +23,9 @@ func runDataFetch(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	sources := data.Manifest()
-	if *manifest != "" {
-		f, err := os.Open(*manifest)
-		if err != nil {
-			return err
-		}
-		sources, err = data.ReadManifest(f)
-		f.Close()
-		if err != nil {
-			return err
-		}
+	sources, err := data.LoadManifest(*manifest)
+	if err != nil {
+		return err
 	}
 	if *list {
 		for _, s := range sources {
@@ -70,31 +53,18 @@ func runDataFetch(ctx context.Context, env Env, args []string) error {
 		var bar *progress.Bar
 		f.Progress = func(s data.Source, done, total int64) {
 			if bar == nil {
-				t := 0
-				if total > 0 {
-					t = int(total)
-				}
-				bar = progress.New(env.Stderr, s.Name, t)
+				bar = progress.New(env.Stderr, s.Name, int(max(total, 0)))
 			}
 			bar.Set(int(done), fmt.Sprintf("%.1f MB", float64(done)/1e6))
 		}
 		res, err := f.Fetch(ctx, src)
-		if bar != nil {
-			bar.Finish()
-		}
+		bar.Finish()
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "deup: %v\n", err)
 			failed = append(failed, src.Name)
 			continue
 		}
-		how := "downloaded"
-		switch {
-		case res.Cached:
-			how = "cached"
-		case res.Resumed > 0:
-			how = fmt.Sprintf("resumed from byte %d", res.Resumed)
-		}
-		fmt.Fprintf(env.Stdout, "%s\t%s\t%d bytes\tsha256 %s\t%s\n", src.Name, res.Path, res.Bytes, res.SHA256, how)
+		fmt.Fprintf(env.Stdout, "%s\t%s\t%d bytes\tsha256 %s\t%s\n", src.Name, res.Path, res.Bytes, res.SHA256, res.How())
 	}
 	if len(failed) > 0 {
 		return fmt.Errorf("fetch failed for %s (run again to resume)", strings.Join(failed, ", "))

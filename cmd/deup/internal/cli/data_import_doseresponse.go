@@ -26,8 +26,7 @@ func runDataImportDoseResponse(ctx context.Context, env Env, args []string) erro
 	out := fs.String("out", "", screenOutUsage)
 	name := fs.String("name", "", "screen name (default: the input file's base name)")
 	cellName := fs.String("cell-line-name", "", "cell line of every block when the table has none (default \"unknown\")")
-	_, err := parseWant(fs, args, 0, 0)
-	if err != nil {
+	if _, err := parseWant(fs, args, 0, 0); err != nil {
 		return err
 	}
 	if *pf.in == "" || *out == "" || *drugs == "" {
@@ -40,39 +39,24 @@ func runDataImportDoseResponse(ctx context.Context, env Env, args []string) erro
 	if err != nil {
 		return err
 	}
-	cat, err := drugcomb.ReadCatalogueFileWith(*drugs, drugcomb.CatalogueColumns{ID: *idCol, SMILES: *smilesCol})
-	if err != nil {
-		return fmt.Errorf("%w (name the columns with --drug-id-col and --smiles-col)", err)
-	}
-	scored, srep, _, err := scoreFile(*pf.in, env.now, ropt, sopt)
+	cat, err := readCatalogue(*drugs, *idCol, *smilesCol)
 	if err != nil {
 		return err
 	}
-	if err := srep.WriteText(env.Stdout); err != nil {
-		return err
-	}
-	if *name == "" {
-		*name = strings.TrimSuffix(filepath.Base(*pf.in), filepath.Ext(*pf.in))
-	}
-	s, rep, err := doseresp.Screen(*name, scored, *score, drugcomb.Options{Catalogue: cat, CellLineName: *cellName})
-	if rep != nil {
-		if werr := rep.WriteText(env.Stdout); werr != nil {
+	im, err := doseresp.ImportFile(*pf.in, *name, *score, ropt, sopt, drugcomb.Options{Catalogue: cat, CellLineName: *cellName})
+	if im != nil {
+		if werr := im.WriteText(env.Stdout); werr != nil {
 			return werr
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("import %s: %w", *pf.in, err)
-	}
-	if err := drugcomb.Save(*out, s); err != nil {
 		return err
 	}
-	if err := drugcomb.SaveReport(*out, rep); err != nil {
+	if err := im.Save(*out); err != nil {
 		return err
 	}
-	if err := doseresp.WriteDir(filepath.Join(*out, "blocks"), scored, srep); err != nil {
-		return err
-	}
+	s := im.Screen
 	fmt.Fprintf(env.Stdout, "wrote %s: %d pairs (target %s), %d measurements, %d drugs, %d cell line(s); block scores in %s\n",
-		*out, len(s.Pairs), *score, s.Measurements(), len(s.Drugs), len(s.CellLines), filepath.Join(*out, "blocks"))
+		*out, len(s.Pairs), *score, s.Measurements(), len(s.Drugs), len(s.CellLines), filepath.Join(*out, doseresp.BlocksDir))
 	return nil
 }

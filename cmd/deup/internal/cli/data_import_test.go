@@ -234,9 +234,9 @@ func TestOldScreenBrokenSMILES(t *testing.T) {
 	}
 }
 
-// importFormatArg picks data import's flag set: the last --format before
-// a lone "--".
-func TestImportFormatArg(t *testing.T) {
+// lastFlag picks data import's flag set: the last --format before a lone
+// "--".
+func TestLastFlag(t *testing.T) {
 	for _, c := range []struct {
 		args []string
 		want string
@@ -247,8 +247,8 @@ func TestImportFormatArg(t *testing.T) {
 		{[]string{"--", "--format", "doseresponse"}, ""},
 		{[]string{"--format"}, ""},
 	} {
-		if got := importFormatArg(c.args); got != c.want {
-			t.Errorf("importFormatArg(%q) = %q, want %q", c.args, got, c.want)
+		if got := lastFlag(c.args, "format"); got != c.want {
+			t.Errorf("lastFlag(%q, format) = %q, want %q", c.args, got, c.want)
 		}
 	}
 }

@@ -3,22 +3,10 @@ package cli
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/deup-screening/deup/almanac"
-	"github.com/deup-screening/deup/drugcomb"
-	"github.com/deup-screening/deup/internal/atomicfile"
-	"github.com/deup-screening/deup/internal/progress"
 )
-
-// ComboScoreFile is the per ordered pair and line output of
-// --format almanac-wells.
-const ComboScoreFile = "comboscore.csv"
 
 //go:embed help/importWells.txt
 var importWellsDesc string
@@ -36,50 +24,27 @@ func parseImportWells(env Env, args []string) (*wellsArgs, error) {
 		importWellsDesc)
 	fs.String("format", "almanac-wells", "almanac-wells")
 	a := &wellsArgs{}
-	wells := fs.String("wells", "", "the wells: ComboDrugGrowth CSV, or the zip holding it (required)")
-	compounds := fs.String("compounds", "", "the structures: NCI's ComboCompoundSet.sdf, NSC in the data item <NSC> (required)")
-	names := fs.String("names", "", "NSC<TAB>name lines (ComboCompoundNames_small.txt); NSCs of one name are one drug")
-	drugs := fs.String("drugs", "", "drug catalogue with SMILES, looked up by name, for structures the SDF lacks or RDKit refuses")
-	out := fs.String("out", "", screenOutUsage)
-	name := fs.String("name", "", "screen name (default: the wells file's base name)")
-	window := fs.Int("plate-window", almanac.DefaultPlateWindow, "plates kept open while streaming (negative: all)")
-	asJSON := fs.Bool("json", false, "print the report as JSON (as report.json holds it) instead of text")
-	_, err := parseWant(fs, args, 0, 0)
-	if err != nil {
+	fs.StringVar(&a.wells, "wells", "", "the wells: ComboDrugGrowth CSV, or the zip holding it (required)")
+	fs.StringVar(&a.compounds, "compounds", "", "the structures: NCI's ComboCompoundSet.sdf, NSC in the data item <NSC> (required)")
+	fs.StringVar(&a.names, "names", "", "NSC<TAB>name lines (ComboCompoundNames_small.txt); NSCs of one name are one drug")
+	fs.StringVar(&a.drugs, "drugs", "", "drug catalogue with SMILES, looked up by name, for structures the SDF lacks or RDKit refuses")
+	fs.StringVar(&a.out, "out", "", screenOutUsage)
+	fs.StringVar(&a.name, "name", "", "screen name (default: the wells file's base name)")
+	fs.IntVar(&a.window, "plate-window", almanac.DefaultPlateWindow, "plates kept open while streaming (negative: all)")
+	fs.BoolVar(&a.asJSON, "json", false, "print the report as JSON (as report.json holds it) instead of text")
+	if _, err := parseWant(fs, args, 0, 0); err != nil {
 		return nil, err
 	}
-	if *wells == "" || *compounds == "" || *out == "" {
+	if a.wells == "" || a.compounds == "" || a.out == "" {
 		return nil, usageError(fs, "deup data import --format almanac-wells needs --wells, --compounds and --out")
 	}
-	for _, f := range [][3]string{{"--wells", *wells, "NCI's ComboDrugGrowth wells (.csv or .zip)"}, {"--compounds", *compounds, "NCI's ComboCompoundSet.sdf"},
-		{"--names", *names, "NSC<TAB>name lines"}, {"--drugs", *drugs, catalogueWhat}} {
+	for _, f := range [][3]string{{"--wells", a.wells, "NCI's ComboDrugGrowth wells (.csv or .zip)"}, {"--compounds", a.compounds, "NCI's ComboCompoundSet.sdf"},
+		{"--names", a.names, "NSC<TAB>name lines"}, {"--drugs", a.drugs, catalogueWhat}} {
 		if err := needFile(f[0], f[1], f[2]); err != nil {
 			return nil, err
 		}
 	}
-	*a = wellsArgs{wells: *wells, compounds: *compounds, names: *names, drugs: *drugs, out: *out, name: *name, window: *window, asJSON: *asJSON}
 	return a, nil
-}
-
-// readWellsSources reads the structures, names and catalogue of an
-// almanac-wells import.
-func readWellsSources(a *wellsArgs) (almanac.Sources, error) {
-	src := almanac.Sources{}
-	if err := readFile(a.compounds, func(r io.Reader) (err error) { src.Compounds, err = almanac.ReadCompounds(r, a.compounds); return }); err != nil {
-		return src, fmt.Errorf("import: --compounds %w", err)
-	}
-	if a.names != "" {
-		if err := readFile(a.names, func(r io.Reader) (err error) { src.Names, err = almanac.ReadNames(r, a.names); return }); err != nil {
-			return src, fmt.Errorf("import: --names %w", err)
-		}
-	}
-	if a.drugs != "" {
-		var err error
-		if src.Catalogue, err = drugcomb.ReadCatalogueFile(a.drugs); err != nil {
-			return src, fmt.Errorf("import: --drugs %w", err)
-		}
-	}
-	return src, nil
 }
 
 func runImportWells(ctx context.Context, env Env, args []string) error {
@@ -88,7 +53,7 @@ func runImportWells(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	start := env.now()
-	src, err := readWellsSources(a)
+	src, err := almanac.ReadSources(a.compounds, a.names, a.drugs)
 	if err != nil {
 		return err
 	}
@@ -97,48 +62,33 @@ func runImportWells(ctx context.Context, env Env, args []string) error {
 		return fmt.Errorf("import: --wells %w", err)
 	}
 	defer rc.Close()
-	var bar *progress.Bar
-	res, err := almanac.Import(rc, wname, almanac.Options{PlateWindow: a.window, Progress: func(n int) {
-		if bar == nil {
-			bar = progress.New(env.Stderr, "import", 0)
-		}
-		bar.Set(n, "wells")
-	}})
-	if bar != nil {
-		bar.Finish()
-	}
+	progress, finish := lazyBar(env.Stderr, "import", "wells")
+	res, err := almanac.Import(rc, wname, almanac.Options{PlateWindow: a.window, Progress: progress})
+	finish()
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
 	read := env.since(start)
 	if a.name == "" {
-		a.name = strings.TrimSuffix(filepath.Base(a.wells), filepath.Ext(a.wells))
+		a.name = baseName(a.wells)
 	}
 	s, serr := almanac.BuildScreen(a.name, res.ComboScores, src, res.Report)
-	if a.asJSON { // the document report.json holds
-		b, err := json.MarshalIndent(res.Report.ScreenReport(s), "", "  ")
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(env.Stdout, "%s\n", b)
-	} else if err := res.Report.WriteText(env.Stdout); err != nil {
+	write := res.Report.WriteText
+	if a.asJSON {
+		write = res.Report.ScreenReport(s).WriteJSON // the document report.json holds
+	}
+	if err := write(env.Stdout); err != nil {
 		return err
 	}
 	if serr != nil {
 		return fmt.Errorf("import %s: %w", wname, serr)
 	}
-	if err := drugcomb.Save(a.out, s); err != nil {
-		return err
-	}
-	if err := atomicfile.Write(filepath.Join(a.out, ComboScoreFile), func(w io.Writer) error { return almanac.WriteComboScores(w, res.ComboScores) }); err != nil {
-		return fmt.Errorf("import: %w", err)
-	}
-	if err := drugcomb.SaveReport(a.out, res.Report.ScreenReport(s)); err != nil {
+	if err := almanac.SaveScreen(a.out, s, res.Report.ScreenReport(s), res.ComboScores); err != nil {
 		return err
 	}
 	if !a.asJSON {
 		fmt.Fprintf(env.Stdout, "wrote %s: %d pairs, %d measurements, %d drugs, %d cell line(s); %s: %d ordered pair-lines\n",
-			a.out, len(s.Pairs), s.Measurements(), len(s.Drugs), len(s.CellLines), ComboScoreFile, len(res.ComboScores))
+			a.out, len(s.Pairs), s.Measurements(), len(s.Drugs), len(s.CellLines), almanac.ComboScoreFile, len(res.ComboScores))
 	}
 	el := env.since(start)
 	line := fmt.Sprintf("deup data import: %d wells read and scored in %.3f s (%.0f wells/s); %.3f s in all with the screen and files",
@@ -148,14 +98,4 @@ func runImportWells(ctx context.Context, env Env, args []string) error {
 	}
 	fmt.Fprintln(env.Stderr, line)
 	return nil
-}
-
-// readFile opens path and hands it to read.
-func readFile(path string, read func(io.Reader) error) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return read(f)
 }

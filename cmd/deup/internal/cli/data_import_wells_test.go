@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/deup-screening/deup/almanac"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/shareddata"
 )
@@ -47,7 +48,7 @@ func TestImportWellsSynthetic(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	got, err := os.ReadFile(filepath.Join(out, ComboScoreFile))
+	got, err := os.ReadFile(filepath.Join(out, almanac.ComboScoreFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +120,7 @@ func TestImportWellsSampleBlocks(t *testing.T) {
 		}
 		want[r[col["NSC1"]]+","+r[col["NSC2"]]+","+r[col["CELLNAME"]]] += v
 	}
-	cs, err := os.ReadFile(filepath.Join(out, ComboScoreFile))
+	cs, err := os.ReadFile(filepath.Join(out, almanac.ComboScoreFile))
 	if err != nil {
 		t.Fatal(err)
 	}

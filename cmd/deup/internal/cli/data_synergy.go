@@ -5,21 +5,12 @@ import (
 	_ "embed"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/deup-screening/deup/doseresp"
 	"github.com/deup-screening/deup/internal/kernels"
 )
-
-func dataSynergyCommand() *Command {
-	return &Command{
-		Name:  "synergy",
-		Short: "score dose–response plates: ZIP, Loewe, HSA, Bliss, IC50, RI, CSS and S per block, as DrugComb does",
-		Run:   runDataSynergy,
-	}
-}
 
 //go:embed help/dataSynergy.txt
 var dataSynergyDesc string
@@ -29,8 +20,7 @@ func runDataSynergy(ctx context.Context, env Env, args []string) error {
 	pf := newPlateFlags(fs)
 	out := fs.String("out", "", "directory to write blocks.csv, wells.csv, Parquet twins and report.json (required)")
 	plots := fs.Int("plots", 0, "draw the first N blocks into DIR/plots (response and synergy heat maps, single-drug fits; PNG and SVG); -1: all")
-	_, err := parseWant(fs, args, 0, 0)
-	if err != nil {
+	if _, err := parseWant(fs, args, 0, 0); err != nil {
 		return err
 	}
 	if *pf.in == "" || *out == "" {
@@ -41,10 +31,13 @@ func runDataSynergy(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	cpu0, _, _ := usage()
-	scored, rep, el, err := scoreFile(*pf.in, env.now, ropt, sopt)
+	blocks, rep, err := doseresp.ReadFile(*pf.in, ropt)
 	if err != nil {
 		return err
 	}
+	start := env.now()
+	scored := doseresp.ScoreAll(blocks, sopt, rep)
+	el := env.since(start)
 	cpu1, _, cpuOK := usage()
 	if err := doseresp.WriteDir(*out, scored, rep); err != nil {
 		return err
@@ -63,9 +56,6 @@ func runDataSynergy(ctx context.Context, env Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "\nwrote %s: %s, %s, %s, %s, %s\n", *out, doseresp.BlocksCSV, doseresp.WellsCSV, doseresp.BlocksParquet, doseresp.WellsParquet, doseresp.ReportFile)
 	if *plots != 0 {
 		dir := filepath.Join(*out, "plots")
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
 		paths, err := doseresp.WritePlots(dir, scored, *plots)
 		if err != nil {
 			return err
@@ -105,39 +95,9 @@ func newPlateFlags(fs *flag.FlagSet) *plateFlags {
 
 // options are the reading and scoring options the flags give.
 func (p *plateFlags) options() (doseresp.ReadOptions, doseresp.Options, error) {
-	ropt, sopt, err := synergyOptions(*p.unit, *p.baseline, p.cols)
+	ropt, sopt, err := doseresp.ParseOptions(*p.unit, *p.baseline, p.cols, *p.lenient)
 	if err != nil {
 		return ropt, sopt, fmt.Errorf("%w: %v", ErrUsage, err)
 	}
-	ropt.Lenient = *p.lenient
 	return ropt, sopt, nil
-}
-
-func synergyOptions(unit, baseline string, cols doseresp.Columns) (doseresp.ReadOptions, doseresp.Options, error) {
-	u, err := doseresp.ParseUnit(unit)
-	if err != nil {
-		return doseresp.ReadOptions{}, doseresp.Options{}, err
-	}
-	b, err := doseresp.ParseBaseline(baseline)
-	if err != nil {
-		return doseresp.ReadOptions{}, doseresp.Options{}, err
-	}
-	return doseresp.ReadOptions{Columns: cols, Unit: u}, doseresp.Options{Baseline: b}, nil
-}
-
-// scoreFile reads and scores a plate table; el is the scoring time on the
-// clock now.
-func scoreFile(path string, now func() time.Time, ropt doseresp.ReadOptions, sopt doseresp.Options) ([]doseresp.Scored, *doseresp.Report, time.Duration, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	defer f.Close()
-	blocks, rep, err := doseresp.Read(path, f, ropt)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	start := now()
-	scored := doseresp.ScoreAll(blocks, sopt, rep)
-	return scored, rep, now().Sub(start), nil
 }

@@ -170,6 +170,24 @@ func checkRules(rules ...usageRule) error {
 	return nil
 }
 
+// lastFlag is the value of the last --name (or -name) in args before a
+// lone "--", "" when there is none: for a command whose flag set depends
+// on a flag (data import's --format).
+func lastFlag(args []string, name string) string {
+	v := ""
+	for i, a := range args {
+		switch {
+		case a == "--":
+			return v
+		case (a == "--"+name || a == "-"+name) && i+1 < len(args):
+			v = args[i+1]
+		case strings.HasPrefix(a, "--"+name+"=") || strings.HasPrefix(a, "-"+name+"="):
+			_, v, _ = strings.Cut(a, "=")
+		}
+	}
+	return v
+}
+
 // writeFile writes a command's output file atomically, every error naming
 // the file (atomicfile.WriteNamed).
 func writeFile(path string, write func(io.Writer) error) error {

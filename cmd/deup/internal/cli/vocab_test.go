@@ -169,11 +169,11 @@ func TestVocabularyRoundTrip(t *testing.T) {
 	if err := os.MkdirAll(repDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := drugcomb.SaveReport(repDir, imp); err != nil {
+	if err := atomicfile.Write(filepath.Join(repDir, drugcomb.ReportFile), imp.WriteJSON); err != nil { // report.json's bytes
 		t.Fatal(err)
 	}
 	check("import-report", filepath.Join(repDir, drugcomb.ReportFile), nil)
-	cs := filepath.Join(repDir, ComboScoreFile) // through almanac-wells' writer
+	cs := filepath.Join(repDir, almanac.ComboScoreFile) // through almanac-wells' writer
 	if err := atomicfile.Write(cs, func(w io.Writer) error {
 		return almanac.WriteComboScores(w, []almanac.ComboScore{{NSC1: 740, NSC2: 750, Cell: "PC-3", Score: -68, Wells: 9}, {NSC1: 750, NSC2: 740, Cell: "PC-3", Score: 12.5, Wells: 9}})
 	}); err != nil {
