@@ -4,8 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"github.com/deup-screening/deup/active"
-	"github.com/deup-screening/deup/internal/atomicfile"
-	"io"
 	"runtime"
 	"strings"
 )
@@ -186,10 +184,4 @@ func lastFlag(args []string, name string) string {
 		}
 	}
 	return v
-}
-
-// writeFile writes a command's output file atomically, every error naming
-// the file (atomicfile.WriteNamed).
-func writeFile(path string, write func(io.Writer) error) error {
-	return atomicfile.WriteNamed(path, write)
 }

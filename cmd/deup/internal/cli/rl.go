@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/deup-screening/deup/internal/progress"
+	"github.com/deup-screening/deup/internal/rusage"
 	"github.com/deup-screening/deup/rl"
 )
 
@@ -49,7 +50,7 @@ func runRL(ctx context.Context, env Env, args []string) error {
 	}
 
 	start := env.now()
-	cpu0, _, _ := usage()
+	cpu0, _, _ := rusage.Self()
 	runs, err := rl.RunAll(ctx, *envName, names, *firstSeed, *seeds, *episodes, workerCount(*workers), rl.Options{}, rlBars(env.Stderr, *episodes))
 	if err != nil {
 		return err
@@ -64,7 +65,7 @@ func runRL(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	line := fmt.Sprintf("\nwall time %s", wall.Round(100*time.Millisecond))
-	if cpu1, rss, ok := usage(); ok {
+	if cpu1, rss, ok := rusage.Self(); ok {
 		line += fmt.Sprintf(", CPU %s, peak RSS %d MiB", (cpu1 - cpu0).Round(100*time.Millisecond), rss>>20)
 	}
 	fmt.Fprintf(env.Stdout, "%s; wrote %s/{results.json,runs.csv,regret.png,regret.svg}\n", line, *out)
