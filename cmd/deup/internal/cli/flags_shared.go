@@ -3,9 +3,10 @@ package cli
 import (
 	"flag"
 	"fmt"
-	"github.com/deup-screening/deup/active"
 	"runtime"
 	"strings"
+
+	"github.com/deup-screening/deup/active"
 )
 
 // workersFlag defines --workers, the one worker flag: N jobs (the noun
