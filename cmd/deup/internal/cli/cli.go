@@ -7,12 +7,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/deup-screening/deup/internal/buildinfo"
 	"io"
 	"runtime/debug"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/deup-screening/deup/internal/buildinfo"
 )
 
 // Env is what a command may touch of the outside world.
