@@ -55,7 +55,7 @@
 // returns (AtomBonds, Rings) belong to the Mol. A Fingerprinter reuses its
 // memory between calls and must not be shared between goroutines; the bit
 // slices it returns are new. MorganBitsAll runs one Fingerprinter per
-// worker goroutine.
+// part of the input, on the process's worker pool (kernels.Parts).
 //
 // Errors from parsing are *ParseError values naming the input and the byte
 // position; they wrap ErrSyntax, ErrRing, ErrBranch, ErrValence,

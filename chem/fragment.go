@@ -309,8 +309,9 @@ func (f *Fingerprinter) LargestFragmentBits(smiles string, radius, nBits int, c 
 }
 
 // LargestFragmentBitsAll computes LargestFragmentBits for every SMILES on
-// workers goroutines (workers <= 0: GOMAXPROCS). res[i], choice[i] and
-// errs[i] belong to smiles[i]; errs[i] is nil on success.
+// up to workers goroutines (workers <= 0: GOMAXPROCS; see forEachParallel).
+// res[i], choice[i] and errs[i] belong to smiles[i]; errs[i] is nil on
+// success.
 func LargestFragmentBitsAll(smiles []string, radius, nBits, workers int, c LargestFragmentChooser) (res [][]int, choice []FragmentChoice, errs []error) {
 	res = make([][]int, len(smiles))
 	choice = make([]FragmentChoice, len(smiles))

@@ -5,7 +5,8 @@ import (
 	"runtime"
 	"slices"
 	"sort"
-	"sync"
+
+	"github.com/deup-screening/deup/internal/kernels"
 )
 
 // hashCombine is boost::hash_combine on 32-bit values as RDKit uses it.
@@ -128,9 +129,9 @@ func MorganBits(smiles string, radius, nBits int) ([]int, error) {
 	return f.Bits(smiles, radius, nBits)
 }
 
-// MorganBitsAll computes MorganBits for every SMILES on workers goroutines
-// (workers <= 0: GOMAXPROCS). res[i] and errs[i] belong to smiles[i]; errs[i]
-// is nil on success.
+// MorganBitsAll computes MorganBits for every SMILES on up to workers
+// goroutines (workers <= 0: GOMAXPROCS; see forEachParallel). res[i] and
+// errs[i] belong to smiles[i]; errs[i] is nil on success.
 func MorganBitsAll(smiles []string, radius, nBits, workers int) ([][]int, []error) {
 	res := make([][]int, len(smiles))
 	errs := make([]error, len(smiles))
@@ -140,41 +141,20 @@ func MorganBitsAll(smiles []string, radius, nBits, workers int) ([][]int, []erro
 	return res, errs
 }
 
-// forEachParallel calls fn(f, i) for every i in [0, n) on workers
-// goroutines (workers <= 0: GOMAXPROCS), each with its own Fingerprinter.
+// forEachParallel calls fn(f, i) for every i in [0, n) in parts of at
+// least 16 on up to workers goroutines (workers <= 0: GOMAXPROCS): the
+// caller's and the helpers free in the process's worker budget
+// (kernels.Parts), each part with its own Fingerprinter.
 func forEachParallel(n, workers int, fn func(f *Fingerprinter, i int)) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	if workers > n {
-		workers = n
-	}
-	const chunk = 16
-	var (
-		mu   sync.Mutex
-		next int
-		wg   sync.WaitGroup
-	)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var f Fingerprinter
-			for {
-				mu.Lock()
-				lo := next
-				next += chunk
-				mu.Unlock()
-				if lo >= n {
-					return
-				}
-				for i := lo; i < min(lo+chunk, n); i++ {
-					fn(&f, i)
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	kernels.Parts(n, 16, workers, func(_, lo, hi int) {
+		var f Fingerprinter
+		for i := lo; i < hi; i++ {
+			fn(&f, i)
+		}
+	})
 }
 
 // morganWork holds the scratch buffers of morganIDs so that a goroutine

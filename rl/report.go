@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/deup-screening/deup/internal/atomicfile"
 	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/internal/plotstyle"
 
@@ -165,6 +167,18 @@ func (s *Summary) WriteTable(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// WriteFiles writes results.json (WriteJSON), runs.csv (WriteCSV) and the
+// figure regret.png, regret.svg (Plot) into dir.
+func (s *Summary) WriteFiles(dir string) error {
+	if err := atomicfile.WriteNamed(filepath.Join(dir, "results.json"), s.WriteJSON); err != nil {
+		return err
+	}
+	if err := atomicfile.WriteNamed(filepath.Join(dir, "runs.csv"), s.WriteCSV); err != nil {
+		return err
+	}
+	return s.Plot(filepath.Join(dir, "regret.png"), filepath.Join(dir, "regret.svg"))
 }
 
 // Plot draws the average regret against episodes, one line per agent with

@@ -28,20 +28,25 @@ type Job struct {
 	Seed  uint64
 }
 
-// Watch is told of a run's progress: Start when it starts, returning the
-// callback of each episode's return, and Done when it ends. Its methods
-// are called from the runs' goroutines.
-type Watch interface {
-	Start(j Job) (onEpisode func(k int, ret float64))
-	Done(j Job, err error)
+// Progress is an event of a run of RunAll: its start (Episode 0), the
+// end of each episode (Episode k of the run's episodes, with the average
+// regret over episodes 1..k), and its end (Done, with Err when it stopped
+// early).
+type Progress struct {
+	Job
+	Episode       int
+	AverageRegret float64
+	Done          bool
+	Err           error
 }
 
 // RunAll runs every agent with seeds firstSeed, …, firstSeed+seeds−1 for
 // episodes episodes on up to workers goroutines (kernels.Jobs, the longest
 // agents first, ByCost) and returns the results by agent, in seed order.
 // Every run draws from its own seed only, so the results do not depend on
-// workers. The first error cancels the other runs and is returned.
-func RunAll(ctx context.Context, env string, agents []string, firstSeed uint64, seeds, episodes, workers int, opt Options, w Watch) (map[string][]*Result, error) {
+// workers. progress, when set, is told of every run's events, one call at
+// a time. The first error cancels the other runs and is returned.
+func RunAll(ctx context.Context, env string, agents []string, firstSeed uint64, seeds, episodes, workers int, opt Options, progress func(Progress)) (map[string][]*Result, error) {
 	runs := map[string][]*Result{}
 	for _, a := range agents {
 		runs[a] = make([]*Result, seeds)
@@ -53,10 +58,22 @@ func RunAll(ctx context.Context, env string, agents []string, firstSeed uint64, 
 		}
 	}
 	var mu sync.Mutex
+	tell := func(p Progress) {
+		if progress != nil {
+			mu.Lock()
+			progress(p)
+			mu.Unlock()
+		}
+	}
 	err := kernels.Jobs(ctx, len(jobs), workers, func(ctx context.Context, k int) error {
 		j := jobs[k]
-		r, err := Run(ctx, env, j.Agent, j.Seed, episodes, opt, w.Start(j))
-		w.Done(j, err)
+		tell(Progress{Job: j})
+		sum := 0.0
+		r, err := Run(ctx, env, j.Agent, j.Seed, episodes, opt, func(k int, ret float64) {
+			sum += ret
+			tell(Progress{Job: j, Episode: k + 1, AverageRegret: BaseRegret - sum/float64(k+1)})
+		})
+		tell(Progress{Job: j, Done: true, Err: err})
 		if err != nil {
 			return err
 		}

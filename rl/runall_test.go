@@ -2,9 +2,9 @@ package rl
 
 import (
 	"context"
+	"math"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -27,20 +27,25 @@ func TestByCost(t *testing.T) {
 	}
 }
 
+// countWatch counts RunAll's events: runs started and ended, episodes.
 type countWatch struct {
-	mu      sync.Mutex
-	started []Job
-	done    int
+	started  []Job
+	done     int
+	episodes int
+	last     Progress
 }
 
-func (c *countWatch) Start(j Job) func(int, float64) {
-	c.mu.Lock()
-	c.started = append(c.started, j)
-	c.mu.Unlock()
-	return func(int, float64) {}
+func (c *countWatch) tell(p Progress) {
+	switch {
+	case p.Done:
+		c.done++
+	case p.Episode == 0:
+		c.started = append(c.started, p.Job)
+	default:
+		c.episodes++
+		c.last = p
+	}
 }
-
-func (c *countWatch) Done(Job, error) { c.mu.Lock(); c.done++; c.mu.Unlock() }
 
 // TestRunAll: the results of every agent and seed, in seed order, equal to
 // a run of Run alone, whatever the workers; each run watched once.
@@ -49,12 +54,17 @@ func TestRunAll(t *testing.T) {
 	var first map[string][]*Result
 	for _, workers := range []int{1, 3} {
 		w := &countWatch{}
-		runs, err := RunAll(context.Background(), "cartpole", agents, 5, 2, 2, workers, Options{}, w)
+		runs, err := RunAll(context.Background(), "cartpole", agents, 5, 2, 2, workers, Options{}, w.tell)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(w.started) != 4 || w.done != 4 {
-			t.Fatalf("workers %d: %d started, %d done; want 4", workers, len(w.started), w.done)
+		if len(w.started) != 4 || w.done != 4 || w.episodes != 8 {
+			t.Fatalf("workers %d: %d started, %d done, %d episodes; want 4, 4, 8", workers, len(w.started), w.done, w.episodes)
+		}
+		// One run at a time: the last episode told is random's seed 6
+		// (ByCost runs dqn first), its average regret the run's own.
+		if last := runs[RandomPlay][1]; workers == 1 && (w.last.Job != Job{RandomPlay, 1, 6} || w.last.Episode != 2 || math.Abs(w.last.AverageRegret-last.AverageRegret()) > 1e-9) {
+			t.Errorf("last event %+v, want random seed 6 episode 2, average regret %v", w.last, last.AverageRegret())
 		}
 		if first == nil {
 			first = runs

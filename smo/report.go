@@ -7,10 +7,12 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/deup-screening/deup/internal/atomicfile"
 	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/internal/plotstyle"
 	"gonum.org/v1/plot"
@@ -34,6 +36,7 @@ type Summary struct {
 	Tolerance jsonfloat.Float           `json:"tolerance"`
 	Order     []string                  `json:"method_order"`
 	Methods   map[string]*MethodSummary `json:"methods"`
+	runs      map[string][]*Result      // for results.csv
 }
 
 // MethodSummary is one method's runs, seeds in Summary.Seeds order.
@@ -52,7 +55,7 @@ type MethodSummary struct {
 func Summarize(f Function, opt Options, seeds []uint64, order []string, runs map[string][]*Result) *Summary {
 	opt = opt.withDefaults()
 	s := &Summary{Function: f.Name, Dim: f.Dim, GlobalMax: jsonfloat.Float(f.Max), Steps: opt.Steps, Init: opt.Init,
-		Seeds: seeds, Tolerance: jsonfloat.Float(Tolerance), Order: order, Methods: map[string]*MethodSummary{}}
+		Seeds: seeds, Tolerance: jsonfloat.Float(Tolerance), Order: order, Methods: map[string]*MethodSummary{}, runs: runs}
 	for _, m := range order {
 		ms := &MethodSummary{}
 		var finals []float64
@@ -103,6 +106,20 @@ func WriteCSV(w io.Writer, order []string, runs map[string][]*Result, init int) 
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// WriteFiles writes results.json (WriteJSON), results.csv (WriteCSV of the
+// runs summarized) and the figure best_so_far.png, best_so_far.svg (Plot)
+// into dir.
+func (s *Summary) WriteFiles(dir string) error {
+	if err := atomicfile.WriteNamed(filepath.Join(dir, "results.json"), s.WriteJSON); err != nil {
+		return err
+	}
+	csv := func(w io.Writer) error { return WriteCSV(w, s.Order, s.runs, s.Init) }
+	if err := atomicfile.WriteNamed(filepath.Join(dir, "results.csv"), csv); err != nil {
+		return err
+	}
+	return s.Plot(filepath.Join(dir, "best_so_far.png"), filepath.Join(dir, "best_so_far.svg"))
 }
 
 // Curve returns, per step 0..Steps (0 = initial design), the mean over the

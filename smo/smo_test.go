@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -366,6 +368,22 @@ func TestSummaryJSONShape(t *testing.T) {
 	want := (runs["gp-ei"][0].BestSoFar[fast.Steps-1] + runs["gp-ei"][1].BestSoFar[fast.Steps-1]) / 2
 	if math.Abs(mean[fast.Steps]-want) > 1e-15 {
 		t.Errorf("curve end %v want %v", mean[fast.Steps], want)
+	}
+	// WriteFiles: results.json and results.csv are WriteJSON's and
+	// WriteCSV's bytes of the runs summarized, beside the two figures.
+	dir := t.TempDir()
+	if err := sum.WriteFiles(dir); err != nil {
+		t.Fatal(err)
+	}
+	var csvBuf bytes.Buffer
+	if err := WriteCSV(&csvBuf, sum.Order, runs, fast.Init); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string][]byte{"results.json": buf.Bytes(), "results.csv": csvBuf.Bytes(), "best_so_far.png": nil, "best_so_far.svg": nil} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil || len(b) == 0 || want != nil && !bytes.Equal(b, want) {
+			t.Errorf("%s: %v, %d bytes, want %d", name, err, len(b), len(want))
+		}
 	}
 }
 

@@ -258,6 +258,86 @@ func LooksLikeCatalogue(br *bufio.Reader, smilesCol string) bool {
 	return false
 }
 
+// Input says how to read a file of molecules.
+type Input struct {
+	SDF              bool   // an SD file (see IsSDF)
+	IDField          string // SD file: the data item of the ids ("": the title line)
+	Header           bool   // id<TAB>smiles lines whose first line is skipped
+	IDCol, SMILESCol string // a catalogue's columns, when not a recognised spelling
+}
+
+// Source is an input opened: an SD file, id<TAB>smiles lines, or a
+// catalogue, read whole and checked before any output exists.
+type Source struct {
+	in    Input
+	r     *bufio.Reader
+	name  string
+	isCat bool
+	cat   []Entry
+}
+
+// Open opens the input r (named name in messages): a catalogue when it is
+// neither an SD file nor header lines and either names a column or
+// LooksLikeCatalogue. note is told of each kind of catalogue row left out.
+func Open(r io.Reader, name string, in Input, note func(string)) (*Source, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	s := &Source{in: in, r: br, name: name}
+	s.isCat = !in.SDF && !in.Header && (in.IDCol != "" || in.SMILESCol != "" || LooksLikeCatalogue(br, in.SMILESCol))
+	if !s.isCat {
+		return s, nil
+	}
+	c, err := drugcomb.ReadCatalogueWith(name, br, drugcomb.CatalogueColumns{ID: in.IDCol, SMILES: in.SMILESCol})
+	if err != nil { // the user knows the command, not the package
+		return nil, fmt.Errorf("catalogue %s (name the columns with --drug-id-col and --smiles-col)", strings.TrimPrefix(err.Error(), "drugcomb: catalogue: "))
+	}
+	if c.SMILESColumn == "" {
+		return nil, fmt.Errorf("%s: the catalogue has no SMILES column (%s); the header has: %s; name it with --smiles-col",
+			name, strings.Join(drugcomb.CatalogueSMILESColumns(), ", "), strings.Join(c.Header, ", "))
+	}
+	for _, n := range c.Notes { // rows not fingerprinted: said, not dropped silently
+		where := make([]string, len(n.Examples))
+		for i, x := range n.Examples {
+			where[i] = x.Where
+		}
+		note(fmt.Sprintf("%d %s, not fingerprinted: %s", n.Count, n.Reason, strings.Join(where, ", ")))
+	}
+	s.cat = CatalogueEntries(c)
+	return s, nil
+}
+
+// Fingerprint fingerprints the molecules of s into w in input order (SDF,
+// Entries or Lines) and closes w, or aborts it on an error. problem is
+// told each problem as it is met. It returns the number of molecules
+// written and of problems.
+func (s *Source) Fingerprint(ctx context.Context, opt Options, w *Writer, problem func(string)) (written, failed int, err error) {
+	put := func(r Result) error {
+		for _, p := range r.Problems {
+			problem(p)
+		}
+		failed += len(r.Problems)
+		if !r.Write {
+			return nil
+		}
+		written++
+		return w.Write(r.ID, r.Name, r.Bits)
+	}
+	switch {
+	case s.in.SDF:
+		err = SDF(ctx, s.r, s.name, s.in.IDField, opt, put)
+	case s.isCat:
+		err = Entries(ctx, s.cat, opt, put)
+	default:
+		err = Lines(ctx, s.r, s.name, s.in.Header, opt, put)
+	}
+	if err == nil {
+		err = w.Close()
+	}
+	if err != nil {
+		w.Abort()
+	}
+	return written, failed, err
+}
+
 // Schema is the Arrow schema of a fingerprint table.
 func Schema() *arrow.Schema {
 	return arrow.NewSchema([]arrow.Field{

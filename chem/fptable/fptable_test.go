@@ -109,3 +109,60 @@ func TestWriterLines(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// TestOpenFingerprint: what Open takes the input for (catalogue or lines),
+// the molecules written and the problems counted, and a catalogue without
+// a SMILES column refused before any output. Bits are
+// chem.MorganBitsOf's (checked against RDKit in chem's tests); the
+// problems are those of Lines and CatalogueEntries.
+func TestOpenFingerprint(t *testing.T) {
+	for _, c := range []struct {
+		name, in           string
+		input              Input
+		wantCat            bool
+		written, failed    int
+		wantLines, wantErr string
+	}{
+		{name: "lines", in: "a\tCCO\nb\tC1CC\n", written: 2, failed: 1, wantLines: "a\t%s\nb\t\n"},
+		{name: "catalogue", in: "pubchem_cid,smiles\n1,CCO\n2,\n", wantCat: true, written: 2, failed: 1, wantLines: "1\t%s\n2\t\n"},
+		{name: "header lines", in: "id\tsmiles\na\tCCO\n", input: Input{Header: true}, written: 1, wantLines: "a\t%s\n"},
+		{name: "no smiles column", in: "id,foo\n1,CCO\n", input: Input{IDCol: "id"}, wantErr: "f: the catalogue has no SMILES column"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := Open(strings.NewReader(c.in), "f", c.input, func(string) {})
+			if c.wantErr != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), c.wantErr) {
+					t.Fatalf("err %v, want %q...", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.isCat != c.wantCat {
+				t.Errorf("catalogue %v, want %v", s.isCat, c.wantCat)
+			}
+			var buf bytes.Buffer
+			w, err := NewWriter(&buf, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var problems []string
+			n, failed, err := s.Fingerprint(context.Background(), Options{Radius: 2, Bits: 64, Workers: 1}, w, func(p string) { problems = append(problems, p) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n != c.written || failed != c.failed || len(problems) != c.failed {
+				t.Errorf("written %d, failed %d (%q); want %d, %d", n, failed, problems, c.written, c.failed)
+			}
+			m, err := chem.ParseSMILES("CCO")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := strings.ReplaceAll(c.wantLines, "%s", string(AppendBits(nil, chem.MorganBitsOf(m, 2, 64))))
+			if buf.String() != want {
+				t.Errorf("output %q, want %q", buf.String(), want)
+			}
+		})
+	}
+}

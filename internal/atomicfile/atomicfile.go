@@ -19,6 +19,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Perm is the mode of every file this package writes: outputs hold no
@@ -105,6 +106,19 @@ func Write(path string, write func(w io.Writer) error) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return f.Commit()
+}
+
+// WriteNamed is Write with every error naming path: an error of write
+// that does not name it already gets "write PATH: " in front (the
+// commands' reports, tables and figures).
+func WriteNamed(path string, write func(w io.Writer) error) error {
+	if err := Write(path, write); err != nil {
+		if strings.Contains(err.Error(), path) {
+			return err
+		}
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
 }
 
 // WriteFile is os.WriteFile made atomic.

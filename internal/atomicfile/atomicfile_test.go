@@ -144,3 +144,27 @@ func TestDir(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteNamed: an error of write gets the path in front once; an error
+// that names the path already (Create's) is returned as it is.
+func TestWriteNamed(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.json")
+	for _, c := range []struct {
+		name, path string
+		write      func(io.Writer) error
+		want       string
+	}{
+		{"write fails", path, func(io.Writer) error { return errors.New("json: unsupported value: NaN") }, "write " + path + ": json: unsupported value: NaN"},
+		{"names the path", path, func(io.Writer) error { return errors.New("bad " + path) }, "bad " + path},
+		{"no directory", filepath.Join(dir, "no", "r.json"), func(io.Writer) error { return nil }, "create " + filepath.Join(dir, "no", "r.json") + ": "},
+	} {
+		err := WriteNamed(c.path, c.write)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) || strings.Count(err.Error(), c.path) != 1 {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+	if err := WriteNamed(path, func(w io.Writer) error { _, err := io.WriteString(w, "{}"); return err }); err != nil {
+		t.Fatal(err)
+	}
+}

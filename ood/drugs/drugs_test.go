@@ -1,8 +1,12 @@
 package drugs
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -47,17 +51,22 @@ func TestTanimotoDensity(t *testing.T) {
 	}
 }
 
-// TestScore checks a method's RMSE, its training seconds (the deup job's
-// for the deup-* rows) and NaN subset scores with fewer than 2 pairs.
-func TestScore(t *testing.T) {
-	r := &SeedResult{
+// oneSeed is a seed of four test pairs (0, 0, 1 and 2 held-out drugs) of
+// deup-d, its losses ranked exactly by u.
+func oneSeed() *SeedResult {
+	return &SeedResult{
 		Seed: 1, Test: []int{0, 1, 2, 3}, Unseen: []int8{0, 0, 1, 2},
 		Mu:      map[string][]float64{"deup-d": {1, 2, 3, 4}},
 		U:       map[string][]float64{"deup-d": {0.1, 0.2, 0.3, 0.4}},
 		Seconds: map[string]float64{"deup": 7},
 		targets: []float64{1, 1, 1, 1},
 	}
-	rep := Score([]*SeedResult{r}, []string{"deup-d"}, nil)
+}
+
+// TestScore checks a method's RMSE, its training seconds (the deup job's
+// for the deup-* rows) and NaN subset scores with fewer than 2 pairs.
+func TestScore(t *testing.T) {
+	rep := Score([]*SeedResult{oneSeed()}, []string{"deup-d"}, nil)
 	s := rep.PerSeed["deup-d"][0]
 	if want := math.Sqrt((0 + 1 + 4 + 9) / 4.0); math.Abs(s.RMSE-want) > 1e-12 {
 		t.Errorf("RMSE %v, want %v", s.RMSE, want)
@@ -122,5 +131,52 @@ func TestScoreEpistemic(t *testing.T) {
 	}
 	if !strings.Contains(buf.String(), "| ensemble | 1.000 ± 0.000 | 2.000 ± 1.414 | 3.000 ± 2.828 | 0.125 ± 0.177 | 0.125 ± 0.177 |") {
 		t.Errorf("markdown lacks the sigma_epistemic row:\n%s", buf.String())
+	}
+}
+
+// TestWriteFiles: the files deup ood writes, with and without figures,
+// each the report's own output (results.md is WriteMarkdown's bytes).
+func TestWriteFiles(t *testing.T) {
+	rep := Score([]*SeedResult{oneSeed()}, []string{"deup-d"}, nil)
+	for _, c := range []struct {
+		figures bool
+		want    []string
+	}{
+		{false, []string{"results.json", "results.md"}},
+		{true, []string{"results.json", "results.md", "rejection.png", "rejection.svg"}},
+	} {
+		dir := t.TempDir()
+		got, err := rep.WriteFiles(dir, c.figures)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range c.want {
+			c.want[i] = filepath.Join(dir, c.want[i])
+		}
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("figures %v: wrote %v, want %v", c.figures, got, c.want)
+		}
+		var md bytes.Buffer
+		if err := rep.WriteMarkdown(&md); err != nil {
+			t.Fatal(err)
+		}
+		if b, err := os.ReadFile(got[1]); err != nil || !bytes.Equal(b, md.Bytes()) {
+			t.Errorf("results.md: %v, differs from WriteMarkdown", err)
+		}
+	}
+}
+
+// TestDefaults: the settings deup ood documents in its help and in
+// Defaults' comment, the two networks' patience alike, methods that
+// CheckMethods accepts.
+func TestDefaults(t *testing.T) {
+	s := Defaults()
+	got := []float64{s.HoldOut, s.InTest, float64(s.Folds), float64(s.Model.Patience), float64(s.DUE.Patience), float64(s.Members), float64(s.Passes), s.Dropout, s.Cutoff, s.Bandwidth, float64(s.PCADims), float64(s.Workers)}
+	want := []float64{0.2, 0.3, 5, 10, 10, 3, 30, 0.1, 0.6, 0.1, 8, 2}
+	if !reflect.DeepEqual(got, want) || len(s.Seeds) != 0 {
+		t.Errorf("Defaults %v (seeds %v), want %v", got, s.Seeds, want)
+	}
+	if err := CheckMethods(s.Methods); err != nil || len(s.Methods) != 9 {
+		t.Errorf("default methods %v: %v", s.Methods, err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -12,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/atomicfile"
 	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/internal/plotstyle"
 	"github.com/deup-screening/deup/ood"
@@ -342,6 +344,31 @@ func (rep *Report) Timing(results []*SeedResult) string {
 		}
 	}
 	return strings.Join(parts, ", ") + " (training seconds summed over seeds; trainings run in parallel)"
+}
+
+// WriteFiles writes results.json, results.md and, when figures, the
+// rejection figures (rejection.png, rejection.svg) into dir, and returns
+// their paths.
+func (rep *Report) WriteFiles(dir string, figures bool) ([]string, error) {
+	written := []string{}
+	for _, f := range []struct {
+		name  string
+		write func(io.Writer) error
+	}{{"results.json", rep.WriteJSON}, {"results.md", rep.WriteMarkdown}} {
+		path := filepath.Join(dir, f.name)
+		if err := atomicfile.WriteNamed(path, f.write); err != nil {
+			return nil, err
+		}
+		written = append(written, path)
+	}
+	if figures {
+		paths := []string{filepath.Join(dir, "rejection.png"), filepath.Join(dir, "rejection.svg")}
+		if err := rep.PlotRejection(paths...); err != nil {
+			return nil, err
+		}
+		written = append(written, paths...)
+	}
+	return written, nil
 }
 
 // PlotRejection draws the mean rejection curve of every method.

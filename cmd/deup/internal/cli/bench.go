@@ -15,7 +15,9 @@ import (
 	"github.com/deup-screening/deup/bench"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
+	"github.com/deup-screening/deup/internal/atomicfile"
 	"github.com/deup-screening/deup/internal/progress"
+	"github.com/deup-screening/deup/internal/rusage"
 	"github.com/deup-screening/deup/model"
 )
 
@@ -249,12 +251,12 @@ func benchProgress(bar *progress.Bar) func(bench.Event) {
 // figures of res into out, and returns the paths written.
 func writeBench(res *bench.Result, sc *drugcomb.Screen, out string, figs bool) ([]string, error) {
 	jsonPath := filepath.Join(out, "results.json")
-	if err := writeFile(jsonPath, func(w io.Writer) error { return res.WriteJSON(w) }); err != nil {
+	if err := atomicfile.WriteNamed(jsonPath, func(w io.Writer) error { return res.WriteJSON(w) }); err != nil {
 		return nil, err
 	}
 	predPath := filepath.Join(out, "predictions.parquet")
 	ids := func(i int) (string, string) { return sc.Drugs[sc.Pairs[i].A].ID, sc.Drugs[sc.Pairs[i].B].ID }
-	if err := writeFile(predPath, func(w io.Writer) error {
+	if err := atomicfile.WriteNamed(predPath, func(w io.Writer) error {
 		return res.WritePredictions(w, ids, memory.DefaultAllocator)
 	}); err != nil {
 		return nil, err
@@ -287,7 +289,7 @@ func benchNoShots(ctx context.Context, env Env, d *model.Dataset, sc *drugcomb.S
 		return err
 	}
 	p := filepath.Join(dir, "results.json")
-	if err := writeFile(p, func(w io.Writer) error { return res.WriteJSON(w) }); err != nil {
+	if err := atomicfile.WriteNamed(p, func(w io.Writer) error { return res.WriteJSON(w) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s\n", p)
@@ -311,7 +313,7 @@ func startCPUProfile(path string) (stop func(), err error) {
 // usageNote is ", CPU time … s, peak resident memory … MB" for the process
 // so far, or "" where the system does not report it.
 func usageNote() string {
-	cpu, rss, ok := usage()
+	cpu, rss, ok := rusage.Self()
 	if !ok {
 		return ""
 	}

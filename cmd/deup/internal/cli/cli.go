@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/deup-screening/deup/internal/buildinfo"
 )
 
 // Env is what a command may touch of the outside world.
@@ -111,7 +113,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 	root := &Command{Name: "deup", Short: "drug-combination synergy with direct epistemic uncertainty prediction", Subs: commands()}
 	if len(args) == 1 && (args[0] == "--version" || args[0] == "-version" || args[0] == "version") {
 		bi, ok := debug.ReadBuildInfo()
-		fmt.Fprintln(env.Stdout, versionLine(bi, ok, env.Stamp))
+		fmt.Fprintln(env.Stdout, buildinfo.Line(bi, ok, env.Stamp))
 		return 0
 	}
 	st := &usageState{path: "deup"}
@@ -148,60 +150,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 }
 
 // Stamp is a version and commit given at build time (empty: none).
-type Stamp struct {
-	Version, Commit string
-}
-
-// versionLine describes the build: the main module's version ("(devel)"
-// for a build from a checkout), and the VCS commit, its time and whether
-// the tree had changes, when the go command recorded them. The stamp's
-// version stands in for "(devel)" or a missing one, and its commit for a
-// missing VCS revision.
-func versionLine(bi *debug.BuildInfo, ok bool, st Stamp) string {
-	if !ok || bi == nil {
-		bi = &debug.BuildInfo{}
-		if st == (Stamp{}) {
-			return "deup (no build information)"
-		}
-	}
-	v := bi.Main.Version
-	if (v == "" || v == "(devel)") && st.Version != "" {
-		v = st.Version
-	}
-	if v == "" {
-		v = "(devel)"
-	}
-	line := "deup " + v
-	var rev, when, modified string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.time":
-			when = s.Value
-		case "vcs.modified":
-			modified = s.Value
-		}
-	}
-	if rev == "" {
-		rev = st.Commit
-	}
-	if rev != "" {
-		line += " commit " + rev
-		if when != "" {
-			line += " (" + when + ")"
-		}
-		if modified == "true" {
-			line += " with local changes"
-		}
-	} else {
-		line += " commit unknown"
-	}
-	if bi.GoVersion != "" {
-		line += ", " + bi.GoVersion
-	}
-	return line
-}
+type Stamp = buildinfo.Stamp
 
 func dispatch(ctx context.Context, env Env, c *Command, args []string) error {
 	if env.usage != nil && c.Name != "deup" {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/deup-screening/deup/almanac"
+	"github.com/deup-screening/deup/internal/rusage"
 )
 
 //go:embed help/importWells.txt
@@ -93,7 +94,7 @@ func runImportWells(ctx context.Context, env Env, args []string) error {
 	el := env.since(start)
 	line := fmt.Sprintf("deup data import: %d wells read and scored in %.3f s (%.0f wells/s); %.3f s in all with the screen and files",
 		res.Report.WellsRead, read.Seconds(), float64(res.Report.WellsRead)/read.Seconds(), el.Seconds())
-	if cpu, rss, ok := usage(); ok {
+	if cpu, rss, ok := rusage.Self(); ok {
 		line += fmt.Sprintf(", cpu %.3f s, peak RSS %.1f MiB", cpu.Seconds(), float64(rss)/(1<<20))
 	}
 	fmt.Fprintln(env.Stderr, line)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/deup-screening/deup/doseresp"
 	"github.com/deup-screening/deup/internal/kernels"
+	"github.com/deup-screening/deup/internal/rusage"
 )
 
 //go:embed help/dataSynergy.txt
@@ -30,7 +31,7 @@ func runDataSynergy(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	cpu0, _, _ := usage()
+	cpu0, _, _ := rusage.Self()
 	blocks, rep, err := doseresp.ReadFile(*pf.in, ropt)
 	if err != nil {
 		return err
@@ -38,7 +39,7 @@ func runDataSynergy(ctx context.Context, env Env, args []string) error {
 	start := env.now()
 	scored := doseresp.ScoreAll(blocks, sopt, rep)
 	el := env.since(start)
-	cpu1, _, cpuOK := usage()
+	cpu1, _, cpuOK := rusage.Self()
 	if err := doseresp.WriteDir(*out, scored, rep); err != nil {
 		return err
 	}
@@ -50,7 +51,7 @@ func runDataSynergy(ctx context.Context, env Env, args []string) error {
 		// CPU time (reading and scoring) does not depend on what else runs.
 		fmt.Fprintf(env.Stdout, ", CPU %s (%.0f blocks per CPU-second)", cpu.Round(time.Millisecond), float64(len(scored))/cpu.Seconds())
 	}
-	if _, rss, ok := usage(); ok {
+	if _, rss, ok := rusage.Self(); ok {
 		fmt.Fprintf(env.Stdout, ", peak RSS %.0f MiB", float64(rss)/(1<<20))
 	}
 	fmt.Fprintf(env.Stdout, "\nwrote %s: %s, %s, %s, %s, %s\n", *out, doseresp.BlocksCSV, doseresp.WellsCSV, doseresp.BlocksParquet, doseresp.WellsParquet, doseresp.ReportFile)

@@ -3,10 +3,11 @@ package cli
 import (
 	"flag"
 	"fmt"
-	"github.com/deup-screening/deup/active"
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/deup-screening/deup/active"
 )
 
 // workersFlag defines --workers, the one worker flag: N jobs (the noun

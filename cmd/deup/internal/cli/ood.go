@@ -4,12 +4,10 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"github.com/deup-screening/deup/bench"
-	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
+	"github.com/deup-screening/deup/bench"
 	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/model"
@@ -19,8 +17,6 @@ import (
 func oodCommand() *Command {
 	return &Command{Name: "ood", Short: "reject difficult pairs: DEUP on drugs the model never saw, against the baselines (paper §5.3.2)", Run: runOOD}
 }
-
-const oodDefaultMethods = "deup-dv,deup-d,deup-v,deup-xdv,deup-dvb,deup-twohead,ensemble,mcdropout,due"
 
 //go:embed help/ood.txt
 var oodDesc string
@@ -33,45 +29,37 @@ type oodFlags struct {
 }
 
 func parseOODFlags(env Env, args []string) (*oodFlags, error) {
-	fs := newFlagSet(env, "deup ood", "deup ood [--screen DIR] [--holdout-drugs 0.2] [--folds 5] [--seeds 3] [--methods "+oodDefaultMethods+"] [--out DIR]", oodDesc)
+	fs := newFlagSet(env, "deup ood", "deup ood [--screen DIR] [--holdout-drugs 0.2] [--folds 5] [--seeds 3] [--methods "+drugs.DefaultMethods+"] [--out DIR]", oodDesc)
+	set := drugs.Defaults()
 	screenDir := screenFlag(fs)
-	holdout := fs.Float64("holdout-drugs", 0.2, "fraction of the drugs held out, by whole clusters")
-	folds := fs.Int("folds", 5, "group folds of DEUP's Algorithm 2")
+	fs.Float64Var(&set.HoldOut, "holdout-drugs", set.HoldOut, "fraction of the drugs held out, by whole clusters")
+	fs.IntVar(&set.Folds, "folds", set.Folds, "group folds of DEUP's Algorithm 2")
 	seeds, seed := seedsFlags(fs)
-	methods := fs.String("methods", oodDefaultMethods, "comma-separated methods: deup-<subset of xdvb>, deup-twohead, ensemble, mcdropout, due, density")
+	methods := fs.String("methods", drugs.DefaultMethods, "comma-separated methods: deup-<subset of xdvb>, deup-twohead, ensemble, mcdropout, due, density")
 	out := fs.String("out", "ood-out", "output directory")
 	cellLine := fs.String("cell-line", "", "cell line (default: the screen's first)")
 	score := scoreFlag(fs)
-	epochs := fs.Int("epochs", 0, "maximum epochs per training (0: the default, 300)")
-	patience := fs.Int("patience", 10, "early-stopping patience of every network (10, not bench's 25, to keep 3 seeds on PC-3 within 5 minutes on 2 cores)")
-	members := fs.Int("members", 3, "ensemble members")
-	passes := fs.Int("passes", 30, "MC-Dropout passes (the v feature and the mcdropout row)")
-	workers := workersFlag(fs, 2, "trainings")
+	fs.IntVar(&set.Model.MaxEpochs, "epochs", 0, "maximum epochs per training (0: the default, 300)")
+	fs.IntVar(&set.Model.Patience, "patience", set.Model.Patience, "early-stopping patience of every network (10, not bench's 25, to keep 3 seeds on PC-3 within 5 minutes on 2 cores)")
+	fs.IntVar(&set.Members, "members", set.Members, "ensemble members")
+	fs.IntVar(&set.Passes, "passes", set.Passes, "MC-Dropout passes (the v feature and the mcdropout row)")
+	workers := workersFlag(fs, set.Workers, "trainings")
 	noFigs := noFiguresFlag(fs)
 	_, err := parseWant(fs, args, 0, 0)
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case !(*holdout > 0 && *holdout < 1):
-		return nil, fmt.Errorf("%w: --holdout-drugs %v, want in (0, 1)", ErrUsage, *holdout)
-	case *folds < 2:
-		return nil, fmt.Errorf("%w: --folds %d, want ≥ 2", ErrUsage, *folds)
-	case *seeds < 1:
-		return nil, fmt.Errorf("%w: --seeds %d, want ≥ 1", ErrUsage, *seeds)
-	case *members < 1 || *passes < 2:
-		return nil, fmt.Errorf("%w: --members %d, --passes %d: want ≥ 1, ≥ 2", ErrUsage, *members, *passes)
-	}
-	if err := checkWorkers(*workers); err != nil {
+	if err := checkRules(
+		rule(set.HoldOut > 0 && set.HoldOut < 1, "--holdout-drugs %v, want in (0, 1)", set.HoldOut),
+		rule(set.Folds >= 2, "--folds %d, want ≥ 2", set.Folds),
+		rule(*seeds >= 1, "--seeds %d, want ≥ 1", *seeds),
+		rule(set.Members >= 1 && set.Passes >= 2, "--members %d, --passes %d: want ≥ 1, ≥ 2", set.Members, set.Passes),
+		workersRule(*workers),
+	); err != nil {
 		return nil, err
 	}
-	set := drugs.Settings{
-		HoldOut: *holdout, InTest: 0.3, Folds: *folds,
-		Model:   model.Config{MaxEpochs: *epochs, Patience: *patience},
-		Members: *members, Passes: *passes, Dropout: 0.1,
-		Cutoff: 0.6, Bandwidth: 0.1, PCADims: 8, Workers: workerCount(*workers),
-	}
-	set.DUE.MaxEpochs, set.DUE.Patience = *epochs, *patience
+	set.Workers = workerCount(*workers)
+	set.DUE.MaxEpochs, set.DUE.Patience = set.Model.MaxEpochs, set.Model.Patience
 	set.Methods = splitList(*methods)
 	if err := drugs.CheckMethods(set.Methods); err != nil {
 		return nil, fmt.Errorf("%w: --methods: %s", ErrUsage, strings.TrimPrefix(err.Error(), drugs.ErrMethods.Error()+": "))
@@ -127,7 +115,7 @@ func runOOD(ctx context.Context, env Env, args []string) error {
 	if err := rep.WriteMarkdown(env.Stdout); err != nil {
 		return err
 	}
-	written, err := writeOODOutputs(rep, o.out, o.noFigs)
+	written, err := rep.WriteFiles(o.out, !o.noFigs)
 	if err != nil {
 		return err
 	}
@@ -135,28 +123,4 @@ func runOOD(ctx context.Context, env Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "wrote %s\n", strings.Join(written, ", "))
 	fmt.Fprintf(env.Stdout, "total wall time %.1f s%s\n", rep.WallSeconds, usageNote())
 	return nil
-}
-
-// writeOODOutputs writes results.json, results.md and, unless noFigs, the
-// rejection figures into dir, and returns their paths.
-func writeOODOutputs(rep *drugs.Report, dir string, noFigs bool) ([]string, error) {
-	written := []string{}
-	for _, w := range []struct {
-		name string
-		fn   func(io.Writer) error
-	}{{"results.json", rep.WriteJSON}, {"results.md", rep.WriteMarkdown}} {
-		path := filepath.Join(dir, w.name)
-		if err := writeFile(path, w.fn); err != nil {
-			return nil, err
-		}
-		written = append(written, path)
-	}
-	if !noFigs {
-		paths := []string{filepath.Join(dir, "rejection.png"), filepath.Join(dir, "rejection.svg")}
-		if err := rep.PlotRejection(paths...); err != nil {
-			return nil, err
-		}
-		written = append(written, paths...)
-	}
-	return written, nil
 }

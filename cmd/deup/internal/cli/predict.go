@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/buildinfo"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/internal/tabular"
 	"github.com/deup-screening/deup/model/trained"
@@ -174,7 +175,7 @@ func (a *predictArgs) open(env Env, tm *trained.Model, drugs []drugcomb.Drug, ke
 		t.Lines = []string{one}
 	}
 	bi, ok := debug.ReadBuildInfo()
-	p := predict.Plan{Out: a.out, Hive: a.hive, Pairs: a.pairs, Lines: lines, Shard: a.shard, Model: a.model, Program: versionLine(bi, ok, env.Stamp)}
+	p := predict.Plan{Out: a.out, Hive: a.hive, Pairs: a.pairs, Lines: lines, Shard: a.shard, Model: a.model, Program: buildinfo.Line(bi, ok, env.Stamp)}
 	job, w, err := predict.Open(p, drugs, kept, one, t)
 	if errors.Is(err, predict.ErrNoCellLine) {
 		err = fmt.Errorf("%w: --out DIR: %s does not record its cell line (a model file from an older deup): retrain it, or write one file (--out FILE.parquet)", ErrUsage, a.model)

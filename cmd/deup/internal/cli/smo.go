@@ -4,14 +4,11 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
+	"github.com/deup-screening/deup/bench"
 	"github.com/deup-screening/deup/deup"
-	"github.com/deup-screening/deup/internal/atomicfile"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/smo"
 )
@@ -35,83 +32,58 @@ type smoArgs struct {
 
 func parseSMO(env Env, args []string) (*smoArgs, error) {
 	fs := newFlagSet(env, "deup smo", "deup smo --function F [--dim D] [--method a,b,...] [--seeds N] [--steps S] [--init N0] [--out DIR]", smoDesc)
+	var opt smo.Options
 	fn := fs.String("function", "multi-optima", "test function: multi-optima, levy13 or ackley")
 	dim := fs.Int("dim", 0, "dimension (ackley only; 0 means the function's own: 1, 2, or 10 for ackley)")
 	methods := fs.String("method", "random,gp-ei,deup-ei", "comma-separated methods")
 	seeds := fs.Int("seeds", 5, "number of seeds (runs 1..N per method)")
 	firstSeed := seedFlag(fs, "seed of the first run: seeds seed..seed+seeds-1", "first-seed")
-	steps := fs.Int("steps", 50, "acquisitions after the initial design")
-	initN := fs.Int("init", 6, "initial points (uniform in the box)")
+	fs.IntVar(&opt.Steps, "steps", 50, "acquisitions after the initial design")
+	fs.IntVar(&opt.Init, "init", 6, "initial points (uniform in the box)")
 	out := fs.String("out", "smo-out", "output directory (created)")
 	features := fs.String("features", "", "DEUP error-predictor features, a subset of xdvb (default: xv with an MLP main predictor, v with a GP)")
-	errorPrior := fs.String("error-prior", "uninformed", "what DEUP's GP error predictor predicts far from its data: uninformed (the initial targets' variance) or mean (the average observed error)")
-	deupMain := fs.String("deup-main", "", "DEUP-EI main predictor: mlp or gp (default: mlp for d <= 2, gp above, as in the paper)")
-	epochs := fs.Int("mlp-epochs", 500, "full-batch Adam epochs of every MLP fit")
-	restarts := fs.Int("gp-restarts", 2, "random restarts of every GP hyperparameter fit (0: none)")
-	raw := fs.Int("raw", 512, "random candidates when maximizing EI")
-	starts := fs.Int("starts", 10, "Nelder-Mead local searches from the best candidates")
+	fs.StringVar(&opt.ErrorPrior, "error-prior", "uninformed", "what DEUP's GP error predictor predicts far from its data: uninformed (the initial targets' variance) or mean (the average observed error)")
+	fs.StringVar(&opt.DEUPMain, "deup-main", "", "DEUP-EI main predictor: mlp or gp (default: mlp for d <= 2, gp above, as in the paper)")
+	fs.IntVar(&opt.MLP.Epochs, "mlp-epochs", 500, "full-batch Adam epochs of every MLP fit")
+	fs.IntVar(&opt.GPRestarts, "gp-restarts", 2, "random restarts of every GP hyperparameter fit (0: none)")
+	fs.IntVar(&opt.Maximizer.Raw, "raw", 512, "random candidates when maximizing EI")
+	fs.IntVar(&opt.Maximizer.Starts, "starts", 10, "Nelder-Mead local searches from the best candidates")
 	jobs := workersFlag(fs, 1, "runs", "jobs")
 	_, err := parseWant(fs, args, 0, 0)
 	if err != nil {
 		return nil, err
 	}
-	usage := func(format string, a ...any) error {
-		return fmt.Errorf("%w: deup smo: %s", ErrUsage, fmt.Sprintf(format, a...))
+	const p = "deup smo: "
+	f, fnErr := smo.Lookup(*fn, *dim)
+	ms, methodsErr := smo.ParseMethods(*methods)
+	var featuresErr error
+	if *features != "" {
+		opt.Features, featuresErr = deup.ParseFeatures(*features)
 	}
-	if *out == "" {
-		return nil, usage("--out is empty: name an output directory")
+	if err := checkRules(
+		rule(*out != "", p+"--out is empty: name an output directory"),
+		rule(fnErr == nil, p+"%v", fnErr),
+		rule(methodsErr == nil, p+"%v", methodsErr),
+		rule(*seeds >= 1, p+"--seeds %d < 1", *seeds),
+		rule(opt.Steps >= 1, p+"--steps %d < 1", opt.Steps),
+		rule(opt.Init >= 4, p+"--init %d < 4 (DEUP's 2-fold pre-fill needs at least 2 points per half)", opt.Init),
+		rule(*jobs >= 0, p+"--workers %d < 0", *jobs),
+		rule(opt.MLP.Epochs >= 1, p+"--mlp-epochs %d < 1", opt.MLP.Epochs),
+		rule(opt.GPRestarts >= 0, p+"--gp-restarts %d < 0", opt.GPRestarts),
+		rule(opt.Maximizer.Raw >= 1 && opt.Maximizer.Starts >= 0, p+"--raw must be >= 1 and --starts >= 0"),
+		rule(opt.ErrorPrior == "uninformed" || opt.ErrorPrior == "mean", p+"--error-prior %q: want uninformed or mean", opt.ErrorPrior),
+		rule(featuresErr == nil, p+"%v", featuresErr),
+		rule(opt.DEUPMain == "" || opt.DEUPMain == "mlp" || opt.DEUPMain == "gp", p+"--deup-main %q: want mlp or gp", opt.DEUPMain),
+	); err != nil {
+		return nil, err
 	}
-	f, err := smo.Lookup(*fn, *dim)
-	if err != nil {
-		return nil, usage("%v", err)
-	}
-	ms, err := smo.ParseMethods(*methods)
-	if err != nil {
-		return nil, usage("%v", err)
-	}
-	switch {
-	case *seeds < 1:
-		return nil, usage("--seeds %d < 1", *seeds)
-	case *steps < 1:
-		return nil, usage("--steps %d < 1", *steps)
-	case *initN < 4:
-		return nil, usage("--init %d < 4 (DEUP's 2-fold pre-fill needs at least 2 points per half)", *initN)
-	case *jobs < 0:
-		return nil, usage("--workers %d < 0", *jobs)
-	case *epochs < 1:
-		return nil, usage("--mlp-epochs %d < 1", *epochs)
-	case *restarts < 0:
-		return nil, usage("--gp-restarts %d < 0", *restarts)
-	case *raw < 1 || *starts < 0:
-		return nil, usage("--raw must be >= 1 and --starts >= 0")
-	}
-	if *errorPrior != "uninformed" && *errorPrior != "mean" {
-		return nil, usage("--error-prior %q: want uninformed or mean", *errorPrior)
-	}
-	opt := smo.Options{Steps: *steps, Init: *initN, DEUPMain: *deupMain, ErrorPrior: *errorPrior,
-		GPRestarts: *restarts, Maximizer: smo.Maximizer{Raw: *raw, Starts: *starts}}
-	opt.MLP.Epochs = *epochs
-	if *restarts == 0 {
+	if opt.GPRestarts == 0 { // none, which smo.Options spells -1
 		opt.GPRestarts = -1
 	}
-	if *starts == 0 {
+	if opt.Maximizer.Starts == 0 {
 		opt.Maximizer.Starts = -1
 	}
-	if *features != "" {
-		set, err := deup.ParseFeatures(*features)
-		if err != nil {
-			return nil, usage("%v", err)
-		}
-		opt.Features = set
-	}
-	if *deupMain != "" && *deupMain != "mlp" && *deupMain != "gp" {
-		return nil, usage("--deup-main %q: want mlp or gp", *deupMain)
-	}
-	a := &smoArgs{f: f, methods: ms, opt: opt, jobs: *jobs, out: *out, seeds: make([]uint64, *seeds)}
-	for i := range a.seeds {
-		a.seeds[i] = *firstSeed + uint64(i)
-	}
-	return a, nil
+	return &smoArgs{f: f, methods: ms, opt: opt, jobs: *jobs, out: *out, seeds: bench.Seeds(*firstSeed, *seeds)}, nil
 }
 
 func runSMO(ctx context.Context, env Env, args []string) error {
@@ -131,31 +103,12 @@ func runSMO(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	sum := smo.Summarize(a.f, a.opt, a.seeds, a.methods, runs)
-	if err := writeFile(filepath.Join(a.out, "results.json"), sum.WriteJSON); err != nil {
-		return err
-	}
-	if err := writeFile(filepath.Join(a.out, "results.csv"), func(w io.Writer) error { return smo.WriteCSV(w, a.methods, runs, a.opt.Init) }); err != nil {
-		return err
-	}
-	if err := sum.Plot(filepath.Join(a.out, "best_so_far.png"), filepath.Join(a.out, "best_so_far.svg")); err != nil {
+	if err := sum.WriteFiles(a.out); err != nil {
 		return err
 	}
 	if err := sum.WriteTable(env.Stdout); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "wall time %s; wrote %s/{results.csv,results.json,best_so_far.png,best_so_far.svg}\n", wall.Round(100*time.Millisecond), a.out)
-	return nil
-}
-
-// writeFile writes path atomically with write (every command's outputs
-// that are not tables: JSON reports, figures); a killed run leaves the
-// previous file or none. Errors name the file, without a package prefix.
-func writeFile(path string, write func(io.Writer) error) error {
-	if err := atomicfile.Write(path, write); err != nil {
-		if strings.Contains(err.Error(), path) {
-			return err
-		}
-		return fmt.Errorf("write %s: %w", path, err)
-	}
 	return nil
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package cli
+package rusage
 
 import (
 	"runtime"
@@ -8,10 +8,10 @@ import (
 	"time"
 )
 
-// usage returns the CPU time (user + system, all threads) of the process
+// Self returns the CPU time (user + system, all threads) of the process
 // so far and its peak resident set size in bytes (ok false when the system
 // does not report them).
-func usage() (cpu time.Duration, peakRSS int64, ok bool) {
+func Self() (cpu time.Duration, peakRSS int64, ok bool) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0, 0, false
