@@ -6,10 +6,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/deup-screening/deup/active"
@@ -224,15 +222,6 @@ func openCampaignArgs(fs *flag.FlagSet, args []string) (string, *ledger.Ledger, 
 	return pos[0], l, c, nil
 }
 
-func printRound(w io.Writer, c *active.Campaign, r *active.Round) {
-	bestMu, best := r.Summary()
-	fmt.Fprintf(w, "round %d: %d suggestions by %s (highest predicted mu %.4g)", r.Index, len(r.Suggestions), r.ModelVersion, bestMu)
-	if len(r.Measured) > 0 {
-		fmt.Fprintf(w, "; measured %d/%d, best %.4g", len(r.Measured), len(r.Suggestions), best)
-	}
-	fmt.Fprintf(w, "; best so far %.4g\n", c.Best())
-}
-
 //go:embed help/campaignStep.txt
 var campaignStepDesc string
 
@@ -255,7 +244,7 @@ func runCampaignStep(ctx context.Context, env Env, args []string) error {
 	if open != nil {
 		fmt.Fprintf(env.Stdout, "round %d: measured the %d missing results\n", r.Index, len(r.Measured))
 	}
-	printRound(env.Stdout, c, r)
+	campaign.WriteRound(env.Stdout, c, r)
 	if open == nil {
 		fmt.Fprintf(env.Stdout, "batch diversity: %s%s, set at campaign init\n", active.MaxPerDrugNote(c.Config.MaxPerDrug), active.MaxPerLineNote(c.Config.MaxPerLine))
 	}
@@ -293,7 +282,7 @@ func runCampaignResume(ctx context.Context, env Env, args []string) error {
 		if err != nil {
 			return err
 		}
-		printRound(env.Stdout, c, r)
+		campaign.WriteRound(env.Stdout, c, r)
 		fmt.Fprintf(env.Stdout, "export it: deup suggest --campaign %s --out round%d.csv\n", dir, r.Index)
 		return nil
 	}
@@ -302,7 +291,7 @@ func runCampaignResume(ctx context.Context, env Env, args []string) error {
 	err = campaign.Run(ctx, c, s, oracle, func(r *active.Round) {
 		bar.Set(len(c.Rounds()), fmt.Sprintf("best %.4g", c.Best()))
 		if r.Complete() {
-			printRound(env.Stdout, c, r)
+			campaign.WriteRound(env.Stdout, c, r)
 		}
 	})
 	if err != nil {
@@ -380,32 +369,9 @@ func runCampaignReport(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg := rep.Config
-	fmt.Fprintf(env.Stdout, "campaign %s: %s, %s with %s, batch %d; %d initial pairs (best %.4g), %d rounds, %d open candidates\n",
-		dir, cfg.Mode, cfg.Model, cfg.Acquisition, cfg.Batch, rep.Initial, rep.InitialBest, len(rep.Rounds), rep.Open)
-	if cfg.Explore > 0 {
-		fmt.Fprintf(env.Stdout, "explore %g (set at init): each round ranks by (1 - %g) r(%s) + %g r(sigma_epistemic)\n", cfg.Explore, cfg.Explore, cfg.Acquisition, cfg.Explore)
+	if err := rep.WriteText(env.Stdout, dir); err != nil {
+		return err
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 2, 4, 2, ' ', 0)
-	head := "round\tmeasured\tbest in round\tbest so far\tmean |y-mu|\tmean sigma_total"
-	if rep.Top {
-		head += "\ttop-1% found"
-	}
-	fmt.Fprintln(tw, head+"\tmodel")
-	num := func(p *jsonfloat.Float) string {
-		if p == nil {
-			return "-"
-		}
-		return fmt.Sprintf("%.4g", float64(*p))
-	}
-	for _, r := range rep.Rounds {
-		line := fmt.Sprintf("%d\t%d/%d\t%s\t%.4g\t%s\t%s", r.Round, r.Measured, r.Suggested, num(r.BestInRound), float64(r.BestSoFar), num(r.MeanAbsError), num(r.MeanSigmaTot))
-		if rep.Top {
-			line += "\t" + num(r.TopFoundSoFar)
-		}
-		fmt.Fprintln(tw, line+"\t"+r.ModelVersion)
-	}
-	tw.Flush()
 	if *jsonOut != "" {
 		return rep.WriteJSON(*jsonOut)
 	}
@@ -512,27 +478,10 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 	if err := simreport.WriteAll(o.out, rep, traces, title); err != nil {
 		return err
 	}
-	printSimulation(env, rep, traces, cfg.Rounds)
+	if err := rep.WriteText(env.Stdout, traces); err != nil {
+		return err
+	}
 	fmt.Fprintf(env.Stdout, "(mean ± standard error over %d seeds after %d rounds; %d of %d pairs measured)\nwrote %s/{report.json,runs.csv,summary.csv,simulation.png,simulation.svg} in %s\n",
 		cfg.Seeds, cfg.Rounds, rep.Measured[cfg.Rounds], len(t.Oracle), o.out, env.since(start).Round(time.Millisecond))
 	return nil
-}
-
-// printSimulation prints the final round of each strategy and its pairs
-// of new chemistry.
-func printSimulation(env Env, rep *simreport.Report, traces []active.Trace, last int) {
-	tw := tabwriter.NewWriter(env.Stdout, 2, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "strategy\ttop-1%% found (final)\tbest (final)\ttest RMSE (last model)\n")
-	for _, name := range rep.Order {
-		s := rep.Acquisitions[name]
-		fmt.Fprintf(tw, "%s\t%.3f ± %.3f\t%.4g ± %.3g\t%.4g ± %.3g\n", name, s.Top1Found.Mean[last], s.Top1Found.SE[last],
-			s.Best.Mean[last], s.Best.SE[last], s.TestRMSE.Mean[last], s.TestRMSE.SE[last])
-	}
-	tw.Flush()
-	newChem := active.NewChemistryMeans(traces)
-	fmt.Fprintf(env.Stdout, "pairs chosen with a drug measured in at most %d pairs before the round (all rounds, mean over seeds):", active.RareDrugPairs)
-	for _, name := range rep.Order {
-		fmt.Fprintf(env.Stdout, " %s %.1f;", name, newChem[name])
-	}
-	fmt.Fprintln(env.Stdout)
 }
