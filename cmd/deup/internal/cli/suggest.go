@@ -206,13 +206,8 @@ func suggestFromModel(env Env, a *suggestArgs) error {
 	if len(c.Pairs) == 0 {
 		return fmt.Errorf("every pair of the screen's drugs on %s is measured: nothing to suggest", place.CellLine)
 	}
-	if o.CalibratedSigma {
-		note := "one factor for every pair"
-		if o.Cal.Method != uq.MethodConformalNormalized {
-			note = "a factor per pair"
-		}
-		fmt.Fprintf(env.Stdout, "--calibrated-sigma: the acquisition reads the sigmas scaled by the %g%% calibration (%s; e.g. the first candidate's by %.4g); the file's sigma columns are the model's\n",
-			100*o.Coverage, note, c.AcqIn[0].SigmaTotal/c.Pred[0].SigmaTotal)
+	if err := c.WriteSigmaNote(env.Stdout, o); err != nil {
+		return err
 	}
 	rows, err := c.Pick(o)
 	if err != nil {
