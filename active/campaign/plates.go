@@ -3,7 +3,10 @@ package campaign
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/doseresp"
@@ -47,4 +50,32 @@ func PlateResults(scored []doseresp.Scored, name, score string, cfg active.Confi
 		return ""
 	}
 	return rs, block, nil
+}
+
+// PlateFile scores the plate readout path as deup data synergy does
+// (doseresp.ScoreFile, the response unit given by unit or, "", by the
+// column name), writes the scoring report to w and returns the results it
+// gives a campaign with cfg (PlateResults of the block score named score,
+// "" being the campaign's score name). A score or unit it cannot use is a
+// *SettingError.
+func PlateFile(w io.Writer, path, score, unit string, cfg active.Config) ([]active.Result, func(line int) string, error) {
+	if score == "" {
+		score = cfg.Score
+	}
+	if !slices.Contains(doseresp.Scores(), score) {
+		return nil, nil, &SettingError{Err: fmt.Errorf("the campaign's score is %q: say which block score it is with --plate-score %s",
+			cfg.Score, strings.Join(doseresp.Scores(), "|"))}
+	}
+	ropt, sopt, err := doseresp.ParseOptions(unit, "non", doseresp.Columns{}, false)
+	if err != nil {
+		return nil, nil, &SettingError{Err: err}
+	}
+	scored, rep, err := doseresp.ScoreFile(path, ropt, sopt)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := rep.WriteText(w); err != nil {
+		return nil, nil, err
+	}
+	return PlateResults(scored, path, score, cfg)
 }

@@ -11,13 +11,19 @@ import (
 
 // SettingError is a campaign setting the screen refuses (a score or cell
 // line it does not have); Setting names it as deup's flags spell it
-// ("--score", "--cell-line", "--cell-lines").
+// ("--score", "--cell-line", "--cell-lines"), or is "" where the message
+// names the settings itself.
 type SettingError struct {
 	Setting string
 	Err     error
 }
 
-func (e *SettingError) Error() string { return e.Setting + ": " + e.Err.Error() }
+func (e *SettingError) Error() string {
+	if e.Setting == "" {
+		return e.Err.Error()
+	}
+	return e.Setting + ": " + e.Err.Error()
+}
 
 func (e *SettingError) Unwrap() error { return e.Err }
 

@@ -63,17 +63,23 @@ func campaignTable(env Env, cmd, dir, score, cellLine, cellLines string) (*campa
 		}
 	}
 	t, err := campaign.Select(sc, score, cellLine, cellLines)
-	var se *campaign.SettingError
-	if errors.As(err, &se) {
-		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
-	}
 	if err != nil {
-		return nil, err
+		return nil, usageIfSetting(err)
 	}
 	if t.Skipped > 0 {
 		fmt.Fprintf(env.Stderr, "deup campaign %s: %d pairs without a %s score left out\n", cmd, t.Skipped, sc.ScoreNames[t.Score])
 	}
 	return t, nil
+}
+
+// usageIfSetting marks a campaign setting a screen or campaign refuses
+// (*campaign.SettingError) as a usage error.
+func usageIfSetting(err error) error {
+	var se *campaign.SettingError
+	if errors.As(err, &se) {
+		return fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	return err
 }
 
 // campaignLineFlags defines --cell-line, and --cell-lines and --per-line
@@ -88,7 +94,6 @@ func campaignLineFlags(fs *flag.FlagSet) (cellLine, cellLines *string, perLine *
 //go:embed help/campaignInit.txt
 var campaignInitDesc string
 
-// campaignInitFlags are deup campaign init's flags, parsed and checked.
 type campaignInitFlags struct {
 	dir, screenDir, cellLine, cellLines, score, candidates, fromModel string
 	initN                                                             int
@@ -330,12 +335,12 @@ func runCampaignImport(ctx context.Context, env Env, args []string) error {
 	var rs []active.Result
 	var where func(int) string
 	if *plates {
-		rs, where, err = plateResults(env, pos[1], *plateScore, *plateUnit, c.Config)
+		rs, where, err = campaign.PlateFile(env.Stdout, pos[1], *plateScore, *plateUnit, c.Config)
 	} else {
 		rs, err = campaign.ReadResults(pos[1], c.Config)
 	}
 	if err != nil {
-		return err
+		return usageIfSetting(err)
 	}
 	if err := campaign.Record(c, rs, pos[1], where); err != nil {
 		return err
@@ -381,7 +386,6 @@ func runCampaignReport(ctx context.Context, env Env, args []string) error {
 //go:embed help/campaignSimulate.txt
 var campaignSimulateDesc string
 
-// simulateFlags are deup campaign simulate's flags, parsed and checked.
 type simulateFlags struct {
 	screenDir, cellLine, cellLines, score, out string
 	cfg                                        active.SimConfig // the settings the flags give

@@ -21,7 +21,6 @@ func suggestCommand() *Command {
 //go:embed help/suggest.txt
 var suggestDesc string
 
-// suggestArgs are deup suggest's flags, checked.
 type suggestArgs struct {
 	campaign, model, screen, cellLine, score, acq, out string
 	batch, perDrug, perLine                            int
@@ -116,27 +115,12 @@ func suggestFromCampaign(ctx context.Context, env Env, dir string, batch int, ac
 		return err
 	}
 	defer l.Close()
-	rd := c.Open()
-	if rd == nil {
-		s, _, err := campaignScreens().Parts(c)
-		if err != nil {
-			return err
-		}
-		acq, err := c.AcquisitionWith(acqName, explore)
-		if err != nil {
-			return fmt.Errorf("%w: %v", ErrUsage, err)
-		}
-		if batch == 0 {
-			batch = c.Config.Batch
-		}
-		prop, err := c.ProposeWith(ctx, s, acq, batch)
-		if err != nil {
-			return err
-		}
-		rd = prop.Round
+	rd, proposed, err := campaignScreens().Propose(ctx, c, batch, acqName, explore)
+	if err != nil {
+		return usageIfSetting(err)
+	}
+	if proposed {
 		fmt.Fprintf(env.Stdout, "round %d proposed by %s and recorded in the ledger\n", rd.Index, rd.ModelVersion)
-	} else if batch != 0 || acqName != "" || explore >= 0 {
-		return fmt.Errorf("%w: round %d is already proposed (%d suggestions); export it without --batch/--acquisition/--explore, or import its results first", ErrUsage, rd.Index, len(rd.Suggestions))
 	}
 	rows := campaign.Suggestions(c, rd)
 	if err := suggest.WriteFile(out, rows); err != nil {
@@ -146,7 +130,6 @@ func suggestFromCampaign(ctx context.Context, env Env, dir string, batch int, ac
 	return nil
 }
 
-// intervalOptions are suggest's interval flags.
 type intervalOptions struct {
 	coverage        float64
 	explicit        bool // --coverage given: a model without calibration is an error

@@ -25,7 +25,6 @@ func tuiCommand() *Command {
 //go:embed help/tui.txt
 var tuiDesc string
 
-// tuiInputs are deup tui's flags, parsed and checked.
 type tuiInputs struct {
 	screenDir, drugsPath, modelPath, predPath, cellLine, export, campaignDir string
 	kappa, coverage                                                          float64
