@@ -14,7 +14,6 @@ import (
 	"github.com/deup-screening/deup/active/campaign"
 	"github.com/deup-screening/deup/active/ledger"
 	"github.com/deup-screening/deup/active/simreport"
-	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/internal/progress"
@@ -39,10 +38,8 @@ func campaignCommand() *Command {
 // screen (openScreen), "" being the synthetic default.
 func campaignScreens() campaign.Screens {
 	open := func(dir string) (*drugcomb.Screen, error) {
-		if dir == "" {
-			return data.Synth(data.DefaultSynth(synthSeed))
-		}
-		return openScreen(dir)
+		sc, _, err := loadScreen(dir)
+		return sc, err
 	}
 	return campaign.Screens{Open: open, Label: screenLabel}
 }

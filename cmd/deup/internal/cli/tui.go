@@ -10,7 +10,6 @@ import (
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/active/campaign"
-	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/model/trained"
@@ -147,10 +146,8 @@ func loadTUIScreen(env Env, in *tuiInputs) (*drugcomb.Screen, error) {
 		if in.cellLine == "" && len(in.tm.Meta.Screen.CellLines) < 2 && drugcomb.IndexName(sc.CellLines, in.tm.Meta.Screen.CellLine) >= 0 {
 			in.cellLine = sc.CellLines[drugcomb.IndexName(sc.CellLines, in.tm.Meta.Screen.CellLine)]
 		}
-	case in.screenDir == "":
-		sc, err = data.Synth(data.DefaultSynth(synthSeed))
 	default:
-		sc, err = openScreen(in.screenDir)
+		sc, _, err = loadScreen(in.screenDir)
 	}
 	if err != nil {
 		return nil, err
