@@ -3,6 +3,7 @@ package predict
 import (
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/digest"
@@ -99,5 +100,23 @@ func Calibration(tm *trained.Model, path string, coverage float64) (*uq.Calibrat
 	if need := uq.MinCalibration(1 - coverage); cal.N < need {
 		return nil, fmt.Errorf("--coverage %v: %s was calibrated on %d pairs, and a %g%% conformal interval needs at least %d: retrain it with a larger deup train --calibration fraction (%d pairs or more held out), or ask a lower --coverage", coverage, path, cal.N, 100*coverage, need, need)
 	}
+	return cal, nil
+}
+
+// Intervals returns the calibration that gives suggestions and the TUI
+// their intervals at coverage, and writes a line to w saying which it is.
+// A model without calibration gives none (nil, with a note on how to get
+// one) unless asked is set (--coverage or --calibrated-sigma given); then,
+// as any calibration unfit for coverage, it is Calibration's error.
+func Intervals(w io.Writer, tm *trained.Model, path string, coverage float64, asked bool) (*uq.Calibrator, error) {
+	if (tm.Meta == nil || tm.Meta.Calibration == nil) && !asked {
+		fmt.Fprintf(w, "no intervals: %s holds no calibration (retrain it with deup train --calibration 0.1 for lower/upper)\n", path)
+		return nil, nil
+	}
+	cal, err := Calibration(tm, path, coverage)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(w, "intervals: lower and upper at %g%% coverage, %s held out of training\n", 100*coverage, cal)
 	return cal, nil
 }

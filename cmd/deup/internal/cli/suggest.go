@@ -4,14 +4,12 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"io"
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/active/campaign"
 	"github.com/deup-screening/deup/model/trained"
 	"github.com/deup-screening/deup/predict"
 	"github.com/deup-screening/deup/suggest"
-	"github.com/deup-screening/deup/uq"
 )
 
 func suggestCommand() *Command {
@@ -26,7 +24,8 @@ type suggestArgs struct {
 	batch, perDrug, perLine                            int
 	seed                                               uint64
 	explore                                            float64 // < 0 with --campaign: the campaign's
-	iv                                                 intervalOptions
+	coverage                                           float64
+	coverageSet, calibratedSigma                       bool
 }
 
 func parseSuggest(env Env, args []string) (*suggestArgs, error) {
@@ -42,8 +41,8 @@ func parseSuggest(env Env, args []string) (*suggestArgs, error) {
 	perDrug := maxPerDrugFlag(fs)
 	fs.IntVar(&a.perLine, "per-line", 0, "with a model trained on a panel: at most N suggestions on any one cell line (0: no cap); the batch spans every line the model knows unless --cell-line names one")
 	seed := seedFlag(fs, "with --model: seed of thompson and random draws")
-	fs.Float64Var(&a.iv.coverage, "coverage", 0.9, "with --model: coverage of the lower/upper interval, in (0, 1), when the model has a calibration")
-	fs.BoolVar(&a.iv.calibratedSigma, "calibrated-sigma", false, "with --model: the acquisition reads sigma scaled by the calibration (see above)")
+	fs.Float64Var(&a.coverage, "coverage", 0.9, "with --model: coverage of the lower/upper interval, in (0, 1), when the model has a calibration")
+	fs.BoolVar(&a.calibratedSigma, "calibrated-sigma", false, "with --model: the acquisition reads sigma scaled by the calibration (see above)")
 	explore := exploreFlag(fs)
 	fs.StringVar(&a.out, "out", "", "output file: .csv, .parquet or .json")
 	if _, err := parseWant(fs, args, 0, 0); err != nil {
@@ -66,10 +65,10 @@ func parseSuggest(env Env, args []string) (*suggestArgs, error) {
 	if err := checkExploreFlag(*explore); err != nil {
 		return nil, err
 	}
-	a.seed, a.explore, a.iv.explicit = *seed, *explore, isSet(fs, "coverage")
+	a.seed, a.explore, a.coverageSet = *seed, *explore, isSet(fs, "coverage")
 	if a.campaign != "" {
 		switch {
-		case a.iv.explicit || a.iv.calibratedSigma:
+		case a.coverageSet || a.calibratedSigma:
 			return nil, fmt.Errorf("%w: --coverage and --calibrated-sigma go with --model (a campaign's suggestions have no calibration)", ErrUsage)
 		case perDrug.set:
 			return nil, fmt.Errorf("%w: --max-per-drug is set when a campaign starts (deup campaign init --max-per-drug)", ErrUsage)
@@ -86,7 +85,7 @@ func parseSuggest(env Env, args []string) (*suggestArgs, error) {
 	if a.acq == "" {
 		a.acq = "ucb"
 	}
-	if err := checkCoverage(a.iv.coverage); err != nil {
+	if err := checkCoverage(a.coverage); err != nil {
 		return nil, err
 	}
 	if a.perLine < 0 {
@@ -130,30 +129,8 @@ func suggestFromCampaign(ctx context.Context, env Env, dir string, batch int, ac
 	return nil
 }
 
-type intervalOptions struct {
-	coverage        float64
-	explicit        bool // --coverage given: a model without calibration is an error
-	calibratedSigma bool
-}
-
-// suggestCalibration returns the calibration suggest uses for model tm (nil
-// for none, with a note on stdout), or an error when an interval or the
-// calibrated sigma was asked of a model that cannot give it.
-func suggestCalibration(w io.Writer, path string, tm *trained.Model, iv intervalOptions) (*uq.Calibrator, error) {
-	if (tm.Meta == nil || tm.Meta.Calibration == nil) && !iv.explicit && !iv.calibratedSigma {
-		fmt.Fprintf(w, "no intervals: %s holds no calibration (retrain it with deup train --calibration 0.1 for lower/upper)\n", path)
-		return nil, nil
-	}
-	cal, err := predict.Calibration(tm, path, iv.coverage)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
-	}
-	fmt.Fprintf(w, "intervals: lower and upper at %g%% coverage, %s held out of training\n", 100*iv.coverage, cal)
-	return cal, nil
-}
-
 func suggestFromModel(env Env, a *suggestArgs) error {
-	o := suggest.Options{Batch: a.batch, PerDrug: a.perDrug, PerLine: a.perLine, Seed: a.seed, Coverage: a.iv.coverage, CalibratedSigma: a.iv.calibratedSigma}
+	o := suggest.Options{Batch: a.batch, PerDrug: a.perDrug, PerLine: a.perLine, Seed: a.seed, Coverage: a.coverage, CalibratedSigma: a.calibratedSigma}
 	var err error
 	if o.Acquisition, err = active.ParseAcquisition(a.acq); err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
@@ -163,8 +140,8 @@ func suggestFromModel(env Env, a *suggestArgs) error {
 	if err != nil {
 		return err
 	}
-	if o.Cal, err = suggestCalibration(env.Stdout, a.model, tm, a.iv); err != nil {
-		return err
+	if o.Cal, err = predict.Intervals(env.Stdout, tm, a.model, a.coverage, a.coverageSet || a.calibratedSigma); err != nil {
+		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
 	sc, sigDir, err := modelScreen(env, "suggest", a.model, tm, a.screen)
 	if err != nil {

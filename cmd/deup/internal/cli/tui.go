@@ -13,6 +13,7 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/model/trained"
+	"github.com/deup-screening/deup/predict"
 	"github.com/deup-screening/deup/tui"
 	"github.com/deup-screening/deup/tui/pairs"
 )
@@ -98,9 +99,9 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	}
 	opts := tui.Options{Context: ctx, Debounce: 120 * time.Millisecond, ExportPath: in.export}
 	if in.tm != nil {
-		cal, err := suggestCalibration(env.Stderr, in.modelPath, in.tm, intervalOptions{coverage: in.coverage, explicit: in.coverageSet})
+		cal, err := predict.Intervals(env.Stderr, in.tm, in.modelPath, in.coverage, in.coverageSet)
 		if err != nil {
-			return err
+			return fmt.Errorf("%w: %v", ErrUsage, err)
 		}
 		if cal != nil {
 			opts.Interval = &tui.Interval{Coverage: in.coverage, Calibration: *cal}
