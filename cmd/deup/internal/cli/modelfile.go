@@ -131,7 +131,9 @@ func modelFeatures(env Env, cmd, consequence string, tm *trained.Model, drugs []
 	if err != nil {
 		return nil, nil, err
 	}
-	reportStructures(env, "deup "+cmd, consequence, rep, len(drugs))
+	if err := rep.WriteLeftOut(env.Stderr, "deup "+cmd, consequence, len(drugs)); err != nil {
+		return nil, nil, err
+	}
 	if len(kept) < 2 {
 		return nil, nil, fmt.Errorf("deup %s: %d of %d drugs have usable features: no pair to score (check the SMILES column of the drugs, and the signatures for an fp+sig model)", cmd, len(kept), len(drugs))
 	}
