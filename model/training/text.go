@@ -3,7 +3,9 @@ package training
 import (
 	"fmt"
 	"io"
+	"time"
 
+	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/uq"
 )
 
@@ -41,13 +43,18 @@ func (h Holdout) WriteText(w io.Writer, split string, calFrac float64, seed uint
 	return p.err
 }
 
-// WriteText writes the report of a fit with holdout h in deup train's
-// words: the validation (or out-of-sample) RMSE against the trivial
-// references, the test scores under a benchmark split, aleatoric (the
-// method's model.Method.AleatoricNote), the calibration stored and its
-// test coverage.
-func (r *Report) WriteText(w io.Writer, h Holdout, aleatoric string) error {
+// WriteText writes the report of m's fit with holdout h in deup train's
+// words: the epochs and time, DEUP's sigma features sf, the validation (or
+// out-of-sample) RMSE against the trivial references, the test scores
+// under a benchmark split, the method's aleatoric note, the calibration
+// stored and its test coverage.
+func (r *Report) WriteText(w io.Writer, m model.Method, h Holdout, sf model.SigmaFeatures) error {
 	p := &printer{w: w}
+	p.printf("trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n",
+		m.Name(), r.Epochs, r.LastEpoch, r.BestEpoch, r.FitTime.Round(time.Millisecond), r.FitTime.Seconds()/float64(max(r.Epochs, 1)), model.BLAS())
+	if m.Name() == DEUP && sf != (model.SigmaFeatures{}) {
+		p.printf("sigma features: %s, relative to the %d in-sample pairs (docs/sigma-features.md)\n", sf, len(h.Split.Train))
+	}
 	part := "out-of-sample"
 	if h.Benchmark() {
 		part = "validation"
@@ -60,7 +67,7 @@ func (r *Report) WriteText(w io.Writer, h Holdout, aleatoric string) error {
 	} else {
 		p.printf("note: the out-of-sample pairs chose the stopping epoch, so this RMSE is slightly optimistic; --split 40/30/30 gives an unseen test score\n")
 	}
-	p.printf("%s\n", aleatoric)
+	p.printf("%s\n", m.AleatoricNote())
 	if cal := r.Calibration; cal != nil {
 		lo, hi, _ := cal.Interval(0, 1, 0.9)
 		unit := " sigma_total" // a conformal interval's half-width is in the score's units

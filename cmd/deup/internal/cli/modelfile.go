@@ -84,16 +84,9 @@ func modelScreen(env Env, cmd, path string, tm *trained.Model, screenDir string)
 		return nil, "", err
 	}
 	if tm.Meta.PairsChanged(sc) {
-		fmt.Fprintf(env.Stderr, "deup %s: note: the pairs of %s (%s, %s) changed since %s was trained on them; scoring with the model as trained\n", cmd, screenName(id), id.CellLine, id.Score, path)
+		fmt.Fprintf(env.Stderr, "deup %s: note: the pairs of %s (%s, %s) changed since %s was trained on them; scoring with the model as trained\n", cmd, id, id.CellLine, id.Score, path)
 	}
 	return sc, id.Dir, nil
-}
-
-func screenName(id trained.Screen) string {
-	if id.Synthetic() {
-		return fmt.Sprintf("the synthetic default screen (seed %d)", id.SynthSeed)
-	}
-	return id.Dir
 }
 
 // modelSignatures returns the L1000 signatures an fp+sig model needs for

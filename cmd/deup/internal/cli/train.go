@@ -149,12 +149,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fitTime := rep.FitTime
-	fmt.Fprintf(env.Stdout, "trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n", m.Name(), rep.Epochs, rep.LastEpoch, rep.BestEpoch, fitTime.Round(time.Millisecond), fitTime.Seconds()/float64(max(rep.Epochs, 1)), model.BLAS())
-	if sf := t.mc.Model.SigmaFeatures; t.method == "deup" && sf != (model.SigmaFeatures{}) {
-		fmt.Fprintf(env.Stdout, "sigma features: %s, relative to the %d in-sample pairs (docs/sigma-features.md)\n", sf, len(h.Split.Train))
-	}
-	if err := rep.WriteText(env.Stdout, h, m.AleatoricNote()); err != nil {
+	if err := rep.WriteText(env.Stdout, m, h, t.mc.Model.SigmaFeatures); err != nil {
 		return err
 	}
 	meta, err := trained.NewMeta(sc, t.screenDir, synthSeed, si, t.method, sig)
