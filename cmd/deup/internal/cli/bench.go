@@ -24,7 +24,6 @@ func benchCommand() *Command {
 //go:embed help/bench.txt
 var benchDesc string
 
-// benchFlags are deup bench's flags, parsed and checked.
 type benchFlags struct {
 	screenDir, feat, splitBy, out, cellLine, cellLines, reference, score, cpuProfile string
 	cellFeatures                                                                     string

@@ -31,8 +31,6 @@ var trainDesc string
 // is not given.
 const synthSeed = 1
 
-// trainFlags are deup train's flags, parsed and checked, with the
-// untrained method they name.
 type trainFlags struct {
 	screenDir, split, feat, method, cellLine, cellLines, score, out string
 	cellFeatures                                                    string
