@@ -111,11 +111,7 @@ func runDataImport(ctx context.Context, env Env, args []string) error {
 		if err != nil {
 			w = env.Stderr
 		}
-		write := rep.WriteText
-		if a.asJSON {
-			write = rep.WriteJSON
-		}
-		if werr := write(w); werr != nil {
+		if werr := rep.Write(w, a.asJSON); werr != nil {
 			return werr
 		}
 	}
