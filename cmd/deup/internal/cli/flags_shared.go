@@ -128,10 +128,7 @@ func isSet(fs *flag.FlagSet, name string) bool {
 
 // checkCoverage checks a --coverage value.
 func checkCoverage(c float64) error {
-	if !(c > 0 && c < 1) {
-		return fmt.Errorf("%w: --coverage %v: want a probability in (0, 1), e.g. 0.9 for a 90%% interval", ErrUsage, c)
-	}
-	return nil
+	return checkRules(rule(c > 0 && c < 1, "--coverage %v: want a probability in (0, 1), e.g. 0.9 for a 90%% interval", c))
 }
 
 // exploreFlag is the --explore flag of suggest and campaign init/simulate:
