@@ -159,6 +159,19 @@ type Event struct {
 	Train       model.Progress
 }
 
+// Detail says where the run is for a progress bar: the method and seed,
+// and the epoch of the network in training (its member in an ensemble)
+// with its validation RMSE, or "done" when the training finished.
+func (e Event) Detail() string {
+	if e.Train.Done {
+		return fmt.Sprintf("%s seed %d done", e.Method, e.Seed)
+	}
+	if e.Train.Members > 1 {
+		return fmt.Sprintf("%s seed %d member %d/%d epoch %d/%d val-rmse %.3g", e.Method, e.Seed, e.Train.Member+1, e.Train.Members, e.Train.Epoch, e.Train.MaxEpochs, e.Train.ValRMSE)
+	}
+	return fmt.Sprintf("%s seed %d epoch %d/%d val-rmse %.3g", e.Method, e.Seed, e.Train.Epoch, e.Train.MaxEpochs, e.Train.ValRMSE)
+}
+
 // PairPrediction is one test pair's prediction by one method under one seed.
 type PairPrediction struct {
 	Seed   uint64

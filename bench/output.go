@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
+	"github.com/deup-screening/deup/internal/atomicfile"
 	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/internal/tabular"
 	"github.com/deup-screening/deup/uq"
@@ -191,6 +194,57 @@ var tableMetrics = []struct {
 }{
 	{"corr", 2}, {"upper_bound", 2}, {"ratio", 2}, {"loglik", 2}, {"coverage", 1}, {"ci_width", 1},
 	{"spearman", 2}, {"rmse", 1}, {"pearson_mu", 2}, {"crps", 1}, {"miscal_area", 3}, {"sharpness", 1},
+}
+
+// SaveJSON writes results.json into dir (created if needed) and returns
+// its path.
+func (r *Result) SaveJSON(dir string) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	p := filepath.Join(dir, "results.json")
+	return p, atomicfile.WriteNamed(p, r.WriteJSON)
+}
+
+// Save writes the outputs of a run into dir: results.json,
+// predictions.parquet (drugIDs names each pair's drugs) and, with figs,
+// the figures (WriteFigures); it returns the paths written.
+func (r *Result) Save(dir string, drugIDs func(pair int) (string, string), figs bool) ([]string, error) {
+	jsonPath, err := r.SaveJSON(dir)
+	if err != nil {
+		return nil, err
+	}
+	predPath := filepath.Join(dir, "predictions.parquet")
+	if err := atomicfile.WriteNamed(predPath, func(w io.Writer) error {
+		return r.WritePredictions(w, drugIDs, memory.DefaultAllocator)
+	}); err != nil {
+		return nil, err
+	}
+	written := []string{jsonPath, predPath}
+	if figs {
+		f, err := r.WriteFigures(dir)
+		if err != nil {
+			return nil, err
+		}
+		written = append(written, f...)
+	}
+	return written, nil
+}
+
+// WriteNotes writes, under the tables, each row's aleatoric note and how
+// many of its test predictions were scored at the sigma floor
+// (SigmaFloor), one line each, indented.
+func (r *Result) WriteNotes(w io.Writer) error {
+	var b strings.Builder
+	for i := range r.Rows {
+		row := &r.Rows[i]
+		fmt.Fprintf(&b, "  %s: %s\n", row.Method, row.Note)
+		if n := row.FlooredTotal(); n > 0 {
+			fmt.Fprintf(&b, "  %s: %d test predictions had sigma below %g × sd(y) and were scored at that floor\n", row.Method, n, SigmaFloor)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // WriteMarkdown writes the table: one row per method, one column per

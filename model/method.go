@@ -2,7 +2,9 @@ package model
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"math"
 	"time"
 
 	"github.com/deup-screening/deup/drugcomb"
@@ -32,6 +34,15 @@ type Progress struct {
 	BestEpoch int
 	Elapsed   time.Duration
 	Done      bool
+}
+
+// Detail is the epoch's losses, validation RMSE and best epoch, as a
+// progress bar shows them (DEUP's out-of-sample loss when it has one).
+func (p Progress) Detail() string {
+	if math.IsNaN(p.OutLoss) {
+		return fmt.Sprintf("loss %.3f val-rmse %.3g best %d", p.TrainLoss, p.ValRMSE, p.BestEpoch)
+	}
+	return fmt.Sprintf("loss %.3f out %.3f val-rmse %.3g best %d", p.TrainLoss, p.OutLoss, p.ValRMSE, p.BestEpoch)
 }
 
 // Method is the interface DEUP and the baselines share. The benchmark, the

@@ -2,6 +2,7 @@ package rusage
 
 import (
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -26,5 +27,13 @@ func TestSelf(t *testing.T) {
 	}
 	if rss < 32<<20 {
 		t.Errorf("peak RSS %d bytes, want at least the 32 MiB just written", rss)
+	}
+}
+
+func TestNote(t *testing.T) {
+	_, _, ok := Self()
+	got := Note()
+	if ok != strings.HasPrefix(got, ", CPU time ") || ok != strings.HasSuffix(got, " MB") || !ok && got != "" {
+		t.Errorf("Note() = %q with Self ok %v; want \", CPU time … s, peak resident memory … MB\" exactly when ok", got, ok)
 	}
 }

@@ -84,6 +84,15 @@ type Screen struct {
 // Synthetic reports whether the model was trained on the synthetic default.
 func (s Screen) Synthetic() bool { return s.Dir == "" }
 
+// String names the screen in a sentence: its directory, or "the synthetic
+// default screen (seed N)".
+func (s Screen) String() string {
+	if s.Synthetic() {
+		return fmt.Sprintf("the synthetic default screen (seed %d)", s.SynthSeed)
+	}
+	return s.Dir
+}
+
 // Drug is one drug a model was trained with.
 type Drug struct {
 	ID         string `json:"id"`

@@ -4,18 +4,14 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
 	"strings"
 
-	"github.com/apache/arrow/go/v15/arrow/memory"
-
 	"github.com/deup-screening/deup/bench"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
-	"github.com/deup-screening/deup/internal/atomicfile"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/internal/rusage"
 	"github.com/deup-screening/deup/model"
@@ -28,7 +24,6 @@ func benchCommand() *Command {
 //go:embed help/bench.txt
 var benchDesc string
 
-// benchFlags are deup bench's flags, parsed and checked.
 type benchFlags struct {
 	screenDir, feat, splitBy, out, cellLine, cellLines, reference, score, cpuProfile string
 	cellFeatures                                                                     string
@@ -133,7 +128,7 @@ func runBench(ctx context.Context, env Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s, features %s: %d drugs, %d pairs; %d seeds × %d methods; split by %s (BLAS %s)\n",
 		name, strings.Join(sc.CellLines, ", "), sc.ScoreNames[si], b.feat, len(sc.Drugs), len(d.Pairs), b.seeds, len(b.cfg.Methods), b.splitBy, model.BLAS())
 	bar := progress.New(env.Stderr, "bench", b.cfg.Trainings(len(sc.CellLines)))
-	res, err := bench.Run(ctx, d, sc.Truth, b.cfg, benchProgress(bar))
+	res, err := bench.Run(ctx, d, sc.Truth, b.cfg, func(e bench.Event) { bar.Set(e.Done, e.Detail()) })
 	bar.Finish()
 	if err != nil {
 		return err
@@ -142,18 +137,15 @@ func runBench(ctx context.Context, env Env, args []string) error {
 	if err := res.WriteMarkdown(env.Stdout); err != nil {
 		return err
 	}
-	for _, row := range res.Rows {
-		fmt.Fprintf(env.Stdout, "  %s: %s\n", row.Method, row.Note)
-		if n := row.FlooredTotal(); n > 0 {
-			fmt.Fprintf(env.Stdout, "  %s: %d test predictions had sigma below %g × sd(y) and were scored at that floor\n", row.Method, n, bench.SigmaFloor)
-		}
+	if err := res.WriteNotes(env.Stdout); err != nil {
+		return err
 	}
-	written, err := writeBench(res, sc, b.out, !b.noFigs)
+	written, err := res.Save(b.out, func(i int) (string, string) { return sc.Drugs[sc.Pairs[i].A].ID, sc.Drugs[sc.Pairs[i].B].ID }, !b.noFigs)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s\n", strings.Join(written, ", "))
-	fmt.Fprintf(env.Stdout, "total wall time %.1f s (training and scoring %.1f s)%s\n", env.since(start).Seconds(), res.WallSeconds, usageNote())
+	fmt.Fprintf(env.Stdout, "total wall time %.1f s (training and scoring %.1f s)%s\n", env.since(start).Seconds(), res.WallSeconds, rusage.Note())
 	return nil
 }
 
@@ -232,46 +224,6 @@ func benchCellLines(sc *drugcomb.Screen, b *benchFlags) (*drugcomb.Screen, error
 	return nil, fmt.Errorf("%w: --split-by %q: want pairs, drugs or cell-lines", ErrUsage, b.splitBy)
 }
 
-// benchProgress reports bench.Run's events on bar.
-func benchProgress(bar *progress.Bar) func(bench.Event) {
-	return func(e bench.Event) {
-		if e.Train.Done {
-			bar.Set(e.Done, fmt.Sprintf("%s seed %d done", e.Method, e.Seed))
-			return
-		}
-		detail := fmt.Sprintf("%s seed %d epoch %d/%d val-rmse %.3g", e.Method, e.Seed, e.Train.Epoch, e.Train.MaxEpochs, e.Train.ValRMSE)
-		if e.Train.Members > 1 {
-			detail = fmt.Sprintf("%s seed %d member %d/%d epoch %d/%d val-rmse %.3g", e.Method, e.Seed, e.Train.Member+1, e.Train.Members, e.Train.Epoch, e.Train.MaxEpochs, e.Train.ValRMSE)
-		}
-		bar.Set(e.Done, detail)
-	}
-}
-
-// writeBench writes results.json, predictions.parquet and, with figs, the
-// figures of res into out, and returns the paths written.
-func writeBench(res *bench.Result, sc *drugcomb.Screen, out string, figs bool) ([]string, error) {
-	jsonPath := filepath.Join(out, "results.json")
-	if err := atomicfile.WriteNamed(jsonPath, func(w io.Writer) error { return res.WriteJSON(w) }); err != nil {
-		return nil, err
-	}
-	predPath := filepath.Join(out, "predictions.parquet")
-	ids := func(i int) (string, string) { return sc.Drugs[sc.Pairs[i].A].ID, sc.Drugs[sc.Pairs[i].B].ID }
-	if err := atomicfile.WriteNamed(predPath, func(w io.Writer) error {
-		return res.WritePredictions(w, ids, memory.DefaultAllocator)
-	}); err != nil {
-		return nil, err
-	}
-	written := []string{jsonPath, predPath}
-	if figs {
-		f, err := res.WriteFigures(out)
-		if err != nil {
-			return nil, err
-		}
-		written = append(written, f...)
-	}
-	return written, nil
-}
-
 // benchNoShots runs the benchmark of a split by cell lines without shots
 // (K = 0) on the test pairs that the run with k shots scores (the shots
 // are in neither), prints its tables and writes its results.json into dir.
@@ -285,11 +237,8 @@ func benchNoShots(ctx context.Context, env Env, d *model.Dataset, sc *drugcomb.S
 	if err := res.WriteMarkdown(env.Stdout); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	p := filepath.Join(dir, "results.json")
-	if err := atomicfile.WriteNamed(p, func(w io.Writer) error { return res.WriteJSON(w) }); err != nil {
+	p, err := res.SaveJSON(dir)
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s\n", p)
@@ -308,14 +257,4 @@ func startCPUProfile(path string) (stop func(), err error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
-}
-
-// usageNote is ", CPU time … s, peak resident memory … MB" for the process
-// so far, or "" where the system does not report it.
-func usageNote() string {
-	cpu, rss, ok := rusage.Self()
-	if !ok {
-		return ""
-	}
-	return fmt.Sprintf(", CPU time %.1f s, peak resident memory %d MB", cpu.Seconds(), rss>>20)
 }

@@ -84,16 +84,9 @@ func modelScreen(env Env, cmd, path string, tm *trained.Model, screenDir string)
 		return nil, "", err
 	}
 	if tm.Meta.PairsChanged(sc) {
-		fmt.Fprintf(env.Stderr, "deup %s: note: the pairs of %s (%s, %s) changed since %s was trained on them; scoring with the model as trained\n", cmd, screenName(id), id.CellLine, id.Score, path)
+		fmt.Fprintf(env.Stderr, "deup %s: note: the pairs of %s (%s, %s) changed since %s was trained on them; scoring with the model as trained\n", cmd, id, id.CellLine, id.Score, path)
 	}
 	return sc, id.Dir, nil
-}
-
-func screenName(id trained.Screen) string {
-	if id.Synthetic() {
-		return fmt.Sprintf("the synthetic default screen (seed %d)", id.SynthSeed)
-	}
-	return id.Dir
 }
 
 // modelSignatures returns the L1000 signatures an fp+sig model needs for
@@ -131,7 +124,9 @@ func modelFeatures(env Env, cmd, consequence string, tm *trained.Model, drugs []
 	if err != nil {
 		return nil, nil, err
 	}
-	reportStructures(env, "deup "+cmd, consequence, rep, len(drugs))
+	if err := rep.WriteLeftOut(env.Stderr, "deup "+cmd, consequence, len(drugs)); err != nil {
+		return nil, nil, err
+	}
 	if len(kept) < 2 {
 		return nil, nil, fmt.Errorf("deup %s: %d of %d drugs have usable features: no pair to score (check the SMILES column of the drugs, and the signatures for an fp+sig model)", cmd, len(kept), len(drugs))
 	}

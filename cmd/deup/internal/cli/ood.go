@@ -10,6 +10,7 @@ import (
 	"github.com/deup-screening/deup/bench"
 	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/internal/progress"
+	"github.com/deup-screening/deup/internal/rusage"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/ood/drugs"
 )
@@ -120,6 +121,6 @@ func runOOD(ctx context.Context, env Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "time: %s\n", rep.Timing(results))
 	fmt.Fprintf(env.Stdout, "wrote %s\n", strings.Join(written, ", "))
-	fmt.Fprintf(env.Stdout, "total wall time %.1f s%s\n", rep.WallSeconds, usageNote())
+	fmt.Fprintf(env.Stdout, "total wall time %.1f s%s\n", rep.WallSeconds, rusage.Note())
 	return nil
 }

@@ -154,7 +154,7 @@ func predictDrugs(env Env, a *predictArgs, tm *trained.Model) ([]drugcomb.Drug, 
 		return nil, "", errNoMeta(a.model, "--screen DIR or --drugs FILE")
 	}
 	drugs := tm.Meta.ScreenDrugs()
-	fmt.Fprintf(env.Stderr, "deup predict: the %d drugs %s was trained on (%s, %s); --screen or --drugs scores others\n", len(drugs), a.model, screenName(tm.Meta.Screen), tm.Meta.Screen.CellLine)
+	fmt.Fprintf(env.Stderr, "deup predict: the %d drugs %s was trained on (%s, %s); --screen or --drugs scores others\n", len(drugs), a.model, tm.Meta.Screen, tm.Meta.Screen.CellLine)
 	return drugs, "", nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -19,7 +18,6 @@ import (
 	"github.com/deup-screening/deup/model/due"
 	"github.com/deup-screening/deup/model/trained"
 	"github.com/deup-screening/deup/model/training"
-	"github.com/deup-screening/deup/uq"
 )
 
 func trainCommand() *Command {
@@ -33,8 +31,6 @@ var trainDesc string
 // is not given.
 const synthSeed = 1
 
-// trainFlags are deup train's flags, parsed and checked, with the
-// untrained method they name.
 type trainFlags struct {
 	screenDir, split, feat, method, cellLine, cellLines, score, out string
 	cellFeatures                                                    string
@@ -137,19 +133,23 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 		return calibrationFlagError(err)
 	}
 	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s: %d drugs, %d pairs\n", name, sc.CellLines[0], sc.ScoreNames[si], len(sc.Drugs), len(d.Pairs))
-	printHoldout(env, h, t.split, t.calFrac, t.seed)
-	bar := newTrainBar(env, "train "+t.method)
-	rep, err := training.Fit(ctx, m, d, h, training.FitOptions{Normalized: t.normalized, Progress: bar.progress, Now: env.now})
-	bar.finish()
+	if err := h.WriteText(env.Stdout, t.split, t.calFrac, t.seed); err != nil {
+		return err
+	}
+	bars := progress.NewNetworks(env.Stderr, "train "+t.method)
+	epoch := func(p model.Progress) {
+		if !p.Done {
+			bars.Epoch(p.Member, p.Members, p.Epoch, p.MaxEpochs, p.Detail())
+		}
+	}
+	rep, err := training.Fit(ctx, m, d, h, training.FitOptions{Normalized: t.normalized, Progress: epoch, Now: env.now})
+	bars.Finish()
 	if err != nil {
 		return err
 	}
-	fitTime := rep.FitTime
-	fmt.Fprintf(env.Stdout, "trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n", m.Name(), rep.Epochs, rep.LastEpoch, rep.BestEpoch, fitTime.Round(time.Millisecond), fitTime.Seconds()/float64(max(rep.Epochs, 1)), model.BLAS())
-	if sf := t.mc.Model.SigmaFeatures; t.method == "deup" && sf != (model.SigmaFeatures{}) {
-		fmt.Fprintf(env.Stdout, "sigma features: %s, relative to the %d in-sample pairs (docs/sigma-features.md)\n", sf, len(h.Split.Train))
+	if err := rep.WriteText(env.Stdout, m, h, t.mc.Model.SigmaFeatures); err != nil {
+		return err
 	}
-	printTrainReport(env, m, h, rep)
 	meta, err := trained.NewMeta(sc, t.screenDir, synthSeed, si, t.method, sig)
 	if err != nil {
 		return err
@@ -207,94 +207,6 @@ func calibrationFlagError(err error) error {
 		return fmt.Errorf("%w: --calibration %v holds out %d of %d pairs, fewer than the %d a 90%% conformal interval needs: raise the fraction, or give --calibration 0 for a model without intervals", ErrUsage, he.Frac, he.K, he.N, he.Need)
 	}
 	return fmt.Errorf("%w: --calibration %v leaves %d of %d pairs to train on: lower the fraction", ErrUsage, he.Frac, he.N-he.K, he.N)
-}
-
-// printHoldout says which pairs deup train holds out and how it splits the rest.
-func printHoldout(env Env, h training.Holdout, splitFlag string, calFrac float64, seed uint64) {
-	n := len(h.Cal) + len(h.Rest)
-	if len(h.Cal) > 0 {
-		fmt.Fprintf(env.Stdout, "calibration: %d of %d pairs (--calibration %v, seed %d) held out before the split, never seen by mu or sigma\n", len(h.Cal), n, calFrac, seed)
-	} else {
-		fmt.Fprintf(env.Stdout, "calibration: none (--calibration 0): the model gives no intervals (deup predict --coverage)\n")
-	}
-	if h.Benchmark() {
-		fmt.Fprintf(env.Stdout, "split %s (seed %d): train %d, validation %d (sigma path, early stopping), test %d (never seen in training)\n",
-			splitFlag, seed, len(h.Split.Train), len(h.Split.Val), len(h.Split.Test))
-	} else {
-		fmt.Fprintf(env.Stdout, "split %s (seed %d) of the other %d pairs: %d in-sample (mu fitted), %d out-of-sample (sigma path, early stopping)\n",
-			splitFlag, seed, len(h.Rest), len(h.Split.Train), len(h.Split.Val))
-	}
-}
-
-// printTrainReport prints a training.Report's errors, references and calibration.
-func printTrainReport(env Env, m model.Method, h training.Holdout, rep *training.Report) {
-	fmt.Fprintf(env.Stdout, "%s RMSE %.4g on %d pairs; trivial references: predicting the in-sample mean %.4g, %s\n",
-		map[bool]string{true: "validation", false: "out-of-sample"}[h.Benchmark()], rep.ValRMSE, len(h.Split.Val), rep.ValRefs.MeanRMSE, noiseText(rep.ValRefs))
-	if h.Benchmark() {
-		fmt.Fprintf(env.Stdout, "test RMSE %.4g on %d pairs (predicting the training mean: %.4g); corr(sigma_total, |residual|) on test %.3f\n",
-			rep.TestRMSE, len(h.Split.Test), rep.TestMeanRMSE, rep.TestCorr)
-	} else {
-		fmt.Fprintf(env.Stdout, "note: the out-of-sample pairs chose the stopping epoch, so this RMSE is slightly optimistic; --split 40/30/30 gives an unseen test score\n")
-	}
-	fmt.Fprintf(env.Stdout, "%s\n", m.AleatoricNote())
-	if cal := rep.Calibration; cal != nil {
-		lo, hi, _ := cal.Interval(0, 1, 0.9)
-		unit := " sigma_total"
-		if cal.Method == uq.MethodConformal {
-			unit = ""
-		}
-		fmt.Fprintf(env.Stdout, "calibration stored: %s; at 90%% coverage the interval is mu ± %.4g%s (deup predict --coverage 0.9)\n", cal, (hi-lo)/2, unit)
-	}
-	if im := rep.TestIntervals; im != nil {
-		fmt.Fprintf(env.Stdout, "test: the stored 90%% interval covers %.1f%% of the %d test pairs (mean width %.4g; worst sigma-quintile coverage %.1f%%)\n",
-			im.Coverage, im.N, im.Width, im.WorstQuintileCoverage)
-	}
-}
-
-// trainBar draws one progress bar per network trained (one per ensemble member).
-type trainBar struct {
-	env   Env
-	label string
-	bar   *progress.Bar
-	last  model.Progress
-}
-
-func newTrainBar(env Env, label string) *trainBar { return &trainBar{env: env, label: label} }
-
-func (b *trainBar) progress(p model.Progress) {
-	if p.Done {
-		return
-	}
-	if b.bar == nil || p.Member != b.last.Member {
-		b.finish()
-		label := b.label
-		if p.Members > 1 {
-			label += fmt.Sprintf(" member %d/%d", p.Member+1, p.Members)
-		}
-		b.bar = progress.New(b.env.Stderr, label, p.MaxEpochs)
-	}
-	b.last = p
-	detail := fmt.Sprintf("loss %.3f val-rmse %.3g best %d", p.TrainLoss, p.ValRMSE, p.BestEpoch)
-	if !math.IsNaN(p.OutLoss) {
-		detail = fmt.Sprintf("loss %.3f out %.3f val-rmse %.3g best %d", p.TrainLoss, p.OutLoss, p.ValRMSE, p.BestEpoch)
-	}
-	b.bar.Set(p.Epoch, detail)
-}
-
-// finish ends the current bar at the epochs run (early stopping ends before MaxEpochs).
-func (b *trainBar) finish() {
-	if b.bar != nil {
-		b.bar.SetTotal(b.last.Epoch)
-		b.bar.Finish()
-	}
-}
-
-// noiseText says the replicate noise reference.
-func noiseText(r training.Refs) string {
-	if r.ReplPairs == 0 {
-		return "replicate noise unknown (no pair measured twice)"
-	}
-	return fmt.Sprintf("replicate noise sd %.4g (%d pairs measured more than once)", r.NoiseSD, r.ReplPairs)
 }
 
 // loadScreen opens dir, or generates the synthetic default when dir is "".
@@ -381,19 +293,16 @@ func buildFeatures(env Env, sc *drugcomb.Screen, dir string, cfg features.Config
 	}
 	rep := x.Report
 	if len(rep.Errors) > 0 { // the one structure rule: left out and named, not refused
-		reportStructures(env, "deup", "and are left out with their pairs", rep, len(x.Signed.Drugs))
+		if err := rep.WriteLeftOut(env.Stderr, "deup", "and are left out with their pairs", len(x.Signed.Drugs)); err != nil {
+			return nil, nil, nil, err
+		}
 		fmt.Fprintf(env.Stderr, "deup: %d of %d pairs kept (both drugs usable)\n", len(x.Screen.Pairs), len(x.Signed.Pairs))
 		if len(x.Screen.Pairs) == 0 {
 			return nil, nil, nil, fmt.Errorf("no pair of the screen has two drugs with a usable structure (see the drugs named above)")
 		}
 	}
-	if cfg.WholeMolecule {
-		fmt.Fprintf(env.Stdout, "fingerprints: whole molecules, salts and mixtures included (--whole-molecule)\n")
-	} else {
-		fmt.Fprintf(env.Stdout, "fingerprints: largest organic fragment of each SMILES (%d of %d drugs had a salt or mixture stripped; --whole-molecule keeps them)\n", rep.Stripped, len(x.Screen.Drugs))
-		if len(rep.Tied) > 0 {
-			fmt.Fprintf(env.Stdout, "fingerprints: %d drugs have two different fragments of the same size and mass; the first was kept: %s\n", len(rep.Tied), strings.Join(rep.Tied, ", "))
-		}
+	if err := rep.WriteFingerprintNote(env.Stdout, cfg.WholeMolecule, len(x.Screen.Drugs)); err != nil {
+		return nil, nil, nil, err
 	}
 	return x.Screen, x.Features, sig, nil
 }
@@ -403,34 +312,6 @@ func buildFeatures(env Env, sc *drugcomb.Screen, dir string, cfg features.Config
 //
 //go:embed help/structures.txt
 var structureRule string
-
-// maxNamed is how many left-out drugs a command names on stderr before
-// counting the rest.
-const maxNamed = 10
-
-// reportStructures says on stderr which drugs were left out of a feature
-// matrix and why (no usable structure; under fp+sig, no signature), each
-// by name and id with the reason, up to maxNamed of each kind, with the
-// consequence named.
-func reportStructures(env Env, who, consequence string, rep features.Report, n int) {
-	noStruct, noSig := rep.Left()
-	for _, g := range []struct {
-		errs []error
-		what string
-	}{{noStruct, "have no usable structure"}, {noSig, "have no L1000 signature, which fp+sig features need,"}} {
-		if len(g.errs) == 0 {
-			continue
-		}
-		fmt.Fprintf(env.Stderr, "%s: %d of %d drugs %s %s:\n", who, len(g.errs), n, g.what, consequence)
-		for i, e := range g.errs {
-			if i == maxNamed {
-				fmt.Fprintf(env.Stderr, "  ... and %d more\n", len(g.errs)-maxNamed)
-				break
-			}
-			fmt.Fprintf(env.Stderr, "  %s\n", strings.Replace(e.Error(), "chem: ", "", 1))
-		}
-	}
-}
 
 // methodFlags are the training flags of train and bench: the networks'
 // epochs and patience, the ensemble's members, MC-Dropout's passes and
