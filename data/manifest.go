@@ -2,6 +2,7 @@ package data
 
 import (
 	"fmt"
+	"io"
 	"os"
 )
 
@@ -29,4 +30,20 @@ func (r Result) How() string {
 		return fmt.Sprintf("resumed from byte %d", r.Resumed)
 	}
 	return "downloaded"
+}
+
+// WriteList writes the sources as deup data fetch --list prints them: name,
+// group and file (marked when fetched only when named), then the address
+// and the description, indented, on lines of their own.
+func WriteList(w io.Writer, sources []Source) error {
+	for _, s := range sources {
+		def := ""
+		if !s.Default {
+			def = " (only when named)"
+		}
+		if _, err := fmt.Fprintf(w, "%-26s %-9s %s%s\n    %s\n    %s\n", s.Name, s.Group, s.File, def, s.URL, s.Description); err != nil {
+			return err
+		}
+	}
+	return nil
 }

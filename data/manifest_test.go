@@ -1,6 +1,7 @@
 package data
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -39,6 +40,30 @@ func TestResultHow(t *testing.T) {
 	} {
 		if got := c.r.How(); got != c.want {
 			t.Errorf("%+v.How() = %q, want %q", c.r, got, c.want)
+		}
+	}
+}
+
+// WriteList: name padded to 26, group to 9, the file, " (only when named)"
+// for a source not fetched by default, then URL and description indented by
+// four spaces.
+func TestWriteList(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		src  Source
+		want string
+	}{
+		{"default", Source{Name: "x", Group: "g", File: "x.csv", URL: "http://h/x", Default: true, Description: "d"},
+			"x                          g         x.csv\n    http://h/x\n    d\n"},
+		{"named only", Source{Name: "lincs-big", Group: "lincs", File: "big.gctx", URL: "u", Description: "big"},
+			"lincs-big                  lincs     big.gctx (only when named)\n    u\n    big\n"},
+	} {
+		var buf bytes.Buffer
+		if err := WriteList(&buf, []Source{tc.src}); err != nil {
+			t.Fatal(err)
+		}
+		if buf.String() != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.name, buf.String(), tc.want)
 		}
 	}
 }

@@ -141,3 +141,24 @@ func TestReportWriteJSON(t *testing.T) {
 		t.Errorf("WriteJSON:\n%s\nreport.json:\n%s", b.String(), saved)
 	}
 }
+
+// Write is WriteJSON with asJSON, WriteText without.
+func TestReportWrite(t *testing.T) {
+	rep := &Report{Format: "table", Inputs: []string{"x.csv"}, RowsRead: 3}
+	for _, asJSON := range []bool{false, true} {
+		var got, want strings.Builder
+		if err := rep.Write(&got, asJSON); err != nil {
+			t.Fatal(err)
+		}
+		write := rep.WriteText
+		if asJSON {
+			write = rep.WriteJSON
+		}
+		if err := write(&want); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() || got.Len() == 0 {
+			t.Errorf("asJSON %v: got %q, want %q", asJSON, got.String(), want.String())
+		}
+	}
+}

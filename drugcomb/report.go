@@ -266,3 +266,12 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	_, err = w.Write(append(b, '\n'))
 	return err
 }
+
+// Write writes r as JSON (WriteJSON) when asJSON is set, else as text
+// (WriteText).
+func (r *Report) Write(w io.Writer, asJSON bool) error {
+	if asJSON {
+		return r.WriteJSON(w)
+	}
+	return r.WriteText(w)
+}

@@ -141,3 +141,17 @@ func (b *Bar) line(pct int, now time.Time) string {
 	}
 	return sb.String()
 }
+
+// Lazy returns a progress callback that draws a bar of label on w from its
+// first call (a quick job shows none), with the count and unit as detail,
+// and a function that ends the bar.
+func Lazy(w io.Writer, label, unit string) (set func(n int), finish func()) {
+	var bar *Bar
+	set = func(n int) {
+		if bar == nil {
+			bar = New(w, label, 0)
+		}
+		bar.Set(n, unit)
+	}
+	return set, func() { bar.Finish() }
+}

@@ -83,3 +83,27 @@ func TestNilBarFinish(t *testing.T) {
 		t.Errorf("nil Finish = %v, want 0", d)
 	}
 }
+
+// A Lazy bar never called draws nothing; once called it draws label, count
+// and unit.
+func TestLazy(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		calls []int
+		want  string // substring of the output; "" means no output at all
+	}{
+		{"never called", nil, ""},
+		{"called", []int{5, 42}, "import 42"},
+	} {
+		var buf bytes.Buffer
+		set, finish := Lazy(&buf, "import", "rows")
+		for _, n := range tc.calls {
+			set(n)
+		}
+		finish()
+		got := buf.String()
+		if tc.want == "" && got != "" || tc.want != "" && (!strings.Contains(got, tc.want) || !strings.Contains(got, "rows")) {
+			t.Errorf("%s: output %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

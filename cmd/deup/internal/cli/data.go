@@ -3,13 +3,11 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
-	"github.com/deup-screening/deup/internal/progress"
 )
 
 // dataCommand groups the data-layer subcommands: import, inspect, synth,
@@ -48,20 +46,6 @@ func readCatalogue(path, idCol, smilesCol string) (*drugcomb.Catalogue, error) {
 		return nil, fmt.Errorf("%w (name the columns with --drug-id-col and --smiles-col)", err)
 	}
 	return cat, nil
-}
-
-// lazyBar is a progress callback that draws a bar of label on w from its
-// first call (a quick import shows none) with n and unit as detail, and a
-// function that ends the bar.
-func lazyBar(w io.Writer, label, unit string) (set func(n int), finish func()) {
-	var bar *progress.Bar
-	set = func(n int) {
-		if bar == nil {
-			bar = progress.New(w, label, 0)
-		}
-		bar.Set(n, unit)
-	}
-	return set, func() { bar.Finish() }
 }
 
 // baseName is path's file name without its extension: the default name of

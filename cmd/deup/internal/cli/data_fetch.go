@@ -28,14 +28,7 @@ func runDataFetch(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	if *list {
-		for _, s := range sources {
-			def := ""
-			if !s.Default {
-				def = " (only when named)"
-			}
-			fmt.Fprintf(env.Stdout, "%-26s %-9s %s%s\n    %s\n    %s\n", s.Name, s.Group, s.File, def, s.URL, s.Description)
-		}
-		return nil
+		return data.WriteList(env.Stdout, sources)
 	}
 	sel, err := data.Select(sources, pos)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/progress"
 )
 
 //go:embed help/dataImport.txt
@@ -100,7 +101,7 @@ func runDataImport(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	var finish func()
-	a.opt.Progress, finish = lazyBar(env.Stderr, "import", "rows")
+	a.opt.Progress, finish = progress.Lazy(env.Stderr, "import", "rows")
 	s, rep, err := drugcomb.ImportTables(a.inputs, a.opt)
 	finish()
 	if rep != nil {
@@ -110,11 +111,7 @@ func runDataImport(ctx context.Context, env Env, args []string) error {
 		if err != nil {
 			w = env.Stderr
 		}
-		write := rep.WriteText
-		if a.asJSON {
-			write = rep.WriteJSON
-		}
-		if werr := write(w); werr != nil {
+		if werr := rep.Write(w, a.asJSON); werr != nil {
 			return werr
 		}
 	}

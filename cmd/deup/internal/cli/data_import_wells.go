@@ -6,13 +6,13 @@ import (
 	"fmt"
 
 	"github.com/deup-screening/deup/almanac"
+	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/internal/rusage"
 )
 
 //go:embed help/importWells.txt
 var importWellsDesc string
 
-// wellsArgs are deup data import --format almanac-wells' flags, checked.
 type wellsArgs struct {
 	wells, compounds, names, drugs, out, name string
 	window                                    int
@@ -63,8 +63,8 @@ func runImportWells(ctx context.Context, env Env, args []string) error {
 		return fmt.Errorf("import: --wells %w", err)
 	}
 	defer rc.Close()
-	progress, finish := lazyBar(env.Stderr, "import", "wells")
-	res, err := almanac.Import(rc, wname, almanac.Options{PlateWindow: a.window, Progress: progress})
+	bar, finish := progress.Lazy(env.Stderr, "import", "wells")
+	res, err := almanac.Import(rc, wname, almanac.Options{PlateWindow: a.window, Progress: bar})
 	finish()
 	if err != nil {
 		return fmt.Errorf("import: %w", err)

@@ -13,7 +13,6 @@ import (
 //go:embed help/dataSignatures.txt
 var dataSignaturesDesc string
 
-// signaturesArgs are deup data signatures' flags, checked.
 type signaturesArgs struct {
 	gct, pert, screenDir, matrixOut string
 	asJSON                          bool

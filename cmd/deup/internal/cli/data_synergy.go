@@ -94,7 +94,6 @@ func newPlateFlags(fs *flag.FlagSet) *plateFlags {
 	return p
 }
 
-// options are the reading and scoring options the flags give.
 func (p *plateFlags) options() (doseresp.ReadOptions, doseresp.Options, error) {
 	ropt, sopt, err := doseresp.ParseOptions(*p.unit, *p.baseline, p.cols, *p.lenient)
 	if err != nil {

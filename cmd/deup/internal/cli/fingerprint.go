@@ -22,7 +22,6 @@ func fingerprintCommand() *Command {
 //go:embed help/fingerprint.txt
 var fingerprintDesc string
 
-// fingerprintArgs are deup fingerprint's flags, checked.
 type fingerprintArgs struct {
 	opt      fptable.Options
 	input    fptable.Input

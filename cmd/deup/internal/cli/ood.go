@@ -22,7 +22,6 @@ func oodCommand() *Command {
 //go:embed help/ood.txt
 var oodDesc string
 
-// oodFlags are deup ood's flags, parsed and checked.
 type oodFlags struct {
 	screenDir, cellLine, score, out string
 	noFigs                          bool

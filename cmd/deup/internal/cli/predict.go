@@ -26,7 +26,6 @@ func predictCommand() *Command {
 //go:embed help/predict.txt
 var predictDesc string
 
-// predictArgs are deup predict's flags, checked.
 type predictArgs struct {
 	model, pairs, screen, drugs, idCol, smilesCol, out, cellLines string
 	all, hive, interval                                           bool
@@ -202,9 +201,9 @@ func (a *predictArgs) open(env Env, tm *trained.Model, drugs []drugcomb.Drug, ke
 // rows without a key) are counted on stderr; a catalogue without a SMILES
 // column, or whose SMILES column is empty, is an error naming its columns.
 func readDrugsCSV(env Env, cmd, path, idCol, smilesCol string) ([]drugcomb.Drug, error) {
-	cat, err := drugcomb.ReadCatalogueFileWith(path, drugcomb.CatalogueColumns{ID: idCol, SMILES: smilesCol})
+	cat, err := readCatalogue(path, idCol, smilesCol)
 	if err != nil {
-		return nil, fmt.Errorf("%w (name the columns with --drug-id-col and --smiles-col)", err)
+		return nil, err
 	}
 	if err := cat.CheckSMILES(); err != nil {
 		return nil, fmt.Errorf("%w: %v: name the SMILES column with --smiles-col", ErrUsage, err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"strconv"
 
 	"github.com/deup-screening/deup/scores"
 )
@@ -35,33 +34,13 @@ func runScoresCheck(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	printCheck(env, rep)
+	if err := rep.WriteText(env.Stdout, env.Stderr, "deup scores check: "); err != nil {
+		return err
+	}
 	if !rep.OK() {
 		return exitError{1}
 	}
 	return nil
-}
-
-func printCheck(env Env, rep *scores.Report) {
-	for _, ln := range rep.Lines {
-		fmt.Fprintf(env.Stdout, "%s=%s: %d of %d parts, %d rows of %d (%d drugs, pairs %s), model %.12s, checksum %s\n",
-			scores.PartitionKey, ln.CellLine, ln.Found, ln.Parts, ln.Sum.Rows, ln.Total, ln.NDrugs, shortDigest(ln.Pairs), ln.Model, ln.Sum)
-	}
-	for _, p := range rep.Problems {
-		fmt.Fprintf(env.Stderr, "deup scores check: %s\n", p)
-	}
-	status := "complete"
-	if !rep.OK() {
-		status = fmt.Sprintf("INCOMPLETE (%d problems)", len(rep.Problems))
-	}
-	fmt.Fprintf(env.Stdout, "%s: %s: %d cell lines, %d rows, checksum %s\n", rep.Dir, status, len(rep.Lines), rep.Sum.Rows, rep.Sum)
-}
-
-func shortDigest(s string) string {
-	if len(s) > 12 {
-		return s[:12]
-	}
-	return s
 }
 
 //go:embed help/scoresSummary.txt
@@ -93,16 +72,17 @@ func runScoresSummary(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	if !rep.OK() {
-		printCheck(env, rep)
+		if err := rep.WriteText(env.Stdout, env.Stderr, "deup scores check: "); err != nil {
+			return err
+		}
 		return exitError{1}
 	}
 	sum, err := scores.Summarize(rep, *k, *beta)
 	if err != nil {
 		return err
 	}
-	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 7, 64) }
-	for _, l := range sum.Lines {
-		fmt.Fprintf(env.Stdout, "%s: %d pairs, mean mu %s, max mu %s, mean sigma_epistemic %s, %d measured\n", l.CellLine, l.Rows, g(l.MeanMu), g(l.MaxMu), g(l.MeanSigmaEpistemic), l.MeasuredRows)
+	if err := sum.WriteText(env.Stdout); err != nil {
+		return err
 	}
 	lrec, brec := sum.LinesRecord(), sum.BatchRecord()
 	defer lrec.Release()

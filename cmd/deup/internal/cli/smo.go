@@ -20,7 +20,6 @@ func smoCommand() *Command {
 //go:embed help/smo.txt
 var smoDesc string
 
-// smoArgs are deup smo's flags, checked.
 type smoArgs struct {
 	f       smo.Function
 	methods []string
