@@ -224,20 +224,31 @@ func openCampaignArgs(fs *flag.FlagSet, args []string) (string, *ledger.Ledger, 
 	return pos[0], l, c, nil
 }
 
+// openCampaignParts is openCampaignArgs with the campaign's surrogate and
+// its oracle (nil for a live campaign); on an error the ledger is closed.
+func openCampaignParts(fs *flag.FlagSet, args []string) (string, *ledger.Ledger, *active.Campaign, active.Surrogate, active.Oracle, error) {
+	dir, l, c, err := openCampaignArgs(fs, args)
+	if err != nil {
+		return "", nil, nil, nil, nil, err
+	}
+	s, oracle, err := campaignScreens().Parts(c)
+	if err != nil {
+		l.Close()
+		return "", nil, nil, nil, nil, err
+	}
+	return dir, l, c, s, oracle, nil
+}
+
 //go:embed help/campaignStep.txt
 var campaignStepDesc string
 
 func runCampaignStep(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign step", "deup campaign step CAMPAIGN", campaignStepDesc)
-	dir, l, c, err := openCampaignArgs(fs, args)
+	dir, l, c, s, oracle, err := openCampaignParts(fs, args)
 	if err != nil {
 		return err
 	}
 	defer l.Close()
-	s, oracle, err := campaignScreens().Parts(c)
-	if err != nil {
-		return err
-	}
 	open := c.Open()
 	r, err := stepRound(ctx, env, c, s, oracle)
 	if err != nil {
@@ -261,15 +272,11 @@ var campaignResumeDesc string
 
 func runCampaignResume(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign resume", "deup campaign resume CAMPAIGN", campaignResumeDesc)
-	dir, l, c, err := openCampaignArgs(fs, args)
+	dir, l, c, s, oracle, err := openCampaignParts(fs, args)
 	if err != nil {
 		return err
 	}
 	defer l.Close()
-	s, oracle, err := campaignScreens().Parts(c)
-	if err != nil {
-		return err
-	}
 	if oracle == nil {
 		if r := c.Open(); r != nil {
 			fmt.Fprintf(env.Stdout, "round %d is waiting for %d of %d results: import them with 'deup campaign import-results %s FILE'\n",
