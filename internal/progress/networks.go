@@ -6,33 +6,43 @@ import (
 )
 
 // Networks draws one Bar per network trained (one per ensemble member): a
-// new bar starts when the member changes, and each bar ends at the epoch
-// its training stopped at (early stopping ends before the maximum). It is
-// the Series of a training run.
+// new bar starts when the member changes, or after Finish, and each bar
+// ends at the epoch its training stopped at (early stopping ends before the
+// maximum). It is the Series of a training run, or of a campaign round's
+// trainings.
 type Networks struct {
-	bars   *Series
-	label  string
-	member int
+	bars    *Series
+	label   func(network, member, members int) string
+	member  int
+	network int // bars begun so far
 }
 
-// NewNetworks returns bars writing to w, labelled label (and "member
-// i/n" for an ensemble's members).
-func NewNetworks(w io.Writer, label string) *Networks {
+// NewNetworks returns bars writing to w; label names the bar of the
+// network-th network begun (from 1), member (from 0) of members.
+func NewNetworks(w io.Writer, label func(network, member, members int) string) *Networks {
 	return &Networks{bars: NewSeries(w), label: label}
 }
 
-// Epoch records that member (0-based) of members finished epoch of at
-// most maxEpochs, with a detail text.
-func (n *Networks) Epoch(member, members, epoch, maxEpochs int, detail string) {
-	if !n.bars.Active() || member != n.member {
-		label := n.label
+// MemberLabel labels a training run's bars base, and "base member i/n" for
+// an ensemble's members.
+func MemberLabel(base string) func(network, member, members int) string {
+	return func(_, member, members int) string {
 		if members > 1 {
-			label += fmt.Sprintf(" member %d/%d", member+1, members)
+			return fmt.Sprintf("%s member %d/%d", base, member+1, members)
 		}
-		n.bars.Next(label, maxEpochs)
+		return base
+	}
+}
+
+// Epoch records that member (0-based) of members finished epoch of at
+// most maxEpochs, with a detail text (none: the bar keeps its last).
+func (n *Networks) Epoch(member, members, epoch, maxEpochs int, detail ...string) {
+	if !n.bars.Active() || member != n.member {
+		n.network++
+		n.bars.Next(n.label(n.network, member, members), maxEpochs)
 	}
 	n.member = member
-	n.bars.Set(epoch, detail)
+	n.bars.Set(epoch, detail...)
 }
 
 // Finish ends the current bar, if any, at the last epoch recorded.

@@ -22,7 +22,7 @@ func TestNetworks(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			n := NewNetworks(&buf, "train")
+			n := NewNetworks(&buf, MemberLabel("train"))
 			for m, e := range tc.epochs {
 				for epoch := 1; epoch <= e; epoch++ {
 					n.Epoch(m, tc.members, epoch, 10, "detail")

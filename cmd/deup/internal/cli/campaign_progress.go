@@ -16,27 +16,21 @@ import (
 // ended at the epoch training stopped at.
 func stepRound(ctx context.Context, env Env, c *active.Campaign, s active.Surrogate, oracle active.Oracle) (*active.Round, error) {
 	round := fmt.Sprintf("round %d", len(c.Rounds())+1)
-	bars := progress.NewSeries(env.Stderr)
-	networks, member := 0, 0
+	bars := progress.NewNetworks(env.Stderr, func(network, member, members int) string {
+		if members > 1 {
+			return fmt.Sprintf("%s member %d/%d", round, member+1, members)
+		}
+		return fmt.Sprintf("%s network %d", round, network)
+	})
 	epoch := func(p model.Progress) {
-		if p.Done {
+		switch {
+		case p.Done:
 			bars.Finish()
-			return
+		case math.IsNaN(p.ValRMSE):
+			bars.Epoch(p.Member, p.Members, p.Epoch, p.MaxEpochs)
+		default:
+			bars.Epoch(p.Member, p.Members, p.Epoch, p.MaxEpochs, fmt.Sprintf("val-rmse %.3g", p.ValRMSE))
 		}
-		if !bars.Active() || (p.Members > 1 && p.Member != member) {
-			networks++
-			label := fmt.Sprintf("%s network %d", round, networks)
-			if p.Members > 1 {
-				label = fmt.Sprintf("%s member %d/%d", round, p.Member+1, p.Members)
-			}
-			bars.Next(label, p.MaxEpochs)
-		}
-		member = p.Member
-		if math.IsNaN(p.ValRMSE) {
-			bars.Set(p.Epoch)
-			return
-		}
-		bars.Set(p.Epoch, fmt.Sprintf("val-rmse %.3g", p.ValRMSE))
 	}
 	_, err := c.Step(ctx, active.WithTrainProgress(s, epoch), oracle)
 	bars.Finish()

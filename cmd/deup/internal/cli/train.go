@@ -136,7 +136,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	if err := h.WriteText(env.Stdout, t.split, t.calFrac, t.seed); err != nil {
 		return err
 	}
-	bars := progress.NewNetworks(env.Stderr, "train "+t.method)
+	bars := progress.NewNetworks(env.Stderr, progress.MemberLabel("train "+t.method))
 	epoch := func(p model.Progress) {
 		if !p.Done {
 			bars.Epoch(p.Member, p.Members, p.Epoch, p.MaxEpochs, p.Detail())
