@@ -1,7 +1,6 @@
 package lincs
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -127,9 +126,5 @@ func WriteMatrixFile(path string, m *Matrix) error {
 	if strings.ToLower(filepath.Ext(path)) == ".parquet" {
 		write = WriteParquet
 	}
-	var buf bytes.Buffer
-	if err := write(&buf, m, memory.DefaultAllocator); err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(path, buf.Bytes())
+	return atomicfile.Write(path, func(w io.Writer) error { return write(w, m, memory.DefaultAllocator) })
 }

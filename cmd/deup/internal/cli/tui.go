@@ -144,8 +144,8 @@ func loadTUIScreen(env Env, in *tuiInputs) (*drugcomb.Screen, error) {
 		if sc, in.screenDir, err = modelScreen(env, "tui", in.modelPath, in.tm, ""); err != nil {
 			return nil, err
 		}
-		if in.cellLine == "" && len(in.tm.Meta.Screen.CellLines) < 2 && drugcomb.IndexName(sc.CellLines, in.tm.Meta.Screen.CellLine) >= 0 {
-			in.cellLine = sc.CellLines[drugcomb.IndexName(sc.CellLines, in.tm.Meta.Screen.CellLine)]
+		if i := drugcomb.IndexName(sc.CellLines, in.tm.Meta.Screen.CellLine); in.cellLine == "" && len(in.tm.Meta.Screen.CellLines) < 2 && i >= 0 {
+			in.cellLine = sc.CellLines[i]
 		}
 	default:
 		sc, _, err = loadScreen(in.screenDir)
