@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/pprof"
 	"strings"
 
 	"github.com/deup-screening/deup/bench"
+	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/internal/progress"
@@ -17,8 +17,8 @@ import (
 	"github.com/deup-screening/deup/model"
 )
 
-func benchCommand() *Command {
-	return &Command{Name: "bench", Short: "the 40/30/30 uncertainty benchmark: DEUP against the baselines", Run: runBench}
+func benchCommand() *cmdline.Command {
+	return &cmdline.Command{Name: "bench", Short: "the 40/30/30 uncertainty benchmark: DEUP against the baselines", Run: runBench}
 }
 
 //go:embed help/bench.txt
@@ -53,19 +53,19 @@ func parseBenchFlags(env Env, args []string) (*benchFlags, error) {
 	alpha := fs.Float64("alpha", 0.1, "miscoverage of the conformal intervals, in (0, 1): 0.1 scores 90 % intervals")
 	noFigs := noFiguresFlag(fs)
 	whole := wholeMoleculeFlag(fs)
-	workers := workersFlag(fs, 2, "trainings")
+	workers := cmdline.WorkersFlag(fs, 2, "trainings")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof reads it)")
-	if _, err := parseWant(fs, args, 0, 0); err != nil {
+	if _, err := cmdline.ParseWant(fs, args, 0, 0); err != nil {
 		return nil, err
 	}
 	fracs, err := drugcomb.ParseSplit(*splitFlag, false)
 	if err != nil {
-		return nil, fmt.Errorf("%w: --split %q: %v", ErrUsage, *splitFlag, err)
+		return nil, fmt.Errorf("%w: --split %q: %v", cmdline.ErrUsage, *splitFlag, err)
 	}
-	if err := checkRules(
-		rule(*seeds >= 1, "--seeds %d, want ≥ 1", *seeds),
-		workersRule(*workers),
-		rule(*alpha > 0 && *alpha < 1, "--alpha %v: the conformal miscoverage must be in (0, 1) (0.1 for 90 %% intervals)", *alpha),
+	if err := cmdline.Check(
+		cmdline.Want(*seeds >= 1, "--seeds %d, want ≥ 1", *seeds),
+		cmdline.WorkersRule(*workers),
+		cmdline.Want(*alpha > 0 && *alpha < 1, "--alpha %v: the conformal miscoverage must be in (0, 1) (0.1 for 90 %% intervals)", *alpha),
 	); err != nil {
 		return nil, err
 	}
@@ -74,7 +74,7 @@ func parseBenchFlags(env Env, args []string) (*benchFlags, error) {
 		return nil, err
 	}
 	cfg := bench.Config{
-		Methods:     splitList(*methods),
+		Methods:     cmdline.SplitList(*methods),
 		Seeds:       bench.Seeds(*seed, *seeds),
 		Fracs:       fracs,
 		Model:       mc.Model,
@@ -82,15 +82,15 @@ func parseBenchFlags(env Env, args []string) (*benchFlags, error) {
 		Members:     mc.Members,
 		Passes:      mc.Passes,
 		ExtraPasses: *extra,
-		Workers:     workerCount(*workers),
+		Workers:     cmdline.Workers(*workers),
 		Alpha:       *alpha,
 	}
 	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
+		return nil, fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
 	}
-	if err := checkRules(
-		rule(!(*shots < 0 || *shots > 0 && *splitBy != bench.ByCellLines), "--new-line-shots %d: want K ≥ 0, with --split-by cell-lines", *shots),
-		rule(*batch >= 0, "--batch-size %d", *batch),
+	if err := cmdline.Check(
+		cmdline.Want(!(*shots < 0 || *shots > 0 && *splitBy != bench.ByCellLines), "--new-line-shots %d: want K ≥ 0, with --split-by cell-lines", *shots),
+		cmdline.Want(*batch >= 0, "--batch-size %d", *batch),
 	); err != nil {
 		return nil, err
 	}
@@ -104,13 +104,13 @@ func runBench(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	if b.cpuProfile != "" {
-		stop, err := startCPUProfile(b.cpuProfile)
+		stop, err := cmdline.CPUProfile(b.cpuProfile)
 		if err != nil {
 			return err
 		}
 		defer stop()
 	}
-	start := env.now()
+	start := env.Time()
 	sc, name, d, si, err := benchData(env, b)
 	if err != nil {
 		return err
@@ -145,7 +145,7 @@ func runBench(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s\n", strings.Join(written, ", "))
-	fmt.Fprintf(env.Stdout, "total wall time %.1f s (training and scoring %.1f s)%s\n", env.since(start).Seconds(), res.WallSeconds, rusage.Note())
+	fmt.Fprintf(env.Stdout, "total wall time %.1f s (training and scoring %.1f s)%s\n", env.Since(start).Seconds(), res.WallSeconds, rusage.Note())
 	return nil
 }
 
@@ -160,7 +160,7 @@ func benchData(env Env, b *benchFlags) (sc *drugcomb.Screen, name string, d *mod
 		return nil, "", nil, 0, err
 	}
 	if b.cfg.PerLineReference, err = bench.PerLineChoice(b.reference, len(sc.CellLines), b.splitBy); err != nil {
-		return nil, "", nil, 0, fmt.Errorf("%w: --reference %v", ErrUsage, err)
+		return nil, "", nil, 0, fmt.Errorf("%w: --reference %v", cmdline.ErrUsage, err)
 	}
 	b.cfg.Model.BatchSize = b.batch // 0: the default, or the panel's (bench.Run)
 	if si, err = scoreIndex(sc, b.score); err != nil {
@@ -180,7 +180,7 @@ func benchData(env Env, b *benchFlags) (sc *drugcomb.Screen, name string, d *mod
 		fmt.Fprintf(env.Stdout, "cell-line features: %s, %d columns, given to every method\n", b.cellFeatures, len(d.LineFeatures[0]))
 	}
 	if b.cfg.Split, err = bench.Splitter(sc, b.splitBy, b.cfg.Fracs); err != nil {
-		return nil, "", nil, 0, fmt.Errorf("%w: --split-by %s: %v", ErrUsage, b.splitBy, err)
+		return nil, "", nil, 0, fmt.Errorf("%w: --split-by %s: %v", cmdline.ErrUsage, b.splitBy, err)
 	}
 	return sc, name, d, si, nil
 }
@@ -194,7 +194,7 @@ func benchCellFeatures(path string, lines []string) ([][]float64, error) {
 		return nil, nil
 	}
 	if len(lines) < 2 {
-		return nil, fmt.Errorf("%w: --cell-features %s: the benchmark has one cell line; the features are for a panel", ErrUsage, path)
+		return nil, fmt.Errorf("%w: --cell-features %s: the benchmark has one cell line; the features are for a panel", cmdline.ErrUsage, path)
 	}
 	cf, err := drugcomb.ReadCellFeatures(path)
 	if err != nil {
@@ -214,14 +214,14 @@ func benchCellLines(sc *drugcomb.Screen, b *benchFlags) (*drugcomb.Screen, error
 		return selectCellLines(sc, b.screenDir == "", b.cellLine, b.cellLines)
 	case bench.ByCellLines:
 		if b.cellLine != "" {
-			return nil, fmt.Errorf("%w: --split-by cell-lines uses every cell line; leave --cell-line out", ErrUsage)
+			return nil, fmt.Errorf("%w: --split-by cell-lines uses every cell line; leave --cell-line out", cmdline.ErrUsage)
 		}
 		if b.cellLines != "" {
 			return selectCellLines(sc, false, "", b.cellLines)
 		}
 		return sc, nil
 	}
-	return nil, fmt.Errorf("%w: --split-by %q: want pairs, drugs or cell-lines", ErrUsage, b.splitBy)
+	return nil, fmt.Errorf("%w: --split-by %q: want pairs, drugs or cell-lines", cmdline.ErrUsage, b.splitBy)
 }
 
 // benchNoShots runs the benchmark of a split by cell lines without shots
@@ -243,18 +243,4 @@ func benchNoShots(ctx context.Context, env Env, d *model.Dataset, sc *drugcomb.S
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s\n", p)
 	return nil
-}
-
-// startCPUProfile starts a CPU profile written to path; stop ends it and
-// closes the file.
-func startCPUProfile(path string) (stop func(), err error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }

@@ -14,16 +14,17 @@ import (
 	"github.com/deup-screening/deup/active/campaign"
 	"github.com/deup-screening/deup/active/ledger"
 	"github.com/deup-screening/deup/active/simreport"
+	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/internal/progress"
 )
 
-func campaignCommand() *Command {
-	return &Command{
+func campaignCommand() *cmdline.Command {
+	return &cmdline.Command{
 		Name:  "campaign",
 		Short: "active-learning campaigns that propose the next drug-pair experiments",
-		Subs: []*Command{
+		Subs: []*cmdline.Command{
 			{Name: "init", Short: "start a campaign over a screen (live or retrospective)", Run: runCampaignInit},
 			{Name: "step", Short: "propose the next round (and measure it, retrospectively)", Run: runCampaignStep},
 			{Name: "resume", Short: "continue a campaign after a stop, a crash or a kill", Run: runCampaignResume},
@@ -74,7 +75,7 @@ func campaignTable(env Env, cmd, dir, score, cellLine, cellLines string) (*campa
 func usageIfSetting(err error) error {
 	var se *campaign.SettingError
 	if errors.As(err, &se) {
-		return fmt.Errorf("%w: %v", ErrUsage, err)
+		return fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
 	}
 	return err
 }
@@ -112,30 +113,30 @@ func parseCampaignInitFlags(env Env, args []string) (*campaignInitFlags, error) 
 	modelName := fs.String("model", "deup-net", "surrogate model: "+strings.Join(active.Surrogates, ", "))
 	feat := campaignFeaturesFlag(fs)
 	perDrug := maxPerDrugFlag(fs)
-	seed := seedFlag(fs, "seed of the initial set, the models and the random draws")
+	seed := cmdline.SeedFlag(fs, "seed of the initial set, the models and the random draws")
 	fromModel := fs.String("from-model", "", "model file from deup train: the campaign runs on the screen, cell line and score it was trained on (unless --screen, --cell-line, --score say otherwise)")
-	pos, err := parseWant(fs, args, 1, 1)
+	pos, err := cmdline.ParseWant(fs, args, 1, 1)
 	if err != nil {
 		return nil, err
 	}
 	// Every flag value is checked before anything is announced or created.
-	if err := needFile("--candidates", *candidates, pairsWhat); err != nil {
+	if err := cmdline.NeedFile("--candidates", *candidates, pairsWhat); err != nil {
 		return nil, err
 	}
-	if err := checkRules(
-		rule(*batch >= 1, "--batch %d: want at least 1 suggestion per round", *batch),
-		rule(*rounds >= 0, "--rounds %d: want 0 (no limit) or more", *rounds),
-		rule(*initN >= 0, "--init %d: want 0 (10%% of the screen) or more", *initN),
-		rule(*mode == active.Live || *mode == active.Retrospective, "--mode %q: want live or retrospective", *mode),
-		rule(*perLine >= 0, "--per-line %d: want N ≥ 0", *perLine),
+	if err := cmdline.Check(
+		cmdline.Want(*batch >= 1, "--batch %d: want at least 1 suggestion per round", *batch),
+		cmdline.Want(*rounds >= 0, "--rounds %d: want 0 (no limit) or more", *rounds),
+		cmdline.Want(*initN >= 0, "--init %d: want 0 (10%% of the screen) or more", *initN),
+		cmdline.Want(*mode == active.Live || *mode == active.Retrospective, "--mode %q: want live or retrospective", *mode),
+		cmdline.Want(*perLine >= 0, "--per-line %d: want N ≥ 0", *perLine),
 	); err != nil {
 		return nil, err
 	}
 	if _, err := active.ParseAcquisition(*acq); err != nil {
-		return nil, fmt.Errorf("%w: --acquisition: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
+		return nil, cmdline.FlagError("--acquisition", err)
 	}
 	if err := active.CheckModel(*modelName); err != nil {
-		return nil, fmt.Errorf("%w: --model: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
+		return nil, cmdline.FlagError("--model", err)
 	}
 	if err := checkExploreFlag(*explore); err != nil {
 		return nil, err
@@ -162,13 +163,13 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	if o.cfg.MaxPerLine > 0 && len(t.Lines) < 2 {
-		return fmt.Errorf("%w: --per-line goes with --cell-lines all|A,B,… (a campaign across several cell lines)", ErrUsage)
+		return fmt.Errorf("%w: --per-line goes with --cell-lines all|A,B,… (a campaign across several cell lines)", cmdline.ErrUsage)
 	}
 	switch {
 	case o.cfg.Mode == active.Retrospective && o.candidates != "":
-		return fmt.Errorf("%w: --candidates is for live campaigns (a retrospective campaign's candidates are the screen's pairs)", ErrUsage)
+		return fmt.Errorf("%w: --candidates is for live campaigns (a retrospective campaign's candidates are the screen's pairs)", cmdline.ErrUsage)
 	case o.cfg.Mode == active.Live && o.initN != 0:
-		return fmt.Errorf("%w: --init is for retrospective campaigns (a live campaign starts from every measured pair)", ErrUsage)
+		return fmt.Errorf("%w: --init is for retrospective campaigns (a live campaign starts from every measured pair)", cmdline.ErrUsage)
 	}
 	o.cfg.Screen = o.screenDir // --from-model's when not given
 	c, err := campaign.Init(o.dir, o.cfg, t, o.initN, o.candidates)
@@ -213,7 +214,7 @@ func screenLabel(s string) string {
 // openCampaignArgs parses a command line whose one argument is a campaign
 // directory and opens that campaign's ledger; the caller closes it.
 func openCampaignArgs(fs *flag.FlagSet, args []string) (string, *ledger.Ledger, *active.Campaign, error) {
-	pos, err := parseWant(fs, args, 1, 1)
+	pos, err := cmdline.ParseWant(fs, args, 1, 1)
 	if err != nil {
 		return "", nil, nil, err
 	}
@@ -320,11 +321,11 @@ func runCampaignImport(ctx context.Context, env Env, args []string) error {
 	plates := fs.Bool("plates", false, "FILE is a plate readout: score its blocks as deup data synergy does")
 	plateScore := fs.String("plate-score", "", "with --plates: the block score that is the campaign's score (css, zip, loewe, hsa, bliss, s; default: the campaign's score name)")
 	plateUnit := fs.String("response", "", "with --plates: response unit, inhibition or viability (default: from the column name)")
-	pos, err := parseWant(fs, args, 2, 2)
+	pos, err := cmdline.ParseWant(fs, args, 2, 2)
 	if err != nil {
 		return err
 	}
-	if err := needFile("", pos[1], resultsWhat); err != nil {
+	if err := cmdline.NeedFile("", pos[1], resultsWhat); err != nil {
 		return err
 	}
 	l, c, err := campaign.Open(pos[0])
@@ -369,7 +370,7 @@ func runCampaignReport(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := needOutDir("--json", *jsonOut); err != nil {
+	if err := cmdline.NeedOutDir("--json", *jsonOut); err != nil {
 		l.Close()
 		return err
 	}
@@ -406,42 +407,42 @@ func parseSimulateFlags(env Env, args []string) (*simulateFlags, error) {
 	acqs := fs.String("acquisition", "deup-ridge-ucb,deup-ridge-ei,deup-ridge-thompson,greedy,explore,random,ensemble-ucb", "comma-separated strategies")
 	explore := exploreFlag(fs)
 	seeds := fs.Int("seeds", 3, "runs per strategy")
-	seed := seedFlag(fs, "seed of the first run (run s uses seed+s)")
+	seed := cmdline.SeedFlag(fs, "seed of the first run (run s uses seed+s)")
 	perDrug := maxPerDrugFlag(fs)
 	feat := campaignFeaturesFlag(fs)
 	topFrac := fs.Float64("top-frac", 0.01, "fraction of the best pairs counted as found (RECOVER: 0.01)")
-	workers := workersFlag(fs, 0, "runs")
+	workers := cmdline.WorkersFlag(fs, 0, "runs")
 	out := fs.String("out", "", "output directory")
-	if _, err := parseWant(fs, args, 0, 0); err != nil {
+	if _, err := cmdline.ParseWant(fs, args, 0, 0); err != nil {
 		return nil, err
 	}
 	if *out == "" {
-		return nil, usageError(fs, "deup campaign simulate: --out is required")
+		return nil, cmdline.UsageError(fs, "deup campaign simulate: --out is required")
 	}
 	// Every flag value is checked before anything is announced or written.
 	if !(*topFrac > 0 && *topFrac < 1) {
-		return nil, fmt.Errorf("%w: --top-frac %v: want 0 < f < 1", ErrUsage, *topFrac)
+		return nil, fmt.Errorf("%w: --top-frac %v: want 0 < f < 1", cmdline.ErrUsage, *topFrac)
 	}
 	if err := checkExploreFlag(*explore); err != nil {
 		return nil, err
 	}
-	if err := checkRules(
-		rule(*seeds >= 1, "--seeds %d: want at least 1 run per strategy", *seeds),
-		rule(*batch >= 1, "--batch %d: want at least 1 pair per round", *batch),
-		rule(*rounds >= 1, "--rounds %d: want at least 1 round", *rounds),
-		rule(*initN >= 0, "--init %d: want 0 (10%% of the screen) or more", *initN),
-		workersRule(*workers),
-		rule(*perLine >= 0, "--per-line %d: want N ≥ 0 (0: no cap)", *perLine),
+	if err := cmdline.Check(
+		cmdline.Want(*seeds >= 1, "--seeds %d: want at least 1 run per strategy", *seeds),
+		cmdline.Want(*batch >= 1, "--batch %d: want at least 1 pair per round", *batch),
+		cmdline.Want(*rounds >= 1, "--rounds %d: want at least 1 round", *rounds),
+		cmdline.Want(*initN >= 0, "--init %d: want 0 (10%% of the screen) or more", *initN),
+		cmdline.WorkersRule(*workers),
+		cmdline.Want(*perLine >= 0, "--per-line %d: want N ≥ 0 (0: no cap)", *perLine),
 	); err != nil {
 		return nil, err
 	}
 	o := &simulateFlags{screenDir: *screenDir, cellLine: *cellLine, cellLines: *cellLines, score: *score, out: *out, cfg: active.SimConfig{Init: *initN,
 		Batch: *batch, Rounds: *rounds, MaxPerDrug: perDrug.resolve(*batch), MaxPerLine: *perLine, Seeds: *seeds, Seed0: *seed, TopFrac: *topFrac,
-		Features: *feat, Workers: workerCount(*workers), Explore: *explore}}
+		Features: *feat, Workers: cmdline.Workers(*workers), Explore: *explore}}
 	for _, n := range strings.Split(*acqs, ",") {
 		st, err := active.ParseStrategy(strings.TrimSpace(n))
 		if err != nil {
-			return nil, fmt.Errorf("%w: --acquisition: %s", ErrUsage, strings.TrimPrefix(err.Error(), "active: "))
+			return nil, cmdline.FlagError("--acquisition", err)
 		}
 		o.cfg.Strategies = append(o.cfg.Strategies, st)
 	}
@@ -453,13 +454,13 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	start := env.now()
+	start := env.Time()
 	t, err := campaignTable(env, "simulate", o.screenDir, o.score, o.cellLine, o.cellLines)
 	if err != nil {
 		return err
 	}
 	if o.cfg.MaxPerLine > 0 && len(t.Lines) < 2 {
-		return fmt.Errorf("%w: --per-line goes with --cell-lines all|A,B,… (a simulation across several cell lines)", ErrUsage)
+		return fmt.Errorf("%w: --per-line goes with --cell-lines all|A,B,… (a simulation across several cell lines)", cmdline.ErrUsage)
 	}
 	cfg, err := t.SimConfig(o.cfg)
 	if err != nil {
@@ -481,7 +482,7 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	bar.Finish()
-	rep.Screen, rep.TopPairs, rep.WallSeconds = screenLabel(o.screenDir), len(top), jsonfloat.Float(env.since(start).Seconds())
+	rep.Screen, rep.TopPairs, rep.WallSeconds = screenLabel(o.screenDir), len(top), jsonfloat.Float(env.Since(start).Seconds())
 	title := fmt.Sprintf("%s %s", filepath.Base(screenLabel(o.screenDir)), t.Label)
 	if err := simreport.WriteAll(o.out, rep, traces, title); err != nil {
 		return err
@@ -490,6 +491,6 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "(mean ± standard error over %d seeds after %d rounds; %d of %d pairs measured)\nwrote %s/{report.json,runs.csv,summary.csv,simulation.png,simulation.svg} in %s\n",
-		cfg.Seeds, cfg.Rounds, rep.Measured[cfg.Rounds], len(t.Oracle), o.out, env.since(start).Round(time.Millisecond))
+		cfg.Seeds, cfg.Rounds, rep.Measured[cfg.Rounds], len(t.Oracle), o.out, env.Since(start).Round(time.Millisecond))
 	return nil
 }

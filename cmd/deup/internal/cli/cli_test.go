@@ -3,6 +3,8 @@ package cli
 import (
 	"strings"
 	"testing"
+
+	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 )
 
 func TestVersion(t *testing.T) {
@@ -17,9 +19,9 @@ func TestVersion(t *testing.T) {
 // a "Next:" paragraph after its flag list, and a "Flags:" heading is never
 // left empty (a command without flags has none).
 func TestEveryHelpEndsWithNext(t *testing.T) {
-	var walk func(path []string, cs []*Command)
+	var walk func(path []string, cs []*cmdline.Command)
 	n := 0
-	walk = func(path []string, cs []*Command) {
+	walk = func(path []string, cs []*cmdline.Command) {
 		for _, c := range cs {
 			p := append(append([]string(nil), path...), c.Name)
 			if len(c.Subs) > 0 {

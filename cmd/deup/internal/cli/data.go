@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
 )
@@ -13,11 +14,11 @@ import (
 // dataCommand groups the data-layer subcommands: import, inspect, synth,
 // fetch, signatures, synergy. Each one's run function lives in its own
 // file (data_*.go).
-func dataCommand() *Command {
-	return &Command{
+func dataCommand() *cmdline.Command {
+	return &cmdline.Command{
 		Name:  "data",
 		Short: "import, inspect, generate and fetch screens and signatures",
-		Subs: []*Command{
+		Subs: []*cmdline.Command{
 			{Name: "import", Short: "import a screen (ALMANAC, DrugComb summary, or any table with a column map) into a screen directory", Run: runDataImport},
 			{Name: "inspect", Short: "summarize a screen directory: counts, scores, drugs without SMILES or signatures", Run: runDataInspect},
 			{Name: "synth", Short: "generate the embedded default: a synthetic screen with its hidden ground truth", Run: runDataSynth},

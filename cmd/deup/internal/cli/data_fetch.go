@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/internal/progress"
 )
@@ -19,7 +20,7 @@ func runDataFetch(ctx context.Context, env Env, args []string) error {
 	manifest := fs.String("manifest", "", "read the sources from this JSON manifest instead of the built-in one")
 	list := fs.Bool("list", false, "list the sources and exit")
 	force := fs.Bool("force", false, "download again even when a complete copy is cached")
-	pos, err := parseArgs(fs, args)
+	pos, err := cmdline.ParseArgs(fs, args)
 	if err != nil {
 		return err
 	}
@@ -32,7 +33,7 @@ func runDataFetch(ctx context.Context, env Env, args []string) error {
 	}
 	sel, err := data.Select(sources, pos)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrUsage, err)
+		return fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
 	}
 	dir := *cache
 	if dir == "" {

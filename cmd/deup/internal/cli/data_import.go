@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/progress"
 )
@@ -42,7 +43,7 @@ func parseDataImport(env Env, args []string) (*importArgs, error) {
 	fs.StringVar(&cols.CellLine, "cell-line", "", "table: column of the cell line (none: every row is on --cell-line-name)")
 	fs.StringVar(&a.opt.CellLineName, "cell-line-name", "", "cell line of every row when there is no cell line column (default \"unknown\")")
 	fs.Func("score", "table: score column(s), comma-separated or repeated", func(v string) error {
-		cols.Scores = append(cols.Scores, splitList(v)...)
+		cols.Scores = append(cols.Scores, cmdline.SplitList(v)...)
 		return nil
 	})
 	fs.StringVar(&cols.SMILESA, "smiles-a", "", "table: column of drug A's SMILES")
@@ -52,28 +53,28 @@ func parseDataImport(env Env, args []string) (*importArgs, error) {
 	fs.BoolVar(&a.opt.RequireSMILES, "require-smiles", false, "drop rows with a drug that has no SMILES (reason \"missing SMILES\")")
 	fs.BoolVar(&a.opt.RequireKnown, "known-only", false, "table, drugcomb: drop rows with a drug not in --drugs (reason \"unknown drug\")")
 	fs.BoolVar(&a.asJSON, "json", false, "print the report as JSON instead of text")
-	pos, err := parseWant(fs, args, 0, -1)
+	pos, err := cmdline.ParseWant(fs, args, 0, -1)
 	if err != nil {
 		return nil, err
 	}
 	if a.out == "" {
-		return nil, usageError(fs, "deup data import: --out DIR is required")
+		return nil, cmdline.UsageError(fs, "deup data import: --out DIR is required")
 	}
 	if a.opt.Delimiter, err = drugcomb.ParseDelimiter(*delim); err != nil {
-		return nil, fmt.Errorf("%w: --delimiter %v", ErrUsage, err)
+		return nil, fmt.Errorf("%w: --delimiter %v", cmdline.ErrUsage, err)
 	}
 	if *pairs != "" {
 		a.inputs = append(a.inputs, *pairs)
 	}
 	if a.inputs = append(a.inputs, pos...); len(a.inputs) == 0 {
-		return nil, usageError(fs, "deup data import: no input file")
+		return nil, cmdline.UsageError(fs, "deup data import: no input file")
 	}
 	for _, in := range a.inputs {
-		if err := needFile("", in, "the screen's measurements: a table file (CSV, TSV, Parquet, Arrow; .gz allowed)"); err != nil {
+		if err := cmdline.NeedFile("", in, "the screen's measurements: a table file (CSV, TSV, Parquet, Arrow; .gz allowed)"); err != nil {
 			return nil, err
 		}
 	}
-	if err := needFile("--drugs", *drugs, catalogueWhat); err != nil {
+	if err := cmdline.NeedFile("--drugs", *drugs, catalogueWhat); err != nil {
 		return nil, err
 	}
 	a.opt.CheckSMILES = checkSMILES // the one structure rule: see structureRule
@@ -84,13 +85,13 @@ func parseDataImport(env Env, args []string) (*importArgs, error) {
 	}
 	if err := a.opt.SetFormat(*format, cols); err != nil {
 		fs.Usage()
-		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
+		return nil, fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
 	}
 	return a, nil
 }
 
 func runDataImport(ctx context.Context, env Env, args []string) error {
-	switch lastFlag(args, "format") { // these two have flag sets of their own
+	switch cmdline.LastFlag(args, "format") { // these two have flag sets of their own
 	case "doseresponse":
 		return runDataImportDoseResponse(ctx, env, args)
 	case "almanac-wells":

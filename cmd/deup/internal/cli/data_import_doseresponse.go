@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/doseresp"
 	"github.com/deup-screening/deup/drugcomb"
 )
@@ -26,13 +27,13 @@ func runDataImportDoseResponse(ctx context.Context, env Env, args []string) erro
 	out := fs.String("out", "", screenOutUsage)
 	name := fs.String("name", "", "screen name (default: the input file's base name)")
 	cellName := fs.String("cell-line-name", "", "cell line of every block when the table has none (default \"unknown\")")
-	if _, err := parseWant(fs, args, 0, 0); err != nil {
+	if _, err := cmdline.ParseWant(fs, args, 0, 0); err != nil {
 		return err
 	}
 	if *pf.in == "" || *out == "" || *drugs == "" {
-		return usageError(fs, "deup data import --format doseresponse needs --responses FILE, --drugs CATALOGUE and --out DIR")
+		return cmdline.UsageError(fs, "deup data import --format doseresponse needs --responses FILE, --drugs CATALOGUE and --out DIR")
 	}
-	if err := needFile("--drugs", *drugs, catalogueWhat); err != nil {
+	if err := cmdline.NeedFile("--drugs", *drugs, catalogueWhat); err != nil {
 		return err
 	}
 	ropt, sopt, err := pf.options()

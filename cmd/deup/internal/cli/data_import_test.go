@@ -233,22 +233,3 @@ func TestOldScreenBrokenSMILES(t *testing.T) {
 		}
 	}
 }
-
-// lastFlag picks data import's flag set: the last --format before a lone
-// "--".
-func TestLastFlag(t *testing.T) {
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"x.csv", "--format", "doseresponse"}, "doseresponse"},
-		{[]string{"-format=almanac-wells", "--out", "d"}, "almanac-wells"},
-		{[]string{"--format", "table", "--format=doseresponse"}, "doseresponse"},
-		{[]string{"--", "--format", "doseresponse"}, ""},
-		{[]string{"--format"}, ""},
-	} {
-		if got := lastFlag(c.args, "format"); got != c.want {
-			t.Errorf("lastFlag(%q, format) = %q, want %q", c.args, got, c.want)
-		}
-	}
-}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/deup-screening/deup/almanac"
+	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/internal/rusage"
 )
@@ -33,15 +34,15 @@ func parseImportWells(env Env, args []string) (*wellsArgs, error) {
 	fs.StringVar(&a.name, "name", "", "screen name (default: the wells file's base name)")
 	fs.IntVar(&a.window, "plate-window", almanac.DefaultPlateWindow, "plates kept open while streaming (negative: all)")
 	fs.BoolVar(&a.asJSON, "json", false, "print the report as JSON (as report.json holds it) instead of text")
-	if _, err := parseWant(fs, args, 0, 0); err != nil {
+	if _, err := cmdline.ParseWant(fs, args, 0, 0); err != nil {
 		return nil, err
 	}
 	if a.wells == "" || a.compounds == "" || a.out == "" {
-		return nil, usageError(fs, "deup data import --format almanac-wells needs --wells, --compounds and --out")
+		return nil, cmdline.UsageError(fs, "deup data import --format almanac-wells needs --wells, --compounds and --out")
 	}
 	for _, f := range [][3]string{{"--wells", a.wells, "NCI's ComboDrugGrowth wells (.csv or .zip)"}, {"--compounds", a.compounds, "NCI's ComboCompoundSet.sdf"},
 		{"--names", a.names, "NSC<TAB>name lines"}, {"--drugs", a.drugs, catalogueWhat}} {
-		if err := needFile(f[0], f[1], f[2]); err != nil {
+		if err := cmdline.NeedFile(f[0], f[1], f[2]); err != nil {
 			return nil, err
 		}
 	}
@@ -53,7 +54,7 @@ func runImportWells(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	start := env.now()
+	start := env.Time()
 	src, err := almanac.ReadSources(a.compounds, a.names, a.drugs)
 	if err != nil {
 		return err
@@ -69,7 +70,7 @@ func runImportWells(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
-	read := env.since(start)
+	read := env.Since(start)
 	if a.name == "" {
 		a.name = baseName(a.wells)
 	}
@@ -91,7 +92,7 @@ func runImportWells(ctx context.Context, env Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "wrote %s: %d pairs, %d measurements, %d drugs, %d cell line(s); %s: %d ordered pair-lines\n",
 			a.out, len(s.Pairs), s.Measurements(), len(s.Drugs), len(s.CellLines), almanac.ComboScoreFile, len(res.ComboScores))
 	}
-	el := env.since(start)
+	el := env.Since(start)
 	line := fmt.Sprintf("deup data import: %d wells read and scored in %.3f s (%.0f wells/s); %.3f s in all with the screen and files",
 		res.Report.WellsRead, read.Seconds(), float64(res.Report.WellsRead)/read.Seconds(), el.Seconds())
 	if cpu, rss, ok := rusage.Self(); ok {

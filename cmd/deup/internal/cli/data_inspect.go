@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/lincs"
 )
@@ -17,7 +18,7 @@ var dataInspectDesc string
 func runDataInspect(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup data inspect", "deup data inspect DIR [--json]", dataInspectDesc)
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	pos, err := parseWant(fs, args, 1, 1)
+	pos, err := cmdline.ParseWant(fs, args, 1, 1)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/lincs"
 )
@@ -28,23 +29,23 @@ func parseSignatures(env Env, args []string) (*signaturesArgs, error) {
 	fs.BoolVar(&a.asJSON, "json", false, "print the report as one JSON object")
 	fs.StringVar(&a.matrixOut, "matrix-out", "", "also convert the whole signature file to this Arrow (.arrow, .feather) or Parquet (.parquet) `file`")
 	fs.Int64Var(&a.maxMemory, "max-memory", 4096, "cap on the address space, in `MiB`, of the process that reads a GCTX file (Linux; ≥ 1024)")
-	if _, err := parseWant(fs, args, 0, 0); err != nil {
+	if _, err := cmdline.ParseWant(fs, args, 0, 0); err != nil {
 		return nil, err
 	}
 	if a.gct == "" || (a.screenDir == "" && a.matrixOut == "") {
-		return nil, usageError(fs, "deup data signatures: --gct and --screen (or --matrix-out) are required")
+		return nil, cmdline.UsageError(fs, "deup data signatures: --gct and --screen (or --matrix-out) are required")
 	}
 	for _, err := range []error{
-		needFile("--gct", a.gct, "a LINCS signature file (GCT 1.2/1.3 text, .gz allowed, or GCTX)"),
-		needFile("--pertinfo", a.pert, "the LINCS perturbagen table (pubchem_cid, pert_iname), or leave it out to match by name"),
-		needOutDir("--matrix-out", a.matrixOut),
+		cmdline.NeedFile("--gct", a.gct, "a LINCS signature file (GCT 1.2/1.3 text, .gz allowed, or GCTX)"),
+		cmdline.NeedFile("--pertinfo", a.pert, "the LINCS perturbagen table (pubchem_cid, pert_iname), or leave it out to match by name"),
+		cmdline.NeedOutDir("--matrix-out", a.matrixOut),
 	} {
 		if err != nil {
 			return nil, err
 		}
 	}
 	if a.maxMemory < 1024 || a.maxMemory > 1<<30 {
-		return nil, usageError(fs, "deup data signatures: --max-memory %d: want a number of MiB from 1024 to %d", a.maxMemory, int64(1<<30))
+		return nil, cmdline.UsageError(fs, "deup data signatures: --max-memory %d: want a number of MiB from 1024 to %d", a.maxMemory, int64(1<<30))
 	}
 	return a, nil
 }
@@ -58,10 +59,10 @@ func runDataSignatures(ctx context.Context, env Env, args []string) error {
 	// damaged header declares: read it in a capped child (the same
 	// command, run by the child in-process since its Env has no Sandbox).
 	if lincs.IsGCTX(a.gct) && env.Sandbox != nil {
-		return sandboxed(ctx, env, append([]string{"data", "signatures"}, args...), a.maxMemory<<20, a.gct, "--max-memory")
+		return env.Sandboxed(ctx, append([]string{"data", "signatures"}, args...), a.maxMemory<<20, a.gct, "--max-memory")
 	}
 	if a.matrixOut != "" && lincs.CheckMatrixFile(a.matrixOut) != nil {
-		return fmt.Errorf("%w: deup data signatures: --matrix-out %q: %v", ErrUsage, a.matrixOut, lincs.ErrMatrixFile)
+		return fmt.Errorf("%w: deup data signatures: --matrix-out %q: %v", cmdline.ErrUsage, a.matrixOut, lincs.ErrMatrixFile)
 	}
 	var screen *drugcomb.Screen
 	if a.screenDir != "" {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/doseresp"
 	"github.com/deup-screening/deup/internal/kernels"
 	"github.com/deup-screening/deup/internal/rusage"
@@ -21,11 +22,11 @@ func runDataSynergy(ctx context.Context, env Env, args []string) error {
 	pf := newPlateFlags(fs)
 	out := fs.String("out", "", "directory to write blocks.csv, wells.csv, Parquet twins and report.json (required)")
 	plots := fs.Int("plots", 0, "draw the first N blocks into DIR/plots (response and synergy heat maps, single-drug fits; PNG and SVG); -1: all")
-	if _, err := parseWant(fs, args, 0, 0); err != nil {
+	if _, err := cmdline.ParseWant(fs, args, 0, 0); err != nil {
 		return err
 	}
 	if *pf.in == "" || *out == "" {
-		return usageError(fs, "deup data synergy: --responses FILE and --out DIR are required")
+		return cmdline.UsageError(fs, "deup data synergy: --responses FILE and --out DIR are required")
 	}
 	ropt, sopt, err := pf.options()
 	if err != nil {
@@ -36,9 +37,9 @@ func runDataSynergy(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	start := env.now()
+	start := env.Time()
 	scored := doseresp.ScoreAll(blocks, sopt, rep)
-	el := env.since(start)
+	el := env.Since(start)
 	cpu1, _, cpuOK := rusage.Self()
 	if err := doseresp.WriteDir(*out, scored, rep); err != nil {
 		return err
@@ -97,7 +98,7 @@ func newPlateFlags(fs *flag.FlagSet) *plateFlags {
 func (p *plateFlags) options() (doseresp.ReadOptions, doseresp.Options, error) {
 	ropt, sopt, err := doseresp.ParseOptions(*p.unit, *p.baseline, p.cols, *p.lenient)
 	if err != nil {
-		return ropt, sopt, fmt.Errorf("%w: %v", ErrUsage, err)
+		return ropt, sopt, fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
 	}
 	return ropt, sopt, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/drugcomb"
 )
 
@@ -102,7 +103,7 @@ func TestErrorMessages(t *testing.T) {
 		if !strings.Contains(msg, c.file) {
 			t.Errorf("deup %s: message %q does not name %s", c.args, msg, c.file)
 		}
-		if got := userMessage(errors.New(msg)); got != msg {
+		if got := cmdline.UserMessage(errors.New(msg)); got != msg {
 			t.Errorf("deup %s: message %q holds an internal package name (%q without)", c.args, msg, got)
 		}
 	}
@@ -114,27 +115,4 @@ func lastLine(s string) string {
 		return s[i+1:]
 	}
 	return s
-}
-
-func TestUserMessage(t *testing.T) {
-	t.Chdir(t.TempDir())
-	for _, tc := range []struct{ in, want string }{
-		{"drugcomb: open: open x/meta.json: not a directory", "open x/meta.json: not a directory"},
-		{"m.deup: model: not a valid model file", "m.deup: not a valid model file"},
-		{"usage: deup suggest: suggest: unknown suggestions format", "usage: deup suggest: unknown suggestions format"},
-		{"p.csv:2: column drug_a: unknown drug", "p.csv:2: column drug_a: unknown drug"},
-		{"lincs: x.gct: line 3: bad header", "x.gct: line 3: bad header"},
-	} {
-		if got := userMessage(errors.New(tc.in)); got != tc.want {
-			t.Errorf("userMessage(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-	// A prefix that is also the name of a file that exists may be the path
-	// the message is about: kept.
-	if err := os.WriteFile("model", nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := userMessage(errors.New("model: model: not a valid model file")), "model: model: not a valid model file"; got != want {
-		t.Errorf("with a file named model: %q, want %q", got, want)
-	}
 }

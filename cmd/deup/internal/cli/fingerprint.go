@@ -8,11 +8,12 @@ import (
 	"os"
 
 	"github.com/deup-screening/deup/chem/fptable"
+	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/internal/tabular"
 )
 
-func fingerprintCommand() *Command {
-	return &Command{
+func fingerprintCommand() *cmdline.Command {
+	return &cmdline.Command{
 		Name:  "fingerprint",
 		Short: "Morgan fingerprints (RDKit-identical) of a drug catalogue or id<TAB>smiles lines",
 		Run:   runFingerprint,
@@ -37,7 +38,7 @@ func parseFingerprint(env Env, args []string) (*fingerprintArgs, error) {
 	fs.IntVar(&a.opt.Radius, "radius", 3, "Morgan radius")
 	fs.IntVar(&a.opt.Bits, "bits", 1024, "fingerprint size in bits")
 	fs.BoolVar(&in.Header, "header", false, "read id<TAB>smiles lines and skip the first line (a header)")
-	workers := workersFlag(fs, 0, "goroutines")
+	workers := cmdline.WorkersFlag(fs, 0, "goroutines")
 	fs.BoolVar(&a.quiet, "quiet", false, "do not print the throughput line")
 	fs.BoolVar(&a.opt.Largest, "largest-fragment", false, "fingerprint the largest organic fragment (as the model features do), not the whole SMILES")
 	fs.StringVar(&in.IDCol, "drug-id-col", "", "catalogue column of the drug id (a PubChem CID or a name), when not a recognised spelling")
@@ -45,43 +46,43 @@ func parseFingerprint(env Env, args []string) (*fingerprintArgs, error) {
 	format := fs.String("format", "", "input format: sdf or smiles (default: sdf for a .sdf, .sd or .mol file, else smiles lines or a catalogue)")
 	fs.StringVar(&in.IDField, "id-field", "", "SD file: the data item holding each record's id (e.g. NSC; default: the title line)")
 	fs.StringVar(&a.out, "out", "", "write a table to this file, CSV or Parquet by its extension (.csv, .parquet), instead of id<TAB>bits lines on stdout")
-	pos, err := parseWant(fs, args, 0, 1)
+	pos, err := cmdline.ParseWant(fs, args, 0, 1)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkRules(
-		rule(a.opt.Radius >= 0, "--radius must be >= 0, got %d", a.opt.Radius),
-		rule(a.opt.Bits > 0, "--bits must be positive, got %d", a.opt.Bits),
-		rule(!in.Header || in.IDCol == "" && in.SMILESCol == "", "--header reads id<TAB>smiles lines; --drug-id-col and --smiles-col name a catalogue's columns: give one or the other"),
+	if err := cmdline.Check(
+		cmdline.Want(a.opt.Radius >= 0, "--radius must be >= 0, got %d", a.opt.Radius),
+		cmdline.Want(a.opt.Bits > 0, "--bits must be positive, got %d", a.opt.Bits),
+		cmdline.Want(!in.Header || in.IDCol == "" && in.SMILESCol == "", "--header reads id<TAB>smiles lines; --drug-id-col and --smiles-col name a catalogue's columns: give one or the other"),
 	); err != nil {
 		return nil, err
 	}
 	if len(pos) == 1 {
-		if err := needFile("", pos[0], catalogueWhat+", or id<TAB>smiles lines"); err != nil {
+		if err := cmdline.NeedFile("", pos[0], catalogueWhat+", or id<TAB>smiles lines"); err != nil {
 			return nil, err
 		}
 		if a.in = pos[0]; a.in != "-" {
 			a.nameOfIn = a.in
 		}
 	}
-	if err := needOutDir("--out", a.out); err != nil {
+	if err := cmdline.NeedOutDir("--out", a.out); err != nil {
 		return nil, err
 	}
 	if a.out != "" {
 		if _, err := tabular.FormatOf(a.out); err != nil {
-			return nil, fmt.Errorf("%w: --out %s: want a .csv, .parquet or .arrow file", ErrUsage, a.out)
+			return nil, fmt.Errorf("%w: --out %s: want a .csv, .parquet or .arrow file", cmdline.ErrUsage, a.out)
 		}
 	}
 	if in.SDF, err = fptable.IsSDF(*format, a.nameOfIn); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
+		return nil, fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
 	}
-	if err := checkRules(
-		rule(in.SDF || in.IDField == "", "--id-field names a data item of an SD file; give an .sdf file or --format sdf"),
-		workersRule(*workers),
+	if err := cmdline.Check(
+		cmdline.Want(in.SDF || in.IDField == "", "--id-field names a data item of an SD file; give an .sdf file or --format sdf"),
+		cmdline.WorkersRule(*workers),
 	); err != nil {
 		return nil, err
 	}
-	a.opt.Workers = workerCount(*workers)
+	a.opt.Workers = cmdline.Workers(*workers)
 	a.opt.LineIDs = a.out == ""
 	return a, nil
 }
@@ -101,7 +102,7 @@ func runFingerprint(ctx context.Context, env Env, args []string) error {
 		in = f
 	}
 	say := func(s string) { fmt.Fprintf(env.Stderr, "deup fingerprint: %s\n", s) }
-	start := env.now()
+	start := env.Time()
 	src, err := fptable.Open(in, a.nameOfIn, a.input, say)
 	if err != nil {
 		return fmt.Errorf("fingerprint: %w", err)
@@ -117,14 +118,14 @@ func runFingerprint(ctx context.Context, env Env, args []string) error {
 		}
 		return fmt.Errorf("fingerprint: %w", err)
 	}
-	el := env.since(start)
+	el := env.Since(start)
 	if !a.quiet {
 		rate := float64(nMol) / el.Seconds()
 		fmt.Fprintf(env.Stderr, "deup fingerprint: %d molecules (%d failed) in %.3f s: %.0f molecules/s on %d workers (%.0f/s per worker)\n",
 			nMol, nFail, el.Seconds(), rate, a.opt.Workers, rate/float64(a.opt.Workers))
 	}
 	if nFail > 0 {
-		return exitError{1}
+		return cmdline.ExitError{Code: 1}
 	}
 	return nil
 }

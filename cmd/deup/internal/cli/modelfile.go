@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
@@ -52,7 +53,7 @@ func openScreen(dir string) (*drugcomb.Screen, error) {
 // errNoMeta explains what to do with a model file from before models
 // recorded their drugs.
 func errNoMeta(path, what string) error {
-	return fmt.Errorf("%w: %s was written by an older deup and does not record the drugs and screen it was trained on: give %s, or retrain it with deup train", ErrUsage, path, what)
+	return fmt.Errorf("%w: %s was written by an older deup and does not record the drugs and screen it was trained on: give %s, or retrain it with deup train", cmdline.ErrUsage, path, what)
 }
 
 // modelScreen returns the screen a command scores with model tm: the screen
@@ -76,7 +77,7 @@ func modelScreen(env Env, cmd, path string, tm *trained.Model, screenDir string)
 		sc, err = data.Synth(data.DefaultSynth(id.SynthSeed))
 	} else {
 		if _, serr := os.Stat(id.Dir); serr != nil {
-			return nil, "", fmt.Errorf("%w: %s was trained on the screen in %s, which is not there (%v): give --screen DIR (that screen, imported again with deup data import)", ErrUsage, path, id.Dir, serr)
+			return nil, "", fmt.Errorf("%w: %s was trained on the screen in %s, which is not there (%v): give --screen DIR (that screen, imported again with deup data import)", cmdline.ErrUsage, path, id.Dir, serr)
 		}
 		sc, err = openScreen(id.Dir)
 	}
@@ -104,7 +105,7 @@ func modelSignatures(tm *trained.Model, screenDir string) (*lincs.Signatures, er
 		return sig, nil
 	}
 	if tm.Meta == nil || tm.Meta.Signatures == nil {
-		return nil, fmt.Errorf("%w: the model uses fp+sig features and its file holds no signatures: give --screen DIR with signatures stored by deup data signatures", ErrUsage)
+		return nil, fmt.Errorf("%w: the model uses fp+sig features and its file holds no signatures: give --screen DIR with signatures stored by deup data signatures", cmdline.ErrUsage)
 	}
 	// Drugs without a signature are left out by modelFeatures, which says
 	// how many (the fp+sig rule of every command, docs/vocabulary.md).

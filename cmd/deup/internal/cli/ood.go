@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/deup-screening/deup/bench"
+	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/internal/rusage"
@@ -15,8 +16,8 @@ import (
 	"github.com/deup-screening/deup/ood/drugs"
 )
 
-func oodCommand() *Command {
-	return &Command{Name: "ood", Short: "reject difficult pairs: DEUP on drugs the model never saw, against the baselines (paper §5.3.2)", Run: runOOD}
+func oodCommand() *cmdline.Command {
+	return &cmdline.Command{Name: "ood", Short: "reject difficult pairs: DEUP on drugs the model never saw, against the baselines (paper §5.3.2)", Run: runOOD}
 }
 
 //go:embed help/ood.txt
@@ -43,26 +44,26 @@ func parseOODFlags(env Env, args []string) (*oodFlags, error) {
 	fs.IntVar(&set.Model.Patience, "patience", set.Model.Patience, "early-stopping patience of every network (10, not bench's 25, to keep 3 seeds on PC-3 within 5 minutes on 2 cores)")
 	fs.IntVar(&set.Members, "members", set.Members, "ensemble members")
 	fs.IntVar(&set.Passes, "passes", set.Passes, "MC-Dropout passes (the v feature and the mcdropout row)")
-	workers := workersFlag(fs, set.Workers, "trainings")
+	workers := cmdline.WorkersFlag(fs, set.Workers, "trainings")
 	noFigs := noFiguresFlag(fs)
-	_, err := parseWant(fs, args, 0, 0)
+	_, err := cmdline.ParseWant(fs, args, 0, 0)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkRules(
-		rule(set.HoldOut > 0 && set.HoldOut < 1, "--holdout-drugs %v, want in (0, 1)", set.HoldOut),
-		rule(set.Folds >= 2, "--folds %d, want ≥ 2", set.Folds),
-		rule(*seeds >= 1, "--seeds %d, want ≥ 1", *seeds),
-		rule(set.Members >= 1 && set.Passes >= 2, "--members %d, --passes %d: want ≥ 1, ≥ 2", set.Members, set.Passes),
-		workersRule(*workers),
+	if err := cmdline.Check(
+		cmdline.Want(set.HoldOut > 0 && set.HoldOut < 1, "--holdout-drugs %v, want in (0, 1)", set.HoldOut),
+		cmdline.Want(set.Folds >= 2, "--folds %d, want ≥ 2", set.Folds),
+		cmdline.Want(*seeds >= 1, "--seeds %d, want ≥ 1", *seeds),
+		cmdline.Want(set.Members >= 1 && set.Passes >= 2, "--members %d, --passes %d: want ≥ 1, ≥ 2", set.Members, set.Passes),
+		cmdline.WorkersRule(*workers),
 	); err != nil {
 		return nil, err
 	}
-	set.Workers = workerCount(*workers)
+	set.Workers = cmdline.Workers(*workers)
 	set.DUE.MaxEpochs, set.DUE.Patience = set.Model.MaxEpochs, set.Model.Patience
-	set.Methods = splitList(*methods)
+	set.Methods = cmdline.SplitList(*methods)
 	if err := drugs.CheckMethods(set.Methods); err != nil {
-		return nil, fmt.Errorf("%w: --methods: %s", ErrUsage, strings.TrimPrefix(err.Error(), drugs.ErrMethods.Error()+": "))
+		return nil, fmt.Errorf("%w: --methods: %s", cmdline.ErrUsage, strings.TrimPrefix(err.Error(), drugs.ErrMethods.Error()+": "))
 	}
 	set.Seeds = bench.Seeds(*seed, *seeds)
 	return &oodFlags{screenDir: *screenDir, cellLine: *cellLine, score: *score, out: *out, noFigs: *noFigs, set: set}, nil
@@ -74,7 +75,7 @@ func runOOD(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	set := o.set
-	start := env.now()
+	start := env.Time()
 	sc, name, err := loadScreen(o.screenDir)
 	if err != nil {
 		return err
@@ -111,7 +112,7 @@ func runOOD(ctx context.Context, env Env, args []string) error {
 	}
 	rep := drugs.Score(results, set.Methods, sc.Truth)
 	rep.Screen = name
-	rep.WallSeconds = env.since(start).Seconds()
+	rep.WallSeconds = env.Since(start).Seconds()
 	if err := rep.WriteMarkdown(env.Stdout); err != nil {
 		return err
 	}

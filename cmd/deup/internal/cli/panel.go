@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 
+	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/drugcomb"
 )
 
@@ -26,15 +27,15 @@ const cellLinesUsage = "cell lines of a panel: all, or A,B,… (default: all of 
 func selectCellLines(sc *drugcomb.Screen, synthetic bool, one, many string) (*drugcomb.Screen, error) {
 	switch {
 	case one != "" && many != "":
-		return nil, fmt.Errorf("%w: --cell-line and --cell-lines: give one of them", ErrUsage)
+		return nil, fmt.Errorf("%w: --cell-line and --cell-lines: give one of them", cmdline.ErrUsage)
 	case one != "":
 		return oneCellLine(sc, one)
 	case many == "all":
 		return sc, nil
 	case many != "":
-		out, err := sc.KeepCellLines(splitList(many))
+		out, err := sc.KeepCellLines(cmdline.SplitList(many))
 		if err != nil {
-			return nil, fmt.Errorf("%w: --cell-lines: %v", ErrUsage, err)
+			return nil, fmt.Errorf("%w: --cell-lines: %v", cmdline.ErrUsage, err)
 		}
 		return out, nil
 	case synthetic || len(sc.CellLines) == 1:

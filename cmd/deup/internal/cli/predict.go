@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/buildinfo"
 	"github.com/deup-screening/deup/internal/progress"
@@ -19,8 +20,8 @@ import (
 	"github.com/deup-screening/deup/scores"
 )
 
-func predictCommand() *Command {
-	return &Command{Name: "predict", Short: "predict synergy and its uncertainty for drug pairs with a trained model", Run: runPredict}
+func predictCommand() *cmdline.Command {
+	return &cmdline.Command{Name: "predict", Short: "predict synergy and its uncertainty for drug pairs with a trained model", Run: runPredict}
 }
 
 //go:embed help/predict.txt
@@ -47,37 +48,37 @@ func parsePredict(env Env, args []string) (*predictArgs, error) {
 	shardFlag := fs.String("shard", "", "score only shard i of N of the pairs: i/N (0 ≤ i < N), or env/N for i from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (default: all)")
 	fs.StringVar(&a.cellLines, "cell-lines", "", "with a model trained on a panel: the cell lines to score every pair on, all or A,B,… (default: all; one row per pair and line)")
 	fs.Float64Var(&a.coverage, "coverage", 0, "add lower and upper columns: the calibrated interval at this coverage in (0, 1), e.g. 0.9 (default: none)")
-	_, err := parseWant(fs, args, 0, 0)
+	_, err := cmdline.ParseWant(fs, args, 0, 0)
 	if err != nil {
 		return nil, err
 	}
 	switch {
 	case a.model == "" || a.out == "":
-		return nil, usageError(fs, "deup predict: --model and --out are required")
+		return nil, cmdline.UsageError(fs, "deup predict: --model and --out are required")
 	case (a.pairs == "") == !a.all:
-		return nil, usageError(fs, "deup predict: give exactly one of --pairs and --all-pairs")
+		return nil, cmdline.UsageError(fs, "deup predict: give exactly one of --pairs and --all-pairs")
 	case a.screen != "" && a.drugs != "":
-		return nil, fmt.Errorf("%w: deup predict: give at most one of --screen and --drugs", ErrUsage)
+		return nil, fmt.Errorf("%w: deup predict: give at most one of --screen and --drugs", cmdline.ErrUsage)
 	}
 	a.shard = scores.Whole
 	if *shardFlag != "" {
 		if a.shard, err = scores.ParseShard(*shardFlag, os.Getenv); err != nil {
-			return nil, fmt.Errorf("%w: --shard: %v", ErrUsage, err)
+			return nil, fmt.Errorf("%w: --shard: %v", cmdline.ErrUsage, err)
 		}
 	}
 	var outCheck error // a hive directory (--out without an extension) is created as needed
 	if a.hive = filepath.Ext(a.out) == ""; !a.hive {
 		if _, err := tabular.FormatOf(a.out); err != nil {
-			return nil, fmt.Errorf("%w: output %s: extension must be .arrow, .parquet or .csv", ErrUsage, a.out)
+			return nil, fmt.Errorf("%w: output %s: extension must be .arrow, .parquet or .csv", cmdline.ErrUsage, a.out)
 		}
-		outCheck = needOutDir("--out", a.out)
+		outCheck = cmdline.NeedOutDir("--out", a.out)
 	}
-	for _, err := range []error{needFile("--pairs", a.pairs, pairsWhat), needFile("--drugs", a.drugs, catalogueWhat), outCheck} {
+	for _, err := range []error{cmdline.NeedFile("--pairs", a.pairs, pairsWhat), cmdline.NeedFile("--drugs", a.drugs, catalogueWhat), outCheck} {
 		if err != nil {
 			return nil, err
 		}
 	}
-	if a.interval = isSet(fs, "coverage"); a.interval {
+	if a.interval = cmdline.IsSet(fs, "coverage"); a.interval {
 		if err := checkCoverage(a.coverage); err != nil {
 			return nil, err
 		}
@@ -90,7 +91,7 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	start := env.now()
+	start := env.Time()
 	tm, err := openModel(a.model)
 	if err != nil {
 		return err
@@ -98,7 +99,7 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	t := &predict.Table{}
 	if a.interval {
 		if t.Cal, err = predict.Calibration(tm, a.model, a.coverage); err != nil {
-			return fmt.Errorf("%w: %v", ErrUsage, err)
+			return fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
 		}
 		t.Coverage = a.coverage
 		fmt.Fprintf(env.Stderr, "deup predict: lower and upper at %g%% coverage from the calibration stored in %s: %s held out of training\n", 100*a.coverage, a.model, t.Cal)
@@ -111,19 +112,19 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	featTime := env.since(start)
+	featTime := env.Since(start)
 	job, w, err := a.open(env, tm, drugs, kept, t)
 	if err != nil {
 		return err
 	}
 	bar := progress.New(env.Stderr, "predict", (job.Hi-job.Lo)*len(job.Lines))
-	predStart := env.now()
+	predStart := env.Time()
 	done, err := predict.Run(ctx, tm.Method, f, job, w, func(n int) { bar.Set(n) })
 	if err != nil {
 		return err
 	}
 	bar.Finish()
-	el := env.since(predStart)
+	el := env.Since(predStart)
 	dest := a.out
 	if a.hive {
 		dest = w.Path()
@@ -132,7 +133,7 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 		dest += fmt.Sprintf(" (shard %s: pairs [%d, %d) of %d)", a.shard, job.Lo, job.Hi, predict.Total(job.Pairs, len(kept)))
 	}
 	fmt.Fprintf(env.Stdout, "wrote %d pairs of %d drugs to %s in %s (features %s, prediction %s, %.0f pairs/s)\n",
-		done, len(kept), dest, env.since(start).Round(time.Millisecond), featTime.Round(time.Millisecond), el.Round(time.Millisecond), float64(done)/el.Seconds())
+		done, len(kept), dest, env.Since(start).Round(time.Millisecond), featTime.Round(time.Millisecond), el.Round(time.Millisecond), float64(done)/el.Seconds())
 	fmt.Fprintf(env.Stdout, "%s\n", tm.Method.AleatoricNote())
 	return nil
 }
@@ -168,7 +169,7 @@ func (a *predictArgs) open(env Env, tm *trained.Model, drugs []drugcomb.Drug, ke
 	}
 	lines, err := predict.Lines(names, one, a.cellLines)
 	if err != nil {
-		return predict.Job{}, nil, fmt.Errorf("%w: %v", ErrUsage, err)
+		return predict.Job{}, nil, fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
 	}
 	if t.Lines = names; len(names) < 2 {
 		t.Lines = []string{one}
@@ -177,7 +178,7 @@ func (a *predictArgs) open(env Env, tm *trained.Model, drugs []drugcomb.Drug, ke
 	p := predict.Plan{Out: a.out, Hive: a.hive, Pairs: a.pairs, Lines: lines, Shard: a.shard, Model: a.model, Program: buildinfo.Line(bi, ok, env.Stamp)}
 	job, w, err := predict.Open(p, drugs, kept, one, t)
 	if errors.Is(err, predict.ErrNoCellLine) {
-		err = fmt.Errorf("%w: --out DIR: %s does not record its cell line (a model file from an older deup): retrain it, or write one file (--out FILE.parquet)", ErrUsage, a.model)
+		err = fmt.Errorf("%w: --out DIR: %s does not record its cell line (a model file from an older deup): retrain it, or write one file (--out FILE.parquet)", cmdline.ErrUsage, a.model)
 	}
 	if err != nil || tm.Meta == nil || a.drugs != "" {
 		return job, w, err
@@ -206,7 +207,7 @@ func readDrugsCSV(env Env, cmd, path, idCol, smilesCol string) ([]drugcomb.Drug,
 		return nil, err
 	}
 	if err := cat.CheckSMILES(); err != nil {
-		return nil, fmt.Errorf("%w: %v: name the SMILES column with --smiles-col", ErrUsage, err)
+		return nil, fmt.Errorf("%w: %v: name the SMILES column with --smiles-col", cmdline.ErrUsage, err)
 	}
 	for _, t := range cat.Notes {
 		fmt.Fprintf(env.Stderr, "deup %s: %s: %d rows left out: %s\n", cmd, path, t.Count, t.Reason)

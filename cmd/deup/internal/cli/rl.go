@@ -8,13 +8,14 @@ import (
 	"os"
 	"time"
 
+	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/internal/rusage"
 	"github.com/deup-screening/deup/rl"
 )
 
-func rlCommand() *Command {
-	return &Command{Name: "rl", Short: "DEUP-DQN against DQN, MC-Dropout DQN and Bootstrapped DQN on bsuite's CartPole (paper §5.2)", Run: runRL}
+func rlCommand() *cmdline.Command {
+	return &cmdline.Command{Name: "rl", Short: "DEUP-DQN against DQN, MC-Dropout DQN and Bootstrapped DQN on bsuite's CartPole (paper §5.2)", Run: runRL}
 }
 
 //go:embed help/rl.txt
@@ -25,23 +26,23 @@ func runRL(ctx context.Context, env Env, args []string) error {
 	envName := fs.String("env", "cartpole", "environment: cartpole (bsuite's)")
 	agents := fs.String("agents", "dqn,deup-dqn,mcdropout-dqn,boot-dqn", "comma-separated agents: dqn, deup-dqn, mcdropout-dqn, boot-dqn, random")
 	seeds := fs.Int("seeds", 5, "number of seeds (runs per agent)")
-	firstSeed := seedFlag(fs, "seed of the first run: seeds seed..seed+seeds-1", "first-seed")
+	firstSeed := cmdline.SeedFlag(fs, "seed of the first run: seeds seed..seed+seeds-1", "first-seed")
 	episodes := fs.Int("episodes", 1000, "episodes per run (bsuite's cartpole: 1000)")
-	workers := workersFlag(fs, 0, "runs")
+	workers := cmdline.WorkersFlag(fs, 0, "runs")
 	out := fs.String("out", "", "output directory (created)")
-	_, err := parseWant(fs, args, 0, 0)
+	_, err := cmdline.ParseWant(fs, args, 0, 0)
 	if err != nil {
 		return err
 	}
 	const p = "deup rl: "
 	names, agentsErr := rl.ParseAgents(*agents)
-	if err := checkRules(
-		rule(*out != "", p+"--out is required"),
-		rule(*envName == "cartpole", p+"--env %q: want cartpole", *envName),
-		rule(agentsErr == nil, p+"--agents: %v", agentsErr),
-		rule(*seeds >= 1, p+"--seeds %d < 1", *seeds),
-		rule(*episodes >= 1, p+"--episodes %d < 1", *episodes),
-		rule(*workers >= 0, p+"--workers %d < 0", *workers),
+	if err := cmdline.Check(
+		cmdline.Want(*out != "", p+"--out is required"),
+		cmdline.Want(*envName == "cartpole", p+"--env %q: want cartpole", *envName),
+		cmdline.Want(agentsErr == nil, p+"--agents: %v", agentsErr),
+		cmdline.Want(*seeds >= 1, p+"--seeds %d < 1", *seeds),
+		cmdline.Want(*episodes >= 1, p+"--episodes %d < 1", *episodes),
+		cmdline.Want(*workers >= 0, p+"--workers %d < 0", *workers),
 	); err != nil {
 		return err
 	}
@@ -49,13 +50,13 @@ func runRL(ctx context.Context, env Env, args []string) error {
 		return fmt.Errorf("rl: %w", err)
 	}
 
-	start := env.now()
+	start := env.Time()
 	cpu0, _, _ := rusage.Self()
-	runs, err := rl.RunAll(ctx, *envName, names, *firstSeed, *seeds, *episodes, workerCount(*workers), rl.Options{}, rlBars(env.Stderr, *episodes))
+	runs, err := rl.RunAll(ctx, *envName, names, *firstSeed, *seeds, *episodes, cmdline.Workers(*workers), rl.Options{}, rlBars(env.Stderr, *episodes))
 	if err != nil {
 		return err
 	}
-	wall := env.since(start)
+	wall := env.Since(start)
 	sum := &rl.Summary{Env: *envName, Episodes: *episodes, Order: names, Runs: runs, Wall: wall.Seconds()}
 	if err := sum.WriteFiles(*out); err != nil {
 		return err

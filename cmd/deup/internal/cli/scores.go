@@ -5,16 +5,17 @@ import (
 	_ "embed"
 	"fmt"
 
+	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/scores"
 )
 
 // scoresCommand groups the commands on a directory of sharded predictions
 // (deup predict --out DIR [--shard i/N]).
-func scoresCommand() *Command {
-	return &Command{
+func scoresCommand() *cmdline.Command {
+	return &cmdline.Command{
 		Name:  "scores",
 		Short: "check and summarize a directory of sharded predictions (deup predict --out DIR --shard i/N)",
-		Subs: []*Command{
+		Subs: []*cmdline.Command{
 			{Name: "check", Short: "verify every cell line has every pair once from one model; print the run's checksum", Run: runScoresCheck},
 			{Name: "summary", Short: "per-line summary and a suggested batch across lines from a checked directory", Run: runScoresSummary},
 		},
@@ -26,7 +27,7 @@ var scoresCheckDesc string
 
 func runScoresCheck(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup scores check", "deup scores check DIR", scoresCheckDesc)
-	pos, err := parseWant(fs, args, 1, 1)
+	pos, err := cmdline.ParseWant(fs, args, 1, 1)
 	if err != nil {
 		return err
 	}
@@ -38,7 +39,7 @@ func runScoresCheck(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	if !rep.OK() {
-		return exitError{1}
+		return cmdline.ExitError{Code: 1}
 	}
 	return nil
 }
@@ -52,18 +53,18 @@ func runScoresSummary(ctx context.Context, env Env, args []string) error {
 	lines := fs.String("lines", "", "per-line summary, CSV (default: stdout only)")
 	k := fs.Int("batch", 30, "pairs in the suggested batch")
 	beta := fs.Float64("beta", 1, "UCB weight of sigma_epistemic")
-	pos, err := parseWant(fs, args, 1, 1)
+	pos, err := cmdline.ParseWant(fs, args, 1, 1)
 	if err != nil {
 		return err
 	}
 	if *out == "" {
-		return usageError(fs, "deup scores summary: --out is required")
+		return cmdline.UsageError(fs, "deup scores summary: --out is required")
 	}
 	if *k < 1 {
-		return fmt.Errorf("%w: --batch %d: want ≥ 1", ErrUsage, *k)
+		return fmt.Errorf("%w: --batch %d: want ≥ 1", cmdline.ErrUsage, *k)
 	}
 	for _, p := range []struct{ flag, path string }{{"--out", *out}, {"--lines", *lines}} {
-		if err := needOutDir(p.flag, p.path); err != nil {
+		if err := cmdline.NeedOutDir(p.flag, p.path); err != nil {
 			return err
 		}
 	}
@@ -75,7 +76,7 @@ func runScoresSummary(ctx context.Context, env Env, args []string) error {
 		if err := rep.WriteText(env.Stdout, env.Stderr, "deup scores check: "); err != nil {
 			return err
 		}
-		return exitError{1}
+		return cmdline.ExitError{Code: 1}
 	}
 	sum, err := scores.Summarize(rep, *k, *beta)
 	if err != nil {

@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"github.com/deup-screening/deup/bench"
+	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/deup"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/smo"
 )
 
-func smoCommand() *Command {
-	return &Command{Name: "smo", Short: "sequential model optimization: DEUP-EI vs GP-EI, TuRBO, MC-Dropout, ensembles (paper §5.1)", Run: runSMO}
+func smoCommand() *cmdline.Command {
+	return &cmdline.Command{Name: "smo", Short: "sequential model optimization: DEUP-EI vs GP-EI, TuRBO, MC-Dropout, ensembles (paper §5.1)", Run: runSMO}
 }
 
 //go:embed help/smo.txt
@@ -36,7 +37,7 @@ func parseSMO(env Env, args []string) (*smoArgs, error) {
 	dim := fs.Int("dim", 0, "dimension (ackley only; 0 means the function's own: 1, 2, or 10 for ackley)")
 	methods := fs.String("method", "random,gp-ei,deup-ei", "comma-separated methods")
 	seeds := fs.Int("seeds", 5, "number of seeds (runs 1..N per method)")
-	firstSeed := seedFlag(fs, "seed of the first run: seeds seed..seed+seeds-1", "first-seed")
+	firstSeed := cmdline.SeedFlag(fs, "seed of the first run: seeds seed..seed+seeds-1", "first-seed")
 	fs.IntVar(&opt.Steps, "steps", 50, "acquisitions after the initial design")
 	fs.IntVar(&opt.Init, "init", 6, "initial points (uniform in the box)")
 	out := fs.String("out", "smo-out", "output directory (created)")
@@ -47,8 +48,8 @@ func parseSMO(env Env, args []string) (*smoArgs, error) {
 	fs.IntVar(&opt.GPRestarts, "gp-restarts", 2, "random restarts of every GP hyperparameter fit (0: none)")
 	fs.IntVar(&opt.Maximizer.Raw, "raw", 512, "random candidates when maximizing EI")
 	fs.IntVar(&opt.Maximizer.Starts, "starts", 10, "Nelder-Mead local searches from the best candidates")
-	jobs := workersFlag(fs, 1, "runs", "jobs")
-	_, err := parseWant(fs, args, 0, 0)
+	jobs := cmdline.WorkersFlag(fs, 1, "runs", "jobs")
+	_, err := cmdline.ParseWant(fs, args, 0, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -59,20 +60,20 @@ func parseSMO(env Env, args []string) (*smoArgs, error) {
 	if *features != "" {
 		opt.Features, featuresErr = deup.ParseFeatures(*features)
 	}
-	if err := checkRules(
-		rule(*out != "", p+"--out is empty: name an output directory"),
-		rule(fnErr == nil, p+"%v", fnErr),
-		rule(methodsErr == nil, p+"%v", methodsErr),
-		rule(*seeds >= 1, p+"--seeds %d < 1", *seeds),
-		rule(opt.Steps >= 1, p+"--steps %d < 1", opt.Steps),
-		rule(opt.Init >= 4, p+"--init %d < 4 (DEUP's 2-fold pre-fill needs at least 2 points per half)", opt.Init),
-		rule(*jobs >= 0, p+"--workers %d < 0", *jobs),
-		rule(opt.MLP.Epochs >= 1, p+"--mlp-epochs %d < 1", opt.MLP.Epochs),
-		rule(opt.GPRestarts >= 0, p+"--gp-restarts %d < 0", opt.GPRestarts),
-		rule(opt.Maximizer.Raw >= 1 && opt.Maximizer.Starts >= 0, p+"--raw must be >= 1 and --starts >= 0"),
-		rule(opt.ErrorPrior == "uninformed" || opt.ErrorPrior == "mean", p+"--error-prior %q: want uninformed or mean", opt.ErrorPrior),
-		rule(featuresErr == nil, p+"%v", featuresErr),
-		rule(opt.DEUPMain == "" || opt.DEUPMain == "mlp" || opt.DEUPMain == "gp", p+"--deup-main %q: want mlp or gp", opt.DEUPMain),
+	if err := cmdline.Check(
+		cmdline.Want(*out != "", p+"--out is empty: name an output directory"),
+		cmdline.Want(fnErr == nil, p+"%v", fnErr),
+		cmdline.Want(methodsErr == nil, p+"%v", methodsErr),
+		cmdline.Want(*seeds >= 1, p+"--seeds %d < 1", *seeds),
+		cmdline.Want(opt.Steps >= 1, p+"--steps %d < 1", opt.Steps),
+		cmdline.Want(opt.Init >= 4, p+"--init %d < 4 (DEUP's 2-fold pre-fill needs at least 2 points per half)", opt.Init),
+		cmdline.Want(*jobs >= 0, p+"--workers %d < 0", *jobs),
+		cmdline.Want(opt.MLP.Epochs >= 1, p+"--mlp-epochs %d < 1", opt.MLP.Epochs),
+		cmdline.Want(opt.GPRestarts >= 0, p+"--gp-restarts %d < 0", opt.GPRestarts),
+		cmdline.Want(opt.Maximizer.Raw >= 1 && opt.Maximizer.Starts >= 0, p+"--raw must be >= 1 and --starts >= 0"),
+		cmdline.Want(opt.ErrorPrior == "uninformed" || opt.ErrorPrior == "mean", p+"--error-prior %q: want uninformed or mean", opt.ErrorPrior),
+		cmdline.Want(featuresErr == nil, p+"%v", featuresErr),
+		cmdline.Want(opt.DEUPMain == "" || opt.DEUPMain == "mlp" || opt.DEUPMain == "gp", p+"--deup-main %q: want mlp or gp", opt.DEUPMain),
 	); err != nil {
 		return nil, err
 	}
@@ -94,7 +95,7 @@ func runSMO(ctx context.Context, env Env, args []string) error {
 		return fmt.Errorf("smo: %w", err)
 	}
 	bar := progress.New(env.Stderr, fmt.Sprintf("smo %s d=%d", a.f.Name, a.f.Dim), len(a.methods)*len(a.seeds)*a.opt.Steps)
-	runs, err := smo.RunAll(ctx, a.f, a.methods, a.seeds, a.opt, workerCount(a.jobs), func() { bar.Add(1) }, func(m string, seed uint64, best float64) {
+	runs, err := smo.RunAll(ctx, a.f, a.methods, a.seeds, a.opt, cmdline.Workers(a.jobs), func() { bar.Add(1) }, func(m string, seed uint64, best float64) {
 		bar.Detail(fmt.Sprintf("%s seed %d: %.4g", m, seed, best))
 	})
 	wall := bar.Finish()

@@ -7,13 +7,14 @@ import (
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/active/campaign"
+	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/model/trained"
 	"github.com/deup-screening/deup/predict"
 	"github.com/deup-screening/deup/suggest"
 )
 
-func suggestCommand() *Command {
-	return &Command{Name: "suggest", Short: "export the next experiments (CSV, Parquet or JSON) from a campaign or a trained model", Run: runSuggest}
+func suggestCommand() *cmdline.Command {
+	return &cmdline.Command{Name: "suggest", Short: "export the next experiments (CSV, Parquet or JSON) from a campaign or a trained model", Run: runSuggest}
 }
 
 //go:embed help/suggest.txt
@@ -40,41 +41,41 @@ func parseSuggest(env Env, args []string) (*suggestArgs, error) {
 	fs.StringVar(&a.acq, "acquisition", "", "acquisition function (default: the campaign's; ucb with --model)")
 	perDrug := maxPerDrugFlag(fs)
 	fs.IntVar(&a.perLine, "per-line", 0, "with a model trained on a panel: at most N suggestions on any one cell line (0: no cap); the batch spans every line the model knows unless --cell-line names one")
-	seed := seedFlag(fs, "with --model: seed of thompson and random draws")
+	seed := cmdline.SeedFlag(fs, "with --model: seed of thompson and random draws")
 	fs.Float64Var(&a.coverage, "coverage", 0.9, "with --model: coverage of the lower/upper interval, in (0, 1), when the model has a calibration")
 	fs.BoolVar(&a.calibratedSigma, "calibrated-sigma", false, "with --model: the acquisition reads sigma scaled by the calibration (see above)")
 	explore := exploreFlag(fs)
 	fs.StringVar(&a.out, "out", "", "output file: .csv, .parquet or .json")
-	if _, err := parseWant(fs, args, 0, 0); err != nil {
+	if _, err := cmdline.ParseWant(fs, args, 0, 0); err != nil {
 		return nil, err
 	}
 	if (a.campaign == "") == (a.model == "") || a.out == "" {
 		fs.Usage()
-		return nil, fmt.Errorf("%w: deup suggest: give --out and exactly one of --campaign and --model", ErrUsage)
+		return nil, fmt.Errorf("%w: deup suggest: give --out and exactly one of --campaign and --model", cmdline.ErrUsage)
 	}
 	if _, err := suggest.FormatOf(a.out); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
+		return nil, fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
 	}
-	if err := needOutDir("--out", a.out); err != nil {
+	if err := cmdline.NeedOutDir("--out", a.out); err != nil {
 		return nil, err
 	}
-	if isSet(fs, "batch") && a.batch < 1 {
+	if cmdline.IsSet(fs, "batch") && a.batch < 1 {
 		// Refused before a campaign round is proposed and recorded.
-		return nil, fmt.Errorf("%w: --batch %d: want at least 1 suggestion", ErrUsage, a.batch)
+		return nil, fmt.Errorf("%w: --batch %d: want at least 1 suggestion", cmdline.ErrUsage, a.batch)
 	}
 	if err := checkExploreFlag(*explore); err != nil {
 		return nil, err
 	}
-	a.seed, a.explore, a.coverageSet = *seed, *explore, isSet(fs, "coverage")
+	a.seed, a.explore, a.coverageSet = *seed, *explore, cmdline.IsSet(fs, "coverage")
 	if a.campaign != "" {
 		switch {
 		case a.coverageSet || a.calibratedSigma:
-			return nil, fmt.Errorf("%w: --coverage and --calibrated-sigma go with --model (a campaign's suggestions have no calibration)", ErrUsage)
+			return nil, fmt.Errorf("%w: --coverage and --calibrated-sigma go with --model (a campaign's suggestions have no calibration)", cmdline.ErrUsage)
 		case perDrug.set:
-			return nil, fmt.Errorf("%w: --max-per-drug is set when a campaign starts (deup campaign init --max-per-drug)", ErrUsage)
+			return nil, fmt.Errorf("%w: --max-per-drug is set when a campaign starts (deup campaign init --max-per-drug)", cmdline.ErrUsage)
 		case a.perLine != 0:
-			return nil, fmt.Errorf("%w: --per-line goes with --model (a model trained on a panel)", ErrUsage)
-		case !isSet(fs, "explore"):
+			return nil, fmt.Errorf("%w: --per-line goes with --model (a model trained on a panel)", cmdline.ErrUsage)
+		case !cmdline.IsSet(fs, "explore"):
 			a.explore = -1
 		}
 		return a, nil
@@ -89,7 +90,7 @@ func parseSuggest(env Env, args []string) (*suggestArgs, error) {
 		return nil, err
 	}
 	if a.perLine < 0 {
-		return nil, fmt.Errorf("%w: --per-line %d: want N ≥ 0", ErrUsage, a.perLine)
+		return nil, fmt.Errorf("%w: --per-line %d: want N ≥ 0", cmdline.ErrUsage, a.perLine)
 	}
 	a.perDrug = perDrug.resolve(a.batch)
 	return a, nil
@@ -133,7 +134,7 @@ func suggestFromModel(env Env, a *suggestArgs) error {
 	o := suggest.Options{Batch: a.batch, PerDrug: a.perDrug, PerLine: a.perLine, Seed: a.seed, Coverage: a.coverage, CalibratedSigma: a.calibratedSigma}
 	var err error
 	if o.Acquisition, err = active.ParseAcquisition(a.acq); err != nil {
-		return fmt.Errorf("%w: %v", ErrUsage, err)
+		return fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
 	}
 	o.Acquisition.ExploreWeight = a.explore
 	tm, err := openModel(a.model)
@@ -141,7 +142,7 @@ func suggestFromModel(env Env, a *suggestArgs) error {
 		return err
 	}
 	if o.Cal, err = predict.Intervals(env.Stdout, tm, a.model, a.coverage, a.coverageSet || a.calibratedSigma); err != nil {
-		return fmt.Errorf("%w: %v", ErrUsage, err)
+		return fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
 	}
 	sc, sigDir, err := modelScreen(env, "suggest", a.model, tm, a.screen)
 	if err != nil {
@@ -153,7 +154,7 @@ func suggestFromModel(env Env, a *suggestArgs) error {
 	}
 	place, err := suggest.Where(sc, ms, a.model, a.screen == "", a.cellLine, a.score, a.perLine)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrUsage, err)
+		return fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
 	}
 	f, kept, err := modelFeatures(env, "suggest", "and are not suggested", tm, sc.Drugs, sigDir)
 	if err != nil {

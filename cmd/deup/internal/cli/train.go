@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
@@ -20,8 +21,8 @@ import (
 	"github.com/deup-screening/deup/model/training"
 )
 
-func trainCommand() *Command {
-	return &Command{Name: "train", Short: "train DEUP (or a baseline) on a screen and save the model", Run: runTrain}
+func trainCommand() *cmdline.Command {
+	return &cmdline.Command{Name: "train", Short: "train DEUP (or a baseline) on a screen and save the model", Run: runTrain}
 }
 
 //go:embed help/train.txt
@@ -53,27 +54,27 @@ func parseTrainFlags(env Env, args []string) (*trainFlags, error) {
 	cellLines := fs.String("cell-lines", "", cellLinesUsage)
 	cellFeatures := fs.String("cell-features", "", "table (.csv, .parquet, .arrow) with a cell_line column and numeric columns: features of the lines, mapped linearly into the line embedding; its lines without measurements join the model's lines, so predict scores them (every method, DUE included)")
 	score := scoreFlag(fs)
-	seed := seedFlag(fs, "seed of the split, the weights and the shuffling")
+	seed := cmdline.SeedFlag(fs, "seed of the split, the weights and the shuffling")
 	out := fs.String("out", "", "where to write the trained model")
 	calFrac := fs.Float64("calibration", 0.1, "fraction of all pairs held out (seeded) before the split, for the conformal calibration stored in the model (0: none)")
 	conformal := fs.String("conformal", "normalized", "calibration scores: normalized (|y-mu|/sigma_total, adaptive width) or plain (|y-mu|, constant width)")
 	whole := wholeMoleculeFlag(fs)
-	if _, err := parseWant(fs, args, 0, 0); err != nil {
+	if _, err := cmdline.ParseWant(fs, args, 0, 0); err != nil {
 		return nil, err
 	}
 	if *out == "" {
-		return nil, usageError(fs, "deup train: --out is required (the model file to write, e.g. --out pc3.model)")
+		return nil, cmdline.UsageError(fs, "deup train: --out is required (the model file to write, e.g. --out pc3.model)")
 	}
 	fracs, err := drugcomb.ParseSplit(*splitFlag, true)
 	if err != nil {
-		return nil, fmt.Errorf("%w: --split %q: %v", ErrUsage, *splitFlag, err)
+		return nil, fmt.Errorf("%w: --split %q: %v", cmdline.ErrUsage, *splitFlag, err)
 	}
-	if err := needOutDir("--out", *out); err != nil {
+	if err := cmdline.NeedOutDir("--out", *out); err != nil {
 		return nil, err
 	}
-	if err := checkRules(
-		rule(*calFrac >= 0 && *calFrac < 1, "--calibration %v: want a fraction in [0, 1), e.g. 0.1 (0 stores no calibration)", *calFrac),
-		rule(*conformal == "normalized" || *conformal == "plain", "--conformal %q: want normalized or plain", *conformal),
+	if err := cmdline.Check(
+		cmdline.Want(*calFrac >= 0 && *calFrac < 1, "--calibration %v: want a fraction in [0, 1), e.g. 0.1 (0 stores no calibration)", *calFrac),
+		cmdline.Want(*conformal == "normalized" || *conformal == "plain", "--conformal %q: want normalized or plain", *conformal),
 	); err != nil {
 		return nil, err
 	}
@@ -91,7 +92,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	start := env.now()
+	start := env.Time()
 	sc, name, err := loadScreen(t.screenDir)
 	if err != nil {
 		return err
@@ -142,7 +143,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 			bars.Epoch(p.Member, p.Members, p.Epoch, p.MaxEpochs, p.Detail())
 		}
 	}
-	rep, err := training.Fit(ctx, m, d, h, training.FitOptions{Normalized: t.normalized, Progress: epoch, Now: env.now})
+	rep, err := training.Fit(ctx, m, d, h, training.FitOptions{Normalized: t.normalized, Progress: epoch, Now: env.Time})
 	bars.Finish()
 	if err != nil {
 		return err
@@ -159,7 +160,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s (%s total); it remembers its %d drugs and screen: next, deup predict --model %s --all-pairs --out pairs.csv\n",
-		t.out, env.since(start).Round(time.Millisecond), len(sc.Drugs), t.out)
+		t.out, env.Since(start).Round(time.Millisecond), len(sc.Drugs), t.out)
 	return nil
 }
 
@@ -176,7 +177,7 @@ func readCellFeatures(path string, sc *drugcomb.Screen) (*drugcomb.CellFeatures,
 	}
 	lines := cf.WithLines(sc.CellLines)
 	if len(lines) < 2 {
-		return nil, nil, fmt.Errorf("%w: --cell-features %s: the model would know one cell line (%s); the features are for a panel or for lines without measurements", ErrUsage, path, lines[0])
+		return nil, nil, fmt.Errorf("%w: --cell-features %s: the model would know one cell line (%s); the features are for a panel or for lines without measurements", cmdline.ErrUsage, path, lines[0])
 	}
 	c := *sc
 	c.CellLines = lines
@@ -188,11 +189,11 @@ func newMethod(name string, c training.MethodConfig) (model.Method, error) {
 	m, err := training.New(name, c)
 	switch {
 	case errors.Is(err, training.ErrUnknownMethod):
-		return nil, fmt.Errorf("%w: deup train: unknown method %q (available: %s)", ErrUsage, name, strings.Join(training.Known(), ", "))
+		return nil, fmt.Errorf("%w: deup train: unknown method %q (available: %s)", cmdline.ErrUsage, name, strings.Join(training.Known(), ", "))
 	case err != nil && name == training.MCDropout:
-		return nil, fmt.Errorf("%w: --passes %d (want >= 2), --dropout %v (want in (0,1))", ErrUsage, c.Passes, c.Dropout)
+		return nil, fmt.Errorf("%w: --passes %d (want >= 2), --dropout %v (want in (0,1))", cmdline.ErrUsage, c.Passes, c.Dropout)
 	case err != nil:
-		return nil, fmt.Errorf("%w: --members %d, want >= 1", ErrUsage, c.Members)
+		return nil, fmt.Errorf("%w: --members %d, want >= 1", cmdline.ErrUsage, c.Members)
 	}
 	return m, nil
 }
@@ -204,9 +205,9 @@ func calibrationFlagError(err error) error {
 		return err
 	}
 	if he.Need > 0 {
-		return fmt.Errorf("%w: --calibration %v holds out %d of %d pairs, fewer than the %d a 90%% conformal interval needs: raise the fraction, or give --calibration 0 for a model without intervals", ErrUsage, he.Frac, he.K, he.N, he.Need)
+		return fmt.Errorf("%w: --calibration %v holds out %d of %d pairs, fewer than the %d a 90%% conformal interval needs: raise the fraction, or give --calibration 0 for a model without intervals", cmdline.ErrUsage, he.Frac, he.K, he.N, he.Need)
 	}
-	return fmt.Errorf("%w: --calibration %v leaves %d of %d pairs to train on: lower the fraction", ErrUsage, he.Frac, he.N-he.K, he.N)
+	return fmt.Errorf("%w: --calibration %v leaves %d of %d pairs to train on: lower the fraction", cmdline.ErrUsage, he.Frac, he.N-he.K, he.N)
 }
 
 // loadScreen opens dir, or generates the synthetic default when dir is "".
@@ -250,7 +251,7 @@ func scoreIndex(sc *drugcomb.Screen, name string) (int, error) {
 // usage error of flag; other errors pass unchanged.
 func selectFlag(flag string, err error) error {
 	if errors.Is(err, drugcomb.ErrSelect) {
-		return fmt.Errorf("%w: %s: %v", ErrUsage, flag, err)
+		return fmt.Errorf("%w: %s: %v", cmdline.ErrUsage, flag, err)
 	}
 	return err
 }
@@ -268,17 +269,17 @@ func buildFeatures(env Env, sc *drugcomb.Screen, dir string, cfg features.Config
 	case features.Fingerprint:
 	case features.FingerprintSignature:
 		if dir == "" {
-			return nil, nil, nil, fmt.Errorf("%w: --features fp+sig needs --screen DIR with signatures stored by deup data signatures", ErrUsage)
+			return nil, nil, nil, fmt.Errorf("%w: --features fp+sig needs --screen DIR with signatures stored by deup data signatures", cmdline.ErrUsage)
 		}
 		var err error
 		if sig, err = lincs.LoadSignatures(dir); err != nil {
 			if errors.Is(err, lincs.ErrNoSignatures) {
-				return nil, nil, nil, fmt.Errorf("%w: --features fp+sig: %v (run deup data signatures first)", ErrUsage, err)
+				return nil, nil, nil, fmt.Errorf("%w: --features fp+sig: %v (run deup data signatures first)", cmdline.ErrUsage, err)
 			}
 			return nil, nil, nil, err
 		}
 	default:
-		return nil, nil, nil, fmt.Errorf("%w: unknown --features %q (want fp or fp+sig)", ErrUsage, cfg.Kind)
+		return nil, nil, nil, fmt.Errorf("%w: unknown --features %q (want fp or fp+sig)", cmdline.ErrUsage, cfg.Kind)
 	}
 	x, err := features.ForScreen(sc, cfg, sig)
 	if err != nil {
@@ -336,11 +337,11 @@ func newMethodFlags(fs *flag.FlagSet) methodFlags {
 // set; Model.Seed and Dropout are the caller's.
 func (f methodFlags) config() (training.MethodConfig, error) {
 	if *f.sigmaLoss != "nll" && *f.sigmaLoss != "log" {
-		return training.MethodConfig{}, fmt.Errorf("%w: --sigma-loss %q: want nll or log", ErrUsage, *f.sigmaLoss)
+		return training.MethodConfig{}, fmt.Errorf("%w: --sigma-loss %q: want nll or log", cmdline.ErrUsage, *f.sigmaLoss)
 	}
 	sf, err := model.ParseSigmaFeatures(*f.sigmaFeat)
 	if err != nil {
-		return training.MethodConfig{}, fmt.Errorf("%w: --sigma-features: %v", ErrUsage, err)
+		return training.MethodConfig{}, fmt.Errorf("%w: --sigma-features: %v", cmdline.ErrUsage, err)
 	}
 	novelty := *f.novelty
 	if novelty == 0 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/active/campaign"
+	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/model/trained"
@@ -18,8 +19,8 @@ import (
 	"github.com/deup-screening/deup/tui/pairs"
 )
 
-func tuiCommand() *Command {
-	return &Command{Name: "tui", Short: "browse predictions and uncertainty in the terminal and pick the next experiments", Run: runTUI}
+func tuiCommand() *cmdline.Command {
+	return &cmdline.Command{Name: "tui", Short: "browse predictions and uncertainty in the terminal and pick the next experiments", Run: runTUI}
 }
 
 //go:embed help/tui.txt
@@ -48,24 +49,24 @@ func parseTUIFlags(env Env, args []string) (*tuiInputs, error) {
 	fs.StringVar(&in.campaignDir, "campaign", "", "campaign directory (deup campaign init): R runs a round in the UI")
 	fs.Float64Var(&in.coverage, "coverage", 0.9, "with --model: coverage of the interval the pair detail shows, in (0, 1), when the model has a calibration")
 	fs.StringVar(&in.drugsPath, "drugs", "", "CSV of more drugs (id or pubchem_cid, smiles, optional name), e.g. a catalogue, added to the screen's")
-	if _, err := parseWant(fs, args, 0, 0); err != nil {
+	if _, err := cmdline.ParseWant(fs, args, 0, 0); err != nil {
 		return nil, err
 	}
 	if in.modelPath != "" && in.predPath != "" {
-		return nil, usageError(fs, "deup tui: give at most one of --model and --predictions")
+		return nil, cmdline.UsageError(fs, "deup tui: give at most one of --model and --predictions")
 	}
 	if err := checkCoverage(in.coverage); err != nil {
 		return nil, err
 	}
-	if in.coverageSet = isSet(fs, "coverage"); in.coverageSet && in.modelPath == "" {
-		return nil, fmt.Errorf("%w: deup tui: --coverage goes with --model (the interval comes from the model file's calibration)", ErrUsage)
+	if in.coverageSet = cmdline.IsSet(fs, "coverage"); in.coverageSet && in.modelPath == "" {
+		return nil, fmt.Errorf("%w: deup tui: --coverage goes with --model (the interval comes from the model file's calibration)", cmdline.ErrUsage)
 	}
 	if math.IsNaN(in.kappa) || math.IsInf(in.kappa, 0) {
-		return nil, fmt.Errorf("%w: deup tui: --kappa must be finite", ErrUsage)
+		return nil, fmt.Errorf("%w: deup tui: --kappa must be finite", cmdline.ErrUsage)
 	}
 	for _, err := range []error{
-		needFile("--predictions", in.predPath, "a predictions file written by deup predict --out (.csv, .parquet, .arrow)"),
-		needFile("--drugs", in.drugsPath, catalogueWhat),
+		cmdline.NeedFile("--predictions", in.predPath, "a predictions file written by deup predict --out (.csv, .parquet, .arrow)"),
+		cmdline.NeedFile("--drugs", in.drugsPath, catalogueWhat),
 	} {
 		if err != nil {
 			return nil, err
@@ -79,7 +80,7 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	start := env.now()
+	start := env.Time()
 	if in.predPath != "" {
 		fmt.Fprintf(env.Stderr, "deup tui: reading %s\n", in.predPath)
 	}
@@ -101,7 +102,7 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	if in.tm != nil {
 		cal, err := predict.Intervals(env.Stderr, in.tm, in.modelPath, in.coverage, in.coverageSet)
 		if err != nil {
-			return fmt.Errorf("%w: %v", ErrUsage, err)
+			return fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
 		}
 		if cal != nil {
 			opts.Interval = &tui.Interval{Coverage: in.coverage, Calibration: *cal}
@@ -118,7 +119,7 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stderr, "deup tui: %d pairs of %d drugs ready in %s\n", tab.Len(), len(tab.Info().Drugs), env.since(start).Round(time.Millisecond))
+	fmt.Fprintf(env.Stderr, "deup tui: %d pairs of %d drugs ready in %s\n", tab.Len(), len(tab.Info().Drugs), env.Since(start).Round(time.Millisecond))
 	err = tui.Run(ctx, tab, opts, env.Stdin, env.Stdout, in.mouse)
 	if err != nil && err != ctx.Err() {
 		return fmt.Errorf("deup tui: %w", err)
@@ -171,7 +172,7 @@ func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (
 	switch {
 	case cellLine != "":
 		if cell, err = sc.CellLineIndex(cellLine); err != nil {
-			return nil, fmt.Errorf("%w: deup tui: %v", ErrUsage, err)
+			return nil, fmt.Errorf("%w: deup tui: %v", cmdline.ErrUsage, err)
 		}
 	case len(sc.CellLines) > 0:
 		cell = 0
@@ -191,7 +192,7 @@ func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (
 		}
 		lines := drugcomb.ModelLines(sc.CellLines, modelLines, cell, cellLine != "")
 		if len(lines) == 0 {
-			return nil, fmt.Errorf("%w: deup tui: the model knows none of the screen's cell lines %s (it has %s)", ErrUsage, strings.Join(sc.CellLines, ", "), strings.Join(modelLines, ", "))
+			return nil, fmt.Errorf("%w: deup tui: the model knows none of the screen's cell lines %s (it has %s)", cmdline.ErrUsage, strings.Join(sc.CellLines, ", "), strings.Join(modelLines, ", "))
 		}
 		feats, kept, err := modelFeatures(env, "tui", "and no predictions", in.tm, sc.Drugs, screenDir)
 		if err != nil {

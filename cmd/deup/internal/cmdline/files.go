@@ -1,33 +1,29 @@
-package cli
+package cmdline
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/deup-screening/deup/internal/sandbox"
 )
 
 // Errors a user can act on: every error Main prints names the file it is
 // about and what to do, never only an internal package's name. Commands
-// check the files named on the command line before they start (needFile,
-// needOutDir, and openScreen, openModel, campaign.Open); userMessage removes
-// the package prefixes that the libraries' errors carry
-// ("drugcomb: open: ...") from whatever else reaches Main.
+// check the files named on the command line before they start (NeedFile,
+// NeedOutDir, and the openers of screens, models and campaigns);
+// UserMessage removes the package prefixes that the libraries' errors
+// carry ("drugcomb: open: ...") from whatever else reaches Main.
 
-// What the input files of the commands hold, for needFile's errors.
-const (
-	catalogueWhat = "a drug catalogue (CSV, TSV, Parquet or Arrow with an id, name or PubChem CID column and a SMILES column)"
-	pairsWhat     = "a CSV of drug pairs with columns drug_a_id and drug_b_id (ids, PubChem CIDs or names)"
-	resultsWhat   = "a CSV of measured pairs (drug_a_id, drug_b_id and a score column), e.g. the lab's copy of the exported round"
-)
-
-// needFile checks that path, given with flag ("--pairs"; "" for a
+// NeedFile checks that path, given with flag ("--pairs"; "" for a
 // positional argument), names a file that exists; otherwise the error says
 // what to give instead (what: "a CSV of drug pairs ..."). "-" (standard
 // input) is accepted.
-func needFile(flag, path, what string) error {
+func NeedFile(flag, path, what string) error {
 	if path == "" || path == "-" {
 		return nil
 	}
@@ -47,8 +43,8 @@ func needFile(flag, path, what string) error {
 	return nil
 }
 
-// needOutDir checks that the directory an output file goes into exists.
-func needOutDir(flag, path string) error {
+// NeedOutDir checks that the directory an output file goes into exists.
+func NeedOutDir(flag, path string) error {
 	if path == "" || path == "-" {
 		return nil
 	}
@@ -88,12 +84,12 @@ var internalPrefixes = []string{
 	"open", "load", "save",
 }
 
-// userMessage is err's message without the internal package prefixes
+// UserMessage is err's message without the internal package prefixes
 // ("drugcomb: open: x/meta.json: ..." -> "x/meta.json: ..."), at the start
 // and after each ": ". A prefix that names a file or directory that exists
 // (a screen directory called "data", a model file called "model") is kept:
 // it may be the path the message is about.
-func userMessage(err error) string {
+func UserMessage(err error) string {
 	msg := err.Error()
 	var b strings.Builder
 	for {
@@ -119,4 +115,24 @@ func userMessage(err error) string {
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// Sandboxed runs `deup ARGS` through env.Sandbox with an address-space cap
+// of limit bytes and translates how the child ended: its own failures
+// (already reported on stderr) keep their exit status, and running out of
+// the cap becomes an error naming the file and the flag that raises it.
+func (env Env) Sandboxed(ctx context.Context, args []string, limit int64, file, flagName string) error {
+	err := env.Sandbox(ctx, args, limit)
+	var ee *sandbox.ExitError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ee):
+		return ExitError{ee.Code}
+	case errors.Is(err, sandbox.ErrMemory):
+		return fmt.Errorf("%s: reading it needs more memory than %s %d MiB allows (%v): a damaged file can declare sizes it does not have; if the file is sound, raise %s",
+			file, flagName, limit>>20, err, flagName)
+	default:
+		return fmt.Errorf("%s: %w", file, err)
+	}
 }
