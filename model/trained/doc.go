@@ -4,6 +4,13 @@
 // suggest, tui, campaign) reads it with one loader and scores the right drugs
 // by default.
 //
+// What a model scores: Model.OpenScreen (the screen given, else the one it
+// was trained on: its directory or the synthetic default, with whether
+// its pairs changed since), Model.Signatures (what an fp+sig model needs)
+// and Model.Features (the feature rows of drugs, with a report of those
+// left out). Their errors ErrNoMeta, ErrNoSignatures and ScreenGoneError
+// let a command say which flags to give.
+//
 // File layout (format 1):
 //
 //	magic    "DEUPTRAINED\n"

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -392,8 +393,13 @@ func Read(r io.Reader) (*Model, error) {
 }
 
 // ReadFile reads the model file at path; errors name the file and say what
-// to do.
+// to do (a path that does not exist or is a directory among them).
 func ReadFile(path string) (*Model, error) {
+	if fi, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("model file %s does not exist: train one with deup train --out %s", path, path)
+	} else if err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("%s is a directory, not a model file: give the file deup train --out wrote", path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("model %w (train one with: deup train --out %s)", err, path)

@@ -138,41 +138,30 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
-// predictDrugs returns the drugs predict scores (--drugs, --screen or the
-// model's own) and the directory of their signatures ("" for the model's).
+// predictDrugs returns the drugs predict scores (--drugs, else
+// predict.ModelDrugs: --screen or the model's own) and the directory of
+// their signatures ("" for the model's).
 func predictDrugs(env Env, a *predictArgs, tm *trained.Model) ([]drugcomb.Drug, string, error) {
-	switch {
-	case a.drugs != "":
+	if a.drugs != "" {
 		drugs, err := readDrugsCSV(env, "predict", a.drugs, a.idCol, a.smilesCol)
 		return drugs, "", err
-	case a.screen != "":
-		sc, err := openScreen(a.screen)
-		if err != nil {
-			return nil, "", err
-		}
-		return sc.Drugs, a.screen, nil
-	case tm.Meta == nil:
-		return nil, "", errNoMeta(a.model, "--screen DIR or --drugs FILE")
 	}
-	drugs := tm.Meta.ScreenDrugs()
-	fmt.Fprintf(env.Stderr, "deup predict: the %d drugs %s was trained on (%s, %s); --screen or --drugs scores others\n", len(drugs), a.model, tm.Meta.Screen, tm.Meta.Screen.CellLine)
-	return drugs, "", nil
+	drugs, own, err := predict.ModelDrugs(tm, a.screen)
+	if err != nil {
+		return nil, "", modelError(a.model, "--screen DIR or --drugs FILE", err)
+	}
+	if own {
+		fmt.Fprintf(env.Stderr, "deup predict: the %d drugs %s was trained on (%s, %s); --screen or --drugs scores others\n", len(drugs), a.model, tm.Meta.Screen, tm.Meta.Screen.CellLine)
+	}
+	return drugs, a.screen, nil
 }
 
 // open fills t (the drugs, lines, measured values and pairs-file columns
 // of the rows) and returns the rows to score and the writer of --out.
 func (a *predictArgs) open(env Env, tm *trained.Model, drugs []drugcomb.Drug, kept []int, t *predict.Table) (predict.Job, *predict.Writer, error) {
-	var one string
-	var names []string
-	if tm.Meta != nil {
-		one, names, t.Score = tm.Meta.Screen.CellLine, tm.Meta.Screen.CellLines, tm.Meta.Screen.Score
-	}
-	lines, err := predict.Lines(names, one, a.cellLines)
+	lines, one, err := t.ForModel(tm, a.cellLines)
 	if err != nil {
 		return predict.Job{}, nil, fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
-	}
-	if t.Lines = names; len(names) < 2 {
-		t.Lines = []string{one}
 	}
 	bi, ok := debug.ReadBuildInfo()
 	p := predict.Plan{Out: a.out, Hive: a.hive, Pairs: a.pairs, Lines: lines, Shard: a.shard, Model: a.model, Program: buildinfo.Line(bi, ok, env.Stamp)}
@@ -180,18 +169,18 @@ func (a *predictArgs) open(env Env, tm *trained.Model, drugs []drugcomb.Drug, ke
 	if errors.Is(err, predict.ErrNoCellLine) {
 		err = fmt.Errorf("%w: --out DIR: %s does not record its cell line (a model file from an older deup): retrain it, or write one file (--out FILE.parquet)", cmdline.ErrUsage, a.model)
 	}
-	if err != nil || tm.Meta == nil || a.drugs != "" {
+	if err != nil || a.drugs != "" {
 		return job, w, err
 	}
-	sc, _, err := modelScreen(env, "predict", a.model, tm, a.screen)
+	changed, missing, err := t.LookUpMeasured(tm, a.screen)
 	switch {
-	case err == nil:
-		t.Measured = predict.Measured(sc, t.Lines, t.Score)
-	case a.screen != "":
+	case err != nil:
 		w.Abort()
 		return job, nil, err
-	default:
-		fmt.Fprintf(env.Stderr, "deup predict: note: measured values not looked up (%v): measured is false for every pair; give --screen DIR to look them up\n", err)
+	case missing != nil:
+		fmt.Fprintf(env.Stderr, "deup predict: note: measured values not looked up (%v): measured is false for every pair; give --screen DIR to look them up\n", modelError(a.model, "--screen DIR", missing))
+	case changed:
+		pairsChangedNote(env, "predict", a.model, tm)
 	}
 	return job, w, nil
 }
