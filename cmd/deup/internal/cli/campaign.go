@@ -18,6 +18,7 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/internal/progress"
+	"github.com/deup-screening/deup/model/trained"
 )
 
 func campaignCommand() *cmdline.Command {
@@ -36,7 +37,7 @@ func campaignCommand() *cmdline.Command {
 }
 
 // campaignScreens opens the screens of campaigns as every command opens a
-// screen (openScreen), "" being the synthetic default.
+// screen (drugcomb.OpenDir), "" being the synthetic default.
 func campaignScreens() campaign.Screens {
 	open := func(dir string) (*drugcomb.Screen, error) {
 		sc, _, err := loadScreen(dir)
@@ -191,7 +192,7 @@ func campaignFromModel(env Env, o *campaignInitFlags) error {
 	if o.fromModel == "" {
 		return nil
 	}
-	tm, err := openModel(o.fromModel)
+	tm, err := trained.ReadFile(o.fromModel)
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ func runDataInspect(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := openScreen(pos[0])
+	s, err := drugcomb.OpenDir(pos[0])
 	if err != nil {
 		return err
 	}

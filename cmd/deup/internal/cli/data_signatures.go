@@ -66,7 +66,7 @@ func runDataSignatures(ctx context.Context, env Env, args []string) error {
 	}
 	var screen *drugcomb.Screen
 	if a.screenDir != "" {
-		if screen, err = openScreen(a.screenDir); err != nil {
+		if screen, err = drugcomb.OpenDir(a.screenDir); err != nil {
 			return err
 		}
 	}

@@ -12,21 +12,10 @@ import (
 
 // The one model loader of the command tree: predict, suggest, tui and
 // campaign read every method's file (deup, ensemble, ensemble-nll,
-// mcdropout, due) through openModel, and find the drugs and screen to score
+// mcdropout, due) through trained.ReadFile, and find the drugs and screen to score
 // through modelScreen and modelFeatures (model/trained's Model.OpenScreen
 // and Model.Features, with their notes printed and their errors saying
 // which flags to give).
-
-// openModel reads the model file at path (trained.ReadFile).
-func openModel(path string) (*trained.Model, error) {
-	return trained.ReadFile(path)
-}
-
-// openScreen opens the screen directory dir, saying what to do when it is
-// not one (drugcomb.OpenDir).
-func openScreen(dir string) (*drugcomb.Screen, error) {
-	return drugcomb.OpenDir(dir)
-}
 
 // errNoMeta explains what to do with a model file from before models
 // recorded their drugs.

@@ -47,7 +47,7 @@ func TestEveryMethodEveryCommand(t *testing.T) {
 			if !strings.Contains(out, "in-sample (mu fitted)") || !strings.Contains(out, "predicting the in-sample mean") {
 				t.Errorf("train output:\n%s", out)
 			}
-			tm, err := openModel(mp)
+			tm, err := trained.ReadFile(mp)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -135,7 +135,7 @@ func TestModelWithoutMetadata(t *testing.T) {
 	if _, serr, code := run(t, "train", "--screen", screen, "--epochs", "1", "--out", mp); code != 0 {
 		t.Fatalf("train: %s", serr)
 	}
-	tm, err := openModel(mp)
+	tm, err := trained.ReadFile(mp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +246,7 @@ func TestTrainBenchmarkSplit(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	tm, err := openModel(mp)
+	tm, err := trained.ReadFile(mp)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -92,7 +92,7 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	start := env.Time()
-	tm, err := openModel(a.model)
+	tm, err := trained.ReadFile(a.model)
 	if err != nil {
 		return err
 	}

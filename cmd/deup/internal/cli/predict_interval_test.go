@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/apache/arrow/go/v15/parquet/file"
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
+	"github.com/deup-screening/deup/model/trained"
 	"github.com/deup-screening/deup/uq"
 )
 
@@ -115,7 +116,7 @@ func TestPredictCoverage(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("train exit %d: %s", code, serr)
 			}
-			tm, err := openModel(mp)
+			tm, err := trained.ReadFile(mp)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -187,7 +188,7 @@ func TestCoverageErrors(t *testing.T) {
 			t.Errorf("train --split 40/30/30 output lacks the test coverage:\n%s", out)
 		}
 	}
-	tm, err := openModel(noCal)
+	tm, err := trained.ReadFile(noCal)
 	if err != nil || tm.Meta.Calibration != nil {
 		t.Fatalf("--calibration 0 model: %v, calibration %+v", err, tm.Meta.Calibration)
 	}

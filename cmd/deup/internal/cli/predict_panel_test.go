@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/scores"
 	tuipairs "github.com/deup-screening/deup/tui/pairs"
 )
@@ -24,7 +25,7 @@ func TestPredictPanelHive(t *testing.T) {
 	if _, serr, code := run(t, "train", "--screen", screen, "--epochs", "2", "--patience", "2", "--out", mp); code != 0 {
 		t.Fatalf("train exit %d: %s", code, serr)
 	}
-	sc, err := openScreen(screen)
+	sc, err := drugcomb.OpenDir(screen)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -137,7 +137,7 @@ func suggestFromModel(env Env, a *suggestArgs) error {
 		return fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
 	}
 	o.Acquisition.ExploreWeight = a.explore
-	tm, err := openModel(a.model)
+	tm, err := trained.ReadFile(a.model)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/trained"
 	"github.com/deup-screening/deup/suggest"
 )
 
@@ -94,7 +95,7 @@ func TestSuggestIntervals(t *testing.T) {
 	mp, noCal := filepath.Join(dir, "cal.model"), filepath.Join(dir, "nocal.model")
 	mustRun(t, "train", "--screen", screen, "--epochs", "2", "--patience", "2", "--seed", "5", "--out", mp)
 	mustRun(t, "train", "--screen", screen, "--epochs", "2", "--patience", "2", "--seed", "5", "--calibration", "0", "--out", noCal)
-	tm, err := openModel(mp)
+	tm, err := trained.ReadFile(mp)
 	if err != nil {
 		t.Fatal(err)
 	}

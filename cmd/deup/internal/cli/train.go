@@ -219,7 +219,7 @@ func loadScreen(dir string) (*drugcomb.Screen, string, error) {
 		}
 		return sc, fmt.Sprintf("synthetic default (seed %d)", synthSeed), nil
 	}
-	sc, err := openScreen(dir)
+	sc, err := drugcomb.OpenDir(dir)
 	if err != nil {
 		return nil, "", err
 	}

@@ -136,7 +136,7 @@ func loadTUIScreen(env Env, in *tuiInputs) (*drugcomb.Screen, error) {
 	var sc *drugcomb.Screen
 	var err error
 	if in.modelPath != "" {
-		if in.tm, err = openModel(in.modelPath); err != nil {
+		if in.tm, err = trained.ReadFile(in.modelPath); err != nil {
 			return nil, err
 		}
 	}
