@@ -16,13 +16,14 @@ import (
 // forward, one backward). Each writes into a tensor it keeps between runs
 // and computes in the input's element type.
 
-// opBase holds the methods shared by the kit's ops.
-type opBase struct{ name string }
+// opBase holds the answers every op of the kit gives to gorgonia: it
+// returns a fresh value (or one it owns), runs in Go and overwrites no
+// input.
+type opBase struct{}
 
-func (op opBase) ReturnsPtr() bool     { return false }
-func (op opBase) CallsExtern() bool    { return false }
-func (op opBase) OverwritesInput() int { return -1 }
-func (op opBase) String() string       { return op.name }
+func (opBase) ReturnsPtr() bool     { return false }
+func (opBase) CallsExtern() bool    { return false }
+func (opBase) OverwritesInput() int { return -1 }
 
 func matType(arity int) hm.Type {
 	t := G.TensorType{Dims: 2, Of: hm.TypeVariable('a')}
