@@ -89,22 +89,7 @@ func (m *Mol) perceiveRings() {
 		if !hasRing {
 			continue
 		}
-		comp[s] = nComp
-		stack = append(stack[:0], s)
-		for len(stack) > 0 {
-			x := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			for _, b := range m.AtomBonds(x) {
-				if !ringBond[b] {
-					continue
-				}
-				y := m.Bonds[b].Other(x)
-				if comp[y] < 0 {
-					comp[y] = nComp
-					stack = append(stack, y)
-				}
-			}
-		}
+		stack = m.label(comp, s, nComp, ringBond, stack)
 		nComp++
 	}
 	if rings, ok := m.rdkitRings(); ok {

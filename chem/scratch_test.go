@@ -72,3 +72,39 @@ func TestArena(t *testing.T) {
 		}
 	}
 }
+
+// TestLabel checks the depth-first labelling shared by Fragments,
+// connected and the ring systems of perceiveRings: from atom 0 of each
+// molecule (SMILES atom order), through every bond or through the ring
+// bonds only (findRingBonds), the atoms reached, read off the structure.
+func TestLabel(t *testing.T) {
+	for _, tc := range []struct {
+		smiles    string
+		ringsOnly bool
+		want      []int // the label of each atom after labelling from 0 with 7
+	}{
+		{"CCO", false, []int{7, 7, 7}},
+		{"CC.O", false, []int{7, 7, -1}},
+		{"C1CC1CC", false, []int{7, 7, 7, 7, 7}},
+		{"C1CC1CC", true, []int{7, 7, 7, -1, -1}},                     // the chain hangs off the ring
+		{"C1CC1CC1CC1", true, []int{7, 7, 7, -1, -1, -1, -1}},         // a linker ends the first ring system
+		{"c1ccc2ccccc2c1", true, []int{7, 7, 7, 7, 7, 7, 7, 7, 7, 7}}, // fused rings: one system
+	} {
+		m, err := ParseSMILES(tc.smiles)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var through []bool
+		if tc.ringsOnly {
+			through = m.findRingBonds()
+		}
+		comp := make([]int, len(m.Atoms))
+		for i := range comp {
+			comp[i] = -1
+		}
+		m.label(comp, 0, 7, through, nil)
+		if !slices.Equal(comp, tc.want) {
+			t.Errorf("%s (rings only %v): labels %v, want %v", tc.smiles, tc.ringsOnly, comp, tc.want)
+		}
+	}
+}
