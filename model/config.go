@@ -186,9 +186,6 @@ func (c Config) lineInput() LineInput {
 	return LineInput{Lines: c.lines, Width: c.TowerOut, X: c.lineRows()}
 }
 
-// lineFeatures is the number of numeric features per cell line (0: none).
-func (c Config) lineFeatures() int { return c.lineInput().Features() }
-
 // lineRows are the cell-line features (nil: none).
 func (c Config) lineRows() [][]float64 {
 	if c.lineX == nil {

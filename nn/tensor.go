@@ -71,16 +71,3 @@ func TensorFrom(data any, rows, cols int) (*Tensor, error) {
 	}
 	return tensor.New(tensor.WithShape(rows, cols), tensor.WithBacking(data)), nil
 }
-
-// values returns t's elements as []float32 or []float64 without the
-// reflection of tensor.Dense.Data (a measurable cost per op on small
-// networks).
-func values(t *tensor.Dense) any {
-	switch t.Dtype() {
-	case tensor.Float32:
-		return t.Float32s()
-	case tensor.Float64:
-		return t.Float64s()
-	}
-	return t.Data()
-}

@@ -83,9 +83,6 @@ func (b *Bar) Finish() time.Duration {
 	return now.Sub(b.start)
 }
 
-// Elapsed is the time since the bar was created.
-func (b *Bar) Elapsed() time.Duration { return b.now().Sub(b.start) }
-
 func (b *Bar) draw(final bool) { b.drawAt(b.now(), final) }
 
 func (b *Bar) drawAt(now time.Time, final bool) {

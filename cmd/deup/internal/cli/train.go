@@ -226,20 +226,12 @@ func loadScreen(dir string) (*drugcomb.Screen, string, error) {
 	return sc, dir, nil
 }
 
-// oneCellLine, cellLineOf and scoreIndex are drugcomb's selection rule
-// (Screen.OneCellLine, CellLineIndex, ScoreColumn) for --cell-line and
+// oneCellLine and scoreIndex are drugcomb's selection rule
+// (Screen.OneCellLine, ScoreColumn) for --cell-line and
 // --score: a name that selects nothing is a usage error (selectFlag).
 func oneCellLine(sc *drugcomb.Screen, name string) (*drugcomb.Screen, error) {
 	out, err := sc.OneCellLine(name)
 	return out, selectFlag("--cell-line", err)
-}
-
-func cellLineOf(sc *drugcomb.Screen, name string) (string, error) {
-	ci, err := sc.CellLineIndex(name)
-	if err != nil {
-		return "", selectFlag("--cell-line", err)
-	}
-	return sc.CellLines[ci], nil
 }
 
 func scoreIndex(sc *drugcomb.Screen, name string) (int, error) {
