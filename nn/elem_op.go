@@ -50,6 +50,18 @@ func dense2(name string, vals []G.Value, n int) ([]*tensor.Dense, error) {
 	return out, nil
 }
 
+// gradOfFirst is the SymDiff of an op of n inputs differentiable in the
+// first only: the gradient op applied to args, then n−1 nils.
+func gradOfFirst(n int, op G.Op, args ...*G.Node) (G.Nodes, error) {
+	g, err := G.ApplyOp(op, args...)
+	if err != nil {
+		return nil, err
+	}
+	out := make(G.Nodes, n)
+	out[0] = g
+	return out, nil
+}
+
 // ownShaped returns *buf, (re)allocated to r×c of dtype dt.
 func ownShaped(buf **tensor.Dense, r, c int, dt tensor.Dtype) *tensor.Dense {
 	if *buf == nil || !(*buf).Shape().Eq(tensor.Shape{r, c}) || (*buf).Dtype() != dt {
@@ -237,11 +249,7 @@ func (op *softplusOp) Do(vals ...G.Value) (G.Value, error) {
 }
 func (op *softplusOp) DiffWRT(int) []bool { return []bool{true} }
 func (op *softplusOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	gx, err := G.ApplyOp(&softplusGradOp{}, inputs[0], grad)
-	if err != nil {
-		return nil, err
-	}
-	return G.Nodes{gx}, nil
+	return gradOfFirst(1, &softplusGradOp{}, inputs[0], grad)
 }
 
 func (op *softplusGradOp) Arity() int                                        { return 2 }
@@ -318,9 +326,5 @@ func (op *maskOp) Do(vals ...G.Value) (G.Value, error) {
 }
 func (op *maskOp) DiffWRT(int) []bool { return []bool{true, false} }
 func (op *maskOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	gx, err := G.ApplyOp(&maskOp{}, grad, inputs[1])
-	if err != nil {
-		return nil, err
-	}
-	return G.Nodes{gx, nil}, nil
+	return gradOfFirst(2, &maskOp{}, grad, inputs[1])
 }

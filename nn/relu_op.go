@@ -66,11 +66,7 @@ func (op *reluOp) Hashcode() uint32      { return hashOf(op) }
 func (op *reluOp) String() string        { return "Relu" }
 func (op *reluOp) DiffWRT(int) []bool    { return []bool{true} }
 func (op *reluOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	gx, err := G.ApplyOp(&reluGradOp{}, inputs[0], grad)
-	if err != nil {
-		return nil, err
-	}
-	return G.Nodes{gx}, nil
+	return gradOfFirst(1, &reluGradOp{}, inputs[0], grad)
 }
 
 func (op *reluGradOp) Arity() int    { return 2 }

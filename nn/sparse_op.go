@@ -223,11 +223,7 @@ func (op *sparseMulOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, e
 	if st == nil {
 		st = &SparseGrad{}
 	}
-	gw, err := G.ApplyOp(&sparseTMulOp{x: op.x, in: op.in, out: op.out, st: st}, grad)
-	if err != nil {
-		return nil, err
-	}
-	return G.Nodes{gw}, nil
+	return gradOfFirst(1, &sparseTMulOp{x: op.x, in: op.in, out: op.out, st: st}, grad)
 }
 
 // sparseTMulOp computes Xᵀ·G (in×out) for G (rows×out): only the rows of

@@ -329,11 +329,7 @@ func (op *spectralOp) Hashcode() uint32      { return spectralHash(op) }
 func (op *spectralOp) String() string        { return "SpectralNorm" }
 func (op *spectralOp) DiffWRT(int) []bool    { return []bool{true} }
 func (op *spectralOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	gw, err := G.ApplyOp(&spectralGradOp{sn: op.sn}, inputs[0], grad)
-	if err != nil {
-		return nil, err
-	}
-	return G.Nodes{gw}, nil
+	return gradOfFirst(1, &spectralGradOp{sn: op.sn}, inputs[0], grad)
 }
 
 func (op *spectralGradOp) Arity() int    { return 2 }

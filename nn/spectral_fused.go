@@ -202,11 +202,7 @@ func (op *snSparseOp) Hashcode() uint32      { return spectralHash(op) }
 func (op *snSparseOp) String() string        { return "SpectralSparseMul" }
 func (op *snSparseOp) DiffWRT(int) []bool    { return []bool{true} }
 func (op *snSparseOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	gw, err := G.ApplyOp(&snSparseGradOp{x: op.x, sn: op.sn}, inputs[0], grad)
-	if err != nil {
-		return nil, err
-	}
-	return G.Nodes{gw}, nil
+	return gradOfFirst(1, &snSparseGradOp{x: op.x, sn: op.sn}, inputs[0], grad)
 }
 
 func (op *snSparseGradOp) Arity() int    { return 2 }
@@ -282,14 +278,7 @@ func snGemm(tA, tB bool, m, n, k int, alpha float64, a *tensor.Dense, b *tensor.
 func (op *snDenseOp) Arity() int    { return 2 }
 func (op *snDenseOp) Type() hm.Type { return matType(2) }
 func (op *snDenseOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
-	if len(in) != 2 {
-		return nil, fmt.Errorf("nn: spectral linear: %d inputs", len(in))
-	}
-	r, err := in[0].DimSize(0)
-	if err != nil {
-		return nil, err
-	}
-	return tensor.Shape{r, op.sn.Out}, nil
+	return rowsBy("spectral linear", in, op.sn.Out)
 }
 func (op *snDenseOp) Do(vals ...G.Value) (G.Value, error) {
 	ts, err := dense2("spectral linear", vals, 2)
@@ -328,14 +317,20 @@ func (op *snDenseOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, err
 func (op *snDenseGradAOp) Arity() int    { return 2 }
 func (op *snDenseGradAOp) Type() hm.Type { return matType(2) }
 func (op *snDenseGradAOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
+	return rowsBy("spectral linear gradient", in, op.sn.In)
+}
+
+// rowsBy is the output shape of a product of two inputs (the op name
+// names them in errors): the rows of the first by cols.
+func rowsBy(name string, in []G.DimSizer, cols int) (tensor.Shape, error) {
 	if len(in) != 2 {
-		return nil, fmt.Errorf("nn: spectral linear gradient: %d inputs", len(in))
+		return nil, fmt.Errorf("nn: %s: %d inputs", name, len(in))
 	}
 	r, err := in[0].DimSize(0)
 	if err != nil {
 		return nil, err
 	}
-	return tensor.Shape{r, op.sn.In}, nil
+	return tensor.Shape{r, cols}, nil
 }
 func (op *snDenseGradAOp) Do(vals ...G.Value) (G.Value, error) {
 	ts, err := dense2("spectral linear gradient", vals, 2)

@@ -98,11 +98,7 @@ func (op *extLossOp) Hashcode() uint32      { return spectralHash(op) }
 func (op *extLossOp) String() string        { return "ExternalLoss" }
 func (op *extLossOp) DiffWRT(int) []bool    { return []bool{true} }
 func (op *extLossOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	gx, err := G.ApplyOp(&extLossGradOp{st: op.st}, grad)
-	if err != nil {
-		return nil, err
-	}
-	return G.Nodes{gx}, nil
+	return gradOfFirst(1, &extLossGradOp{st: op.st}, grad)
 }
 
 func (op *extLossGradOp) Arity() int { return 1 }
