@@ -473,7 +473,7 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 				}
 				row.Lines = append(row.Lines, scoreLines(lines, nl, yTest, mu, sigma))
 			}
-			row.Epi = append(row.Epi, summarizeEpistemic(r.pred, pairsOf(d, test), yTest, noise, r.val, pairsOf(d, j.split.Val), seenDrugs(d, j.split.Train), floor))
+			row.Epi = append(row.Epi, summarizeEpistemic(r.pred, d.PairsAt(test), yTest, noise, r.val, d.PairsAt(j.split.Val), seenDrugs(d, j.split.Train), floor))
 		}
 	}
 	res.WallSeconds = time.Since(start).Seconds()
@@ -539,13 +539,13 @@ func noveltyInert(d *model.Dataset, split drugcomb.Split) bool {
 // predictJob predicts the test pairs with the trained method m (and the
 // extra rows of MC-Dropout and DEUP); secs is its training time.
 func predictJob(d *model.Dataset, cfg Config, name string, seed uint64, split drugcomb.Split, m model.Method, secs float64) (jobOut, error) {
-	test := pairsOf(d, split.Test)
+	test := d.PairsAt(split.Test)
 	out := jobOut{secs: secs}
 	pred, err := m.Predict(d.Features, test)
 	if err != nil {
 		return jobOut{}, fmt.Errorf("bench: %s, seed %d: predict: %w", name, seed, err)
 	}
-	valPairs := pairsOf(d, split.Val)
+	valPairs := d.PairsAt(split.Val)
 	valPred, err := m.Predict(d.Features, valPairs)
 	if err != nil {
 		return jobOut{}, fmt.Errorf("bench: %s, seed %d: predict validation: %w", name, seed, err)
@@ -710,14 +710,6 @@ func newMethod(name string, cfg Config, seed uint64) model.Method {
 		panic("bench: unvalidated method " + name + ": " + err.Error()) // Validate ran first
 	}
 	return m
-}
-
-func pairsOf(d *model.Dataset, idx []int) []model.Pair {
-	out := make([]model.Pair, len(idx))
-	for k, i := range idx {
-		out[k] = d.Pairs[i]
-	}
-	return out
 }
 
 func valuesOf(x []float64, idx []int) []float64 {

@@ -244,7 +244,7 @@ func runPerLine(ctx context.Context, d *model.Dataset, cfg Config, seed uint64, 
 	var preds [2][]model.Prediction
 	for k, idx := range [2][]int{ss.Val, ss.Test} {
 		var err error
-		if preds[k], err = m.Predict(sub.Features, pairsOf(sub, idx)); err != nil {
+		if preds[k], err = m.Predict(sub.Features, sub.PairsAt(idx)); err != nil {
 			return 0, fmt.Errorf("bench: %s, seed %d, line %s: predict: %w", PerLine, seed, d.LineNames[l], err)
 		}
 	}

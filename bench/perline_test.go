@@ -96,11 +96,11 @@ func TestPanelPerLine(t *testing.T) {
 	if err := m.Fit(context.Background(), sub, ss, nil); err != nil {
 		t.Fatal(err)
 	}
-	vp, err := m.Predict(d.Features, pairsOf(sub, ss.Val))
+	vp, err := m.Predict(d.Features, sub.PairsAt(ss.Val))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tp, err := m.Predict(d.Features, pairsOf(sub, ss.Test))
+	tp, err := m.Predict(d.Features, sub.PairsAt(ss.Test))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestNoveltyInertSameNumbers(t *testing.T) {
 	}
 	cfg := smallConfig(DEUP).Model
 	cfg.Seed = 1
-	pairs := pairsOf(d, append(append([]int(nil), split.Val...), split.Test...))
+	pairs := d.PairsAt(append(append([]int(nil), split.Val...), split.Test...))
 	var got [2][]model.Prediction
 	for k, nov := range []float64{0, -1} { // the default fold, none
 		c := cfg

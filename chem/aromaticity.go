@@ -176,11 +176,8 @@ func (m *Mol) setAromaticity() {
 	if len(m.rings) == 0 {
 		return
 	}
-	if cap(m.donors) < nA {
-		m.donors = make([]donor, nA)
-	}
-	edon := m.donors[:nA]
-	clear(edon)
+	m.donors = zeroed(m.donors, nA)
+	edon := m.donors
 	seen := m.bools(nA)
 	cand := m.bools(nA)
 	cRings := m.ints(len(m.rings))[:0]

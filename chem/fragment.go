@@ -1,6 +1,9 @@
 package chem
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // electronMass is RDKit's constants::electronMass (u), which its exact
 // molecular weight subtracts once per unit of positive formal charge.
@@ -21,25 +24,36 @@ func (m *Mol) Fragments() [][]int {
 		if comp[s] >= 0 {
 			continue
 		}
-		c := len(frags)
-		comp[s] = c
-		stack = append(stack[:0], s)
-		for len(stack) > 0 {
-			a := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			for _, b := range m.AtomBonds(a) {
-				if o := m.Bonds[b].Other(a); comp[o] < 0 {
-					comp[o] = c
-					stack = append(stack, o)
-				}
-			}
-		}
+		stack = m.label(comp, s, len(frags), nil, stack)
 		frags = append(frags, nil)
 	}
 	for i, c := range comp {
 		frags[c] = append(frags[c], i)
 	}
 	return frags
+}
+
+// label gives the label c to s and to every atom reachable from s, through
+// the bonds b with through[b] (every bond when through is nil), that has
+// no label yet (comp < 0): a depth-first walk with stack as its scratch,
+// returned for reuse.
+func (m *Mol) label(comp []int, s, c int, through []bool, stack []int) []int {
+	comp[s] = c
+	stack = append(stack[:0], s)
+	for len(stack) > 0 {
+		a := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, b := range m.AtomBonds(a) {
+			if through != nil && !through[b] {
+				continue
+			}
+			if o := m.Bonds[b].Other(a); comp[o] < 0 {
+				comp[o] = c
+				stack = append(stack, o)
+			}
+		}
+	}
+	return stack
 }
 
 // connected reports whether m has exactly one fragment, using m's scratch
@@ -49,23 +63,12 @@ func (m *Mol) connected() bool {
 	if n == 0 {
 		return false
 	}
-	seen := m.bools(n)
-	stack := m.ints(n)[:0]
-	seen[0] = true
-	stack = append(stack, 0)
-	count := 1
-	for len(stack) > 0 {
-		a := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, b := range m.AtomBonds(a) {
-			if o := m.Bonds[b].Other(a); !seen[o] {
-				seen[o] = true
-				count++
-				stack = append(stack, o)
-			}
-		}
+	comp := m.ints(n)
+	for i := range comp {
+		comp[i] = -1
 	}
-	return count == n
+	m.label(comp, 0, 0, nil, m.ints(n)[:0])
+	return !slices.Contains(comp, -1)
 }
 
 // A LargestFragmentChooser picks the fragment of a molecule that RDKit's

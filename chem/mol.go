@@ -180,12 +180,9 @@ type Mol struct {
 	source   string
 
 	scratch32 []int32
-	intArena  []int // per-parse scratch, see ints
-	intUsed   int
-	boolArena []bool
-	boolUsed  int
-	wordArena []uint64
-	wordUsed  int
+	intArena  arena[int] // per-parse scratch, see ints
+	boolArena arena[bool]
+	wordArena arena[uint64]
 	frames    []frame
 	donors    []donor
 	neigh     [][]int
@@ -235,7 +232,8 @@ func (m *Mol) buildAdjacency() {
 	} else {
 		m.adj = make([]int32, total)
 	}
-	next := m.scratchInt32(n)
+	m.scratch32 = zeroed(m.scratch32, n)
+	next := m.scratch32
 	copy(next, m.adjStart[:n])
 	for i := range m.Bonds {
 		b := &m.Bonds[i]
@@ -248,40 +246,20 @@ func (m *Mol) buildAdjacency() {
 
 // resetArena makes the per-parse scratch memory available again. Slices
 // handed out before must no longer be used.
-func (m *Mol) resetArena() { m.intUsed, m.boolUsed, m.wordUsed = 0, 0, 0 }
+func (m *Mol) resetArena() {
+	m.intArena.reset()
+	m.boolArena.reset()
+	m.wordArena.reset()
+}
 
 // ints returns a zeroed []int of length n from the per-parse arena.
 func (m *Mol) ints(n int) []int {
-	if m.intUsed+n > len(m.intArena) {
-		m.intArena = make([]int, max(2*len(m.intArena), n, 1024))
-		m.intUsed = 0
-	}
-	s := m.intArena[m.intUsed : m.intUsed+n : m.intUsed+n]
-	m.intUsed += n
-	clear(s)
-	return s
+	return m.intArena.take(n, 1024)
 }
 
 // bools returns a zeroed []bool of length n from the per-parse arena.
 func (m *Mol) bools(n int) []bool {
-	if m.boolUsed+n > len(m.boolArena) {
-		m.boolArena = make([]bool, max(2*len(m.boolArena), n, 1024))
-		m.boolUsed = 0
-	}
-	s := m.boolArena[m.boolUsed : m.boolUsed+n : m.boolUsed+n]
-	m.boolUsed += n
-	clear(s)
-	return s
-}
-
-// scratchInt32 returns a zeroed scratch slice of length n owned by m.
-func (m *Mol) scratchInt32(n int) []int32 {
-	if cap(m.scratch32) < n {
-		m.scratch32 = make([]int32, n)
-	}
-	s := m.scratch32[:n]
-	clear(s)
-	return s
+	return m.boolArena.take(n, 1024)
 }
 
 // bondBetween returns the index of the bond between atoms i and j, or -1.

@@ -171,24 +171,6 @@ type morganWork struct {
 	nbrs          []uint64
 }
 
-func growU32(s []uint32, n int) []uint32 {
-	if cap(s) < n {
-		return make([]uint32, n)
-	}
-	s = s[:n]
-	clear(s)
-	return s
-}
-
-func growU64(s []uint64, n int) []uint64 {
-	if cap(s) < n {
-		return make([]uint64, n)
-	}
-	s = s[:n]
-	clear(s)
-	return s
-}
-
 func hashWords(w []uint64) uint64 {
 	h := uint64(14695981039346656037)
 	for _, x := range w {
@@ -208,7 +190,7 @@ func morganIDs(m *Mol, radius int, dst []uint32) []uint32 {
 
 func (w *morganWork) ids(m *Mol, radius int, dst []uint32) []uint32 {
 	n := len(m.Atoms)
-	w.inv = growU32(w.inv, n)
+	w.inv = zeroed(w.inv, n)
 	inv := w.inv
 	for i := range inv {
 		inv[i] = m.atomInvariant(i)
@@ -221,26 +203,20 @@ func (w *morganWork) ids(m *Mol, radius int, dst []uint32) []uint32 {
 	if words == 0 {
 		words = 1
 	}
-	w.cur = growU64(w.cur, n*words)
-	w.nxt = growU64(w.nxt, n*words)
+	w.cur = zeroed(w.cur, n*words)
+	w.nxt = zeroed(w.nxt, n*words)
 	cur, nxt := w.cur, w.nxt
-	if cap(w.dead) < n {
-		w.dead = make([]bool, n)
-	}
-	dead := w.dead[:n]
-	clear(dead)
-	w.roundInv = growU32(w.roundInv, n)
+	w.dead = zeroed(w.dead, n)
+	dead := w.dead
+	w.roundInv = zeroed(w.roundInv, n)
 	roundInv := w.roundInv
 	// hash table of neighbourhoods: at most n per round
 	size := 1
 	for size < 2*n*radius+2 {
 		size <<= 1
 	}
-	if cap(w.table) < size {
-		w.table = make([]int32, size)
-	}
-	table := w.table[:size]
-	clear(table)
+	w.table = zeroed(w.table, size)
+	table := w.table
 	w.arena = w.arena[:0]
 	w.entRound, w.entAtom, w.entInv = w.entRound[:0], w.entAtom[:0], w.entInv[:0]
 	for layer := 0; layer < radius; layer++ {

@@ -5,15 +5,6 @@ import "slices"
 // bitset is a fixed-size set of small non-negative integers.
 type bitset []uint64
 
-func growU8(s []uint8, n int) []uint8 {
-	if cap(s) < n {
-		return make([]uint8, n)
-	}
-	s = s[:n]
-	clear(s)
-	return s
-}
-
 func (b bitset) set(i int)      { b[i>>6] |= 1 << (uint(i) & 63) }
 func (b bitset) has(i int) bool { return b[i>>6]&(1<<(uint(i)&63)) != 0 }
 func (b bitset) xor(o bitset) {
@@ -61,8 +52,8 @@ func (b bitset) lowest() int {
 func (m *Mol) perceiveRings() {
 	nA, nB := len(m.Atoms), len(m.Bonds)
 	m.rings, m.ringBnds = m.rings[:0], m.ringBnds[:0]
-	m.bondRing = growU8(m.bondRing, nB)
-	m.atomRing = growU8(m.atomRing, nA)
+	m.bondRing = zeroed(m.bondRing, nB)
+	m.atomRing = zeroed(m.atomRing, nA)
 	if nB < 3 {
 		return
 	}
@@ -98,22 +89,7 @@ func (m *Mol) perceiveRings() {
 		if !hasRing {
 			continue
 		}
-		comp[s] = nComp
-		stack = append(stack[:0], s)
-		for len(stack) > 0 {
-			x := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			for _, b := range m.AtomBonds(x) {
-				if !ringBond[b] {
-					continue
-				}
-				y := m.Bonds[b].Other(x)
-				if comp[y] < 0 {
-					comp[y] = nComp
-					stack = append(stack, y)
-				}
-			}
-		}
+		stack = m.label(comp, s, nComp, ringBond, stack)
 		nComp++
 	}
 	if rings, ok := m.rdkitRings(); ok {
@@ -198,15 +174,7 @@ type cand struct {
 
 // bits returns a zeroed bitset for n elements from the per-parse arena.
 func (m *Mol) bits(n int) bitset {
-	w := (n + 63) / 64
-	if m.wordUsed+w > len(m.wordArena) {
-		m.wordArena = make([]uint64, max(2*len(m.wordArena), w, 512))
-		m.wordUsed = 0
-	}
-	b := m.wordArena[m.wordUsed : m.wordUsed+w : m.wordUsed+w]
-	m.wordUsed += w
-	clear(b)
-	return bitset(b)
+	return bitset(m.wordArena.take((n+63)/64, 512))
 }
 
 // findRingBonds marks the bonds that are not bridges (iterative Tarjan).

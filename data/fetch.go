@@ -173,7 +173,7 @@ func (f *Fetcher) Fetch(ctx context.Context, src Source) (Result, error) {
 	}
 	// The .part file is the resumable temporary beside dest: synced, then
 	// renamed into place as atomicfile does.
-	if err := syncFile(part); err != nil {
+	if err := atomicfile.SyncFile(part); err != nil {
 		return res, fmt.Errorf("data: fetch %s: %w", src.Name, err)
 	}
 	if err := os.Rename(part, dest); err != nil {
@@ -351,16 +351,4 @@ func Select(all []Source, names []string) ([]Source, error) {
 		}
 	}
 	return out, nil
-}
-
-func syncFile(path string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		return err
-	}
-	err = f.Sync()
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }

@@ -39,12 +39,9 @@ func WriteDir(dir string, scored []Scored, rep *Report) error {
 		{BlocksParquet, func(w io.Writer) error { return blocks.WriteParquet(w, mem) }},
 		{WellsParquet, func(w io.Writer) error { return wells.WriteParquet(w, mem) }},
 		{ReportFile, func(w io.Writer) error {
-			b, err := json.MarshalIndent(rep, "", "  ")
-			if err != nil {
-				return err
-			}
-			_, err = w.Write(append(b, '\n'))
-			return err
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(rep)
 		}},
 	} {
 		path := filepath.Join(dir, f.name)

@@ -259,12 +259,9 @@ func WriteTallies(b *strings.Builder, ts []*Tally) {
 
 // WriteJSON writes r as report.json holds it: indented JSON and a newline.
 func (r *Report) WriteJSON(w io.Writer) error {
-	b, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
 }
 
 // Write writes r as JSON (WriteJSON) when asJSON is set, else as text

@@ -559,6 +559,17 @@ func (c *columns) get(t arrow.Table, name string, want arrow.DataType) (arrow.Ar
 	return a, nil
 }
 
+// getAs is c.get for a column of Arrow type want held in arrays of type A
+// (*array.Int32 for Int32, …).
+func getAs[A arrow.Array](c *columns, t arrow.Table, name string, want arrow.DataType) (A, error) {
+	a, err := c.get(t, name, want)
+	if err != nil {
+		var none A
+		return none, err
+	}
+	return a.(A), nil
+}
+
 func (c *columns) release() {
 	for _, a := range c.arrs {
 		a.Release()
@@ -616,25 +627,13 @@ func decodePairs(s *Screen, t arrow.Table, truth bool, mem memory.Allocator) (er
 	c := columns{mem: mem}
 	defer c.release()
 	get32 := func(name string) (*array.Int32, error) {
-		a, err := c.get(t, name, arrow.PrimitiveTypes.Int32)
-		if err != nil {
-			return nil, err
-		}
-		return a.(*array.Int32), nil
+		return getAs[*array.Int32](&c, t, name, arrow.PrimitiveTypes.Int32)
 	}
 	getF := func(name string) (*array.Float64, error) {
-		a, err := c.get(t, name, arrow.PrimitiveTypes.Float64)
-		if err != nil {
-			return nil, err
-		}
-		return a.(*array.Float64), nil
+		return getAs[*array.Float64](&c, t, name, arrow.PrimitiveTypes.Float64)
 	}
 	getS := func(name string) (*array.String, error) {
-		a, err := c.get(t, name, arrow.BinaryTypes.String)
-		if err != nil {
-			return nil, err
-		}
-		return a.(*array.String), nil
+		return getAs[*array.String](&c, t, name, arrow.BinaryTypes.String)
 	}
 	ca, cb := colA, colB
 	if len(t.Schema().FieldIndices(colA)) == 0 && len(t.Schema().FieldIndices(colAv1)) > 0 {

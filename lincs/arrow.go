@@ -213,72 +213,46 @@ func FromRecords(schema *arrow.Schema, recs []arrow.Record) (*Matrix, error) {
 // WriteIPC writes m as an Arrow IPC file (the random-access "Feather v2"
 // format) of one record.
 func WriteIPC(w io.Writer, m *Matrix, mem memory.Allocator) error {
-	rec, err := m.Record(mem)
-	if err != nil {
-		return err
-	}
-	defer rec.Release()
-	return writeIPC(w, rec, mem)
-}
-
-func writeIPC(w io.Writer, rec arrow.Record, mem memory.Allocator) error {
-	if err := tabular.Encode(w, tabular.Arrow, rec, tabular.Options{Mem: mem}); err != nil {
-		return fmt.Errorf("lincs: write arrow: %w", err)
-	}
-	return nil
+	return writeMatrix(w, tabular.Arrow, m, mem)
 }
 
 // ReadIPC reads a matrix written by WriteIPC.
 func ReadIPC(r ipc.ReadAtSeeker, mem memory.Allocator) (*Matrix, error) {
-	schema, recs, err := readIPC(r, mem)
-	if err != nil {
-		return nil, err
-	}
-	defer releaseAll(recs)
-	return FromRecords(schema, recs)
-}
-
-// readIPC reads a whole Arrow IPC file as records (checked and bounded by
-// arrowguard.ReadIPC); the caller releases them.
-func readIPC(r ipc.ReadAtSeeker, mem memory.Allocator) (*arrow.Schema, []arrow.Record, error) {
-	size, err := arrowguard.Size(r)
-	if err != nil {
-		return nil, nil, fmt.Errorf("lincs: read arrow: %w", err)
-	}
-	tbl, err := arrowguard.ReadIPC(r, size, mem)
-	if err != nil {
-		return nil, nil, fmt.Errorf("lincs: read arrow: %w", err)
-	}
-	defer tbl.Release()
-	recs, err := tableRecords(tbl)
-	if err != nil {
-		return nil, nil, fmt.Errorf("lincs: read arrow: %w", err)
-	}
-	return tbl.Schema(), recs, nil
+	return readMatrix(r, tabular.Arrow, mem)
 }
 
 // WriteParquet writes m as a Parquet file (the project's one Parquet policy,
 // package tabular) with the schema
 // of Record; the schema metadata becomes the file's key-value metadata.
 func WriteParquet(w io.Writer, m *Matrix, mem memory.Allocator) error {
+	return writeMatrix(w, tabular.Parquet, m, mem)
+}
+
+// ReadParquet reads a matrix written by WriteParquet.
+func ReadParquet(r parquet.ReaderAtSeeker, mem memory.Allocator) (*Matrix, error) {
+	return readMatrix(r, tabular.Parquet, mem)
+}
+
+func writeMatrix(w io.Writer, f tabular.Format, m *Matrix, mem memory.Allocator) error {
 	rec, err := m.Record(mem)
 	if err != nil {
 		return err
 	}
 	defer rec.Release()
-	return writeParquet(w, rec, mem)
+	return writeRecord(w, f, rec, mem)
 }
 
-func writeParquet(w io.Writer, rec arrow.Record, mem memory.Allocator) error {
-	if err := tabular.Encode(w, tabular.Parquet, rec, tabular.Options{Mem: mem}); err != nil {
-		return fmt.Errorf("lincs: write parquet: %w", err)
+// writeRecord writes rec in format f (tabular.Arrow or tabular.Parquet)
+// with the project's writer.
+func writeRecord(w io.Writer, f tabular.Format, rec arrow.Record, mem memory.Allocator) error {
+	if err := tabular.Encode(w, f, rec, tabular.Options{Mem: mem}); err != nil {
+		return fmt.Errorf("lincs: write %s: %w", f, err)
 	}
 	return nil
 }
 
-// ReadParquet reads a matrix written by WriteParquet.
-func ReadParquet(r parquet.ReaderAtSeeker, mem memory.Allocator) (*Matrix, error) {
-	schema, recs, err := readParquet(r, mem)
+func readMatrix(r parquet.ReaderAtSeeker, f tabular.Format, mem memory.Allocator) (*Matrix, error) {
+	schema, recs, err := readRecords(r, f, mem)
 	if err != nil {
 		return nil, err
 	}
@@ -286,22 +260,32 @@ func ReadParquet(r parquet.ReaderAtSeeker, mem memory.Allocator) (*Matrix, error
 	return FromRecords(schema, recs)
 }
 
-// readParquet reads a whole Parquet file as records (checked and bounded
-// by arrowguard.ReadParquet); the caller releases them. The schema carries
-// the file's key-value metadata.
-func readParquet(r parquet.ReaderAtSeeker, mem memory.Allocator) (*arrow.Schema, []arrow.Record, error) {
+// readRecords reads a whole file of format f (tabular.Arrow: an Arrow IPC
+// file; tabular.Parquet) as records, checked and bounded by
+// arrowguard.ReadIPC or arrowguard.ReadParquet; the caller releases them.
+// The schema carries the schema metadata (Parquet: the file's key-value
+// metadata).
+func readRecords(r parquet.ReaderAtSeeker, f tabular.Format, mem memory.Allocator) (*arrow.Schema, []arrow.Record, error) {
+	fail := func(err error) (*arrow.Schema, []arrow.Record, error) {
+		return nil, nil, fmt.Errorf("lincs: read %s: %w", f, err)
+	}
 	size, err := arrowguard.Size(r)
 	if err != nil {
-		return nil, nil, fmt.Errorf("lincs: read parquet: %w", err)
+		return fail(err)
 	}
-	tbl, err := arrowguard.ReadParquet(r, size, mem)
+	var tbl arrow.Table
+	if f == tabular.Parquet {
+		tbl, err = arrowguard.ReadParquet(r, size, mem)
+	} else {
+		tbl, err = arrowguard.ReadIPC(r, size, mem)
+	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("lincs: read parquet: %w", err)
+		return fail(err)
 	}
 	defer tbl.Release()
 	recs, err := tableRecords(tbl)
 	if err != nil {
-		return nil, nil, fmt.Errorf("lincs: read parquet: %w", err)
+		return fail(err)
 	}
 	return tbl.Schema(), recs, nil
 }

@@ -88,3 +88,39 @@ func TestFromRecordsRejects(t *testing.T) {
 		t.Errorf("a signatures record read as a matrix: err = %v", err)
 	}
 }
+
+// TestReadMatrixWrongFormat checks that both readers (one readRecords)
+// refuse a file of the other format and an empty one, each error naming
+// its format as before they shared it ("lincs: read arrow: …", "lincs:
+// read parquet: …").
+func TestReadMatrixWrongFormat(t *testing.T) {
+	small13, err := ReadGCT(strings.NewReader(gct13), "small13.gct")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ipcFile, pqFile bytes.Buffer
+	if err := WriteIPC(&ipcFile, small13, memory.DefaultAllocator); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteParquet(&pqFile, small13, memory.DefaultAllocator); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		read   func(*bytes.Reader, memory.Allocator) (*Matrix, error)
+		data   []byte
+		prefix string
+	}{
+		{"parquet as ipc", func(r *bytes.Reader, mem memory.Allocator) (*Matrix, error) { return ReadIPC(r, mem) }, pqFile.Bytes(), "lincs: read arrow: "},
+		{"empty as ipc", func(r *bytes.Reader, mem memory.Allocator) (*Matrix, error) { return ReadIPC(r, mem) }, nil, "lincs: read arrow: "},
+		{"ipc as parquet", func(r *bytes.Reader, mem memory.Allocator) (*Matrix, error) { return ReadParquet(r, mem) }, ipcFile.Bytes(), "lincs: read parquet: "},
+		{"empty as parquet", func(r *bytes.Reader, mem memory.Allocator) (*Matrix, error) { return ReadParquet(r, mem) }, nil, "lincs: read parquet: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := tc.read(bytes.NewReader(tc.data), memory.DefaultAllocator)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.prefix) {
+				t.Fatalf("got %v, %v; want an error starting %q", m, err, tc.prefix)
+			}
+		})
+	}
+}

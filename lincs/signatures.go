@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 
 	"github.com/deup-screening/deup/internal/atomicfile"
+	"github.com/deup-screening/deup/internal/tabular"
 )
 
 // File names of the signatures stored in a screen directory.
@@ -161,10 +162,10 @@ func writeSignatures(dir string, s *Signatures, mem memory.Allocator) error {
 	}
 	defer rec.Release()
 	var pq, ar bytes.Buffer
-	if err := writeParquet(&pq, rec, mem); err != nil {
+	if err := writeRecord(&pq, tabular.Parquet, rec, mem); err != nil {
 		return err
 	}
-	if err := writeIPC(&ar, rec, mem); err != nil {
+	if err := writeRecord(&ar, tabular.Arrow, rec, mem); err != nil {
 		return err
 	}
 	for _, f := range []struct {
@@ -213,7 +214,7 @@ func loadSignatures(dir string, mem memory.Allocator) (*Signatures, error) {
 		return nil, fmt.Errorf("lincs: %w", err)
 	}
 	defer f.Close()
-	schema, recs, err := readParquet(f, mem)
+	schema, recs, err := readRecords(f, tabular.Parquet, mem)
 	if err != nil {
 		return nil, fmt.Errorf("%w (%s)", err, path)
 	}
@@ -226,7 +227,7 @@ func loadSignatures(dir string, mem memory.Allocator) (*Signatures, error) {
 }
 
 func readSignaturesIPC(r ipc.ReadAtSeeker, mem memory.Allocator) (*Signatures, error) {
-	schema, recs, err := readIPC(r, mem)
+	schema, recs, err := readRecords(r, tabular.Arrow, mem)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/deup-screening/deup/nn"
+	"github.com/deup-screening/deup/nn/optim"
 )
 
 // adam applies one Adam step with L2 weight decay added to the gradient
@@ -18,20 +19,21 @@ import (
 func adam(p *param, g *nn.Tensor, lr, wd float64) error {
 	switch w := p.t.Data().(type) {
 	case []float32:
-		gd, ok := g.Data().([]float32)
-		if !ok || len(gd) != len(w) {
-			return fmt.Errorf("model: adam: gradient of %s has %v, want %d float32", p.name, g.Shape(), len(w))
-		}
-		p.opt32.LR, p.opt32.WeightDecay = lr, wd
-		p.opt32.Step(w, gd)
+		return adamStep(p.name, &p.opt32, w, g, lr, wd)
 	case []float64:
-		gd, ok := g.Data().([]float64)
-		if !ok || len(gd) != len(w) {
-			return fmt.Errorf("model: adam: gradient of %s has %v, want %d float64", p.name, g.Shape(), len(w))
-		}
-		p.opt64.LR, p.opt64.WeightDecay = lr, wd
-		p.opt64.Step(w, gd)
+		return adamStep(p.name, &p.opt64, w, g, lr, wd)
 	}
+	return nil
+}
+
+// adamStep is adam on the weights w of element type T, named name.
+func adamStep[T float32 | float64](name string, opt *optim.Adam[T], w []T, g *nn.Tensor, lr, wd float64) error {
+	gd, ok := g.Data().([]T)
+	if !ok || len(gd) != len(w) {
+		return fmt.Errorf("model: adam: gradient of %s has %v, want %d %T", name, g.Shape(), len(w), T(0))
+	}
+	opt.LR, opt.WeightDecay = lr, wd
+	opt.Step(w, gd)
 	return nil
 }
 
@@ -43,22 +45,21 @@ func adamFused(p *param, sh *gradShare, first bool, lr, wd float64) error {
 	var err error
 	switch w := p.t.Data().(type) {
 	case []float32:
-		p.opt32.LR, p.opt32.WeightDecay = lr, wd
-		if first {
-			err = nn.AdamStepSparse(&sh.t1, &p.opt32, w)
-		} else {
-			err = nn.AdamStep(&sh.t2, &p.opt32, w)
-		}
+		err = fusedStep(sh, first, &p.opt32, w, lr, wd)
 	case []float64:
-		p.opt64.LR, p.opt64.WeightDecay = lr, wd
-		if first {
-			err = nn.AdamStepSparse(&sh.t1, &p.opt64, w)
-		} else {
-			err = nn.AdamStep(&sh.t2, &p.opt64, w)
-		}
+		err = fusedStep(sh, first, &p.opt64, w, lr, wd)
 	}
 	if err != nil {
 		return fmt.Errorf("model: adam: %s: %w", p.name, err)
 	}
 	return nil
+}
+
+// fusedStep is adamFused on the weights w of element type T.
+func fusedStep[T float32 | float64](sh *gradShare, first bool, opt *optim.Adam[T], w []T, lr, wd float64) error {
+	opt.LR, opt.WeightDecay = lr, wd
+	if first {
+		return nn.AdamStepSparse(&sh.t1, opt, w)
+	}
+	return nn.AdamStep(&sh.t2, opt, w)
 }

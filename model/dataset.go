@@ -38,6 +38,16 @@ type Dataset struct {
 // Lines is the number of cell lines of the dataset (at least 1).
 func (d *Dataset) Lines() int { return max(len(d.LineNames), 1) }
 
+// PairsAt returns the pairs d.Pairs[i] for i in idx (a split's part), in
+// idx's order.
+func (d *Dataset) PairsAt(idx []int) []Pair {
+	out := make([]Pair, len(idx))
+	for k, i := range idx {
+		out[k] = d.Pairs[i]
+	}
+	return out
+}
+
 // NewDataset takes score column `score` of a screen whose drugs are the
 // rows of f (f.NumDrugs() == len(s.Drugs)). A pair without a finite score
 // is an error naming it: nothing is dropped silently.

@@ -135,10 +135,7 @@ func (m *DEUP) fitExcess(d *Dataset, val, idx []int) error {
 	}
 	m.alea.LinkC, m.alea.LinkTau, m.alea.LinkLambda = 0, 0, 0
 	m.nov, m.trained = nil, true
-	pairs := make([]Pair, len(val))
-	for k, i := range val {
-		pairs[k] = d.Pairs[i]
-	}
+	pairs := d.PairsAt(val)
 	pred, err := m.Predict(d.Features, pairs)
 	m.trained = false
 	if err != nil {
@@ -184,32 +181,38 @@ const swappedSeed = 0x78657272 // "xerr"
 // split.Train pairs in m's standardized units: out-of-sample residuals of
 // the D_in pairs, for the xerror feature.
 func (m *DEUP) swappedResiduals(ctx context.Context, d *Dataset, split drugcomb.Split, progress func(Progress)) ([]float64, error) {
-	cfg := m.cfg
-	cfg.SigmaFeatures, cfg.side, cfg.Seed, cfg.NoveltyHoldout = SigmaFeatures{}, 0, m.cfg.Seed^swappedSeed, -1
-	mb := NewDEUP(cfg)
-	var pr func(Progress)
-	if progress != nil {
-		pr = func(p Progress) {
-			p.Method = "deup (xerror: swapped μ′)"
-			progress(p)
-		}
-	}
-	if err := mb.Fit(ctx, d, drugcomb.Split{Train: split.Val, Val: split.Train, Test: split.Test}, pr); err != nil {
-		return nil, fmt.Errorf("model: sigma features: xerror: %w", err)
-	}
-	pairs := make([]Pair, len(split.Train))
-	for k, i := range split.Train {
-		pairs[k] = d.Pairs[i]
-	}
-	pred, err := mb.Predict(d.Features, pairs)
+	swapped := drugcomb.Split{Train: split.Val, Val: split.Train, Test: split.Test}
+	pred, err := m.muPrime(ctx, d, swapped, swappedSeed, "deup (xerror: swapped μ′)", progress, d.PairsAt(split.Train))
 	if err != nil {
 		return nil, fmt.Errorf("model: sigma features: xerror: %w", err)
 	}
-	out := make([]float64, len(pairs))
+	out := make([]float64, len(pred))
 	for k, i := range split.Train {
 		out[k] = math.Abs(d.Y[i]-pred[k].Mu) / m.sd
 	}
 	return out, nil
+}
+
+// muPrime trains μ′, a DEUP of m's configuration without σ features or
+// novelty hold-out, seeded m's seed ^ seedXor, on split (its progress
+// reported under the name method), and returns its predictions of pairs.
+// The xerror feature (swappedResiduals) and the novelty scale
+// (fitNovelty) each train one.
+func (m *DEUP) muPrime(ctx context.Context, d *Dataset, split drugcomb.Split, seedXor uint64, method string, progress func(Progress), pairs []Pair) ([]Prediction, error) {
+	cfg := m.cfg
+	cfg.SigmaFeatures, cfg.side, cfg.Seed, cfg.NoveltyHoldout = SigmaFeatures{}, 0, m.cfg.Seed^seedXor, -1
+	mp := NewDEUP(cfg)
+	var pr func(Progress)
+	if progress != nil {
+		pr = func(p Progress) {
+			p.Method = method
+			progress(p)
+		}
+	}
+	if err := mp.Fit(ctx, d, split, pr); err != nil {
+		return nil, err
+	}
+	return mp.Predict(d.Features, pairs)
 }
 
 // repsNote says how many measurements a target averages, only when that is

@@ -1,8 +1,8 @@
 package model
 
 import (
+	"errors"
 	"fmt"
-	"math"
 
 	"github.com/deup-screening/deup/nn"
 )
@@ -64,48 +64,25 @@ type Features struct {
 func (f *Features) NumDrugs() int { return len(f.RowPtr) - 1 }
 
 // Validate checks the CSR invariants and that every value is finite.
+// They are nn.CSR's checks (the error names the first bad row), with the
+// number of ids checked once the matrix is known not empty and of a
+// positive dimension.
 func (f *Features) Validate() error {
-	if f == nil || len(f.RowPtr) == 0 {
-		return fmt.Errorf("model: features: empty matrix")
+	if f == nil {
+		return errors.New("model: features: empty matrix")
 	}
-	dim := f.Config.Dim()
-	if dim <= 0 {
-		return fmt.Errorf("model: features: dimension %d", dim)
-	}
-	if f.IDs != nil && len(f.IDs) != f.NumDrugs() {
+	s := f.csr()
+	if len(s.RowPtr) > 0 && s.Dim > 0 && f.IDs != nil && len(f.IDs) != f.NumDrugs() {
 		return fmt.Errorf("model: features: %d ids for %d rows", len(f.IDs), f.NumDrugs())
 	}
-	if f.RowPtr[0] != 0 || f.RowPtr[len(f.RowPtr)-1] != len(f.Col) || len(f.Col) != len(f.Val) {
-		return fmt.Errorf("model: features: inconsistent row pointers")
-	}
-	for i := 0; i < f.NumDrugs(); i++ {
-		lo, hi := f.RowPtr[i], f.RowPtr[i+1]
-		if hi < lo {
-			return fmt.Errorf("model: features: row %d: decreasing row pointer", i)
-		}
-		prev := int32(-1)
-		for k := lo; k < hi; k++ {
-			c := f.Col[k]
-			if c <= prev || int(c) >= dim {
-				return fmt.Errorf("model: features: row %d: column %d out of order or range [0,%d)", i, c, dim)
-			}
-			if v := float64(f.Val[k]); math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("model: features: row %d column %d: value %v", i, c, v)
-			}
-			prev = c
-		}
+	if err := s.Validate(); err != nil {
+		return fmt.Errorf("model: features: %w", err)
 	}
 	return nil
 }
 
 // Dense returns row i as a dense vector (for tests and small uses).
-func (f *Features) Dense(i int) []float64 {
-	out := make([]float64, f.Config.Dim())
-	for k := f.RowPtr[i]; k < f.RowPtr[i+1]; k++ {
-		out[f.Col[k]] = float64(f.Val[k])
-	}
-	return out
-}
+func (f *Features) Dense(i int) []float64 { return f.csr().Dense(i) }
 
 // csr is the matrix as the network kit's sparse-row type (a view: the
 // slices are shared).

@@ -1,6 +1,10 @@
 package model
 
-import "testing"
+import (
+	"math"
+	"slices"
+	"testing"
+)
 
 func TestFeatureConfigValidate(t *testing.T) {
 	// Each case is a header a model file could carry; the limits are the
@@ -27,5 +31,63 @@ func TestFeatureConfigValidate(t *testing.T) {
 				t.Fatalf("Validate(%+v) = %v, want ok=%v", tc.c, err, tc.ok)
 			}
 		})
+	}
+}
+
+// TestFeaturesValidate pins Features.Validate's messages, the first fault
+// of each matrix in the order it checks (empty, dimension, ids, row
+// pointers, rows); the messages are those it wrote before it used
+// nn.CSR.Validate for the matrix checks (checked against that version).
+func TestFeaturesValidate(t *testing.T) {
+	cfg := FeatureConfig{Kind: "fp", Radius: 2, NBits: 4}
+	good := func() *Features {
+		return &Features{Config: cfg, IDs: []string{"a", "b"}, RowPtr: []int{0, 2, 3}, Col: []int32{0, 3, 1}, Val: []float32{1, 1, 1}}
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(f *Features) *Features
+		want string // "" for valid
+	}{
+		{"valid", func(f *Features) *Features { return f }, ""},
+		{"no ids", func(f *Features) *Features { f.IDs = nil; return f }, ""},
+		{"nil", func(*Features) *Features { return nil }, "model: features: empty matrix"},
+		{"no row pointers, ids", func(f *Features) *Features { f.RowPtr = nil; return f }, "model: features: empty matrix"},
+		{"dimension 0, ids wrong", func(f *Features) *Features { f.Config.NBits = 0; f.IDs = []string{"a"}; return f }, "model: features: dimension 0"},
+		{"ids wrong, pointers wrong", func(f *Features) *Features { f.IDs = []string{"a"}; f.RowPtr[2] = 9; return f }, "model: features: 1 ids for 2 rows"},
+		{"pointers", func(f *Features) *Features { f.RowPtr[2] = 9; return f }, "model: features: inconsistent row pointers"},
+		{"decreasing pointer", func(f *Features) *Features { f.RowPtr = []int{0, 2, 1, 3}; f.IDs = nil; return f }, "model: features: row 1: decreasing row pointer"},
+		{"column order", func(f *Features) *Features { f.Col[1] = 0; return f }, "model: features: row 0: column 0 out of order or range [0,4)"},
+		{"column range", func(f *Features) *Features { f.Col[2] = 4; return f }, "model: features: row 1: column 4 out of order or range [0,4)"},
+		{"NaN", func(f *Features) *Features { f.Val[2] = float32(math.NaN()); return f }, "model: features: row 1 column 1: value NaN"},
+		{"Inf", func(f *Features) *Features { f.Val[0] = float32(math.Inf(-1)); return f }, "model: features: row 0 column 0: value -Inf"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.edit(good()).Validate()
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if got != tc.want {
+				t.Errorf("Validate: %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestPairsAt checks that PairsAt picks d.Pairs in idx's order,
+// repeats included.
+func TestPairsAt(t *testing.T) {
+	d := &Dataset{Pairs: []Pair{{0, 1, 0}, {1, 2, 0}, {2, 3, 1}}}
+	for _, tc := range []struct {
+		idx  []int
+		want []Pair
+	}{
+		{nil, []Pair{}},
+		{[]int{2, 0}, []Pair{{2, 3, 1}, {0, 1, 0}}},
+		{[]int{1, 1}, []Pair{{1, 2, 0}, {1, 2, 0}}},
+	} {
+		if got := d.PairsAt(tc.idx); !slices.Equal(got, tc.want) {
+			t.Errorf("PairsAt(%v) = %v, want %v", tc.idx, got, tc.want)
+		}
 	}
 }

@@ -252,24 +252,8 @@ func (m *DEUP) fitNovelty(ctx context.Context, d *Dataset, split drugcomb.Split,
 	if len(fold.Train) == len(split.Train) {
 		return nil, nil
 	}
-	cfg := m.cfg
-	cfg.SigmaFeatures, cfg.side, cfg.Seed, cfg.NoveltyHoldout = SigmaFeatures{}, 0, m.cfg.Seed^noveltySeedMu, -1
-	mp := NewDEUP(cfg)
-	var pr func(Progress)
-	if progress != nil {
-		pr = func(p Progress) {
-			p.Method = "deup (novelty: held-out-drug μ′)"
-			progress(p)
-		}
-	}
-	if err := mp.Fit(ctx, d, fold, pr); err != nil {
-		return nil, fmt.Errorf("model: novelty: %w", err)
-	}
-	pairs := make([]Pair, len(fold.Val))
-	for k, i := range fold.Val {
-		pairs[k] = d.Pairs[i]
-	}
-	pred, err := mp.Predict(d.Features, pairs)
+	pairs := d.PairsAt(fold.Val)
+	pred, err := m.muPrime(ctx, d, fold, noveltySeedMu, "deup (novelty: held-out-drug μ′)", progress, pairs)
 	if err != nil {
 		return nil, fmt.Errorf("model: novelty: %w", err)
 	}

@@ -24,6 +24,8 @@ import (
 // own: ops of graphs that never run at the same time (a trainer's graphs,
 // one per batch shape) then hold one weight gradient between them.
 type denseOp struct {
+	opBase
+
 	tA, tB bool
 	buf    *tensor.Dense
 	share  *DenseGrad // the weight gradient's tensor (dB of A·B), when not nil
@@ -82,12 +84,19 @@ func AdamStep[T float32 | float64](d *DenseGrad, opt *optim.Adam[T], w []T) erro
 		})
 		return nil
 	}
-	if d.t == nil {
-		return fmt.Errorf("nn: dense gradient: no run since the last step")
+	return stepGradient("dense", d.t, opt, w)
+}
+
+// stepGradient is the unfused step of AdamStep and AdamStepSparse: opt's
+// update of w with the gradient tensor g of the last run (nil: none since
+// the last step); kind names the gradient in errors.
+func stepGradient[T float32 | float64](kind string, g *tensor.Dense, opt *optim.Adam[T], w []T) error {
+	if g == nil {
+		return fmt.Errorf("nn: %s gradient: no run since the last step", kind)
 	}
-	gd, ok := d.t.Data().([]T)
+	gd, ok := g.Data().([]T)
 	if !ok || len(gd) != len(w) {
-		return fmt.Errorf("nn: dense gradient %v for a weight of %d %T", d.t.Shape(), len(w), w)
+		return fmt.Errorf("nn: %s gradient %v for a weight of %d %T", kind, g.Shape(), len(w), w)
 	}
 	opt.Step(w, gd)
 	return nil
@@ -116,11 +125,8 @@ func usedRows(a, g []float32, m, n, k int) int {
 	return 0
 }
 
-func (op *denseOp) Arity() int { return 2 }
-func (op *denseOp) Type() hm.Type {
-	t := G.TensorType{Dims: 2, Of: hm.TypeVariable('a')}
-	return hm.NewFnType(t, t, t)
-}
+func (op *denseOp) Arity() int    { return 2 }
+func (op *denseOp) Type() hm.Type { return matType(2) }
 
 // dims returns m, n, k of op(A) (m×k) · op(B) (k×n) for A (ra×ca), B (rb×cb).
 func (op *denseOp) dims(ra, ca, rb, cb int) (m, n, k, kb int) {
@@ -203,9 +209,6 @@ func (op *denseOp) Do(vals ...G.Value) (G.Value, error) {
 	return out, nil
 }
 
-func (op *denseOp) ReturnsPtr() bool     { return false }
-func (op *denseOp) CallsExtern() bool    { return false }
-func (op *denseOp) OverwritesInput() int { return -1 }
 func (op *denseOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "dense(%v,%v,%p)", op.tA, op.tB, op)
 }

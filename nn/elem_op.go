@@ -16,13 +16,14 @@ import (
 // forward, one backward). Each writes into a tensor it keeps between runs
 // and computes in the input's element type.
 
-// opBase holds the methods shared by the kit's ops.
-type opBase struct{ name string }
+// opBase holds the answers every op of the kit gives to gorgonia: it
+// returns a fresh value (or one it owns), runs in Go and overwrites no
+// input.
+type opBase struct{}
 
-func (op opBase) ReturnsPtr() bool     { return false }
-func (op opBase) CallsExtern() bool    { return false }
-func (op opBase) OverwritesInput() int { return -1 }
-func (op opBase) String() string       { return op.name }
+func (opBase) ReturnsPtr() bool     { return false }
+func (opBase) CallsExtern() bool    { return false }
+func (opBase) OverwritesInput() int { return -1 }
 
 func matType(arity int) hm.Type {
 	t := G.TensorType{Dims: 2, Of: hm.TypeVariable('a')}
@@ -46,6 +47,18 @@ func dense2(name string, vals []G.Value, n int) ([]*tensor.Dense, error) {
 		}
 		out[i] = t
 	}
+	return out, nil
+}
+
+// gradOfFirst is the SymDiff of an op of n inputs differentiable in the
+// first only: the gradient op applied to args, then n−1 nils.
+func gradOfFirst(n int, op G.Op, args ...*G.Node) (G.Nodes, error) {
+	g, err := G.ApplyOp(op, args...)
+	if err != nil {
+		return nil, err
+	}
+	out := make(G.Nodes, n)
+	out[0] = g
 	return out, nil
 }
 
@@ -236,11 +249,7 @@ func (op *softplusOp) Do(vals ...G.Value) (G.Value, error) {
 }
 func (op *softplusOp) DiffWRT(int) []bool { return []bool{true} }
 func (op *softplusOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	gx, err := G.ApplyOp(&softplusGradOp{}, inputs[0], grad)
-	if err != nil {
-		return nil, err
-	}
-	return G.Nodes{gx}, nil
+	return gradOfFirst(1, &softplusGradOp{}, inputs[0], grad)
 }
 
 func (op *softplusGradOp) Arity() int                                        { return 2 }
@@ -317,9 +326,5 @@ func (op *maskOp) Do(vals ...G.Value) (G.Value, error) {
 }
 func (op *maskOp) DiffWRT(int) []bool { return []bool{true, false} }
 func (op *maskOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	gx, err := G.ApplyOp(&maskOp{}, grad, inputs[1])
-	if err != nil {
-		return nil, err
-	}
-	return G.Nodes{gx, nil}, nil
+	return gradOfFirst(2, &maskOp{}, grad, inputs[1])
 }

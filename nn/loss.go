@@ -190,11 +190,7 @@ func (op *lossOp) Do(vals ...G.Value) (G.Value, error) {
 }
 func (op *lossOp) DiffWRT(int) []bool { return []bool{true, false, false} }
 func (op *lossOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	gx, err := G.ApplyOp(&lossGradOp{kind: op.kind}, inputs[0], inputs[1], inputs[2], grad)
-	if err != nil {
-		return nil, err
-	}
-	return G.Nodes{gx, nil, nil}, nil
+	return gradOfFirst(3, &lossGradOp{kind: op.kind}, inputs[0], inputs[1], inputs[2], grad)
 }
 
 func (op *lossGradOp) Arity() int { return 4 }

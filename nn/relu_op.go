@@ -19,10 +19,16 @@ import (
 // x·0, so −0 for negative x; NaN stays NaN), so the numbers are the same.
 // The tower's hidden layer (batch × 2,048) uses it. Both run
 // kernels.ReluMask (branch-free AVX on float32, same products).
-type reluOp struct{ buf *tensor.Dense }
+type reluOp struct {
+	opBase
+	buf *tensor.Dense
+}
 
 // reluGradOp computes g ⊙ [x ≥ 0] for inputs (x, g).
-type reluGradOp struct{ buf *tensor.Dense }
+type reluGradOp struct {
+	opBase
+	buf *tensor.Dense
+}
 
 // ownBuf returns *buf, (re)allocated to the shape and dtype of like.
 func ownBuf(buf **tensor.Dense, like *tensor.Dense) *tensor.Dense {
@@ -32,11 +38,8 @@ func ownBuf(buf **tensor.Dense, like *tensor.Dense) *tensor.Dense {
 	return *buf
 }
 
-func (op *reluOp) Arity() int { return 1 }
-func (op *reluOp) Type() hm.Type {
-	t := G.TensorType{Dims: 2, Of: hm.TypeVariable('a')}
-	return hm.NewFnType(t, t)
-}
+func (op *reluOp) Arity() int    { return 1 }
+func (op *reluOp) Type() hm.Type { return matType(1) }
 func (op *reluOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 	return shapeOf(in, 0)
 }
@@ -58,26 +61,16 @@ func (op *reluOp) Do(vals ...G.Value) (G.Value, error) {
 	}
 	return out, nil
 }
-func (op *reluOp) ReturnsPtr() bool      { return false }
-func (op *reluOp) CallsExtern() bool     { return false }
-func (op *reluOp) OverwritesInput() int  { return -1 }
 func (op *reluOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "relu(%p)", op) }
 func (op *reluOp) Hashcode() uint32      { return hashOf(op) }
 func (op *reluOp) String() string        { return "Relu" }
 func (op *reluOp) DiffWRT(int) []bool    { return []bool{true} }
 func (op *reluOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	gx, err := G.ApplyOp(&reluGradOp{}, inputs[0], grad)
-	if err != nil {
-		return nil, err
-	}
-	return G.Nodes{gx}, nil
+	return gradOfFirst(1, &reluGradOp{}, inputs[0], grad)
 }
 
-func (op *reluGradOp) Arity() int { return 2 }
-func (op *reluGradOp) Type() hm.Type {
-	t := G.TensorType{Dims: 2, Of: hm.TypeVariable('a')}
-	return hm.NewFnType(t, t, t)
-}
+func (op *reluGradOp) Arity() int    { return 2 }
+func (op *reluGradOp) Type() hm.Type { return matType(2) }
 func (op *reluGradOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 	return shapeOf(in, 0)
 }
@@ -103,9 +96,6 @@ func (op *reluGradOp) Do(vals ...G.Value) (G.Value, error) {
 	}
 	return out, nil
 }
-func (op *reluGradOp) ReturnsPtr() bool      { return false }
-func (op *reluGradOp) CallsExtern() bool     { return false }
-func (op *reluGradOp) OverwritesInput() int  { return -1 }
 func (op *reluGradOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "reluGrad(%p)", op) }
 func (op *reluGradOp) Hashcode() uint32      { return hashOf(op) }
 func (op *reluGradOp) String() string        { return "ReluGrad" }

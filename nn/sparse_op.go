@@ -165,17 +165,16 @@ func tmul[T float32 | float64](x *SparseBatch, g, dst []T, out, lo, hi int, gone
 // The op keeps its output tensor from run to run (Do allocates it once):
 // every element is rewritten by each run.
 type sparseMulOp struct {
+	opBase
+
 	x       *SparseBatch
 	in, out int
 	buf     *tensor.Dense
 	grad    *SparseGrad // the weight gradient's tensor, shared by the graphs of one trainer; nil: its own
 }
 
-func (op *sparseMulOp) Arity() int { return 1 }
-func (op *sparseMulOp) Type() hm.Type {
-	t := G.TensorType{Dims: 2, Of: hm.TypeVariable('a')}
-	return hm.NewFnType(t, t)
-}
+func (op *sparseMulOp) Arity() int    { return 1 }
+func (op *sparseMulOp) Type() hm.Type { return matType(1) }
 func (op *sparseMulOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{op.x.rows, op.out}, nil
 }
@@ -210,9 +209,6 @@ func (op *sparseMulOp) UsePreallocDo(prealloc G.Value, vals ...G.Value) (G.Value
 	}
 	return ret, nil
 }
-func (op *sparseMulOp) ReturnsPtr() bool     { return false }
-func (op *sparseMulOp) CallsExtern() bool    { return false }
-func (op *sparseMulOp) OverwritesInput() int { return -1 }
 func (op *sparseMulOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "sparseMul(%p,%d,%d)", op.x, op.in, op.out)
 }
@@ -227,11 +223,7 @@ func (op *sparseMulOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, e
 	if st == nil {
 		st = &SparseGrad{}
 	}
-	gw, err := G.ApplyOp(&sparseTMulOp{x: op.x, in: op.in, out: op.out, st: st}, grad)
-	if err != nil {
-		return nil, err
-	}
-	return G.Nodes{gw}, nil
+	return gradOfFirst(1, &sparseTMulOp{x: op.x, in: op.in, out: op.out, st: st}, grad)
 }
 
 // sparseTMulOp computes Xᵀ·G (in×out) for G (rows×out): only the rows of
@@ -246,6 +238,8 @@ func (op *sparseMulOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, e
 // the in×out gradient, the largest tensor of a step, then exists once
 // per trainer rather than once per graph.
 type sparseTMulOp struct {
+	opBase
+
 	x       *SparseBatch
 	in, out int
 	st      *SparseGrad
@@ -309,22 +303,11 @@ func AdamStepSparse[T float32 | float64](s *SparseGrad, opt *optim.Adam[T], w []
 		})
 		return nil
 	}
-	if s.last == nil {
-		return fmt.Errorf("nn: sparse gradient: no run since the last step")
-	}
-	gd, ok := s.last.Data().([]T)
-	if !ok || len(gd) != len(w) {
-		return fmt.Errorf("nn: sparse gradient %v for a weight of %d %T", s.last.Shape(), len(w), w)
-	}
-	opt.Step(w, gd)
-	return nil
+	return stepGradient("sparse", s.last, opt, w)
 }
 
-func (op *sparseTMulOp) Arity() int { return 1 }
-func (op *sparseTMulOp) Type() hm.Type {
-	t := G.TensorType{Dims: 2, Of: hm.TypeVariable('a')}
-	return hm.NewFnType(t, t)
-}
+func (op *sparseTMulOp) Arity() int    { return 1 }
+func (op *sparseTMulOp) Type() hm.Type { return matType(1) }
 func (op *sparseTMulOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{op.in, op.out}, nil
 }
@@ -375,9 +358,6 @@ func (op *sparseTMulOp) UsePreallocDo(prealloc G.Value, vals ...G.Value) (G.Valu
 	st.stale = append(st.stale[:0], x.cols...)
 	return ret, nil
 }
-func (op *sparseTMulOp) ReturnsPtr() bool     { return false }
-func (op *sparseTMulOp) CallsExtern() bool    { return false }
-func (op *sparseTMulOp) OverwritesInput() int { return -1 }
 func (op *sparseTMulOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "sparseTMul(%p,%d,%d)", op.x, op.in, op.out)
 }

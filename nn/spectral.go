@@ -244,12 +244,16 @@ func refresh[T float32 | float64](s *SpectralNorm, w []T) {
 // spectralOp is the graph op W ↦ W_sn of a SpectralNorm (see there). It
 // keeps its output tensor from run to run.
 type spectralOp struct {
+	opBase
+
 	sn  *SpectralNorm
 	buf *tensor.Dense
 }
 
 // spectralGradOp is its backward pass, (W, G) ↦ dL/dW.
 type spectralGradOp struct {
+	opBase
+
 	sn  *SpectralNorm
 	buf *tensor.Dense
 }
@@ -276,11 +280,8 @@ func spectralHash(op any) uint32 {
 	return f.Sum32()
 }
 
-func (op *spectralOp) Arity() int { return 1 }
-func (op *spectralOp) Type() hm.Type {
-	t := G.TensorType{Dims: 2, Of: hm.TypeVariable('a')}
-	return hm.NewFnType(t, t)
-}
+func (op *spectralOp) Arity() int    { return 1 }
+func (op *spectralOp) Type() hm.Type { return matType(1) }
 func (op *spectralOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{op.sn.In, op.sn.Out}, nil
 }
@@ -323,26 +324,16 @@ func spectralForward[T float32 | float64](s *SpectralNorm, w, out []T) {
 	}
 }
 
-func (op *spectralOp) ReturnsPtr() bool      { return false }
-func (op *spectralOp) CallsExtern() bool     { return false }
-func (op *spectralOp) OverwritesInput() int  { return -1 }
 func (op *spectralOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "spectral(%p)", op) }
 func (op *spectralOp) Hashcode() uint32      { return spectralHash(op) }
 func (op *spectralOp) String() string        { return "SpectralNorm" }
 func (op *spectralOp) DiffWRT(int) []bool    { return []bool{true} }
 func (op *spectralOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	gw, err := G.ApplyOp(&spectralGradOp{sn: op.sn}, inputs[0], grad)
-	if err != nil {
-		return nil, err
-	}
-	return G.Nodes{gw}, nil
+	return gradOfFirst(1, &spectralGradOp{sn: op.sn}, inputs[0], grad)
 }
 
-func (op *spectralGradOp) Arity() int { return 2 }
-func (op *spectralGradOp) Type() hm.Type {
-	t := G.TensorType{Dims: 2, Of: hm.TypeVariable('a')}
-	return hm.NewFnType(t, t, t)
-}
+func (op *spectralGradOp) Arity() int    { return 2 }
+func (op *spectralGradOp) Type() hm.Type { return matType(2) }
 func (op *spectralGradOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{op.sn.In, op.sn.Out}, nil
 }
@@ -374,9 +365,6 @@ func spectralBackward[T float32 | float64](s *SpectralNorm, w, g, out []T) {
 	snCorrect(s, out, w, nil)
 }
 
-func (op *spectralGradOp) ReturnsPtr() bool      { return false }
-func (op *spectralGradOp) CallsExtern() bool     { return false }
-func (op *spectralGradOp) OverwritesInput() int  { return -1 }
 func (op *spectralGradOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "spectralGrad(%p)", op) }
 func (op *spectralGradOp) Hashcode() uint32      { return spectralHash(op) }
 func (op *spectralGradOp) String() string        { return "SpectralNormGrad" }

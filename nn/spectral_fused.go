@@ -25,6 +25,8 @@ import (
 
 // snSparseOp is Z = s·(X·W) for the sparse batch X.
 type snSparseOp struct {
+	opBase
+
 	x   *SparseBatch
 	sn  *SpectralNorm
 	buf *tensor.Dense
@@ -32,6 +34,8 @@ type snSparseOp struct {
 
 // snSparseGradOp is dL/dW for (W, dZ).
 type snSparseGradOp struct {
+	opBase
+
 	x     *SparseBatch
 	sn    *SpectralNorm
 	buf   *tensor.Dense
@@ -42,18 +46,24 @@ type snSparseGradOp struct {
 
 // snDenseOp is Z = s·(A·W) for a dense A.
 type snDenseOp struct {
+	opBase
+
 	sn  *SpectralNorm
 	buf *tensor.Dense
 }
 
 // snDenseGradAOp is dL/dA = s·dZ·Wᵀ for (dZ, W).
 type snDenseGradAOp struct {
+	opBase
+
 	sn  *SpectralNorm
 	buf *tensor.Dense
 }
 
 // snDenseGradWOp is dL/dW for (A, dZ, W).
 type snDenseGradWOp struct {
+	opBase
+
 	sn  *SpectralNorm
 	buf *tensor.Dense
 }
@@ -187,19 +197,12 @@ func (op *snSparseOp) Do(vals ...G.Value) (G.Value, error) {
 	}
 	return ret, nil
 }
-func (op *snSparseOp) ReturnsPtr() bool      { return false }
-func (op *snSparseOp) CallsExtern() bool     { return false }
-func (op *snSparseOp) OverwritesInput() int  { return -1 }
 func (op *snSparseOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "snSparse(%p)", op) }
 func (op *snSparseOp) Hashcode() uint32      { return spectralHash(op) }
 func (op *snSparseOp) String() string        { return "SpectralSparseMul" }
 func (op *snSparseOp) DiffWRT(int) []bool    { return []bool{true} }
 func (op *snSparseOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	gw, err := G.ApplyOp(&snSparseGradOp{x: op.x, sn: op.sn}, inputs[0], grad)
-	if err != nil {
-		return nil, err
-	}
-	return G.Nodes{gw}, nil
+	return gradOfFirst(1, &snSparseGradOp{x: op.x, sn: op.sn}, inputs[0], grad)
 }
 
 func (op *snSparseGradOp) Arity() int    { return 2 }
@@ -248,9 +251,6 @@ func (op *snSparseGradOp) Do(vals ...G.Value) (G.Value, error) {
 	}
 	return ret, nil
 }
-func (op *snSparseGradOp) ReturnsPtr() bool      { return false }
-func (op *snSparseGradOp) CallsExtern() bool     { return false }
-func (op *snSparseGradOp) OverwritesInput() int  { return -1 }
 func (op *snSparseGradOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "snSparseGrad(%p)", op) }
 func (op *snSparseGradOp) Hashcode() uint32      { return spectralHash(op) }
 func (op *snSparseGradOp) String() string        { return "SpectralSparseMulGrad" }
@@ -278,14 +278,7 @@ func snGemm(tA, tB bool, m, n, k int, alpha float64, a *tensor.Dense, b *tensor.
 func (op *snDenseOp) Arity() int    { return 2 }
 func (op *snDenseOp) Type() hm.Type { return matType(2) }
 func (op *snDenseOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
-	if len(in) != 2 {
-		return nil, fmt.Errorf("nn: spectral linear: %d inputs", len(in))
-	}
-	r, err := in[0].DimSize(0)
-	if err != nil {
-		return nil, err
-	}
-	return tensor.Shape{r, op.sn.Out}, nil
+	return rowsBy("spectral linear", in, op.sn.Out)
 }
 func (op *snDenseOp) Do(vals ...G.Value) (G.Value, error) {
 	ts, err := dense2("spectral linear", vals, 2)
@@ -305,9 +298,6 @@ func (op *snDenseOp) Do(vals ...G.Value) (G.Value, error) {
 	snGemm(false, false, rows, out, in, op.sn.Scale(), a, w, ret)
 	return ret, nil
 }
-func (op *snDenseOp) ReturnsPtr() bool      { return false }
-func (op *snDenseOp) CallsExtern() bool     { return false }
-func (op *snDenseOp) OverwritesInput() int  { return -1 }
 func (op *snDenseOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "snDense(%p)", op) }
 func (op *snDenseOp) Hashcode() uint32      { return spectralHash(op) }
 func (op *snDenseOp) String() string        { return "SpectralLinear" }
@@ -327,14 +317,20 @@ func (op *snDenseOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, err
 func (op *snDenseGradAOp) Arity() int    { return 2 }
 func (op *snDenseGradAOp) Type() hm.Type { return matType(2) }
 func (op *snDenseGradAOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
+	return rowsBy("spectral linear gradient", in, op.sn.In)
+}
+
+// rowsBy is the output shape of a product of two inputs (the op name
+// names them in errors): the rows of the first by cols.
+func rowsBy(name string, in []G.DimSizer, cols int) (tensor.Shape, error) {
 	if len(in) != 2 {
-		return nil, fmt.Errorf("nn: spectral linear gradient: %d inputs", len(in))
+		return nil, fmt.Errorf("nn: %s: %d inputs", name, len(in))
 	}
 	r, err := in[0].DimSize(0)
 	if err != nil {
 		return nil, err
 	}
-	return tensor.Shape{r, op.sn.In}, nil
+	return tensor.Shape{r, cols}, nil
 }
 func (op *snDenseGradAOp) Do(vals ...G.Value) (G.Value, error) {
 	ts, err := dense2("spectral linear gradient", vals, 2)
@@ -347,9 +343,6 @@ func (op *snDenseGradAOp) Do(vals ...G.Value) (G.Value, error) {
 	snGemm(false, true, rows, op.sn.In, op.sn.Out, op.sn.Scale(), g, w, ret)
 	return ret, nil
 }
-func (op *snDenseGradAOp) ReturnsPtr() bool      { return false }
-func (op *snDenseGradAOp) CallsExtern() bool     { return false }
-func (op *snDenseGradAOp) OverwritesInput() int  { return -1 }
 func (op *snDenseGradAOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "snDenseGradA(%p)", op) }
 func (op *snDenseGradAOp) Hashcode() uint32      { return spectralHash(op) }
 func (op *snDenseGradAOp) String() string        { return "SpectralLinearGradA" }
@@ -376,9 +369,6 @@ func (op *snDenseGradWOp) Do(vals ...G.Value) (G.Value, error) {
 	}
 	return ret, nil
 }
-func (op *snDenseGradWOp) ReturnsPtr() bool      { return false }
-func (op *snDenseGradWOp) CallsExtern() bool     { return false }
-func (op *snDenseGradWOp) OverwritesInput() int  { return -1 }
 func (op *snDenseGradWOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "snDenseGradW(%p)", op) }
 func (op *snDenseGradWOp) Hashcode() uint32      { return spectralHash(op) }
 func (op *snDenseGradWOp) String() string        { return "SpectralLinearGradW" }

@@ -32,9 +32,13 @@ type extLoss struct {
 	err        error // the function's error of the last run (gorgonia's wrapping hides it from errors.Is)
 }
 
-type extLossOp struct{ st *extLoss }
+type extLossOp struct {
+	opBase
+	st *extLoss
+}
 
 type extLossGradOp struct {
+	opBase
 	st  *extLoss
 	buf *tensor.Dense
 }
@@ -89,19 +93,12 @@ func (op *extLossOp) Do(vals ...G.Value) (G.Value, error) {
 	}
 	return G.NewF64(v), nil
 }
-func (op *extLossOp) ReturnsPtr() bool      { return false }
-func (op *extLossOp) CallsExtern() bool     { return false }
-func (op *extLossOp) OverwritesInput() int  { return -1 }
 func (op *extLossOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "extLoss(%p)", op.st) }
 func (op *extLossOp) Hashcode() uint32      { return spectralHash(op) }
 func (op *extLossOp) String() string        { return "ExternalLoss" }
 func (op *extLossOp) DiffWRT(int) []bool    { return []bool{true} }
 func (op *extLossOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	gx, err := G.ApplyOp(&extLossGradOp{st: op.st}, grad)
-	if err != nil {
-		return nil, err
-	}
-	return G.Nodes{gx}, nil
+	return gradOfFirst(1, &extLossGradOp{st: op.st}, grad)
 }
 
 func (op *extLossGradOp) Arity() int { return 1 }
@@ -142,9 +139,6 @@ func (op *extLossGradOp) Do(vals ...G.Value) (G.Value, error) {
 	}
 	return op.buf, nil
 }
-func (op *extLossGradOp) ReturnsPtr() bool      { return false }
-func (op *extLossGradOp) CallsExtern() bool     { return false }
-func (op *extLossGradOp) OverwritesInput() int  { return -1 }
 func (op *extLossGradOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "extLossGrad(%p)", op.st) }
 func (op *extLossGradOp) Hashcode() uint32      { return spectralHash(op) }
 func (op *extLossGradOp) String() string        { return "ExternalLossGrad" }

@@ -112,12 +112,9 @@ func (s *Summary) WriteJSON(w io.Writer) error {
 		aj.RegretCurve = jsonfloat.Floats(mean)
 		out.Agents[a] = aj
 	}
-	b, err := json.MarshalIndent(out, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
 }
 
 // WriteCSV writes runs.csv: agent,seed,episode,return,total_regret (episodes from 1).

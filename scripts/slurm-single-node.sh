@@ -92,21 +92,8 @@ demo() {
   data="${DEUP_DATA:-$(dirname "$root")/shared/data}"
   out="${1:-$(mktemp -d)}"
   mkdir -p "$out"
-  (cd "$root" && go build -o "$out/deup" ./cmd/deup)
-  head -41 "$data/almanac/drugs.csv" > "$out/catalogue.csv"
-  cat > "$out/config.yaml" <<YAML
-deup: $out/deup
-screen: {format: almanac, pairs: $data/almanac/synergy_panel.csv, drugs: $data/almanac/drugs.csv}
-cell_lines: [PC-3, MCF7, A549]
-catalogue: $out/catalogue.csv
-shards: 4
-seeds: [1]
-methods: [deup]
-train_args: "--epochs 3"
-batch: 10
-threads: {train: 1, score: 1}
-mem_mb: {import: 500, train: 2000, score: 1000, check: 1000, summary: 1000}
-YAML
+  . "$root/workflow/small-set.sh"
+  small_set "$out" "$data" 1 "mem_mb: {import: 500, train: 2000, score: 1000, check: 1000, summary: 1000}"
   export USER="${USER:-$(id -un)}"
   t0=$(date +%s)
   snakemake -s "$root/workflow/Snakefile" --directory "$out/work" --configfile "$out/config.yaml" \

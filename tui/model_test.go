@@ -384,3 +384,22 @@ func TestNavigationStack(t *testing.T) {
 		t.Fatalf("mode %v stack %v detail %d", m.mode, m.stack, m.detail.Index)
 	}
 }
+
+// TestFooter checks the two footer lines the detail, drug and batch views
+// end with: the status line (a message, or a failure in the error style:
+// plain renderer, so the text itself), then the view's keys.
+func TestFooter(t *testing.T) {
+	for _, tc := range []struct {
+		status, keys, want string
+	}{
+		{"", "esc back", "\nesc back"},
+		{"3 pairs marked", "e export · esc back", "3 pairs marked\ne export · esc back"},
+		{"export failed", "enter write · esc cancel", "export failed\nenter write · esc cancel"},
+	} {
+		m := ready(t, Options{})
+		m.status = tc.status
+		if got := m.footer(tc.keys); got != tc.want {
+			t.Errorf("footer(%q) with status %q = %q, want %q", tc.keys, tc.status, got, tc.want)
+		}
+	}
+}

@@ -212,6 +212,12 @@ func (m Model) header(right string) string {
 	return m.st.title.Render(left) + strings.Repeat(" ", gap) + right
 }
 
+// footer is the last two lines of a view: the status line and, dimmed,
+// the keys of the view.
+func (m Model) footer(keys string) string {
+	return m.statusLine() + "\n" + m.st.dim.Render(keys)
+}
+
 func (m Model) statusLine() string {
 	switch {
 	case m.round != nil:
@@ -375,8 +381,7 @@ func (m Model) viewDetail() string {
 	for len(l) < m.height-2 {
 		l = append(l, "")
 	}
-	l = append(l, m.statusLine())
-	l = append(l, m.st.dim.Render("esc back · ↑/↓ previous/next pair · a/b drug view · space mark · ? help"))
+	l = append(l, m.footer("esc back · ↑/↓ previous/next pair · a/b drug view · space mark · ? help"))
 	return strings.Join(l, "\n")
 }
 
@@ -424,9 +429,7 @@ func (m Model) viewDrug() string {
 		return []string{cur + mk, m.drugName(p), m.info.CellLines[r.CellLine], num(r.Mu, 7), num(r.SigmaTotal, 7), textplot.Bar(mu, r.SigmaTotal, m.drugLo, m.drugHi, barW)}
 	}, m.st.table))
 	b.WriteByte('\n')
-	b.WriteString(m.statusLine())
-	b.WriteByte('\n')
-	b.WriteString(m.st.dim.Render("esc back · enter detail · space mark · ? help"))
+	b.WriteString(m.footer("esc back · enter detail · space mark · ? help"))
 	return b.String()
 }
 
@@ -484,14 +487,10 @@ func (m Model) viewBatch() string {
 	if m.mode == modeExport {
 		b.WriteString(m.path.View() + "   (.csv, .parquet or .json)")
 		b.WriteByte('\n')
-		b.WriteString(m.statusLine())
-		b.WriteByte('\n')
-		b.WriteString(m.st.dim.Render("enter write · esc cancel"))
+		b.WriteString(m.footer("enter write · esc cancel"))
 	} else {
 		b.WriteByte('\n')
-		b.WriteString(m.statusLine())
-		b.WriteByte('\n')
-		b.WriteString(m.st.dim.Render("e export · space/del unmark · esc back · ? help"))
+		b.WriteString(m.footer("e export · space/del unmark · esc back · ? help"))
 	}
 	return b.String()
 }

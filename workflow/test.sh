@@ -26,21 +26,9 @@ command -v snakemake >/dev/null || { echo "workflow test: snakemake not on PATH"
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-(cd "$root" && go build -o "$tmp/deup" ./cmd/deup)
-# A 40-drug catalogue: the first 40 rows of ALMANAC's drug table.
-head -41 "$data/almanac/drugs.csv" > "$tmp/catalogue.csv"
-cat > "$tmp/config.yaml" <<YAML
-deup: $tmp/deup
-screen: {format: almanac, pairs: $data/almanac/synergy_panel.csv, drugs: $data/almanac/drugs.csv}
-cell_lines: [PC-3, MCF7, A549]
-catalogue: $tmp/catalogue.csv
-shards: 4
-seeds: [1]
-methods: [deup]
-train_args: "--epochs 3"
-batch: 10
-threads: {train: 2, score: 1}
-YAML
+# deup, a 40-drug catalogue and config.yaml (workflow/small-set.sh).
+. "$root/workflow/small-set.sh"
+small_set "$tmp" "$data" 2
 work="$tmp/work"
 mkdir "$work"
 sm() { snakemake -s "$root/workflow/Snakefile" --directory "$work" --configfile "$tmp/config.yaml" --cores 2 "$@"; }

@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/deup-screening/deup/internal/arrowguard"
+	"github.com/deup-screening/deup/internal/atomicfile"
 	"github.com/deup-screening/deup/internal/tabular"
 )
 
@@ -192,7 +193,7 @@ func (l *Ledger) Append(e *Event) error {
 	crash("after-link")
 	os.Remove(tmpName)
 	if err == nil {
-		err = syncDir(l.dir)
+		err = atomicfile.SyncDir(l.dir)
 	}
 	crash("after-sync")
 	if err != nil {
@@ -223,18 +224,6 @@ func crashPoint(seq int) func(stage string) {
 			killSelf()
 		}
 	}
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // Schema is the Arrow schema of every event file (without its metadata).

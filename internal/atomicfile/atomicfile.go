@@ -131,13 +131,29 @@ func WriteFile(path string, data []byte) error {
 
 // syncDir makes a rename durable. Some file systems refuse to sync a
 // directory; the rename itself has happened, so that is not an error.
-func syncDir(dir string) {
-	d, err := os.Open(dir)
+func syncDir(dir string) { SyncDir(dir) }
+
+// SyncDir syncs the directory dir (making the renames and links in it
+// durable) and returns the first error of opening, syncing and closing
+// it, for a caller that must know (the campaign ledger).
+func SyncDir(dir string) error { return syncPath(dir, os.O_RDONLY) }
+
+// SyncFile syncs the file at path, opened for writing (some systems sync
+// only a file opened so), and returns the first error of opening, syncing
+// and closing it: for a file written in place of a temporary that
+// atomicfile does not manage (a resumable download).
+func SyncFile(path string) error { return syncPath(path, os.O_WRONLY) }
+
+func syncPath(path string, flag int) error {
+	f, err := os.OpenFile(path, flag, 0)
 	if err != nil {
-		return
+		return err
 	}
-	d.Sync()
-	d.Close()
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // Dir is a new directory being filled under a temporary name beside its

@@ -168,3 +168,33 @@ func TestWriteNamed(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestSync checks SyncDir and SyncFile (the ledger's and the download's
+// sync): nil for what they can open and sync, the open error otherwise
+// (a missing path; a directory cannot be opened for writing).
+func TestSync(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing")
+	for _, tc := range []struct {
+		name string
+		sync func(string) error
+		path string
+		ok   bool
+	}{
+		{"dir", SyncDir, dir, true},
+		{"file", SyncFile, file, true},
+		{"missing dir", SyncDir, missing, false},
+		{"missing file", SyncFile, missing, false},
+		{"dir as file", SyncFile, dir, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.sync(tc.path); (err == nil) != tc.ok {
+				t.Errorf("sync %s: %v, want ok=%v", tc.path, err, tc.ok)
+			}
+		})
+	}
+}

@@ -28,19 +28,21 @@ func trans(t blas.Transpose) C.enum_CBLAS_TRANSPOSE {
 	return C.CblasTrans
 }
 
+// first is the address of s[0], or nil for an empty s (A or B of a
+// product with k = 0, which cblas does not read).
+func first[T float32 | float64](s []T) unsafe.Pointer {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Pointer(&s[0])
+}
+
 func (openBLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	if m == 0 || n == 0 {
 		return
 	}
-	var pa, pb *float32
-	if len(a) > 0 {
-		pa = &a[0]
-	}
-	if len(b) > 0 {
-		pb = &b[0]
-	}
 	C.cblas_sgemm(C.CblasRowMajor, trans(tA), trans(tB), C.blasint(m), C.blasint(n), C.blasint(k), C.float(alpha),
-		(*C.float)(unsafe.Pointer(pa)), C.blasint(lda), (*C.float)(unsafe.Pointer(pb)), C.blasint(ldb), C.float(beta),
+		(*C.float)(first(a)), C.blasint(lda), (*C.float)(first(b)), C.blasint(ldb), C.float(beta),
 		(*C.float)(unsafe.Pointer(&c[0])), C.blasint(ldc))
 }
 
@@ -48,15 +50,8 @@ func (openBLAS) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []flo
 	if m == 0 || n == 0 {
 		return
 	}
-	var pa, pb *float64
-	if len(a) > 0 {
-		pa = &a[0]
-	}
-	if len(b) > 0 {
-		pb = &b[0]
-	}
 	C.cblas_dgemm(C.CblasRowMajor, trans(tA), trans(tB), C.blasint(m), C.blasint(n), C.blasint(k), C.double(alpha),
-		(*C.double)(unsafe.Pointer(pa)), C.blasint(lda), (*C.double)(unsafe.Pointer(pb)), C.blasint(ldb), C.double(beta),
+		(*C.double)(first(a)), C.blasint(lda), (*C.double)(first(b)), C.blasint(ldb), C.double(beta),
 		(*C.double)(unsafe.Pointer(&c[0])), C.blasint(ldc))
 }
 

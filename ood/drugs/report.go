@@ -234,12 +234,9 @@ func (rep *Report) WriteJSON(w io.Writer) error {
 		}
 		o.Methods[m] = j
 	}
-	b, err := json.MarshalIndent(o, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(o)
 }
 
 // hasEpi reports a σ_epistemic summary of method m on some seed.

@@ -75,10 +75,8 @@ func (bl *Builder) ReadPredictions(path string, cell int) (int, error) {
 	switch format, _ := tabular.FormatOf(path); format {
 	case tabular.CSV:
 		err = bl.readCSV(f, cell)
-	case tabular.Parquet:
-		err = bl.readParquet(f, cell)
-	case tabular.Arrow:
-		err = bl.readArrow(f, cell)
+	case tabular.Parquet, tabular.Arrow:
+		err = bl.readGuarded(f, format, cell)
 	default:
 		err = fmt.Errorf("unknown predictions format %q (want .csv, .parquet or .arrow)", strings.ToLower(filepath.Ext(path)))
 	}
@@ -357,30 +355,20 @@ func schemaIndex(s *arrow.Schema) (map[string]int, error) {
 	return predHeader(names)
 }
 
-// readParquet reads the file through arrowguard.ReadParquet (checked
-// first, read in the calling goroutine, at most arrowguard.Budget(size)
-// bytes of buffers).
-func (bl *Builder) readParquet(f *os.File, cell int) (err error) {
+// readGuarded reads a Parquet or Arrow IPC file (format) through
+// arrowguard.ReadParquet or arrowguard.ReadIPC (checked first, read in the
+// calling goroutine, at most arrowguard.Budget(size) bytes of buffers).
+func (bl *Builder) readGuarded(f *os.File, format tabular.Format, cell int) error {
 	st, err := f.Stat()
 	if err != nil {
 		return err
 	}
-	tbl, err := arrowguard.ReadParquet(f, st.Size(), bl.mem())
-	if err != nil {
-		return err
+	var tbl arrow.Table
+	if format == tabular.Parquet {
+		tbl, err = arrowguard.ReadParquet(f, st.Size(), bl.mem())
+	} else {
+		tbl, err = arrowguard.ReadIPC(f, st.Size(), bl.mem())
 	}
-	defer tbl.Release()
-	return bl.readTable(tbl, cell)
-}
-
-// readArrow reads the file through arrowguard.ReadIPC (checked first, at
-// most arrowguard.Budget(size) bytes of buffers).
-func (bl *Builder) readArrow(f *os.File, cell int) (err error) {
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	tbl, err := arrowguard.ReadIPC(f, st.Size(), bl.mem())
 	if err != nil {
 		return err
 	}
