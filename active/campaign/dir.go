@@ -21,8 +21,12 @@ import (
 // the CSV file candidates (active.ReadCandidates) when it is not "", else
 // every unmeasured pair of t's lines; initN is the initial set of a
 // retrospective campaign (active.Start). Nothing is left on disk when Init
-// fails (Create).
+// fails (Create); settings that do not fit t or the mode (CheckInit) are
+// refused first.
 func Init(dir string, cfg active.Config, t *Table, initN int, candidates string) (*active.Campaign, error) {
+	if err := CheckInit(cfg, t, initN, candidates); err != nil {
+		return nil, err
+	}
 	sc := t.Screen
 	cfg.Score, cfg.Drugs, cfg.CellLines = sc.ScoreNames[t.Score], sc.Drugs, sc.CellLines
 	if cfg.Screen != "" {
@@ -58,6 +62,23 @@ func Init(dir string, cfg active.Config, t *Table, initN int, candidates string)
 		return nil, err
 	}
 	return Create(dir, cfg, initial, cands)
+}
+
+// CheckInit refuses, as a *SettingError, the settings of Init that do not
+// fit the table t or the campaign's mode: a cap per cell line
+// (cfg.MaxPerLine) on fewer than two lines, a candidates file for a
+// retrospective campaign (its candidates are the screen's pairs), an
+// initial set size for a live one (it starts from every measured pair).
+func CheckInit(cfg active.Config, t *Table, initN int, candidates string) error {
+	switch {
+	case cfg.MaxPerLine > 0 && len(t.Lines) < 2:
+		return &SettingError{Err: errors.New("--per-line goes with --cell-lines all|A,B,… (a campaign across several cell lines)")}
+	case cfg.Mode == active.Retrospective && candidates != "":
+		return &SettingError{Err: errors.New("--candidates is for live campaigns (a retrospective campaign's candidates are the screen's pairs)")}
+	case cfg.Mode == active.Live && initN != 0:
+		return &SettingError{Err: errors.New("--init is for retrospective campaigns (a live campaign starts from every measured pair)")}
+	}
+	return nil
 }
 
 // Create creates the campaign directory dir with its ledger and

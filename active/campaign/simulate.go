@@ -2,14 +2,20 @@ package campaign
 
 import (
 	"context"
+	"errors"
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/active/simreport"
 )
 
 // SimConfig completes cfg for a simulation on t: Init 0 becomes
-// active.DefaultInit of t's pairs; cfg.Features must encode t's screen.
+// active.DefaultInit of t's pairs; cfg.Features must encode t's screen. A
+// cap per cell line (cfg.MaxPerLine) on fewer than two lines is a
+// *SettingError.
 func (t *Table) SimConfig(cfg active.SimConfig) (active.SimConfig, error) {
+	if cfg.MaxPerLine > 0 && len(t.Lines) < 2 {
+		return cfg, &SettingError{Err: errors.New("--per-line goes with --cell-lines all|A,B,… (a simulation across several cell lines)")}
+	}
 	if cfg.Init == 0 {
 		cfg.Init = active.DefaultInit(len(t.Oracle))
 	}

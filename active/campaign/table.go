@@ -2,6 +2,7 @@ package campaign
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/deup-screening/deup/active"
@@ -83,6 +84,27 @@ func Select(sc *drugcomb.Screen, score, cellLine, cellLines string) (*Table, err
 	return t, nil
 }
 
+// Unstructured says which drugs of a screen the structure rule left out
+// (Screens.Structured) and of how many.
+type Unstructured struct {
+	Drugs int      // the screen's drugs, those left out among them
+	Left  []string // each drug left out, named, with the parser's message
+}
+
+// Table opens the screen in dir ("" the synthetic default) under the
+// structure rule (Structured) and selects its score and cell lines
+// (Select). The drugs left out are returned even when Select refuses the
+// settings (a *SettingError), for the caller to count them first.
+func (s Screens) Table(dir, score, cellLine, cellLines string) (*Table, Unstructured, error) {
+	sc, left, err := s.Structured(dir)
+	if err != nil {
+		return nil, Unstructured{}, err
+	}
+	un := Unstructured{Drugs: len(sc.Drugs) + len(left), Left: left}
+	t, err := Select(sc, score, cellLine, cellLines)
+	return t, un, err
+}
+
 // FromModel returns the screen directory, cell line and score of a
 // campaign on the screen a model was trained on (id), where dir, cellLine
 // and score (the settings given, "" when not) do not say otherwise: the
@@ -102,4 +124,27 @@ func FromModel(id trained.Screen, dir, cellLine, score string) (string, string, 
 		score = id.Score
 	}
 	return dir, cellLine, score
+}
+
+// ModelStart is what a campaign started from a model file runs on: the
+// model, and FromModel's screen directory, cell line and score.
+type ModelStart struct {
+	Model                *trained.Model
+	Dir, CellLine, Score string
+}
+
+// FromModelFile reads the model file path (trained.ReadFile) and returns
+// FromModel's settings for dir, cellLine and score. A model file that does
+// not record the screen it was trained on is trained.ErrNoMeta.
+func FromModelFile(path, dir, cellLine, score string) (*ModelStart, error) {
+	tm, err := trained.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if tm.Meta == nil {
+		return nil, fmt.Errorf("%s: %w", path, trained.ErrNoMeta)
+	}
+	m := &ModelStart{Model: tm}
+	m.Dir, m.CellLine, m.Score = FromModel(tm.Meta.Screen, dir, cellLine, score)
+	return m, nil
 }

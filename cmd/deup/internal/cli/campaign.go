@@ -12,7 +12,6 @@ import (
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/active/campaign"
-	"github.com/deup-screening/deup/active/ledger"
 	"github.com/deup-screening/deup/active/simreport"
 	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/drugcomb"
@@ -47,26 +46,22 @@ func campaignScreens() campaign.Screens {
 }
 
 // campaignTable opens the campaign's screen (dir "" is the synthetic
-// default) and selects its score and cell lines (campaign.Select). Drugs
-// left out for want of a structure and pairs without a score are counted
-// on stderr, never dropped silently.
+// default) and selects its score and cell lines (campaign.Screens.Table).
+// Drugs left out for want of a structure and pairs without a score are
+// counted on stderr, never dropped silently.
 func campaignTable(env Env, cmd, dir, score, cellLine, cellLines string) (*campaign.Table, error) {
-	sc, left, err := campaignScreens().Structured(dir)
-	if err != nil {
-		return nil, err
-	}
-	if len(left) > 0 {
-		fmt.Fprintf(env.Stderr, "deup campaign %s: %d of %d drugs have no usable structure and are left out with their pairs:\n", cmd, len(left), len(sc.Drugs)+len(left))
-		for _, l := range left {
+	t, un, err := campaignScreens().Table(dir, score, cellLine, cellLines)
+	if len(un.Left) > 0 {
+		fmt.Fprintf(env.Stderr, "deup campaign %s: %d of %d drugs have no usable structure and are left out with their pairs:\n", cmd, len(un.Left), un.Drugs)
+		for _, l := range un.Left {
 			fmt.Fprintf(env.Stderr, "  %s\n", l)
 		}
 	}
-	t, err := campaign.Select(sc, score, cellLine, cellLines)
 	if err != nil {
 		return nil, usageIfSetting(err)
 	}
 	if t.Skipped > 0 {
-		fmt.Fprintf(env.Stderr, "deup campaign %s: %d pairs without a %s score left out\n", cmd, t.Skipped, sc.ScoreNames[t.Score])
+		fmt.Fprintf(env.Stderr, "deup campaign %s: %d pairs without a %s score left out\n", cmd, t.Skipped, t.Screen.ScoreNames[t.Score])
 	}
 	return t, nil
 }
@@ -163,19 +158,10 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if o.cfg.MaxPerLine > 0 && len(t.Lines) < 2 {
-		return fmt.Errorf("%w: --per-line goes with --cell-lines all|A,B,… (a campaign across several cell lines)", cmdline.ErrUsage)
-	}
-	switch {
-	case o.cfg.Mode == active.Retrospective && o.candidates != "":
-		return fmt.Errorf("%w: --candidates is for live campaigns (a retrospective campaign's candidates are the screen's pairs)", cmdline.ErrUsage)
-	case o.cfg.Mode == active.Live && o.initN != 0:
-		return fmt.Errorf("%w: --init is for retrospective campaigns (a live campaign starts from every measured pair)", cmdline.ErrUsage)
-	}
 	o.cfg.Screen = o.screenDir // --from-model's when not given
 	c, err := campaign.Init(o.dir, o.cfg, t, o.initN, o.candidates)
 	if err != nil {
-		return err
+		return usageIfSetting(err)
 	}
 	cfg := c.Config
 	fmt.Fprintf(env.Stdout, "campaign %s: %s mode on %s (%s, %s), %d initial pairs, %d candidates, batch %d, %s with %s, %s%s\n",
@@ -192,16 +178,16 @@ func campaignFromModel(env Env, o *campaignInitFlags) error {
 	if o.fromModel == "" {
 		return nil
 	}
-	tm, err := trained.ReadFile(o.fromModel)
+	m, err := campaign.FromModelFile(o.fromModel, o.screenDir, o.cellLine, o.score)
+	if errors.Is(err, trained.ErrNoMeta) {
+		return errNoMeta(o.fromModel, "--screen DIR")
+	}
 	if err != nil {
 		return err
 	}
-	if tm.Meta == nil {
-		return errNoMeta(o.fromModel, "--screen DIR")
-	}
-	o.screenDir, o.cellLine, o.score = campaign.FromModel(tm.Meta.Screen, o.screenDir, o.cellLine, o.score)
+	o.screenDir, o.cellLine, o.score = m.Dir, m.CellLine, m.Score
 	fmt.Fprintf(env.Stderr, "deup campaign init: screen %s, cell line %s, score %s from %s (%s, trained on %d pairs)\n",
-		screenLabel(o.screenDir), o.cellLine, o.score, o.fromModel, tm.Method.Name(), tm.Meta.Screen.Pairs)
+		screenLabel(o.screenDir), o.cellLine, o.score, o.fromModel, m.Model.Method.Name(), m.Model.Meta.Screen.Pairs)
 	return nil
 }
 
@@ -212,33 +198,16 @@ func screenLabel(s string) string {
 	return s
 }
 
-// openCampaignArgs parses a command line whose one argument is a campaign
-// directory and opens that campaign's ledger; the caller closes it.
-func openCampaignArgs(fs *flag.FlagSet, args []string) (string, *ledger.Ledger, *active.Campaign, error) {
+// openCampaignParts parses a command line whose one argument is a campaign
+// directory and opens that campaign with its surrogate and oracle
+// (campaign.Screens.OpenParts); the caller closes it.
+func openCampaignParts(fs *flag.FlagSet, args []string) (string, *campaign.Opened, error) {
 	pos, err := cmdline.ParseWant(fs, args, 1, 1)
 	if err != nil {
-		return "", nil, nil, err
+		return "", nil, err
 	}
-	l, c, err := campaign.Open(pos[0])
-	if err != nil {
-		return "", nil, nil, err
-	}
-	return pos[0], l, c, nil
-}
-
-// openCampaignParts is openCampaignArgs with the campaign's surrogate and
-// its oracle (nil for a live campaign); on an error the ledger is closed.
-func openCampaignParts(fs *flag.FlagSet, args []string) (string, *ledger.Ledger, *active.Campaign, active.Surrogate, active.Oracle, error) {
-	dir, l, c, err := openCampaignArgs(fs, args)
-	if err != nil {
-		return "", nil, nil, nil, nil, err
-	}
-	s, oracle, err := campaignScreens().Parts(c)
-	if err != nil {
-		l.Close()
-		return "", nil, nil, nil, nil, err
-	}
-	return dir, l, c, s, oracle, nil
+	o, err := campaignScreens().OpenParts(pos[0])
+	return pos[0], o, err
 }
 
 //go:embed help/campaignStep.txt
@@ -246,13 +215,14 @@ var campaignStepDesc string
 
 func runCampaignStep(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign step", "deup campaign step CAMPAIGN", campaignStepDesc)
-	dir, l, c, s, oracle, err := openCampaignParts(fs, args)
+	dir, o, err := openCampaignParts(fs, args)
 	if err != nil {
 		return err
 	}
-	defer l.Close()
+	defer o.Close()
+	c, oracle := o.Campaign, o.Oracle
 	open := c.Open()
-	r, err := stepRound(ctx, env, c, s, oracle)
+	r, err := stepRound(ctx, env, o)
 	if err != nil {
 		return err
 	}
@@ -274,22 +244,23 @@ var campaignResumeDesc string
 
 func runCampaignResume(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign resume", "deup campaign resume CAMPAIGN", campaignResumeDesc)
-	dir, l, c, s, oracle, err := openCampaignParts(fs, args)
+	dir, o, err := openCampaignParts(fs, args)
 	if err != nil {
 		return err
 	}
-	defer l.Close()
-	if oracle == nil {
-		if r := c.Open(); r != nil {
-			fmt.Fprintf(env.Stdout, "round %d is waiting for %d of %d results: import them with 'deup campaign import-results %s FILE'\n",
-				r.Index, len(r.Suggestions)-len(r.Measured), len(r.Suggestions), dir)
-			return nil
-		}
-		if c.Done() {
-			fmt.Fprintf(env.Stdout, "campaign complete: %d rounds\n", len(c.Rounds()))
-			return nil
-		}
-		r, err := stepRound(ctx, env, c, s, nil)
+	defer o.Close()
+	c := o.Campaign
+	switch o.Resumption() {
+	case campaign.Waiting:
+		r := c.Open()
+		fmt.Fprintf(env.Stdout, "round %d is waiting for %d of %d results: import them with 'deup campaign import-results %s FILE'\n",
+			r.Index, len(r.Suggestions)-len(r.Measured), len(r.Suggestions), dir)
+		return nil
+	case campaign.Complete:
+		fmt.Fprintf(env.Stdout, "campaign complete: %d rounds\n", len(c.Rounds()))
+		return nil
+	case campaign.ProposeOne:
+		r, err := stepRound(ctx, env, o)
 		if err != nil {
 			return err
 		}
@@ -299,7 +270,7 @@ func runCampaignResume(ctx context.Context, env Env, args []string) error {
 	}
 	bar := progress.New(env.Stderr, "campaign", c.Config.Rounds)
 	bar.Set(len(c.Rounds()))
-	err = campaign.Run(ctx, c, s, oracle, func(r *active.Round) {
+	err = campaign.Run(ctx, c, o.Surrogate, o.Oracle, func(r *active.Round) {
 		bar.Set(len(c.Rounds()), fmt.Sprintf("best %.4g", c.Best()))
 		if r.Complete() {
 			campaign.WriteRound(env.Stdout, c, r)
@@ -367,7 +338,12 @@ var campaignReportDesc string
 func runCampaignReport(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign report", "deup campaign report CAMPAIGN [--json FILE]", campaignReportDesc)
 	jsonOut := fs.String("json", "", "also write the report as JSON to FILE")
-	dir, l, c, err := openCampaignArgs(fs, args)
+	pos, err := cmdline.ParseWant(fs, args, 1, 1)
+	if err != nil {
+		return err
+	}
+	dir := pos[0]
+	l, c, err := campaign.Open(dir)
 	if err != nil {
 		return err
 	}
@@ -460,12 +436,9 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if o.cfg.MaxPerLine > 0 && len(t.Lines) < 2 {
-		return fmt.Errorf("%w: --per-line goes with --cell-lines all|A,B,… (a simulation across several cell lines)", cmdline.ErrUsage)
-	}
 	cfg, err := t.SimConfig(o.cfg)
 	if err != nil {
-		return err
+		return usageIfSetting(err)
 	}
 	top := active.TopFraction(t.Oracle, cfg.TopFrac)
 	fmt.Fprintf(env.Stderr, "simulating %d strategies x %d seeds x %d rounds on %s (%s, %d pairs, top %g%% = %d pairs), %d initial, batch %d, %s%s\n",
