@@ -3,6 +3,7 @@ package campaign
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/deup-screening/deup/active"
@@ -34,4 +35,39 @@ func Record(c *active.Campaign, rs []active.Result, name string, block func(line
 		}
 	}
 	return fmt.Errorf("results refused, ledger unchanged:%s", b.String())
+}
+
+// Plates says how a plate readout gives a campaign's results (PlateFile):
+// the block score that is the campaign's score ("": the campaign's score
+// name) and the response unit ("": from the column name).
+type Plates struct {
+	Score, Unit string
+}
+
+// Import records the results in the file path in the open round of c, all
+// or none (Record), and returns that round and the number of results: the
+// file is a results file (ReadResults) or, with plates not nil, a plate
+// readout whose blocks are scored (PlateFile, its scoring report written
+// to w). A campaign without an open round is an error; a setting the plate
+// scoring refuses is a *SettingError.
+func Import(w io.Writer, c *active.Campaign, path string, plates *Plates) (*active.Round, int, error) {
+	rd := c.Open()
+	if rd == nil {
+		return nil, 0, errors.New("no round is waiting for results (run 'deup campaign step' or 'deup suggest --campaign' first)")
+	}
+	var rs []active.Result
+	var where func(int) string
+	var err error
+	if plates != nil {
+		rs, where, err = PlateFile(w, path, plates.Score, plates.Unit, c.Config)
+	} else {
+		rs, err = ReadResults(path, c.Config)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := Record(c, rs, path, where); err != nil {
+		return nil, 0, err
+	}
+	return rd, len(rs), nil
 }

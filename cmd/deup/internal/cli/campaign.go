@@ -305,24 +305,15 @@ func runCampaignImport(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	defer l.Close()
-	rd := c.Open()
-	if rd == nil {
-		return errors.New("no round is waiting for results (run 'deup campaign step' or 'deup suggest --campaign' first)")
-	}
-	var rs []active.Result
-	var where func(int) string
+	var pl *campaign.Plates
 	if *plates {
-		rs, where, err = campaign.PlateFile(env.Stdout, pos[1], *plateScore, *plateUnit, c.Config)
-	} else {
-		rs, err = campaign.ReadResults(pos[1], c.Config)
+		pl = &campaign.Plates{Score: *plateScore, Unit: *plateUnit}
 	}
+	rd, n, err := campaign.Import(env.Stdout, c, pos[1], pl)
 	if err != nil {
 		return usageIfSetting(err)
 	}
-	if err := campaign.Record(c, rs, pos[1], where); err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stdout, "round %d: recorded %d results (%d of %d measured)\n", rd.Index, len(rs), len(rd.Measured), len(rd.Suggestions))
+	fmt.Fprintf(env.Stdout, "round %d: recorded %d results (%d of %d measured)\n", rd.Index, n, len(rd.Measured), len(rd.Suggestions))
 	if *closeRound && c.Open() != nil {
 		if err := c.CloseRound(); err != nil {
 			return err
