@@ -1,7 +1,13 @@
 // Package campaign keeps an active-learning campaign (package active) in a
 // directory: its ledger (package active/ledger), the source of truth, and
 // campaign.json, a human-readable copy of its configuration. It starts a
-// campaign (Select, Init, FromModel), opens one (Open), builds the surrogate and the oracle a
-// round needs from the campaign's screen (Screens), and runs rounds for
-// deup tui (TUI, an implementation of tui.Campaign).
+// campaign (Screens.Table or Select, FromModel and FromModelFile, Init with
+// CheckInit's refusals), opens one (Open; Screens.OpenParts with the
+// surrogate and the oracle a round needs from the campaign's screen),
+// decides and runs its rounds (Opened.Resumption, Opened.Step, Run),
+// imports the lab's results (Import), reports it (Screens.Report),
+// simulates campaigns on a measured screen (Table.Simulate), and runs
+// rounds for deup tui (TUI, an implementation of tui.Campaign). Settings a
+// screen or campaign refuses are *SettingError, which deup reports as usage
+// errors.
 package campaign
