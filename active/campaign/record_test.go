@@ -20,19 +20,16 @@ func TestImport(t *testing.T) {
 	screens, sc := synthScreens(t)
 	dir := filepath.Join(t.TempDir(), "c")
 	initCampaign(t, dir, testConfig(sc, active.Live), sc, 0)
-	l, c, err := Open(dir)
+	o, err := screens.OpenParts(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
+	defer o.Close()
+	c := o.Campaign
 	if _, _, err := Import(nil, c, "r.csv", nil); err == nil || !strings.HasPrefix(err.Error(), "no round is waiting for results") {
 		t.Errorf("no open round: %v", err)
 	}
-	s, _, err := screens.Parts(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prop, err := c.Propose(t.Context(), s)
+	prop, err := c.Propose(t.Context(), o.Surrogate)
 	if err != nil {
 		t.Fatal(err)
 	}
