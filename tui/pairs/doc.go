@@ -30,5 +30,9 @@
 // so pairs sharing both drugs come first, then pairs sharing one). Ties prefer
 // the same cell line, then row order. Pairs of similarity 0 are not returned.
 //
+// What deup tui shows is decided here too: the screen (WhichScreen) and the
+// cell lines its predictions go on (ChooseLines), from values the command
+// passes in (the flags, the model's trained.Screen).
+//
 // A Table is immutable after Build and safe for concurrent readers.
 package pairs

@@ -14,11 +14,11 @@ const ModelChunk = 1 << 16
 // AddModel adds a model's predictions (predict: a trained method's Predict)
 // for every unordered pair of the feature rows of f, kept[r] being the
 // screen's drug of row r, on each of lines (the screen's line a row goes
-// to, the model's line it is predicted on), in chunks of ModelChunk pairs
-// (model.PredictPairs); progress gets the pairs done after each chunk. The
-// rows' acquisition is the table's own (NaN).
+// to, the model's line it is predicted on; ModelRows in all), in chunks
+// of ModelChunk pairs (model.PredictPairs); progress gets the pairs done
+// after each chunk. The rows' acquisition is the table's own (NaN).
 func (bl *Builder) AddModel(ctx context.Context, predict func(*model.Features, []model.Pair) ([]model.Prediction, error), f *model.Features, kept []int, lines []drugcomb.LinePair, progress func(done int)) error {
-	bl.grow(len(kept) * (len(kept) - 1) / 2 * len(lines))
+	bl.grow(ModelRows(len(kept), lines))
 	done := 0
 	for _, l := range lines {
 		err := model.PredictPairs(ctx, predict, f, model.AllPairs(len(kept), l.Model), ModelChunk, func(ps []model.Pair, pred []model.Prediction) error {

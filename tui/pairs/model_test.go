@@ -64,4 +64,7 @@ func TestAddModel(t *testing.T) {
 	if !slices.Equal(progress, []int{3, 6}) {
 		t.Errorf("progress %v, want [3 6] (one chunk per line)", progress)
 	}
+	if n := ModelRows(3, lines); n != len(want) {
+		t.Errorf("ModelRows(3, %d lines) = %d, want %d (the rows above)", len(lines), n, len(want))
+	}
 }

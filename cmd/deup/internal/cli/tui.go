@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -30,10 +31,10 @@ type tuiInputs struct {
 	screenDir, drugsPath, modelPath, predPath, cellLine, export, campaignDir string
 	kappa, coverage                                                          float64
 	mouse, coverageSet                                                       bool
-	// campaignScreen: screenDir is the campaign's screen ("" is the
-	// synthetic default), not a default to replace with the model's.
-	campaignScreen bool
-	tm             *trained.Model // the model of modelPath, read by loadTUIScreen
+	// Set by loadTUIScreen: where the screen comes from and the model of
+	// modelPath.
+	screen pairs.ScreenFrom
+	tm     *trained.Model
 }
 
 func parseTUIFlags(env Env, args []string) (*tuiInputs, error) {
@@ -84,16 +85,6 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	if in.predPath != "" {
 		fmt.Fprintf(env.Stderr, "deup tui: reading %s\n", in.predPath)
 	}
-	if in.campaignDir != "" && in.screenDir == "" {
-		// The campaign's own screen ("" is the synthetic default for both).
-		l, c, err := campaign.Open(in.campaignDir)
-		if err != nil {
-			return err
-		}
-		l.Close()
-		in.screenDir = c.Config.Screen
-		in.campaignScreen = true
-	}
 	sc, err := loadTUIScreen(env, in)
 	if err != nil {
 		return err
@@ -127,28 +118,30 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	return err
 }
 
-// loadTUIScreen opens the screen of in extended with --drugs: --screen,
-// else the campaign's, else the screen the model of --model was trained on,
-// else the synthetic default. It reads the model (in.tm) and sets
-// in.screenDir to the directory used and in.cellLine to the model's cell
-// line when none was given.
+// loadTUIScreen opens the screen of in (pairs.WhichScreen, in.screen)
+// extended with --drugs: --screen, else the campaign's, else the screen
+// the model of --model was trained on, else the synthetic default. It reads
+// the model (in.tm) and sets in.screenDir to the directory used.
 func loadTUIScreen(env Env, in *tuiInputs) (*drugcomb.Screen, error) {
 	var sc *drugcomb.Screen
 	var err error
+	in.screen = pairs.WhichScreen(in.screenDir, in.campaignDir != "", in.modelPath != "")
+	if in.screen == pairs.CampaignScreen {
+		l, c, err := campaign.Open(in.campaignDir)
+		if err != nil {
+			return nil, err
+		}
+		l.Close()
+		in.screenDir = c.Config.Screen // "" is the synthetic default
+	}
 	if in.modelPath != "" {
 		if in.tm, err = trained.ReadFile(in.modelPath); err != nil {
 			return nil, err
 		}
 	}
-	switch {
-	case in.tm != nil && in.screenDir == "" && !in.campaignScreen:
-		if sc, in.screenDir, err = modelScreen(env, "tui", in.modelPath, in.tm, ""); err != nil {
-			return nil, err
-		}
-		if i := drugcomb.IndexName(sc.CellLines, in.tm.Meta.Screen.CellLine); in.cellLine == "" && len(in.tm.Meta.Screen.CellLines) < 2 && i >= 0 {
-			in.cellLine = sc.CellLines[i]
-		}
-	default:
+	if in.screen == pairs.ModelScreen {
+		sc, in.screenDir, err = modelScreen(env, "tui", in.modelPath, in.tm, "")
+	} else {
 		sc, _, err = loadScreen(in.screenDir)
 	}
 	if err != nil {
@@ -164,54 +157,46 @@ func loadTUIScreen(env Env, in *tuiInputs) (*drugcomb.Screen, error) {
 	return sc, nil
 }
 
-// tuiTable builds the table of sc's pairs with the predictions of in.
+// tuiTable builds the table of sc's pairs with the predictions of in, on
+// the cell lines pairs.ChooseLines picks.
 func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (*pairs.Table, error) {
-	screenDir, predPath, cellLine, kappa := in.screenDir, in.predPath, in.cellLine, in.kappa
-	var err error
-	cell := -1
+	from, ms := pairs.NotPredicted, (*trained.Screen)(nil)
 	switch {
-	case cellLine != "":
-		if cell, err = sc.CellLineIndex(cellLine); err != nil {
-			return nil, fmt.Errorf("%w: deup tui: %v", cmdline.ErrUsage, err)
+	case in.tm != nil:
+		if from = pairs.ByModel; in.tm.Meta != nil {
+			ms = &in.tm.Meta.Screen
 		}
-	case len(sc.CellLines) > 0:
-		cell = 0
+	case in.predPath != "":
+		from = pairs.ByFile
 	}
-	bl, err := pairs.NewBuilder(sc, 0, kappa)
+	lines, err := pairs.ChooseLines(sc, from, in.cellLine, ms, in.screen == pairs.ModelScreen)
+	switch {
+	case errors.Is(err, pairs.ErrNoCellLines):
+		return nil, fmt.Errorf("deup tui: %w", err)
+	case err != nil:
+		return nil, fmt.Errorf("%w: deup tui: %v", cmdline.ErrUsage, err)
+	}
+	bl, err := pairs.NewBuilder(sc, 0, in.kappa)
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case in.tm != nil:
-		if cell < 0 {
-			return nil, fmt.Errorf("deup tui: the screen has no cell lines")
-		}
-		var modelLines []string
-		if in.tm.Meta != nil {
-			modelLines = in.tm.Meta.Screen.CellLines
-		}
-		lines := drugcomb.ModelLines(sc.CellLines, modelLines, cell, cellLine != "")
-		if len(lines) == 0 {
-			return nil, fmt.Errorf("%w: deup tui: the model knows none of the screen's cell lines %s (it has %s)", cmdline.ErrUsage, strings.Join(sc.CellLines, ", "), strings.Join(modelLines, ", "))
-		}
-		feats, kept, err := modelFeatures(env, "tui", "and no predictions", in.tm, sc.Drugs, screenDir)
+	switch from {
+	case pairs.ByModel:
+		feats, kept, err := modelFeatures(env, "tui", "and no predictions", in.tm, sc.Drugs, in.screenDir)
 		if err != nil {
 			return nil, err
 		}
-		bar := progress.New(env.Stderr, "predict", len(kept)*(len(kept)-1)/2*len(lines))
-		if err := bl.AddModel(ctx, in.tm.Method.Predict, feats, kept, lines, func(n int) { bar.Set(n, "") }); err != nil {
+		bar := progress.New(env.Stderr, "predict", pairs.ModelRows(len(kept), lines.Model))
+		if err := bl.AddModel(ctx, in.tm.Method.Predict, feats, kept, lines.Model, func(n int) { bar.Set(n, "") }); err != nil {
 			return nil, err
 		}
 		bar.Finish()
-	case predPath != "":
-		if len(sc.CellLines) > 1 && cellLine == "" {
-			cell = -1 // rows without a cell line are an error unless --cell-line says which
-		}
-		if _, err := bl.ReadPredictions(predPath, cell); err != nil {
+	case pairs.ByFile:
+		if _, err := bl.ReadPredictions(in.predPath, lines.Cell); err != nil {
 			return nil, err
 		}
 		if u := bl.Unused(); len(u) > 0 {
-			fmt.Fprintf(env.Stderr, "deup tui: %s: the columns %s are not shown (the pair detail shows intervals with --model)\n", predPath, strings.Join(u, ", "))
+			fmt.Fprintf(env.Stderr, "deup tui: %s: the columns %s are not shown (the pair detail shows intervals with --model)\n", in.predPath, strings.Join(u, ", "))
 		}
 	}
 	tab, err := bl.Build()
