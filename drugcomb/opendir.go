@@ -13,14 +13,15 @@ import (
 // MetaFile, it is a file, or its screen cannot be read (import it again).
 // The errors name deup data import, which writes screen directories.
 func OpenDir(dir string) (*Screen, error) {
-	if _, err := os.Stat(filepath.Join(dir, MetaFile)); errors.Is(err, fs.ErrNotExist) {
-		if _, derr := os.Stat(dir); errors.Is(derr, fs.ErrNotExist) {
-			return nil, fmt.Errorf("screen directory %s does not exist: create it with deup data import --out %s (or leave out --screen for the synthetic default)", dir, dir)
-		}
-		return nil, fmt.Errorf("%s is not a screen directory (no %s): screen directories are written by deup data import --out DIR", dir, MetaFile)
-	}
-	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("screen directory %s does not exist: create it with deup data import --out %s (or leave out --screen for the synthetic default)", dir, dir)
+	case err == nil && !fi.IsDir():
 		return nil, fmt.Errorf("%s is a file, not a screen directory: give the directory deup data import --out wrote (the one holding %s)", dir, MetaFile)
+	}
+	if _, err := os.Stat(filepath.Join(dir, MetaFile)); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s is not a screen directory (no %s): screen directories are written by deup data import --out DIR", dir, MetaFile)
 	}
 	sc, err := Open(dir)
 	if err != nil {

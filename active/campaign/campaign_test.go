@@ -191,15 +191,12 @@ func TestRecord(t *testing.T) {
 	screens, sc := synthScreens(t)
 	dir := filepath.Join(t.TempDir(), "c")
 	initCampaign(t, dir, testConfig(sc, active.Live), sc, 0)
-	l, c, err := Open(dir)
+	o, err := screens.OpenParts(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	s, _, err := screens.Parts(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	defer o.Close()
+	c, s := o.Campaign, o.Surrogate
 	prop, err := c.Propose(t.Context(), s)
 	if err != nil {
 		t.Fatal(err)

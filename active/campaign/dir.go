@@ -70,9 +70,10 @@ func Init(dir string, cfg active.Config, t *Table, initN int, candidates string)
 // retrospective campaign (its candidates are the screen's pairs), an
 // initial set size for a live one (it starts from every measured pair).
 func CheckInit(cfg active.Config, t *Table, initN int, candidates string) error {
+	if err := t.checkPerLine(cfg.MaxPerLine, "a campaign"); err != nil {
+		return err
+	}
 	switch {
-	case cfg.MaxPerLine > 0 && len(t.Lines) < 2:
-		return &SettingError{Err: errors.New("--per-line goes with --cell-lines all|A,B,… (a campaign across several cell lines)")}
 	case cfg.Mode == active.Retrospective && candidates != "":
 		return &SettingError{Err: errors.New("--candidates is for live campaigns (a retrospective campaign's candidates are the screen's pairs)")}
 	case cfg.Mode == active.Live && initN != 0:

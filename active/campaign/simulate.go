@@ -2,7 +2,6 @@ package campaign
 
 import (
 	"context"
-	"errors"
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/active/simreport"
@@ -13,8 +12,8 @@ import (
 // cap per cell line (cfg.MaxPerLine) on fewer than two lines is a
 // *SettingError.
 func (t *Table) SimConfig(cfg active.SimConfig) (active.SimConfig, error) {
-	if cfg.MaxPerLine > 0 && len(t.Lines) < 2 {
-		return cfg, &SettingError{Err: errors.New("--per-line goes with --cell-lines all|A,B,… (a simulation across several cell lines)")}
+	if err := t.checkPerLine(cfg.MaxPerLine, "a simulation"); err != nil {
+		return cfg, err
 	}
 	if cfg.Init == 0 {
 		cfg.Init = active.DefaultInit(len(t.Oracle))

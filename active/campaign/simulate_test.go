@@ -57,15 +57,12 @@ func TestRun(t *testing.T) {
 	cfg := testConfig(sc, active.Retrospective)
 	cfg.Rounds = 3
 	initCampaign(t, dir, cfg, sc, 40)
-	l, c, err := Open(dir)
+	o, err := screens.OpenParts(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	s, oracle, err := screens.Parts(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	defer o.Close()
+	c, s, oracle := o.Campaign, o.Surrogate, o.Oracle
 	var got []int
 	if err := Run(t.Context(), c, s, oracle, func(r *active.Round) { got = append(got, r.Index) }); err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/active/ledger"
+	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/model"
 )
 
@@ -55,13 +56,7 @@ func (o *Opened) Step(ctx context.Context, epoch func(model.Progress)) (*active.
 // counting the round's networks from 1 (Alg. 2's pre-fill folds, then the
 // round's predictor).
 func NetworkLabels(c *active.Campaign) func(network, member, members int) string {
-	round := fmt.Sprintf("round %d", len(c.Rounds())+1)
-	return func(network, member, members int) string {
-		if members > 1 {
-			return fmt.Sprintf("%s member %d/%d", round, member+1, members)
-		}
-		return fmt.Sprintf("%s network %d", round, network)
-	}
+	return progress.NetworkLabel(fmt.Sprintf("round %d", len(c.Rounds())+1))
 }
 
 // Resumption is what resuming a campaign does (deup campaign resume).

@@ -84,6 +84,16 @@ func Select(sc *drugcomb.Screen, score, cellLine, cellLines string) (*Table, err
 	return t, nil
 }
 
+// checkPerLine refuses, as a *SettingError, a cap per cell line (maxPerLine
+// > 0) on a table of fewer than two lines; what names the run ("a
+// campaign") across several lines that the cap is for.
+func (t *Table) checkPerLine(maxPerLine int, what string) error {
+	if maxPerLine > 0 && len(t.Lines) < 2 {
+		return &SettingError{Err: fmt.Errorf("--per-line goes with --cell-lines all|A,B,… (%s across several cell lines)", what)}
+	}
+	return nil
+}
+
 // Unstructured says which drugs of a screen the structure rule left out
 // (Screens.Structured) and of how many.
 type Unstructured struct {

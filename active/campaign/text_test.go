@@ -60,15 +60,12 @@ func TestWriteRound(t *testing.T) {
 	cfg := testConfig(sc, active.Retrospective)
 	cfg.Rounds = 1
 	initCampaign(t, dir, cfg, sc, 40)
-	l, c, err := Open(dir)
+	o, err := screens.OpenParts(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	s, oracle, err := screens.Parts(c)
-	if err != nil {
-		t.Fatal(err)
-	}
+	defer o.Close()
+	c, s, oracle := o.Campaign, o.Surrogate, o.Oracle
 	if err := Run(t.Context(), c, s, oracle, func(*active.Round) {}); err != nil {
 		t.Fatal(err)
 	}

@@ -34,6 +34,20 @@ func MemberLabel(base string) func(network, member, members int) string {
 	}
 }
 
+// NetworkLabel labels the bars of a series of trainings (a campaign
+// round's: Alg. 2's pre-fill folds, then the round's predictor) "base
+// network k", k counting the networks begun from 1, and an ensemble's
+// members as MemberLabel does.
+func NetworkLabel(base string) func(network, member, members int) string {
+	ensemble := MemberLabel(base)
+	return func(network, member, members int) string {
+		if members > 1 {
+			return ensemble(network, member, members)
+		}
+		return fmt.Sprintf("%s network %d", base, network)
+	}
+}
+
 // Epoch records that member (0-based) of members finished epoch of at
 // most maxEpochs, with a detail text (none: the bar keeps its last).
 func (n *Networks) Epoch(member, members, epoch, maxEpochs int, detail ...string) {

@@ -45,3 +45,22 @@ func TestNetworks(t *testing.T) {
 		})
 	}
 }
+
+// The labels of a training run's bars (MemberLabel) and of a series of
+// trainings (NetworkLabel): an ensemble's members alike in both.
+func TestLabels(t *testing.T) {
+	for _, c := range []struct {
+		label                    func(network, member, members int) string
+		network, member, members int
+		want                     string
+	}{
+		{MemberLabel("train deup"), 1, 0, 1, "train deup"},
+		{MemberLabel("train ensemble"), 2, 1, 3, "train ensemble member 2/3"},
+		{NetworkLabel("round 4"), 3, 0, 1, "round 4 network 3"},
+		{NetworkLabel("round 4"), 1, 2, 3, "round 4 member 3/3"},
+	} {
+		if got := c.label(c.network, c.member, c.members); got != c.want {
+			t.Errorf("label(%d, %d, %d) = %q, want %q", c.network, c.member, c.members, got, c.want)
+		}
+	}
+}

@@ -395,16 +395,17 @@ func Read(r io.Reader) (*Model, error) {
 // ReadFile reads the model file at path; errors name the file and say what
 // to do (a path that does not exist or is a directory among them).
 func ReadFile(path string) (*Model, error) {
-	if fi, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("model file %s does not exist: train one with deup train --out %s", path, path)
-	} else if err == nil && fi.IsDir() {
-		return nil, fmt.Errorf("%s is a directory, not a model file: give the file deup train --out wrote", path)
-	}
 	f, err := os.Open(path)
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("model file %s does not exist: train one with deup train --out %s", path, path)
+	case err != nil:
 		return nil, fmt.Errorf("model %w (train one with: deup train --out %s)", err, path)
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("%s is a directory, not a model file: give the file deup train --out wrote", path)
+	}
 	m, err := Read(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w (is it a file written by deup train --out? retrain it if it is from an incompatible version)", path, err)
