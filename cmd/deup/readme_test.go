@@ -13,16 +13,17 @@ import (
 	"github.com/deup-screening/deup/internal/shareddata"
 )
 
-// readmeCommand is one command of README.md's sh and console blocks, with
-// the output lines the README shows under it (console blocks).
+// readmeCommand is one command of the sh and console blocks of README.md or
+// docs/tour.md, with the output lines the page shows under it (console
+// blocks).
 type readmeCommand struct {
-	line  int      // README line of the command
+	line  int      // line of the command in its page
 	args  []string // after "deup" (or "go run ./cmd/deup")
 	shown []string // output lines shown under it ("..." and blank lines left out)
 }
 
 // readmeCommands extracts, in order, every deup command of the fenced
-// ```sh and ```console blocks of README.md: in sh blocks every line (a
+// ```sh and ```console blocks of the Markdown file path: in sh blocks every line (a
 // trailing "# comment" dropped), in console blocks the lines after "$ ";
 // a line ending in "\" continues on the next. Commands that are not deup's
 // (go install, go test, head) are left out: they run nothing of ours.
@@ -98,7 +99,18 @@ func readmeCommands(t *testing.T, path string) []readmeCommand {
 	return cmds
 }
 
-// readmeSpeed are the flags appended to a README command (flags given
+// readmePages are the pages whose commands TestREADME runs, in order, in one
+// directory (the tour reads what its earlier commands wrote), each with the
+// fewest deup commands it has: fewer means the extraction is broken.
+var readmePages = []struct {
+	path string // from the repository root
+	min  int
+}{
+	{"README.md", 3},     // deup -h, deup --version, the main job
+	{"docs/tour.md", 15}, // the tour on real data
+}
+
+// readmeSpeed are the flags appended to a README or tour command (flags given
 // twice: the last wins) unless DEUP_README_FULL=1, so that the tour runs in
 // about a minute: fewer seeds, epochs, rounds, steps and episodes, the
 // commands and every other flag as printed. Commands not listed run
@@ -112,14 +124,15 @@ var readmeSpeed = map[string][]string{
 	"rl":                {"--seeds", "1", "--episodes", "5"},
 }
 
-// readmeSkip are README commands the test cannot run, and why.
+// readmeSkip are README or tour commands the test cannot run, and why.
 var readmeSkip = map[string]string{
 	"tui": "interactive (a terminal UI): tested in a tmux terminal by cmd/deup/internal/cli's e2e tests",
 }
 
-// TestREADME runs every deup command of README.md, in order, in a
-// directory holding the shared data's folders (the README's relative
-// paths: almanac/, drugcomb/, ...), and fails when one exits non-zero.
+// TestREADME runs every deup command of README.md and then of docs/tour.md
+// (readmePages), in order, in one directory holding the shared data's
+// folders (the pages' relative paths: almanac/, drugcomb/, ...), and fails
+// when one exits non-zero.
 // Without DEUP_README_FULL=1 the commands in readmeSpeed get their speed
 // flags, and the 8.6-million-pair prediction over drugcomb/drugs.csv reads
 // the catalogue's first 300 drugs instead (44,850 pairs); with it, every
@@ -130,7 +143,7 @@ var readmeSkip = map[string]string{
 // import).
 func TestREADME(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs the README's commands")
+		t.Skip("runs the commands of the README and the tour")
 	}
 	data, err := shareddata.Dir()
 	if err != nil {
@@ -138,9 +151,19 @@ func TestREADME(t *testing.T) {
 		return
 	}
 	full := os.Getenv("DEUP_README_FULL") == "1"
-	cmds := readmeCommands(t, filepath.Join("..", "..", "README.md"))
-	if len(cmds) < 15 {
-		t.Fatalf("found %d deup commands in README.md's sh and console blocks; the tour has more: is the extraction broken?", len(cmds))
+	type pageCommand struct {
+		page string
+		readmeCommand
+	}
+	var cmds []pageCommand
+	for _, p := range readmePages {
+		got := readmeCommands(t, filepath.Join("..", "..", filepath.FromSlash(p.path)))
+		if len(got) < p.min {
+			t.Fatalf("found %d deup commands in %s's sh and console blocks; it has at least %d: is the extraction broken?", len(got), p.path, p.min)
+		}
+		for _, c := range got {
+			cmds = append(cmds, pageCommand{p.path, c})
+		}
 	}
 	dir := t.TempDir()
 	ents, err := os.ReadDir(data)
@@ -169,7 +192,7 @@ func TestREADME(t *testing.T) {
 			name += " " + c.args[1]
 		}
 		if why, ok := readmeSkip[name]; ok {
-			t.Logf("README.md:%d: deup %s: not run: %s", c.line, strings.Join(c.args, " "), why)
+			t.Logf("%s:%d: deup %s: not run: %s", c.page, c.line, strings.Join(c.args, " "), why)
 			continue
 		}
 		args := append([]string(nil), c.args...)
@@ -195,9 +218,9 @@ func TestREADME(t *testing.T) {
 		t0 := time.Now()
 		out, err := deupCmd(t, dir, args...).CombinedOutput()
 		if err != nil {
-			t.Fatalf("README.md:%d: deup %s: %v\n%s", c.line, strings.Join(args, " "), err, out)
+			t.Fatalf("%s:%d: deup %s: %v\n%s", c.page, c.line, strings.Join(args, " "), err, out)
 		}
-		t.Logf("README.md:%d: deup %s: %.1fs", c.line, strings.Join(args, " "), time.Since(t0).Seconds())
+		t.Logf("%s:%d: deup %s: %.1fs", c.page, c.line, strings.Join(args, " "), time.Since(t0).Seconds())
 		if !exact {
 			continue
 		}
@@ -206,11 +229,11 @@ func TestREADME(t *testing.T) {
 				continue
 			}
 			if !strings.Contains(string(out), strings.TrimSpace(l)) {
-				t.Errorf("README.md:%d: deup %s: the README shows %q, the output lacks it:\n%s", c.line, strings.Join(args, " "), strings.TrimSpace(l), out)
+				t.Errorf("%s:%d: deup %s: the page shows %q, the output lacks it:\n%s", c.page, c.line, strings.Join(args, " "), strings.TrimSpace(l), out)
 			}
 		}
 	}
-	t.Logf("%d README commands in %.0fs (DEUP_README_FULL=%v)", len(cmds), time.Since(start).Seconds(), full)
+	t.Logf("%d README and tour commands in %.0fs (DEUP_README_FULL=%v)", len(cmds), time.Since(start).Seconds(), full)
 }
 
 // outputOf is what a command writes: its --out, or the campaign directory
