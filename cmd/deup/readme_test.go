@@ -23,10 +23,11 @@ type readmeCommand struct {
 }
 
 // readmeCommands extracts, in order, every deup command of the fenced
-// ```sh and ```console blocks of the Markdown file path: in sh blocks every line (a
-// trailing "# comment" dropped), in console blocks the lines after "$ ";
-// a line ending in "\" continues on the next. Commands that are not deup's
-// (go install, go test, head) are left out: they run nothing of ours.
+// ```sh and ```console blocks of the Markdown file path: in sh blocks
+// every line (a trailing "# comment" dropped), in console blocks the lines
+// after "$ "; a line ending in "\" continues on the next. Commands that are
+// not deup's (go install, go test, head) are left out: they run nothing of
+// ours.
 func readmeCommands(t *testing.T, path string) []readmeCommand {
 	t.Helper()
 	f, err := os.Open(path)
