@@ -14,7 +14,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/deup-screening/deup/drugcomb"
-	"github.com/deup-screening/deup/suggest"
 	"github.com/muesli/termenv"
 )
 
@@ -191,7 +190,7 @@ func TestMarksAndBatch(t *testing.T) {
 }
 
 func TestExportNeedsMarksAndExtension(t *testing.T) {
-	m := ready(t, Options{ExportPath: "out.txt"})
+	m := ready(t, Options{ExportPath: "out.txt", Export: suggestFiles{}})
 	m, _ = update(m, press("e"))
 	if m.mode != modeTable || !strings.Contains(m.status, "nothing to export") {
 		t.Fatalf("mode %v status %q", m.mode, m.status)
@@ -256,7 +255,7 @@ type campaignDouble struct{ err error }
 func (c campaignDouble) Round(ctx context.Context, progress func(RoundProgress)) (RoundResult, error) {
 	progress(RoundProgress{Stage: "train", Done: 1, Total: 2, Detail: "epoch 1"})
 	progress(RoundProgress{Stage: "train", Done: 2, Total: 2, Detail: "epoch 2"})
-	return RoundResult{Suggestions: make([]suggest.Suggestion, 3)}, c.err
+	return RoundResult{Suggested: 3}, c.err
 }
 
 func TestRoundMessageFlow(t *testing.T) {

@@ -89,7 +89,7 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	opts := tui.Options{Context: ctx, Debounce: 120 * time.Millisecond, ExportPath: in.export}
+	opts := tui.Options{Context: ctx, Debounce: 120 * time.Millisecond, ExportPath: in.export, Export: suggestFiles{}}
 	if in.tm != nil {
 		cal, err := predict.Intervals(env.Stderr, in.tm, in.modelPath, in.coverage, in.coverageSet)
 		if err != nil {
@@ -100,7 +100,7 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 		}
 	}
 	if in.campaignDir != "" {
-		tc, err := campaign.NewTUI(in.campaignDir, sc, in.kappa, campaignScreens())
+		tc, err := newTUICampaign(in.campaignDir, sc, in.kappa, campaignScreens())
 		if err != nil {
 			return err
 		}
