@@ -93,7 +93,7 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	if in.tm != nil {
 		cal, err := predict.Intervals(env.Stderr, in.tm, in.modelPath, in.coverage, in.coverageSet)
 		if err != nil {
-			return fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
+			return fmt.Errorf("%w: %v", cmdline.ErrUsage, hint(err))
 		}
 		if cal != nil {
 			opts.Interval = &tui.Interval{Coverage: in.coverage, Calibration: *cal}

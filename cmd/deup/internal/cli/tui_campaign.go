@@ -56,6 +56,11 @@ func newTUICampaign(dir string, sc *drugcomb.Screen, kappa float64, screens camp
 // result's Source holds the round's predictions for every open candidate
 // and the screen's measured pairs; Marks are the suggestions.
 func (tc *tuiCampaign) Round(ctx context.Context, progress func(tui.RoundProgress)) (tui.RoundResult, error) {
+	res, err := tc.round(ctx, progress)
+	return res, hint(err) // the UI shows the error as deup's command line says it
+}
+
+func (tc *tuiCampaign) round(ctx context.Context, progress func(tui.RoundProgress)) (tui.RoundResult, error) {
 	tc.mu.Lock()
 	defer tc.mu.Unlock()
 	progress(tui.RoundProgress{Stage: "opening the campaign"})
