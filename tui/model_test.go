@@ -207,6 +207,18 @@ func TestExportNeedsMarksAndExtension(t *testing.T) {
 	}
 }
 
+// TestExportWithoutExporter: without Options.Export the prompt opens but
+// enter writes nothing and says why.
+func TestExportWithoutExporter(t *testing.T) {
+	m := ready(t, Options{ExportPath: "out.csv"})
+	m, _ = update(m, press("space"))
+	m, _ = update(m, press("e"))
+	m, cmd := update(m, press("enter"))
+	if cmd != nil || m.status != "cannot export: no exporter (Options.Export)" {
+		t.Fatalf("cmd %v status %q", cmd != nil, m.status)
+	}
+}
+
 func TestResize(t *testing.T) {
 	m := ready(t, Options{})
 	for _, k := range []string{"G"} {
