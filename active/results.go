@@ -176,39 +176,4 @@ func csvError(name string, err error) error {
 	return fmt.Errorf("%s: %w", name, err)
 }
 
-func drugIndex(cfg Config) map[string]int { return DrugIndex(cfg.Drugs) }
-
-// DrugIndex maps lower-cased names, IDs and PubChem CIDs of drugs to their
-// indices: how campaign import-results and deup predict --pairs read a drug
-// reference (look it up lower-cased and trimmed). A key shared by two drugs
-// is dropped (ambiguous) unless it is the ID of one.
-func DrugIndex(drugs []drugcomb.Drug) map[string]int {
-	m := map[string]int{}
-	amb := map[string]bool{}
-	add := func(k string, i int) {
-		k = strings.ToLower(strings.TrimSpace(k))
-		if k == "" {
-			return
-		}
-		if j, ok := m[k]; ok && j != i {
-			amb[k] = true
-			return
-		}
-		m[k] = i
-	}
-	for i, d := range drugs {
-		add(d.Name, i)
-		if d.PubChemCID > 0 {
-			add(strconv.FormatInt(d.PubChemCID, 10), i)
-		}
-	}
-	for k := range amb {
-		delete(m, k)
-	}
-	for i, d := range drugs {
-		if k := strings.ToLower(strings.TrimSpace(d.ID)); k != "" {
-			m[k] = i
-		}
-	}
-	return m
-}
+func drugIndex(cfg Config) map[string]int { return drugcomb.RefIndex(cfg.Drugs) }

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/deup-screening/deup/internal/jsonfloat"
-	"github.com/deup-screening/deup/uq"
+	"github.com/deup-screening/deup/internal/moments"
 )
 
 // ScoreSummary summarizes one score column over the pairs' means.
@@ -20,7 +20,7 @@ type ScoreSummary struct {
 	// nil (null) where there is no value: every one without pairs, the sd
 	// with fewer than two.
 	Mean   *jsonfloat.Float `json:"mean"`
-	SD     *jsonfloat.Float `json:"sd"` // sample standard deviation (uq.MeanSD)
+	SD     *jsonfloat.Float `json:"sd"` // sample standard deviation (moments.MeanSD)
 	Min    *jsonfloat.Float `json:"min"`
 	Median *jsonfloat.Float `json:"median"`
 	Max    *jsonfloat.Float `json:"max"`
@@ -54,7 +54,7 @@ func SummarizeScore(name string, x []float64, missing int) ScoreSummary {
 		return s
 	}
 	sort.Float64s(x)
-	m, sd := uq.MeanSD(x)
+	m, sd := moments.MeanSD(x)
 	s.Mean, s.Min, s.Max = jf(m), jf(x[0]), jf(x[len(x)-1])
 	if len(x)%2 == 1 {
 		s.Median = jf(x[len(x)/2])

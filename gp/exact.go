@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/deup-screening/deup/uq"
+	"github.com/deup-screening/deup/internal/moments"
 )
 
 // ErrNotPositiveDefinite is returned (wrapped) when a covariance matrix stays
@@ -161,7 +161,7 @@ func New(k Kernel, logNoise float64, X mat.Matrix, y []float64, standardize bool
 	}
 	g := &GP{Kernel: k.Clone(), LogNoise: logNoise, YScale: 1}
 	if standardize {
-		g.YMean, g.YScale = uq.MeanScale(y)
+		g.YMean, g.YScale = moments.MeanScale(y)
 	}
 	ys := make([]float64, n)
 	for i, v := range y {

@@ -10,8 +10,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
 
+	"github.com/deup-screening/deup/internal/moments"
 	"github.com/deup-screening/deup/internal/streams"
-	"github.com/deup-screening/deup/uq"
 )
 
 // FitConfig configures Fit. The zero value fits an isotropic RBF kernel with
@@ -72,13 +72,13 @@ func Fit(X mat.Matrix, y []float64, cfg FitConfig) (*GP, error) {
 	}
 	ymean, yscale := 0.0, 1.0
 	if cfg.Standardize {
-		ymean, yscale = uq.MeanScale(y)
+		ymean, yscale = moments.MeanScale(y)
 	}
 	ys := make([]float64, n)
 	for i, v := range y {
 		ys[i] = (v - ymean) / yscale
 	}
-	_, sd := uq.MeanScale(ys)
+	_, sd := moments.MeanScale(ys)
 	vy := sd * sd
 	if n < 2 {
 		vy = 1

@@ -97,10 +97,10 @@ func TestTableForModel(t *testing.T) {
 		{"no metadata", &trained.Model{}, "", []int{0}, "", []string{""}, "", ""},
 		{"one line", oneLine, "", []int{0}, "PC-3", []string{"PC-3"}, "css_ri", ""},
 		{"one line, named", oneLine, "pc-3", []int{0}, "PC-3", []string{"PC-3"}, "css_ri", ""},
-		{"one line, another", oneLine, "MCF7", nil, "", nil, "", "--cell-lines MCF7: the model was trained on one cell line"},
+		{"one line, another", oneLine, "MCF7", nil, "", nil, "", "cell lines MCF7: the model was trained on one cell line"},
 		{"panel, all", panel, "", []int{0, 1, 2}, "A", []string{"A", "B", "C"}, "zip", ""},
 		{"panel, two", panel, "C, a", []int{2, 0}, "A", []string{"A", "B", "C"}, "zip", ""},
-		{"panel, unknown", panel, "D", nil, "", nil, "", `--cell-lines: the model knows no cell line "D" (it has A, B, C)`},
+		{"panel, unknown", panel, "D", nil, "", nil, "", `cell lines: the model knows no cell line "D" (it has A, B, C)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var tab Table

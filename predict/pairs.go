@@ -8,7 +8,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model"
 )
@@ -24,7 +23,7 @@ type Pairs struct {
 // ReadPairs reads a pairs CSV: two drug columns (drug_a_id/drug_b_id,
 // drug_a/drug_b or drug_a_cid/drug_b_cid, the first of each) holding drug
 // ids, PubChem CIDs or names, matched as campaign import-results matches
-// them (active.DrugIndex) among drugs and mapped to feature rows by row
+// them (drugcomb.RefIndex) among drugs and mapped to feature rows by row
 // (drug id -> row; a drug without a row has no usable structure or
 // signature); every other column is kept, and may not be named as a
 // prediction column (IsColumn).
@@ -69,7 +68,7 @@ func ReadPairs(path string, row map[string]int, drugs []drugcomb.Drug) (*Pairs, 
 			return nil, fmt.Errorf("%s: header: column %q is also a prediction column: rename it", path, n)
 		}
 	}
-	index := active.DrugIndex(drugs)
+	index := drugcomb.RefIndex(drugs)
 	for {
 		rec, err := r.Read()
 		if err == io.EOF {

@@ -87,18 +87,34 @@ func Identity(p Plan, d Drugs, cellLine string, lo, hi, total int) (scores.Ident
 	}, nil
 }
 
+// CalibrationError is a model's calibration that cannot give intervals at
+// Coverage: the model file (Path) holds none (Need 0), or one of N pairs
+// where a conformal interval at Coverage needs Need. A model without one is
+// retrained with a calibration fraction, one with too few pairs with a
+// larger fraction (or a lower coverage is asked).
+type CalibrationError struct {
+	Path     string
+	Coverage float64
+	N, Need  int
+}
+
+func (e *CalibrationError) Error() string {
+	if e.Need == 0 {
+		return fmt.Sprintf("%s holds no calibration (trained without one, or by an older deup): no intervals at coverage %v", e.Path, e.Coverage)
+	}
+	return fmt.Sprintf("%s was calibrated on %d pairs, and a %g%% conformal interval needs at least %d", e.Path, e.N, 100*e.Coverage, e.Need)
+}
+
 // Calibration returns the calibration stored in the model tm (read from
-// path) if it can give intervals at coverage, or an error saying what to
-// do: a model without calibration is retrained with --calibration, one
-// with too few calibration pairs for the coverage with a larger fraction
-// (or a lower coverage is asked).
+// path) if it can give intervals at coverage, or a *CalibrationError
+// saying why not.
 func Calibration(tm *trained.Model, path string, coverage float64) (*uq.Calibrator, error) {
 	if tm.Meta == nil || tm.Meta.Calibration == nil {
-		return nil, fmt.Errorf("--coverage: %s holds no calibration (trained with --calibration 0, or by an older deup): retrain it with deup train --calibration 0.1 to get intervals, or leave out --coverage", path)
+		return nil, &CalibrationError{Path: path, Coverage: coverage}
 	}
 	cal := tm.Meta.Calibration
 	if need := uq.MinCalibration(1 - coverage); cal.N < need {
-		return nil, fmt.Errorf("--coverage %v: %s was calibrated on %d pairs, and a %g%% conformal interval needs at least %d: retrain it with a larger deup train --calibration fraction (%d pairs or more held out), or ask a lower --coverage", coverage, path, cal.N, 100*coverage, need, need)
+		return nil, &CalibrationError{Path: path, Coverage: coverage, N: cal.N, Need: need}
 	}
 	return cal, nil
 }

@@ -82,6 +82,22 @@ func KeptDrugs(drugs []drugcomb.Drug, kept []int) Drugs {
 	return d
 }
 
+// LinesError is a spec of cell lines Lines refuses: a model of one cell
+// line asked for another (Unknown ""), or a panel model asked for a line it
+// does not know (Unknown, with its lines Known).
+type LinesError struct {
+	Spec    string
+	Unknown string
+	Known   []string
+}
+
+func (e *LinesError) Error() string {
+	if e.Unknown == "" {
+		return fmt.Sprintf("cell lines %s: the model was trained on one cell line", e.Spec)
+	}
+	return fmt.Sprintf("cell lines: the model knows no cell line %q (it has %s)", e.Unknown, strings.Join(e.Known, ", "))
+}
+
 // Lines returns the cell lines (indices of names, a model's cell-line
 // embedding) to score each pair on, given spec: "" or "all" (every line) or
 // A,B,… (each under drugcomb's selection rule, IndexName). A model of fewer than two lines (names) scores on
@@ -89,7 +105,7 @@ func KeptDrugs(drugs []drugcomb.Drug, kept []int) Drugs {
 func Lines(names []string, one, spec string) ([]int, error) {
 	if len(names) < 2 {
 		if spec != "" && spec != "all" && !strings.EqualFold(spec, one) {
-			return nil, fmt.Errorf("--cell-lines %s: the model was trained on one cell line", spec)
+			return nil, &LinesError{Spec: spec, Known: names}
 		}
 		return []int{0}, nil
 	}
@@ -105,7 +121,7 @@ func Lines(names []string, one, spec string) ([]int, error) {
 		n = strings.TrimSpace(n)
 		i := drugcomb.IndexName(names, n)
 		if i < 0 {
-			return nil, fmt.Errorf("--cell-lines: the model knows no cell line %q (it has %s)", n, strings.Join(names, ", "))
+			return nil, &LinesError{Spec: spec, Unknown: n, Known: names}
 		}
 		out = append(out, i)
 	}

@@ -1,6 +1,7 @@
 package suggest
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -19,6 +20,35 @@ type Place struct {
 	CellLine string
 	Measured active.TableOracle
 }
+
+// ErrPerLine is Where's error for a cap per cell line where the model
+// suggests on one cell line (a model not trained on a panel, or a cell line
+// named).
+var ErrPerLine = errors.New("a cap per cell line needs a model trained on a panel, suggesting across its cell lines")
+
+// PlaceError is a score or cell line Where cannot suggest on: the screen
+// has no such score column (Score, with the screen's error in Err) or cell
+// line (Err), or a panel model (Model, trained on the cell lines Trained)
+// was not trained on the cell line named (CellLine; Err nil).
+type PlaceError struct {
+	Score    bool
+	CellLine string
+	Model    string
+	Trained  []string
+	Err      error
+}
+
+func (e *PlaceError) Error() string {
+	switch {
+	case e.Score:
+		return "score: " + e.Err.Error()
+	case e.Err != nil:
+		return "cell line: " + e.Err.Error()
+	}
+	return fmt.Sprintf("cell line %s: %s was trained on %s", e.CellLine, e.Model, strings.Join(e.Trained, ", "))
+}
+
+func (e *PlaceError) Unwrap() error { return e.Err }
 
 // Where resolves where a model trained on ms (nil for a model file that
 // does not record its screen; name is the model in errors) suggests on the
@@ -39,7 +69,7 @@ func Where(sc *drugcomb.Screen, ms *trained.Screen, name string, own bool, cellL
 			score = ms.Score
 		}
 	} else if perLine > 0 {
-		return nil, fmt.Errorf("--per-line needs a model trained on a panel, without --cell-line")
+		return nil, ErrPerLine
 	}
 	if ms != nil && own && lines == nil {
 		if cellLine == "" {
@@ -51,20 +81,20 @@ func Where(sc *drugcomb.Screen, ms *trained.Screen, name string, own bool, cellL
 	}
 	si, err := sc.ScoreColumn(score)
 	if err != nil {
-		return nil, fmt.Errorf("--score: %w", err)
+		return nil, &PlaceError{Score: true, Err: err}
 	}
 	p := &Place{CellLine: "every cell line", Lines: lines}
 	tableLine := ""
 	if lines == nil {
 		ci, err := sc.CellLineIndex(cellLine)
 		if err != nil {
-			return nil, fmt.Errorf("--cell-line: %w", err)
+			return nil, &PlaceError{Err: err}
 		}
 		p.CellLine, tableLine = sc.CellLines[ci], sc.CellLines[ci]
 		ml := 0 // a one-line model's only line, or the named line of a panel model
 		if panel {
 			if ml = drugcomb.IndexName(ms.CellLines, p.CellLine); ml < 0 {
-				return nil, fmt.Errorf("--cell-line %s: %s was trained on %s", p.CellLine, name, strings.Join(ms.CellLines, ", "))
+				return nil, &PlaceError{CellLine: p.CellLine, Model: name, Trained: ms.CellLines}
 			}
 		}
 		p.Lines = []drugcomb.LinePair{{Screen: ci, Model: ml}}

@@ -45,7 +45,7 @@ func TestWhere(t *testing.T) {
 	}{
 		{name: "one-line model, its own screen", ms: one, own: true,
 			lines: []drugcomb.LinePair{{Screen: 1, Model: 0}}, cl: "L1", measured: active.TableOracle{{A: 2, B: 3, CellLine: 1}: 3}},
-		{name: "another screen needs the line", ms: one, err: "--cell-line: "},
+		{name: "another screen needs the line", ms: one, err: "cell line: "},
 		{name: "no meta, line named, first score", cellLine: "l0",
 			lines: []drugcomb.LinePair{{Screen: 0, Model: 0}}, cl: "L0", measured: active.TableOracle{{A: 0, B: 1, CellLine: 0}: 5}},
 		{name: "panel across its lines", ms: panel, perLine: 2,
@@ -53,10 +53,10 @@ func TestWhere(t *testing.T) {
 			measured: active.TableOracle{{A: 0, B: 1, CellLine: 0}: 5, {A: 2, B: 3, CellLine: 1}: 1}},
 		{name: "panel, one line named", ms: panel, own: true, cellLine: "L0",
 			lines: []drugcomb.LinePair{{Screen: 0, Model: 2}}, cl: "L0", measured: active.TableOracle{{A: 0, B: 1, CellLine: 0}: 5}},
-		{name: "panel, a line it lacks", ms: &trained.Screen{CellLines: []string{"X", "L0"}}, cellLine: "L1", err: "--cell-line L1: m was trained on X, L0"},
+		{name: "panel, a line it lacks", ms: &trained.Screen{CellLines: []string{"X", "L0"}}, cellLine: "L1", err: "cell line L1: m was trained on X, L0"},
 		{name: "panel, no line of the screen", ms: &trained.Screen{CellLines: []string{"X", "Y"}}, err: "the screen has none of the cell lines m was trained on (X, Y)"},
-		{name: "per-line without a panel", ms: one, own: true, perLine: 1, err: "--per-line needs a model trained on a panel"},
-		{name: "unknown score", ms: one, own: true, score: "nope", err: "--score: "},
+		{name: "per-line without a panel", ms: one, own: true, perLine: 1, err: "a cap per cell line needs a model trained on a panel"},
+		{name: "unknown score", ms: one, own: true, score: "nope", err: "score: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := Where(testScreen(), tc.ms, "m", tc.own, tc.cellLine, tc.score, tc.perLine)

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/deup-screening/deup/suggest"
 )
 
 // Campaign is what the UI needs to run one round of an active-learning
@@ -31,12 +30,16 @@ type RoundProgress struct {
 // RoundResult is what a round produced: the suggested batch and the source
 // of the retrained model's predictions (nil to keep the current one).
 type RoundResult struct {
-	Suggestions []suggest.Suggestion
-	Source      Source
+	// Suggested is the number of pairs the round suggested.
+	Suggested int
+	Source    Source
 	// Marks, when not nil, holds the Row.Index of each suggestion (in
 	// Source, or in the current source when Source is nil): the UI marks
 	// them for export, with the suggestion's reason, replacing the marks.
 	Marks []int
+	// Reasons holds why each of Marks was suggested (Reasons[i] for
+	// Marks[i]); a missing or empty one reads "campaign round".
+	Reasons []string
 	// Note, when set, is the status line instead of "round done: …" (e.g.
 	// that a round is already waiting for results and nothing was run).
 	Note string
@@ -108,7 +111,7 @@ func (m Model) updateRound(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		res := msg.res
-		m.status = fmt.Sprintf("round done: %d suggestions", len(res.Suggestions))
+		m.status = fmt.Sprintf("round done: %d suggestions", res.Suggested)
 		if res.Source != nil {
 			m.src, m.info = res.Source, res.Source.Info()
 			// The open detail and drug views show rows of the old source.
@@ -119,8 +122,8 @@ func (m Model) updateRound(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.marks = nil
 			for i, row := range res.Marks {
 				reason := "campaign round"
-				if i < len(res.Suggestions) && res.Suggestions[i].Reason != "" {
-					reason = res.Suggestions[i].Reason
+				if i < len(res.Reasons) && res.Reasons[i] != "" {
+					reason = res.Reasons[i]
 				}
 				if row >= 0 && row < m.src.Len() && !m.marked(row) {
 					m.marks = append(m.marks, mark{row: row, reason: reason})

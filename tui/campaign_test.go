@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/deup-screening/deup/suggest"
 	"github.com/deup-screening/deup/tui"
 )
 
@@ -26,7 +25,8 @@ func (c pausedCampaign) Round(ctx context.Context, progress func(tui.RoundProgre
 	for i := 0; i < tab.Len() && len(res.Marks) < 3; i++ {
 		if r := tab.Row(i); !r.IsMeasured() && r.CellLine == 0 {
 			res.Marks = append(res.Marks, r.Index)
-			res.Suggestions = append(res.Suggestions, suggest.Suggestion{Rank: len(res.Marks), Reason: "ucb:2 rank " + string(rune('0'+len(res.Marks))) + " of 47"})
+			res.Suggested++
+			res.Reasons = append(res.Reasons, "ucb:2 rank "+string(rune('0'+len(res.Marks)))+" of 47")
 		}
 	}
 	return res, nil

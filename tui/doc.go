@@ -3,8 +3,13 @@
 // σ_total, σ_epistemic, σ_aleatoric, acquisition), sort and filter them,
 // look at one pair (both drugs, μ ± σ against the screen's score
 // distribution, the nearest measured pairs) or one drug against all its
-// partners, mark pairs for the next batch and export it with package
-// suggest (the same files as `deup suggest`).
+// partners, mark pairs for the next batch and export it.
+//
+// Layers: the UI imports no model, campaign or file format. What it needs
+// from above comes in Options as interfaces: Source (the rows), Exporter
+// (writing a batch; deup tui passes one over package suggest, the files of
+// `deup suggest`) and Campaign (running a round). Their adapters live in the
+// command layer (cmd/deup/internal/cli), so the UI links no network code.
 //
 // Data: the UI reads rows through Source, an interface it defines and that
 // tui/pairs implements in memory (column storage, a permutation per query).
@@ -18,7 +23,7 @@
 // (Options.Debounce) so typing a word runs one query.
 //
 // Campaign rounds: Options.Campaign (deup tui --campaign sets an adapter
-// over package active, in cmd/deup/internal/cli) runs in a goroutine started by a Cmd
+// over package active/campaign, in cmd/deup/internal/cli) runs in a goroutine started by a Cmd
 // and reports RoundProgress through a channel that Update drains one Cmd at
 // a time, shown as a progress bar in the status line. Its RoundResult may
 // replace the source (the round's predictions) and marks the suggestions

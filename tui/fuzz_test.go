@@ -21,7 +21,7 @@ func FuzzKeys(f *testing.F) {
 			in = in[:200]
 		}
 		w, h := 80, 24
-		var m tea.Model = tui.New(tab, tui.Options{Renderer: asciiRenderer(), ExportPath: filepath.Join(t.TempDir(), "b.json")})
+		var m tea.Model = tui.New(tab, tui.Options{Renderer: asciiRenderer(), ExportPath: filepath.Join(t.TempDir(), "b.json"), Export: tui.SuggestFiles})
 		m = send(t, m, m.(tui.Model).Init()())
 		for _, c := range in {
 			var msg tea.Msg

@@ -10,7 +10,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/deup-screening/deup/suggest"
 	"github.com/deup-screening/deup/tui/input"
 	"github.com/deup-screening/deup/tui/table"
 	"github.com/deup-screening/deup/uq"
@@ -38,6 +37,9 @@ type Options struct {
 	Width, Height int
 	// Campaign, when set, enables running a round from the UI (key R).
 	Campaign Campaign
+	// Export writes exported batches (key e in the batch view); nil means
+	// the UI cannot export.
+	Export Exporter
 	// Interval, when set, shows each pair's calibrated prediction interval
 	// in the detail view and puts it in exported batches.
 	Interval *Interval
@@ -642,13 +644,18 @@ func (m Model) keyExport(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyEnter:
 		path := strings.TrimSpace(m.path.Value)
-		if _, err := suggest.FormatOf(path); err != nil {
-			m.status = "use a name ending in .csv, .parquet or .json"
+		ex := m.opt.Export
+		if ex == nil {
+			m.status = "cannot export: no exporter (Options.Export)"
+			return m, nil
+		}
+		if err := ex.Check(path); err != nil {
+			m.status = err.Error()
 			return m, nil
 		}
 		batch := m.Batch()
 		return m, func() tea.Msg {
-			err := suggest.WriteFile(path, batch)
+			err := ex.Export(path, batch)
 			return exportedMsg{path: path, n: len(batch), err: err}
 		}
 	}
@@ -697,18 +704,18 @@ func (m Model) marked(row int) bool {
 	return false
 }
 
-// Batch returns the marked pairs as suggestions, ranked in marking order.
-func (m Model) Batch() []suggest.Suggestion {
-	out := make([]suggest.Suggestion, len(m.marks))
+// Batch returns the marked pairs, ranked in marking order.
+func (m Model) Batch() []Pick {
+	out := make([]Pick, len(m.marks))
 	for i, mk := range m.marks {
 		r := m.src.Row(mk.row)
-		out[i] = suggest.Suggestion{
+		out[i] = Pick{
 			Rank: i + 1, DrugA: m.info.Drugs[r.A], DrugB: m.info.Drugs[r.B], CellLine: m.info.CellLines[r.CellLine],
 			Mu: r.Mu, SigmaTotal: r.SigmaTotal, SigmaEpistemic: r.SigmaEpistemic, SigmaAleatoric: r.SigmaAleatoric,
 			Acquisition: r.Acquisition, Reason: mk.reason,
 		}
 		if lo, hi, ok := m.opt.Interval.bounds(r); ok {
-			out[i].Interval = &suggest.Interval{Lower: lo, Upper: hi}
+			out[i].Interval = &Bounds{Lower: lo, Upper: hi}
 		}
 	}
 	return out

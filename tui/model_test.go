@@ -14,7 +14,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/deup-screening/deup/drugcomb"
-	"github.com/deup-screening/deup/suggest"
 	"github.com/muesli/termenv"
 )
 
@@ -191,7 +190,7 @@ func TestMarksAndBatch(t *testing.T) {
 }
 
 func TestExportNeedsMarksAndExtension(t *testing.T) {
-	m := ready(t, Options{ExportPath: "out.txt"})
+	m := ready(t, Options{ExportPath: "out.txt", Export: suggestFiles{}})
 	m, _ = update(m, press("e"))
 	if m.mode != modeTable || !strings.Contains(m.status, "nothing to export") {
 		t.Fatalf("mode %v status %q", m.mode, m.status)
@@ -205,6 +204,18 @@ func TestExportNeedsMarksAndExtension(t *testing.T) {
 	m, _ = update(m, exportedMsg{path: "x.csv", n: 1, err: errors.New("disk full")})
 	if m.mode != modeBatch || !strings.Contains(m.View(), "export failed: disk full") {
 		t.Fatalf("mode %v view\n%s", m.mode, m.View())
+	}
+}
+
+// TestExportWithoutExporter: without Options.Export the prompt opens but
+// enter writes nothing and says why.
+func TestExportWithoutExporter(t *testing.T) {
+	m := ready(t, Options{ExportPath: "out.csv"})
+	m, _ = update(m, press("space"))
+	m, _ = update(m, press("e"))
+	m, cmd := update(m, press("enter"))
+	if cmd != nil || m.status != "cannot export: no exporter (Options.Export)" {
+		t.Fatalf("cmd %v status %q", cmd != nil, m.status)
 	}
 }
 
@@ -256,7 +267,7 @@ type campaignDouble struct{ err error }
 func (c campaignDouble) Round(ctx context.Context, progress func(RoundProgress)) (RoundResult, error) {
 	progress(RoundProgress{Stage: "train", Done: 1, Total: 2, Detail: "epoch 1"})
 	progress(RoundProgress{Stage: "train", Done: 2, Total: 2, Detail: "epoch 2"})
-	return RoundResult{Suggestions: make([]suggest.Suggestion, 3)}, c.err
+	return RoundResult{Suggested: 3}, c.err
 }
 
 func TestRoundMessageFlow(t *testing.T) {

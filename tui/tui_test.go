@@ -249,7 +249,7 @@ func checkFrame(t *testing.T, v string, w, h int) {
 
 func TestExportConfirmation(t *testing.T) {
 	dir := t.TempDir()
-	m := tui.New(fixture(t), tui.Options{Renderer: asciiRenderer(), ExportPath: filepath.Join(dir, "next.json")})
+	m := tui.New(fixture(t), tui.Options{Renderer: asciiRenderer(), ExportPath: filepath.Join(dir, "next.json"), Export: tui.SuggestFiles})
 	m2 := send(t, m, m.Init()())
 	m2 = send(t, m2, keys("7", "space", "down", "space", "space", "e", "enter")...)
 	v := m2.View()

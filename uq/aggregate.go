@@ -3,6 +3,8 @@ package uq
 import (
 	"fmt"
 	"math"
+
+	"github.com/deup-screening/deup/internal/moments"
 )
 
 // metricFields lists the float metrics of m in table order with their
@@ -45,66 +47,20 @@ func (m Metrics) Get(name string) (float64, bool) {
 
 // MeanSD returns the mean and the sample standard deviation (n-1
 // denominator) of x: the module's one mean and sd (PopMeanSD its
-// population twin).
-//
-// Degenerate samples, the one rule: both are NaN for no value; for one
-// value the mean is the value and the sd NaN (n-1 = 0: no estimate). NaN
-// values propagate (a failed seed is never silently left out of a table).
-// A caller that needs a scale (to standardize) replaces an sd that is not
-// positive itself, saying so.
-//
-// Formula: mean = (x[0] + x[1] + ... ) / n summed in order, sd =
-// sqrt(sum (x[i] - mean)^2 / (n-1)). Not gonum's stat.MeanStdDev: its Mean
-// sums with an 8-lane SIMD kernel whose grouping depends on the slice's
-// 16-byte alignment (so the last bits could depend on where a slice
-// starts), and its corrected two-pass variance differs from this in the
-// last bits; this one gives the bits every earlier helper of the module
-// gave.
-func MeanSD(x []float64) (mean, sd float64) {
-	mean, ss := meanSS(x)
-	switch len(x) {
-	case 0:
-		return math.NaN(), math.NaN()
-	case 1:
-		return mean, math.NaN()
-	}
-	return mean, math.Sqrt(ss / float64(len(x)-1))
-}
+// population twin), implemented in internal/moments, whose doc states the
+// rule for degenerate samples (no value: both NaN; one value: the value and
+// NaN; NaN propagates) and the formula.
+func MeanSD(x []float64) (mean, sd float64) { return moments.MeanSD(x) }
 
 // MeanScale is x's mean and sample sd (MeanSD), the sd replaced by 1
 // where it is not positive (fewer than two values, or all equal): the
 // scale that standardizes x (DUE's and the GP's targets).
-func MeanScale(x []float64) (mean, scale float64) {
-	mean, scale = MeanSD(x)
-	if !(scale > 0) {
-		scale = 1
-	}
-	return mean, scale
-}
+func MeanScale(x []float64) (mean, scale float64) { return moments.MeanScale(x) }
 
 // PopMeanSD returns the mean and the population standard deviation (n
 // denominator) of x, summed as MeanSD sums: both NaN for no value; for one
 // value the value and 0.
-func PopMeanSD(x []float64) (mean, sd float64) {
-	if len(x) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	mean, ss := meanSS(x)
-	return mean, math.Sqrt(ss / float64(len(x)))
-}
-
-// meanSS is the mean of x, summed in order, and the sum of squared
-// deviations from it.
-func meanSS(x []float64) (mean, ss float64) {
-	for _, v := range x {
-		mean += v
-	}
-	mean /= float64(len(x))
-	for _, v := range x {
-		ss += (v - mean) * (v - mean)
-	}
-	return mean, ss
-}
+func PopMeanSD(x []float64) (mean, sd float64) { return moments.PopMeanSD(x) }
 
 // Summary is a metric table row over seeds: mean and sample standard
 // deviation of each metric over N runs.

@@ -2,7 +2,6 @@ package campaign
 
 import (
 	"errors"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,8 +11,6 @@ import (
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/drugcomb"
-	"github.com/deup-screening/deup/model"
-	"github.com/deup-screening/deup/tui"
 )
 
 // synthScreens opens the synthetic default screen (seed 1) for "" and
@@ -217,27 +214,6 @@ func TestRecord(t *testing.T) {
 	}
 	if got := c.Open().Measured; len(got) != 1 || got[sg[0].Pair] != 1.5 {
 		t.Errorf("measured %+v, want the one result", got)
-	}
-}
-
-// TestStageReporterEpochs: network epochs become progress reports of the
-// current stage, numbered by network.
-func TestStageReporterEpochs(t *testing.T) {
-	var got []tui.RoundProgress
-	r := &stageReporter{progress: func(p tui.RoundProgress) { got = append(got, p) }}
-	r.set("train (round 1, 30 pairs)")
-	r.epoch(model.Progress{Members: 1, Epoch: 1, MaxEpochs: 100, ValRMSE: 12.34})
-	r.epoch(model.Progress{Members: 1, Epoch: 40, MaxEpochs: 100, Done: true})
-	r.epoch(model.Progress{Members: 1, Epoch: 1, MaxEpochs: 100, ValRMSE: math.NaN()})
-	r.epoch(model.Progress{Member: 2, Members: 3, Epoch: 7, MaxEpochs: 50, ValRMSE: 9})
-	want := []tui.RoundProgress{
-		{Stage: "train (round 1, 30 pairs)"},
-		{Stage: "train (round 1, 30 pairs)", Done: 1, Total: 100, Detail: "network 1, epoch 1/100, val RMSE 12.3"},
-		{Stage: "train (round 1, 30 pairs)", Done: 1, Total: 100, Detail: "network 2, epoch 1/100"},
-		{Stage: "train (round 1, 30 pairs)", Done: 7, Total: 50, Detail: "member 3/3, epoch 7/50, val RMSE 9"},
-	}
-	if !slices.Equal(got, want) {
-		t.Errorf("reports\n%+v\nwant\n%+v", got, want)
 	}
 }
 

@@ -75,9 +75,9 @@ func CheckInit(cfg active.Config, t *Table, initN int, candidates string) error 
 	}
 	switch {
 	case cfg.Mode == active.Retrospective && candidates != "":
-		return &SettingError{Err: errors.New("--candidates is for live campaigns (a retrospective campaign's candidates are the screen's pairs)")}
+		return &SettingError{Candidates, errors.New("a retrospective campaign's candidates are the screen's pairs")}
 	case cfg.Mode == active.Live && initN != 0:
-		return &SettingError{Err: errors.New("--init is for retrospective campaigns (a live campaign starts from every measured pair)")}
+		return &SettingError{InitSize, errors.New("a live campaign starts from every measured pair")}
 	}
 	return nil
 }
@@ -115,6 +115,35 @@ func Create(dir string, cfg active.Config, initial []active.Measurement, cands [
 	return c, nil
 }
 
+// InUseError is a directory that already holds a campaign (CheckFree).
+type InUseError struct {
+	Dir    string
+	Events int // in its ledger
+}
+
+func (e *InUseError) Error() string {
+	return fmt.Sprintf("%s already holds a campaign (%d events in its ledger)", e.Dir, e.Events)
+}
+
+// NotCampaignError is a directory Open finds no campaign in: it does not
+// exist (Missing), or its ledger cannot be read (Ledger, the error without
+// its path) or is not there (both zero). Campaigns are created by Init.
+type NotCampaignError struct {
+	Dir     string
+	Missing bool
+	Ledger  error
+}
+
+func (e *NotCampaignError) Error() string {
+	switch {
+	case e.Missing:
+		return fmt.Sprintf("campaign directory %s does not exist", e.Dir)
+	case e.Ledger != nil:
+		return fmt.Sprintf("%s is not a campaign directory (its ledger: %v)", e.Dir, e.Ledger)
+	}
+	return fmt.Sprintf("%s is not a campaign directory (no ledger)", e.Dir)
+}
+
 // CheckFree refuses a directory whose ledger holds events (a ledger left
 // empty by an init killed before its first event is not a campaign yet).
 func CheckFree(dir string) error {
@@ -129,7 +158,7 @@ func CheckFree(dir string) error {
 	n := len(l.Events())
 	l.Close()
 	if n > 0 {
-		return fmt.Errorf("%s already holds a campaign (%d events in its ledger): choose another directory, or continue it with deup campaign step %s", dir, n, dir)
+		return &InUseError{Dir: dir, Events: n}
 	}
 	return nil
 }
@@ -141,16 +170,16 @@ func Open(dir string) (*ledger.Ledger, *active.Campaign, error) {
 	ld := filepath.Join(dir, "ledger")
 	if _, err := os.Stat(ld); err != nil {
 		if _, derr := os.Stat(dir); errors.Is(derr, fs.ErrNotExist) {
-			return nil, nil, fmt.Errorf("campaign directory %s does not exist: create the campaign with deup campaign init %s", dir, dir)
+			return nil, nil, &NotCampaignError{Dir: dir, Missing: true}
 		}
 		if !errors.Is(err, fs.ErrNotExist) {
 			var pe *fs.PathError
 			if errors.As(err, &pe) {
 				err = pe.Err
 			}
-			return nil, nil, fmt.Errorf("%s is not a campaign directory (its ledger: %v): campaigns are created by deup campaign init DIR", dir, err)
+			return nil, nil, &NotCampaignError{Dir: dir, Ledger: err}
 		}
-		return nil, nil, fmt.Errorf("%s is not a campaign directory (no ledger): campaigns are created by deup campaign init DIR", dir)
+		return nil, nil, &NotCampaignError{Dir: dir}
 	}
 	l, err := ledger.Open(ld)
 	if err != nil {

@@ -6,8 +6,9 @@
 // surrogate and the oracle a round needs from the campaign's screen),
 // decides and runs its rounds (Opened.Resumption, Opened.Step, Run),
 // imports the lab's results (Import), reports it (Screens.Report),
-// simulates campaigns on a measured screen (Table.Simulate), and runs
-// rounds for deup tui (TUI, an implementation of tui.Campaign). Settings a
+// simulates campaigns on a measured screen (Table.Simulate), and converts a
+// round to the rows of a suggestions file (Suggestions); the adapter that
+// runs its rounds in deup tui lives in the command layer. Settings a
 // screen or campaign refuses are *SettingError, which deup reports as usage
 // errors.
 package campaign

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/doseresp"
@@ -63,8 +62,7 @@ func PlateFile(w io.Writer, path, score, unit string, cfg active.Config) ([]acti
 		score = cfg.Score
 	}
 	if !slices.Contains(doseresp.Scores(), score) {
-		return nil, nil, &SettingError{Err: fmt.Errorf("the campaign's score is %q: say which block score it is with --plate-score %s",
-			cfg.Score, strings.Join(doseresp.Scores(), "|"))}
+		return nil, nil, &SettingError{PlateScore, fmt.Errorf("the campaign's score is %q", cfg.Score)}
 	}
 	ropt, sopt, err := doseresp.ParseOptions(unit, "non", doseresp.Columns{}, false)
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 func (s Screens) Propose(ctx context.Context, c *active.Campaign, batch int, acq string, explore float64) (r *active.Round, proposed bool, err error) {
 	if r := c.Open(); r != nil {
 		if batch != 0 || acq != "" || explore >= 0 {
-			return nil, false, &SettingError{Err: fmt.Errorf("round %d is already proposed (%d suggestions); export it without --batch/--acquisition/--explore, or import its results first", r.Index, len(r.Suggestions))}
+			return nil, false, &SettingError{Overrides, fmt.Errorf("round %d is already proposed (%d suggestions)", r.Index, len(r.Suggestions))}
 		}
 		return r, false, nil
 	}

@@ -67,7 +67,7 @@ func TestPlateFileRefusals(t *testing.T) {
 		name, score, unit, campaignScore, want string
 	}{
 		{name: "campaign score no block score", campaignScore: "synergy_custom",
-			want: `the campaign's score is "synergy_custom": say which block score it is with --plate-score css|zip|loewe|hsa|bliss|s`},
+			want: `the campaign's score is "synergy_custom": say which block score the plates are`},
 		{name: "unknown unit", score: "bliss", unit: "percent", campaignScore: "bliss"},
 	}
 	for _, tc := range tests {

@@ -44,6 +44,10 @@ type Plates struct {
 	Score, Unit string
 }
 
+// ErrNoOpenRound is Import's error for a campaign without a round waiting
+// for results: a round is proposed first (Opened.Step, Screens.Propose).
+var ErrNoOpenRound = errors.New("no round is waiting for results")
+
 // Import records the results in the file path in the open round of c, all
 // or none (Record), and returns that round and the number of results: the
 // file is a results file (ReadResults) or, with plates not nil, a plate
@@ -53,7 +57,7 @@ type Plates struct {
 func Import(w io.Writer, c *active.Campaign, path string, plates *Plates) (*active.Round, int, error) {
 	rd := c.Open()
 	if rd == nil {
-		return nil, 0, errors.New("no round is waiting for results (run 'deup campaign step' or 'deup suggest --campaign' first)")
+		return nil, 0, ErrNoOpenRound
 	}
 	var rs []active.Result
 	var where func(int) string

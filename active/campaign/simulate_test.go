@@ -28,7 +28,7 @@ func TestSimulate(t *testing.T) {
 	}
 	var se *SettingError
 	if _, err := tab.SimConfig(active.SimConfig{Features: "identity", MaxPerLine: 2}); !errors.As(err, &se) ||
-		err.Error() != "--per-line goes with --cell-lines all|A,B,… (a simulation across several cell lines)" {
+		err.Error() != "a cap per cell line needs several cell lines (a simulation across several cell lines)" {
 		t.Errorf("a cap per line on one line: %v, want a SettingError", err)
 	}
 	cfg, err := tab.SimConfig(active.SimConfig{Batch: 5, Rounds: 2, Strategies: []active.Strategy{greedy}, Seeds: 1, TopFrac: 0.01, Features: "identity"})

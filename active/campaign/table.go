@@ -10,20 +10,63 @@ import (
 	"github.com/deup-screening/deup/model/trained"
 )
 
-// SettingError is a campaign setting the screen refuses (a score or cell
-// line it does not have); Setting names it as deup's flags spell it
-// ("--score", "--cell-line", "--cell-lines"), or is "" where the message
-// names the settings itself.
+// SettingError is a campaign setting the screen or the campaign refuses:
+// Setting says which (Unnamed where Err says it itself), Err what is wrong
+// with it. Its message names settings as the domain does ("score", "cell
+// line"); the command layer names them by its flags.
 type SettingError struct {
-	Setting string
+	Setting Setting
 	Err     error
 }
 
-func (e *SettingError) Error() string {
-	if e.Setting == "" {
-		return e.Err.Error()
+// Setting is a setting of a campaign that a SettingError is about.
+type Setting int
+
+// The settings, with what a SettingError about each holds in Err.
+const (
+	Unnamed    Setting = iota // Err says which setting and what is wrong
+	Score                     // the score column; Err is the screen's
+	CellLine                  // the one cell line; Err is the screen's
+	CellLines                 // the cell lines of a campaign across a panel; Err says which is unknown
+	LineChoice                // one cell line and a list of them both given; Err says to give one
+	PerLine                   // a cap per cell line on fewer than two lines; Err names the run it is for
+	Candidates                // a candidates file for a retrospective campaign; Err says why not
+	InitSize                  // an initial set size for a live campaign; Err says why not
+	PlateScore                // a plate readout scored as the campaign's score, which no block score is; Err names it
+	Overrides                 // batch, acquisition or exploration for a round already proposed; Err names the round
+)
+
+var settingNames = [...]string{
+	Unnamed: "", Score: "score", CellLine: "cell line", CellLines: "cell lines",
+	LineChoice: "one cell line and a list of cell lines", PerLine: "a cap per cell line",
+	Candidates: "candidates", InitSize: "an initial set", PlateScore: "the plate score",
+	Overrides: "overrides",
+}
+
+// String names the setting in words.
+func (s Setting) String() string {
+	if s < 0 || int(s) >= len(settingNames) {
+		return fmt.Sprintf("Setting(%d)", int(s))
 	}
-	return e.Setting + ": " + e.Err.Error()
+	return settingNames[s]
+}
+
+func (e *SettingError) Error() string {
+	switch e.Setting {
+	case Unnamed:
+		return e.Err.Error()
+	case PerLine:
+		return "a cap per cell line needs several cell lines (" + e.Err.Error() + ")"
+	case Candidates:
+		return "a candidates file is for live campaigns (" + e.Err.Error() + ")"
+	case InitSize:
+		return "an initial set is for retrospective campaigns (" + e.Err.Error() + ")"
+	case PlateScore:
+		return e.Err.Error() + ": say which block score the plates are"
+	case Overrides:
+		return e.Err.Error() + ": export it as proposed, or import its results first"
+	}
+	return e.Setting.String() + ": " + e.Err.Error()
 }
 
 func (e *SettingError) Unwrap() error { return e.Err }
@@ -49,18 +92,18 @@ type Table struct {
 func Select(sc *drugcomb.Screen, score, cellLine, cellLines string) (*Table, error) {
 	si, err := sc.ScoreColumn(score)
 	if err != nil {
-		return nil, &SettingError{"--score", err}
+		return nil, &SettingError{Score, err}
 	}
 	t := &Table{Screen: sc, Score: si}
 	switch {
 	case cellLines == "":
 		ci, err := sc.CellLineIndex(cellLine)
 		if err != nil {
-			return nil, &SettingError{"--cell-line", err}
+			return nil, &SettingError{CellLine, err}
 		}
 		t.Lines = []int{ci}
 	case cellLine != "":
-		return nil, &SettingError{"--cell-line and --cell-lines", errors.New("give one of them")}
+		return nil, &SettingError{LineChoice, errors.New("give one of them")}
 	default:
 		var names []string // nil: every line
 		for _, n := range strings.Split(cellLines, ",") {
@@ -69,7 +112,7 @@ func Select(sc *drugcomb.Screen, score, cellLine, cellLines string) (*Table, err
 			}
 		}
 		if t.Lines, err = active.CellLineIndices(sc, names); err != nil {
-			return nil, &SettingError{"--cell-lines", errors.New(strings.TrimPrefix(err.Error(), "active: "))}
+			return nil, &SettingError{CellLines, errors.New(strings.TrimPrefix(err.Error(), "active: "))}
 		}
 	}
 	names := make([]string, len(t.Lines))
@@ -89,7 +132,7 @@ func Select(sc *drugcomb.Screen, score, cellLine, cellLines string) (*Table, err
 // campaign") across several lines that the cap is for.
 func (t *Table) checkPerLine(maxPerLine int, what string) error {
 	if maxPerLine > 0 && len(t.Lines) < 2 {
-		return &SettingError{Err: fmt.Errorf("--per-line goes with --cell-lines all|A,B,… (%s across several cell lines)", what)}
+		return &SettingError{PerLine, fmt.Errorf("%s across several cell lines", what)}
 	}
 	return nil
 }

@@ -46,20 +46,20 @@ func TestSelect(t *testing.T) {
 		wantLines                  []int
 		wantLabel                  string
 		wantPairs, wantSkipped     int
-		wantSetting                string // "": no error
+		wantSetting                Setting // Unnamed: no error
 	}{
-		{"one line", "zip", "b", "", []int{1}, "B", 3, 0, ""},
-		{"all lines", "", "", "all", []int{0, 1, 2}, "A,B,C", 8, 1, ""},
-		{"a list, in its order, once each", "zip", "", "C, a,,C", []int{2, 0}, "C,A", 5, 1, ""},
-		{"no such line", "zip", "D", "", nil, "", 0, 0, "--cell-line"},
-		{"no such line in the list", "zip", "", "A,D", nil, "", 0, 0, "--cell-lines"},
-		{"both", "zip", "A", "all", nil, "", 0, 0, "--cell-line and --cell-lines"},
-		{"no such score", "bliss", "A", "", nil, "", 0, 0, "--score"},
+		{"one line", "zip", "b", "", []int{1}, "B", 3, 0, Unnamed},
+		{"all lines", "", "", "all", []int{0, 1, 2}, "A,B,C", 8, 1, Unnamed},
+		{"a list, in its order, once each", "zip", "", "C, a,,C", []int{2, 0}, "C,A", 5, 1, Unnamed},
+		{"no such line", "zip", "D", "", nil, "", 0, 0, CellLine},
+		{"no such line in the list", "zip", "", "A,D", nil, "", 0, 0, CellLines},
+		{"both", "zip", "A", "all", nil, "", 0, 0, LineChoice},
+		{"no such score", "bliss", "A", "", nil, "", 0, 0, Score},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tab, err := Select(sc, tc.score, tc.cellLine, tc.cellLines)
 			var se *SettingError
-			if tc.wantSetting != "" {
+			if tc.wantSetting != Unnamed {
 				if !errors.As(err, &se) || se.Setting != tc.wantSetting {
 					t.Fatalf("error %v, want a SettingError for %s", err, tc.wantSetting)
 				}
@@ -124,11 +124,11 @@ func TestScreensTable(t *testing.T) {
 	for _, tc := range []struct {
 		name, dir, cellLine string
 		wantLeft            int // drugs left out, of len(sc.Drugs)
-		wantSetting         string
+		wantSetting         Setting
 	}{
-		{"synthetic default", "", sc.CellLines[0], 0, ""},
-		{"a broken SMILES", "broken", sc.CellLines[0], 1, ""},
-		{"a broken SMILES and no such line", "broken", "NOPE", 1, "--cell-line"},
+		{"synthetic default", "", sc.CellLines[0], 0, Unnamed},
+		{"a broken SMILES", "broken", sc.CellLines[0], 1, Unnamed},
+		{"a broken SMILES and no such line", "broken", "NOPE", 1, CellLine},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tab, un, err := screens.Table(tc.dir, "", tc.cellLine, "")
@@ -139,7 +139,7 @@ func TestScreensTable(t *testing.T) {
 				t.Errorf("left out %q, want Methotrexate named", un.Left[0])
 			}
 			var se *SettingError
-			if tc.wantSetting != "" {
+			if tc.wantSetting != Unnamed {
 				if !errors.As(err, &se) || se.Setting != tc.wantSetting {
 					t.Errorf("error %v, want a SettingError for %s", err, tc.wantSetting)
 				}
@@ -210,8 +210,9 @@ func TestFromModelFile(t *testing.T) {
 	}
 }
 
-// TestCheckInit: the settings Init refuses for its table and mode, with the
-// messages deup campaign init prints after "usage: ".
+// TestCheckInit: the settings Init refuses for its table and mode, and
+// their messages (deup campaign init names the flags instead: the cli's
+// TestHints).
 func TestCheckInit(t *testing.T) {
 	one, many := &Table{Lines: []int{0}}, &Table{Lines: []int{0, 1}}
 	for _, tc := range []struct {
@@ -223,11 +224,11 @@ func TestCheckInit(t *testing.T) {
 		candidates string
 		want       string // "": accepted
 	}{
-		{"a cap per line on one line", active.Live, 2, one, 0, "", "--per-line goes with --cell-lines all|A,B,… (a campaign across several cell lines)"},
+		{"a cap per line on one line", active.Live, 2, one, 0, "", "a cap per cell line needs several cell lines (a campaign across several cell lines)"},
 		{"a cap per line on two lines", active.Live, 2, many, 0, "", ""},
-		{"candidates for a retrospective campaign", active.Retrospective, 0, one, 0, "c.csv", "--candidates is for live campaigns (a retrospective campaign's candidates are the screen's pairs)"},
+		{"candidates for a retrospective campaign", active.Retrospective, 0, one, 0, "c.csv", "a candidates file is for live campaigns (a retrospective campaign's candidates are the screen's pairs)"},
 		{"candidates for a live campaign", active.Live, 0, one, 0, "c.csv", ""},
-		{"an initial set for a live campaign", active.Live, 0, one, 10, "", "--init is for retrospective campaigns (a live campaign starts from every measured pair)"},
+		{"an initial set for a live campaign", active.Live, 0, one, 10, "", "an initial set is for retrospective campaigns (a live campaign starts from every measured pair)"},
 		{"an initial set for a retrospective campaign", active.Retrospective, 0, one, 10, "", ""},
 	} {
 		err := CheckInit(active.Config{Mode: tc.mode, MaxPerLine: tc.perLine}, tc.tab, tc.initN, tc.candidates)

@@ -71,7 +71,7 @@ func campaignTable(env Env, cmd, dir, score, cellLine, cellLines string) (*campa
 func usageIfSetting(err error) error {
 	var se *campaign.SettingError
 	if errors.As(err, &se) {
-		return fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
+		return fmt.Errorf("%w: %v", cmdline.ErrUsage, hint(err))
 	}
 	return err
 }

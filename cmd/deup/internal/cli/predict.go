@@ -99,7 +99,7 @@ func runPredict(ctx context.Context, env Env, args []string) error {
 	t := &predict.Table{}
 	if a.interval {
 		if t.Cal, err = predict.Calibration(tm, a.model, a.coverage); err != nil {
-			return fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
+			return fmt.Errorf("%w: %v", cmdline.ErrUsage, hint(err))
 		}
 		t.Coverage = a.coverage
 		fmt.Fprintf(env.Stderr, "deup predict: lower and upper at %g%% coverage from the calibration stored in %s: %s held out of training\n", 100*a.coverage, a.model, t.Cal)
@@ -161,7 +161,7 @@ func predictDrugs(env Env, a *predictArgs, tm *trained.Model) ([]drugcomb.Drug, 
 func (a *predictArgs) open(env Env, tm *trained.Model, drugs []drugcomb.Drug, kept []int, t *predict.Table) (predict.Job, *predict.Writer, error) {
 	lines, one, err := t.ForModel(tm, a.cellLines)
 	if err != nil {
-		return predict.Job{}, nil, fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
+		return predict.Job{}, nil, fmt.Errorf("%w: %v", cmdline.ErrUsage, hint(err))
 	}
 	bi, ok := debug.ReadBuildInfo()
 	p := predict.Plan{Out: a.out, Hive: a.hive, Pairs: a.pairs, Lines: lines, Shard: a.shard, Model: a.model, Program: buildinfo.Line(bi, ok, env.Stamp)}

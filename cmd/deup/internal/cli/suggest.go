@@ -142,7 +142,7 @@ func suggestFromModel(env Env, a *suggestArgs) error {
 		return err
 	}
 	if o.Cal, err = predict.Intervals(env.Stdout, tm, a.model, a.coverage, a.coverageSet || a.calibratedSigma); err != nil {
-		return fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
+		return fmt.Errorf("%w: %v", cmdline.ErrUsage, hint(err))
 	}
 	sc, sigDir, err := modelScreen(env, "suggest", a.model, tm, a.screen)
 	if err != nil {
@@ -154,7 +154,7 @@ func suggestFromModel(env Env, a *suggestArgs) error {
 	}
 	place, err := suggest.Where(sc, ms, a.model, a.screen == "", a.cellLine, a.score, a.perLine)
 	if err != nil {
-		return fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
+		return fmt.Errorf("%w: %v", cmdline.ErrUsage, hint(err))
 	}
 	f, kept, err := modelFeatures(env, "suggest", "and are not suggested", tm, sc.Drugs, sigDir)
 	if err != nil {

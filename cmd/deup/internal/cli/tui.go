@@ -89,18 +89,18 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	opts := tui.Options{Context: ctx, Debounce: 120 * time.Millisecond, ExportPath: in.export}
+	opts := tui.Options{Context: ctx, Debounce: 120 * time.Millisecond, ExportPath: in.export, Export: suggestFiles{}}
 	if in.tm != nil {
 		cal, err := predict.Intervals(env.Stderr, in.tm, in.modelPath, in.coverage, in.coverageSet)
 		if err != nil {
-			return fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
+			return fmt.Errorf("%w: %v", cmdline.ErrUsage, hint(err))
 		}
 		if cal != nil {
 			opts.Interval = &tui.Interval{Coverage: in.coverage, Calibration: *cal}
 		}
 	}
 	if in.campaignDir != "" {
-		tc, err := campaign.NewTUI(in.campaignDir, sc, in.kappa, campaignScreens())
+		tc, err := newTUICampaign(in.campaignDir, sc, in.kappa, campaignScreens())
 		if err != nil {
 			return err
 		}

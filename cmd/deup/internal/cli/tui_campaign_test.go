@@ -13,6 +13,7 @@ import (
 	"github.com/deup-screening/deup/active/ledger"
 	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/tui"
 )
 
@@ -47,7 +48,7 @@ func TestTUICampaignLive(t *testing.T) {
 	for _, d := range []string{dirUI, dirCLI} {
 		mustRun(t, "campaign", "init", "--cell-line", cl, "--model", "deup-ridge", "--features", "identity", "--batch", "5", d)
 	}
-	tc, err := campaign.NewTUI(dirUI, sc, 1, campaignScreens())
+	tc, err := newTUICampaign(dirUI, sc, 1, campaignScreens())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,11 +67,20 @@ func TestTUICampaignLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Suggestions) != 5 || len(res.Marks) != 5 || res.Source == nil {
-		t.Fatalf("%d suggestions, %d marks, source %v; want 5, 5 and a table", len(res.Suggestions), len(res.Marks), res.Source != nil)
+	l, c, err := campaign.Open(dirUI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sgs := campaign.Suggestions(c, c.Rounds()[len(c.Rounds())-1])
+	l.Close()
+	if res.Suggested != 5 || len(sgs) != 5 || len(res.Marks) != 5 || len(res.Reasons) != 5 || res.Source == nil {
+		t.Fatalf("%d suggested (%d in the ledger), %d marks, %d reasons, source %v; want 5, 5, 5, 5 and a table", res.Suggested, len(sgs), len(res.Marks), len(res.Reasons), res.Source != nil)
 	}
 	seen := map[active.Pair]bool{}
-	for i, s := range res.Suggestions {
+	for i, s := range sgs {
+		if res.Reasons[i] != s.Reason {
+			t.Errorf("mark %d: reason %q, the ledger's %q", i, res.Reasons[i], s.Reason)
+		}
 		r := res.Source.Row(res.Marks[i])
 		p := active.NewPair(r.A, r.B, r.CellLine)
 		if sc.Drugs[r.A].ID != s.DrugA.ID || sc.Drugs[r.B].ID != s.DrugB.ID || sc.CellLines[r.CellLine] != s.CellLine || s.CellLine != cl {
@@ -121,7 +131,7 @@ func TestTUICampaignLive(t *testing.T) {
 			t.Errorf("suggestion %d: UI %+v, CLI %+v", i, a, b)
 		}
 	}
-	l, c, err := campaign.Open(dirUI)
+	l, c, err = campaign.Open(dirUI)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +165,7 @@ func TestTUICampaignRetrospective(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tc, err := campaign.NewTUI(dir, sc, 1, campaignScreens())
+	tc, err := newTUICampaign(dir, sc, 1, campaignScreens())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,8 +181,8 @@ func TestTUICampaignRetrospective(t *testing.T) {
 		n := len(c.Rounds())
 		l.Close()
 		switch {
-		case round <= 2 && (n != round || len(res.Suggestions) != 4 || !strings.Contains(res.Note, "measured from the screen") || !c.Rounds()[n-1].Complete()):
-			t.Errorf("R %d: %d rounds in the ledger, %d suggestions, note %q", round, n, len(res.Suggestions), res.Note)
+		case round <= 2 && (n != round || res.Suggested != 4 || !strings.Contains(res.Note, "measured from the screen") || !c.Rounds()[n-1].Complete()):
+			t.Errorf("R %d: %d rounds in the ledger, %d suggestions, note %q", round, n, res.Suggested, res.Note)
 		case round == 3 && (n != 2 || !strings.Contains(res.Note, "campaign complete: 2 rounds")):
 			t.Errorf("R %d: %d rounds, note %q", round, n, res.Note)
 		}
@@ -205,7 +215,28 @@ func TestTUICampaignScreen(t *testing.T) {
 	}
 	// The campaign's drugs followed by more (deup tui --drugs) are fine.
 	more := sc.WithDrugs([]drugcomb.Drug{{ID: "X1", Name: "extra", SMILES: "CCO"}})
-	if _, err := campaign.NewTUI(dir, more, 1, campaignScreens()); err != nil {
+	if _, err := newTUICampaign(dir, more, 1, campaignScreens()); err != nil {
 		t.Errorf("screen with extra drugs: %v", err)
+	}
+}
+
+// TestStageReporterEpochs: network epochs become progress reports of the
+// current stage, numbered by network.
+func TestStageReporterEpochs(t *testing.T) {
+	var got []tui.RoundProgress
+	r := &stageReporter{progress: func(p tui.RoundProgress) { got = append(got, p) }}
+	r.set("train (round 1, 30 pairs)")
+	r.epoch(model.Progress{Members: 1, Epoch: 1, MaxEpochs: 100, ValRMSE: 12.34})
+	r.epoch(model.Progress{Members: 1, Epoch: 40, MaxEpochs: 100, Done: true})
+	r.epoch(model.Progress{Members: 1, Epoch: 1, MaxEpochs: 100, ValRMSE: math.NaN()})
+	r.epoch(model.Progress{Member: 2, Members: 3, Epoch: 7, MaxEpochs: 50, ValRMSE: 9})
+	want := []tui.RoundProgress{
+		{Stage: "train (round 1, 30 pairs)"},
+		{Stage: "train (round 1, 30 pairs)", Done: 1, Total: 100, Detail: "network 1, epoch 1/100, val RMSE 12.3"},
+		{Stage: "train (round 1, 30 pairs)", Done: 1, Total: 100, Detail: "network 2, epoch 1/100"},
+		{Stage: "train (round 1, 30 pairs)", Done: 7, Total: 50, Detail: "member 3/3, epoch 7/50, val RMSE 9"},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("reports\n%+v\nwant\n%+v", got, want)
 	}
 }

@@ -1,12 +1,14 @@
-package campaign
+package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sync"
 
 	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/active/campaign"
 	"github.com/deup-screening/deup/deup"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model"
@@ -15,26 +17,27 @@ import (
 	"github.com/deup-screening/deup/tui/pairs"
 )
 
-// TUI runs the rounds of the campaign in a directory for deup tui: it
-// implements tui.Campaign. Each Round opens the campaign's ledger (so
+// tuiCampaign runs the rounds of the campaign in a directory for deup tui:
+// it implements tui.Campaign, joining package active/campaign to the UI
+// (which imports neither it nor active). Each Round opens the campaign's ledger (so
 // results imported meanwhile by 'deup campaign import-results' count, and
 // the ledger is not locked while the UI merely browses), advances it exactly
 // as 'deup campaign step' does, and closes it.
-type TUI struct {
+type tuiCampaign struct {
 	dir     string
 	sc      *drugcomb.Screen // the screen the UI browses: the campaign's drugs first
 	kappa   float64          // weight of sigma_epistemic in the table's acquisition column, when the campaign's is not UCB
-	screens Screens
+	screens campaign.Screens
 
 	mu sync.Mutex // one round at a time (an active.Campaign is not safe for concurrent use)
 }
 
-var _ tui.Campaign = (*TUI)(nil)
+var _ tui.Campaign = (*tuiCampaign)(nil)
 
-// NewTUI checks that the campaign in dir runs on sc (Screens.Same) and
-// returns its rounds for deup tui.
-func NewTUI(dir string, sc *drugcomb.Screen, kappa float64, screens Screens) (*TUI, error) {
-	l, c, err := Open(dir)
+// newTUICampaign checks that the campaign in dir runs on sc (Screens.Same)
+// and returns its rounds for deup tui.
+func newTUICampaign(dir string, sc *drugcomb.Screen, kappa float64, screens campaign.Screens) (*tuiCampaign, error) {
+	l, c, err := campaign.Open(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +45,7 @@ func NewTUI(dir string, sc *drugcomb.Screen, kappa float64, screens Screens) (*T
 	if err := screens.Same(c.Config, sc); err != nil {
 		return nil, err
 	}
-	return &TUI{dir: dir, sc: sc, kappa: kappa, screens: screens}, nil
+	return &tuiCampaign{dir: dir, sc: sc, kappa: kappa, screens: screens}, nil
 }
 
 // Round implements tui.Campaign: it proposes the next round (training the
@@ -52,11 +55,16 @@ func NewTUI(dir string, sc *drugcomb.Screen, kappa float64, screens Screens) (*T
 // whose round is still waiting for results runs nothing and says so. The
 // result's Source holds the round's predictions for every open candidate
 // and the screen's measured pairs; Marks are the suggestions.
-func (tc *TUI) Round(ctx context.Context, progress func(tui.RoundProgress)) (tui.RoundResult, error) {
+func (tc *tuiCampaign) Round(ctx context.Context, progress func(tui.RoundProgress)) (tui.RoundResult, error) {
+	res, err := tc.round(ctx, progress)
+	return res, hint(err) // the UI shows the error as deup's command line says it
+}
+
+func (tc *tuiCampaign) round(ctx context.Context, progress func(tui.RoundProgress)) (tui.RoundResult, error) {
 	tc.mu.Lock()
 	defer tc.mu.Unlock()
 	progress(tui.RoundProgress{Stage: "opening the campaign"})
-	l, c, err := Open(tc.dir)
+	l, c, err := campaign.Open(tc.dir)
 	if err != nil {
 		return tui.RoundResult{}, err
 	}
@@ -104,7 +112,7 @@ func (tc *TUI) Round(ctx context.Context, progress func(tui.RoundProgress)) (tui
 // result builds the UI's table from a proposal: the round's predictions on
 // every candidate of the pool, plus the screen's measured pairs, with the
 // suggestions marked.
-func (tc *TUI) result(c *active.Campaign, prop *active.Proposal) (tui.RoundResult, error) {
+func (tc *tuiCampaign) result(c *active.Campaign, prop *active.Proposal) (tui.RoundResult, error) {
 	bl, err := pairs.NewBuilder(tc.sc, len(prop.Pool), tc.kappa)
 	if err != nil {
 		return tui.RoundResult{}, err
@@ -134,19 +142,11 @@ func (tc *TUI) result(c *active.Campaign, prop *active.Proposal) (tui.RoundResul
 			return tui.RoundResult{}, fmt.Errorf("suggestion %s is not in the table", c.PairName(prop.Round.Suggestions[j].Pair))
 		}
 	}
-	return tui.RoundResult{Suggestions: Suggestions(c, prop.Round), Source: tab, Marks: marks}, nil
-}
-
-// Suggestions converts a round's suggestions to the rows 'deup suggest
-// --campaign' exports.
-func Suggestions(c *active.Campaign, rd *active.Round) []suggest.Suggestion {
-	rows := make([]suggest.Suggestion, 0, len(rd.Suggestions))
-	for _, s := range rd.Suggestions {
-		rows = append(rows, suggest.Suggestion{Rank: s.Rank, DrugA: c.Config.Drugs[s.Pair.A], DrugB: c.Config.Drugs[s.Pair.B],
-			CellLine: c.Config.CellLines[s.Pair.CellLine], Mu: s.Mu, SigmaTotal: s.SigmaTotal, SigmaEpistemic: s.SigmaEpistemic,
-			SigmaAleatoric: s.SigmaAleatoric, Acquisition: s.Score, Reason: s.Reason})
+	res := tui.RoundResult{Suggested: len(prop.Round.Suggestions), Source: tab, Marks: marks}
+	for _, s := range prop.Round.Suggestions {
+		res.Reasons = append(res.Reasons, s.Reason)
 	}
-	return rows
+	return res, nil
 }
 
 // stageReporter turns a round's surrogate calls and network epochs into
@@ -212,4 +212,31 @@ type stagedPrefiller struct {
 func (s stagedPrefiller) Prefill(ctx context.Context, initial []active.Measurement, seed uint64) ([]deup.Example, error) {
 	s.r.set(fmt.Sprintf("prefill (Alg. 2 on %d initial pairs)", len(initial)))
 	return s.pf.Prefill(ctx, initial, seed)
+}
+
+// suggestFiles is the UI's tui.Exporter: a batch is written as a
+// suggestions file (package suggest), the files of deup suggest, in the
+// format of the name's extension.
+type suggestFiles struct{}
+
+var _ tui.Exporter = suggestFiles{}
+
+func (suggestFiles) Check(path string) error {
+	if _, err := suggest.FormatOf(path); err != nil {
+		return errors.New("use a name ending in .csv, .parquet or .json")
+	}
+	return nil
+}
+
+func (suggestFiles) Export(path string, batch []tui.Pick) error {
+	out := make([]suggest.Suggestion, len(batch))
+	for i, p := range batch {
+		out[i] = suggest.Suggestion{Rank: p.Rank, DrugA: p.DrugA, DrugB: p.DrugB, CellLine: p.CellLine,
+			Mu: p.Mu, SigmaTotal: p.SigmaTotal, SigmaEpistemic: p.SigmaEpistemic, SigmaAleatoric: p.SigmaAleatoric,
+			Acquisition: p.Acquisition, Reason: p.Reason}
+		if p.Interval != nil {
+			out[i].Interval = &suggest.Interval{Lower: p.Interval.Lower, Upper: p.Interval.Upper}
+		}
+	}
+	return suggest.WriteFile(path, out)
 }

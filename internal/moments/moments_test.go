@@ -1,4 +1,4 @@
-package uq
+package moments
 
 import (
 	"math"
