@@ -26,9 +26,9 @@ func TestReadSources(t *testing.T) {
 	}{
 		{sdf, names, cat, 105, 87, ""},
 		{sdf, "", "", 0, 0, ""},
-		{missing, names, cat, 0, 0, "import: --compounds "},
-		{sdf, missing, cat, 0, 0, "import: --names "},
-		{sdf, names, missing, 0, 0, "import: --drugs "},
+		{missing, names, cat, 0, 0, "import: compounds file: "},
+		{sdf, missing, cat, 0, 0, "import: names file: "},
+		{sdf, names, missing, 0, 0, "import: catalogue file: "},
 	} {
 		src, err := ReadSources(c.compounds, c.names, c.cat)
 		if c.err != "" {
