@@ -1,6 +1,7 @@
 package almanac
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,7 +33,8 @@ func TestReadSources(t *testing.T) {
 	} {
 		src, err := ReadSources(c.compounds, c.names, c.cat)
 		if c.err != "" {
-			if err == nil || !strings.HasPrefix(err.Error(), c.err) {
+			var se *SourceError
+			if !errors.As(err, &se) || !strings.HasPrefix(err.Error(), c.err) {
 				t.Errorf("ReadSources(%s, %s, %s): error %v, want %q", c.compounds, c.names, c.cat, err, c.err)
 			}
 			continue
