@@ -80,7 +80,7 @@ func WriteResults(w io.Writer, scored []Scored, score string, withCell bool) ([]
 		return nil, err
 	}
 	blocks, _ := Tables(scored)
-	col := slices.IndexFunc(blocks, func(c *col) bool { return c.name == score })
+	at := slices.IndexFunc(blocks, func(c *col) bool { return c.name == score })
 	cw := csv.NewWriter(w)
 	hdr := []string{"drug_a", "drug_b", "score"}
 	if withCell {
@@ -95,7 +95,7 @@ func WriteResults(w io.Writer, scored []Scored, score string, withCell bool) ([]
 		if withCell {
 			rec = append(rec, blocks[3].str[r])
 		}
-		v := blocks[col].num[r]
+		v := blocks[at].num[r]
 		f := ""
 		if !math.IsNaN(v) && !math.IsInf(v, 0) {
 			f = strconv.FormatFloat(v, 'g', -1, 64)
