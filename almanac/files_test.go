@@ -1,6 +1,7 @@
 package almanac
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,13 +27,14 @@ func TestReadSources(t *testing.T) {
 	}{
 		{sdf, names, cat, 105, 87, ""},
 		{sdf, "", "", 0, 0, ""},
-		{missing, names, cat, 0, 0, "import: --compounds "},
-		{sdf, missing, cat, 0, 0, "import: --names "},
-		{sdf, names, missing, 0, 0, "import: --drugs "},
+		{missing, names, cat, 0, 0, "import: compounds file: "},
+		{sdf, missing, cat, 0, 0, "import: names file: "},
+		{sdf, names, missing, 0, 0, "import: catalogue file: "},
 	} {
 		src, err := ReadSources(c.compounds, c.names, c.cat)
 		if c.err != "" {
-			if err == nil || !strings.HasPrefix(err.Error(), c.err) {
+			var se *SourceError
+			if !errors.As(err, &se) || !strings.HasPrefix(err.Error(), c.err) {
 				t.Errorf("ReadSources(%s, %s, %s): error %v, want %q", c.compounds, c.names, c.cat, err, c.err)
 			}
 			continue

@@ -7,20 +7,21 @@ import (
 	"sort"
 )
 
-// Model names the four-parameter curve family of a fit.
-type Model uint8
+// CurveModel names the four-parameter curve family of a fit (drc's LL.4 or
+// L.4).
+type CurveModel uint8
 
 const (
 	// LL4 is drc's LL.4 log-logistic on the dose:
 	// f(x) = c + (d-c) / (1 + exp(b*(ln x - ln e))), x the dose (x = 0 gives d when b > 0, c when b < 0).
-	LL4 Model = iota + 1
+	LL4 CurveModel = iota + 1
 	// L4 is drc's L.4 logistic on its covariate x:
 	// f(x) = c + (d-c) / (1 + exp(b*(x - e))). SynergyFinder fits it on x = ln(dose)
 	// (dose 0 replaced by 1e-10), so its ED50 on the dose scale is exp(e).
 	L4
 )
 
-func (m Model) String() string {
+func (m CurveModel) String() string {
 	switch m {
 	case LL4:
 		return "LL.4"
@@ -43,7 +44,7 @@ var ErrFit = errors.New("doseresp: fit failed")
 // the covariate the model was fitted on (the dose for LL4, ln dose for L4).
 // RSS is the residual sum of squares at the fit and N the number of points.
 type Curve struct {
-	Model      Model
+	Model      CurveModel
 	B, C, D, E float64
 	RSS        float64
 	N          int
@@ -126,7 +127,7 @@ func Free() Fixed { return Fixed{C: math.NaN(), D: math.NaN()} }
 // than two distinct doses > 0 for LL4: that is what sends a 2-dose block to
 // L.4), a non-finite objective at the start, or a non-finite difference in a
 // gradient or the Hessian (e ≤ 0 in LL4, for example).
-func Fit(m Model, x, y []float64, fix Fixed) (Curve, error) {
+func Fit(m CurveModel, x, y []float64, fix Fixed) (Curve, error) {
 	if len(x) != len(y) {
 		panic("doseresp: Fit: len(x) != len(y)")
 	}
@@ -203,7 +204,7 @@ func FitDoseResponse(dose, resp []float64, fix Fixed) (Curve, error) {
 // selfStart is drc's findcd + findbe: c and d 0.1 % of the range beyond the
 // data, b and e from the least-squares line of ln((d-y)/(y-c)) on the
 // covariate.
-func selfStart(m Model, x, y []float64) (Curve, error) {
+func selfStart(m CurveModel, x, y []float64) (Curve, error) {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, v := range y {
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
@@ -256,14 +257,14 @@ func selfStart(m Model, x, y []float64) (Curve, error) {
 // problem is the least-squares objective over the free parameters
 // (b, [c], [d], e), drc's parameterisation (e itself, not its log).
 type problem struct {
-	m     Model
+	m     CurveModel
 	x, y  []float64
 	fix   Fixed
 	freeC bool
 	freeD bool
 }
 
-func newProblem(m Model, x, y []float64, fix Fixed) *problem {
+func newProblem(m CurveModel, x, y []float64, fix Fixed) *problem {
 	return &problem{m: m, x: x, y: y, fix: fix, freeC: math.IsNaN(fix.C), freeD: math.IsNaN(fix.D)}
 }
 

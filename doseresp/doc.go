@@ -1,7 +1,7 @@
 // Package doseresp scores drug-combination dose–response matrices as
 // DrugComb's pipeline does (TidyComb 0.0.6 on synergyfinder 2.0.x, no
 // baseline correction): single-drug curve fits, the per-well synergy of four
-// reference models, and the block summaries (mean synergy, IC50, RI, CSS, S).
+// reference models (the score table, Synergies), and the block summaries (mean synergy, IC50, RI, CSS, S).
 //
 // # Responses and blocks
 //
@@ -56,6 +56,16 @@
 // lowest and highest dose > 0, divided by that range (the mean height in %),
 // rounded to 3 decimals (Malyutina et al. 2019, DrugComb; TidyComb's
 // scoreCurve). See its doc comment for the closed forms.
+//
+// # The score table
+//
+// Synergies is the one table of synergy scores: per reference model its
+// name (the tables' column, the screen target), its title (plots, help),
+// its δ function and what its fallbacks count. Score, the wells and blocks
+// tables, Scores, Screen, WriteResults, the plots and the report read it,
+// and so does the command layer's help. A new score is one row and its
+// function (Options.Synergies passes another table; the test
+// TestToySynergyFlowsThroughTheTable adds one).
 //
 // Baseline correction (SynergyFinder's CorrectBaseLine "part" or "all") is
 // an option, off by default as in the reference.

@@ -35,7 +35,7 @@ func TestParseOptions(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || !reflect.DeepEqual(r, c.wantRead) || s != c.wantScore {
+		if err != nil || !reflect.DeepEqual(r, c.wantRead) || !reflect.DeepEqual(s, c.wantScore) {
 			t.Errorf("ParseOptions(%q, %q, %v) = %+v, %+v, %v; want %+v, %+v", c.unit, c.baseline, c.lenient, r, s, err, c.wantRead, c.wantScore)
 		}
 	}
@@ -59,8 +59,8 @@ func TestImportFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := ScoreAll(blocks, Options{}, rep2)
-	if len(scored) != 2 || rep.Blocks != rep2.Blocks || !reflect.DeepEqual(scored[1].Result.Bliss, want[1].Result.Bliss) {
-		t.Fatalf("ScoreFile: %d blocks (%d kept), Bliss %v; Read+ScoreAll: %d kept, Bliss %v", len(scored), rep.Blocks, scored[1].Result.Bliss, rep2.Blocks, want[1].Result.Bliss)
+	if len(scored) != 2 || rep.Blocks != rep2.Blocks || !reflect.DeepEqual(scored[1].Result.Surface("bliss").Wells, want[1].Result.Surface("bliss").Wells) {
+		t.Fatalf("ScoreFile: %d blocks (%d kept), Bliss %v; Read+ScoreAll: %d kept, Bliss %v", len(scored), rep.Blocks, scored[1].Result.Surface("bliss").Wells, rep2.Blocks, want[1].Result.Surface("bliss").Wells)
 	}
 	if _, _, err := ScoreFile(filepath.Join(dir, "none.csv"), ReadOptions{}, Options{}); !os.IsNotExist(err) {
 		t.Errorf("missing file: %v", err)

@@ -157,9 +157,10 @@ func curves(b *Block, r *Result) (*plot.Plot, error) {
 }
 
 // WritePlots draws the first n scored blocks (all for n < 0) into dir
-// (created if needed): per block, block-ID.png/.svg with the response matrix, the four synergy
-// landscapes as heat maps (blue < 0 < red) and the single-drug curves with
-// their fits. It returns the paths written.
+// (created if needed): per block, block-ID.png/.svg with the response
+// matrix, the landscape of each synergy it was scored with (ZIP, Loewe, HSA
+// and Bliss by default) as heat maps (blue < 0 < red) and the single-drug
+// curves with their fits. It returns the paths written.
 func WritePlots(dir string, scored []Scored, n int) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -178,11 +179,8 @@ func WritePlots(dir string, scored []Scored, n int) ([]string, error) {
 			return paths, err
 		}
 		ps = append(ps, resp)
-		for _, m := range []struct {
-			name string
-			m    [][]float64
-		}{{"ZIP δ", r.ZIP}, {"Loewe δ", r.Loewe}, {"HSA δ", r.HSA}, {"Bliss δ", r.Bliss}} {
-			p, err := heatmap(b, m.m, m.name, true)
+		for _, sf := range r.Synergy {
+			p, err := heatmap(b, sf.Wells, sf.Synergy.Title+" δ", true)
 			if err != nil {
 				return paths, err
 			}

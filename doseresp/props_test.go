@@ -109,13 +109,14 @@ func TestIndependentEffectsScoreZero(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range r.Bliss {
-		for j := range r.Bliss[i] {
-			if math.Abs(r.Bliss[i][j]) > 1e-9 {
-				t.Errorf("Bliss[%d][%d] = %v, want 0", i, j, r.Bliss[i][j])
+	bl, zp := r.Surface("bliss").Wells, r.Surface("zip").Wells
+	for i := range bl {
+		for j := range bl[i] {
+			if math.Abs(bl[i][j]) > 1e-9 {
+				t.Errorf("Bliss[%d][%d] = %v, want 0", i, j, bl[i][j])
 			}
-			if math.Abs(r.ZIP[i][j]) > 1e-2 {
-				t.Errorf("ZIP[%d][%d] = %v, want 0", i, j, r.ZIP[i][j])
+			if math.Abs(zp[i][j]) > 1e-2 {
+				t.Errorf("ZIP[%d][%d] = %v, want 0", i, j, zp[i][j])
 			}
 		}
 	}
@@ -128,15 +129,16 @@ func TestShamCombinationLoeweZero(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range r.Loewe {
-		for j := range r.Loewe[i] {
-			if math.Abs(r.Loewe[i][j]) > 1e-3 {
-				t.Errorf("Loewe[%d][%d] = %v, want 0", i, j, r.Loewe[i][j])
+	lw := r.Surface("loewe")
+	for i := range lw.Wells {
+		for j := range lw.Wells[i] {
+			if math.Abs(lw.Wells[i][j]) > 1e-3 {
+				t.Errorf("Loewe[%d][%d] = %v, want 0", i, j, lw.Wells[i][j])
 			}
 		}
 	}
-	if r.LoeweFallback != 0 {
-		t.Errorf("%d Loewe fallbacks, want 0", r.LoeweFallback)
+	if lw.Fallbacks != 0 {
+		t.Errorf("%d Loewe fallbacks, want 0", lw.Fallbacks)
 	}
 	// The same drug twice: both fits and IC50s agree, CSS row = col.
 	if s := r.Summary; math.Abs(s.IC50Row-s.IC50Col) > 1e-6 || math.Abs(s.RIRow-s.RICol) > 1e-3 || math.Abs(s.CSSRow-s.CSSCol) > 1e-3 {
@@ -238,7 +240,8 @@ func TestDoseUnitInvariance(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, b := r1.Summary, r2.Summary
-	for _, p := range [][3]float64{{a.ZIP, b.ZIP, 1e-6}, {a.Loewe, b.Loewe, 1e-6}, {a.HSA, b.HSA, 1e-9}, {a.Bliss, b.Bliss, 1e-9},
+	for _, p := range [][3]float64{{r1.Value("zip"), r2.Value("zip"), 1e-6}, {r1.Value("loewe"), r2.Value("loewe"), 1e-6},
+		{r1.Value("hsa"), r2.Value("hsa"), 1e-9}, {r1.Value("bliss"), r2.Value("bliss"), 1e-9},
 		{a.RIRow, b.RIRow, 1e-3}, {a.CSS, b.CSS, 1e-3}, {a.S, b.S, 1e-3}, {1000 * a.IC50Row, b.IC50Row, 1e-6 * b.IC50Row}} {
 		if math.Abs(p[0]-p[1]) > p[2] {
 			t.Errorf("µM %+v\nnM %+v", a, b)

@@ -1,11 +1,13 @@
 package doseresp
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/deup-screening/deup/drugcomb"
@@ -111,8 +113,37 @@ type Report struct {
 	MissingRows int               `json:"rows_missing_response"`
 	Imputed     int               `json:"imputed_wells"`    // wells without a measurement, filled by ImputeNA (n = 0 in wells.csv)
 	FitModels   map[string]int    `json:"single_drug_fits"` // LL.4 / L.4 counts
-	ZIPRaw      int               `json:"zip_unsmoothed_lines"`
-	LoeweFall   int               `json:"loewe_fallback_wells"`
+	// Fallbacks counts, per synergy of the score table that has one, the
+	// fallbacks of the blocks scored (ZIP's lines left unsmoothed, Loewe's
+	// fallback wells), in the table's order. They follow the fields above
+	// in the JSON, each under its Fallback.Key.
+	Fallbacks []FallbackCount `json:"-"`
+}
+
+// FallbackCount is a synergy's fallbacks over the blocks of a report.
+type FallbackCount struct {
+	Fallback
+	Count int
+}
+
+// MarshalJSON writes the report's fields, then its Fallbacks as
+// "key": count members.
+func (r *Report) MarshalJSON() ([]byte, error) {
+	type plain Report // without the method
+	b, err := json.Marshal((*plain)(r))
+	if err != nil {
+		return nil, err
+	}
+	b = b[:len(b)-1] // the closing brace
+	for _, f := range r.Fallbacks {
+		k, err := json.Marshal(f.Key)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(append(b, ','), k...), ':')
+		b = strconv.AppendInt(b, int64(f.Count), 10)
+	}
+	return append(b, '}'), nil
 }
 
 func (r *Report) skip(reason, where, detail string) {
@@ -134,8 +165,11 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "  %d wells without a measurement imputed from their neighbours (SynergyFinder's ImputeNA; n = 0 in wells.csv)\n", r.Imputed)
 	}
 	if len(r.FitModels) > 0 {
-		fmt.Fprintf(&b, "  single-drug fits: %d LL.4, %d L.4; ZIP lines left unsmoothed: %d; Loewe fallback wells: %d\n",
-			r.FitModels["LL.4"], r.FitModels["L.4"], r.ZIPRaw, r.LoeweFall)
+		fmt.Fprintf(&b, "  single-drug fits: %d LL.4, %d L.4", r.FitModels["LL.4"], r.FitModels["L.4"])
+		for _, f := range r.Fallbacks {
+			fmt.Fprintf(&b, "; %s: %d", f.Text, f.Count)
+		}
+		b.WriteString("\n")
 	}
 	for _, t := range r.Skipped {
 		fmt.Fprintf(&b, "  skipped %d block(s): %s", t.Count, t.Reason)

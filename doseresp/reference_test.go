@@ -124,10 +124,10 @@ func TestReferenceCells(t *testing.T) {
 			m   [][]float64
 			tol float64
 		}{
-			{"synergy_hsa", r.HSA, tolExact},
-			{"synergy_bliss", r.Bliss, tolExact},
-			{"synergy_zip", r.ZIP, tolFitted},
-			{"synergy_loewe", r.Loewe, tolFitted},
+			{"synergy_hsa", r.Surface("hsa").Wells, tolExact},
+			{"synergy_bliss", r.Surface("bliss").Wells, tolExact},
+			{"synergy_zip", r.Surface("zip").Wells, tolFitted},
+			{"synergy_loewe", r.Surface("loewe").Wells, tolFitted},
 		} {
 			got, want := r.at(t, k.m, cr, cc), num(t, c[k.col])
 			d := math.Abs(got - want)
@@ -151,10 +151,10 @@ func TestReferenceBlocks(t *testing.T) {
 			tol float64
 			rel bool
 		}{
-			{"synergy_hsa", s.HSA, tolExact, false},
-			{"synergy_bliss", s.Bliss, tolExact, false},
-			{"synergy_zip", s.ZIP, tolFitted, false},
-			{"synergy_loewe", s.Loewe, tolFitted, false},
+			{"synergy_hsa", res[b["block_id"]].Value("hsa"), tolExact, false},
+			{"synergy_bliss", res[b["block_id"]].Value("bliss"), tolExact, false},
+			{"synergy_zip", res[b["block_id"]].Value("zip"), tolFitted, false},
+			{"synergy_loewe", res[b["block_id"]].Value("loewe"), tolFitted, false},
 			{"ic50_row", s.IC50Row, tolIC50, true},
 			{"ic50_col", s.IC50Col, tolIC50, true},
 			{"ri_row", s.RIRow, tolSens, false},
@@ -213,7 +213,7 @@ func TestReferenceInputAllScored(t *testing.T) {
 			t.Fatalf("block %s not scored", id)
 		}
 		s := r.Summary
-		if !finite(s.ZIP, s.Loewe, s.HSA, s.Bliss, s.IC50Row, s.IC50Col, s.RIRow, s.RICol, s.CSS, s.S) {
+		if !finite(r.Value("zip"), r.Value("loewe"), r.Value("hsa"), r.Value("bliss"), s.IC50Row, s.IC50Col, s.RIRow, s.RICol, s.CSS, s.S) {
 			t.Errorf("block %s: non-finite summary %+v", id, s)
 		}
 	}

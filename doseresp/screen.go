@@ -3,21 +3,42 @@ package doseresp
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/deup-screening/deup/drugcomb"
 )
 
-// Scores are the block scores a screen can take as its target: the
-// blocks-table columns css, zip, loewe, hsa, bliss and s.
-func Scores() []string { return []string{"css", "zip", "loewe", "hsa", "bliss", "s"} }
+// ErrScore is an unknown score name (a *ScoreError is one).
+var ErrScore = errors.New("doseresp: unknown score")
 
-// ErrScore is an unknown score name.
-var ErrScore = fmt.Errorf("doseresp: unknown score (want one of %s)", strings.Join(Scores(), ", "))
+// ScoreError is a score name that is not one of the block scores Want.
+type ScoreError struct {
+	Score string
+	Want  []string
+}
+
+func (e *ScoreError) Error() string {
+	return fmt.Sprintf("%v (want one of %s): %q", ErrScore, strings.Join(e.Want, ", "), e.Score)
+}
+
+// Is makes a *ScoreError ErrScore.
+func (e *ScoreError) Is(target error) bool { return target == ErrScore }
+
+// checkScore reports whether score is a target of the scored blocks'
+// score table.
+func checkScore(scored []Scored, score string) error {
+	want := targets(synergiesOf(scored))
+	if !slices.Contains(want, score) {
+		return &ScoreError{Score: score, Want: want}
+	}
+	return nil
+}
 
 // Screen builds a screen whose target is one block score, through drugcomb's
 // own table import (the one screen builder: catalogue matching, replicate
@@ -26,12 +47,8 @@ var ErrScore = fmt.Errorf("doseresp: unknown score (want one of %s)", strings.Jo
 // pair, cell_line (empty: "unknown") and the score. name names the screen
 // and its input in the report; opt's Columns, Format and Name are set here.
 func Screen(name string, scored []Scored, score string, opt drugcomb.Options) (*drugcomb.Screen, *drugcomb.Report, error) {
-	ok := false
-	for _, s := range Scores() {
-		ok = ok || s == score
-	}
-	if !ok {
-		return nil, nil, fmt.Errorf("%w: %q", ErrScore, score)
+	if err := checkScore(scored, score); err != nil {
+		return nil, nil, err
 	}
 	blocks, _ := Tables(scored)
 	var buf bytes.Buffer
@@ -53,26 +70,17 @@ func Screen(name string, scored []Scored, score string, opt drugcomb.Options) (*
 }
 
 // WriteResults writes the scored blocks as a campaign results table:
-// drug_a,drug_b[,cell_line],score with the block score named score (one of
-// Scores), one row per scored block, and returns the block id of each row
+// drug_a,drug_b[,cell_line],score with the block score named score (a
+// target of the blocks' score table), one row per scored block, and returns the block id of each row
 // (row k of the table is ids[k-2] for a 1-based line k: line 1 is the
 // header). Blocks whose score is not finite are written with an empty score,
 // which the campaign refuses by line.
 func WriteResults(w io.Writer, scored []Scored, score string, withCell bool) ([]string, error) {
-	col := -1
-	for i, c := range BlockColumns() {
-		if c == score {
-			col = i
-		}
-	}
-	ok := false
-	for _, s := range Scores() {
-		ok = ok || s == score
-	}
-	if !ok || col < 0 {
-		return nil, fmt.Errorf("%w: %q", ErrScore, score)
+	if err := checkScore(scored, score); err != nil {
+		return nil, err
 	}
 	blocks, _ := Tables(scored)
+	at := slices.IndexFunc(blocks, func(c *col) bool { return c.name == score })
 	cw := csv.NewWriter(w)
 	hdr := []string{"drug_a", "drug_b", "score"}
 	if withCell {
@@ -87,7 +95,7 @@ func WriteResults(w io.Writer, scored []Scored, score string, withCell bool) ([]
 		if withCell {
 			rec = append(rec, blocks[3].str[r])
 		}
-		v := blocks[col].num[r]
+		v := blocks[at].num[r]
 		f := ""
 		if !math.IsNaN(v) && !math.IsInf(v, 0) {
 			f = strconv.FormatFloat(v, 'g', -1, 64)

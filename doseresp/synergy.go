@@ -44,34 +44,34 @@ func ParseBaseline(s string) (Baseline, error) {
 }
 
 // Options configures Score. The zero value is DrugComb's pipeline: no
-// baseline correction.
+// baseline correction, the reference models of Synergies.
 type Options struct {
 	Baseline Baseline
+	// Synergies is the score table: the reference models scored, in the
+	// order of the tables' columns; nil is Synergies().
+	Synergies []Synergy
 }
 
-// Summary is a block's row of DrugComb's summary table.
+// Summary is a block's sensitivity scores, the rest of its row of
+// DrugComb's summary table (the synergies' means are the Result's
+// Surfaces).
 type Summary struct {
-	ZIP, Loewe, HSA, Bliss float64 // means over the wells with both doses > 0
-	IC50Row, IC50Col       float64
-	RIRow, RICol           float64
-	CSSRow, CSSCol, CSS    float64
-	S                      float64 // CSS − (RIRow + RICol)
+	IC50Row, IC50Col    float64
+	RIRow, RICol        float64
+	CSSRow, CSSCol, CSS float64
+	S                   float64 // CSS − (RIRow + RICol)
 }
 
-// Result is a scored block: the per-well synergy δ matrices (same shape as
-// the block; 0 on the single-drug row and column), the single-drug fits and
-// the summary.
+// Result is a scored block: one synergy Surface per reference model (ZIP's
+// fallbacks count the rows and columns where both the LL.4 and L.4 fits
+// failed, so the observed responses were used; Loewe's the wells where its
+// equation had no solution from its start and max(y_row(x1+x2),
+// y_col(x1+x2)) was used), the single-drug fits and the summary.
 type Result struct {
-	Response               [][]float64 // after baseline correction (as scored)
-	ZIP, Loewe, HSA, Bliss [][]float64
-	RowFit, ColFit         Curve
-	// ZIPRaw counts the rows and columns of the ZIP surface where both the
-	// LL.4 and L.4 fits failed, so the observed responses were used.
-	ZIPRaw int
-	// LoeweFallback counts the wells where the Loewe equation had no
-	// solution from its start and max(y_row(x1+x2), y_col(x1+x2)) was used.
-	LoeweFallback int
-	Summary       Summary
+	Response       [][]float64 // after baseline correction (as scored)
+	Synergy        []Surface   // in the order of Options.Synergies
+	RowFit, ColFit Curve
+	Summary        Summary
 }
 
 // ErrBlock reports a block that cannot be scored.
@@ -103,8 +103,8 @@ func (b *Block) Check() error {
 	return nil
 }
 
-// Score computes the four synergy surfaces, the single-drug fits and the
-// block summary as TidyComb's CalculateMat does (see the package doc).
+// Score computes the synergy surfaces (one per row of opt's score table),
+// the single-drug fits and the block summary as TidyComb's CalculateMat does (see the package doc).
 func Score(b *Block, opt Options) (*Result, error) {
 	if err := b.Check(); err != nil {
 		return nil, err
@@ -127,12 +127,18 @@ func Score(b *Block, opt Options) (*Result, error) {
 		return nil, fmt.Errorf("%s: %w", b.DrugCol, err)
 	}
 	r := &Result{Response: resp, RowFit: rowFit, ColFit: colFit}
-	r.HSA, r.Bliss = HSA(resp), Bliss(resp)
-	r.ZIP, r.ZIPRaw = zip(resp, b.ConcRow, b.ConcCol, rowFit, colFit)
-	r.Loewe, r.LoeweFallback = loewe(resp, b.ConcRow, b.ConcCol, rowFit, colFit)
+	syn := opt.Synergies
+	if syn == nil {
+		syn = Synergies()
+	}
+	f := &Fitted{Response: resp, ConcRow: b.ConcRow, ConcCol: b.ConcCol, RowFit: rowFit, ColFit: colFit}
+	r.Synergy = make([]Surface, len(syn))
+	for k, m := range syn {
+		d, n := m.Delta(f)
+		r.Synergy[k] = Surface{Synergy: m, Wells: d, Mean: innerMean(d), Fallbacks: n}
+	}
 
 	s := &r.Summary
-	s.ZIP, s.Loewe, s.HSA, s.Bliss = innerMean(r.ZIP), innerMean(r.Loewe), innerMean(r.HSA), innerMean(r.Bliss)
 	s.RIRow = Sensitivity(b.ConcRow, rowY)
 	s.RICol = Sensitivity(b.ConcCol, colY)
 	s.IC50Row = math.Min(rowFit.IC50(), b.ConcRow[nr-1])

@@ -15,24 +15,39 @@ import (
 	"github.com/deup-screening/deup/internal/vocab"
 )
 
-// BlockColumns are the columns of the blocks Table, in order: the ones
-// DrugComb's summary has (block_id … s), then the fit quality: each drug's
-// model, drc coefficients and residual sum of squares, the number of doses,
-// wells and measurements, the ZIP lines left unsmoothed and the Loewe
-// fallback wells.
-func BlockColumns() []string {
-	return []string{"block_id", "drug_row", "drug_col", "cell_line",
-		"zip", "loewe", "hsa", "bliss", "ic50_row", "ic50_col", "ri_row", "ri_col", "css_row", "css_col", "css", "s",
+// BlockColumns are the columns of the blocks Table scored with the score
+// table syn, in order: the ones DrugComb's summary has (block_id, drug_row,
+// drug_col, cell_line, a mean per synergy, ic50_row … s), then the fit
+// quality: each drug's model, drc coefficients and residual sum of
+// squares, the number of doses, wells and measurements, and the
+// synergies' fallback counts (zip_unsmoothed, loewe_fallback).
+func BlockColumns(syn []Synergy) []string {
+	cols := []string{"block_id", "drug_row", "drug_col", "cell_line"}
+	for _, s := range syn {
+		cols = append(cols, s.Name)
+	}
+	cols = append(cols, "ic50_row", "ic50_col", "ri_row", "ri_col", "css_row", "css_col", "css", "s",
 		"conc_unit", "model_row", "b_row", "c_row", "d_row", "e_row", "rss_row",
 		"model_col", "b_col", "c_col", "d_col", "e_col", "rss_col",
-		"n_conc_row", "n_conc_col", "wells", "measurements", "zip_unsmoothed", "loewe_fallback"}
+		"n_conc_row", "n_conc_col", "wells", "measurements")
+	for _, s := range syn {
+		if s.Fallback.Column != "" {
+			cols = append(cols, s.Fallback.Column)
+		}
+	}
+	return cols
 }
 
-// WellColumns are the columns of the wells Table: the dose pair, the mean
-// response (% inhibition, as scored), the four synergies, then the
-// replicates' sample standard deviation (empty for one) and count.
-func WellColumns() []string {
-	return []string{"block_id", "conc_row", "conc_col", "response", "zip", "loewe", "hsa", "bliss", "response_sd", "n"}
+// WellColumns are the columns of the wells Table scored with the score
+// table syn: the dose pair, the mean response (% inhibition, as scored),
+// a δ per synergy, then the replicates' sample standard deviation (empty
+// for one) and count.
+func WellColumns(syn []Synergy) []string {
+	cols := []string{"block_id", "conc_row", "conc_col", "response"}
+	for _, s := range syn {
+		cols = append(cols, s.Name)
+	}
+	return append(cols, "response_sd", "n")
 }
 
 // col is one typed column of a Table under construction.
@@ -47,11 +62,16 @@ type col struct {
 // Table is a column-typed table: strings, int64 and float64 (NaN is null).
 type Table []*col
 
-func newTable(names []string, types map[string]arrow.DataType) Table {
+// newTable makes the columns names: of columnTypes' type, int64 for those
+// in ints, float64 otherwise.
+func newTable(names []string, ints map[string]bool) Table {
 	t := make(Table, len(names))
 	for i, n := range names {
-		typ, ok := types[n]
-		if !ok {
+		typ, ok := columnTypes[n]
+		switch {
+		case ints[n]:
+			typ = arrow.PrimitiveTypes.Int64
+		case !ok:
 			typ = arrow.PrimitiveTypes.Float64
 		}
 		t[i] = &col{name: n, typ: typ}
@@ -83,20 +103,30 @@ func (t Table) add(vals ...any) {
 	}
 }
 
-var stringCols = map[string]arrow.DataType{
+// columnTypes are the columns that are not float64 (the synergies'
+// fallback counts are int64 too).
+var columnTypes = map[string]arrow.DataType{
 	"block_id": arrow.BinaryTypes.String, "drug_row": arrow.BinaryTypes.String, "drug_col": arrow.BinaryTypes.String,
 	"cell_line": arrow.BinaryTypes.String, "conc_unit": arrow.BinaryTypes.String,
 	"model_row": arrow.BinaryTypes.String, "model_col": arrow.BinaryTypes.String,
 	"n_conc_row": arrow.PrimitiveTypes.Int64, "n_conc_col": arrow.PrimitiveTypes.Int64, "wells": arrow.PrimitiveTypes.Int64,
-	"measurements": arrow.PrimitiveTypes.Int64, "zip_unsmoothed": arrow.PrimitiveTypes.Int64, "loewe_fallback": arrow.PrimitiveTypes.Int64,
-	"n": arrow.PrimitiveTypes.Int64,
+	"measurements": arrow.PrimitiveTypes.Int64, "n": arrow.PrimitiveTypes.Int64,
 }
 
 // Tables lays the scored blocks out as the blocks and wells tables (blocks
-// that failed are left out: the report counts them).
+// that failed are left out: the report counts them), with the columns of
+// the score table they were scored with.
 func Tables(scored []Scored) (blocks, wells Table) {
-	blocks = newTable(BlockColumns(), stringCols)
-	wells = newTable(WellColumns(), stringCols)
+	syn := synergiesOf(scored)
+	counts := map[string]bool{}
+	for _, s := range syn {
+		if s.Fallback.Column != "" {
+			counts[s.Fallback.Column] = true
+		}
+	}
+	blocks = newTable(BlockColumns(syn), counts)
+	wells = newTable(WellColumns(syn), nil)
+	var row []any
 	for _, s := range scored {
 		if s.Result == nil {
 			continue
@@ -107,14 +137,27 @@ func Tables(scored []Scored) (blocks, wells Table) {
 			for j, n := range b.N[i] {
 				nw++
 				nm += n
-				wells.add(b.ID, b.ConcRow[i], b.ConcCol[j], r.Response[i][j], r.ZIP[i][j], r.Loewe[i][j], r.HSA[i][j], r.Bliss[i][j], b.SD[i][j], n)
+				row = append(row[:0], b.ID, b.ConcRow[i], b.ConcCol[j], r.Response[i][j])
+				for _, sf := range r.Synergy {
+					row = append(row, sf.Wells[i][j])
+				}
+				wells.add(append(row, b.SD[i][j], n)...)
 			}
 		}
-		blocks.add(b.ID, b.DrugRow, b.DrugCol, b.CellLine,
-			m.ZIP, m.Loewe, m.HSA, m.Bliss, m.IC50Row, m.IC50Col, m.RIRow, m.RICol, m.CSSRow, m.CSSCol, m.CSS, m.S,
+		row = append(row[:0], b.ID, b.DrugRow, b.DrugCol, b.CellLine)
+		for _, sf := range r.Synergy {
+			row = append(row, sf.Mean)
+		}
+		row = append(row, m.IC50Row, m.IC50Col, m.RIRow, m.RICol, m.CSSRow, m.CSSCol, m.CSS, m.S,
 			b.Unit, r.RowFit.Model.String(), r.RowFit.B, r.RowFit.C, r.RowFit.D, r.RowFit.E, r.RowFit.RSS,
 			r.ColFit.Model.String(), r.ColFit.B, r.ColFit.C, r.ColFit.D, r.ColFit.E, r.ColFit.RSS,
-			len(b.ConcRow), len(b.ConcCol), nw, nm, r.ZIPRaw, r.LoeweFallback)
+			len(b.ConcRow), len(b.ConcCol), nw, nm)
+		for _, sf := range r.Synergy {
+			if sf.Synergy.Fallback.Column != "" {
+				row = append(row, sf.Fallbacks)
+			}
+		}
+		blocks.add(row...)
 	}
 	return blocks, wells
 }

@@ -29,7 +29,7 @@ func TestWriteDirTwins(t *testing.T) {
 		csv, pq string
 		cols    []string
 		rows    int
-	}{{BlocksCSV, BlocksParquet, BlockColumns(), 1}, {WellsCSV, WellsParquet, WellColumns(), len(doses) * len(doses)}} {
+	}{{BlocksCSV, BlocksParquet, BlockColumns(Synergies()), 1}, {WellsCSV, WellsParquet, WellColumns(Synergies()), len(doses) * len(doses)}} {
 		f, err := os.Open(filepath.Join(dir, tc.csv))
 		if err != nil {
 			t.Fatal(err)

@@ -610,7 +610,9 @@ func AlmanacColumns() Columns {
 }
 
 // DrugCombScores are the score columns of the DrugComb summary table; the
-// importer keeps those present.
+// importer keeps those present. They are the names in DrugComb's own file
+// (summary_v_1_5.csv); the scores deup computes from plates are
+// doseresp's score table (doseresp.Synergies).
 func DrugCombScores() []string {
 	return []string{"css_ri", "synergy_zip", "synergy_loewe", "synergy_hsa", "synergy_bliss"}
 }

@@ -1,6 +1,7 @@
 package drugcomb
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,8 +11,8 @@ import (
 )
 
 // SetFormat: the column maps of AlmanacColumns and DrugCombColumns for the
-// fixed formats, cols for table, and the refusals deup data import shows
-// (the messages of testdata/script/usage_data_import.txtar).
+// fixed formats, cols for table, and the refusals as *FormatErrors (deup
+// data import words them: testdata/script/usage_data_import.txtar).
 func TestSetFormat(t *testing.T) {
 	cat := &Catalogue{}
 	table := Columns{DrugA: "a", DrugB: "b", Scores: []string{"s"}}
@@ -24,25 +25,26 @@ func TestSetFormat(t *testing.T) {
 		want      Columns
 		wantKnown bool
 		wantOne   bool // SingleDrug
-		err       string
+		err       FormatProblem
 	}{
-		{"almanac", "almanac", cat, false, Columns{}, AlmanacColumns(), true, false, ""},
-		{"almanac without catalogue", "almanac", nil, false, Columns{}, Columns{}, false, false, "--format almanac needs --drugs FILE"},
-		{"almanac with a column", "almanac", cat, false, Columns{DrugA: "x"}, Columns{}, false, false, "almanac has a fixed column map"},
-		{"drugcomb", "drugcomb", nil, false, Columns{}, DrugCombColumns(), false, true, ""},
-		{"drugcomb known-only without catalogue", "drugcomb", nil, true, Columns{}, DrugCombColumns(), true, true, "--known-only needs --drugs FILE"},
-		{"drugcomb with a score", "drugcomb", nil, false, Columns{Scores: []string{"s"}}, Columns{}, false, false, "drugcomb has a fixed column map"},
-		{"table", "table", nil, false, table, table, false, false, ""},
-		{"table without score", "table", nil, false, Columns{DrugA: "a", DrugB: "b"}, Columns{}, false, false, "needs --drug-a, --drug-b and --score"},
-		{"table with one SMILES column", "table", nil, false, Columns{DrugA: "a", DrugB: "b", Scores: []string{"s"}, SMILESA: "sa"}, Columns{}, false, false, "give both --smiles-a and --smiles-b"},
-		{"unknown", "xlsx", nil, false, Columns{}, Columns{}, false, false, `unknown --format "xlsx"`},
+		{"almanac", "almanac", cat, false, Columns{}, AlmanacColumns(), true, false, 0},
+		{"almanac without catalogue", "almanac", nil, false, Columns{}, Columns{}, false, false, FormatNeedsCatalogue},
+		{"almanac with a column", "almanac", cat, false, Columns{DrugA: "x"}, Columns{}, false, false, FormatFixedColumns},
+		{"drugcomb", "drugcomb", nil, false, Columns{}, DrugCombColumns(), false, true, 0},
+		{"drugcomb known-only without catalogue", "drugcomb", nil, true, Columns{}, DrugCombColumns(), true, true, FormatKnownNeedsCatalogue},
+		{"drugcomb with a score", "drugcomb", nil, false, Columns{Scores: []string{"s"}}, Columns{}, false, false, FormatFixedColumns},
+		{"table", "table", nil, false, table, table, false, false, 0},
+		{"table without score", "table", nil, false, Columns{DrugA: "a", DrugB: "b"}, Columns{}, false, false, FormatNeedsColumns},
+		{"table with one SMILES column", "table", nil, false, Columns{DrugA: "a", DrugB: "b", Scores: []string{"s"}, SMILESA: "sa"}, Columns{}, false, false, FormatOneSMILES},
+		{"unknown", "xlsx", nil, false, Columns{}, Columns{}, false, false, FormatUnknown},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			o := Options{Catalogue: c.cat, RequireKnown: c.known}
 			err := o.SetFormat(c.format, c.cols)
-			if c.err != "" {
-				if err == nil || !strings.Contains(err.Error(), c.err) {
-					t.Fatalf("error %v, want one containing %q", err, c.err)
+			if c.err != 0 {
+				var fe *FormatError
+				if !errors.As(err, &fe) || fe.Problem != c.err || fe.Format != c.format || strings.Contains(err.Error(), "--") {
+					t.Fatalf("error %v, want a *FormatError %d on %s naming no flag", err, c.err, c.format)
 				}
 				return
 			}

@@ -1,14 +1,15 @@
 package drugcomb
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 )
 
 // TestOpenDir: a saved screen opens as with Open; each way a path is not a
-// screen directory gets the error that says what to do (the texts deup's
-// first errors show, cmd/deup's TestFirstErrors and script tests).
+// screen directory gets a *DirError that says what is wrong (the command
+// layer adds what to do: cmd/deup's TestFirstErrors and script tests).
 func TestOpenDir(t *testing.T) {
 	root := t.TempDir()
 	saved := filepath.Join(root, "saved")
@@ -32,19 +33,23 @@ func TestOpenDir(t *testing.T) {
 	missing := filepath.Join(root, "missing")
 	for _, tc := range []struct {
 		name, dir string
-		drugs     int    // drugs of the screen opened
-		err       string // "": opens
+		drugs     int        // drugs of the screen opened
+		problem   DirProblem // 0: opens
+		err       string
 	}{
-		{"saved", saved, 3, ""}, // testScreen's three drugs
-		{"missing", missing, 0, "screen directory " + missing + " does not exist: create it with deup data import --out " + missing + " (or leave out --screen for the synthetic default)"},
-		{"no meta.json", empty, 0, empty + " is not a screen directory (no meta.json): screen directories are written by deup data import --out DIR"},
-		{"a file", file, 0, file + " is a file, not a screen directory: give the directory deup data import --out wrote (the one holding meta.json)"},
-		// Open's own error, then what to do.
-		{"unreadable", broken, 0, "drugcomb: open: " + filepath.Join(broken, MetaFile) + ": unexpected end of JSON input (the screen in " + broken + " cannot be read: import it again with deup data import --out " + broken + ")"},
+		{"saved", saved, 3, 0, ""}, // testScreen's three drugs
+		{"missing", missing, 0, DirMissing, "screen directory " + missing + " does not exist"},
+		{"no meta.json", empty, 0, DirNoMeta, empty + " is not a screen directory (no meta.json)"},
+		{"a file", file, 0, DirIsFile, file + " is a file, not a screen directory"},
+		// Open's own error, then which screen.
+		{"unreadable", broken, 0, DirUnreadable, "drugcomb: open: " + filepath.Join(broken, MetaFile) + ": unexpected end of JSON input (the screen in " + broken + " cannot be read)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sc, err := OpenDir(tc.dir)
+			var de *DirError
 			switch {
+			case tc.problem != 0 && (!errors.As(err, &de) || de.Problem != tc.problem || de.Dir != tc.dir):
+				t.Errorf("err %#v, want a *DirError %d on %s", err, tc.problem, tc.dir)
 			case tc.err == "" && err != nil:
 				t.Fatalf("err %v", err)
 			case tc.err == "" && len(sc.Drugs) != tc.drugs:

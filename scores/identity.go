@@ -3,6 +3,7 @@ package scores
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -44,13 +45,18 @@ func (id Identity) Metadata() arrow.Metadata {
 	return arrow.NewMetadata(k, v)
 }
 
-// IdentityOf reads an Identity from metadata written by Metadata.
+// ErrNoIdentity is metadata without the Identity that Metadata writes:
+// the file is not a part of sharded predictions.
+var ErrNoIdentity = errors.New("not written as a part of sharded predictions")
+
+// IdentityOf reads an Identity from metadata written by Metadata; metadata
+// without it is an ErrNoIdentity.
 func IdentityOf(md arrow.Metadata) (Identity, error) {
 	var id Identity
 	get := func(k string) (string, error) {
 		v, ok := md.GetValue(metaPrefix + k)
 		if !ok {
-			return "", fmt.Errorf("metadata has no %s%s: not written by deup predict --shard", metaPrefix, k)
+			return "", fmt.Errorf("metadata has no %s%s: %w", metaPrefix, k, ErrNoIdentity)
 		}
 		return v, nil
 	}

@@ -3,6 +3,7 @@ package scores
 import (
 	"cmp"
 	"container/heap"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -69,11 +70,15 @@ func (h *pickHeap) Pop() any {
 	return x
 }
 
+// ErrIncomplete is a directory whose Check report has problems.
+var ErrIncomplete = errors.New("not complete")
+
 // Summarize reads every part of the report's directory (rep from Check,
-// which must be OK) and summarizes it; the batch holds up to k pairs.
+// which must be OK, else ErrIncomplete) and summarizes it; the batch holds
+// up to k pairs.
 func Summarize(rep *Report, k int, beta float64) (*Summary, error) {
 	if !rep.OK() {
-		return nil, fmt.Errorf("%s: not complete (%d problems): run deup scores check", rep.Dir, len(rep.Problems))
+		return nil, fmt.Errorf("%s: %w (%d problems)", rep.Dir, ErrIncomplete, len(rep.Problems))
 	}
 	s := &Summary{Beta: beta}
 	h := &pickHeap{}

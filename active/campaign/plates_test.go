@@ -48,7 +48,7 @@ func TestPlateResults(t *testing.T) {
 		if s.Err != nil {
 			t.Fatal(s.Err)
 		}
-		want := active.Result{Measurement: active.Measurement{Pair: active.NewPair(2*k, 2*k+1, 0), Y: s.Result.Summary.Bliss}, Line: k + 2}
+		want := active.Result{Measurement: active.Measurement{Pair: active.NewPair(2*k, 2*k+1, 0), Y: s.Result.Value("bliss")}, Line: k + 2}
 		if rs[k] != want {
 			t.Errorf("result %d %+v, want %+v", k, rs[k], want)
 		}

@@ -32,6 +32,9 @@ type Options struct {
 	// LineIDs refuses ids that an id<TAB>bits line cannot carry (a tab or
 	// a line break): such a molecule is reported and not written.
 	LineIDs bool
+	// LineIDsHint ends the report of such a molecule ("; " and the hint)
+	// when not empty: the caller's word for how to keep it.
+	LineIDsHint string
 }
 
 // Result is one input molecule: what to write (when Write) and the
@@ -99,7 +102,11 @@ func batch(ctx context.Context, batch []Entry, opt Options, put func(Result) err
 		case e.Skip:
 			r = Result{Problems: []string{fmt.Sprintf("%s: %s", e.Loc, e.Bad)}}
 		case opt.LineIDs && strings.ContainsAny(e.ID, "\t\r\n"):
-			r = Result{Problems: []string{fmt.Sprintf("%s: id %q holds a tab or line break, which id<TAB>bits lines cannot carry: not written; --out FILE.csv or FILE.parquet keeps it", e.Loc, e.ID)}}
+			msg := fmt.Sprintf("%s: id %q holds a tab or line break, which id<TAB>bits lines cannot carry: not written", e.Loc, e.ID)
+			if opt.LineIDsHint != "" {
+				msg += "; " + opt.LineIDsHint
+			}
+			r = Result{Problems: []string{msg}}
 		case e.Bad != "":
 			r.Bits, r.Problems = nil, []string{fmt.Sprintf("%s: %s", e.Loc, e.Bad)}
 		case errs[i] != nil:
@@ -207,8 +214,34 @@ func SDF(ctx context.Context, r io.Reader, name, idField string, opt Options, pu
 	}
 }
 
+// FormatError is an input format that is neither sdf nor smiles (IsSDF).
+type FormatError struct{ Format string }
+
+func (e *FormatError) Error() string { return fmt.Sprintf("format %q: want sdf or smiles", e.Format) }
+
+// CatalogueError is a catalogue input that cannot be read (Err, the
+// drugcomb error, which names file, line and column) or that has no SMILES
+// column (Err nil; Header holds its columns). It says what is wrong; the
+// command layer says which flags name the columns.
+type CatalogueError struct {
+	Name   string // the input, as named in messages
+	Err    error
+	Header []string
+}
+
+func (e *CatalogueError) Error() string {
+	if e.Err != nil {
+		return "catalogue " + strings.TrimPrefix(e.Err.Error(), "drugcomb: catalogue: ")
+	}
+	return fmt.Sprintf("%s: the catalogue has no SMILES column (%s); the header has: %s",
+		e.Name, strings.Join(drugcomb.CatalogueSMILESColumns(), ", "), strings.Join(e.Header, ", "))
+}
+
+func (e *CatalogueError) Unwrap() error { return e.Err }
+
 // IsSDF reports whether the input is an SD file: format "sdf", or, when
 // format is "", a file named *.sdf, *.sd or *.mol; format "smiles" is not.
+// Another format is a *FormatError.
 func IsSDF(format, path string) (bool, error) {
 	switch format {
 	case "sdf":
@@ -222,7 +255,7 @@ func IsSDF(format, path string) (bool, error) {
 		}
 		return false, nil
 	}
-	return false, fmt.Errorf("--format %q: want sdf or smiles", format)
+	return false, &FormatError{Format: format}
 }
 
 // LooksLikeCatalogue reports whether the input br starts a catalogue
@@ -279,6 +312,8 @@ type Source struct {
 // Open opens the input r (named name in messages): a catalogue when it is
 // neither an SD file nor header lines and either names a column or
 // LooksLikeCatalogue. note is told of each kind of catalogue row left out.
+// A catalogue that cannot be read, or has no SMILES column, is a
+// *CatalogueError.
 func Open(r io.Reader, name string, in Input, note func(string)) (*Source, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	s := &Source{in: in, r: br, name: name}
@@ -287,12 +322,11 @@ func Open(r io.Reader, name string, in Input, note func(string)) (*Source, error
 		return s, nil
 	}
 	c, err := drugcomb.ReadCatalogueWith(name, br, drugcomb.CatalogueColumns{ID: in.IDCol, SMILES: in.SMILESCol})
-	if err != nil { // the user knows the command, not the package
-		return nil, fmt.Errorf("catalogue %s (name the columns with --drug-id-col and --smiles-col)", strings.TrimPrefix(err.Error(), "drugcomb: catalogue: "))
+	if err != nil {
+		return nil, &CatalogueError{Name: name, Err: err}
 	}
 	if c.SMILESColumn == "" {
-		return nil, fmt.Errorf("%s: the catalogue has no SMILES column (%s); the header has: %s; name it with --smiles-col",
-			name, strings.Join(drugcomb.CatalogueSMILESColumns(), ", "), strings.Join(c.Header, ", "))
+		return nil, &CatalogueError{Name: name, Header: c.Header}
 	}
 	for _, n := range c.Notes { // rows not fingerprinted: said, not dropped silently
 		where := make([]string, len(n.Examples))

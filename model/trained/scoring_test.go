@@ -89,7 +89,7 @@ func TestOpenScreen(t *testing.T) {
 	}{
 		{"dir given, no metadata", &Model{}, saved, 12, saved, false, nil, ""}, // tinyScreen's 12 drugs
 		{"dir given over the model's own", with(own, otherDigest), saved, 12, saved, false, nil, ""},
-		{"dir given, missing", &Model{}, gone, 0, "", false, nil, "does not exist: create it with deup data import"}, // drugcomb.OpenDir's error
+		{"dir given, missing", &Model{}, gone, 0, "", false, nil, "does not exist"}, // drugcomb.OpenDir's error (the command layer adds what to run)
 		{"no metadata", &Model{}, "", 0, "", false, ErrNoMeta, ""},
 		{"own directory", with(own, same), "", 12, own.Screen.Dir, false, nil, ""},
 		{"own directory, pairs changed", with(own, otherDigest), "", 12, own.Screen.Dir, true, nil, ""},

@@ -291,7 +291,7 @@ func runCampaignImport(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign import-results", "deup campaign import-results CAMPAIGN FILE [--close]", campaignImportDesc)
 	closeRound := fs.Bool("close", false, "close the round after this import, returning unmeasured suggestions to the pool")
 	plates := fs.Bool("plates", false, "FILE is a plate readout: score its blocks as deup data synergy does")
-	plateScore := fs.String("plate-score", "", "with --plates: the block score that is the campaign's score (css, zip, loewe, hsa, bliss, s; default: the campaign's score name)")
+	plateScore := fs.String("plate-score", "", plateScoreUsage())
 	plateUnit := fs.String("response", "", "with --plates: response unit, inhibition or viability (default: from the column name)")
 	pos, err := cmdline.ParseWant(fs, args, 2, 2)
 	if err != nil {

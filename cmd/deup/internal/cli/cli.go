@@ -55,7 +55,8 @@ func Main(ctx context.Context, args []string, env Env) int {
 }
 
 // newFlagSet is cmdline.NewFlagSet with {{structures}} in the description
-// standing for the one structure rule (help/structures.txt).
+// standing for the one structure rule (help/structures.txt) and the
+// synergy-score placeholders filled from doseresp's table (scoreHelp).
 func newFlagSet(env Env, name, usage, desc string) *flag.FlagSet {
-	return cmdline.NewFlagSet(env, name, usage, strings.ReplaceAll(desc, "{{structures}}", structureRule))
+	return cmdline.NewFlagSet(env, name, usage, strings.ReplaceAll(scoreHelp(desc), "{{structures}}", structureRule))
 }

@@ -24,7 +24,7 @@ func dataCommand() *cmdline.Command {
 			{Name: "synth", Short: "generate the embedded default: a synthetic screen with its hidden ground truth", Run: runDataSynth},
 			{Name: "fetch", Short: "download the public sources (DrugComb, NCI-ALMANAC, LINCS) into a cache directory", Run: runDataFetch},
 			{Name: "signatures", Short: "match L1000 signatures (GCT) to a screen's drugs and store them beside it", Run: runDataSignatures},
-			{Name: "synergy", Short: "score dose–response plates: ZIP, Loewe, HSA, Bliss, IC50, RI, CSS and S per block, as DrugComb does", Run: runDataSynergy},
+			{Name: "synergy", Short: synergyShort(), Run: runDataSynergy},
 		},
 	}
 }

@@ -85,7 +85,7 @@ func parseDataImport(env Env, args []string) (*importArgs, error) {
 	}
 	if err := a.opt.SetFormat(*format, cols); err != nil {
 		fs.Usage()
-		return nil, fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
+		return nil, fmt.Errorf("%w: %s", cmdline.ErrUsage, importFormatMessage(err))
 	}
 	return a, nil
 }

@@ -17,7 +17,7 @@ var dataImportDoseResponseDesc string
 
 func runDataImportDoseResponse(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup data import",
-		"deup data import --format doseresponse --responses FILE --drugs CATALOGUE --score css|zip|bliss|loewe|hsa|s --out DIR", dataImportDoseResponseDesc)
+		"deup data import --format doseresponse --responses FILE --drugs CATALOGUE --score "+scoreChoices+" --out DIR", dataImportDoseResponseDesc)
 	fs.String("format", "doseresponse", "doseresponse")
 	pf := newPlateFlags(fs)
 	drugs := fs.String("drugs", "", "drug catalogue with names and SMILES (required)")

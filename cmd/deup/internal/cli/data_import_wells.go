@@ -57,7 +57,7 @@ func runImportWells(ctx context.Context, env Env, args []string) error {
 	start := env.Time()
 	src, err := almanac.ReadSources(a.compounds, a.names, a.drugs)
 	if err != nil {
-		return err
+		return sourceHint(err)
 	}
 	rc, wname, err := almanac.OpenWells(a.wells)
 	if err != nil {

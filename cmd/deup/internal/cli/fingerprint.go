@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -74,6 +75,10 @@ func parseFingerprint(env Env, args []string) (*fingerprintArgs, error) {
 		}
 	}
 	if in.SDF, err = fptable.IsSDF(*format, a.nameOfIn); err != nil {
+		var fe *fptable.FormatError
+		if errors.As(err, &fe) {
+			return nil, fmt.Errorf("%w: --format %q: want sdf or smiles", cmdline.ErrUsage, fe.Format)
+		}
 		return nil, fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
 	}
 	if err := cmdline.Check(
@@ -84,6 +89,9 @@ func parseFingerprint(env Env, args []string) (*fingerprintArgs, error) {
 	}
 	a.opt.Workers = cmdline.Workers(*workers)
 	a.opt.LineIDs = a.out == ""
+	if a.opt.LineIDs {
+		a.opt.LineIDsHint = "--out FILE.csv or FILE.parquet keeps it"
+	}
 	return a, nil
 }
 
@@ -105,7 +113,7 @@ func runFingerprint(ctx context.Context, env Env, args []string) error {
 	start := env.Time()
 	src, err := fptable.Open(in, a.nameOfIn, a.input, say)
 	if err != nil {
-		return fmt.Errorf("fingerprint: %w", err)
+		return fmt.Errorf("fingerprint: %w", catalogueHint(err))
 	}
 	sink, err := fptable.NewWriter(env.Stdout, a.out)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/deup-screening/deup/active/campaign"
 	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/doseresp"
+	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/predict"
 	"github.com/deup-screening/deup/suggest"
 )
@@ -57,6 +58,10 @@ type hintPair struct{ plain, cli string }
 func hintsOf(err error) []hintPair {
 	var out []hintPair
 	add := func(plain error, cli string) { out = append(out, hintPair{plain.Error(), cli}) }
+	var de *drugcomb.DirError
+	if errors.As(err, &de) {
+		add(de, screenDirMessage(de))
+	}
 	var se *campaign.SettingError
 	if errors.As(err, &se) {
 		add(se, settingHint(se))

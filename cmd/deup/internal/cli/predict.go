@@ -178,7 +178,7 @@ func (a *predictArgs) open(env Env, tm *trained.Model, drugs []drugcomb.Drug, ke
 		w.Abort()
 		return job, nil, err
 	case missing != nil:
-		fmt.Fprintf(env.Stderr, "deup predict: note: measured values not looked up (%v): measured is false for every pair; give --screen DIR to look them up\n", modelError(a.model, "--screen DIR", missing))
+		fmt.Fprintf(env.Stderr, "deup predict: note: measured values not looked up (%v): measured is false for every pair; give --screen DIR to look them up\n", hint(modelError(a.model, "--screen DIR", missing)))
 	case changed:
 		pairsChangedNote(env, "predict", a.model, tm)
 	}

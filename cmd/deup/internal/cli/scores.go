@@ -35,6 +35,7 @@ func runScoresCheck(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	shardHints(rep)
 	if err := rep.WriteText(env.Stdout, env.Stderr, "deup scores check: "); err != nil {
 		return err
 	}
@@ -72,6 +73,7 @@ func runScoresSummary(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	shardHints(rep)
 	if !rep.OK() {
 		if err := rep.WriteText(env.Stdout, env.Stderr, "deup scores check: "); err != nil {
 			return err
