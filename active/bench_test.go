@@ -10,15 +10,15 @@ import (
 func BenchmarkScoreAndSelect(b *testing.B) {
 	const n = 100000
 	rng := rand.New(rand.NewPCG(1, 2))
-	pairs := make([]Pair, n)
-	preds := make([]Prediction, n)
+	pairs := make([]PairKey, n)
+	preds := make([]SurrogatePrediction, n)
 	for i := range pairs {
 		a, c := rng.IntN(500), rng.IntN(500)
 		if a == c {
 			c = (c + 1) % 500
 		}
-		pairs[i] = NewPair(a, c, 0)
-		preds[i] = Prediction{Mu: rng.NormFloat64() * 10, SigmaEpistemic: rng.Float64() * 5}
+		pairs[i] = NewPairKey(a, c, 0)
+		preds[i] = SurrogatePrediction{Mu: rng.NormFloat64() * 10, SigmaEpistemic: rng.Float64() * 5}
 	}
 	acq, _ := ParseAcquisition("thompson")
 	scores := make([]float64, n)
@@ -45,7 +45,7 @@ func BenchmarkDEUPRound(b *testing.B) {
 	cfg := testConfig(base, "deup-ridge", "ucb", 10, 0, 1)
 	c, _ := Create(NewMemoryStore(), cfg, initial, cands)
 	enc, _ := NewEncoder(cfg)
-	s := &DEUP{Enc: enc}
+	s := &InteractiveDEUP{Enc: enc}
 	if _, err := c.Propose(b.Context(), s); err != nil { // runs the prefill once
 		b.Fatal(err)
 	}

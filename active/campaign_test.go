@@ -11,7 +11,7 @@ import (
 	"github.com/deup-screening/deup/active/ledger"
 )
 
-func runCampaign(t *testing.T, store Store, model, acq string, seed uint64) *Campaign {
+func runCampaign(t *testing.T, store Store, model, acq string, seed uint64) *State {
 	t.Helper()
 	base, table := testScreen(16, 1)
 	initial, cands, err := SplitInitial(table, 30, seed)
@@ -44,7 +44,7 @@ func TestCampaignRetrospective(t *testing.T) {
 				if got := len(c.Rounds()); got != 4 {
 					t.Fatalf("%d rounds, want 4", got)
 				}
-				seen := map[Pair]bool{}
+				seen := map[PairKey]bool{}
 				for _, m := range c.Measured() {
 					if seen[m.Pair] {
 						t.Errorf("pair %v measured twice", m.Pair)
@@ -139,12 +139,12 @@ func TestRecordValidation(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := prop.Round.Suggestions
-	var unsuggested Pair
+	var unsuggested PairKey
 	for _, p := range c.Pool() {
 		unsuggested = p
 		break
 	}
-	swapped := Pair{A: s[1].Pair.B, B: s[1].Pair.A, CellLine: 0} // (b, a) is the same pair
+	swapped := PairKey{A: s[1].Pair.B, B: s[1].Pair.A, CellLine: 0} // (b, a) is the same pair
 	cases := []struct {
 		name string
 		ms   []Measurement
@@ -266,14 +266,14 @@ func TestLoadRejectsBadLedgers(t *testing.T) {
 func TestTopFraction(t *testing.T) {
 	tab := TableOracle{}
 	for i := 0; i < 250; i++ {
-		tab[Pair{0, i + 1, 0}] = float64(i)
+		tab[PairKey{0, i + 1, 0}] = float64(i)
 	}
 	// ceil(0.01*250) = 3: scores 249, 248, 247.
 	top := TopFraction(tab, 0.01)
-	if len(top) != 3 || !top[Pair{0, 250, 0}] || !top[Pair{0, 248, 0}] || top[Pair{0, 247, 0}] {
+	if len(top) != 3 || !top[PairKey{0, 250, 0}] || !top[PairKey{0, 248, 0}] || top[PairKey{0, 247, 0}] {
 		t.Errorf("top 1%% of 0..249 = %v, want the pairs scoring 249, 248, 247", top)
 	}
-	tab[Pair{1, 2, 0}] = 247 // a tie at the threshold is included
+	tab[PairKey{1, 2, 0}] = 247 // a tie at the threshold is included
 	if got := len(TopFraction(tab, 0.01)); got != 4 {
 		t.Errorf("with a tie: %d pairs, want 4", got)
 	}

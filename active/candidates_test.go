@@ -14,7 +14,7 @@ func TestReadCandidates(t *testing.T) {
 	cfg, _ := testScreen(4, 1)
 	cfg.CellLines = []string{"CL1", "CL2"}
 	got, err := ReadCandidates(strings.NewReader("drug_a,drug_b\ndrug03,drug00\ndrug01,drug02\n"), "c.csv", cfg, []int{1}, TableOracle{})
-	if want := []Pair{{0, 3, 1}, {1, 2, 1}}; err != nil || !slices.Equal(got, want) {
+	if want := []PairKey{{0, 3, 1}, {1, 2, 1}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("ReadCandidates = %v, %v; want %v", got, err, want)
 	}
 	_, err = ReadCandidates(strings.NewReader("drug_a,drug_b\ndrug01,drug02\n"), "c.csv", cfg, []int{1}, TableOracle{{1, 2, 1}: 5})

@@ -15,7 +15,7 @@ import (
 func TestPairCountDensity(t *testing.T) {
 	enc := Encoder{Drug: IdentityFeatures(4)}
 	var x [][]float64
-	for _, p := range []Pair{{A: 0, B: 1}, {A: 0, B: 2}, {A: 0, B: 0}} {
+	for _, p := range []PairKey{{A: 0, B: 1}, {A: 0, B: 2}, {A: 0, B: 0}} {
 		x = append(x, enc.Encode(nil, p))
 	}
 	q, err := PairCountDensity{NDrugs: 4}.FitDensity(x)
@@ -23,12 +23,12 @@ func TestPairCountDensity(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		p    Pair
+		p    PairKey
 		want float64
 	}{
-		{Pair{A: 0, B: 1}, math.Log(0.5) + math.Log(0.2)},
-		{Pair{A: 2, B: 3}, math.Log(0.2) + math.Log(0.1)},
-		{Pair{A: 3, B: 3}, 2 * math.Log(0.1)},
+		{PairKey{A: 0, B: 1}, math.Log(0.5) + math.Log(0.2)},
+		{PairKey{A: 2, B: 3}, math.Log(0.2) + math.Log(0.1)},
+		{PairKey{A: 3, B: 3}, 2 * math.Log(0.1)},
 	} {
 		if got := q.LogDensity(enc.Encode(nil, c.p)); math.Abs(got-c.want) > 1e-12 {
 			t.Errorf("log q%v = %v, want %v", c.p, got, c.want)
@@ -83,7 +83,7 @@ func rareDrugPicks(t *testing.T, nDrugs, rounds int, seed uint64, acq string, w 
 	table := TableOracle{}
 	for a := 0; a < nDrugs; a++ {
 		for b := a + 1; b < nDrugs; b++ {
-			table[Pair{A: a, B: b}] = eff[a] + eff[b] + 0.5*rng.NormFloat64()
+			table[PairKey{A: a, B: b}] = eff[a] + eff[b] + 0.5*rng.NormFloat64()
 		}
 	}
 	base := Config{Score: "synergy", Drugs: drugs, CellLines: []string{"CL1"}}
@@ -101,7 +101,7 @@ func rareDrugPicks(t *testing.T, nDrugs, rounds int, seed uint64, acq string, w 
 	if err != nil {
 		t.Fatal(err)
 	}
-	sur := &DEUP{Enc: enc, Density: PairCountDensity{NDrugs: nDrugs}}
+	sur := &InteractiveDEUP{Enc: enc, Density: PairCountDensity{NDrugs: nDrugs}}
 	rare := 0
 	for r := 0; r < rounds; r++ {
 		before := c.Measured()
@@ -109,7 +109,7 @@ func rareDrugPicks(t *testing.T, nDrugs, rounds int, seed uint64, acq string, w 
 		if err != nil {
 			t.Fatal(err)
 		}
-		var prev, chosen []Pair
+		var prev, chosen []PairKey
 		for _, m := range before {
 			prev = append(prev, m.Pair)
 		}

@@ -62,7 +62,7 @@ func TestDEUPPredictsErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 		enc, _ := NewEncoder(cfg)
-		sur := &DEUP{Enc: enc}
+		sur := &InteractiveDEUP{Enc: enc}
 		var prop *Proposal
 		for r := 0; r < 4; r++ {
 			if prop, err = c.Step(context.Background(), sur, table); err != nil {

@@ -24,7 +24,7 @@ func testScreen(nDrugs int, seed uint64) (Config, TableOracle) {
 	t := TableOracle{}
 	for i := 0; i < nDrugs; i++ {
 		for j := i + 1; j < nDrugs; j++ {
-			t[Pair{i, j, 0}] = a[i] + a[j] + 6*(u[i][0]*u[j][0]+u[i][1]*u[j][1]) + rng.NormFloat64()
+			t[PairKey{i, j, 0}] = a[i] + a[j] + 6*(u[i][0]*u[j][0]+u[i][1]*u[j][1]) + rng.NormFloat64()
 		}
 	}
 	return Config{Score: "synergy", Drugs: drugs, CellLines: []string{"CL1"}}, t

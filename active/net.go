@@ -215,7 +215,7 @@ func (s *NetMethod) Fit(ctx context.Context, ev Evidence) error {
 }
 
 // Predict implements Surrogate.
-func (s *NetMethod) Predict(ctx context.Context, pairs []Pair) ([]Prediction, error) {
+func (s *NetMethod) Predict(ctx context.Context, pairs []PairKey) ([]SurrogatePrediction, error) {
 	if s.m == nil {
 		return nil, fmt.Errorf("active: %s: Predict before Fit", s.Label)
 	}
@@ -230,9 +230,9 @@ func (s *NetMethod) Predict(ctx context.Context, pairs []Pair) ([]Prediction, er
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Prediction, len(ps))
+	out := make([]SurrogatePrediction, len(ps))
 	for i, p := range ps {
-		out[i] = Prediction{Mu: p.Mu, SigmaTotal: p.SigmaTotal, SigmaEpistemic: p.SigmaEpistemic, SigmaAleatoric: p.SigmaAleatoric}
+		out[i] = SurrogatePrediction{Mu: p.Mu, SigmaTotal: p.SigmaTotal, SigmaEpistemic: p.SigmaEpistemic, SigmaAleatoric: p.SigmaAleatoric}
 	}
 	return out, nil
 }

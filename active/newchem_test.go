@@ -7,8 +7,8 @@ import "testing"
 // when either drug has at most two: (0,1) yes (1 has one), (0,0) no (0 has
 // three), (0,9) yes (9 has none), (2,3) yes.
 func TestNewChemistry(t *testing.T) {
-	before := []Pair{{A: 0, B: 1}, {A: 0, B: 2}, {A: 0, B: 3}}
-	chosen := []Pair{{A: 0, B: 1}, {A: 0, B: 0}, {A: 0, B: 9}, {A: 2, B: 3}}
+	before := []PairKey{{A: 0, B: 1}, {A: 0, B: 2}, {A: 0, B: 3}}
+	chosen := []PairKey{{A: 0, B: 1}, {A: 0, B: 0}, {A: 0, B: 9}, {A: 2, B: 3}}
 	if got := newChemistry(before, chosen); got != 3 {
 		t.Errorf("newChemistry = %d, want 3", got)
 	}

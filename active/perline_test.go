@@ -19,7 +19,7 @@ func panelScreen(nDrugs int, offset []float64, seed uint64) (Config, TableOracle
 	for c, off := range offset {
 		base.CellLines = append(base.CellLines, fmt.Sprintf("CL%d", c+1))
 		for p, y := range one {
-			t[Pair{p.A, p.B, c}] = y + off
+			t[PairKey{p.A, p.B, c}] = y + off
 		}
 	}
 	return base, t
@@ -183,11 +183,11 @@ func TestNetSurrogatePanel(t *testing.T) {
 			table[p] += 30
 		}
 	}
-	probe := []Pair{{0, 1, 0}, {0, 1, 1}}
+	probe := []PairKey{{0, 1, 0}, {0, 1, 1}}
 	for _, name := range []string{"deup-net", "ensemble-net"} {
 		for _, oneLine := range []bool{false, true} {
 			var initial []Measurement
-			var cands []Pair
+			var cands []PairKey
 			all, rest, _ := SplitInitial(table, 40, 2)
 			for _, m := range all {
 				if !oneLine || m.Pair.CellLine == 0 {

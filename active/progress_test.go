@@ -80,7 +80,7 @@ func TestWithTrainProgress(t *testing.T) {
 				t.Errorf("model version %s, want %s", got.ModelVersion, want.ModelVersion)
 			}
 			eq := func(a, b Suggestion) bool {
-				return a.Pair == b.Pair && a.Rank == b.Rank && a.Prediction.Mu == b.Prediction.Mu && a.SigmaTotal == b.SigmaTotal && a.Score == b.Score
+				return a.Pair == b.Pair && a.Rank == b.Rank && a.SurrogatePrediction.Mu == b.SurrogatePrediction.Mu && a.SigmaTotal == b.SigmaTotal && a.Score == b.Score
 			}
 			if !slices.EqualFunc(got.Suggestions, want.Suggestions, eq) {
 				t.Errorf("suggestions with progress %v\nwithout %v", got.Suggestions, want.Suggestions)

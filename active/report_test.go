@@ -7,7 +7,7 @@ import (
 
 func TestReport(t *testing.T) {
 	c := runCampaign(t, NewMemoryStore(), "bayes-ridge", "greedy", 1)
-	all := map[Pair]bool{}
+	all := map[PairKey]bool{}
 	for _, m := range c.Measured() {
 		all[m.Pair] = true
 	}

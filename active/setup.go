@@ -79,7 +79,7 @@ func ScreenTableLines(s *drugcomb.Screen, score int, cellLines []string) (t Tabl
 			skipped++
 			continue
 		}
-		k := NewPair(p.A, p.B, p.CellLine)
+		k := NewPairKey(p.A, p.B, p.CellLine)
 		if _, dup := t[k]; dup {
 			return nil, 0, fmt.Errorf("active: screen %s: pair %d (%s + %s) appears twice", s.Name, i, s.Drugs[p.A].Name, s.Drugs[p.B].Name)
 		}
@@ -94,7 +94,7 @@ func ScreenTableLines(s *drugcomb.Screen, score int, cellLines []string) (t Tabl
 // SplitInitial draws n pairs of the table (seeded) as the initial measured
 // set of a retrospective campaign; the rest are its candidates. Both keep
 // the table's sorted order.
-func SplitInitial(t TableOracle, n int, seed uint64) (initial []Measurement, candidates []Pair, err error) {
+func SplitInitial(t TableOracle, n int, seed uint64) (initial []Measurement, candidates []PairKey, err error) {
 	all := t.SortedPairs()
 	if n < 2 || n >= len(all) {
 		return nil, nil, fmt.Errorf("active: initial set of %d pairs out of %d: want 2 <= n < %d", n, len(all), len(all))
@@ -117,12 +117,12 @@ func SplitInitial(t TableOracle, n int, seed uint64) (initial []Measurement, can
 // AllUnmeasured lists every unordered pair of distinct drugs on each of
 // cellLines that the table has not measured: the candidates of a live
 // campaign over a screen's drugs.
-func AllUnmeasured(t TableOracle, nDrugs int, cellLines []int) []Pair {
-	var out []Pair
+func AllUnmeasured(t TableOracle, nDrugs int, cellLines []int) []PairKey {
+	var out []PairKey
 	for _, c := range cellLines {
 		for a := 0; a < nDrugs; a++ {
 			for b := a + 1; b < nDrugs; b++ {
-				p := Pair{a, b, c}
+				p := PairKey{a, b, c}
 				if _, ok := t[p]; !ok {
 					out = append(out, p)
 				}
@@ -135,7 +135,7 @@ func AllUnmeasured(t TableOracle, nDrugs int, cellLines []int) []Pair {
 // TopFraction returns the pairs of t whose score is at or above the
 // (1-frac) quantile: the ceil(frac*n) best pairs (at least 1), ties at the
 // threshold included. RECOVER's metric is the share of these found.
-func TopFraction(t TableOracle, frac float64) map[Pair]bool {
+func TopFraction(t TableOracle, frac float64) map[PairKey]bool {
 	ys := make([]float64, 0, len(t))
 	for _, y := range t {
 		ys = append(ys, y)
@@ -146,7 +146,7 @@ func TopFraction(t TableOracle, frac float64) map[Pair]bool {
 		k = 1
 	}
 	thr := ys[k-1]
-	top := map[Pair]bool{}
+	top := map[PairKey]bool{}
 	for p, y := range t {
 		if y >= thr {
 			top[p] = true
@@ -166,11 +166,11 @@ func NewSurrogate(name string, enc Encoder) (Surrogate, error) {
 	case "deup-net", "ensemble-net", "mcdropout-net", "twohead-net":
 		return nil, fmt.Errorf("active: %s needs the campaign's drugs (NewSurrogateFor)", name)
 	case RidgeDEUP:
-		return &DEUP{Enc: enc}, nil
+		return &InteractiveDEUP{Enc: enc}, nil
 	case "bayes-ridge":
 		return &Ridge{Enc: enc}, nil
 	case "ensemble":
-		return &Ensemble{Enc: enc}, nil
+		return &RidgeEnsemble{Enc: enc}, nil
 	}
 	return nil, unknownModel(name)
 }
@@ -225,11 +225,11 @@ func NewSurrogateFor(cfg Config, enc Encoder) (Surrogate, error) {
 		return nil, err
 	}
 	n.Lines = cfg.CellLines
-	return &netDEUP{DEUP{Enc: enc, Main: n, Density: PairCountDensity{NDrugs: len(cfg.Drugs)}}}, nil
+	return &netDEUP{InteractiveDEUP{Enc: enc, Main: n, Density: PairCountDensity{NDrugs: len(cfg.Drugs)}}}, nil
 }
 
 // netDEUP is DEUP named "deup-net".
-type netDEUP struct{ DEUP }
+type netDEUP struct{ InteractiveDEUP }
 
 func (s *netDEUP) Name() string { return "deup-net" }
 

@@ -95,7 +95,7 @@ const RareDrugPairs = 2
 
 // newChemistry counts the pairs of chosen with a drug that has at most
 // RareDrugPairs pairs in before.
-func newChemistry(before, chosen []Pair) int {
+func newChemistry(before, chosen []PairKey) int {
 	deg := map[int]int{}
 	for _, p := range before {
 		deg[p.A]++
@@ -160,7 +160,7 @@ func Simulate(ctx context.Context, t TableOracle, base Config, cfg SimConfig, pr
 	return traces, nil
 }
 
-func simulateOne(ctx context.Context, t TableOracle, top map[Pair]bool, base Config, cfg SimConfig, st Strategy, seed uint64, progress func(SimProgress)) (Trace, error) {
+func simulateOne(ctx context.Context, t TableOracle, top map[PairKey]bool, base Config, cfg SimConfig, st Strategy, seed uint64, progress func(SimProgress)) (Trace, error) {
 	tr := Trace{Strategy: st.Name, Seed: seed}
 	initial, cands, err := SplitInitial(t, cfg.Init, seed)
 	if err != nil {
@@ -182,11 +182,11 @@ func simulateOne(ctx context.Context, t TableOracle, top map[Pair]bool, base Con
 	if err != nil {
 		return tr, err
 	}
-	var prev []Pair
+	var prev []PairKey
 	record := func(rmse float64, version string) {
 		found := 0
-		var now, chosen []Pair
-		seen := map[Pair]bool{}
+		var now, chosen []PairKey
+		seen := map[PairKey]bool{}
 		for _, p := range prev {
 			seen[p] = true
 		}

@@ -21,18 +21,18 @@ func TestStart(t *testing.T) {
 		cfg          Config
 		table        TableOracle
 		init         int
-		cands        []Pair
+		cands        []PairKey
 		nInit, nCand int
 		err          bool
 	}{
 		// DefaultInit(45) = round(4.5) = 5 (round half away from zero).
 		{"retrospective default", retro, table, 0, nil, 5, 40, false},
 		{"retrospective 12", retro, table, 12, nil, 12, 33, false},
-		{"retrospective with candidates", retro, table, 0, []Pair{{0, 1, 0}}, 0, 0, true},
+		{"retrospective with candidates", retro, table, 0, []PairKey{{0, 1, 0}}, 0, 0, true},
 		// Live: every measured pair; the unmeasured ones of 10 drugs are
 		// none, so take half the table away.
 		{"live, all unmeasured", live, half(table), 0, nil, 23, 22, false},
-		{"live, given candidates", live, half(table), 0, []Pair{{0, 1, 0}}, 23, 1, false},
+		{"live, given candidates", live, half(table), 0, []PairKey{{0, 1, 0}}, 23, 1, false},
 		{"live with init", live, table, 5, nil, 0, 0, true},
 	} {
 		init, cands, err := Start(c.cfg, c.table, c.init, 10, []int{0}, c.cands)
@@ -75,13 +75,13 @@ func half(t TableOracle) TableOracle {
 func TestCandidatePairs(t *testing.T) {
 	measured := TableOracle{{1, 2, 3}: 4}
 	rs := []Result{
-		{Measurement{Pair: Pair{0, 1, 0}}, 2},
-		{Measurement{Pair: Pair{1, 2, 0}}, 3},
-		{Measurement{Pair: Pair{0, 1, 0}}, 4},
-		{Measurement{Pair: Pair{0, 2, 0}}, 5},
+		{Measurement{Pair: PairKey{0, 1, 0}}, 2},
+		{Measurement{Pair: PairKey{1, 2, 0}}, 3},
+		{Measurement{Pair: PairKey{0, 1, 0}}, 4},
+		{Measurement{Pair: PairKey{0, 2, 0}}, 5},
 	}
 	got, err := CandidatePairs(rs, "c.csv", []int{3}, measured)
-	if len(got) != 2 || got[0] != (Pair{0, 1, 3}) || got[1] != (Pair{0, 2, 3}) {
+	if len(got) != 2 || got[0] != (PairKey{0, 1, 3}) || got[1] != (PairKey{0, 2, 3}) {
 		t.Errorf("pairs %v, want (0,1)@3 and (0,2)@3", got)
 	}
 	for _, want := range []string{"c.csv:3: pair already measured", "c.csv:4: pair listed twice (first on line 2)"} {
@@ -99,7 +99,7 @@ func TestOracleFor(t *testing.T) {
 		Pairs: []drugcomb.Pair{{A: 0, B: 1, Mean: []float64{1, 2}}}}
 	cfg := Config{Score: "b", Drugs: sc.Drugs}
 	o, err := OracleFor(cfg, sc)
-	if err != nil || len(o) != 1 || o[Pair{0, 1, 0}] != 2 {
+	if err != nil || len(o) != 1 || o[PairKey{0, 1, 0}] != 2 {
 		t.Errorf("oracle %v, %v; want (0,1)@0 = 2", o, err)
 	}
 	cfg.Drugs = []drugcomb.Drug{{ID: "x"}, {ID: "z"}}
@@ -117,8 +117,8 @@ func TestSummaries(t *testing.T) {
 	if b := BestOf([]Measurement{{Y: 1}, {Y: 7}, {Y: -3}}); b != 7 {
 		t.Errorf("BestOf = %v, want 7", b)
 	}
-	r := &Round{Suggestions: []Suggestion{{Pair: Pair{0, 1, 0}, Prediction: Prediction{Mu: 2}}, {Pair: Pair{0, 2, 0}, Prediction: Prediction{Mu: 5}}},
-		Measured: map[Pair]float64{{0, 1, 0}: 3}}
+	r := &Round{Suggestions: []Suggestion{{Pair: PairKey{0, 1, 0}, SurrogatePrediction: SurrogatePrediction{Mu: 2}}, {Pair: PairKey{0, 2, 0}, SurrogatePrediction: SurrogatePrediction{Mu: 5}}},
+		Measured: map[PairKey]float64{{0, 1, 0}: 3}}
 	if mu, y := r.Summary(); mu != 5 || y != 3 {
 		t.Errorf("Summary = %v, %v; want 5, 3", mu, y)
 	}
@@ -180,9 +180,9 @@ func TestStartLines(t *testing.T) {
 			t.Errorf("candidate %v on another line", p)
 		}
 	}
-	rs := []Result{{Measurement{Pair: Pair{0, 2, 0}}, 2}, {Measurement{Pair: Pair{0, 2, 1}}, 3}, {Measurement{Pair: Pair{1, 2, 1}}, 4}}
+	rs := []Result{{Measurement{Pair: PairKey{0, 2, 0}}, 2}, {Measurement{Pair: PairKey{0, 2, 1}}, 3}, {Measurement{Pair: PairKey{1, 2, 1}}, 4}}
 	got, err := CandidatePairs(rs, "c.csv", []int{2, 5}, table)
-	if len(got) != 2 || got[0] != (Pair{0, 2, 2}) || got[1] != (Pair{0, 2, 5}) {
+	if len(got) != 2 || got[0] != (PairKey{0, 2, 2}) || got[1] != (PairKey{0, 2, 5}) {
 		t.Errorf("pairs %v, want (0,2)@2 and (0,2)@5", got)
 	}
 	if err == nil || !strings.Contains(err.Error(), "c.csv:4: pair already measured") {

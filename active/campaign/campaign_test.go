@@ -40,7 +40,7 @@ func testConfig(sc *drugcomb.Screen, mode string) active.Config {
 		Batch: 5, MaxPerDrug: 2, Seed: 7, Drugs: sc.Drugs, CellLines: sc.CellLines}
 }
 
-func initCampaign(t *testing.T, dir string, cfg active.Config, sc *drugcomb.Screen, initN int) *active.Campaign {
+func initCampaign(t *testing.T, dir string, cfg active.Config, sc *drugcomb.Screen, initN int) *active.State {
 	t.Helper()
 	tab, err := Select(sc, "", sc.CellLines[0], "")
 	if err != nil {

@@ -54,7 +54,7 @@ func (s Screens) Oracle(cfg active.Config) (active.TableOracle, error) {
 
 // Parts builds the surrogate of c (active.Parts) and, for a retrospective
 // campaign, its oracle; a live campaign's oracle is nil (the lab measures).
-func (s Screens) Parts(c *active.Campaign) (active.Surrogate, active.Oracle, error) {
+func (s Screens) Parts(c *active.State) (active.Surrogate, active.Oracle, error) {
 	sur, err := active.Parts(c.Config)
 	if err != nil {
 		return nil, nil, err

@@ -38,8 +38,8 @@ func (t *Table) Simulate(ctx context.Context, cfg active.SimConfig, each func(ac
 }
 
 // Run steps c until it is done, each round reported to each after it ran
-// (a round left open by a crash is first measured: active.Campaign.Step).
-func Run(ctx context.Context, c *active.Campaign, s active.Surrogate, oracle active.Oracle, each func(*active.Round)) error {
+// (a round left open by a crash is first measured: active.State.Step).
+func Run(ctx context.Context, c *active.State, s active.Surrogate, oracle active.Oracle, each func(*active.Round)) error {
 	for !c.Done() {
 		if err := ctx.Err(); err != nil {
 			return err

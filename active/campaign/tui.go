@@ -26,7 +26,7 @@ type TUI struct {
 	kappa   float64          // weight of sigma_epistemic in the table's acquisition column, when the campaign's is not UCB
 	screens Screens
 
-	mu sync.Mutex // one round at a time (an active.Campaign is not safe for concurrent use)
+	mu sync.Mutex // one round at a time (an active.State is not safe for concurrent use)
 }
 
 var _ tui.Campaign = (*TUI)(nil)
@@ -104,7 +104,7 @@ func (tc *TUI) Round(ctx context.Context, progress func(tui.RoundProgress)) (tui
 // result builds the UI's table from a proposal: the round's predictions on
 // every candidate of the pool, plus the screen's measured pairs, with the
 // suggestions marked.
-func (tc *TUI) result(c *active.Campaign, prop *active.Proposal) (tui.RoundResult, error) {
+func (tc *TUI) result(c *active.State, prop *active.Proposal) (tui.RoundResult, error) {
 	bl, err := pairs.NewBuilder(tc.sc, len(prop.Pool), tc.kappa)
 	if err != nil {
 		return tui.RoundResult{}, err
@@ -139,7 +139,7 @@ func (tc *TUI) result(c *active.Campaign, prop *active.Proposal) (tui.RoundResul
 
 // Suggestions converts a round's suggestions to the rows 'deup suggest
 // --campaign' exports.
-func Suggestions(c *active.Campaign, rd *active.Round) []suggest.Suggestion {
+func Suggestions(c *active.State, rd *active.Round) []suggest.Suggestion {
 	rows := make([]suggest.Suggestion, 0, len(rd.Suggestions))
 	for _, s := range rd.Suggestions {
 		rows = append(rows, suggest.Suggestion{Rank: s.Rank, DrugA: c.Config.Drugs[s.Pair.A], DrugB: c.Config.Drugs[s.Pair.B],
@@ -199,7 +199,7 @@ func (s stagedSurrogate) Fit(ctx context.Context, ev active.Evidence) error {
 	return s.Surrogate.Fit(ctx, ev)
 }
 
-func (s stagedSurrogate) Predict(ctx context.Context, ps []active.Pair) ([]active.Prediction, error) {
+func (s stagedSurrogate) Predict(ctx context.Context, ps []active.PairKey) ([]active.SurrogatePrediction, error) {
 	s.r.set(fmt.Sprintf("predict (%d candidates)", len(ps)))
 	return s.Surrogate.Predict(ctx, ps)
 }

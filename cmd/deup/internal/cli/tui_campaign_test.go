@@ -69,10 +69,10 @@ func TestTUICampaignLive(t *testing.T) {
 	if len(res.Suggestions) != 5 || len(res.Marks) != 5 || res.Source == nil {
 		t.Fatalf("%d suggestions, %d marks, source %v; want 5, 5 and a table", len(res.Suggestions), len(res.Marks), res.Source != nil)
 	}
-	seen := map[active.Pair]bool{}
+	seen := map[active.PairKey]bool{}
 	for i, s := range res.Suggestions {
 		r := res.Source.Row(res.Marks[i])
-		p := active.NewPair(r.A, r.B, r.CellLine)
+		p := active.NewPairKey(r.A, r.B, r.CellLine)
 		if sc.Drugs[r.A].ID != s.DrugA.ID || sc.Drugs[r.B].ID != s.DrugB.ID || sc.CellLines[r.CellLine] != s.CellLine || s.CellLine != cl {
 			t.Errorf("mark %d is %s+%s on %s, suggestion %s+%s on %s", i, sc.Drugs[r.A].ID, sc.Drugs[r.B].ID, sc.CellLines[r.CellLine], s.DrugA.ID, s.DrugB.ID, s.CellLine)
 		}
