@@ -121,16 +121,6 @@ func CheckScreen(cfg Config, sc *drugcomb.Screen, extra, lines bool) error {
 	return nil
 }
 
-// Parts returns the surrogate of a campaign with cfg (NewSurrogateFor on
-// its encoder).
-func Parts(cfg Config) (Surrogate, error) {
-	enc, err := NewEncoder(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return NewSurrogateFor(cfg, enc)
-}
-
 // BestOf returns the highest score of ms, -Inf for none.
 func BestOf(ms []Measurement) float64 {
 	b := math.Inf(-1)
@@ -151,18 +141,4 @@ func (r *Round) Summary() (bestMu, bestMeasured float64) {
 		bestMeasured = math.Max(bestMeasured, y)
 	}
 	return bestMu, bestMeasured
-}
-
-// NewChemistryMeans returns, per strategy, the mean over its runs of the
-// pairs of new chemistry chosen in all rounds (Trace.NewChemistryTotal).
-func NewChemistryMeans(traces []Trace) map[string]float64 {
-	sum, n := map[string]float64{}, map[string]int{}
-	for _, tr := range traces {
-		sum[tr.Strategy] += float64(tr.NewChemistryTotal())
-		n[tr.Strategy]++
-	}
-	for k := range sum {
-		sum[k] /= float64(n[k])
-	}
-	return sum
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/active/ledger"
+	"github.com/deup-screening/deup/active/surrogate"
 	"github.com/deup-screening/deup/internal/atomicfile"
 )
 
@@ -55,7 +56,7 @@ func Init(dir string, cfg active.Config, t *Table, initN int, candidates string)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := active.NewEncoder(cfg); err != nil {
+	if _, err := surrogate.NewEncoder(cfg); err != nil {
 		return nil, err
 	}
 	if err := cfg.Check(); err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/active/ledger"
+	"github.com/deup-screening/deup/active/surrogate"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/model"
 )
@@ -40,11 +41,11 @@ func (o *Opened) Close() error { return o.Ledger.Close() }
 
 // Step runs the next round of the campaign (active.State.Step), its
 // surrogate reporting each epoch of the networks it trains to epoch
-// (active.WithTrainProgress), and returns that round: a new one, or the one
+// (surrogate.WithTrainProgress), and returns that round: a new one, or the one
 // a crash left open, now measured.
 func (o *Opened) Step(ctx context.Context, epoch func(model.Progress)) (*active.Round, error) {
 	c := o.Campaign
-	if _, err := c.Step(ctx, active.WithTrainProgress(o.Surrogate, epoch), o.Oracle); err != nil {
+	if _, err := c.Step(ctx, surrogate.WithTrainProgress(o.Surrogate, epoch), o.Oracle); err != nil {
 		return nil, err
 	}
 	return c.Rounds()[len(c.Rounds())-1], nil

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/active/surrogate"
 	"github.com/deup-screening/deup/deup"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model"
@@ -76,7 +77,7 @@ func (tc *TUI) Round(ctx context.Context, progress func(tui.RoundProgress)) (tui
 		return tui.RoundResult{Note: fmt.Sprintf("campaign complete: %d rounds, nothing left to run", len(c.Rounds()))}, nil
 	}
 	st := &stageReporter{progress: progress}
-	prop, err := c.Step(ctx, st.wrap(active.WithTrainProgress(s, st.epoch)), oracle)
+	prop, err := c.Step(ctx, st.wrap(surrogate.WithTrainProgress(s, st.epoch)), oracle)
 	if err != nil {
 		return tui.RoundResult{}, err
 	}

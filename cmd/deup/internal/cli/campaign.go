@@ -13,6 +13,8 @@ import (
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/active/campaign"
 	"github.com/deup-screening/deup/active/simreport"
+	"github.com/deup-screening/deup/active/simulate"
+	"github.com/deup-screening/deup/active/surrogate"
 	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/jsonfloat"
@@ -106,7 +108,7 @@ func parseCampaignInitFlags(env Env, args []string) (*campaignInitFlags, error) 
 	rounds := fs.Int("rounds", 0, "rounds to run (0: no limit; retrospective default 10)")
 	acq := fs.String("acquisition", "ucb", "acquisition function")
 	explore := exploreFlag(fs)
-	modelName := fs.String("model", "deup-net", "surrogate model: "+strings.Join(active.Surrogates, ", "))
+	modelName := fs.String("model", "deup-net", "surrogate model: "+strings.Join(surrogate.Names, ", "))
 	feat := campaignFeaturesFlag(fs)
 	perDrug := maxPerDrugFlag(fs)
 	seed := cmdline.SeedFlag(fs, "seed of the initial set, the models and the random draws")
@@ -131,7 +133,7 @@ func parseCampaignInitFlags(env Env, args []string) (*campaignInitFlags, error) 
 	if _, err := active.ParseAcquisition(*acq); err != nil {
 		return nil, cmdline.FlagError("--acquisition", err)
 	}
-	if err := active.CheckModel(*modelName); err != nil {
+	if err := surrogate.CheckName(*modelName); err != nil {
 		return nil, cmdline.FlagError("--model", err)
 	}
 	if err := checkExploreFlag(*explore); err != nil {
@@ -361,7 +363,7 @@ var campaignSimulateDesc string
 
 type simulateFlags struct {
 	screenDir, cellLine, cellLines, score, out string
-	cfg                                        active.SimConfig // the settings the flags give
+	cfg                                        simulate.Config // the settings the flags give
 }
 
 func parseSimulateFlags(env Env, args []string) (*simulateFlags, error) {
@@ -404,11 +406,11 @@ func parseSimulateFlags(env Env, args []string) (*simulateFlags, error) {
 	); err != nil {
 		return nil, err
 	}
-	o := &simulateFlags{screenDir: *screenDir, cellLine: *cellLine, cellLines: *cellLines, score: *score, out: *out, cfg: active.SimConfig{Init: *initN,
+	o := &simulateFlags{screenDir: *screenDir, cellLine: *cellLine, cellLines: *cellLines, score: *score, out: *out, cfg: simulate.Config{Init: *initN,
 		Batch: *batch, Rounds: *rounds, MaxPerDrug: perDrug.resolve(*batch), MaxPerLine: *perLine, Seeds: *seeds, Seed0: *seed, TopFrac: *topFrac,
 		Features: *feat, Workers: cmdline.Workers(*workers), Explore: *explore}}
 	for _, n := range strings.Split(*acqs, ",") {
-		st, err := active.ParseStrategy(strings.TrimSpace(n))
+		st, err := simulate.ParseStrategy(strings.TrimSpace(n))
 		if err != nil {
 			return nil, cmdline.FlagError("--acquisition", err)
 		}
@@ -439,7 +441,7 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 	}
 	bar := progress.New(env.Stderr, "simulate", len(cfg.Strategies)*cfg.Seeds*cfg.Rounds)
 	done := 0
-	rep, traces, err := t.Simulate(ctx, cfg, func(p active.SimProgress) {
+	rep, traces, err := t.Simulate(ctx, cfg, func(p simulate.Progress) {
 		done++
 		bar.Set(done, fmt.Sprintf("%s seed %d round %d", p.Strategy, p.Seed, p.Round))
 	})

@@ -1,4 +1,4 @@
-package active
+package surrogate
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/deup"
 
 	"github.com/deup-screening/deup/internal/streams"
@@ -43,7 +44,7 @@ func (e Encoder) Dim() int {
 }
 
 // Encode appends x(p) to dst.
-func (e Encoder) Encode(dst []float64, p PairKey) []float64 {
+func (e Encoder) Encode(dst []float64, p active.PairKey) []float64 {
 	fa, fb := e.Drug[p.A], e.Drug[p.B]
 	for j := range fa {
 		dst = append(dst, fa[j]+fb[j])
@@ -77,7 +78,7 @@ func IdentityFeatures(n int) [][]float64 {
 	return f
 }
 
-func (e Encoder) encodeAll(ms []Measurement) ([][]float64, []float64) {
+func (e Encoder) encodeAll(ms []active.Measurement) ([][]float64, []float64) {
 	x := make([][]float64, len(ms))
 	y := make([]float64, len(ms))
 	for i, m := range ms {
@@ -100,7 +101,7 @@ type Ridge struct {
 func (s *Ridge) Name() string { return "bayes-ridge" }
 
 // Fit implements Surrogate.
-func (s *Ridge) Fit(ctx context.Context, ev Evidence) error {
+func (s *Ridge) Fit(ctx context.Context, ev active.Evidence) error {
 	x, y := s.Enc.encodeAll(ev.Measured)
 	m, err := BayesRidge{}.FitRidge(x, y)
 	if err != nil {
@@ -111,16 +112,16 @@ func (s *Ridge) Fit(ctx context.Context, ev Evidence) error {
 }
 
 // Predict implements Surrogate.
-func (s *Ridge) Predict(ctx context.Context, pairs []PairKey) ([]SurrogatePrediction, error) {
+func (s *Ridge) Predict(ctx context.Context, pairs []active.PairKey) ([]active.SurrogatePrediction, error) {
 	if s.model == nil {
 		return nil, errors.New("active: bayes-ridge: Predict before Fit")
 	}
-	out := make([]SurrogatePrediction, len(pairs))
+	out := make([]active.SurrogatePrediction, len(pairs))
 	buf := make([]float64, 0, s.Enc.Dim())
 	for i, p := range pairs {
 		x := s.Enc.Encode(buf[:0], p)
 		v := s.model.Variance(x)
-		out[i] = SurrogatePrediction{Mu: s.model.Predict(x), SigmaEpistemic: math.Sqrt(v), SigmaAleatoric: math.Sqrt(s.model.Noise()), SigmaTotal: math.Sqrt(v + s.model.Noise())}
+		out[i] = active.SurrogatePrediction{Mu: s.model.Predict(x), SigmaEpistemic: math.Sqrt(v), SigmaAleatoric: math.Sqrt(s.model.Noise()), SigmaTotal: math.Sqrt(v + s.model.Noise())}
 	}
 	return out, nil
 }
@@ -140,7 +141,7 @@ func (s *RidgeEnsemble) Name() string { return "ensemble" }
 
 // Fit implements Surrogate: member k is fitted on a bootstrap resample
 // drawn from ev.Seed.
-func (s *RidgeEnsemble) Fit(ctx context.Context, ev Evidence) error {
+func (s *RidgeEnsemble) Fit(ctx context.Context, ev active.Evidence) error {
 	k := s.Members
 	if k <= 0 {
 		k = 5
@@ -165,11 +166,11 @@ func (s *RidgeEnsemble) Fit(ctx context.Context, ev Evidence) error {
 }
 
 // Predict implements Surrogate.
-func (s *RidgeEnsemble) Predict(ctx context.Context, pairs []PairKey) ([]SurrogatePrediction, error) {
+func (s *RidgeEnsemble) Predict(ctx context.Context, pairs []active.PairKey) ([]active.SurrogatePrediction, error) {
 	if len(s.models) == 0 {
 		return nil, errors.New("active: ensemble: Predict before Fit")
 	}
-	out := make([]SurrogatePrediction, len(pairs))
+	out := make([]active.SurrogatePrediction, len(pairs))
 	buf := make([]float64, 0, s.Enc.Dim())
 	k := float64(len(s.models))
 	for i, p := range pairs {
@@ -184,7 +185,7 @@ func (s *RidgeEnsemble) Predict(ctx context.Context, pairs []PairKey) ([]Surroga
 		mu := sum / k
 		varEpi := math.Max(sum2/k-mu*mu, 0) * k / math.Max(k-1, 1)
 		noise /= k
-		out[i] = SurrogatePrediction{Mu: mu, SigmaEpistemic: math.Sqrt(varEpi), SigmaAleatoric: math.Sqrt(noise), SigmaTotal: math.Sqrt(varEpi + noise)}
+		out[i] = active.SurrogatePrediction{Mu: mu, SigmaEpistemic: math.Sqrt(varEpi), SigmaAleatoric: math.Sqrt(noise), SigmaTotal: math.Sqrt(varEpi + noise)}
 	}
 	return out, nil
 }
@@ -247,7 +248,7 @@ func (s *InteractiveDEUP) config() deup.Config {
 
 // Prefill runs Alg. 2 on the initial measurements: 5 folds, repeated until
 // D_e holds at least twice as many examples as initial pairs, seeded.
-func (s *InteractiveDEUP) Prefill(ctx context.Context, initial []Measurement, seed uint64) ([]deup.Example, error) {
+func (s *InteractiveDEUP) Prefill(ctx context.Context, initial []active.Measurement, seed uint64) ([]deup.Example, error) {
 	x, y := s.Enc.encodeAll(initial)
 	folds := 5
 	if len(x) < 2*folds {
@@ -257,7 +258,7 @@ func (s *InteractiveDEUP) Prefill(ctx context.Context, initial []Measurement, se
 }
 
 // Fit implements Surrogate. ev.Prefill must hold the Alg. 2 examples.
-func (s *InteractiveDEUP) Fit(ctx context.Context, ev Evidence) error {
+func (s *InteractiveDEUP) Fit(ctx context.Context, ev active.Evidence) error {
 	x, y := s.Enc.encodeAll(ev.Measured)
 	loop, err := deup.NewLoop(s.config(), x, y)
 	if err != nil {
@@ -283,11 +284,11 @@ func (s *InteractiveDEUP) Fit(ctx context.Context, ev Evidence) error {
 }
 
 // Predict implements Surrogate; each prediction carries its phi.
-func (s *InteractiveDEUP) Predict(ctx context.Context, pairs []PairKey) ([]SurrogatePrediction, error) {
+func (s *InteractiveDEUP) Predict(ctx context.Context, pairs []active.PairKey) ([]active.SurrogatePrediction, error) {
 	if s.model == nil {
 		return nil, errors.New("active: deup: Predict before Fit")
 	}
-	out := make([]SurrogatePrediction, len(pairs))
+	out := make([]active.SurrogatePrediction, len(pairs))
 	buf := make([]float64, 0, s.Enc.Dim())
 	for i, p := range pairs {
 		if i%64 == 0 {
@@ -304,7 +305,7 @@ func (s *InteractiveDEUP) Predict(ctx context.Context, pairs []PairKey) ([]Surro
 			est.Error = s.maxLoss
 			est.Epistemic = est.Error - est.Aleatoric
 		}
-		out[i] = SurrogatePrediction{
+		out[i] = active.SurrogatePrediction{
 			Mu:             est.Mean,
 			SigmaTotal:     math.Sqrt(math.Max(est.Error, 0)),
 			SigmaEpistemic: math.Sqrt(math.Max(est.Epistemic, 0)),
