@@ -137,11 +137,27 @@ type State struct {
 	acq        Acquisition
 }
 
+// ErrNotEmpty is Create's error on a store that already holds a campaign
+// (resume it instead).
+var ErrNotEmpty = errors.New("active: the ledger already holds a campaign")
+
+// ErrNoCampaign is Load's error on an empty store (start a campaign with
+// Create first).
+var ErrNoCampaign = errors.New("active: empty ledger: no campaign")
+
+// OpenRoundError is Step's error without an oracle while a round still
+// waits for Missing of its results: they must be imported (Record).
+type OpenRoundError struct{ Round, Missing int }
+
+func (e *OpenRoundError) Error() string {
+	return fmt.Sprintf("active: round %d is waiting for %d results", e.Round, e.Missing)
+}
+
 // Create starts a campaign in an empty store: it validates cfg, the initial
 // measurements and the candidates, and appends the init event.
 func Create(store Store, cfg Config, initial []Measurement, candidates []PairKey) (*State, error) {
 	if len(store.Events()) != 0 {
-		return nil, errors.New("active: the ledger already holds a campaign (use resume)")
+		return nil, ErrNotEmpty
 	}
 	if err := cfg.Check(); err != nil {
 		return nil, err
@@ -188,7 +204,7 @@ func record(p PairKey, y float64) ledger.Record {
 func Load(store Store) (*State, error) {
 	evs := store.Events()
 	if len(evs) == 0 {
-		return nil, errors.New("active: empty ledger: no campaign (use init)")
+		return nil, ErrNoCampaign
 	}
 	c := &State{store: store, inPool: map[PairKey]bool{}, known: map[PairKey]bool{}}
 	for i := range evs {
@@ -592,11 +608,11 @@ func (c *State) PairName(p PairKey) string {
 // Step advances the campaign by one action: with an open round and an
 // oracle, it measures the round's missing results; otherwise it proposes the
 // next round (and, with an oracle, measures it). Without an oracle an open
-// round is an error: its results must be imported.
+// round is an error (*OpenRoundError): its results must be imported.
 func (c *State) Step(ctx context.Context, s Surrogate, oracle Oracle) (*Proposal, error) {
 	if rd := c.Open(); rd != nil {
 		if oracle == nil {
-			return nil, fmt.Errorf("active: round %d is waiting for %d results: import them with 'deup campaign import-results'", rd.Index, len(rd.Suggestions)-len(rd.Measured))
+			return nil, &OpenRoundError{Round: rd.Index, Missing: len(rd.Suggestions) - len(rd.Measured)}
 		}
 		return nil, c.measure(rd, oracle)
 	}

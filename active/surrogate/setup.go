@@ -139,14 +139,25 @@ func NewEncoder(cfg active.Config) (Encoder, error) {
 	return enc, nil
 }
 
+// StructureError is MorganPCA's error when the drugs' Morgan fingerprints
+// cannot be computed (a drug without SMILES, or whose SMILES does not
+// parse): the morgan feature specs need structures, the identity spec
+// does not.
+type StructureError struct{ Err error }
+
+func (e *StructureError) Error() string { return "active: morgan features: " + e.Err.Error() }
+
+func (e *StructureError) Unwrap() error { return e.Err }
+
 // MorganPCA returns, per drug, the scores of the first k principal
 // components of the drugs' Morgan fingerprints (radius 3, 1024 bits), each
 // component scaled to unit sample variance. Components beyond the rank of
-// the fingerprint matrix are 0.
+// the fingerprint matrix are 0. A drug without a structure is a
+// *StructureError.
 func MorganPCA(drugs []drugcomb.Drug, k int) ([][]float64, error) {
 	f, _, err := features.Build(drugs, features.Config{Radius: 3, NBits: 1024, Workers: 1}, nil)
 	if err != nil {
-		return nil, fmt.Errorf("active: morgan features: %w (use --features identity for drugs without structures)", err)
+		return nil, &StructureError{Err: err}
 	}
 	n, d := f.NumDrugs(), f.Config.Dim()
 	x := mat.NewDense(n, d, nil)

@@ -50,7 +50,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintln(env.Stdout, buildinfo.Line(bi, ok, env.Stamp))
 		return 0
 	}
-	root := &cmdline.Command{Name: "deup", Short: "drug-combination synergy with direct epistemic uncertainty prediction", Subs: commands()}
+	root := &cmdline.Command{Name: "deup", Short: "drug-combination synergy with direct epistemic uncertainty prediction", Subs: withActiveHints(commands())}
 	return cmdline.Main(ctx, root, args, env)
 }
 
