@@ -19,14 +19,14 @@ import (
 type Strategy struct {
 	Name        string
 	Model       string // surrogate.New name
-	Acquisition string // ParseAcquisition syntax
+	Acquisition string // active.ParseAcquisition syntax
 }
 
 // ParseStrategy reads a strategy name: deup-ridge-ucb, deup-ridge-ei, deup-ridge-thompson
 // (interactive DEUP with UCB, EI, Thompson sampling), greedy (mu of the
 // main predictor), explore (DEUP's sigma_epistemic), random, ensemble-ucb
 // (bootstrap ensemble, UCB on its spread), or MODEL-ACQUISITION for any
-// surrogate.New model and ParseAcquisition name (e.g. bayes-ridge-ucb).
+// surrogate.New model and active.ParseAcquisition name (e.g. bayes-ridge-ucb).
 func ParseStrategy(name string) (Strategy, error) {
 	s := Strategy{Name: name}
 	switch name {

@@ -187,10 +187,10 @@ type NetMethod struct {
 	lines    bool
 }
 
-// Name implements Surrogate.
+// Name implements active.Surrogate.
 func (s *NetMethod) Name() string { return s.Label }
 
-// Fit implements Surrogate.
+// Fit implements active.Surrogate.
 func (s *NetMethod) Fit(ctx context.Context, ev active.Evidence) error {
 	d := &model.Dataset{Features: s.Feat}
 	for _, m := range ev.Measured {
@@ -215,7 +215,7 @@ func (s *NetMethod) Fit(ctx context.Context, ev active.Evidence) error {
 	return nil
 }
 
-// Predict implements Surrogate.
+// Predict implements active.Surrogate.
 func (s *NetMethod) Predict(ctx context.Context, pairs []active.PairKey) ([]active.SurrogatePrediction, error) {
 	if s.m == nil {
 		return nil, fmt.Errorf("active: %s: Predict before Fit", s.Label)

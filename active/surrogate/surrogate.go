@@ -97,10 +97,10 @@ type Ridge struct {
 	model *RidgeModel
 }
 
-// Name implements Surrogate.
+// Name implements active.Surrogate.
 func (s *Ridge) Name() string { return "bayes-ridge" }
 
-// Fit implements Surrogate.
+// Fit implements active.Surrogate.
 func (s *Ridge) Fit(ctx context.Context, ev active.Evidence) error {
 	x, y := s.Enc.encodeAll(ev.Measured)
 	m, err := BayesRidge{}.FitRidge(x, y)
@@ -111,7 +111,7 @@ func (s *Ridge) Fit(ctx context.Context, ev active.Evidence) error {
 	return nil
 }
 
-// Predict implements Surrogate.
+// Predict implements active.Surrogate.
 func (s *Ridge) Predict(ctx context.Context, pairs []active.PairKey) ([]active.SurrogatePrediction, error) {
 	if s.model == nil {
 		return nil, errors.New("active: bayes-ridge: Predict before Fit")
@@ -136,10 +136,10 @@ type RidgeEnsemble struct {
 	models  []*RidgeModel
 }
 
-// Name implements Surrogate.
+// Name implements active.Surrogate.
 func (s *RidgeEnsemble) Name() string { return "ensemble" }
 
-// Fit implements Surrogate: member k is fitted on a bootstrap resample
+// Fit implements active.Surrogate: member k is fitted on a bootstrap resample
 // drawn from ev.Seed.
 func (s *RidgeEnsemble) Fit(ctx context.Context, ev active.Evidence) error {
 	k := s.Members
@@ -165,7 +165,7 @@ func (s *RidgeEnsemble) Fit(ctx context.Context, ev active.Evidence) error {
 	return nil
 }
 
-// Predict implements Surrogate.
+// Predict implements active.Surrogate.
 func (s *RidgeEnsemble) Predict(ctx context.Context, pairs []active.PairKey) ([]active.SurrogatePrediction, error) {
 	if len(s.models) == 0 {
 		return nil, errors.New("active: ensemble: Predict before Fit")
@@ -222,7 +222,7 @@ type InteractiveDEUP struct {
 	maxLoss float64 // largest loss in D_e: e is clipped to it
 }
 
-// Name implements Surrogate.
+// Name implements active.Surrogate.
 func (s *InteractiveDEUP) Name() string { return RidgeDEUP }
 
 func (s *InteractiveDEUP) config() deup.Config {
@@ -257,7 +257,7 @@ func (s *InteractiveDEUP) Prefill(ctx context.Context, initial []active.Measurem
 	return deup.Prefill(s.config(), x, y, deup.PrefillOptions{Folds: folds, Repeats: 1, Size: 2 * len(x)}, rand.New(rand.NewPCG(seed, streams.Prefill)))
 }
 
-// Fit implements Surrogate. ev.Prefill must hold the Alg. 2 examples.
+// Fit implements active.Surrogate. ev.Prefill must hold the Alg. 2 examples.
 func (s *InteractiveDEUP) Fit(ctx context.Context, ev active.Evidence) error {
 	x, y := s.Enc.encodeAll(ev.Measured)
 	loop, err := deup.NewLoop(s.config(), x, y)
@@ -283,7 +283,7 @@ func (s *InteractiveDEUP) Fit(ctx context.Context, ev active.Evidence) error {
 	return nil
 }
 
-// Predict implements Surrogate; each prediction carries its phi.
+// Predict implements active.Surrogate; each prediction carries its phi.
 func (s *InteractiveDEUP) Predict(ctx context.Context, pairs []active.PairKey) ([]active.SurrogatePrediction, error) {
 	if s.model == nil {
 		return nil, errors.New("active: deup: Predict before Fit")

@@ -167,7 +167,7 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	}
 	cfg := c.Config
 	fmt.Fprintf(env.Stdout, "campaign %s: %s mode on %s (%s, %s), %d initial pairs, %d candidates, batch %d, %s with %s, %s%s\n",
-		o.dir, cfg.Mode, screenLabel(cfg.Screen), t.Label, cfg.Score, c.Initial(), len(c.Pool()), cfg.Batch, cfg.Model, cfg.Acquisition, active.MaxPerDrugNote(cfg.MaxPerDrug), active.MaxPerLineNote(cfg.MaxPerLine))
+		o.dir, cfg.Mode, screenLabel(cfg.Screen), t.Label, cfg.Score, c.Initial(), len(c.Pool()), cfg.Batch, cfg.Model, cfg.Acquisition, maxPerDrugNote(cfg.MaxPerDrug), maxPerLineNote(cfg.MaxPerLine))
 	if cfg.Explore > 0 {
 		fmt.Fprintf(env.Stdout, "explore %g: each round ranks by (1 - %g) r(%s) + %g r(sigma_epistemic)\n", cfg.Explore, cfg.Explore, cfg.Acquisition, cfg.Explore)
 	}
@@ -233,7 +233,7 @@ func runCampaignStep(ctx context.Context, env Env, args []string) error {
 	}
 	campaign.WriteRound(env.Stdout, c, r)
 	if open == nil {
-		fmt.Fprintf(env.Stdout, "batch diversity: %s%s, set at campaign init\n", active.MaxPerDrugNote(c.Config.MaxPerDrug), active.MaxPerLineNote(c.Config.MaxPerLine))
+		fmt.Fprintf(env.Stdout, "batch diversity: %s%s, set at campaign init\n", maxPerDrugNote(c.Config.MaxPerDrug), maxPerLineNote(c.Config.MaxPerLine))
 	}
 	if oracle == nil {
 		fmt.Fprintf(env.Stdout, "export it: deup suggest --campaign %s --out round%d.csv\n", dir, r.Index)
@@ -435,7 +435,7 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 	}
 	top := active.TopFraction(t.Oracle, cfg.TopFrac)
 	fmt.Fprintf(env.Stderr, "simulating %d strategies x %d seeds x %d rounds on %s (%s, %d pairs, top %g%% = %d pairs), %d initial, batch %d, %s%s\n",
-		len(cfg.Strategies), cfg.Seeds, cfg.Rounds, screenLabel(o.screenDir), t.Label, len(t.Oracle), 100*cfg.TopFrac, len(top), cfg.Init, cfg.Batch, active.MaxPerDrugNote(cfg.MaxPerDrug), active.MaxPerLineNote(cfg.MaxPerLine))
+		len(cfg.Strategies), cfg.Seeds, cfg.Rounds, screenLabel(o.screenDir), t.Label, len(t.Oracle), 100*cfg.TopFrac, len(top), cfg.Init, cfg.Batch, maxPerDrugNote(cfg.MaxPerDrug), maxPerLineNote(cfg.MaxPerLine))
 	if cfg.Explore > 0 {
 		fmt.Fprintf(env.Stderr, "explore %g: every strategy but random ranks by (1 - %g) r(acquisition) + %g r(sigma_epistemic)\n", cfg.Explore, cfg.Explore, cfg.Explore)
 	}

@@ -84,7 +84,7 @@ func TestCampaignDefaultPerDrugCap(t *testing.T) {
 	} {
 		dir := filepath.Join(tmp, strings.Join(append([]string{"c"}, c.args...), "_"))
 		out := mustRun(t, append(append([]string{"campaign", "init", "--screen", screen, "--model", "bayes-ridge", "--features", "identity"}, c.args...), dir)...)
-		if note := active.MaxPerDrugNote(c.want); !strings.Contains(out, note) {
+		if note := maxPerDrugNote(c.want); !strings.Contains(out, note) {
 			t.Errorf("init %v: output lacks %q:\n%s", c.args, note, out)
 		}
 		b, err := os.ReadFile(filepath.Join(dir, "campaign.json"))
@@ -147,7 +147,7 @@ func TestSuggestModelDefaultCap(t *testing.T) {
 	} {
 		out := filepath.Join(dir, "s.csv")
 		so := mustRun(t, append(append([]string{"suggest", "--model", mp}, c.args...), "--out", out)...)
-		if note := active.MaxPerDrugNote(c.cap); !strings.Contains(so, note) {
+		if note := maxPerDrugNote(c.cap); !strings.Contains(so, note) {
 			t.Errorf("suggest %v: output lacks %q:\n%s", c.args, note, so)
 		}
 		rows := readCSVRows(t, out)
