@@ -126,7 +126,7 @@ func (a Acquisition) NeedsRand() bool { return a.Kind == Thompson || a.Kind == R
 // far (used by EI only). rng is used by Thompson and Random and may be nil for
 // the others. A prediction with a NaN mean or a NaN or negative
 // SigmaEpistemic is an error: a candidate is never silently dropped.
-func (a Acquisition) Scores(dst []float64, preds []Prediction, best float64, rng *rand.Rand) ([]float64, error) {
+func (a Acquisition) Scores(dst []float64, preds []SurrogatePrediction, best float64, rng *rand.Rand) ([]float64, error) {
 	if cap(dst) < len(preds) {
 		dst = make([]float64, len(preds))
 	}
@@ -211,7 +211,7 @@ func ExpectedImprovement(mu, sigma, target float64) float64 {
 }
 
 // Reason explains in one line why a candidate got its score.
-func (a Acquisition) Reason(p Prediction, score float64, rank, pool int) string {
+func (a Acquisition) Reason(p SurrogatePrediction, score float64, rank, pool int) string {
 	var what string
 	switch a.Kind {
 	case UCB:
@@ -239,14 +239,14 @@ func (a Acquisition) Reason(p Prediction, score float64, rank, pool int) string 
 // times in the batch (a plate-diversity rule), so the batch may hold fewer
 // than b candidates when the rule leaves too few. pairs and scores are
 // parallel.
-func SelectBatch(pairs []Pair, scores []float64, b, maxPerDrug int) []int {
+func SelectBatch(pairs []PairKey, scores []float64, b, maxPerDrug int) []int {
 	return SelectBatchPerLine(pairs, scores, b, maxPerDrug, 0)
 }
 
 // SelectBatchPerLine is SelectBatch that also takes at most maxPerLine
 // pairs of any one cell line (0: no cap), for a batch across the lines
 // of a panel. A drug's cap counts its pairs on every line.
-func SelectBatchPerLine(pairs []Pair, scores []float64, b, maxPerDrug, maxPerLine int) []int {
+func SelectBatchPerLine(pairs []PairKey, scores []float64, b, maxPerDrug, maxPerLine int) []int {
 	order := make([]int, len(scores))
 	for i := range order {
 		order[i] = i

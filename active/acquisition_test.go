@@ -32,7 +32,7 @@ func TestExpectedImprovement(t *testing.T) {
 }
 
 func TestScores(t *testing.T) {
-	preds := []Prediction{
+	preds := []SurrogatePrediction{
 		{Mu: 10, SigmaEpistemic: 1},
 		{Mu: 8, SigmaEpistemic: 3},
 		{Mu: -1, SigmaEpistemic: 2},
@@ -74,7 +74,7 @@ func TestScores(t *testing.T) {
 }
 
 func TestScoresSeeded(t *testing.T) {
-	preds := []Prediction{{Mu: 10, SigmaEpistemic: 1}, {Mu: 8, SigmaEpistemic: 3}, {Mu: -1, SigmaEpistemic: 0}}
+	preds := []SurrogatePrediction{{Mu: 10, SigmaEpistemic: 1}, {Mu: 8, SigmaEpistemic: 3}, {Mu: -1, SigmaEpistemic: 0}}
 	t.Run("thompson", func(t *testing.T) {
 		a, _ := ParseAcquisition("thompson")
 		got, err := a.Scores(nil, preds, 0, rand.New(rand.NewPCG(7, 8)))
@@ -137,8 +137,8 @@ func TestScoresSeeded(t *testing.T) {
 
 func TestScoresRejectNaN(t *testing.T) {
 	a, _ := ParseAcquisition("ucb")
-	for _, p := range []Prediction{{Mu: math.NaN()}, {SigmaEpistemic: math.NaN()}, {SigmaEpistemic: -1}} {
-		if _, err := a.Scores(nil, []Prediction{{}, p}, 0, nil); err == nil {
+	for _, p := range []SurrogatePrediction{{Mu: math.NaN()}, {SigmaEpistemic: math.NaN()}, {SigmaEpistemic: -1}} {
+		if _, err := a.Scores(nil, []SurrogatePrediction{{}, p}, 0, nil); err == nil {
 			t.Errorf("prediction %+v: want an error", p)
 		}
 	}
@@ -184,7 +184,7 @@ func TestParseAcquisition(t *testing.T) {
 }
 
 func TestSelectBatch(t *testing.T) {
-	pairs := []Pair{
+	pairs := []PairKey{
 		{A: 0, B: 1}, // score 9
 		{A: 0, B: 2}, // score 8
 		{A: 0, B: 3}, // score 7
@@ -222,7 +222,7 @@ func TestSelectBatch(t *testing.T) {
 // mid-ranks 1/3, 5/6, 0, 5/6 (the tie 14 shares ranks 2 and 3 of 0..3,
 // scaled by 3); sigma 1, 3, 4, 0 ranks 1/3, 2/3, 1, 0.
 func TestExploreWeight(t *testing.T) {
-	preds := []Prediction{
+	preds := []SurrogatePrediction{
 		{Mu: 10, SigmaEpistemic: 1},
 		{Mu: 8, SigmaEpistemic: 3},
 		{Mu: -5, SigmaEpistemic: 4},
@@ -286,12 +286,12 @@ func TestExploreWeight(t *testing.T) {
 // by 0.1, for UCB, EI and greedy.
 func TestExploreBatchSigma(t *testing.T) {
 	rng := rand.New(rand.NewPCG(29, 9))
-	preds := make([]Prediction, 300)
-	pairs := make([]Pair, len(preds))
+	preds := make([]SurrogatePrediction, 300)
+	pairs := make([]PairKey, len(preds))
 	sig := make([]float64, len(preds))
 	for i := range preds {
-		preds[i] = Prediction{Mu: 10 * rng.NormFloat64(), SigmaEpistemic: math.Abs(5 * rng.NormFloat64())}
-		pairs[i] = Pair{A: i, B: i + 1}
+		preds[i] = SurrogatePrediction{Mu: 10 * rng.NormFloat64(), SigmaEpistemic: math.Abs(5 * rng.NormFloat64())}
+		pairs[i] = PairKey{A: i, B: i + 1}
 		sig[i] = preds[i].SigmaEpistemic
 	}
 	rsig := midRanks(sig)

@@ -10,15 +10,15 @@ import (
 func BenchmarkScoreAndSelect(b *testing.B) {
 	const n = 100000
 	rng := rand.New(rand.NewPCG(1, 2))
-	pairs := make([]Pair, n)
-	preds := make([]Prediction, n)
+	pairs := make([]PairKey, n)
+	preds := make([]SurrogatePrediction, n)
 	for i := range pairs {
 		a, c := rng.IntN(500), rng.IntN(500)
 		if a == c {
 			c = (c + 1) % 500
 		}
-		pairs[i] = NewPair(a, c, 0)
-		preds[i] = Prediction{Mu: rng.NormFloat64() * 10, SigmaEpistemic: rng.Float64() * 5}
+		pairs[i] = NewPairKey(a, c, 0)
+		preds[i] = SurrogatePrediction{Mu: rng.NormFloat64() * 10, SigmaEpistemic: rng.Float64() * 5}
 	}
 	acq, _ := ParseAcquisition("thompson")
 	scores := make([]float64, n)
@@ -32,33 +32,6 @@ func BenchmarkScoreAndSelect(b *testing.B) {
 		}
 		if got := SelectBatch(pairs, scores, 96, 2); len(got) != 96 {
 			b.Fatalf("batch of %d", len(got))
-		}
-	}
-}
-
-// BenchmarkDEUPRound is one round of the interactive DEUP surrogate on the
-// 24-drug test screen: fit (main predictor, features, error predictor) and
-// predict the pool.
-func BenchmarkDEUPRound(b *testing.B) {
-	base, table := testScreen(24, 1)
-	initial, cands, _ := SplitInitial(table, 40, 1)
-	cfg := testConfig(base, "deup-ridge", "ucb", 10, 0, 1)
-	c, _ := Create(NewMemoryStore(), cfg, initial, cands)
-	enc, _ := NewEncoder(cfg)
-	s := &DEUP{Enc: enc}
-	if _, err := c.Propose(b.Context(), s); err != nil { // runs the prefill once
-		b.Fatal(err)
-	}
-	ev := c.Evidence()
-	pool := c.Pool()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if err := s.Fit(b.Context(), ev); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := s.Predict(b.Context(), pool); err != nil {
-			b.Fatal(err)
 		}
 	}
 }

@@ -10,10 +10,10 @@ import (
 type Interval struct{ Lower, Upper float64 }
 
 // FromModel returns the model's predictions as the acquisitions read them.
-func FromModel(preds []model.Prediction) []Prediction {
-	ap := make([]Prediction, len(preds))
+func FromModel(preds []model.Prediction) []SurrogatePrediction {
+	ap := make([]SurrogatePrediction, len(preds))
 	for i, p := range preds {
-		ap[i] = Prediction{Mu: p.Mu, SigmaTotal: p.SigmaTotal, SigmaEpistemic: p.SigmaEpistemic, SigmaAleatoric: p.SigmaAleatoric}
+		ap[i] = SurrogatePrediction{Mu: p.Mu, SigmaTotal: p.SigmaTotal, SigmaEpistemic: p.SigmaEpistemic, SigmaAleatoric: p.SigmaAleatoric}
 	}
 	return ap
 }
@@ -23,10 +23,10 @@ func FromModel(preds []model.Prediction) []Prediction {
 // by CalibratedSigma (what the acquisition then reads); without scale it
 // returns preds itself. The error names the index of the prediction whose
 // interval failed (bad is that index, -1 for none).
-func Calibrated(preds []Prediction, cal *uq.Calibrator, coverage float64, scale bool) (acqIn []Prediction, iv []Interval, bad int, err error) {
+func Calibrated(preds []SurrogatePrediction, cal *uq.Calibrator, coverage float64, scale bool) (acqIn []SurrogatePrediction, iv []Interval, bad int, err error) {
 	acqIn, iv = preds, make([]Interval, len(preds))
 	if scale {
-		acqIn = make([]Prediction, len(preds))
+		acqIn = make([]SurrogatePrediction, len(preds))
 	}
 	for i, p := range preds {
 		lo, hi, err := cal.Interval(p.Mu, p.SigmaTotal, coverage)
@@ -45,7 +45,7 @@ func Calibrated(preds []Prediction, cal *uq.Calibrator, coverage float64, scale 
 // f = (upper - lower)/(2 z sigma_total), z = Phi^-1((1 + coverage)/2), the
 // factor making the Gaussian central interval of sigma_total the
 // calibrated one.
-func CalibratedSigma(p Prediction, lo, hi, coverage float64) Prediction {
+func CalibratedSigma(p SurrogatePrediction, lo, hi, coverage float64) SurrogatePrediction {
 	z := distuv.UnitNormal.Quantile((1 + coverage) / 2)
 	f := (hi - lo) / (2 * z * p.SigmaTotal)
 	p.SigmaTotal *= f

@@ -81,8 +81,8 @@ func (c Config) Check() error {
 // Suggestion is one proposed experiment.
 type Suggestion struct {
 	Rank int // 1 = best
-	Pair Pair
-	Prediction
+	Pair PairKey
+	SurrogatePrediction
 	Score  float64 // acquisition score
 	Reason string
 }
@@ -92,8 +92,8 @@ type Round struct {
 	Index        int // 1-based
 	ModelVersion string
 	Suggestions  []Suggestion
-	Measured     map[Pair]float64 // results received so far
-	Closed       bool             // closed with some suggestions unmeasured
+	Measured     map[PairKey]float64 // results received so far
+	Closed       bool                // closed with some suggestions unmeasured
 }
 
 // Complete reports whether every suggestion has a result or the round was closed.
@@ -120,16 +120,16 @@ func (m *memoryStore) Append(e *ledger.Event) error {
 	return nil
 }
 
-// Campaign is the state of a campaign, replayed from its Store. A Campaign
-// is not safe for concurrent use.
-type Campaign struct {
+// State is a campaign's state, replayed from its Store: its rounds,
+// measurements and open candidates. A State is not safe for concurrent use.
+type State struct {
 	Config     Config
 	store      Store
 	measured   []Measurement
 	initial    int
-	candidates []Pair
-	inPool     map[Pair]bool // candidate not yet suggested (or returned by a close)
-	known      map[Pair]bool // measured at any time
+	candidates []PairKey
+	inPool     map[PairKey]bool // candidate not yet suggested (or returned by a close)
+	known      map[PairKey]bool // measured at any time
 	rounds     []*Round
 	prefill    []deup.Example
 	hasPrefill bool
@@ -137,11 +137,27 @@ type Campaign struct {
 	acq        Acquisition
 }
 
+// ErrNotEmpty is Create's error on a store that already holds a campaign
+// (resume it instead).
+var ErrNotEmpty = errors.New("active: the ledger already holds a campaign")
+
+// ErrNoCampaign is Load's error on an empty store (start a campaign with
+// Create first).
+var ErrNoCampaign = errors.New("active: empty ledger: no campaign")
+
+// OpenRoundError is Step's error without an oracle while a round still
+// waits for Missing of its results: they must be imported (Record).
+type OpenRoundError struct{ Round, Missing int }
+
+func (e *OpenRoundError) Error() string {
+	return fmt.Sprintf("active: round %d is waiting for %d results", e.Round, e.Missing)
+}
+
 // Create starts a campaign in an empty store: it validates cfg, the initial
 // measurements and the candidates, and appends the init event.
-func Create(store Store, cfg Config, initial []Measurement, candidates []Pair) (*Campaign, error) {
+func Create(store Store, cfg Config, initial []Measurement, candidates []PairKey) (*State, error) {
 	if len(store.Events()) != 0 {
-		return nil, errors.New("active: the ledger already holds a campaign (use resume)")
+		return nil, ErrNotEmpty
 	}
 	if err := cfg.Check(); err != nil {
 		return nil, err
@@ -177,7 +193,7 @@ func Create(store Store, cfg Config, initial []Measurement, candidates []Pair) (
 	return Load(store)
 }
 
-func record(p Pair, y float64) ledger.Record {
+func record(p PairKey, y float64) ledger.Record {
 	nan := math.NaN()
 	return ledger.Record{A: p.A, B: p.B, CellLine: p.CellLine, Y: y, Mu: nan, SigmaTotal: nan, SigmaEpistemic: nan, SigmaAleatoric: nan, Score: nan}
 }
@@ -185,12 +201,12 @@ func record(p Pair, y float64) ledger.Record {
 // Load replays the events of store and checks the campaign's invariants: a
 // round is suggested only after the previous one is complete, every result
 // answers a suggestion of its round, no pair is measured twice.
-func Load(store Store) (*Campaign, error) {
+func Load(store Store) (*State, error) {
 	evs := store.Events()
 	if len(evs) == 0 {
-		return nil, errors.New("active: empty ledger: no campaign (use init)")
+		return nil, ErrNoCampaign
 	}
-	c := &Campaign{store: store, inPool: map[Pair]bool{}, known: map[Pair]bool{}}
+	c := &State{store: store, inPool: map[PairKey]bool{}, known: map[PairKey]bool{}}
 	for i := range evs {
 		if err := c.apply(&evs[i]); err != nil {
 			return nil, fmt.Errorf("active: ledger event %d (%s): %w", evs[i].Seq, evs[i].Kind, err)
@@ -199,12 +215,12 @@ func Load(store Store) (*Campaign, error) {
 	return c, nil
 }
 
-func (c *Campaign) apply(e *ledger.Event) error {
+func (c *State) apply(e *ledger.Event) error {
 	if e.Kind != KindInit && c.candidates == nil && len(c.measured) == 0 {
 		return errors.New("event before init")
 	}
-	check := func(r ledger.Record) (Pair, error) {
-		p := Pair{A: r.A, B: r.B, CellLine: r.CellLine}
+	check := func(r ledger.Record) (PairKey, error) {
+		p := PairKey{A: r.A, B: r.B, CellLine: r.CellLine}
 		if p.A < 0 || p.B >= len(c.Config.Drugs) || p.A >= p.B || p.CellLine < 0 || p.CellLine >= len(c.Config.CellLines) {
 			return p, fmt.Errorf("pair %v out of range (%d drugs, %d cell lines, A < B)", p, len(c.Config.Drugs), len(c.Config.CellLines))
 		}
@@ -223,7 +239,7 @@ func (c *Campaign) apply(e *ledger.Event) error {
 		}
 		c.acq, _ = ParseAcquisition(c.Config.Acquisition)
 		c.acq.ExploreWeight = c.Config.Explore
-		c.candidates = []Pair{}
+		c.candidates = []PairKey{}
 		for _, r := range e.Records {
 			p, err := check(r)
 			if err != nil {
@@ -259,7 +275,7 @@ func (c *Campaign) apply(e *ledger.Event) error {
 		if e.Round != len(c.rounds)+1 {
 			return fmt.Errorf("round %d follows round %d", e.Round, len(c.rounds))
 		}
-		rd := &Round{Index: e.Round, ModelVersion: e.ModelVersion, Measured: map[Pair]float64{}}
+		rd := &Round{Index: e.Round, ModelVersion: e.ModelVersion, Measured: map[PairKey]float64{}}
 		for _, r := range e.Records {
 			p, err := check(r)
 			if err != nil {
@@ -270,7 +286,7 @@ func (c *Campaign) apply(e *ledger.Event) error {
 			}
 			delete(c.inPool, p)
 			rd.Suggestions = append(rd.Suggestions, Suggestion{Rank: r.Rank, Pair: p, Score: r.Score, Reason: r.Reason,
-				Prediction: Prediction{Mu: r.Mu, SigmaTotal: r.SigmaTotal, SigmaEpistemic: r.SigmaEpistemic, SigmaAleatoric: r.SigmaAleatoric, Phi: r.Phi}})
+				SurrogatePrediction: SurrogatePrediction{Mu: r.Mu, SigmaTotal: r.SigmaTotal, SigmaEpistemic: r.SigmaEpistemic, SigmaAleatoric: r.SigmaAleatoric, Phi: r.Phi}})
 		}
 		c.rounds = append(c.rounds, rd)
 	case KindMeasure, KindClose:
@@ -316,7 +332,7 @@ func (c *Campaign) apply(e *ledger.Event) error {
 	return nil
 }
 
-func (r *Round) find(p Pair) (Suggestion, bool) {
+func (r *Round) find(p PairKey) (Suggestion, bool) {
 	for _, s := range r.Suggestions {
 		if s.Pair == p {
 			return s, true
@@ -326,17 +342,17 @@ func (r *Round) find(p Pair) (Suggestion, bool) {
 }
 
 // Rounds returns the rounds so far (owned by the campaign; do not modify).
-func (c *Campaign) Rounds() []*Round { return c.rounds }
+func (c *State) Rounds() []*Round { return c.rounds }
 
 // Measured returns every measurement, initial ones first (owned by the campaign).
-func (c *Campaign) Measured() []Measurement { return c.measured }
+func (c *State) Measured() []Measurement { return c.measured }
 
 // Initial is the number of initial measurements.
-func (c *Campaign) Initial() int { return c.initial }
+func (c *State) Initial() int { return c.initial }
 
 // Pool returns the open candidates in their init order.
-func (c *Campaign) Pool() []Pair {
-	out := make([]Pair, 0, len(c.inPool))
+func (c *State) Pool() []PairKey {
+	out := make([]PairKey, 0, len(c.inPool))
 	for _, p := range c.candidates {
 		if c.inPool[p] {
 			out = append(out, p)
@@ -346,7 +362,7 @@ func (c *Campaign) Pool() []Pair {
 }
 
 // Open returns the open (incomplete) round, or nil.
-func (c *Campaign) Open() *Round {
+func (c *State) Open() *Round {
 	if n := len(c.rounds); n > 0 && !c.rounds[n-1].Complete() {
 		return c.rounds[n-1]
 	}
@@ -355,7 +371,7 @@ func (c *Campaign) Open() *Round {
 
 // Done reports whether the configured number of rounds is complete (never
 // for Rounds 0) or the pool is exhausted with no open round.
-func (c *Campaign) Done() bool {
+func (c *State) Done() bool {
 	if c.Open() != nil {
 		return false
 	}
@@ -366,7 +382,7 @@ func (c *Campaign) Done() bool {
 }
 
 // Best returns the best measured score so far.
-func (c *Campaign) Best() float64 {
+func (c *State) Best() float64 {
 	best := math.Inf(-1)
 	for _, m := range c.measured {
 		best = math.Max(best, m.Y)
@@ -374,12 +390,12 @@ func (c *Campaign) Best() float64 {
 	return best
 }
 
-func (c *Campaign) roundSeed(round int, stream uint64) uint64 {
+func (c *State) roundSeed(round int, stream uint64) uint64 {
 	return rand.New(rand.NewPCG(c.Config.Seed, uint64(round)<<8|stream)).Uint64()
 }
 
 // Evidence is what a surrogate may learn from before proposing round Index.
-func (c *Campaign) Evidence() Evidence {
+func (c *State) Evidence() Evidence {
 	return Evidence{
 		Round:       len(c.rounds) + 1,
 		Measured:    c.measured,
@@ -394,21 +410,21 @@ func (c *Campaign) Evidence() Evidence {
 // the whole pool it chose from (in Pool order).
 type Proposal struct {
 	Round *Round
-	Pool  []Pair
-	Preds []Prediction
+	Pool  []PairKey
+	Preds []SurrogatePrediction
 }
 
 // Propose fits s on the evidence, scores the open candidates, selects the
 // batch and appends it durably as the next round. It is deterministic: the
 // same ledger, surrogate and seed give the same batch, so a round lost to a
 // crash before its suggest event was written is proposed again identically.
-func (c *Campaign) Propose(ctx context.Context, s Surrogate) (*Proposal, error) {
+func (c *State) Propose(ctx context.Context, s Surrogate) (*Proposal, error) {
 	return c.ProposeWith(ctx, s, c.acq, c.Config.Batch)
 }
 
 // ProposeWith is Propose with this round's acquisition function and batch
 // size instead of the configured ones (recorded in the suggest event).
-func (c *Campaign) ProposeWith(ctx context.Context, s Surrogate, acq Acquisition, batch int) (*Proposal, error) {
+func (c *State) ProposeWith(ctx context.Context, s Surrogate, acq Acquisition, batch int) (*Proposal, error) {
 	if batch < 1 {
 		return nil, fmt.Errorf("active: batch size %d, want >= 1", batch)
 	}
@@ -425,7 +441,7 @@ func (c *Campaign) ProposeWith(ctx context.Context, s Surrogate, acq Acquisition
 		}
 		ev := ledger.Event{Kind: KindPrefill}
 		for _, e := range de {
-			r := record(Pair{A: 0, B: 1}, e.Loss)
+			r := record(PairKey{A: 0, B: 1}, e.Loss)
 			r.Phi = e.Phi
 			r.Reason = "out-of-sample"
 			if !e.OutOfSample {
@@ -522,15 +538,15 @@ func (e *ResultsError) Error() string {
 // durable event. Any unknown pair (not suggested in the open round),
 // duplicate (twice in ms, or already measured) or non-finite score refuses
 // the whole call with a *ResultsError, leaving the ledger unchanged.
-func (c *Campaign) Record(ms []Measurement) error {
+func (c *State) Record(ms []Measurement) error {
 	rd := c.Open()
 	if rd == nil {
 		return errors.New("active: no open round awaits results")
 	}
 	var probs []Problem
-	seen := map[Pair]int{}
+	seen := map[PairKey]int{}
 	for i, m := range ms {
-		p := NewPair(m.Pair.A, m.Pair.B, m.Pair.CellLine)
+		p := NewPairKey(m.Pair.A, m.Pair.B, m.Pair.CellLine)
 		switch {
 		case math.IsNaN(m.Y) || math.IsInf(m.Y, 0):
 			probs = append(probs, Problem{i, fmt.Sprintf("score %v is not a finite number", m.Y)})
@@ -552,7 +568,7 @@ func (c *Campaign) Record(ms []Measurement) error {
 	}
 	ev := ledger.Event{Kind: KindMeasure, Round: rd.Index}
 	for _, m := range ms {
-		ev.Records = append(ev.Records, record(NewPair(m.Pair.A, m.Pair.B, m.Pair.CellLine), m.Y))
+		ev.Records = append(ev.Records, record(NewPairKey(m.Pair.A, m.Pair.B, m.Pair.CellLine), m.Y))
 	}
 	if err := c.store.Append(&ev); err != nil {
 		return err
@@ -562,7 +578,7 @@ func (c *Campaign) Record(ms []Measurement) error {
 
 // CloseRound closes the open round with its unmeasured suggestions returned
 // to the pool (failed wells).
-func (c *Campaign) CloseRound() error {
+func (c *State) CloseRound() error {
 	rd := c.Open()
 	if rd == nil {
 		return errors.New("active: no open round to close")
@@ -575,7 +591,7 @@ func (c *Campaign) CloseRound() error {
 }
 
 // PairName is "DrugA + DrugB on CellLine".
-func (c *Campaign) PairName(p Pair) string {
+func (c *State) PairName(p PairKey) string {
 	name := func(i int) string {
 		if i >= 0 && i < len(c.Config.Drugs) {
 			return c.Config.Drugs[i].Name
@@ -592,11 +608,11 @@ func (c *Campaign) PairName(p Pair) string {
 // Step advances the campaign by one action: with an open round and an
 // oracle, it measures the round's missing results; otherwise it proposes the
 // next round (and, with an oracle, measures it). Without an oracle an open
-// round is an error: its results must be imported.
-func (c *Campaign) Step(ctx context.Context, s Surrogate, oracle Oracle) (*Proposal, error) {
+// round is an error (*OpenRoundError): its results must be imported.
+func (c *State) Step(ctx context.Context, s Surrogate, oracle Oracle) (*Proposal, error) {
 	if rd := c.Open(); rd != nil {
 		if oracle == nil {
-			return nil, fmt.Errorf("active: round %d is waiting for %d results: import them with 'deup campaign import-results'", rd.Index, len(rd.Suggestions)-len(rd.Measured))
+			return nil, &OpenRoundError{Round: rd.Index, Missing: len(rd.Suggestions) - len(rd.Measured)}
 		}
 		return nil, c.measure(rd, oracle)
 	}
@@ -612,8 +628,8 @@ func (c *Campaign) Step(ctx context.Context, s Surrogate, oracle Oracle) (*Propo
 	return prop, nil
 }
 
-func (c *Campaign) measure(rd *Round, oracle Oracle) error {
-	var pairs []Pair
+func (c *State) measure(rd *Round, oracle Oracle) error {
+	var pairs []PairKey
 	for _, s := range rd.Suggestions {
 		if _, ok := rd.Measured[s.Pair]; !ok {
 			pairs = append(pairs, s.Pair)
@@ -635,10 +651,10 @@ func (c *Campaign) measure(rd *Round, oracle Oracle) error {
 
 // TableOracle answers from a table of measured scores (a retrospective
 // campaign's screen).
-type TableOracle map[Pair]float64
+type TableOracle map[PairKey]float64
 
 // Measure implements Oracle; a pair absent from the table is an error.
-func (t TableOracle) Measure(pairs []Pair) ([]float64, error) {
+func (t TableOracle) Measure(pairs []PairKey) ([]float64, error) {
 	out := make([]float64, len(pairs))
 	for i, p := range pairs {
 		y, ok := t[p]
@@ -651,8 +667,8 @@ func (t TableOracle) Measure(pairs []Pair) ([]float64, error) {
 }
 
 // SortedPairs returns the keys of t in (CellLine, A, B) order.
-func (t TableOracle) SortedPairs() []Pair {
-	out := make([]Pair, 0, len(t))
+func (t TableOracle) SortedPairs() []PairKey {
+	out := make([]PairKey, 0, len(t))
 	for p := range t {
 		out = append(out, p)
 	}

@@ -1,4 +1,4 @@
-package active
+package active_test
 
 import (
 	"context"
@@ -8,23 +8,26 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/active/activetest"
 	"github.com/deup-screening/deup/active/ledger"
+	"github.com/deup-screening/deup/active/surrogate"
 )
 
-func runCampaign(t *testing.T, store Store, model, acq string, seed uint64) *Campaign {
+func runCampaign(t *testing.T, store active.Store, model, acq string, seed uint64) *active.State {
 	t.Helper()
-	base, table := testScreen(16, 1)
-	initial, cands, err := SplitInitial(table, 30, seed)
+	base, table := activetest.Screen(16, 1)
+	initial, cands, err := active.SplitInitial(table, 30, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := testConfig(base, model, acq, 6, 4, seed)
-	c, err := Create(store, cfg, initial, cands)
+	cfg := activetest.Config(base, model, acq, 6, 4, seed)
+	c, err := active.Create(store, cfg, initial, cands)
 	if err != nil {
 		t.Fatal(err)
 	}
-	enc, _ := NewEncoder(cfg)
-	sur, err := NewSurrogate(model, enc)
+	enc, _ := surrogate.NewEncoder(cfg)
+	sur, err := surrogate.New(model, enc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,11 +43,11 @@ func TestCampaignRetrospective(t *testing.T) {
 	for _, model := range []string{"deup-ridge", "bayes-ridge", "ensemble"} {
 		for _, acq := range []string{"ucb", "ei", "thompson", "greedy", "explore", "random"} {
 			t.Run(model+"/"+acq, func(t *testing.T) {
-				c := runCampaign(t, NewMemoryStore(), model, acq, 3)
+				c := runCampaign(t, active.NewMemoryStore(), model, acq, 3)
 				if got := len(c.Rounds()); got != 4 {
 					t.Fatalf("%d rounds, want 4", got)
 				}
-				seen := map[Pair]bool{}
+				seen := map[active.PairKey]bool{}
 				for _, m := range c.Measured() {
 					if seen[m.Pair] {
 						t.Errorf("pair %v measured twice", m.Pair)
@@ -70,7 +73,7 @@ func TestCampaignRetrospective(t *testing.T) {
 						}
 					}
 				}
-				if _, err := c.Propose(context.Background(), &Ridge{}); err == nil {
+				if _, err := c.Propose(context.Background(), &surrogate.Ridge{}); err == nil {
 					t.Error("Propose after the last round: want an error")
 				}
 			})
@@ -79,8 +82,8 @@ func TestCampaignRetrospective(t *testing.T) {
 }
 
 func TestCampaignDeterministic(t *testing.T) {
-	a := runCampaign(t, NewMemoryStore(), "deup-ridge", "thompson", 5)
-	b := runCampaign(t, NewMemoryStore(), "deup-ridge", "thompson", 5)
+	a := runCampaign(t, active.NewMemoryStore(), "deup-ridge", "thompson", 5)
+	b := runCampaign(t, active.NewMemoryStore(), "deup-ridge", "thompson", 5)
 	if !reflect.DeepEqual(a.Measured(), b.Measured()) {
 		t.Error("same seed, different measurements")
 	}
@@ -89,7 +92,7 @@ func TestCampaignDeterministic(t *testing.T) {
 			t.Errorf("round %d: model versions %q and %q", i+1, a.Rounds()[i].ModelVersion, b.Rounds()[i].ModelVersion)
 		}
 	}
-	c := runCampaign(t, NewMemoryStore(), "deup-ridge", "thompson", 6)
+	c := runCampaign(t, active.NewMemoryStore(), "deup-ridge", "thompson", 6)
 	if reflect.DeepEqual(a.Measured()[30:], c.Measured()[30:]) {
 		t.Error("different seeds chose the same pairs")
 	}
@@ -108,7 +111,7 @@ func TestCampaignOnDiskReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l2.Close()
-	c2, err := Load(l2)
+	c2, err := active.Load(l2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,39 +130,39 @@ func TestCampaignOnDiskReplay(t *testing.T) {
 }
 
 func TestRecordValidation(t *testing.T) {
-	base, table := testScreen(10, 1)
-	initial, cands, _ := SplitInitial(table, 12, 1)
-	store := NewMemoryStore()
-	c, err := Create(store, testConfig(base, "bayes-ridge", "greedy", 3, 0, 1), initial, cands)
+	base, table := activetest.Screen(10, 1)
+	initial, cands, _ := active.SplitInitial(table, 12, 1)
+	store := active.NewMemoryStore()
+	c, err := active.Create(store, activetest.Config(base, "bayes-ridge", "greedy", 3, 0, 1), initial, cands)
 	if err != nil {
 		t.Fatal(err)
 	}
-	prop, err := c.Propose(context.Background(), &Ridge{Enc: Encoder{Drug: IdentityFeatures(10)}})
+	prop, err := c.Propose(context.Background(), &surrogate.Ridge{Enc: surrogate.Encoder{Drug: surrogate.IdentityFeatures(10)}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := prop.Round.Suggestions
-	var unsuggested Pair
+	var unsuggested active.PairKey
 	for _, p := range c.Pool() {
 		unsuggested = p
 		break
 	}
-	swapped := Pair{A: s[1].Pair.B, B: s[1].Pair.A, CellLine: 0} // (b, a) is the same pair
+	swapped := active.PairKey{A: s[1].Pair.B, B: s[1].Pair.A, CellLine: 0} // (b, a) is the same pair
 	cases := []struct {
 		name string
-		ms   []Measurement
+		ms   []active.Measurement
 		want []string
 	}{
-		{"unknown pair", []Measurement{{s[0].Pair, 1}, {unsuggested, 2}}, []string{"result 2: unknown pair"}},
-		{"already measured", []Measurement{{initial[0].Pair, 1}}, []string{"result 1: duplicate measurement", "already measured"}},
-		{"twice in one import", []Measurement{{s[1].Pair, 1}, {swapped, 2}}, []string{"result 2: duplicate measurement", "given by result 1"}},
-		{"not a number", []Measurement{{s[0].Pair, math.NaN()}, {s[1].Pair, math.Inf(1)}}, []string{"result 1: score NaN", "result 2: score +Inf"}},
+		{"unknown pair", []active.Measurement{{s[0].Pair, 1}, {unsuggested, 2}}, []string{"result 2: unknown pair"}},
+		{"already measured", []active.Measurement{{initial[0].Pair, 1}}, []string{"result 1: duplicate measurement", "already measured"}},
+		{"twice in one import", []active.Measurement{{s[1].Pair, 1}, {swapped, 2}}, []string{"result 2: duplicate measurement", "given by result 1"}},
+		{"not a number", []active.Measurement{{s[0].Pair, math.NaN()}, {s[1].Pair, math.Inf(1)}}, []string{"result 1: score NaN", "result 2: score +Inf"}},
 	}
 	for _, cse := range cases {
 		t.Run(cse.name, func(t *testing.T) {
 			before := len(store.Events())
 			err := c.Record(cse.ms)
-			var re *ResultsError
+			var re *active.ResultsError
 			if !errors.As(err, &re) {
 				t.Fatalf("err = %v, want a *ResultsError", err)
 			}
@@ -174,36 +177,36 @@ func TestRecordValidation(t *testing.T) {
 		})
 	}
 	// A partial import, then the rest; then the round is complete.
-	if err := c.Record([]Measurement{{swapped, 5}}); err != nil {
+	if err := c.Record([]active.Measurement{{swapped, 5}}); err != nil {
 		t.Fatal(err)
 	}
 	if c.Open() == nil {
 		t.Fatal("round closed after a partial import")
 	}
-	if err := c.Record([]Measurement{{s[0].Pair, 1}, {s[2].Pair, 3}}); err != nil {
+	if err := c.Record([]active.Measurement{{s[0].Pair, 1}, {s[2].Pair, 3}}); err != nil {
 		t.Fatal(err)
 	}
 	if c.Open() != nil {
 		t.Error("round still open after every result")
 	}
-	if err := c.Record([]Measurement{{s[0].Pair, 1}}); err == nil {
+	if err := c.Record([]active.Measurement{{s[0].Pair, 1}}); err == nil {
 		t.Error("Record with no open round: want an error")
 	}
 }
 
 func TestCloseRound(t *testing.T) {
-	base, table := testScreen(10, 1)
-	initial, cands, _ := SplitInitial(table, 12, 1)
-	c, err := Create(NewMemoryStore(), testConfig(base, "bayes-ridge", "greedy", 3, 0, 1), initial, cands)
+	base, table := activetest.Screen(10, 1)
+	initial, cands, _ := active.SplitInitial(table, 12, 1)
+	c, err := active.Create(active.NewMemoryStore(), activetest.Config(base, "bayes-ridge", "greedy", 3, 0, 1), initial, cands)
 	if err != nil {
 		t.Fatal(err)
 	}
 	pool := len(c.Pool())
-	prop, err := c.Propose(context.Background(), &Ridge{Enc: Encoder{Drug: IdentityFeatures(10)}})
+	prop, err := c.Propose(context.Background(), &surrogate.Ridge{Enc: surrogate.Encoder{Drug: surrogate.IdentityFeatures(10)}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Record([]Measurement{{prop.Round.Suggestions[0].Pair, 4}}); err != nil {
+	if err := c.Record([]active.Measurement{{prop.Round.Suggestions[0].Pair, 4}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.CloseRound(); err != nil {
@@ -218,31 +221,31 @@ func TestCloseRound(t *testing.T) {
 }
 
 func TestLoadRejectsBadLedgers(t *testing.T) {
-	base, table := testScreen(8, 1)
-	initial, cands, _ := SplitInitial(table, 10, 1)
-	good := NewMemoryStore()
-	c, err := Create(good, testConfig(base, "bayes-ridge", "greedy", 2, 0, 1), initial, cands)
+	base, table := activetest.Screen(8, 1)
+	initial, cands, _ := active.SplitInitial(table, 10, 1)
+	good := active.NewMemoryStore()
+	c, err := active.Create(good, activetest.Config(base, "bayes-ridge", "greedy", 2, 0, 1), initial, cands)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Step(context.Background(), &Ridge{Enc: Encoder{Drug: IdentityFeatures(8)}}, table); err != nil {
+	if _, err := c.Step(context.Background(), &surrogate.Ridge{Enc: surrogate.Encoder{Drug: surrogate.IdentityFeatures(8)}}, table); err != nil {
 		t.Fatal(err)
 	}
 	evs := good.Events() // init, suggest, measure
-	mutate := func(f func(es []ledger.Event) []ledger.Event) Store {
+	mutate := func(f func(es []ledger.Event) []ledger.Event) active.Store {
 		cp := make([]ledger.Event, len(evs))
 		for i, e := range evs {
 			e.Records = append([]ledger.Record(nil), e.Records...)
 			cp[i] = e
 		}
-		return &memoryStore{events: f(cp)}
+		return active.StoreOf(f(cp))
 	}
 	cases := []struct {
 		name  string
-		store Store
+		store active.Store
 		want  string
 	}{
-		{"empty", &memoryStore{}, "empty ledger"},
+		{"empty", active.StoreOf(nil), "empty ledger"},
 		{"measure twice", mutate(func(es []ledger.Event) []ledger.Event { return append(es, es[2]) }), "measured twice"},
 		{"suggest before init", mutate(func(es []ledger.Event) []ledger.Event { return es[1:] }), "before init"},
 		{"round skipped", mutate(func(es []ledger.Event) []ledger.Event { es[1].Round = 2; return es[:2] }), "round 2 follows round 0"},
@@ -255,7 +258,7 @@ func TestLoadRejectsBadLedgers(t *testing.T) {
 	}
 	for _, cse := range cases {
 		t.Run(cse.name, func(t *testing.T) {
-			_, err := Load(cse.store)
+			_, err := active.Load(cse.store)
 			if err == nil || !strings.Contains(err.Error(), cse.want) {
 				t.Errorf("Load: err = %v, want one containing %q", err, cse.want)
 			}
@@ -264,17 +267,17 @@ func TestLoadRejectsBadLedgers(t *testing.T) {
 }
 
 func TestTopFraction(t *testing.T) {
-	tab := TableOracle{}
+	tab := active.TableOracle{}
 	for i := 0; i < 250; i++ {
-		tab[Pair{0, i + 1, 0}] = float64(i)
+		tab[active.PairKey{0, i + 1, 0}] = float64(i)
 	}
 	// ceil(0.01*250) = 3: scores 249, 248, 247.
-	top := TopFraction(tab, 0.01)
-	if len(top) != 3 || !top[Pair{0, 250, 0}] || !top[Pair{0, 248, 0}] || top[Pair{0, 247, 0}] {
+	top := active.TopFraction(tab, 0.01)
+	if len(top) != 3 || !top[active.PairKey{0, 250, 0}] || !top[active.PairKey{0, 248, 0}] || top[active.PairKey{0, 247, 0}] {
 		t.Errorf("top 1%% of 0..249 = %v, want the pairs scoring 249, 248, 247", top)
 	}
-	tab[Pair{1, 2, 0}] = 247 // a tie at the threshold is included
-	if got := len(TopFraction(tab, 0.01)); got != 4 {
+	tab[active.PairKey{1, 2, 0}] = 247 // a tie at the threshold is included
+	if got := len(active.TopFraction(tab, 0.01)); got != 4 {
 		t.Errorf("with a tie: %d pairs, want 4", got)
 	}
 }

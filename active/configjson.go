@@ -15,6 +15,11 @@ type configDrug struct {
 	SMILES     string `json:"smiles"`
 }
 
+// legacyModel is the old name of the Bayesian-ridge DEUP surrogate, which a
+// campaign file may still hold; renamedModel is its name now
+// (surrogate.RidgeDEUP, whose tests check that the two agree).
+const legacyModel, renamedModel = "deup", "deup-ridge"
+
 type configAlias Config
 
 type configJSON struct {
@@ -71,8 +76,8 @@ func (c *Config) UnmarshalJSON(b []byte) error {
 		}
 		cfg.Drugs[i] = drugcomb.Drug{ID: d.ID, Name: d.Name, PubChemCID: d.PubChemCID, SMILES: d.SMILES}
 	}
-	if cfg.Model == legacyRidgeDEUP {
-		cfg.Model = RidgeDEUP
+	if cfg.Model == legacyModel {
+		cfg.Model = renamedModel
 	}
 	*c = cfg
 	return nil

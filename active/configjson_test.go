@@ -30,7 +30,7 @@ const legacyConfig = `{
 }`
 
 func TestConfigJSON(t *testing.T) {
-	want := Config{Mode: Live, Score: "score", Acquisition: "ucb", Model: RidgeDEUP, Features: "identity", Batch: 30, Seed: 1,
+	want := Config{Mode: Live, Score: "score", Acquisition: "ucb", Model: renamedModel, Features: "identity", Batch: 30, Seed: 1,
 		Drugs:     []drugcomb.Drug{{ID: "5743", Name: "Dexamethasone", PubChemCID: 5743, SMILES: "CC1CC2"}, {ID: "d2", Name: "B"}},
 		CellLines: []string{"PC-3"}}
 	var old Config

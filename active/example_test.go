@@ -10,8 +10,8 @@ import (
 // most one use of each drug: the second-best pair shares drug 0 with the
 // best, so the third is taken instead.
 func ExampleSelectBatch() {
-	pairs := []active.Pair{{A: 0, B: 1}, {A: 0, B: 2}, {A: 2, B: 3}, {A: 1, B: 3}}
-	preds := []active.Prediction{
+	pairs := []active.PairKey{{A: 0, B: 1}, {A: 0, B: 2}, {A: 2, B: 3}, {A: 1, B: 3}}
+	preds := []active.SurrogatePrediction{
 		{Mu: 10, SigmaEpistemic: 1},
 		{Mu: 9, SigmaEpistemic: 1},
 		{Mu: 5, SigmaEpistemic: 2},

@@ -5,7 +5,7 @@ package active
 // ParseAcquisition's syntax; "" keeps the campaign's, and a new one keeps
 // the campaign's explore weight) and another explore weight (explore < 0
 // keeps the campaign's). For ProposeWith.
-func (c *Campaign) AcquisitionWith(name string, explore float64) (Acquisition, error) {
+func (c *State) AcquisitionWith(name string, explore float64) (Acquisition, error) {
 	acq := c.acq
 	if name != "" {
 		var err error

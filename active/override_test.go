@@ -1,19 +1,24 @@
-package active
+package active_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/active/activetest"
+)
 
 // TestAcquisitionWith: the campaign's acquisition (ucb:2, explore 0.25)
 // with a round's overrides; the expected values are ParseAcquisition's of
 // the names with the weight the override rule gives.
 func TestAcquisitionWith(t *testing.T) {
-	base, table := testScreen(8, 1)
-	initial, cands, err := SplitInitial(table, 10, 1)
+	base, table := activetest.Screen(8, 1)
+	initial, cands, err := active.SplitInitial(table, 10, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := testConfig(base, "bayes-ridge", "ucb:2", 4, 2, 1)
+	cfg := activetest.Config(base, "bayes-ridge", "ucb:2", 4, 2, 1)
 	cfg.Explore = 0.25
-	c, err := Create(NewMemoryStore(), cfg, initial, cands)
+	c, err := active.Create(active.NewMemoryStore(), cfg, initial, cands)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +42,7 @@ func TestAcquisitionWith(t *testing.T) {
 			}
 			continue
 		}
-		want, _ := ParseAcquisition(tc.want)
+		want, _ := active.ParseAcquisition(tc.want)
 		want.ExploreWeight = tc.weight
 		if err != nil || got != want {
 			t.Errorf("%q, explore %v: %+v, %v; want %+v", tc.name, tc.explore, got, err, want)

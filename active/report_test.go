@@ -1,17 +1,19 @@
-package active
+package active_test
 
 import (
 	"math"
 	"testing"
+
+	"github.com/deup-screening/deup/active"
 )
 
 func TestReport(t *testing.T) {
-	c := runCampaign(t, NewMemoryStore(), "bayes-ridge", "greedy", 1)
-	all := map[Pair]bool{}
+	c := runCampaign(t, active.NewMemoryStore(), "bayes-ridge", "greedy", 1)
+	all := map[active.PairKey]bool{}
 	for _, m := range c.Measured() {
 		all[m.Pair] = true
 	}
-	rows := Report(c, all)
+	rows := active.Report(c, all)
 	if len(rows) != len(c.Rounds()) || len(rows) == 0 {
 		t.Fatalf("%d rows for %d rounds", len(rows), len(c.Rounds()))
 	}
@@ -40,7 +42,7 @@ func TestReport(t *testing.T) {
 	if last := rows[len(rows)-1]; float64(last.BestSoFar) != c.Best() {
 		t.Errorf("best so far %v, campaign best %v", last.BestSoFar, c.Best())
 	}
-	if Report(c, nil)[0].TopFoundSoFar != nil {
+	if active.Report(c, nil)[0].TopFoundSoFar != nil {
 		t.Error("no top: TopFoundSoFar set")
 	}
 }

@@ -1,24 +1,27 @@
-package active
+package active_test
 
 import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/active/activetest"
 )
 
 func TestParseResults(t *testing.T) {
-	cfg, _ := testScreen(4, 1) // drug00..drug03, IDs 1000..1003, cell line CL1; score "synergy"
+	cfg, _ := activetest.Screen(4, 1) // drug00..drug03, IDs 1000..1003, cell line CL1; score "synergy"
 	cases := []struct {
 		name    string
 		in      string
-		want    []Result
+		want    []active.Result
 		wantErr []string
 	}{
 		{"names and ids", "drug_a,drug_b,synergy\ndrug00,1002,12.5\nDRUG03 , drug01,-3\n",
-			[]Result{{Measurement{Pair{0, 2, 0}, 12.5}, 2}, {Measurement{Pair{1, 3, 0}, -3}, 3}}, nil},
+			[]active.Result{{active.Measurement{active.PairKey{0, 2, 0}, 12.5}, 2}, {active.Measurement{active.PairKey{1, 3, 0}, -3}, 3}}, nil},
 		{"suggest export with score", "rank,drug_a,drug_a_id,drug_b,drug_b_id,cell_line,mu,score\n1,x,1000,y,1001,cl1,3,4\n",
-			[]Result{{Measurement{Pair{0, 1, 0}, 4}, 2}}, nil},
-		{"generic score column", "drug_b,drug_a,y\ndrug00,drug01,1e2\n", []Result{{Measurement{Pair{0, 1, 0}, 100}, 2}}, nil},
+			[]active.Result{{active.Measurement{active.PairKey{0, 1, 0}, 4}, 2}}, nil},
+		{"generic score column", "drug_b,drug_a,y\ndrug00,drug01,1e2\n", []active.Result{{active.Measurement{active.PairKey{0, 1, 0}, 100}, 2}}, nil},
 		{"unknown drug", "drug_a,drug_b,synergy\ndrug00,drug01,1\ndrug00,aspirin,2\n", nil, []string{"res.csv:3:2: unknown drug \"aspirin\""}},
 		{"non-numeric", "drug_a,drug_b,synergy\ndrug00,drug01,high\n", nil, []string{"res.csv:2:3: score \"high\" is not a finite number"}},
 		{"nan", "drug_a,drug_b,synergy\ndrug00,drug01,NaN\n", nil, []string{"res.csv:2:3: score \"NaN\""}},
@@ -33,7 +36,7 @@ func TestParseResults(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := ParseResults(strings.NewReader(c.in), "res.csv", cfg)
+			got, err := active.ParseResults(strings.NewReader(c.in), "res.csv", cfg)
 			if c.wantErr != nil {
 				if err == nil {
 					t.Fatalf("want an error, got %v", got)
@@ -61,13 +64,13 @@ func TestParseResults(t *testing.T) {
 }
 
 func FuzzParseResults(f *testing.F) {
-	cfg, _ := testScreen(4, 1)
+	cfg, _ := activetest.Screen(4, 1)
 	f.Add([]byte("drug_a,drug_b,synergy\ndrug00,1002,12.5\n"))
 	f.Add([]byte("drug_a,drug_b,cell_line,score\ndrug00,drug01,CL1,1\n"))
 	f.Add([]byte("drug_a,drug_b,synergy\n\"x"))
 	f.Add([]byte("\ufeffdrug_a;drug_b\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rs, err := ParseResults(bytes.NewReader(data), "f.csv", cfg)
+		rs, err := active.ParseResults(bytes.NewReader(data), "f.csv", cfg)
 		if err == nil {
 			for _, r := range rs {
 				if r.Pair.A >= r.Pair.B || r.Line < 2 {
@@ -79,12 +82,12 @@ func FuzzParseResults(f *testing.F) {
 }
 
 func TestParseCandidates(t *testing.T) {
-	cfg, _ := testScreen(4, 1)
-	got, err := ParseCandidates(strings.NewReader("drug_a,drug_b\ndrug03,drug00\n"), "c.csv", cfg)
-	if err != nil || len(got) != 1 || got[0].Pair != (Pair{0, 3, 0}) || got[0].Line != 2 {
+	cfg, _ := activetest.Screen(4, 1)
+	got, err := active.ParseCandidates(strings.NewReader("drug_a,drug_b\ndrug03,drug00\n"), "c.csv", cfg)
+	if err != nil || len(got) != 1 || got[0].Pair != (active.PairKey{0, 3, 0}) || got[0].Line != 2 {
 		t.Errorf("ParseCandidates = %+v, %v", got, err)
 	}
-	if _, err := ParseCandidates(strings.NewReader("drug_a,drug_b\ndrug03,zzz\n"), "c.csv", cfg); err == nil || !strings.Contains(err.Error(), "c.csv:2:2: unknown drug") {
+	if _, err := active.ParseCandidates(strings.NewReader("drug_a,drug_b\ndrug03,zzz\n"), "c.csv", cfg); err == nil || !strings.Contains(err.Error(), "c.csv:2:2: unknown drug") {
 		t.Errorf("unknown drug: err = %v", err)
 	}
 }

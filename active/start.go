@@ -23,7 +23,7 @@ const DefaultRetrospectiveRounds = 10
 //     cfg.Seed (SplitInitial); the others are the candidates;
 //   - live: every pair of table, in sorted order; the candidates are cands
 //     when not nil, else every unmeasured pair (AllUnmeasured).
-func Start(cfg Config, table TableOracle, init, nDrugs int, cellLines []int, cands []Pair) ([]Measurement, []Pair, error) {
+func Start(cfg Config, table TableOracle, init, nDrugs int, cellLines []int, cands []PairKey) ([]Measurement, []PairKey, error) {
 	switch cfg.Mode {
 	case Retrospective:
 		if cands != nil {
@@ -54,9 +54,9 @@ func Start(cfg Config, table TableOracle, init, nDrugs int, cellLines []int, can
 // the file was parsed against), on those lines. A pair listed twice or already
 // measured in table is refused; every such problem is named by file:line,
 // all of them joined in the error.
-func CandidatePairs(rs []Result, name string, cellLines []int, measured TableOracle) ([]Pair, error) {
-	seen := map[Pair]int{}
-	var out []Pair
+func CandidatePairs(rs []Result, name string, cellLines []int, measured TableOracle) ([]PairKey, error) {
+	seen := map[PairKey]int{}
+	var out []PairKey
 	var errs []error
 	for _, r := range rs {
 		p := r.Pair
@@ -121,16 +121,6 @@ func CheckScreen(cfg Config, sc *drugcomb.Screen, extra, lines bool) error {
 	return nil
 }
 
-// Parts returns the surrogate of a campaign with cfg (NewSurrogateFor on
-// its encoder).
-func Parts(cfg Config) (Surrogate, error) {
-	enc, err := NewEncoder(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return NewSurrogateFor(cfg, enc)
-}
-
 // BestOf returns the highest score of ms, -Inf for none.
 func BestOf(ms []Measurement) float64 {
 	b := math.Inf(-1)
@@ -151,18 +141,4 @@ func (r *Round) Summary() (bestMu, bestMeasured float64) {
 		bestMeasured = math.Max(bestMeasured, y)
 	}
 	return bestMu, bestMeasured
-}
-
-// NewChemistryMeans returns, per strategy, the mean over its runs of the
-// pairs of new chemistry chosen in all rounds (Trace.NewChemistryTotal).
-func NewChemistryMeans(traces []Trace) map[string]float64 {
-	sum, n := map[string]float64{}, map[string]int{}
-	for _, tr := range traces {
-		sum[tr.Strategy] += float64(tr.NewChemistryTotal())
-		n[tr.Strategy]++
-	}
-	for k := range sum {
-		sum[k] /= float64(n[k])
-	}
-	return sum
 }

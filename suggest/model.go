@@ -123,11 +123,11 @@ type Options struct {
 // predictions.
 type Candidates struct {
 	Screen    *drugcomb.Screen
-	Pairs     []active.Pair
-	Pred      []active.Prediction // the model's
-	AcqIn     []active.Prediction // what the acquisition reads: Pred, or scaled by the calibration
-	Intervals []active.Interval   // nil without a calibration
-	measured  active.TableOracle  // the place's measured pairs
+	Pairs     []active.PairKey
+	Pred      []active.SurrogatePrediction // the model's
+	AcqIn     []active.SurrogatePrediction // what the acquisition reads: Pred, or scaled by the calibration
+	Intervals []active.Interval            // nil without a calibration
+	measured  active.TableOracle           // the place's measured pairs
 }
 
 // Predict returns every pair of the feature rows of f (kept[r] is the

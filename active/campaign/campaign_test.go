@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/active/surrogate"
 	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/drugcomb"
 )
@@ -33,11 +34,11 @@ func synthScreens(t *testing.T) (Screens, *drugcomb.Screen) {
 // testConfig is a campaign on the synthetic default's one cell line with
 // the fast surrogate.
 func testConfig(sc *drugcomb.Screen, mode string) active.Config {
-	return active.Config{Mode: mode, Score: sc.ScoreNames[0], Acquisition: "ucb", Model: active.RidgeDEUP, Features: "identity",
+	return active.Config{Mode: mode, Score: sc.ScoreNames[0], Acquisition: "ucb", Model: surrogate.RidgeDEUP, Features: "identity",
 		Batch: 5, MaxPerDrug: 2, Seed: 7, Drugs: sc.Drugs, CellLines: sc.CellLines}
 }
 
-func initCampaign(t *testing.T, dir string, cfg active.Config, sc *drugcomb.Screen, initN int) *active.Campaign {
+func initCampaign(t *testing.T, dir string, cfg active.Config, sc *drugcomb.Screen, initN int) *active.State {
 	t.Helper()
 	tab, err := Select(sc, "", sc.CellLines[0], "")
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/active/ledger"
+	"github.com/deup-screening/deup/active/surrogate"
 	"github.com/deup-screening/deup/internal/atomicfile"
 )
 
@@ -23,7 +24,7 @@ import (
 // retrospective campaign (active.Start). Nothing is left on disk when Init
 // fails (Create); settings that do not fit t or the mode (CheckInit) are
 // refused first.
-func Init(dir string, cfg active.Config, t *Table, initN int, candidates string) (*active.Campaign, error) {
+func Init(dir string, cfg active.Config, t *Table, initN int, candidates string) (*active.State, error) {
 	if err := CheckInit(cfg, t, initN, candidates); err != nil {
 		return nil, err
 	}
@@ -39,7 +40,7 @@ func Init(dir string, cfg active.Config, t *Table, initN int, candidates string)
 	if cfg.Mode == active.Retrospective && cfg.Rounds == 0 {
 		cfg.Rounds = active.DefaultRetrospectiveRounds
 	}
-	var cands []active.Pair
+	var cands []active.PairKey
 	if candidates != "" {
 		f, err := os.Open(candidates)
 		if err != nil {
@@ -55,7 +56,7 @@ func Init(dir string, cfg active.Config, t *Table, initN int, candidates string)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := active.NewEncoder(cfg); err != nil {
+	if _, err := surrogate.NewEncoder(cfg); err != nil {
 		return nil, err
 	}
 	if err := cfg.Check(); err != nil {
@@ -86,7 +87,7 @@ func CheckInit(cfg active.Config, t *Table, initN int, candidates string) error 
 // campaign.json. On an error it removes what it created: a refused init
 // leaves nothing on disk (a directory that existed before is kept, emptied
 // of the ledger it did not hold).
-func Create(dir string, cfg active.Config, initial []active.Measurement, cands []active.Pair) (c *active.Campaign, err error) {
+func Create(dir string, cfg active.Config, initial []active.Measurement, cands []active.PairKey) (c *active.State, err error) {
 	_, statErr := os.Stat(dir)
 	existed := statErr == nil
 	ld := filepath.Join(dir, "ledger")
@@ -166,7 +167,7 @@ func CheckFree(dir string) error {
 // Open opens the ledger of the campaign in dir and replays it; the caller
 // closes the ledger. A campaign.json lost to a kill right after init's
 // ledger event is written again.
-func Open(dir string) (*ledger.Ledger, *active.Campaign, error) {
+func Open(dir string) (*ledger.Ledger, *active.State, error) {
 	ld := filepath.Join(dir, "ledger")
 	if _, err := os.Stat(ld); err != nil {
 		if _, derr := os.Stat(dir); errors.Is(derr, fs.ErrNotExist) {

@@ -13,7 +13,7 @@ import (
 // the campaign's) and batch suggestions (0: the campaign's batch); proposed
 // says which. Overrides given while a round is open, and an acquisition
 // AcquisitionWith refuses, are a *SettingError.
-func (s Screens) Propose(ctx context.Context, c *active.Campaign, batch int, acq string, explore float64) (r *active.Round, proposed bool, err error) {
+func (s Screens) Propose(ctx context.Context, c *active.State, batch int, acq string, explore float64) (r *active.Round, proposed bool, err error) {
 	if r := c.Open(); r != nil {
 		if batch != 0 || acq != "" || explore >= 0 {
 			return nil, false, &SettingError{Overrides, fmt.Errorf("round %d is already proposed (%d suggestions)", r.Index, len(r.Suggestions))}

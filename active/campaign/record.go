@@ -14,7 +14,7 @@ import (
 // says, for each problem, the file's line and, where block is not nil and
 // says one, the plate block it came from ("block ID"); the ledger is then
 // unchanged.
-func Record(c *active.Campaign, rs []active.Result, name string, block func(line int) string) error {
+func Record(c *active.State, rs []active.Result, name string, block func(line int) string) error {
 	ms := make([]active.Measurement, len(rs))
 	for i, r := range rs {
 		ms[i] = r.Measurement
@@ -54,7 +54,7 @@ var ErrNoOpenRound = errors.New("no round is waiting for results")
 // readout whose blocks are scored (PlateFile, its scoring report written
 // to w). A campaign without an open round is an error; a setting the plate
 // scoring refuses is a *SettingError.
-func Import(w io.Writer, c *active.Campaign, path string, plates *Plates) (*active.Round, int, error) {
+func Import(w io.Writer, c *active.State, path string, plates *Plates) (*active.Round, int, error) {
 	rd := c.Open()
 	if rd == nil {
 		return nil, 0, ErrNoOpenRound

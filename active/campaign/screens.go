@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/active/surrogate"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
 )
@@ -52,10 +53,10 @@ func (s Screens) Oracle(cfg active.Config) (active.TableOracle, error) {
 	return t, err
 }
 
-// Parts builds the surrogate of c (active.Parts) and, for a retrospective
+// Parts builds the surrogate of c (surrogate.ForCampaign) and, for a retrospective
 // campaign, its oracle; a live campaign's oracle is nil (the lab measures).
-func (s Screens) Parts(c *active.Campaign) (active.Surrogate, active.Oracle, error) {
-	sur, err := active.Parts(c.Config)
+func (s Screens) Parts(c *active.State) (active.Surrogate, active.Oracle, error) {
+	sur, err := surrogate.ForCampaign(c.Config)
 	if err != nil {
 		return nil, nil, err
 	}

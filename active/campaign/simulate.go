@@ -5,30 +5,32 @@ import (
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/active/simreport"
+	"github.com/deup-screening/deup/active/simulate"
+	"github.com/deup-screening/deup/active/surrogate"
 )
 
 // SimConfig completes cfg for a simulation on t: Init 0 becomes
 // active.DefaultInit of t's pairs; cfg.Features must encode t's screen. A
 // cap per cell line (cfg.MaxPerLine) on fewer than two lines is a
 // *SettingError.
-func (t *Table) SimConfig(cfg active.SimConfig) (active.SimConfig, error) {
+func (t *Table) SimConfig(cfg simulate.Config) (simulate.Config, error) {
 	if err := t.checkPerLine(cfg.MaxPerLine, "a simulation"); err != nil {
 		return cfg, err
 	}
 	if cfg.Init == 0 {
 		cfg.Init = active.DefaultInit(len(t.Oracle))
 	}
-	_, err := active.NewEncoder(active.Config{Features: cfg.Features, Drugs: t.Screen.Drugs, CellLines: t.Screen.CellLines})
+	_, err := surrogate.NewEncoder(active.Config{Features: cfg.Features, Drugs: t.Screen.Drugs, CellLines: t.Screen.CellLines})
 	return cfg, err
 }
 
-// Simulate runs the retrospective campaigns of cfg on t (active.Simulate,
+// Simulate runs the retrospective campaigns of cfg on t (simulate.Run,
 // each finished round reported to each) and summarises them
 // (simreport.Build) with t's cell lines and pairs; the caller adds the
 // screen's name, its top pairs and the wall time.
-func (t *Table) Simulate(ctx context.Context, cfg active.SimConfig, each func(active.SimProgress)) (*simreport.Report, []active.Trace, error) {
+func (t *Table) Simulate(ctx context.Context, cfg simulate.Config, each func(simulate.Progress)) (*simreport.Report, []simulate.Trace, error) {
 	base := active.Config{Score: t.Screen.ScoreNames[t.Score], Drugs: t.Screen.Drugs, CellLines: t.Screen.CellLines}
-	traces, err := active.Simulate(ctx, t.Oracle, base, cfg, each)
+	traces, err := simulate.Run(ctx, t.Oracle, base, cfg, each)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -38,8 +40,8 @@ func (t *Table) Simulate(ctx context.Context, cfg active.SimConfig, each func(ac
 }
 
 // Run steps c until it is done, each round reported to each after it ran
-// (a round left open by a crash is first measured: active.Campaign.Step).
-func Run(ctx context.Context, c *active.Campaign, s active.Surrogate, oracle active.Oracle, each func(*active.Round)) error {
+// (a round left open by a crash is first measured: active.State.Step).
+func Run(ctx context.Context, c *active.State, s active.Surrogate, oracle active.Oracle, each func(*active.Round)) error {
 	for !c.Done() {
 		if err := ctx.Err(); err != nil {
 			return err

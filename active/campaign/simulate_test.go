@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/active/simulate"
 )
 
 // TestSimulate: a one-strategy, one-seed, two-round simulation on the
@@ -19,19 +20,19 @@ func TestSimulate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	greedy, err := active.ParseStrategy("greedy")
+	greedy, err := simulate.ParseStrategy("greedy")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tab.SimConfig(active.SimConfig{Features: "nope"}); err == nil {
+	if _, err := tab.SimConfig(simulate.Config{Features: "nope"}); err == nil {
 		t.Error("features nope accepted")
 	}
 	var se *SettingError
-	if _, err := tab.SimConfig(active.SimConfig{Features: "identity", MaxPerLine: 2}); !errors.As(err, &se) ||
+	if _, err := tab.SimConfig(simulate.Config{Features: "identity", MaxPerLine: 2}); !errors.As(err, &se) ||
 		err.Error() != "a cap per cell line needs several cell lines (a simulation across several cell lines)" {
 		t.Errorf("a cap per line on one line: %v, want a SettingError", err)
 	}
-	cfg, err := tab.SimConfig(active.SimConfig{Batch: 5, Rounds: 2, Strategies: []active.Strategy{greedy}, Seeds: 1, TopFrac: 0.01, Features: "identity"})
+	cfg, err := tab.SimConfig(simulate.Config{Batch: 5, Rounds: 2, Strategies: []simulate.Strategy{greedy}, Seeds: 1, TopFrac: 0.01, Features: "identity"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +40,7 @@ func TestSimulate(t *testing.T) {
 		t.Errorf("init %d, want %d", cfg.Init, want)
 	}
 	var rounds []int
-	rep, traces, err := tab.Simulate(t.Context(), cfg, func(p active.SimProgress) { rounds = append(rounds, p.Round) })
+	rep, traces, err := tab.Simulate(t.Context(), cfg, func(p simulate.Progress) { rounds = append(rounds, p.Round) })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/active/ledger"
+	"github.com/deup-screening/deup/active/surrogate"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/model"
 )
@@ -15,7 +16,7 @@ import (
 // lab measures).
 type Opened struct {
 	Ledger    *ledger.Ledger
-	Campaign  *active.Campaign
+	Campaign  *active.State
 	Surrogate active.Surrogate
 	Oracle    active.Oracle
 }
@@ -38,13 +39,13 @@ func (s Screens) OpenParts(dir string) (*Opened, error) {
 // Close closes the campaign's ledger.
 func (o *Opened) Close() error { return o.Ledger.Close() }
 
-// Step runs the next round of the campaign (active.Campaign.Step), its
+// Step runs the next round of the campaign (active.State.Step), its
 // surrogate reporting each epoch of the networks it trains to epoch
-// (active.WithTrainProgress), and returns that round: a new one, or the one
+// (surrogate.WithTrainProgress), and returns that round: a new one, or the one
 // a crash left open, now measured.
 func (o *Opened) Step(ctx context.Context, epoch func(model.Progress)) (*active.Round, error) {
 	c := o.Campaign
-	if _, err := c.Step(ctx, active.WithTrainProgress(o.Surrogate, epoch), o.Oracle); err != nil {
+	if _, err := c.Step(ctx, surrogate.WithTrainProgress(o.Surrogate, epoch), o.Oracle); err != nil {
 		return nil, err
 	}
 	return c.Rounds()[len(c.Rounds())-1], nil
@@ -55,7 +56,7 @@ func (o *Opened) Step(ctx context.Context, epoch func(model.Progress)) (*active.
 // ensemble's member "round R member i/n", else "round R network k", k
 // counting the round's networks from 1 (Alg. 2's pre-fill folds, then the
 // round's predictor).
-func NetworkLabels(c *active.Campaign) func(network, member, members int) string {
+func NetworkLabels(c *active.State) func(network, member, members int) string {
 	return progress.NetworkLabel(fmt.Sprintf("round %d", len(c.Rounds())+1))
 }
 

@@ -7,7 +7,7 @@ import (
 
 // Suggestions converts a round's suggestions to the rows 'deup suggest
 // --campaign' exports.
-func Suggestions(c *active.Campaign, rd *active.Round) []suggest.Suggestion {
+func Suggestions(c *active.State, rd *active.Round) []suggest.Suggestion {
 	rows := make([]suggest.Suggestion, 0, len(rd.Suggestions))
 	for _, s := range rd.Suggestions {
 		rows = append(rows, suggest.Suggestion{Rank: s.Rank, DrugA: c.Config.Drugs[s.Pair.A], DrugB: c.Config.Drugs[s.Pair.B],

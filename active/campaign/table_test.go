@@ -72,7 +72,7 @@ func TestSelect(t *testing.T) {
 				t.Errorf("lines %v %q, %d pairs, %d skipped; want %v %q, %d, %d", tab.Lines, tab.Label, len(tab.Oracle), tab.Skipped,
 					tc.wantLines, tc.wantLabel, tc.wantPairs, tc.wantSkipped)
 			}
-			if y := tab.Oracle[active.NewPair(0, 1, tc.wantLines[0])]; y != float64(10*tc.wantLines[0]+1) {
+			if y := tab.Oracle[active.NewPairKey(0, 1, tc.wantLines[0])]; y != float64(10*tc.wantLines[0]+1) {
 				t.Errorf("pair d0+d1 on line %d: %v, want its zip score %d", tc.wantLines[0], y, 10*tc.wantLines[0]+1)
 			}
 		})

@@ -45,7 +45,7 @@ func (r *Report) WriteText(w io.Writer, dir string) error {
 // WriteRound writes the line deup campaign step prints for round r of c:
 // its suggestions and model, the highest predicted mu among them, what was
 // measured of them, and the best score of the campaign so far.
-func WriteRound(w io.Writer, c *active.Campaign, r *active.Round) error {
+func WriteRound(w io.Writer, c *active.State, r *active.Round) error {
 	bestMu, best := r.Summary()
 	fmt.Fprintf(w, "round %d: %d suggestions by %s (highest predicted mu %.4g)", r.Index, len(r.Suggestions), r.ModelVersion, bestMu)
 	if len(r.Measured) > 0 {

@@ -1,5 +1,5 @@
 // Package simreport writes the results of a retrospective campaign
-// simulation (active.Simulate): report.json, the per-run and summary CSV
+// simulation (simulate.Run): report.json, the per-run and summary CSV
 // tables, and a figure of every strategy together (PNG and SVG).
 //
 // Round index 0 of every series is the initial set; index r is after round
@@ -19,7 +19,8 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/active/simulate"
+
 	"github.com/deup-screening/deup/internal/atomicfile"
 	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/internal/plotstyle"
@@ -35,9 +36,9 @@ import (
 
 // Series are one strategy's summaries.
 type Series struct {
-	Top1Found active.Summary `json:"top1_found"`
-	Best      active.Summary `json:"best"`
-	TestRMSE  active.Summary `json:"test_rmse"`
+	Top1Found simulate.Summary `json:"top1_found"`
+	Best      simulate.Summary `json:"best"`
+	TestRMSE  simulate.Summary `json:"test_rmse"`
 }
 
 // Report is report.json.
@@ -62,22 +63,22 @@ type Report struct {
 	WallSeconds jsonfloat.Float `json:"wall_seconds"`
 }
 
-// Build summarizes traces (from active.Simulate with cfg) into a Report.
-func Build(traces []active.Trace, cfg active.SimConfig) *Report {
+// Build summarizes traces (from simulate.Run with cfg) into a Report.
+func Build(traces []simulate.Trace, cfg simulate.Config) *Report {
 	r := &Report{Acquisitions: map[string]Series{}, Rounds: cfg.Rounds, Seeds: cfg.Seeds,
 		Init: cfg.Init, Batch: cfg.Batch, MaxPerDrug: cfg.MaxPerDrug, MaxPerLine: cfg.MaxPerLine, Features: cfg.Features, TopFrac: jsonfloat.Float(cfg.TopFrac),
 		Explore: jsonfloat.Float(cfg.Explore)}
 	for _, st := range cfg.Strategies {
-		var ts []active.Trace
+		var ts []simulate.Trace
 		for _, t := range traces {
 			if t.Strategy == st.Name {
 				ts = append(ts, t)
 			}
 		}
 		var s Series
-		s.Top1Found, _ = active.Summarize(ts, func(t active.Trace) []float64 { return t.TopFound })
-		s.Best, _ = active.Summarize(ts, func(t active.Trace) []float64 { return t.Best })
-		s.TestRMSE, _ = active.Summarize(ts, func(t active.Trace) []float64 { return t.TestRMSE })
+		s.Top1Found, _ = simulate.Summarize(ts, func(t simulate.Trace) []float64 { return t.TopFound })
+		s.Best, _ = simulate.Summarize(ts, func(t simulate.Trace) []float64 { return t.Best })
+		s.TestRMSE, _ = simulate.Summarize(ts, func(t simulate.Trace) []float64 { return t.TestRMSE })
 		r.Acquisitions[st.Name] = s
 		r.Order = append(r.Order, st.Name)
 		if r.Measured == nil && len(ts) > 0 {
@@ -103,7 +104,7 @@ func ff(v float64) string {
 
 // WriteRunsCSV writes one row per run and round:
 // strategy,seed,round,measured,best,top1_found,test_rmse,model_version.
-func WriteRunsCSV(w io.Writer, traces []active.Trace) error {
+func WriteRunsCSV(w io.Writer, traces []simulate.Trace) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"strategy", "seed", "round", "measured", "best", "top1_found", "test_rmse", "model_version"})
 	for _, t := range traces {
@@ -146,11 +147,11 @@ func (r *Report) WriteSummaryCSV(w io.Writer) error {
 func (r *Report) plots(title string) ([]*plot.Plot, *plot.Plot, error) {
 	panels := []struct {
 		name, ylabel string
-		get          func(Series) active.Summary
+		get          func(Series) simulate.Summary
 	}{
-		{"top pairs found", fmt.Sprintf("fraction of top %g%% found", 100*r.TopFrac), func(s Series) active.Summary { return s.Top1Found }},
-		{"best score found", "best score so far", func(s Series) active.Summary { return s.Best }},
-		{"model error on unmeasured pairs", "test RMSE", func(s Series) active.Summary { return s.TestRMSE }},
+		{"top pairs found", fmt.Sprintf("fraction of top %g%% found", 100*r.TopFrac), func(s Series) simulate.Summary { return s.Top1Found }},
+		{"best score found", "best score so far", func(s Series) simulate.Summary { return s.Best }},
+		{"model error on unmeasured pairs", "test RMSE", func(s Series) simulate.Summary { return s.TestRMSE }},
 	}
 	var xmin, xmax float64
 	if n := len(r.Measured); n > 0 {
@@ -281,7 +282,7 @@ func writeAtomic(path string, write func(io.Writer) error) error {
 
 // WriteAll writes report.json, runs.csv, summary.csv and simulation.png/.svg
 // into dir.
-func WriteAll(dir string, r *Report, traces []active.Trace, title string) error {
+func WriteAll(dir string, r *Report, traces []simulate.Trace, title string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}

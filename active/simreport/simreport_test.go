@@ -9,20 +9,21 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/active/simulate"
+
 	"github.com/deup-screening/deup/internal/jsonfloat"
 	"gonum.org/v1/plot/plotter"
 )
 
 func TestReport(t *testing.T) {
 	nan := math.NaN()
-	traces := []active.Trace{
+	traces := []simulate.Trace{
 		{Strategy: "a", Seed: 1, Measured: []int{10, 15}, Best: []float64{3, 5}, TopFound: []float64{0, 0.5}, TestRMSE: []float64{nan, 2}, ModelVers: []string{"", "m1"}},
 		{Strategy: "a", Seed: 2, Measured: []int{10, 15}, Best: []float64{1, 7}, TopFound: []float64{0, 1}, TestRMSE: []float64{nan, 4}, ModelVers: []string{"", "m2"}},
 		{Strategy: "b", Seed: 1, Measured: []int{10, 15}, Best: []float64{3, 3}, TopFound: []float64{0, 0}, TestRMSE: []float64{nan, 3}, ModelVers: []string{"", "m3"}},
 	}
-	cfg := active.SimConfig{Init: 10, Batch: 5, Rounds: 1, Seeds: 2, TopFrac: 0.01,
-		Strategies: []active.Strategy{{Name: "a"}, {Name: "b"}}}
+	cfg := simulate.Config{Init: 10, Batch: 5, Rounds: 1, Seeds: 2, TopFrac: 0.01,
+		Strategies: []simulate.Strategy{{Name: "a"}, {Name: "b"}}}
 	r := Build(traces, cfg)
 	var buf bytes.Buffer
 	if err := r.WriteJSON(&buf); err != nil {
@@ -80,15 +81,15 @@ func TestReport(t *testing.T) {
 // shifted apart, and the legend is drawn apart from the panels.
 func TestFigureLayout(t *testing.T) {
 	nan := math.NaN()
-	var traces []active.Trace
-	var strategies []active.Strategy
+	var traces []simulate.Trace
+	var strategies []simulate.Strategy
 	for _, s := range []string{"a", "b", "c"} {
 		// identical curves: without the shift they would hide each other
-		traces = append(traces, active.Trace{Strategy: s, Seed: 1, Measured: []int{175, 205, 235},
+		traces = append(traces, simulate.Trace{Strategy: s, Seed: 1, Measured: []int{175, 205, 235},
 			Best: []float64{3, 5, 5}, TopFound: []float64{0, 0.5, 1}, TestRMSE: []float64{nan, 2, 1}})
-		strategies = append(strategies, active.Strategy{Name: s})
+		strategies = append(strategies, simulate.Strategy{Name: s})
 	}
-	r := Build(traces, active.SimConfig{Init: 175, Batch: 30, Rounds: 2, Seeds: 1, TopFrac: 0.01, Strategies: strategies})
+	r := Build(traces, simulate.Config{Init: 175, Batch: 30, Rounds: 2, Seeds: 1, TopFrac: 0.01, Strategies: strategies})
 	panels, leg, err := r.plots("t")
 	if err != nil {
 		t.Fatal(err)

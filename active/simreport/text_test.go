@@ -5,18 +5,18 @@ import (
 	"math"
 	"testing"
 
-	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/active/simulate"
 )
 
 func TestWriteText(t *testing.T) {
 	nan := math.NaN()
-	traces := []active.Trace{
+	traces := []simulate.Trace{
 		{Strategy: "a", Seed: 1, Measured: []int{10, 15}, Best: []float64{3, 5}, TopFound: []float64{0, 0.5}, TestRMSE: []float64{nan, 2}, NewChemistry: []int{0, 1}},
 		{Strategy: "a", Seed: 2, Measured: []int{10, 15}, Best: []float64{1, 7}, TopFound: []float64{0, 1}, TestRMSE: []float64{nan, 4}, NewChemistry: []int{0, 2}},
 		{Strategy: "bb", Seed: 1, Measured: []int{10, 15}, Best: []float64{3, 3}, TopFound: []float64{0, 0}, TestRMSE: []float64{nan, 3}, NewChemistry: []int{0, 0}},
 	}
-	cfg := active.SimConfig{Init: 10, Batch: 5, Rounds: 1, Seeds: 2, TopFrac: 0.01,
-		Strategies: []active.Strategy{{Name: "a"}, {Name: "bb"}}}
+	cfg := simulate.Config{Init: 10, Batch: 5, Rounds: 1, Seeds: 2, TopFrac: 0.01,
+		Strategies: []simulate.Strategy{{Name: "a"}, {Name: "bb"}}}
 	var buf bytes.Buffer
 	if err := Build(traces, cfg).WriteText(&buf, traces); err != nil {
 		t.Fatal(err)

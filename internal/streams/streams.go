@@ -11,7 +11,7 @@
 //
 // Not in the table: rand.NewPCG(seed, 0) draws (uq's simulated replicates,
 // a campaign's per-round source, whose seed already separates the rounds),
-// fixed test fixtures in deup/deuptest, and active.Campaign's round seeds,
+// fixed test fixtures in deup/deuptest, and active.State's round seeds,
 // which are round<<8 | a small stream number.
 package streams
 

@@ -13,6 +13,8 @@ import (
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/active/campaign"
 	"github.com/deup-screening/deup/active/simreport"
+	"github.com/deup-screening/deup/active/simulate"
+	"github.com/deup-screening/deup/active/surrogate"
 	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/jsonfloat"
@@ -106,7 +108,7 @@ func parseCampaignInitFlags(env Env, args []string) (*campaignInitFlags, error) 
 	rounds := fs.Int("rounds", 0, "rounds to run (0: no limit; retrospective default 10)")
 	acq := fs.String("acquisition", "ucb", "acquisition function")
 	explore := exploreFlag(fs)
-	modelName := fs.String("model", "deup-net", "surrogate model: "+strings.Join(active.Surrogates, ", "))
+	modelName := fs.String("model", "deup-net", "surrogate model: "+strings.Join(surrogate.Names, ", "))
 	feat := campaignFeaturesFlag(fs)
 	perDrug := maxPerDrugFlag(fs)
 	seed := cmdline.SeedFlag(fs, "seed of the initial set, the models and the random draws")
@@ -131,7 +133,7 @@ func parseCampaignInitFlags(env Env, args []string) (*campaignInitFlags, error) 
 	if _, err := active.ParseAcquisition(*acq); err != nil {
 		return nil, cmdline.FlagError("--acquisition", err)
 	}
-	if err := active.CheckModel(*modelName); err != nil {
+	if err := surrogate.CheckName(*modelName); err != nil {
 		return nil, cmdline.FlagError("--model", err)
 	}
 	if err := checkExploreFlag(*explore); err != nil {
@@ -165,7 +167,7 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 	}
 	cfg := c.Config
 	fmt.Fprintf(env.Stdout, "campaign %s: %s mode on %s (%s, %s), %d initial pairs, %d candidates, batch %d, %s with %s, %s%s\n",
-		o.dir, cfg.Mode, screenLabel(cfg.Screen), t.Label, cfg.Score, c.Initial(), len(c.Pool()), cfg.Batch, cfg.Model, cfg.Acquisition, active.MaxPerDrugNote(cfg.MaxPerDrug), active.MaxPerLineNote(cfg.MaxPerLine))
+		o.dir, cfg.Mode, screenLabel(cfg.Screen), t.Label, cfg.Score, c.Initial(), len(c.Pool()), cfg.Batch, cfg.Model, cfg.Acquisition, maxPerDrugNote(cfg.MaxPerDrug), maxPerLineNote(cfg.MaxPerLine))
 	if cfg.Explore > 0 {
 		fmt.Fprintf(env.Stdout, "explore %g: each round ranks by (1 - %g) r(%s) + %g r(sigma_epistemic)\n", cfg.Explore, cfg.Explore, cfg.Acquisition, cfg.Explore)
 	}
@@ -231,7 +233,7 @@ func runCampaignStep(ctx context.Context, env Env, args []string) error {
 	}
 	campaign.WriteRound(env.Stdout, c, r)
 	if open == nil {
-		fmt.Fprintf(env.Stdout, "batch diversity: %s%s, set at campaign init\n", active.MaxPerDrugNote(c.Config.MaxPerDrug), active.MaxPerLineNote(c.Config.MaxPerLine))
+		fmt.Fprintf(env.Stdout, "batch diversity: %s%s, set at campaign init\n", maxPerDrugNote(c.Config.MaxPerDrug), maxPerLineNote(c.Config.MaxPerLine))
 	}
 	if oracle == nil {
 		fmt.Fprintf(env.Stdout, "export it: deup suggest --campaign %s --out round%d.csv\n", dir, r.Index)
@@ -361,7 +363,7 @@ var campaignSimulateDesc string
 
 type simulateFlags struct {
 	screenDir, cellLine, cellLines, score, out string
-	cfg                                        active.SimConfig // the settings the flags give
+	cfg                                        simulate.Config // the settings the flags give
 }
 
 func parseSimulateFlags(env Env, args []string) (*simulateFlags, error) {
@@ -404,11 +406,11 @@ func parseSimulateFlags(env Env, args []string) (*simulateFlags, error) {
 	); err != nil {
 		return nil, err
 	}
-	o := &simulateFlags{screenDir: *screenDir, cellLine: *cellLine, cellLines: *cellLines, score: *score, out: *out, cfg: active.SimConfig{Init: *initN,
+	o := &simulateFlags{screenDir: *screenDir, cellLine: *cellLine, cellLines: *cellLines, score: *score, out: *out, cfg: simulate.Config{Init: *initN,
 		Batch: *batch, Rounds: *rounds, MaxPerDrug: perDrug.resolve(*batch), MaxPerLine: *perLine, Seeds: *seeds, Seed0: *seed, TopFrac: *topFrac,
 		Features: *feat, Workers: cmdline.Workers(*workers), Explore: *explore}}
 	for _, n := range strings.Split(*acqs, ",") {
-		st, err := active.ParseStrategy(strings.TrimSpace(n))
+		st, err := simulate.ParseStrategy(strings.TrimSpace(n))
 		if err != nil {
 			return nil, cmdline.FlagError("--acquisition", err)
 		}
@@ -433,13 +435,13 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 	}
 	top := active.TopFraction(t.Oracle, cfg.TopFrac)
 	fmt.Fprintf(env.Stderr, "simulating %d strategies x %d seeds x %d rounds on %s (%s, %d pairs, top %g%% = %d pairs), %d initial, batch %d, %s%s\n",
-		len(cfg.Strategies), cfg.Seeds, cfg.Rounds, screenLabel(o.screenDir), t.Label, len(t.Oracle), 100*cfg.TopFrac, len(top), cfg.Init, cfg.Batch, active.MaxPerDrugNote(cfg.MaxPerDrug), active.MaxPerLineNote(cfg.MaxPerLine))
+		len(cfg.Strategies), cfg.Seeds, cfg.Rounds, screenLabel(o.screenDir), t.Label, len(t.Oracle), 100*cfg.TopFrac, len(top), cfg.Init, cfg.Batch, maxPerDrugNote(cfg.MaxPerDrug), maxPerLineNote(cfg.MaxPerLine))
 	if cfg.Explore > 0 {
 		fmt.Fprintf(env.Stderr, "explore %g: every strategy but random ranks by (1 - %g) r(acquisition) + %g r(sigma_epistemic)\n", cfg.Explore, cfg.Explore, cfg.Explore)
 	}
 	bar := progress.New(env.Stderr, "simulate", len(cfg.Strategies)*cfg.Seeds*cfg.Rounds)
 	done := 0
-	rep, traces, err := t.Simulate(ctx, cfg, func(p active.SimProgress) {
+	rep, traces, err := t.Simulate(ctx, cfg, func(p simulate.Progress) {
 		done++
 		bar.Set(done, fmt.Sprintf("%s seed %d round %d", p.Strategy, p.Seed, p.Round))
 	})

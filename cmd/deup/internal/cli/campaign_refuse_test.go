@@ -10,6 +10,7 @@ import (
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/active/ledger"
+	"github.com/deup-screening/deup/active/surrogate"
 	"github.com/deup-screening/deup/drugcomb"
 )
 
@@ -83,7 +84,7 @@ func TestCampaignDefaultPerDrugCap(t *testing.T) {
 	} {
 		dir := filepath.Join(tmp, strings.Join(append([]string{"c"}, c.args...), "_"))
 		out := mustRun(t, append(append([]string{"campaign", "init", "--screen", screen, "--model", "bayes-ridge", "--features", "identity"}, c.args...), dir)...)
-		if note := active.MaxPerDrugNote(c.want); !strings.Contains(out, note) {
+		if note := maxPerDrugNote(c.want); !strings.Contains(out, note) {
 			t.Errorf("init %v: output lacks %q:\n%s", c.args, note, out)
 		}
 		b, err := os.ReadFile(filepath.Join(dir, "campaign.json"))
@@ -146,7 +147,7 @@ func TestSuggestModelDefaultCap(t *testing.T) {
 	} {
 		out := filepath.Join(dir, "s.csv")
 		so := mustRun(t, append(append([]string{"suggest", "--model", mp}, c.args...), "--out", out)...)
-		if note := active.MaxPerDrugNote(c.cap); !strings.Contains(so, note) {
+		if note := maxPerDrugNote(c.cap); !strings.Contains(so, note) {
 			t.Errorf("suggest %v: output lacks %q:\n%s", c.args, note, so)
 		}
 		rows := readCSVRows(t, out)
@@ -232,7 +233,7 @@ func TestCampaignOldLedgerLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := active.Config{Mode: active.Live, Score: sc.ScoreNames[0], Acquisition: "ucb", Model: active.RidgeDEUP, Features: "identity",
+	cfg := active.Config{Mode: active.Live, Score: sc.ScoreNames[0], Acquisition: "ucb", Model: surrogate.RidgeDEUP, Features: "identity",
 		Batch: 4, Seed: 1, Drugs: sc.Drugs, CellLines: sc.CellLines}
 	var initial []active.Measurement
 	for _, p := range table.SortedPairs() {
@@ -259,7 +260,7 @@ func TestCampaignOldLedgerLoads(t *testing.T) {
 	if err := json.Unmarshal(b, &got); err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(got.Drugs, sc.Drugs) || got.Model != active.RidgeDEUP {
+	if !reflect.DeepEqual(got.Drugs, sc.Drugs) || got.Model != surrogate.RidgeDEUP {
 		t.Errorf("campaign.json from an old ledger: model %q, drugs %v, want %v", got.Model, got.Drugs, sc.Drugs)
 	}
 	if !strings.Contains(string(b), `"pubchem_cid"`) || strings.Contains(string(b), `"PubChemCID"`) {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/active/surrogate"
 	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 )
 
@@ -44,7 +45,7 @@ func noFiguresFlag(fs *flag.FlagSet) *bool {
 	return fs.Bool("no-figures", false, "do not draw the figures")
 }
 func campaignFeaturesFlag(fs *flag.FlagSet) *string {
-	return fs.String("features", active.DefaultFeatures, "drug features: identity, morgan or identity+morgan")
+	return fs.String("features", surrogate.DefaultFeatures, "drug features: identity, morgan or identity+morgan")
 }
 func seedsFlags(fs *flag.FlagSet) (seeds *int, seed *uint64) {
 	seeds = fs.Int("seeds", 3, "number of seeds (splits and trainings): seeds seed..seed+N-1")

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/active/campaign"
+	"github.com/deup-screening/deup/active/surrogate"
 	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/doseresp"
 	"github.com/deup-screening/deup/drugcomb"
@@ -58,6 +60,20 @@ type hintPair struct{ plain, cli string }
 func hintsOf(err error) []hintPair {
 	var out []hintPair
 	add := func(plain error, cli string) { out = append(out, hintPair{plain.Error(), cli}) }
+	var open *active.OpenRoundError
+	if errors.As(err, &open) {
+		add(open, open.Error()+": import them with 'deup campaign import-results'")
+	}
+	if errors.Is(err, active.ErrNotEmpty) {
+		add(active.ErrNotEmpty, active.ErrNotEmpty.Error()+" (use resume)")
+	}
+	if errors.Is(err, active.ErrNoCampaign) {
+		add(active.ErrNoCampaign, active.ErrNoCampaign.Error()+" (use init)")
+	}
+	var structure *surrogate.StructureError
+	if errors.As(err, &structure) {
+		add(structure, structure.Error()+" (use --features identity for drugs without structures)")
+	}
 	var de *drugcomb.DirError
 	if errors.As(err, &de) {
 		add(de, screenDirMessage(de))

@@ -126,7 +126,7 @@ func suggestFromCampaign(ctx context.Context, env Env, dir string, batch int, ac
 	if err := suggest.WriteFile(out, rows); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "wrote %d suggestions of round %d to %s (%d already measured; %s%s, set at campaign init)\n", len(rows), rd.Index, out, len(rd.Measured), active.MaxPerDrugNote(c.Config.MaxPerDrug), active.MaxPerLineNote(c.Config.MaxPerLine))
+	fmt.Fprintf(env.Stdout, "wrote %d suggestions of round %d to %s (%d already measured; %s%s, set at campaign init)\n", len(rows), rd.Index, out, len(rd.Measured), maxPerDrugNote(c.Config.MaxPerDrug), maxPerLineNote(c.Config.MaxPerLine))
 	return nil
 }
 
@@ -178,6 +178,6 @@ func suggestFromModel(env Env, a *suggestArgs) error {
 		return err
 	}
 	m := tm.Method
-	fmt.Fprintf(env.Stdout, "wrote %d suggestions (%s by %s, from %d unmeasured pairs on %s; %s) to %s\n%s\n", len(rows), o.Acquisition, m.Name(), len(c.Pairs), place.CellLine, active.MaxPerDrugNote(o.PerDrug), a.out, m.AleatoricNote())
+	fmt.Fprintf(env.Stdout, "wrote %d suggestions (%s by %s, from %d unmeasured pairs on %s; %s) to %s\n%s\n", len(rows), o.Acquisition, m.Name(), len(c.Pairs), place.CellLine, maxPerDrugNote(o.PerDrug), a.out, m.AleatoricNote())
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/active/campaign"
+	"github.com/deup-screening/deup/active/surrogate"
 	"github.com/deup-screening/deup/deup"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model"
@@ -29,7 +30,7 @@ type tuiCampaign struct {
 	kappa   float64          // weight of sigma_epistemic in the table's acquisition column, when the campaign's is not UCB
 	screens campaign.Screens
 
-	mu sync.Mutex // one round at a time (an active.Campaign is not safe for concurrent use)
+	mu sync.Mutex // one round at a time (an active.State is not safe for concurrent use)
 }
 
 var _ tui.Campaign = (*tuiCampaign)(nil)
@@ -84,7 +85,7 @@ func (tc *tuiCampaign) round(ctx context.Context, progress func(tui.RoundProgres
 		return tui.RoundResult{Note: fmt.Sprintf("campaign complete: %d rounds, nothing left to run", len(c.Rounds()))}, nil
 	}
 	st := &stageReporter{progress: progress}
-	prop, err := c.Step(ctx, st.wrap(active.WithTrainProgress(s, st.epoch)), oracle)
+	prop, err := c.Step(ctx, st.wrap(surrogate.WithTrainProgress(s, st.epoch)), oracle)
 	if err != nil {
 		return tui.RoundResult{}, err
 	}
@@ -112,7 +113,7 @@ func (tc *tuiCampaign) round(ctx context.Context, progress func(tui.RoundProgres
 // result builds the UI's table from a proposal: the round's predictions on
 // every candidate of the pool, plus the screen's measured pairs, with the
 // suggestions marked.
-func (tc *tuiCampaign) result(c *active.Campaign, prop *active.Proposal) (tui.RoundResult, error) {
+func (tc *tuiCampaign) result(c *active.State, prop *active.Proposal) (tui.RoundResult, error) {
 	bl, err := pairs.NewBuilder(tc.sc, len(prop.Pool), tc.kappa)
 	if err != nil {
 		return tui.RoundResult{}, err
@@ -199,7 +200,7 @@ func (s stagedSurrogate) Fit(ctx context.Context, ev active.Evidence) error {
 	return s.Surrogate.Fit(ctx, ev)
 }
 
-func (s stagedSurrogate) Predict(ctx context.Context, ps []active.Pair) ([]active.Prediction, error) {
+func (s stagedSurrogate) Predict(ctx context.Context, ps []active.PairKey) ([]active.SurrogatePrediction, error) {
 	s.r.set(fmt.Sprintf("predict (%d candidates)", len(ps)))
 	return s.Surrogate.Predict(ctx, ps)
 }

@@ -1,6 +1,7 @@
-package active
+package surrogate
 
 import (
+	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/model"
 )
 
@@ -11,7 +12,7 @@ import (
 // folds, then the round's main predictor). Surrogates without a network
 // ("deup-ridge", "bayes-ridge", "ensemble") are returned unchanged. fn is called
 // on the goroutine that fits; a nil fn returns s.
-func WithTrainProgress(s Surrogate, fn func(model.Progress)) Surrogate {
+func WithTrainProgress(s active.Surrogate, fn func(model.Progress)) active.Surrogate {
 	if fn == nil {
 		return s
 	}

@@ -1,4 +1,4 @@
-package active
+package surrogate
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/deup"
 
 	"github.com/deup-screening/deup/internal/streams"
@@ -43,7 +44,7 @@ func (e Encoder) Dim() int {
 }
 
 // Encode appends x(p) to dst.
-func (e Encoder) Encode(dst []float64, p Pair) []float64 {
+func (e Encoder) Encode(dst []float64, p active.PairKey) []float64 {
 	fa, fb := e.Drug[p.A], e.Drug[p.B]
 	for j := range fa {
 		dst = append(dst, fa[j]+fb[j])
@@ -77,7 +78,7 @@ func IdentityFeatures(n int) [][]float64 {
 	return f
 }
 
-func (e Encoder) encodeAll(ms []Measurement) ([][]float64, []float64) {
+func (e Encoder) encodeAll(ms []active.Measurement) ([][]float64, []float64) {
 	x := make([][]float64, len(ms))
 	y := make([]float64, len(ms))
 	for i, m := range ms {
@@ -96,11 +97,11 @@ type Ridge struct {
 	model *RidgeModel
 }
 
-// Name implements Surrogate.
+// Name implements active.Surrogate.
 func (s *Ridge) Name() string { return "bayes-ridge" }
 
-// Fit implements Surrogate.
-func (s *Ridge) Fit(ctx context.Context, ev Evidence) error {
+// Fit implements active.Surrogate.
+func (s *Ridge) Fit(ctx context.Context, ev active.Evidence) error {
 	x, y := s.Enc.encodeAll(ev.Measured)
 	m, err := BayesRidge{}.FitRidge(x, y)
 	if err != nil {
@@ -110,37 +111,37 @@ func (s *Ridge) Fit(ctx context.Context, ev Evidence) error {
 	return nil
 }
 
-// Predict implements Surrogate.
-func (s *Ridge) Predict(ctx context.Context, pairs []Pair) ([]Prediction, error) {
+// Predict implements active.Surrogate.
+func (s *Ridge) Predict(ctx context.Context, pairs []active.PairKey) ([]active.SurrogatePrediction, error) {
 	if s.model == nil {
 		return nil, errors.New("active: bayes-ridge: Predict before Fit")
 	}
-	out := make([]Prediction, len(pairs))
+	out := make([]active.SurrogatePrediction, len(pairs))
 	buf := make([]float64, 0, s.Enc.Dim())
 	for i, p := range pairs {
 		x := s.Enc.Encode(buf[:0], p)
 		v := s.model.Variance(x)
-		out[i] = Prediction{Mu: s.model.Predict(x), SigmaEpistemic: math.Sqrt(v), SigmaAleatoric: math.Sqrt(s.model.Noise()), SigmaTotal: math.Sqrt(v + s.model.Noise())}
+		out[i] = active.SurrogatePrediction{Mu: s.model.Predict(x), SigmaEpistemic: math.Sqrt(v), SigmaAleatoric: math.Sqrt(s.model.Noise()), SigmaTotal: math.Sqrt(v + s.model.Noise())}
 	}
 	return out, nil
 }
 
-// Ensemble is a bootstrap ensemble of Bayesian-ridge main predictors: mu is
+// RidgeEnsemble is a bootstrap ensemble of Bayesian-ridge main predictors: mu is
 // the members' mean, sigma_epistemic their standard deviation (the Deep
 // Ensemble recipe with the campaign's cheap main learner). It is the
 // ensemble-UCB baseline of a simulation when no neural ensemble is used.
-type Ensemble struct {
+type RidgeEnsemble struct {
 	Enc     Encoder
 	Members int // 0 means 5
 	models  []*RidgeModel
 }
 
-// Name implements Surrogate.
-func (s *Ensemble) Name() string { return "ensemble" }
+// Name implements active.Surrogate.
+func (s *RidgeEnsemble) Name() string { return "ensemble" }
 
-// Fit implements Surrogate: member k is fitted on a bootstrap resample
+// Fit implements active.Surrogate: member k is fitted on a bootstrap resample
 // drawn from ev.Seed.
-func (s *Ensemble) Fit(ctx context.Context, ev Evidence) error {
+func (s *RidgeEnsemble) Fit(ctx context.Context, ev active.Evidence) error {
 	k := s.Members
 	if k <= 0 {
 		k = 5
@@ -164,12 +165,12 @@ func (s *Ensemble) Fit(ctx context.Context, ev Evidence) error {
 	return nil
 }
 
-// Predict implements Surrogate.
-func (s *Ensemble) Predict(ctx context.Context, pairs []Pair) ([]Prediction, error) {
+// Predict implements active.Surrogate.
+func (s *RidgeEnsemble) Predict(ctx context.Context, pairs []active.PairKey) ([]active.SurrogatePrediction, error) {
 	if len(s.models) == 0 {
 		return nil, errors.New("active: ensemble: Predict before Fit")
 	}
-	out := make([]Prediction, len(pairs))
+	out := make([]active.SurrogatePrediction, len(pairs))
 	buf := make([]float64, 0, s.Enc.Dim())
 	k := float64(len(s.models))
 	for i, p := range pairs {
@@ -184,12 +185,12 @@ func (s *Ensemble) Predict(ctx context.Context, pairs []Pair) ([]Prediction, err
 		mu := sum / k
 		varEpi := math.Max(sum2/k-mu*mu, 0) * k / math.Max(k-1, 1)
 		noise /= k
-		out[i] = Prediction{Mu: mu, SigmaEpistemic: math.Sqrt(varEpi), SigmaAleatoric: math.Sqrt(noise), SigmaTotal: math.Sqrt(varEpi + noise)}
+		out[i] = active.SurrogatePrediction{Mu: mu, SigmaEpistemic: math.Sqrt(varEpi), SigmaAleatoric: math.Sqrt(noise), SigmaTotal: math.Sqrt(varEpi + noise)}
 	}
 	return out, nil
 }
 
-// DEUP is the interactive DEUP surrogate (paper Alg. 3 with the Alg. 2
+// InteractiveDEUP is the interactive DEUP surrogate (paper Alg. 3 with the Alg. 2
 // pre-fill), built on package deup: the main predictor h (Main, by default
 // BayesRidge) fits the measured pairs D; the stationarizing features
 // phi_D(x) = (x, log KDE density of x under D, log model variance of h at
@@ -208,7 +209,7 @@ func (s *Ensemble) Predict(ctx context.Context, pairs []Pair) ([]Prediction, err
 // sigma_aleatoric = sqrt(a(x)) with a from
 // Aleatoric (nil: 0, the paper's pessimistic choice when no replicate
 // variance is known) and sigma_epistemic = sqrt(max(e - a, 0)).
-type DEUP struct {
+type InteractiveDEUP struct {
 	Enc       Encoder
 	Main      deup.Learner // nil means BayesRidge{}
 	Aleatoric deup.Predictor
@@ -221,10 +222,10 @@ type DEUP struct {
 	maxLoss float64 // largest loss in D_e: e is clipped to it
 }
 
-// Name implements Surrogate.
-func (s *DEUP) Name() string { return RidgeDEUP }
+// Name implements active.Surrogate.
+func (s *InteractiveDEUP) Name() string { return RidgeDEUP }
 
-func (s *DEUP) config() deup.Config {
+func (s *InteractiveDEUP) config() deup.Config {
 	main := s.Main
 	if main == nil {
 		main = BayesRidge{}
@@ -247,7 +248,7 @@ func (s *DEUP) config() deup.Config {
 
 // Prefill runs Alg. 2 on the initial measurements: 5 folds, repeated until
 // D_e holds at least twice as many examples as initial pairs, seeded.
-func (s *DEUP) Prefill(ctx context.Context, initial []Measurement, seed uint64) ([]deup.Example, error) {
+func (s *InteractiveDEUP) Prefill(ctx context.Context, initial []active.Measurement, seed uint64) ([]deup.Example, error) {
 	x, y := s.Enc.encodeAll(initial)
 	folds := 5
 	if len(x) < 2*folds {
@@ -256,8 +257,8 @@ func (s *DEUP) Prefill(ctx context.Context, initial []Measurement, seed uint64) 
 	return deup.Prefill(s.config(), x, y, deup.PrefillOptions{Folds: folds, Repeats: 1, Size: 2 * len(x)}, rand.New(rand.NewPCG(seed, streams.Prefill)))
 }
 
-// Fit implements Surrogate. ev.Prefill must hold the Alg. 2 examples.
-func (s *DEUP) Fit(ctx context.Context, ev Evidence) error {
+// Fit implements active.Surrogate. ev.Prefill must hold the Alg. 2 examples.
+func (s *InteractiveDEUP) Fit(ctx context.Context, ev active.Evidence) error {
 	x, y := s.Enc.encodeAll(ev.Measured)
 	loop, err := deup.NewLoop(s.config(), x, y)
 	if err != nil {
@@ -282,12 +283,12 @@ func (s *DEUP) Fit(ctx context.Context, ev Evidence) error {
 	return nil
 }
 
-// Predict implements Surrogate; each prediction carries its phi.
-func (s *DEUP) Predict(ctx context.Context, pairs []Pair) ([]Prediction, error) {
+// Predict implements active.Surrogate; each prediction carries its phi.
+func (s *InteractiveDEUP) Predict(ctx context.Context, pairs []active.PairKey) ([]active.SurrogatePrediction, error) {
 	if s.model == nil {
 		return nil, errors.New("active: deup: Predict before Fit")
 	}
-	out := make([]Prediction, len(pairs))
+	out := make([]active.SurrogatePrediction, len(pairs))
 	buf := make([]float64, 0, s.Enc.Dim())
 	for i, p := range pairs {
 		if i%64 == 0 {
@@ -304,7 +305,7 @@ func (s *DEUP) Predict(ctx context.Context, pairs []Pair) ([]Prediction, error) 
 			est.Error = s.maxLoss
 			est.Epistemic = est.Error - est.Aleatoric
 		}
-		out[i] = Prediction{
+		out[i] = active.SurrogatePrediction{
 			Mu:             est.Mean,
 			SigmaTotal:     math.Sqrt(math.Max(est.Error, 0)),
 			SigmaEpistemic: math.Sqrt(math.Max(est.Epistemic, 0)),

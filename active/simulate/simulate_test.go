@@ -1,4 +1,4 @@
-package active
+package simulate
 
 import (
 	"context"
@@ -6,6 +6,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/active/activetest"
+	"github.com/deup-screening/deup/active/surrogate"
 )
 
 func TestParseStrategy(t *testing.T) {
@@ -40,22 +44,22 @@ func TestParseStrategy(t *testing.T) {
 }
 
 func TestSimulate(t *testing.T) {
-	base, table := testScreen(20, 2)
+	base, table := activetest.Screen(20, 2)
 	var sts []Strategy
 	for _, n := range []string{"deup-ridge-ucb", "greedy", "random", "ensemble-ucb"} {
 		s, _ := ParseStrategy(n)
 		sts = append(sts, s)
 	}
-	cfg := SimConfig{Init: 19, Batch: 5, Rounds: 3, Strategies: sts, Seeds: 2, Seed0: 10, Workers: 2, Features: "identity"}
+	cfg := Config{Init: 19, Batch: 5, Rounds: 3, Strategies: sts, Seeds: 2, Seed0: 10, Workers: 2, Features: "identity"}
 	var events int
-	tr, err := Simulate(context.Background(), table, base, cfg, func(SimProgress) { events++ })
+	tr, err := Run(context.Background(), table, base, cfg, func(Progress) { events++ })
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(tr) != 8 || events != 8*3 {
 		t.Fatalf("%d traces and %d progress events, want 8 and 24", len(tr), events)
 	}
-	top := TopFraction(table, 0.01) // ceil(0.01*190) = 2 pairs
+	top := active.TopFraction(table, 0.01) // ceil(0.01*190) = 2 pairs
 	if len(top) != 2 {
 		t.Fatalf("top 1%% of 190 pairs has %d pairs, want 2", len(top))
 	}
@@ -76,7 +80,7 @@ func TestSimulate(t *testing.T) {
 	if tr[0].Best[0] != tr[2].Best[0] || tr[1].Best[0] != tr[3].Best[0] {
 		t.Error("strategies started from different initial sets")
 	}
-	again, _ := Simulate(context.Background(), table, base, cfg, nil)
+	again, _ := Run(context.Background(), table, base, cfg, nil)
 	if !reflect.DeepEqual(fmtTraces(tr), fmtTraces(again)) {
 		t.Error("same configuration, different traces")
 	}
@@ -113,7 +117,7 @@ func TestParseStrategyOldNames(t *testing.T) {
 			t.Errorf("ParseStrategy(%q) = %v, want an error naming %s and the deup-net strategy", c.old, err, c.want)
 		}
 	}
-	if _, err := NewSurrogate("deup", Encoder{}); err == nil || !strings.Contains(err.Error(), `"deup-ridge"`) {
-		t.Errorf(`NewSurrogate("deup") = %v, want an error naming "deup-ridge"`, err)
+	if _, err := surrogate.New("deup", surrogate.Encoder{}); err == nil || !strings.Contains(err.Error(), `"deup-ridge"`) {
+		t.Errorf(`surrogate.New("deup") = %v, want an error naming "deup-ridge"`, err)
 	}
 }

@@ -1,4 +1,4 @@
-package active
+package simulate
 
 import (
 	"context"
@@ -6,6 +6,9 @@ import (
 	"math"
 	"strings"
 	"sync"
+
+	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/active/surrogate"
 
 	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/internal/kernels"
@@ -15,22 +18,22 @@ import (
 // by a simulation.
 type Strategy struct {
 	Name        string
-	Model       string // NewSurrogate name
-	Acquisition string // ParseAcquisition syntax
+	Model       string // surrogate.New name
+	Acquisition string // active.ParseAcquisition syntax
 }
 
 // ParseStrategy reads a strategy name: deup-ridge-ucb, deup-ridge-ei, deup-ridge-thompson
 // (interactive DEUP with UCB, EI, Thompson sampling), greedy (mu of the
 // main predictor), explore (DEUP's sigma_epistemic), random, ensemble-ucb
 // (bootstrap ensemble, UCB on its spread), or MODEL-ACQUISITION for any
-// NewSurrogate model and ParseAcquisition name (e.g. bayes-ridge-ucb).
+// surrogate.New model and active.ParseAcquisition name (e.g. bayes-ridge-ucb).
 func ParseStrategy(name string) (Strategy, error) {
 	s := Strategy{Name: name}
 	switch name {
 	case "greedy":
 		s.Model, s.Acquisition = "bayes-ridge", "greedy"
 	case "explore":
-		s.Model, s.Acquisition = RidgeDEUP, "explore"
+		s.Model, s.Acquisition = surrogate.RidgeDEUP, "explore"
 	case "random":
 		s.Model, s.Acquisition = "bayes-ridge", "random"
 	default:
@@ -41,35 +44,35 @@ func ParseStrategy(name string) (Strategy, error) {
 		s.Model, s.Acquisition = name[:i], name[i+1:]
 	}
 	known := false
-	for _, m := range Surrogates {
+	for _, m := range surrogate.Names {
 		known = known || m == s.Model
 	}
-	if s.Model == legacyRidgeDEUP {
-		return s, fmt.Errorf("active: strategy %q is now called %q (DEUP on a Bayesian-ridge main predictor); the DEUP network is %q", name, RidgeDEUP+"-"+s.Acquisition, "deup-net-"+s.Acquisition)
+	if s.Model == surrogate.LegacyRidgeDEUP {
+		return s, fmt.Errorf("active: strategy %q is now called %q (DEUP on a Bayesian-ridge main predictor); the DEUP network is %q", name, surrogate.RidgeDEUP+"-"+s.Acquisition, "deup-net-"+s.Acquisition)
 	}
 	if !known {
-		return s, fmt.Errorf("active: strategy %q: unknown model %q (want %s)", name, s.Model, strings.Join(Surrogates, ", "))
+		return s, fmt.Errorf("active: strategy %q: unknown model %q (want %s)", name, s.Model, strings.Join(surrogate.Names, ", "))
 	}
-	if _, err := ParseAcquisition(s.Acquisition); err != nil {
+	if _, err := active.ParseAcquisition(s.Acquisition); err != nil {
 		return s, fmt.Errorf("active: strategy %q: %w", name, err)
 	}
 	return s, nil
 }
 
-// SimConfig configures a retrospective simulation.
-type SimConfig struct {
+// Config configures a retrospective simulation.
+type Config struct {
 	Init       int        // initial measured pairs
 	Batch      int        // pairs per round
 	Rounds     int        // rounds per run
 	MaxPerDrug int        // diversity rule (0: none)
-	MaxPerLine int        // at most this many pairs of one cell line per batch (0: none); Config.MaxPerLine
+	MaxPerLine int        // at most this many pairs of one cell line per batch (0: none); active.Config.MaxPerLine
 	Strategies []Strategy // compared on the same initial sets
 	Seeds      int        // runs per strategy; seed s uses Seed0+s
 	Seed0      uint64
 	TopFrac    float64 // 0 means 0.01 (RECOVER's top 1 %)
-	Features   string  // NewEncoder spec ("" means DefaultFeatures)
+	Features   string  // surrogate.NewEncoder spec ("" means surrogate.DefaultFeatures)
 	Workers    int     // parallel runs; 0 means GOMAXPROCS
-	Explore    float64 // every run's Config.Explore (0: off)
+	Explore    float64 // every run's active.Config.Explore (0: off)
 }
 
 // Trace is one run's per-round record. Index 0 is the initial set; index r
@@ -95,7 +98,7 @@ const RareDrugPairs = 2
 
 // newChemistry counts the pairs of chosen with a drug that has at most
 // RareDrugPairs pairs in before.
-func newChemistry(before, chosen []Pair) int {
+func newChemistry(before, chosen []active.PairKey) int {
 	deg := map[int]int{}
 	for _, p := range before {
 		deg[p.A]++
@@ -112,18 +115,18 @@ func newChemistry(before, chosen []Pair) int {
 	return n
 }
 
-// SimProgress is sent after each round of each run.
-type SimProgress struct {
+// Progress is sent after each round of each run.
+type Progress struct {
 	Strategy string
 	Seed     uint64
 	Round    int
 }
 
-// Simulate runs every strategy with every seed on the table t (the oracle:
+// Run runs every strategy with every seed on the table t (the oracle:
 // pairs are revealed when chosen) and returns the traces, strategies in
 // order, seeds in order within each. Runs are independent and run in
 // parallel; each is deterministic.
-func Simulate(ctx context.Context, t TableOracle, base Config, cfg SimConfig, progress func(SimProgress)) ([]Trace, error) {
+func Run(ctx context.Context, t active.TableOracle, base active.Config, cfg Config, progress func(Progress)) ([]Trace, error) {
 	if cfg.TopFrac == 0 {
 		cfg.TopFrac = 0.01
 	}
@@ -133,7 +136,7 @@ func Simulate(ctx context.Context, t TableOracle, base Config, cfg SimConfig, pr
 	if cfg.Init+cfg.Rounds*cfg.Batch >= len(t) {
 		return nil, fmt.Errorf("active: %d initial + %d rounds x %d exceeds the %d measured pairs", cfg.Init, cfg.Rounds, cfg.Batch, len(t))
 	}
-	top := TopFraction(t, cfg.TopFrac)
+	top := active.TopFraction(t, cfg.TopFrac)
 	traces := make([]Trace, len(cfg.Strategies)*cfg.Seeds)
 	workers := cfg.Workers
 	if workers <= 0 {
@@ -144,7 +147,7 @@ func Simulate(ctx context.Context, t TableOracle, base Config, cfg SimConfig, pr
 	var mu sync.Mutex
 	err := kernels.Jobs(ctx, len(traces), workers, func(ctx context.Context, k int) error {
 		si, seed := k/cfg.Seeds, k%cfg.Seeds
-		tr, err := simulateOne(ctx, t, top, base, cfg, cfg.Strategies[si], cfg.Seed0+uint64(seed), func(p SimProgress) {
+		tr, err := simulateOne(ctx, t, top, base, cfg, cfg.Strategies[si], cfg.Seed0+uint64(seed), func(p Progress) {
 			if progress != nil {
 				mu.Lock()
 				progress(p)
@@ -160,33 +163,33 @@ func Simulate(ctx context.Context, t TableOracle, base Config, cfg SimConfig, pr
 	return traces, nil
 }
 
-func simulateOne(ctx context.Context, t TableOracle, top map[Pair]bool, base Config, cfg SimConfig, st Strategy, seed uint64, progress func(SimProgress)) (Trace, error) {
+func simulateOne(ctx context.Context, t active.TableOracle, top map[active.PairKey]bool, base active.Config, cfg Config, st Strategy, seed uint64, progress func(Progress)) (Trace, error) {
 	tr := Trace{Strategy: st.Name, Seed: seed}
-	initial, cands, err := SplitInitial(t, cfg.Init, seed)
+	initial, cands, err := active.SplitInitial(t, cfg.Init, seed)
 	if err != nil {
 		return tr, err
 	}
 	cc := base
-	cc.Mode, cc.Model, cc.Acquisition = Retrospective, st.Model, st.Acquisition
+	cc.Mode, cc.Model, cc.Acquisition = active.Retrospective, st.Model, st.Acquisition
 	cc.Batch, cc.Rounds, cc.MaxPerDrug, cc.MaxPerLine, cc.Seed, cc.Features = cfg.Batch, cfg.Rounds, cfg.MaxPerDrug, cfg.MaxPerLine, seed, cfg.Features
 	cc.Explore = cfg.Explore
-	enc, err := NewEncoder(cc)
+	enc, err := surrogate.NewEncoder(cc)
 	if err != nil {
 		return tr, err
 	}
-	sur, err := NewSurrogateFor(cc, enc)
+	sur, err := surrogate.NewFor(cc, enc)
 	if err != nil {
 		return tr, err
 	}
-	c, err := Create(NewMemoryStore(), cc, initial, cands)
+	c, err := active.Create(active.NewMemoryStore(), cc, initial, cands)
 	if err != nil {
 		return tr, err
 	}
-	var prev []Pair
+	var prev []active.PairKey
 	record := func(rmse float64, version string) {
 		found := 0
-		var now, chosen []Pair
-		seen := map[Pair]bool{}
+		var now, chosen []active.PairKey
+		seen := map[active.PairKey]bool{}
 		for _, p := range prev {
 			seen[p] = true
 		}
@@ -226,7 +229,7 @@ func simulateOne(ctx context.Context, t TableOracle, top map[Pair]bool, base Con
 			ss += d * d
 		}
 		record(math.Sqrt(ss/float64(len(prop.Pool))), prop.Round.ModelVersion)
-		progress(SimProgress{Strategy: st.Name, Seed: seed, Round: r})
+		progress(Progress{Strategy: st.Name, Seed: seed, Round: r})
 	}
 	return tr, nil
 }
@@ -287,4 +290,18 @@ func (t Trace) NewChemistryTotal() int {
 		n += v
 	}
 	return n
+}
+
+// NewChemistryMeans returns, per strategy, the mean over its runs of the
+// pairs of new chemistry chosen in all rounds (Trace.NewChemistryTotal).
+func NewChemistryMeans(traces []Trace) map[string]float64 {
+	sum, n := map[string]float64{}, map[string]int{}
+	for _, tr := range traces {
+		sum[tr.Strategy] += float64(tr.NewChemistryTotal())
+		n[tr.Strategy]++
+	}
+	for k := range sum {
+		sum[k] /= float64(n[k])
+	}
+	return sum
 }

@@ -1,4 +1,4 @@
-package active
+package surrogate
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/deup"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
@@ -167,7 +168,7 @@ func (nm *netModel) Variance(x []float64) float64 {
 // surrogate: each Fit trains New(seed) from scratch on 80 % of the measured
 // pairs, the other 20 % being its validation split (early stopping, and
 // the out-of-sample set of the two-head DEUP), and Predict returns the
-// method's own mu and sigmas. The named ones (NewSurrogateFor):
+// method's own mu and sigmas. The named ones (NewFor):
 //
 //	ensemble-net   Deep Ensemble of 3 NetConfig networks (squared error): sigma is their spread
 //	mcdropout-net  MC-Dropout, p = 0.1, 3 test passes
@@ -186,11 +187,11 @@ type NetMethod struct {
 	lines    bool
 }
 
-// Name implements Surrogate.
+// Name implements active.Surrogate.
 func (s *NetMethod) Name() string { return s.Label }
 
-// Fit implements Surrogate.
-func (s *NetMethod) Fit(ctx context.Context, ev Evidence) error {
+// Fit implements active.Surrogate.
+func (s *NetMethod) Fit(ctx context.Context, ev active.Evidence) error {
 	d := &model.Dataset{Features: s.Feat}
 	for _, m := range ev.Measured {
 		d.Pairs = append(d.Pairs, model.Pair{A: m.Pair.A, B: m.Pair.B, Line: m.Pair.CellLine})
@@ -214,8 +215,8 @@ func (s *NetMethod) Fit(ctx context.Context, ev Evidence) error {
 	return nil
 }
 
-// Predict implements Surrogate.
-func (s *NetMethod) Predict(ctx context.Context, pairs []Pair) ([]Prediction, error) {
+// Predict implements active.Surrogate.
+func (s *NetMethod) Predict(ctx context.Context, pairs []active.PairKey) ([]active.SurrogatePrediction, error) {
 	if s.m == nil {
 		return nil, fmt.Errorf("active: %s: Predict before Fit", s.Label)
 	}
@@ -230,9 +231,9 @@ func (s *NetMethod) Predict(ctx context.Context, pairs []Pair) ([]Prediction, er
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Prediction, len(ps))
+	out := make([]active.SurrogatePrediction, len(ps))
 	for i, p := range ps {
-		out[i] = Prediction{Mu: p.Mu, SigmaTotal: p.SigmaTotal, SigmaEpistemic: p.SigmaEpistemic, SigmaAleatoric: p.SigmaAleatoric}
+		out[i] = active.SurrogatePrediction{Mu: p.Mu, SigmaTotal: p.SigmaTotal, SigmaEpistemic: p.SigmaEpistemic, SigmaAleatoric: p.SigmaAleatoric}
 	}
 	return out, nil
 }

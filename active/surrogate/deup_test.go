@@ -1,10 +1,13 @@
-package active
+package surrogate
 
 import (
 	"context"
 	"math"
 	"sort"
 	"testing"
+
+	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/active/activetest"
 )
 
 func spearman(a, b []float64) float64 {
@@ -51,19 +54,19 @@ func TestDEUPPredictsErrors(t *testing.T) {
 	var rhoDEUP, rhoRidge float64
 	const seeds = 8
 	for seed := uint64(1); seed <= seeds; seed++ {
-		base, table := testScreen(24, seed)
-		initial, cands, err := SplitInitial(table, 40, seed)
+		base, table := activetest.Screen(24, seed)
+		initial, cands, err := active.SplitInitial(table, 40, seed)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg := testConfig(base, "deup-ridge", "explore", 10, 0, seed)
-		c, err := Create(NewMemoryStore(), cfg, initial, cands)
+		cfg := activetest.Config(base, "deup-ridge", "explore", 10, 0, seed)
+		c, err := active.Create(active.NewMemoryStore(), cfg, initial, cands)
 		if err != nil {
 			t.Fatal(err)
 		}
 		enc, _ := NewEncoder(cfg)
-		sur := &DEUP{Enc: enc}
-		var prop *Proposal
+		sur := &InteractiveDEUP{Enc: enc}
+		var prop *active.Proposal
 		for r := 0; r < 4; r++ {
 			if prop, err = c.Step(context.Background(), sur, table); err != nil {
 				t.Fatal(err)

@@ -1,4 +1,4 @@
-package active
+package surrogate
 
 import (
 	"math"

@@ -1,10 +1,11 @@
-package active
+package surrogate
 
 import (
 	"context"
 	"slices"
 	"testing"
 
+	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/model"
 )
@@ -19,14 +20,14 @@ func TestWithTrainProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	table, _, err := ScreenTable(sc, 0, "")
+	table, _, err := active.ScreenTable(sc, 0, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	propose := func(t *testing.T, name string, fn func(model.Progress)) *Round {
-		initial, cands, _ := SplitInitial(table, 30, 2)
-		cfg := Config{Mode: Live, Model: name, Acquisition: "ucb", Batch: 5, Seed: 2, Score: "synergy", Drugs: sc.Drugs, CellLines: sc.CellLines}
-		c, err := Create(NewMemoryStore(), cfg, initial, cands)
+	propose := func(t *testing.T, name string, fn func(model.Progress)) *active.Round {
+		initial, cands, _ := active.SplitInitial(table, 30, 2)
+		cfg := active.Config{Mode: active.Live, Model: name, Acquisition: "ucb", Batch: 5, Seed: 2, Score: "synergy", Drugs: sc.Drugs, CellLines: sc.CellLines}
+		c, err := active.Create(active.NewMemoryStore(), cfg, initial, cands)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -34,7 +35,7 @@ func TestWithTrainProgress(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := NewSurrogateFor(cfg, enc)
+		s, err := NewFor(cfg, enc)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,8 +43,8 @@ func TestWithTrainProgress(t *testing.T) {
 		if w.Name() != s.Name() {
 			t.Fatalf("wrapped name %q, want %q", w.Name(), s.Name())
 		}
-		_, pf := s.(Prefiller)
-		if _, wpf := w.(Prefiller); wpf != pf {
+		_, pf := s.(active.Prefiller)
+		if _, wpf := w.(active.Prefiller); wpf != pf {
 			t.Fatalf("wrapped Prefiller %v, want %v", wpf, pf)
 		}
 		prop, err := c.Propose(context.Background(), w)
@@ -79,8 +80,8 @@ func TestWithTrainProgress(t *testing.T) {
 			if got.ModelVersion != want.ModelVersion {
 				t.Errorf("model version %s, want %s", got.ModelVersion, want.ModelVersion)
 			}
-			eq := func(a, b Suggestion) bool {
-				return a.Pair == b.Pair && a.Rank == b.Rank && a.Prediction.Mu == b.Prediction.Mu && a.SigmaTotal == b.SigmaTotal && a.Score == b.Score
+			eq := func(a, b active.Suggestion) bool {
+				return a.Pair == b.Pair && a.Rank == b.Rank && a.SurrogatePrediction.Mu == b.SurrogatePrediction.Mu && a.SigmaTotal == b.SigmaTotal && a.Score == b.Score
 			}
 			if !slices.EqualFunc(got.Suggestions, want.Suggestions, eq) {
 				t.Errorf("suggestions with progress %v\nwithout %v", got.Suggestions, want.Suggestions)

@@ -1,10 +1,11 @@
-package active
+package surrogate
 
 import (
 	"context"
 	"math"
 	"testing"
 
+	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/data"
 )
 
@@ -18,14 +19,14 @@ func TestNetSurrogate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	table, _, err := ScreenTable(sc, 0, "")
+	table, _, err := active.ScreenTable(sc, 0, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	runOnce := func(model string) []Measurement {
-		initial, cands, _ := SplitInitial(table, 30, 2)
-		cfg := Config{Mode: Retrospective, Model: model, Acquisition: "ucb", Batch: 5, Rounds: 2, Seed: 2, Score: "synergy", Drugs: sc.Drugs, CellLines: sc.CellLines}
-		c, err := Create(NewMemoryStore(), cfg, initial, cands)
+	runOnce := func(model string) []active.Measurement {
+		initial, cands, _ := active.SplitInitial(table, 30, 2)
+		cfg := active.Config{Mode: active.Retrospective, Model: model, Acquisition: "ucb", Batch: 5, Rounds: 2, Seed: 2, Score: "synergy", Drugs: sc.Drugs, CellLines: sc.CellLines}
+		c, err := active.Create(active.NewMemoryStore(), cfg, initial, cands)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -33,7 +34,7 @@ func TestNetSurrogate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := NewSurrogateFor(cfg, enc)
+		s, err := NewFor(cfg, enc)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,45 +1,15 @@
-package active
+package simulate
 
 import (
 	"context"
-	"math"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/deup-screening/deup/active"
+	"github.com/deup-screening/deup/active/activetest"
+	"github.com/deup-screening/deup/active/surrogate"
 	"github.com/deup-screening/deup/drugcomb"
 )
-
-// TestPairCountDensity: log q(a, b) = log p(a) + log p(b) with p(g) =
-// (n_g + 1)/(2N + G), by hand: 4 drugs, measured pairs (0,1), (0,2),
-// (0,0) → n = (4, 1, 1, 0), 2N + G = 10.
-func TestPairCountDensity(t *testing.T) {
-	enc := Encoder{Drug: IdentityFeatures(4)}
-	var x [][]float64
-	for _, p := range []Pair{{A: 0, B: 1}, {A: 0, B: 2}, {A: 0, B: 0}} {
-		x = append(x, enc.Encode(nil, p))
-	}
-	q, err := PairCountDensity{NDrugs: 4}.FitDensity(x)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		p    Pair
-		want float64
-	}{
-		{Pair{A: 0, B: 1}, math.Log(0.5) + math.Log(0.2)},
-		{Pair{A: 2, B: 3}, math.Log(0.2) + math.Log(0.1)},
-		{Pair{A: 3, B: 3}, 2 * math.Log(0.1)},
-	} {
-		if got := q.LogDensity(enc.Encode(nil, c.p)); math.Abs(got-c.want) > 1e-12 {
-			t.Errorf("log q%v = %v, want %v", c.p, got, c.want)
-		}
-	}
-	if _, err := (PairCountDensity{NDrugs: 5}).FitDensity(x); err != nil {
-		// x has only 4 coordinates: an error, not a wrong density.
-	} else {
-		t.Error("inputs shorter than NDrugs: no error")
-	}
-}
 
 // TestExploreMovesToRareDrugs is the fast version of issue 29's campaign
 // check: on a toy screen of additive drug effects (sd 5) where the
@@ -80,28 +50,28 @@ func rareDrugPicks(t *testing.T, nDrugs, rounds int, seed uint64, acq string, w 
 		eff[g] = 5 * rng.NormFloat64()
 		drugs[g] = drugcomb.Drug{ID: string(rune('A' + g)), Name: string(rune('A' + g))}
 	}
-	table := TableOracle{}
+	table := active.TableOracle{}
 	for a := 0; a < nDrugs; a++ {
 		for b := a + 1; b < nDrugs; b++ {
-			table[Pair{A: a, B: b}] = eff[a] + eff[b] + 0.5*rng.NormFloat64()
+			table[active.PairKey{A: a, B: b}] = eff[a] + eff[b] + 0.5*rng.NormFloat64()
 		}
 	}
-	base := Config{Score: "synergy", Drugs: drugs, CellLines: []string{"CL1"}}
-	initial, cands, err := SplitInitial(table, 60, seed)
+	base := active.Config{Score: "synergy", Drugs: drugs, CellLines: []string{"CL1"}}
+	initial, cands, err := active.SplitInitial(table, 60, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := testConfig(base, RidgeDEUP, acq, 10, rounds, seed)
+	cfg := activetest.Config(base, surrogate.RidgeDEUP, acq, 10, rounds, seed)
 	cfg.Explore = w
-	c, err := Create(NewMemoryStore(), cfg, initial, cands)
+	c, err := active.Create(active.NewMemoryStore(), cfg, initial, cands)
 	if err != nil {
 		t.Fatal(err)
 	}
-	enc, err := NewEncoder(cfg)
+	enc, err := surrogate.NewEncoder(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sur := &DEUP{Enc: enc, Density: PairCountDensity{NDrugs: nDrugs}}
+	sur := &surrogate.InteractiveDEUP{Enc: enc, Density: surrogate.PairCountDensity{NDrugs: nDrugs}}
 	rare := 0
 	for r := 0; r < rounds; r++ {
 		before := c.Measured()
@@ -109,7 +79,7 @@ func rareDrugPicks(t *testing.T, nDrugs, rounds int, seed uint64, acq string, w 
 		if err != nil {
 			t.Fatal(err)
 		}
-		var prev, chosen []Pair
+		var prev, chosen []active.PairKey
 		for _, m := range before {
 			prev = append(prev, m.Pair)
 		}
