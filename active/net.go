@@ -10,8 +10,8 @@ import (
 	"github.com/deup-screening/deup/deup"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
+	"github.com/deup-screening/deup/methods"
 	"github.com/deup-screening/deup/model"
-	"github.com/deup-screening/deup/model/training"
 )
 
 // NetConfig is the two-tower network the "deup-net" surrogate trains each
@@ -241,11 +241,11 @@ func (s *NetMethod) Predict(ctx context.Context, pairs []Pair) ([]Prediction, er
 func newNetMethod(name string, f *model.Features) *NetMethod {
 	nets := map[string]struct {
 		method string
-		cfg    training.MethodConfig
+		cfg    methods.Config
 	}{
-		"ensemble-net":  {training.Ensemble, training.MethodConfig{Members: 3}},
-		"mcdropout-net": {training.MCDropout, training.MethodConfig{Passes: 3, Dropout: 0.1}},
-		"twohead-net":   {training.DEUP, training.MethodConfig{}},
+		"ensemble-net":  {methods.Ensemble, methods.Config{Members: 3}},
+		"mcdropout-net": {methods.MCDropout, methods.Config{Passes: 3, Dropout: 0.1}},
+		"twohead-net":   {methods.DEUP, methods.Config{}},
 	}
 	net, ok := nets[name]
 	if !ok {
@@ -255,7 +255,7 @@ func newNetMethod(name string, f *model.Features) *NetMethod {
 		c := net.cfg
 		c.Model = NetConfig
 		c.Model.Seed = seed
-		m, err := training.New(net.method, c)
+		m, err := methods.Default().New(net.method, c)
 		if err != nil {
 			panic("active: " + err.Error()) // the configurations above are valid
 		}

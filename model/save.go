@@ -307,3 +307,25 @@ func lineRowsOf(x [][]float64) *[][]float64 {
 	}
 	return &x
 }
+
+// FileMethod returns the method a model file that starts with head names
+// in its header (ok false when head is not the start of a file of this
+// format, or its header cannot be read). It checks nothing else: Load
+// does.
+func FileMethod(head []byte) (name string, ok bool) {
+	p := len(fileMagic)
+	if len(head) < p+8 || string(head[:p]) != fileMagic {
+		return "", false
+	}
+	hl := int(binary.LittleEndian.Uint32(head[p+4:]))
+	if hl < 0 || hl > len(head)-p-8 {
+		return "", false
+	}
+	var h struct {
+		Method string `json:"method"`
+	}
+	if err := json.Unmarshal(head[p+8:p+8+hl], &h); err != nil || h.Method == "" {
+		return "", false
+	}
+	return h.Method, true
+}

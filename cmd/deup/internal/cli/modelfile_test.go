@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"github.com/deup-screening/deup/methods"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/deup-screening/deup/drugcomb"
-	"github.com/deup-screening/deup/model/trained"
+	"github.com/deup-screening/deup/trained"
 )
 
 // TestEveryMethodEveryCommand trains each method briefly (one or two epochs
@@ -47,7 +48,7 @@ func TestEveryMethodEveryCommand(t *testing.T) {
 			if !strings.Contains(out, "in-sample (mu fitted)") || !strings.Contains(out, "predicting the in-sample mean") {
 				t.Errorf("train output:\n%s", out)
 			}
-			tm, err := trained.ReadFile(mp)
+			tm, err := trained.ReadFile(mp, methods.Default().Load)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -135,7 +136,7 @@ func TestModelWithoutMetadata(t *testing.T) {
 	if _, serr, code := run(t, "train", "--screen", screen, "--epochs", "1", "--out", mp); code != 0 {
 		t.Fatalf("train: %s", serr)
 	}
-	tm, err := trained.ReadFile(mp)
+	tm, err := trained.ReadFile(mp, methods.Default().Load)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +178,7 @@ func TestModelWithoutMetadata(t *testing.T) {
 	b = bytes.Replace(b, []byte(`"format":1`), []byte(`"format":9`), 1)
 	future := filepath.Join(dir, "future.model")
 	os.WriteFile(future, b, 0o644)
-	if _, err := trained.ReadFile(future); err == nil || !strings.Contains(err.Error(), "newer than this deup reads") {
+	if _, err := trained.ReadFile(future, methods.Default().Load); err == nil || !strings.Contains(err.Error(), "newer than this deup reads") {
 		t.Errorf("future format: %v", err)
 	}
 }
@@ -246,7 +247,7 @@ func TestTrainBenchmarkSplit(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	tm, err := trained.ReadFile(mp)
+	tm, err := trained.ReadFile(mp, methods.Default().Load)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"github.com/deup-screening/deup/methods"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,8 +11,8 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/model"
-	"github.com/deup-screening/deup/model/trained"
 	"github.com/deup-screening/deup/suggest"
+	"github.com/deup-screening/deup/trained"
 )
 
 // TestSuggestFromModel trains a small network on a synthetic screen, saves
@@ -95,7 +96,7 @@ func TestSuggestIntervals(t *testing.T) {
 	mp, noCal := filepath.Join(dir, "cal.model"), filepath.Join(dir, "nocal.model")
 	mustRun(t, "train", "--screen", screen, "--epochs", "2", "--patience", "2", "--seed", "5", "--out", mp)
 	mustRun(t, "train", "--screen", screen, "--epochs", "2", "--patience", "2", "--seed", "5", "--calibration", "0", "--out", noCal)
-	tm, err := trained.ReadFile(mp)
+	tm, err := trained.ReadFile(mp, methods.Default().Load)
 	if err != nil {
 		t.Fatal(err)
 	}

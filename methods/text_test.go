@@ -1,4 +1,4 @@
-package training
+package methods
 
 import (
 	"math"
@@ -39,11 +39,11 @@ func TestHoldoutWriteText(t *testing.T) {
 }
 
 func TestReportWriteText(t *testing.T) {
-	mc, err := New(MCDropout, MethodConfig{Passes: 4, Dropout: 0.1})
+	mc, err := Default().New(MCDropout, Config{Passes: 4, Dropout: 0.1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	deup, err := New(DEUP, MethodConfig{})
+	deup, err := Default().New(DEUP, Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

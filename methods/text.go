@@ -1,4 +1,4 @@
-package training
+package methods
 
 import (
 	"fmt"

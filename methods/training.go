@@ -1,4 +1,4 @@
-package training
+package methods
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model"
-	"github.com/deup-screening/deup/model/trained"
+	"github.com/deup-screening/deup/trained"
 	"github.com/deup-screening/deup/uq"
 
 	"github.com/deup-screening/deup/internal/streams"

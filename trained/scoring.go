@@ -77,8 +77,9 @@ func (m *Model) OpenScreen(dir string) (sc *drugcomb.Screen, used string, change
 // features: those stored in the screen directory dir when it is not "",
 // otherwise the ones the model file carries (matched by drug ID; drugs
 // without one are left out by Features, the fp+sig rule of every command,
-// docs/vocabulary.md). nil for an fp model. Errors:
-// ErrNoSignatures when the file carries none and dir is "".
+// docs/vocabulary.md). nil for an fp model. Errors: *SignaturesError
+// when dir's cannot be read, ErrNoSignatures when the file carries none
+// and dir is "".
 func (m *Model) Signatures(dir string) (*lincs.Signatures, error) {
 	if m.Method.FeatureConfig().Kind != features.FingerprintSignature {
 		return nil, nil
@@ -86,7 +87,7 @@ func (m *Model) Signatures(dir string) (*lincs.Signatures, error) {
 	if dir != "" {
 		sig, err := lincs.LoadSignatures(dir)
 		if err != nil {
-			return nil, fmt.Errorf("the model uses fp+sig features: %w (run deup data signatures --screen %s)", err, dir)
+			return nil, &SignaturesError{Dir: dir, Err: err}
 		}
 		return sig, nil
 	}
@@ -95,6 +96,19 @@ func (m *Model) Signatures(dir string) (*lincs.Signatures, error) {
 	}
 	return m.Meta.LincsSignatures(), nil
 }
+
+// SignaturesError says that the signatures an fp+sig model needs could
+// not be read from the screen directory Dir.
+type SignaturesError struct {
+	Dir string
+	Err error
+}
+
+func (e *SignaturesError) Error() string {
+	return "the model uses fp+sig features: " + e.Err.Error()
+}
+
+func (e *SignaturesError) Unwrap() error { return e.Err }
 
 // Features builds the feature matrix model m needs for drugs
 // (features.ForModel, with Signatures(dir) for an fp+sig model): row i is

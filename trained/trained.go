@@ -20,7 +20,6 @@ import (
 	"github.com/deup-screening/deup/internal/atomicfile"
 	"github.com/deup-screening/deup/lincs"
 	"github.com/deup-screening/deup/model"
-	"github.com/deup-screening/deup/model/due"
 	"github.com/deup-screening/deup/uq"
 )
 
@@ -351,14 +350,18 @@ func Write(w io.Writer, m *Model) error {
 	return m.Method.Save(w)
 }
 
+// Loader reads a method's model file (the part after the metadata), of
+// any method: methods.Registry's Load.
+type Loader func(r io.Reader) (model.Method, error)
+
 // Read reads a model written by Write, or a bare method file written by a
-// method's Save (Meta nil).
-func Read(r io.Reader) (*Model, error) {
+// method's Save (Meta nil); load reads the method.
+func Read(r io.Reader, load Loader) (*Model, error) {
 	br := bufio.NewReader(r)
 	head, err := br.Peek(len(Magic))
 	if err != nil || string(head) != Magic {
 		// A bare method file (model or DUE magic), from before this package.
-		m, err := due.LoadAny(br)
+		m, err := load(br)
 		if err != nil {
 			return nil, err
 		}
@@ -385,30 +388,54 @@ func Read(r io.Reader) (*Model, error) {
 	if err := meta.Validate(); err != nil {
 		return nil, err
 	}
-	m, err := due.LoadAny(br)
+	m, err := load(br)
 	if err != nil {
 		return nil, err
 	}
 	return &Model{Method: m, Meta: meta}, nil
 }
 
-// ReadFile reads the model file at path; errors name the file and say what
-// to do (a path that does not exist or is a directory among them).
-func ReadFile(path string) (*Model, error) {
-	f, err := os.Open(path)
+// ErrIsDir is the Err of a FileError for a path that is a directory.
+var ErrIsDir = errors.New("is a directory, not a model file")
+
+// FileError is ReadFile's error: the file at Path could not be opened
+// (Open; errors.Is(err, fs.ErrNotExist) when it does not exist), or it is
+// not a model file this build reads (Err says why: ErrIsDir, ErrFormat, a
+// method's format error).
+type FileError struct {
+	Path string
+	Open bool
+	Err  error
+}
+
+func (e *FileError) Error() string {
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("model file %s does not exist: train one with deup train --out %s", path, path)
-	case err != nil:
-		return nil, fmt.Errorf("model %w (train one with: deup train --out %s)", err, path)
+	case e.Open && errors.Is(e.Err, fs.ErrNotExist):
+		return fmt.Sprintf("model file %s does not exist", e.Path)
+	case e.Open:
+		return "model " + e.Err.Error()
+	case errors.Is(e.Err, ErrIsDir):
+		return fmt.Sprintf("%s %v", e.Path, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.Path, e.Err)
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// ReadFile reads the model file at path with load; its errors are
+// *FileError, naming the file.
+func ReadFile(path string, load Loader) (*Model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &FileError{Path: path, Open: true, Err: err}
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
-		return nil, fmt.Errorf("%s is a directory, not a model file: give the file deup train --out wrote", path)
+		return nil, &FileError{Path: path, Err: ErrIsDir}
 	}
-	m, err := Read(f)
+	m, err := Read(f, load)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w (is it a file written by deup train --out? retrain it if it is from an incompatible version)", path, err)
+		return nil, &FileError{Path: path, Err: err}
 	}
 	return m, nil
 }

@@ -1,4 +1,4 @@
-package training
+package methods
 
 import (
 	"errors"
@@ -10,9 +10,9 @@ import (
 )
 
 func TestNew(t *testing.T) {
-	c := MethodConfig{Members: 2, Passes: 3, Dropout: 0.1}
-	for _, name := range Known() {
-		m, err := New(name, c)
+	c := Config{Members: 2, Passes: 3, Dropout: 0.1}
+	for _, name := range Default().Names() {
+		m, err := Default().New(name, c)
 		if err != nil {
 			t.Fatalf("New(%q): %v", name, err)
 		}
@@ -20,13 +20,13 @@ func TestNew(t *testing.T) {
 			t.Fatalf("New(%q) = nil", name)
 		}
 	}
-	if _, err := New("svm", c); !errors.Is(err, ErrUnknownMethod) {
+	if _, err := Default().New("svm", c); !errors.Is(err, ErrUnknownMethod) {
 		t.Errorf("New(svm): %v, want ErrUnknownMethod", err)
 	}
-	if _, err := New(Ensemble, MethodConfig{}); err == nil {
+	if _, err := Default().New(Ensemble, Config{}); err == nil {
 		t.Error("ensemble of 0 members: no error")
 	}
-	if _, err := New(MCDropout, MethodConfig{Passes: 1, Dropout: 0.1}); err == nil {
+	if _, err := Default().New(MCDropout, Config{Passes: 1, Dropout: 0.1}); err == nil {
 		t.Error("MC-Dropout with 1 pass: no error")
 	}
 }
