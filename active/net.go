@@ -12,6 +12,7 @@ import (
 	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/methods"
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/deupnet"
 )
 
 // NetConfig is the two-tower network the "deup-net" surrogate trains each
@@ -118,7 +119,7 @@ func (n *Net) Fit(x [][]float64, y []float64) (deup.Predictor, error) {
 		}
 	}
 	split := drugcomb.SplitRandom(len(d.Pairs), [3]float64{0.8, 0.2, 0}, n.Seed)
-	m := model.NewDEUP(n.Config)
+	m := deupnet.New(deupnet.Config{Config: n.Config})
 	if err := m.Fit(context.Background(), d, split, n.Progress); err != nil {
 		return nil, fmt.Errorf("active: deup-net: %w", err)
 	}
@@ -127,7 +128,7 @@ func (n *Net) Fit(x [][]float64, y []float64) (deup.Predictor, error) {
 
 type netModel struct {
 	net   *Net
-	m     *model.DEUP
+	m     *deupnet.DEUP
 	lines bool // trained with the line embedding
 	mu    sync.Mutex
 	cache map[model.Pair]model.Prediction

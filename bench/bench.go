@@ -14,6 +14,7 @@ import (
 	"github.com/deup-screening/deup/internal/kernels"
 	"github.com/deup-screening/deup/methods"
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/deupnet"
 	"github.com/deup-screening/deup/model/due"
 	"github.com/deup-screening/deup/uq"
 )
@@ -39,7 +40,8 @@ type Config struct {
 	Seeds    []uint64   // one split and one training per seed; default 1, 2, 3
 	Fracs    [3]float64 // train/validation/test fractions; default 0.4/0.3/0.3
 	Model    model.Config
-	DUE      due.Config // Seed is overridden per seed
+	DEUP     deupnet.Options // DEUP's σ path
+	DUE      due.Config      // Seed is overridden per seed
 	// Members of the ensembles; default 3 (the paper).
 	Members int
 	// Passes of MC-Dropout at prediction; default 3 (the paper). ExtraPasses
@@ -511,7 +513,7 @@ func seenDrugs(d *model.Dataset, idx []int) map[int]bool {
 // runJob trains one method on one seed's split and predicts its test pairs.
 func runJob(ctx context.Context, d *model.Dataset, cfg Config, name string, seed uint64, split drugcomb.Split, progress func(model.Progress)) (jobOut, error) {
 	if name == DEUP && noveltyInert(d, split) {
-		cfg.Model.NoveltyHoldout = -1
+		cfg.DEUP.NoveltyHoldout = -1
 	}
 	m := newMethod(name, cfg, seed)
 	t0 := time.Now()
@@ -701,7 +703,7 @@ func scoreTruth(pred []model.Prediction, idx []int, truth *drugcomb.Truth) Truth
 func newMethod(name string, cfg Config, seed uint64) model.Method {
 	mc := cfg.Model
 	mc.Seed = seed
-	m, err := cfg.Registry.New(name, methods.Config{Model: mc, DUE: cfg.DUE, Members: cfg.Members, Passes: cfg.Passes, Dropout: cfg.Dropout})
+	m, err := cfg.Registry.New(name, methods.Config{Model: mc, DEUP: cfg.DEUP, DUE: cfg.DUE, Members: cfg.Members, Passes: cfg.Passes, Dropout: cfg.Dropout})
 	if err != nil {
 		panic("bench: unvalidated method " + name + ": " + err.Error()) // Validate ran first
 	}

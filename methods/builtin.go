@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/deupnet"
 	"github.com/deup-screening/deup/model/due"
 )
 
@@ -20,9 +21,11 @@ func builtin() []Spec {
 	loadModel := func(r io.Reader) (model.Method, error) { return model.Load(r) }
 	return []Spec{
 		{
-			Name:  DEUP,
-			New:   func(c Config) (model.Method, error) { return model.NewDEUP(c.Model), nil },
-			Kinds: []string{DEUP}, Load: loadModel,
+			Name: DEUP,
+			New: func(c Config) (model.Method, error) {
+				return deupnet.New(deupnet.Config{Config: c.Model, Options: c.DEUP}), nil
+			},
+			Kinds: []string{DEUP}, Load: func(r io.Reader) (model.Method, error) { return deupnet.Load(r) },
 			Flags: sigmaFlags(),
 			Bench: Bench{Default: true, Rank: 0},
 		},
@@ -95,29 +98,29 @@ func sigmaFlags() []Flag {
 				if *v != "nll" && *v != "log" {
 					return fmt.Errorf("--sigma-loss %q: want nll or log", *v)
 				}
-				c.Model.SigmaLoss = *v
+				c.DEUP.SigmaLoss = *v
 				return nil
 			}
 		}},
 		{Name: "sigma-features", Define: func(fs *flag.FlagSet) func(*Config) error {
-			v := fs.String("sigma-features", model.DefaultSigmaFeatures,
+			v := fs.String("sigma-features", deupnet.DefaultSigmaFeatures,
 				"stationarizing inputs of DEUP's sigma path, relative to the in-sample pairs: none, or a list of density (log Tanimoto-kernel density of the pair among the in-sample pairs), counts (log1p in-sample pairs of each drug) spread (log spread of each drug's in-sample targets), lines (a panel: log1p in-sample pairs of the pair's cell line and log spread of its in-sample targets), variance (log neural-linear variance of the mean's last layer on the in-sample pairs), error (log mean out-of-sample |y-mu| of each drug's other validation pairs), inerror (the same over the in-sample pairs) and xerror (error from twice the out-of-sample residuals: the validation pairs' and the in-sample pairs' under a second mean trained with the two sets swapped; doubles the training time); see docs/sigma-features.md")
 			return func(c *Config) error {
-				sf, err := model.ParseSigmaFeatures(*v)
+				sf, err := deupnet.ParseSigmaFeatures(*v)
 				if err != nil {
 					return fmt.Errorf("--sigma-features: %v", err)
 				}
-				c.Model.SigmaFeatures = sf
+				c.DEUP.SigmaFeatures = sf
 				return nil
 			}
 		}},
 		{Name: "novelty-holdout", Define: func(fs *flag.FlagSet) func(*Config) error {
-			v := fs.Float64("novelty-holdout", model.DefaultNoveltyHoldout,
+			v := fs.Float64("novelty-holdout", deupnet.DefaultNoveltyHoldout,
 				"share of the training pairs whose drugs DEUP holds out of the mean's training, so that its error predictor learns the error on unseen drugs (0 for none, below 0.5); see docs/sigma-features.md")
 			return func(c *Config) error {
-				c.Model.NoveltyHoldout = *v
+				c.DEUP.NoveltyHoldout = *v
 				if *v == 0 {
-					c.Model.NoveltyHoldout = -1 // the flag's none is model.Config's negative
+					c.DEUP.NoveltyHoldout = -1 // the flag's none is deupnet.Options' negative
 				}
 				return nil
 			}

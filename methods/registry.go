@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/deupnet"
 	"github.com/deup-screening/deup/model/due"
 )
 
@@ -23,13 +24,15 @@ const (
 )
 
 // Config configures any method a Registry builds. Model configures the
-// two-tower network (deup, ensemble, ensemble-nll, mcdropout); DUE
+// two-tower network (deup, ensemble, ensemble-nll, mcdropout), DEUP its σ
+// path (deup); DUE
 // configures model/due, whose Seed is always Model.Seed. Members (ensemble,
 // ensemble-nll) must be at least 1; Passes (mcdropout) at least 2 and
 // Dropout (mcdropout) in (0, 1). No zero value is replaced by a default:
 // callers state them (the paper's are 3 members, 3 passes, rate 0.1).
 type Config struct {
 	Model   model.Config
+	DEUP    deupnet.Options
 	DUE     due.Config
 	Members int
 	Passes  int

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/deupnet"
 	"github.com/deup-screening/deup/uq"
 )
 
@@ -48,11 +49,11 @@ func (h Holdout) WriteText(w io.Writer, split string, calFrac float64, seed uint
 // out-of-sample) RMSE against the trivial references, the test scores
 // under a benchmark split, the method's aleatoric note, the calibration
 // stored and its test coverage.
-func (r *Report) WriteText(w io.Writer, m model.Method, h Holdout, sf model.SigmaFeatures) error {
+func (r *Report) WriteText(w io.Writer, m model.Method, h Holdout, sf deupnet.SigmaFeatures) error {
 	p := &printer{w: w}
 	p.printf("trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n",
 		m.Name(), r.Epochs, r.LastEpoch, r.BestEpoch, r.FitTime.Round(time.Millisecond), r.FitTime.Seconds()/float64(max(r.Epochs, 1)), model.BLAS())
-	if m.Name() == DEUP && sf != (model.SigmaFeatures{}) {
+	if m.Name() == DEUP && sf != (deupnet.SigmaFeatures{}) {
 		p.printf("sigma features: %s, relative to the %d in-sample pairs (docs/sigma-features.md)\n", sf, len(h.Split.Train))
 	}
 	part := "out-of-sample"

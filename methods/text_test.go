@@ -8,6 +8,7 @@ import (
 
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/deupnet"
 	"github.com/deup-screening/deup/uq"
 )
 
@@ -47,7 +48,7 @@ func TestReportWriteText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sf, err := model.ParseSigmaFeatures("density,counts")
+	sf, err := deupnet.ParseSigmaFeatures("density,counts")
 	if err != nil {
 		t.Fatal(err)
 	}

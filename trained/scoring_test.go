@@ -176,8 +176,9 @@ func TestSignatures(t *testing.T) {
 		})
 	}
 	_, err := (&Model{Method: featured{fc: fpSigConfig}}).Signatures(withoutSig)
-	if want := "(run deup data signatures --screen " + withoutSig + ")"; err == nil || !strings.HasPrefix(err.Error(), "the model uses fp+sig features: ") || !strings.HasSuffix(err.Error(), want) {
-		t.Errorf("dir without signatures: %v, want one saying %s", err, want)
+	var se *SignaturesError
+	if err == nil || !strings.HasPrefix(err.Error(), "the model uses fp+sig features: ") || !errors.As(err, &se) || se.Dir != withoutSig {
+		t.Errorf("dir without signatures: %v, want a SignaturesError for %s", err, withoutSig)
 	}
 }
 

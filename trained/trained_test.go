@@ -16,6 +16,7 @@ import (
 	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/lincs"
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/deupnet"
 	"github.com/deup-screening/deup/model/due"
 	"github.com/deup-screening/deup/uq"
 )
@@ -61,7 +62,7 @@ func TestRoundTrip(t *testing.T) {
 	sc := tinyScreen(t)
 	small := model.Config{TowerHidden: 16, TowerOut: 8, CombHidden: 8, SigmaHidden: 8, LR: 1e-3, MaxEpochs: 2, Patience: 2, Seed: 1}
 	for _, m := range []model.Method{
-		fitted(t, sc, model.NewDEUP(small)),
+		fitted(t, sc, deupnet.New(deupnet.Config{Config: small})),
 		fitted(t, sc, due.New(due.Config{Seed: 1, MaxEpochs: 2, Patience: 2})),
 	} {
 		t.Run(m.Name(), func(t *testing.T) {
@@ -111,7 +112,7 @@ func TestVector(t *testing.T) {
 	meta.Format = Format
 	meta.Signatures = NewSignatures(sig, sc.Drugs)
 	var buf bytes.Buffer
-	m := fitted(t, sc, model.NewDEUP(model.Config{TowerHidden: 8, TowerOut: 4, CombHidden: 4, SigmaHidden: 4, MaxEpochs: 1, Seed: 1}))
+	m := fitted(t, sc, deupnet.New(deupnet.Config{Config: model.Config{TowerHidden: 8, TowerOut: 4, CombHidden: 4, SigmaHidden: 4, MaxEpochs: 1, Seed: 1}}))
 	if err := Write(&buf, &Model{Method: m, Meta: meta}); err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func TestVector(t *testing.T) {
 // panic or a huge allocation.
 func TestReadErrors(t *testing.T) {
 	sc := tinyScreen(t)
-	m := fitted(t, sc, model.NewDEUP(model.Config{TowerHidden: 8, TowerOut: 4, CombHidden: 4, SigmaHidden: 4, MaxEpochs: 1, Seed: 1}))
+	m := fitted(t, sc, deupnet.New(deupnet.Config{Config: model.Config{TowerHidden: 8, TowerOut: 4, CombHidden: 4, SigmaHidden: 4, MaxEpochs: 1, Seed: 1}}))
 	var good bytes.Buffer
 	if err := Write(&good, &Model{Method: m, Meta: tinyMeta(sc)}); err != nil {
 		t.Fatal(err)
@@ -176,7 +177,7 @@ func TestReadErrors(t *testing.T) {
 
 // FuzzRead: no input panics.
 // testLoad reads the method files of the tests: DUE's (by its magic)
-// with due.Load, the others with model.Load (the built-in registry's
+// with due.Load, DEUP's with deupnet.Load, the others with model.Load (the built-in registry's
 // rule, without importing package methods, which imports this one).
 func testLoad(r io.Reader) (model.Method, error) {
 	data, err := io.ReadAll(r)
@@ -186,12 +187,15 @@ func testLoad(r io.Reader) (model.Method, error) {
 	if bytes.HasPrefix(data, []byte(due.Magic)) || bytes.HasPrefix(data, []byte(due.MagicV1)) {
 		return due.Load(bytes.NewReader(data))
 	}
+	if name, _ := model.FileMethod(data); name == "deup" {
+		return deupnet.Load(bytes.NewReader(data))
+	}
 	return model.Load(bytes.NewReader(data))
 }
 
 func FuzzRead(f *testing.F) {
 	sc := tinyScreen(f)
-	m := fitted(f, sc, model.NewDEUP(model.Config{TowerHidden: 8, TowerOut: 4, CombHidden: 4, SigmaHidden: 4, MaxEpochs: 1, Seed: 1}))
+	m := fitted(f, sc, deupnet.New(deupnet.Config{Config: model.Config{TowerHidden: 8, TowerOut: 4, CombHidden: 4, SigmaHidden: 4, MaxEpochs: 1, Seed: 1}}))
 	var good bytes.Buffer
 	Write(&good, &Model{Method: m, Meta: tinyMeta(sc)})
 	f.Add(good.Bytes())
@@ -207,7 +211,7 @@ func FuzzRead(f *testing.F) {
 // (unsorted scores) is an error when reading, not a silent interval.
 func TestCalibrationRoundTrip(t *testing.T) {
 	sc := tinyScreen(t)
-	m := fitted(t, sc, model.NewDEUP(model.Config{TowerHidden: 8, TowerOut: 4, CombHidden: 4, SigmaHidden: 4, MaxEpochs: 1, Seed: 1}))
+	m := fitted(t, sc, deupnet.New(deupnet.Config{Config: model.Config{TowerHidden: 8, TowerOut: 4, CombHidden: 4, SigmaHidden: 4, MaxEpochs: 1, Seed: 1}}))
 	y := []float64{1, 4, -2, 0.5, 3, 7, -1, 2, 2.5, 6, -3, 1.5}
 	mu := []float64{0, 3, -1, 1, 2, 5, 0, 2, 1, 4, -1, 1}
 	sigma := []float64{1, 2, 1, 0.5, 1, 2, 1, 1, 0.5, 2, 1, 1}

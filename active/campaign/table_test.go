@@ -15,6 +15,7 @@ import (
 	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/methods"
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/deupnet"
 	"github.com/deup-screening/deup/trained"
 )
 
@@ -173,7 +174,7 @@ func TestFromModelFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := model.NewDEUP(model.Config{TowerHidden: 8, TowerOut: 4, CombHidden: 4, SigmaHidden: 4, MaxEpochs: 1, Seed: 1})
+	m := deupnet.New(deupnet.Config{Config: model.Config{TowerHidden: 8, TowerOut: 4, CombHidden: 4, SigmaHidden: 4, MaxEpochs: 1, Seed: 1}})
 	if err := m.Fit(t.Context(), ds, drugcomb.SplitRandom(len(ds.Pairs), [3]float64{0.7, 0.3, 0}, 1), nil); err != nil {
 		t.Fatal(err)
 	}

@@ -81,6 +81,7 @@ func parseBenchFlags(env Env, reg *methods.Registry, args []string) (*benchFlags
 		Seeds:       bench.Seeds(*seed, *seeds),
 		Fracs:       fracs,
 		Model:       mc.Model,
+		DEUP:        mc.DEUP,
 		DUE:         mc.DUE,
 		Members:     mc.Members,
 		Passes:      mc.Passes,

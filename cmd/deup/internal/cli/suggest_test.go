@@ -11,6 +11,7 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/deupnet"
 	"github.com/deup-screening/deup/suggest"
 	"github.com/deup-screening/deup/trained"
 )
@@ -31,7 +32,7 @@ func TestSuggestFromModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := model.NewDEUP(model.Config{TowerHidden: 32, TowerOut: 16, CombHidden: 16, SigmaHidden: 16, LR: 1e-3, MaxEpochs: 5, Patience: 5, Seed: 1})
+	m := deupnet.New(deupnet.Config{Config: model.Config{TowerHidden: 32, TowerOut: 16, CombHidden: 16, SigmaHidden: 16, LR: 1e-3, MaxEpochs: 5, Patience: 5, Seed: 1}})
 	if err := m.Fit(context.Background(), ds, drugcomb.SplitRandom(len(ds.Pairs), [3]float64{0.6, 0.4, 0}, 1), nil); err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,8 @@
-package model
+package deupnet
 
 import (
+	"github.com/deup-screening/deup/model"
+
 	"bytes"
 	"context"
 	"math"
@@ -36,7 +38,7 @@ func TestNoveltyUnseenDrugs(t *testing.T) {
 	// meanEpi is the mean σ_epistemic and the RMS error |y − μ| over the
 	// pairs of idx with held unseen drugs.
 	meanEpi := func(m *DEUP, idx []int, held int) (float64, float64) {
-		var pairs []Pair
+		var pairs []model.Pair
 		var ys []float64
 		for _, i := range idx {
 			p := tp.d.Pairs[i]
@@ -77,7 +79,7 @@ func TestNoveltyUnseenDrugs(t *testing.T) {
 	}{{-1, 0}, {0, 2}} {
 		cfg := toyConfig(1)
 		cfg.NoveltyHoldout = c.holdout
-		m := NewDEUP(cfg)
+		m := New(cfg)
 		if err := m.Fit(context.Background(), tp.d, sp, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -107,7 +109,7 @@ func TestNoveltyUnseenDrugs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if e, _ := meanEpi(got.(*DEUP), sp.Test, 2); math.Abs(e-e2) > 1e-9*e2 {
+			if e, _ := meanEpi(got, sp.Test, 2); math.Abs(e-e2) > 1e-9*e2 {
 				t.Errorf("loaded model: mean σ_epistemic %v, saved %v", e, e2)
 			}
 		}
@@ -120,9 +122,9 @@ func TestNoveltyUnseenDrugs(t *testing.T) {
 // (standardized units), RepN 1: σ_aleatoric = min(√0.25·sd, σ_total).
 func TestLegacyAleatoricFile(t *testing.T) {
 	tp := makeToy(3, 16, 32, 6, 0.3)
-	cfg := smallConfig()
+	cfg := Config{Config: model.Config{TowerHidden: 7, TowerOut: 5, CombHidden: 4, SigmaHidden: 3, BatchSize: 6, MaxEpochs: 3, Patience: 2}}
 	cfg.MaxEpochs, cfg.NoveltyHoldout = 3, -1
-	m := NewDEUP(cfg)
+	m := New(cfg)
 	if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package model
+package deupnet
 
 import (
 	"context"
@@ -74,7 +74,7 @@ func TestDEUPSigmaDynamic(t *testing.T) {
 	cfg := toyConfig(2)
 	cfg.MaxEpochs = 3
 	cfg.SigmaFeatures = SigmaFeatures{Counts: true, Variance: true, Error: true, InError: true, XError: true}
-	m := NewDEUP(cfg)
+	m := New(cfg)
 	if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestDEUPSigmaDynamic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.refreshDynamic(r.context(), m.fwd, tp.d, tp.split.Train, tp.split.Val, m.mean, m.sd, cfg.withDefaults().CombHidden, side, xin); err != nil {
+	if err := r.refreshDynamic(r.context(), m.fwd, tp.d, tp.split.Train, tp.split.Val, m.mean, m.sd, cfg.WithDefaults().CombHidden, side, xin); err != nil {
 		t.Fatal(err)
 	}
 	if len(r.Dyn.X) != len(m.sref.Dyn.X) || r.Dyn.XAll != m.sref.Dyn.XAll {
@@ -99,14 +99,14 @@ func TestDEUPSigmaDynamic(t *testing.T) {
 			t.Fatalf("xerror sum of drug %d: %+v, stored %+v", i, r.Dyn.X[i], m.sref.Dyn.X[i])
 		}
 	}
-	if r.refreshDynamic(r.context(), m.fwd, tp.d, tp.split.Train, tp.split.Val, m.mean, m.sd, cfg.withDefaults().CombHidden, side, xin[1:]) == nil {
+	if r.refreshDynamic(r.context(), m.fwd, tp.d, tp.split.Train, tp.split.Val, m.mean, m.sd, cfg.WithDefaults().CombHidden, side, xin[1:]) == nil {
 		t.Error("xerror with one residual of μ′ missing: no error")
 	}
 	pred := func(i int) []float64 {
 		p := tp.d.Pairs[i]
 		h := m.cfg.CombHidden
 		hid := make([]float64, h)
-		m.fwd.pairs(tp.d.Features, []int{p.A}, []int{p.B}, nil, 0, nil, make([]float64, 1), nil, hid)
+		m.fwd.Pairs(tp.d.Features, []int{p.A}, []int{p.B}, nil, 0, nil, make([]float64, 1), nil, hid)
 		row := make([]float64, k)
 		m.sref.dynamicRows(m.sref.context(), tp.d.Features, []int{p.A}, []int{p.B}, nil, hid, h, row)
 		return row

@@ -1,6 +1,8 @@
-package model
+package deupnet
 
 import (
+	"github.com/deup-screening/deup/model"
+
 	"fmt"
 	"math"
 	"slices"
@@ -201,7 +203,7 @@ type sigmaRef struct {
 const spreadPrior = 2
 
 // newSigmaRef builds the reference from the in-sample pairs idx of d.
-func newSigmaRef(sf SigmaFeatures, d *Dataset, idx []int) *sigmaRef {
+func newSigmaRef(sf SigmaFeatures, d *model.Dataset, idx []int) *sigmaRef {
 	r := &sigmaRef{Features: sf.String(), Bandwidth: SigmaBandwidth, NBits: d.Features.Config.NBits, feat: sf}
 	at := map[string]int{}
 	refOf := make(map[int]int)
@@ -291,7 +293,7 @@ func (r *sigmaRef) check() error {
 	if k == 0 {
 		return fmt.Errorf("sigma features %q: no columns", r.Features)
 	}
-	if !(r.Bandwidth > 0) || math.IsInf(r.Bandwidth, 0) || r.NBits < 1 || r.NBits > MaxFeatures {
+	if !(r.Bandwidth > 0) || math.IsInf(r.Bandwidth, 0) || r.NBits < 1 || r.NBits > model.MaxFeatures {
 		return fmt.Errorf("sigma features: bandwidth %v, %d bits", r.Bandwidth, r.NBits)
 	}
 	if len(r.Pairs) == 0 || len(r.Drugs) == 0 {
@@ -367,7 +369,7 @@ func (r *sigmaRef) context() *sigmaCtx {
 	return &sigmaCtx{r: r, k: map[int][]float64{}, b: map[int][]float64{}, count: map[int]float64{}, match: map[int]int{}, dmatch: map[int]int{}}
 }
 
-func (c *sigmaCtx) drug(f *Features, a int) {
+func (c *sigmaCtx) drug(f *model.Features, a int) {
 	if _, ok := c.match[a]; ok {
 		return
 	}
@@ -399,7 +401,7 @@ func (c *sigmaCtx) drug(f *Features, a int) {
 // f into dst (len(pa)×columns,
 // row-major). loo[i], when loo is not nil, marks a pair of D_in whose own
 // term is left out (see above); its target is y[i].
-func (c *sigmaCtx) pairs(f *Features, pa, pb, pl []int, loo []bool, y []float64, dst []float64) {
+func (c *sigmaCtx) pairs(f *model.Features, pa, pb, pl []int, loo []bool, y []float64, dst []float64) {
 	r := c.r
 	k := r.columns()
 	ks := r.feat.static()
@@ -488,7 +490,7 @@ func (r *sigmaRef) standardize(all []float64, k int, dout []int, lo, hi int) {
 // reference and the len(d.Pairs)×columns features; the columns of the
 // network-dependent features are 0 until the trainer's refresh
 // (sigmadyn.go) fills them.
-func datasetSigmaFeatures(sf SigmaFeatures, d *Dataset, train, val []int) (*sigmaRef, []float64) {
+func datasetSigmaFeatures(sf SigmaFeatures, d *model.Dataset, train, val []int) (*sigmaRef, []float64) {
 	r := newSigmaRef(sf, d, train)
 	k := r.columns()
 	n := len(d.Pairs)
@@ -507,7 +509,7 @@ func datasetSigmaFeatures(sf SigmaFeatures, d *Dataset, train, val []int) (*sigm
 
 // onBits is the ascending list of the Morgan bits (columns < nbits with a
 // nonzero value) of row i of f.
-func onBits(f *Features, i, nbits int) []int32 {
+func onBits(f *model.Features, i, nbits int) []int32 {
 	var b []int32
 	for k := f.RowPtr[i]; k < f.RowPtr[i+1]; k++ {
 		if c := f.Col[k]; int(c) < nbits && f.Val[k] != 0 {

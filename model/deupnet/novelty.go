@@ -1,6 +1,8 @@
-package model
+package deupnet
 
 import (
+	"github.com/deup-screening/deup/model"
+
 	"context"
 	"fmt"
 	"math"
@@ -65,7 +67,7 @@ const noveltySeed = streams.NoveltySeed
 // training pairs moved; frac ≤ 0 returns split unchanged. Drugs are
 // feature-matrix rows. It never leaves fewer than half of the training
 // pairs; both returned lists are sorted.
-func noveltySplit(d *Dataset, split drugcomb.Split, frac float64, seed uint64) drugcomb.Split {
+func noveltySplit(d *model.Dataset, split drugcomb.Split, frac float64, seed uint64) drugcomb.Split {
 	if !(frac > 0) || len(split.Train) == 0 {
 		return split
 	}
@@ -134,7 +136,7 @@ type novelty struct {
 
 // noveltyRef is the reference drug set of ν: the distinct bit sets of the
 // drugs of pairs idx.
-func noveltyRef(d *Dataset, idx []int) [][]int32 {
+func noveltyRef(d *model.Dataset, idx []int) [][]int32 {
 	nb := d.Features.Config.NBits
 	at := map[string]bool{}
 	var out [][]int32
@@ -162,7 +164,7 @@ func newNoveltyCtx(ref [][]int32, nbits int) *noveltyCtx {
 }
 
 // drug is 1 − T_g of drug g of f.
-func (c *noveltyCtx) drug(f *Features, g int) float64 {
+func (c *noveltyCtx) drug(f *model.Features, g int) float64 {
 	if v, ok := c.got[g]; ok {
 		return v
 	}
@@ -181,7 +183,7 @@ func (c *noveltyCtx) drug(f *Features, g int) float64 {
 }
 
 // pair is ν(a, b) = (1 − T_a) + (1 − T_b); a drug with itself counts once.
-func (c *noveltyCtx) pair(f *Features, a, b int) float64 {
+func (c *noveltyCtx) pair(f *model.Features, a, b int) float64 {
 	if a == b {
 		return c.drug(f, a)
 	}
@@ -247,7 +249,7 @@ const noveltySeedMu = 0x6d7570726d // "muprm"
 
 // fitNovelty trains μ′ on the held-out-drug fold of split (see above) and
 // fits β. It returns nil when NoveltyHoldout is off or the fold is empty.
-func (m *DEUP) fitNovelty(ctx context.Context, d *Dataset, split drugcomb.Split, progress func(Progress)) (*novelty, error) {
+func (m *DEUP) fitNovelty(ctx context.Context, d *model.Dataset, split drugcomb.Split, progress func(model.Progress)) (*novelty, error) {
 	fold := noveltySplit(d, split, m.cfg.NoveltyHoldout, m.cfg.Seed)
 	if len(fold.Train) == len(split.Train) {
 		return nil, nil

@@ -1,6 +1,8 @@
-package model
+package deupnet
 
 import (
+	"github.com/deup-screening/deup/model"
+
 	"fmt"
 	"math"
 	"slices"
@@ -183,7 +185,7 @@ func (dy *sigmaDyn) lineRow(l int, in bool, own float64) (float64, float64) {
 
 // dynDrug is the index in Dyn.Drugs of drug a of f (same Morgan bits), −1
 // when none; cached in the context.
-func (c *sigmaCtx) dynDrug(f *Features, a int) int {
+func (c *sigmaCtx) dynDrug(f *model.Features, a int) int {
 	if k, ok := c.dmatch[a]; ok {
 		return k
 	}
@@ -205,7 +207,7 @@ func (c *sigmaCtx) dynDrug(f *Features, a int) int {
 // those pairs, standardized on val, into their columns of side
 // (len(d.Pairs)×columns). mean and sd standardize the targets as μ does.
 // xin (xerror only) holds |y − μ′| of the train pairs, standardized.
-func (r *sigmaRef) refreshDynamic(c *sigmaCtx, fw forwarder, d *Dataset, train, val []int, mean, sd float64, h int, side, xin []float64) error {
+func (r *sigmaRef) refreshDynamic(c *sigmaCtx, fw model.Forwarder, d *model.Dataset, train, val []int, mean, sd float64, h int, side, xin []float64) error {
 	idx := append(append([]int(nil), train...), val...)
 	n := len(idx)
 	pa, pb, pl := make([]int, n), make([]int, n), make([]int, n)
@@ -213,7 +215,7 @@ func (r *sigmaRef) refreshDynamic(c *sigmaCtx, fw forwarder, d *Dataset, train, 
 		pa[k], pb[k], pl[k] = d.Pairs[i].A, d.Pairs[i].B, d.Pairs[i].Line
 	}
 	mu, hid := make([]float64, n), make([]float64, n*h)
-	fw.pairs(d.Features, pa, pb, pl, 0, nil, mu, nil, hid)
+	fw.Pairs(d.Features, pa, pb, pl, 0, nil, mu, nil, hid)
 	res := make([]float64, n)
 	for k, i := range idx {
 		res[k] = math.Abs((d.Y[i]-mean)/sd - mu[k])
@@ -312,7 +314,7 @@ func (r *sigmaRef) refreshDynamic(c *sigmaCtx, fw forwarder, d *Dataset, train, 
 // pairs (pa[i], pb[i]) of f on cell lines pl[i] (nil: line 0), scored as
 // unseen, into their columns of dst (len(pa)×columns); hid holds the
 // pairs' activations (len(pa)×Hidden, or nil without variance).
-func (r *sigmaRef) dynamicRows(c *sigmaCtx, f *Features, pa, pb, pl []int, hid []float64, h int, dst []float64) {
+func (r *sigmaRef) dynamicRows(c *sigmaCtx, f *model.Features, pa, pb, pl []int, hid []float64, h int, dst []float64) {
 	k, ks := r.columns(), r.feat.static()
 	for i := range pa {
 		da, db := -1, -1
@@ -324,7 +326,7 @@ func (r *sigmaRef) dynamicRows(c *sigmaCtx, f *Features, pa, pb, pl []int, hid [
 			phi = hid[i*h : (i+1)*h]
 		}
 		row := dst[i*k : (i+1)*k]
-		r.dynRow(phi, da, db, LineOf(pl, i), selfNone, 0, 0, row[ks:])
+		r.dynRow(phi, da, db, model.LineOf(pl, i), selfNone, 0, 0, row[ks:])
 		for j := ks; j < k; j++ {
 			row[j] = (row[j] - r.Mean[j]) / r.SD[j]
 		}

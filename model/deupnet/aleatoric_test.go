@@ -1,4 +1,4 @@
-package model
+package deupnet
 
 import (
 	"math"

@@ -1,6 +1,8 @@
-package model
+package deupnet
 
 import (
+	"github.com/deup-screening/deup/model"
+
 	"context"
 	"math"
 	"math/rand/v2"
@@ -41,11 +43,11 @@ func TestSigmaFeaturesUnseenDrugs(t *testing.T) {
 		// The features alone: the novelty fold (novelty.go), which flags
 		// the same pairs, is off in both arms.
 		cfg.NoveltyHoldout = -1
-		m := NewDEUP(cfg)
+		m := New(cfg)
 		if err := m.Fit(context.Background(), tp.d, sp, nil); err != nil {
 			t.Fatal(err)
 		}
-		pairs := make([]Pair, len(sp.Test))
+		pairs := make([]model.Pair, len(sp.Test))
 		for k, i := range sp.Test {
 			pairs[k] = tp.d.Pairs[i]
 		}

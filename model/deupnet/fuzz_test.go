@@ -1,18 +1,20 @@
-package model
+package deupnet
 
 import (
 	"bytes"
 	"context"
 	"math"
 	"testing"
+
+	"github.com/deup-screening/deup/model"
 )
 
 // FuzzLoad: Load never panics on any input, and whatever it accepts saves
 // back to the same bytes.
 func FuzzLoad(f *testing.F) {
 	tp := makeToy(15, 8, 16, 4, 0.3)
-	cfg := Config{TowerHidden: 6, TowerOut: 4, CombHidden: 3, SigmaHidden: 3, MaxEpochs: 1, Seed: 1}
-	for _, m := range []Method{NewDEUP(cfg), NewEnsemble(cfg, 2, true), NewMCDropout(cfg, 0.2, 3)} {
+	cfg := model.Config{TowerHidden: 6, TowerOut: 4, CombHidden: 3, SigmaHidden: 3, MaxEpochs: 1, Seed: 1}
+	for _, m := range []model.Method{New(Config{Config: cfg}), model.NewEnsemble(cfg, 2, true), model.NewMCDropout(cfg, 0.2, 3)} {
 		if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
 			f.Fatal(err)
 		}
@@ -22,7 +24,7 @@ func FuzzLoad(f *testing.F) {
 		}
 		f.Add(buf.Bytes())
 	}
-	f.Add([]byte(fileMagic))
+	f.Add([]byte("DEUPMODEL\n"))
 	f.Add([]byte("DEUPMODEL\n\x01\x00\x00\x00\xff\xff\xff\x7f{}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Load(bytes.NewReader(data))
@@ -49,18 +51,18 @@ func FuzzSaveLoad(f *testing.F) {
 	f.Add(uint64(4), uint8(3), uint8(2), uint8(7), uint8(2), uint8(8))
 	f.Fuzz(func(t *testing.T, seed uint64, method, th, to, ch, sh uint8) {
 		size := func(v uint8) int { return 1 + int(v)%12 }
-		cfg := Config{TowerHidden: size(th), TowerOut: size(to), CombHidden: size(ch), SigmaHidden: size(sh), MaxEpochs: 1, Seed: seed}
+		cfg := model.Config{TowerHidden: size(th), TowerOut: size(to), CombHidden: size(ch), SigmaHidden: size(sh), MaxEpochs: 1, Seed: seed}
 		tp := makeToy(seed, 10, 12, 3, 0.3)
-		var m Method
+		var m model.Method
 		switch method % 4 {
 		case 0:
-			m = NewDEUP(cfg)
+			m = New(Config{Config: cfg})
 		case 1:
-			m = NewEnsemble(cfg, 2, true)
+			m = model.NewEnsemble(cfg, 2, true)
 		case 2:
-			m = NewEnsemble(cfg, 2, false)
+			m = model.NewEnsemble(cfg, 2, false)
 		default:
-			m = NewMCDropout(cfg, 0.2, 3)
+			m = model.NewMCDropout(cfg, 0.2, 3)
 		}
 		if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
 			t.Fatal(err)
@@ -97,7 +99,7 @@ func FuzzSaveLoad(f *testing.F) {
 	})
 }
 
-func samePrediction(a, b Prediction) bool {
+func samePrediction(a, b model.Prediction) bool {
 	eq := func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }
 	return eq(a.Mu, b.Mu) && eq(a.SigmaTotal, b.SigmaTotal) && eq(a.SigmaEpistemic, b.SigmaEpistemic) && eq(a.SigmaAleatoric, b.SigmaAleatoric)
 }

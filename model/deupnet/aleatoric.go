@@ -1,6 +1,8 @@
-package model
+package deupnet
 
 import (
+	"github.com/deup-screening/deup/model"
+
 	"fmt"
 	"math"
 
@@ -116,7 +118,7 @@ func (a *aleatoric) linked() bool { return a.LinkC > 0 && a.LinkTau > 0 }
 // replicated pairs of idx (targets standardized by sd). It returns nil
 // when no pair of idx has replicates: then there is no information on the
 // noise.
-func fitAleatoric(d *Dataset, idx []int, sd float64) *aleatoric {
+func fitAleatoric(d *model.Dataset, idx []int, sd float64) *aleatoric {
 	if d.N == nil || d.Var == nil {
 		return nil
 	}
@@ -315,7 +317,7 @@ func lineKey(bits string, line int) string { return fmt.Sprintf("%d/%s", line, b
 
 // drug is s̃² of drug i of f in line l: its moderated variance if it had
 // replicates there, else its line's (one line: s0²).
-func (c *aleaCtx) drug(f *Features, i, l int) float64 {
+func (c *aleaCtx) drug(f *model.Features, i, l int) float64 {
 	if len(c.a.LineVar) == 0 {
 		l = 0
 	}
@@ -334,7 +336,7 @@ func (c *aleaCtx) drug(f *Features, i, l int) float64 {
 }
 
 // pair is a(a, b) = (s̃_a² + s̃_b²)/2 in line l (pooled estimator only).
-func (c *aleaCtx) pair(f *Features, a, b, l int) float64 {
+func (c *aleaCtx) pair(f *model.Features, a, b, l int) float64 {
 	return (c.drug(f, a, l) + c.drug(f, b, l)) / 2
 }
 
@@ -367,7 +369,7 @@ func (a *aleatoric) check(h int) error {
 	if !(a.LinkC >= 0) || math.IsInf(a.LinkC, 0) || !(a.LinkTau >= 0) || math.IsInf(a.LinkTau, 0) || !(a.LinkLambda >= 0) || math.IsInf(a.LinkLambda, 0) {
 		return fmt.Errorf("aleatoric: excess link c %v, tau %v, lambda %v", a.LinkC, a.LinkTau, a.LinkLambda)
 	}
-	if !(a.S0 >= 0) || math.IsInf(a.S0, 0) || !(a.PriorDF >= 0) || math.IsInf(a.PriorDF, 0) || len(a.Drugs) != len(a.DrugVar) || a.NBits < 1 || a.NBits > MaxFeatures {
+	if !(a.S0 >= 0) || math.IsInf(a.S0, 0) || !(a.PriorDF >= 0) || math.IsInf(a.PriorDF, 0) || len(a.Drugs) != len(a.DrugVar) || a.NBits < 1 || a.NBits > model.MaxFeatures {
 		return fmt.Errorf("aleatoric: s0² %v, prior df %v, %d drugs with %d variances, %d bits", a.S0, a.PriorDF, len(a.Drugs), len(a.DrugVar), a.NBits)
 	}
 	if len(a.DrugLine) != 0 && len(a.DrugLine) != len(a.Drugs) || !(a.LinePriorDF >= 0) || math.IsInf(a.LinePriorDF, 0) {

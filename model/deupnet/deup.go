@@ -1,6 +1,8 @@
-package model
+package deupnet
 
 import (
+	"github.com/deup-screening/deup/model"
+
 	"context"
 	"fmt"
 	"math"
@@ -13,9 +15,9 @@ import (
 // doc.go for which parameters each update touches).
 type DEUP struct {
 	cfg  Config
-	net  *network
-	fwd  forwarder
-	feat FeatureConfig
+	net  *model.Network
+	fwd  model.Forwarder
+	feat model.FeatureConfig
 	// sref is the reference of the σ features (sigmafeat.go); nil without.
 	sref     *sigmaRef
 	mean, sd float64
@@ -29,21 +31,21 @@ type DEUP struct {
 	trained    bool
 }
 
-// NewDEUP returns an untrained DEUP model; cfg's zero fields take defaults.
-func NewDEUP(cfg Config) *DEUP { return &DEUP{cfg: cfg.withDefaults()} }
+// New returns an untrained DEUP model; cfg's zero fields take defaults.
+func New(cfg Config) *DEUP { return &DEUP{cfg: cfg.withDefaults()} }
 
 // Name is "deup".
 func (m *DEUP) Name() string { return "deup" }
 
 // FeatureConfig of the training features.
-func (m *DEUP) FeatureConfig() FeatureConfig { return m.feat }
+func (m *DEUP) FeatureConfig() model.FeatureConfig { return m.feat }
 
 // Fit trains on split.Train (in-sample steps, both heads, bit 0) and
 // split.Val (out-of-sample steps, σ path only, bit 1), stopping early on
 // the validation RMSE of μ, then refits the σ path alone on split.Val with
 // the rest of the network frozen (see doc.go) and fits the aleatoric
 // regressor on the replicated pairs of train ∪ val.
-func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progress func(Progress)) error {
+func (m *DEUP) Fit(ctx context.Context, d *model.Dataset, split drugcomb.Split, progress func(model.Progress)) error {
 	if err := m.cfg.validate(); err != nil {
 		return err
 	}
@@ -53,13 +55,13 @@ func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progre
 	if err := d.Features.Validate(); err != nil {
 		return err
 	}
-	if err := checkSplit(d, split, true); err != nil {
+	if err := model.CheckSplit(d, split, true); err != nil {
 		return err
 	}
 	m.trained = false
-	m.cfg = m.cfg.withLines(d)
+	m.cfg.Config = m.cfg.WithLines(d)
 	m.feat = d.Features.Config
-	m.mean, m.sd = standardization(d, split.Train)
+	m.mean, m.sd = model.Standardization(d, split.Train)
 	// μ′ of the novelty fold first (novelty.go), so that the last progress
 	// reports are the main network's.
 	nov, err := m.fitNovelty(ctx, d, split, progress)
@@ -67,14 +69,14 @@ func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progre
 		return err
 	}
 	var side []float64
-	m.sref, m.cfg.side = nil, 0
+	m.sref, m.cfg = nil, m.cfg.withSide(0)
 	if k := len(m.cfg.SigmaFeatures.Columns()); k > 0 {
 		m.sref, side = datasetSigmaFeatures(m.cfg.SigmaFeatures, d, split.Train, split.Val)
-		m.cfg.side = k
+		m.cfg = m.cfg.withSide(k)
 	}
-	m.net = newNetwork(m.cfg, d.Features.Config.Dim(), true, m.cfg.Seed)
-	t := newTrainer(m.net, d, m.mean, m.sd, m.cfg.Seed, 0)
-	t.side = side
+	m.net = model.NewNetwork(m.cfg.Config, d.Features.Config.Dim(), true, m.cfg.Seed)
+	t := model.NewTrainer(m.net, d, m.mean, m.sd, m.cfg.Seed, 0)
+	t.SetSide(side)
 	if m.cfg.SigmaFeatures.dynamic() {
 		var xin []float64
 		if m.cfg.SigmaFeatures.XError {
@@ -84,29 +86,29 @@ func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progre
 			}
 		}
 		sctx := m.sref.context()
-		t.refresh = func(fw forwarder) error {
+		t.SetRefresh(func(fw model.Forwarder) error {
 			return m.sref.refreshDynamic(sctx, fw, d, split.Train, split.Val, m.mean, m.sd, m.cfg.CombHidden, side, xin)
-		}
+		})
 	}
-	if err := t.fit(ctx, split, fitOpts{method: "deup", members: 1, kind: lossNLL, deupOut: true}, progress); err != nil {
+	if err := t.Fit(ctx, split, model.TrainOptions{Method: "deup", Members: 1, Loss: model.LossNLL, DEUPOut: true}, progress); err != nil {
 		return err
 	}
 	// The σ refit (sigmafit.go) on the frozen network, with its own
 	// trainer: fit closed the first one's graphs.
-	rt := newTrainer(m.net, d, m.mean, m.sd, m.cfg.Seed, 0)
-	rt.side = side
-	kind := lossNLLSigma
+	rt := model.NewTrainer(m.net, d, m.mean, m.sd, m.cfg.Seed, 0)
+	rt.SetSide(side)
+	kind := model.LossNLLSigma
 	if m.cfg.SigmaLoss == "log" {
-		kind = lossLogSigma
+		kind = model.LossLogSigma
 	}
-	_, _, _, scale, err := rt.refitSigmaLoss(ctx, split.Val, m.cfg.Seed, kind)
-	rt.close()
+	_, _, _, scale, err := rt.RefitSigma(ctx, split.Val, m.cfg.Seed, kind)
+	rt.Close()
 	m.sigmaScale = scale
 	if err != nil {
 		return err
 	}
-	m.net.endTraining()
-	m.fwd = rt.fwd
+	m.net.EndTraining()
+	m.fwd = rt.Forwarder()
 	idx := append(append([]int(nil), split.Train...), split.Val...)
 	m.replicated = 0
 	for _, i := range idx {
@@ -129,7 +131,7 @@ func (m *DEUP) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progre
 // training drugs), jointly with the replicates of the pairs idx (those
 // a(x) was pooled from) for the noise scale λ. No link without a pooled
 // aleatoric estimate.
-func (m *DEUP) fitExcess(d *Dataset, val, idx []int) error {
+func (m *DEUP) fitExcess(d *model.Dataset, val, idx []int) error {
 	if m.alea == nil || m.alea.legacy() || len(val) == 0 {
 		return nil
 	}
@@ -180,7 +182,7 @@ const swappedSeed = 0x78657272 // "xerr"
 // split.Train, which it never fits), and returns |y − μ′| of the
 // split.Train pairs in m's standardized units: out-of-sample residuals of
 // the D_in pairs, for the xerror feature.
-func (m *DEUP) swappedResiduals(ctx context.Context, d *Dataset, split drugcomb.Split, progress func(Progress)) ([]float64, error) {
+func (m *DEUP) swappedResiduals(ctx context.Context, d *model.Dataset, split drugcomb.Split, progress func(model.Progress)) ([]float64, error) {
 	swapped := drugcomb.Split{Train: split.Val, Val: split.Train, Test: split.Test}
 	pred, err := m.muPrime(ctx, d, swapped, swappedSeed, "deup (xerror: swapped μ′)", progress, d.PairsAt(split.Train))
 	if err != nil {
@@ -198,13 +200,13 @@ func (m *DEUP) swappedResiduals(ctx context.Context, d *Dataset, split drugcomb.
 // reported under the name method), and returns its predictions of pairs.
 // The xerror feature (swappedResiduals) and the novelty scale
 // (fitNovelty) each train one.
-func (m *DEUP) muPrime(ctx context.Context, d *Dataset, split drugcomb.Split, seedXor uint64, method string, progress func(Progress), pairs []Pair) ([]Prediction, error) {
+func (m *DEUP) muPrime(ctx context.Context, d *model.Dataset, split drugcomb.Split, seedXor uint64, method string, progress func(model.Progress), pairs []model.Pair) ([]model.Prediction, error) {
 	cfg := m.cfg
-	cfg.SigmaFeatures, cfg.side, cfg.Seed, cfg.NoveltyHoldout = SigmaFeatures{}, 0, m.cfg.Seed^seedXor, -1
-	mp := NewDEUP(cfg)
-	var pr func(Progress)
+	cfg.SigmaFeatures, cfg.Seed, cfg.NoveltyHoldout = SigmaFeatures{}, m.cfg.Seed^seedXor, -1
+	mp := New(cfg.withSide(0))
+	var pr func(model.Progress)
 	if progress != nil {
-		pr = func(p Progress) {
+		pr = func(p model.Progress) {
 			p.Method = method
 			progress(p)
 		}
@@ -252,11 +254,11 @@ func (m *DEUP) AleatoricNote() string {
 // σ_aleatoric² > 0, e scaled for new chemistry (novelty.go); files
 // without the link: σ_total from the σ path, σ_aleatoric² =
 // min(a(x)/RepN, σ_total²).
-func (m *DEUP) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
-	if err := checkPredict(m.trained, m.feat, m.cfg.lines, f, pairs); err != nil {
+func (m *DEUP) Predict(f *model.Features, pairs []model.Pair) ([]model.Prediction, error) {
+	if err := model.CheckPredict(m.trained, m.feat, m.cfg.Lines(), f, pairs); err != nil {
 		return nil, err
 	}
-	out := make([]Prediction, len(pairs))
+	out := make([]model.Prediction, len(pairs))
 	h := m.cfg.CombHidden
 	const chunk = 4096 // bounds the activations kept for the aleatoric regressor
 	n := min(chunk, len(pairs))
@@ -276,7 +278,7 @@ func (m *DEUP) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 		hid = make([]float64, n*h)
 	}
 	var sctx *sigmaCtx
-	k := m.cfg.side
+	k := m.cfg.side()
 	if m.sref != nil {
 		sctx = m.sref.context()
 		side = make([]float64, n*k)
@@ -297,11 +299,11 @@ func (m *DEUP) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 			if dyn {
 				// The activations of μ's last layer first (bit 0; μ and
 				// φ do not depend on the bit or the σ features).
-				m.fwd.pairs(f, pa[:len(part)], pb[:len(part)], pl[:len(part)], 0, nil, mu[:len(part)], nil, hk)
+				m.fwd.Pairs(f, pa[:len(part)], pb[:len(part)], pl[:len(part)], 0, nil, mu[:len(part)], nil, hk)
 				m.sref.dynamicRows(sctx, f, pa[:len(part)], pb[:len(part)], pl[:len(part)], hk, h, sk)
 			}
 		}
-		m.fwd.pairsSide(f, pa[:len(part)], pb[:len(part)], pl[:len(part)], 1, sk, mu[:len(part)], sig[:len(part)], hk)
+		m.fwd.PairsSide(f, pa[:len(part)], pb[:len(part)], pl[:len(part)], 1, sk, mu[:len(part)], sig[:len(part)], hk)
 		for i := 0; i < len(part); i++ {
 			st := sig[i] * m.sd * m.scale()
 			if nctx != nil {
@@ -315,7 +317,7 @@ func (m *DEUP) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 				if nctx != nil {
 					e *= m.nov.scale(nctx.pair(f, part[i].A, part[i].B))
 				}
-				out[lo+i] = Prediction{Mu: mu[i]*m.sd + m.mean, SigmaTotal: math.Sqrt(e) * m.sd,
+				out[lo+i] = model.Prediction{Mu: mu[i]*m.sd + m.mean, SigmaTotal: math.Sqrt(e) * m.sd,
 					SigmaAleatoric: math.Sqrt(a) * m.sd, SigmaEpistemic: math.Sqrt(max(e-a, 0)) * m.sd}
 				continue
 			}
@@ -329,33 +331,11 @@ func (m *DEUP) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 				}
 				sa = min(math.Sqrt(a/m.alea.RepN)*m.sd, st)
 			}
-			out[lo+i] = Prediction{Mu: mu[i]*m.sd + m.mean, SigmaTotal: st, SigmaAleatoric: sa,
+			out[lo+i] = model.Prediction{Mu: mu[i]*m.sd + m.mean, SigmaTotal: st, SigmaAleatoric: sa,
 				SigmaEpistemic: math.Sqrt(max(st*st-sa*sa, 0))}
 		}
 	}
 	return out, nil
-}
-
-func checkPredict(trained bool, want FeatureConfig, lines int, f *Features, pairs []Pair) error {
-	if !trained {
-		return fmt.Errorf("model: predict: model is not trained")
-	}
-	if f == nil {
-		return fmt.Errorf("model: predict: no features")
-	}
-	if f.Config != want {
-		return fmt.Errorf("model: predict: features %+v, model trained on %+v", f.Config, want)
-	}
-	nd := f.NumDrugs()
-	for i, p := range pairs {
-		if p.A < 0 || p.A >= nd || p.B < 0 || p.B >= nd {
-			return fmt.Errorf("model: predict: pair %d references drug (%d, %d) of %d", i, p.A, p.B, nd)
-		}
-		if p.Line < 0 || p.Line >= max(lines, 1) {
-			return fmt.Errorf("model: predict: pair %d references cell line %d; the model knows %d", i, p.Line, max(lines, 1))
-		}
-	}
-	return nil
 }
 
 // scale is sigmaScale, 1 when unset (files written before it).

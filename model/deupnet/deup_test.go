@@ -1,6 +1,8 @@
-package model
+package deupnet
 
 import (
+	"github.com/deup-screening/deup/model"
+
 	"context"
 	"errors"
 	"math"
@@ -10,7 +12,7 @@ import (
 )
 
 func toyConfig(seed uint64) Config {
-	return Config{TowerHidden: 96, TowerOut: 48, CombHidden: 32, SigmaHidden: 32, LR: 1e-3, BatchSize: 64, MaxEpochs: 150, Patience: 30, Seed: seed}
+	return Config{Config: model.Config{TowerHidden: 96, TowerOut: 48, CombHidden: 32, SigmaHidden: 32, LR: 1e-3, BatchSize: 64, MaxEpochs: 150, Patience: 30, Seed: seed}}
 }
 
 // TestDEUPRecoversToyTruth trains on a screen with a known truth: the test
@@ -18,15 +20,15 @@ func toyConfig(seed uint64) Config {
 // and σ_total must track the true error.
 func TestDEUPRecoversToyTruth(t *testing.T) {
 	tp := makeToy(7, 60, 128, 12, 0.3)
-	m := NewDEUP(toyConfig(1))
-	var last Progress
-	if err := m.Fit(context.Background(), tp.d, tp.split, func(p Progress) { last = p }); err != nil {
+	m := New(toyConfig(1))
+	var last model.Progress
+	if err := m.Fit(context.Background(), tp.d, tp.split, func(p model.Progress) { last = p }); err != nil {
 		t.Fatal(err)
 	}
 	if !last.Done || last.BestEpoch == 0 {
 		t.Fatalf("last progress %+v", last)
 	}
-	pairs := make([]Pair, len(tp.split.Test))
+	pairs := make([]model.Pair, len(tp.split.Test))
 	for k, i := range tp.split.Test {
 		pairs[k] = tp.d.Pairs[i]
 	}
@@ -93,10 +95,10 @@ func TestDEUPRecoversToyTruth(t *testing.T) {
 // predictions; another seed differs.
 func TestSameSeedSameNumbers(t *testing.T) {
 	tp := makeToy(8, 20, 64, 8, 0.3)
-	run := func(seed uint64) []Prediction {
+	run := func(seed uint64) []model.Prediction {
 		cfg := toyConfig(seed)
 		cfg.MaxEpochs = 3
-		m := NewDEUP(cfg)
+		m := New(cfg)
 		if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -120,14 +122,14 @@ func TestPermutationInvariance(t *testing.T) {
 	tp := makeToy(9, 15, 64, 8, 0.3)
 	cfg := toyConfig(3)
 	cfg.MaxEpochs = 2
-	m := NewDEUP(cfg)
+	m := New(cfg)
 	if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
 		t.Fatal(err)
 	}
-	var ab, ba []Pair
+	var ab, ba []model.Pair
 	for _, p := range tp.d.Pairs {
 		ab = append(ab, p)
-		ba = append(ba, Pair{A: p.B, B: p.A})
+		ba = append(ba, model.Pair{A: p.B, B: p.A})
 	}
 	x, err := m.Predict(tp.d.Features, ab)
 	if err != nil {
@@ -142,39 +144,11 @@ func TestPermutationInvariance(t *testing.T) {
 	}
 }
 
-// TestOutOfSampleStepTouchesOnlySigma: a D_out step leaves the tower, the
-// combined network and the μ head (and their Adam state) bit-identical
-// and changes every σ-path parameter; a D_in step changes all groups.
-func TestOutOfSampleStepTouchesOnlySigma(t *testing.T) {
-	tp := makeToy(10, 20, 64, 8, 0.3)
-	cfg := toyConfig(4).withDefaults()
-	n := newNetwork(cfg, 64, true, 4)
-	tr := newTrainer(n, tp.d, 0, 1, 4, 0)
-	defer tr.close()
-	for _, tc := range []struct {
-		kind lossKind
-		bit  float64
-	}{{lossNLLSigma, 1}, {lossNLL, 0}} {
-		before := n.snapshot(nil)
-		if _, err := tr.step(tp.split.Val[:64], tc.kind, tc.bit); err != nil {
-			t.Fatal(err)
-		}
-		after := n.snapshot(nil)
-		for i, p := range n.params {
-			changed := !slices.Equal(toFloat64(before[i]), toFloat64(after[i]))
-			want := tc.kind == lossNLL || p.group == groupSigma
-			if changed != want {
-				t.Errorf("kind %d: %s (%v) changed=%v, want %v", tc.kind, p.name, p.group, changed, want)
-			}
-		}
-	}
-}
-
 func TestFitCancellation(t *testing.T) {
 	tp := makeToy(11, 20, 64, 8, 0.3)
 	ctx, cancel := context.WithCancel(context.Background())
-	m := NewDEUP(toyConfig(1))
-	err := m.Fit(ctx, tp.d, tp.split, func(p Progress) {
+	m := New(toyConfig(1))
+	err := m.Fit(ctx, tp.d, tp.split, func(p model.Progress) {
 		if p.Epoch == 2 {
 			cancel()
 		}
@@ -195,15 +169,15 @@ func TestPredictWorkersSameNumbers(t *testing.T) {
 	tp := makeToy(12, 20, 64, 8, 0.3)
 	cfg := toyConfig(2)
 	cfg.MaxEpochs = 2
-	m := NewDEUP(cfg)
+	m := New(cfg)
 	if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
 		t.Fatal(err)
 	}
-	var pairs []Pair
+	var pairs []model.Pair
 	for len(pairs) < 5000 {
 		for a := 0; a < 20; a++ {
 			for b := 0; b < 20; b++ {
-				pairs = append(pairs, Pair{A: a, B: (a + b + len(pairs)) % 20})
+				pairs = append(pairs, model.Pair{A: a, B: (a + b + len(pairs)) % 20})
 			}
 		}
 	}

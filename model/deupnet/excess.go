@@ -1,6 +1,8 @@
-package model
+package deupnet
 
 import (
+	"github.com/deup-screening/deup/model"
+
 	"math"
 
 	"gonum.org/v1/gonum/optimize"
@@ -54,7 +56,7 @@ import (
 // σ_total² = e(x) ≥ σ_aleatoric² by construction.
 
 // excessU is u = τ softplus((c s − a)/τ).
-func excessU(c, tau, s, a float64) float64 { return tau * softplus((c*s-a)/tau) }
+func excessU(c, tau, s, a float64) float64 { return tau * model.Softplus((c*s-a)/tau) }
 
 // replicates is the replicate likelihood of the noise scale λ: the
 // replicated pairs' D = Σ d_i degrees of freedom and Q = Σ d_i s_i²/ã_i,

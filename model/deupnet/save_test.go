@@ -1,18 +1,21 @@
-package model
+package deupnet
 
 import (
+	"errors"
+
 	"bytes"
 	"context"
-	"errors"
 	"slices"
 	"testing"
+
+	"github.com/deup-screening/deup/model"
 )
 
 func TestSaveLoadRoundTrip(t *testing.T) {
 	tp := makeToy(12, 20, 64, 8, 0.3)
 	cfg := toyConfig(2)
 	cfg.MaxEpochs = 3
-	m := NewDEUP(cfg)
+	m := New(cfg)
 	if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +47,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Load(bytes.NewReader(tc.data()))
-			if !errors.Is(err, ErrFormat) {
+			if !errors.Is(err, model.ErrFormat) {
 				t.Fatalf("err = %v, want ErrFormat", err)
 			}
 		})

@@ -1,6 +1,8 @@
-package model
+package deupnet
 
 import (
+	"github.com/deup-screening/deup/model"
+
 	"context"
 	"math"
 	"testing"
@@ -42,11 +44,11 @@ func TestParseSigmaFeatures(t *testing.T) {
 
 // sigmaToy: drugs A={0,1}, B={1,2}, C={3}, D={0,1} (D has A's bits),
 // in-sample pairs (A,B), (B,C); the others are out of sample.
-func sigmaToy() *Dataset {
-	f := &Features{Config: FeatureConfig{Kind: "fp", Radius: 3, NBits: 8},
+func sigmaToy() *model.Dataset {
+	f := &model.Features{Config: model.FeatureConfig{Kind: "fp", Radius: 3, NBits: 8},
 		RowPtr: []int{0, 2, 4, 5, 7}, Col: []int32{0, 1, 1, 2, 3, 0, 1}, Val: []float32{1, 1, 1, 1, 1, 1, 1}}
 	const A, B, C, D = 0, 1, 2, 3
-	return &Dataset{Features: f, Pairs: []Pair{{A: A, B: B}, {A: B, B: C}, {A: A, B: C}, {A: D, B: C}, {A: A, B: A}}, Y: []float64{1, 2, 3, 4, 5}}
+	return &model.Dataset{Features: f, Pairs: []model.Pair{{A: A, B: B}, {A: B, B: C}, {A: A, B: C}, {A: D, B: C}, {A: A, B: A}}, Y: []float64{1, 2, 3, 4, 5}}
 }
 
 // TestSigmaFeaturesByHand checks the raw (unstandardized) features against
@@ -143,7 +145,7 @@ func TestDEUPSigmaFeatures(t *testing.T) {
 	cfg := toyConfig(2)
 	cfg.MaxEpochs = 3
 	cfg.SigmaFeatures = SigmaFeatures{Density: true, Counts: true, Spread: true}
-	m := NewDEUP(cfg)
+	m := New(cfg)
 	if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -152,15 +154,15 @@ func TestDEUPSigmaFeatures(t *testing.T) {
 	// The same drugs in reverse row order.
 	f := tp.d.Features
 	nd := f.NumDrugs()
-	rev := &Features{Config: f.Config, RowPtr: []int{0}}
+	rev := &model.Features{Config: f.Config, RowPtr: []int{0}}
 	for i := nd - 1; i >= 0; i-- {
 		rev.Col = append(rev.Col, f.Col[f.RowPtr[i]:f.RowPtr[i+1]]...)
 		rev.Val = append(rev.Val, f.Val[f.RowPtr[i]:f.RowPtr[i+1]]...)
 		rev.RowPtr = append(rev.RowPtr, len(rev.Col))
 	}
-	pairs := make([]Pair, len(tp.d.Pairs))
+	pairs := make([]model.Pair, len(tp.d.Pairs))
 	for i, p := range tp.d.Pairs {
-		pairs[i] = Pair{A: nd - 1 - p.A, B: nd - 1 - p.B}
+		pairs[i] = model.Pair{A: nd - 1 - p.A, B: nd - 1 - p.B}
 	}
 	rp, err := got.Predict(rev, pairs)
 	if err != nil {
@@ -172,7 +174,7 @@ func TestDEUPSigmaFeatures(t *testing.T) {
 		}
 	}
 	cfg.SigmaFeatures = SigmaFeatures{}
-	plain := NewDEUP(cfg)
+	plain := New(cfg)
 	if err := plain.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
 		t.Fatal(err)
 	}
