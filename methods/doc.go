@@ -4,7 +4,7 @@
 // A Registry holds one Spec per method: its name, its constructor (New,
 // used by deup train, bench, ood and the campaign's network surrogates),
 // the model-file kinds it loads and its loader (Registry.Load reads a
-// model file of any registered method: model/trained's files hold one),
+// model file of any registered method: package trained's files hold one),
 // its command-line flags (Flag; deup train and bench declare them with
 // Registry.DefineFlags) and its place in the benchmark (Bench). Default
 // returns a new registry of the built-in methods; Add registers another,

@@ -15,7 +15,7 @@ import (
 // The one model loader of the command tree: predict, suggest, tui and
 // campaign read every method's file (deup, ensemble, ensemble-nll,
 // mcdropout, due, and any other method registered) through readModel, and find the drugs and screen to score
-// through modelScreen and modelFeatures (model/trained's Model.OpenScreen
+// through modelScreen and modelFeatures (package trained's Model.OpenScreen
 // and Model.Features, with their notes printed and their errors saying
 // which flags to give).
 
@@ -52,7 +52,7 @@ func errNoMeta(path, what string) error {
 	return fmt.Errorf("%w: %s was written by an older deup and does not record the drugs and screen it was trained on: give %s, or retrain it with deup train", cmdline.ErrUsage, path, what)
 }
 
-// modelError turns model/trained's errors about the screen the model at
+// modelError turns package trained's errors about the screen the model at
 // path does not know into usage errors that say which flags to give (what:
 // the flags that give the drugs); other errors are returned as they are.
 func modelError(path, what string, err error) error {
