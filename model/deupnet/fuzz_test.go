@@ -27,7 +27,7 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte("DEUPMODEL\n"))
 	f.Add([]byte("DEUPMODEL\n\x01\x00\x00\x00\xff\xff\xff\x7f{}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := Load(bytes.NewReader(data))
+		m, err := loadAny(bytes.NewReader(data))
 		if err != nil {
 			return
 		}
@@ -35,7 +35,7 @@ func FuzzLoad(f *testing.F) {
 		if err := m.Save(&buf); err != nil {
 			t.Fatalf("accepted model does not save: %v", err)
 		}
-		if _, err := Load(&buf); err != nil {
+		if _, err := loadAny(&buf); err != nil {
 			t.Fatalf("re-saved model does not load: %v", err)
 		}
 	})
@@ -72,7 +72,7 @@ func FuzzSaveLoad(f *testing.F) {
 			t.Fatal(err)
 		}
 		saved := append([]byte(nil), buf.Bytes()...)
-		back, err := Load(&buf)
+		back, err := loadAny(&buf)
 		if err != nil {
 			t.Fatalf("saved model does not load: %v", err)
 		}

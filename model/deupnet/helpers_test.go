@@ -126,7 +126,7 @@ func saveLoadSame(t *testing.T, m model.Method, tp *toyProblem) model.Method {
 	if err := m.Save(&buf); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Load(bytes.NewReader(buf.Bytes()))
+	got, err := loadAny(bytes.NewReader(buf.Bytes()))
 	if err != nil {
 		t.Fatal(err)
 	}

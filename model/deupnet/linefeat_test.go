@@ -70,7 +70,7 @@ func TestLineFeaturesNewLine(t *testing.T) {
 			if err := m.Save(&buf); err != nil {
 				t.Fatal(err)
 			}
-			back, err := Load(&buf)
+			back, err := loadAny(&buf)
 			if err != nil {
 				t.Fatal(err)
 			}

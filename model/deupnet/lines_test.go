@@ -45,7 +45,7 @@ func TestLinesEveryMethod(t *testing.T) {
 			if err := m.Save(&buf); err != nil {
 				t.Fatal(err)
 			}
-			back, err := Load(&buf)
+			back, err := loadAny(&buf)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -179,7 +179,7 @@ func TestSigmaLineFeatures(t *testing.T) {
 	if err := m.Save(&buf); err != nil {
 		t.Fatal(err)
 	}
-	back, err := Load(&buf)
+	back, err := loadAny(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
