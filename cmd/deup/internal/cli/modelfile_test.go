@@ -255,3 +255,33 @@ func TestTrainBenchmarkSplit(t *testing.T) {
 		t.Errorf("training record %+v", tr)
 	}
 }
+
+// TestModelFileHint: the command layer adds to trained's errors what to
+// type; the library's errors name no flag.
+func TestModelFileHint(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "none.model")
+	garbage := filepath.Join(dir, "garbage.model")
+	if err := os.WriteFile(garbage, []byte("not a model"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, path, lib, cli string
+	}{
+		{"missing", missing, "model file " + missing + " does not exist", "model file " + missing + " does not exist: train one with deup train --out " + missing},
+		{"a directory", dir, dir + " is a directory, not a model file", dir + " is a directory, not a model file: give the file deup train --out wrote"},
+		{"not a model", garbage, garbage + `: model: not a valid model file: missing magic "DEUPMODEL\n"`,
+			garbage + `: model: not a valid model file: missing magic "DEUPMODEL\n" (is it a file written by deup train --out? retrain it if it is from an incompatible version)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, lerr := trained.ReadFile(tc.path, methods.Default().Load)
+			_, cerr := readModel(methods.Default(), tc.path)
+			if lerr == nil || lerr.Error() != tc.lib || strings.Contains(lerr.Error(), "--") {
+				t.Errorf("trained.ReadFile: %v\nwant %s", lerr, tc.lib)
+			}
+			if cerr == nil || cerr.Error() != tc.cli {
+				t.Errorf("readModel: %v\nwant %s", cerr, tc.cli)
+			}
+		})
+	}
+}
