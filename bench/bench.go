@@ -12,33 +12,36 @@ import (
 
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/kernels"
+	"github.com/deup-screening/deup/methods"
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/deupnet"
 	"github.com/deup-screening/deup/model/due"
-	"github.com/deup-screening/deup/model/training"
 	"github.com/deup-screening/deup/uq"
 )
 
-// Trained method names, in table order.
+// The built-in trained methods' names, in table order (Config.Registry
+// may add others).
 const (
-	DEUP        = training.DEUP
-	Ensemble    = training.Ensemble
-	EnsembleNLL = training.EnsembleNLL
-	MCDropout   = training.MCDropout
-	DUE         = training.DUE
+	DEUP        = methods.DEUP
+	Ensemble    = methods.Ensemble
+	EnsembleNLL = methods.EnsembleNLL
+	MCDropout   = methods.MCDropout
+	DUE         = methods.DUE
 	// Constant is the reference row derived from DEUP (see the package doc).
 	Constant = "constant"
 )
 
-// Known lists the trained methods Run accepts.
-func Known() []string { return training.Known() }
-
 // Config of a benchmark run. Zero values mean the defaults shown.
 type Config struct {
-	Methods []string   // trained methods, in table order; default deup, ensemble, mcdropout, due
-	Seeds   []uint64   // one split and one training per seed; default 1, 2, 3
-	Fracs   [3]float64 // train/validation/test fractions; default 0.4/0.3/0.3
-	Model   model.Config
-	DUE     due.Config // Seed is overridden per seed
+	Methods []string // trained methods, in table order; default Registry's BenchDefaults (deup, ensemble, mcdropout, due)
+	// Registry builds the methods by name and ranks their trainings;
+	// nil means methods.Default().
+	Registry *methods.Registry
+	Seeds    []uint64   // one split and one training per seed; default 1, 2, 3
+	Fracs    [3]float64 // train/validation/test fractions; default 0.4/0.3/0.3
+	Model    model.Config
+	DEUP     deupnet.Options // DEUP's σ path
+	DUE      due.Config      // Seed is overridden per seed
 	// Members of the ensembles; default 3 (the paper).
 	Members int
 	// Passes of MC-Dropout at prediction; default 3 (the paper). ExtraPasses
@@ -67,8 +70,11 @@ type Config struct {
 }
 
 func (c Config) withDefaults() Config {
+	if c.Registry == nil {
+		c.Registry = methods.Default()
+	}
 	if len(c.Methods) == 0 {
-		c.Methods = []string{DEUP, Ensemble, MCDropout, DUE}
+		c.Methods = c.Registry.BenchDefaults()
 	}
 	if len(c.Seeds) == 0 {
 		c.Seeds = []uint64{1, 2, 3}
@@ -102,8 +108,8 @@ func (c Config) Validate() error {
 	c = c.withDefaults()
 	seen := map[string]bool{}
 	for _, m := range c.Methods {
-		if !slices.Contains(Known(), m) {
-			return fmt.Errorf("bench: unknown method %q (known: %s)", m, strings.Join(Known(), ", "))
+		if _, ok := c.Registry.Lookup(m); !ok {
+			return fmt.Errorf("bench: unknown method %q (known: %s)", m, strings.Join(c.Registry.Names(), ", "))
 		}
 		if seen[m] {
 			return fmt.Errorf("bench: method %q listed twice", m)
@@ -270,14 +276,14 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 	}
 	// The per-line reference's models are one-line models, trained with
 	// the one-line settings but PerLinePatience; the methods on a panel
-	// take the panel's (training.MethodConfig.Panel) in the fields cfg
+	// take the panel's (methods.Config.Panel) in the fields cfg
 	// leaves zero.
 	lineCfg := cfg
 	if lineCfg.Model.Patience == 0 {
 		lineCfg.Model.Patience = PerLinePatience
 	}
 	if nl > 1 {
-		mc := training.MethodConfig{Model: cfg.Model, DUE: cfg.DUE}.Panel()
+		mc := methods.Config{Model: cfg.Model, DUE: cfg.DUE}.Panel()
 		cfg.Model, cfg.DUE = mc.Model, mc.DUE
 	}
 	rows := cfg.Rows()
@@ -383,7 +389,7 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 		progress(e)
 	}
 	outs := make([]jobOut, len(trainings))
-	order := feedOrder(len(jobs), func(k int) string { return jobs[k].name })
+	order := feedOrder(cfg.Registry, len(jobs), func(k int) string { return jobs[k].name })
 	err := kernels.Jobs(ctx, len(order), cfg.Workers, func(ctx context.Context, idx int) error {
 		j := jobs[order[idx]]
 		progress := func(p model.Progress) {
@@ -507,7 +513,7 @@ func seenDrugs(d *model.Dataset, idx []int) map[int]bool {
 // runJob trains one method on one seed's split and predicts its test pairs.
 func runJob(ctx context.Context, d *model.Dataset, cfg Config, name string, seed uint64, split drugcomb.Split, progress func(model.Progress)) (jobOut, error) {
 	if name == DEUP && noveltyInert(d, split) {
-		cfg.Model.NoveltyHoldout = -1
+		cfg.DEUP.NoveltyHoldout = -1
 	}
 	m := newMethod(name, cfg, seed)
 	t0 := time.Now()
@@ -588,23 +594,15 @@ func predictJob(d *model.Dataset, cfg Config, name string, seed uint64, split dr
 	return out, nil
 }
 
-// feedRank ranks the jobs by their training time, longest first, as
-// measured on the synthetic default (per-training wall time with two at a
-// time, 2026-11-25: DEUP 9–18 s, MC-Dropout 7–14 s, DUE 5–16 s, one
-// ensemble member 9 s; the same order on PC-3). The ensemble members
-// come last: many jobs of one size fill the end evenly.
-func feedRank(method string) int {
-	switch method {
-	case DEUP:
-		return 0
-	case MCDropout:
-		return 1
-	case DUE:
-		return 2
-	case PerLine:
+// feedRank ranks the jobs by their training time, longest first: a
+// method's methods.Bench.Rank (measured for the built-in methods, see
+// package methods), the per-line reference last.
+func feedRank(reg *methods.Registry, method string) int {
+	if method == PerLine {
 		return 4 // one line's μ, the shortest: many of them fill the end evenly
 	}
-	return 3 // an ensemble member
+	rank, _ := reg.BenchRank(method)
+	return rank
 }
 
 // feedOrder returns the order in which Run hands its n jobs (method
@@ -613,12 +611,12 @@ func feedRank(method string) int {
 // longest trainings then start first instead of one of them running
 // alone at the end (longest-processing-time-first scheduling). It
 // changes only when each training runs, never what it computes.
-func feedOrder(n int, name func(k int) string) []int {
+func feedOrder(reg *methods.Registry, n int, name func(k int) string) []int {
 	order := make([]int, n)
 	for k := range order {
 		order[k] = k
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return feedRank(name(a)) - feedRank(name(b)) })
+	slices.SortStableFunc(order, func(a, b int) int { return feedRank(reg, name(a)) - feedRank(reg, name(b)) })
 	return order
 }
 
@@ -705,7 +703,7 @@ func scoreTruth(pred []model.Prediction, idx []int, truth *drugcomb.Truth) Truth
 func newMethod(name string, cfg Config, seed uint64) model.Method {
 	mc := cfg.Model
 	mc.Seed = seed
-	m, err := training.New(name, training.MethodConfig{Model: mc, DUE: cfg.DUE, Members: cfg.Members, Passes: cfg.Passes, Dropout: cfg.Dropout})
+	m, err := cfg.Registry.New(name, methods.Config{Model: mc, DEUP: cfg.DEUP, DUE: cfg.DUE, Members: cfg.Members, Passes: cfg.Passes, Dropout: cfg.Dropout})
 	if err != nil {
 		panic("bench: unvalidated method " + name + ": " + err.Error()) // Validate ran first
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/internal/jsonfloat"
+	"github.com/deup-screening/deup/methods"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/model/due"
 	"github.com/deup-screening/deup/uq"
@@ -500,13 +501,13 @@ func TestFeedOrder(t *testing.T) {
 	// The jobs of Run for seeds 1, 2, the default methods and 2 members:
 	// seed-major, an ensemble's members one after the other.
 	names := []string{DEUP, Ensemble, Ensemble, MCDropout, DUE, DEUP, Ensemble, Ensemble, MCDropout, DUE}
-	got := feedOrder(len(names), func(k int) string { return names[k] })
+	got := feedOrder(methods.Default(), len(names), func(k int) string { return names[k] })
 	want := []int{0, 5, 3, 8, 4, 9, 1, 2, 6, 7}
 	if !slices.Equal(got, want) {
 		t.Errorf("feedOrder = %v, want %v", got, want)
 	}
 	names = []string{EnsembleNLL, DUE, MCDropout}
-	if got, want := feedOrder(3, func(k int) string { return names[k] }), []int{2, 1, 0}; !slices.Equal(got, want) {
+	if got, want := feedOrder(methods.Default(), 3, func(k int) string { return names[k] }), []int{2, 1, 0}; !slices.Equal(got, want) {
 		t.Errorf("feedOrder(ensemble-nll, due, mcdropout) = %v, want %v", got, want)
 	}
 }

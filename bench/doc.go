@@ -22,7 +22,7 @@
 //
 // On a panel (a dataset with several cell lines) the methods train with
 // the panel's settings in the fields Config.Model and Config.DUE leave
-// zero (training.MethodConfig.Panel: batch 512, patience 5, at most 30
+// zero (methods.Config.Panel: batch 512, patience 5, at most 30
 // epochs, learning rate 3e-4; docs/panel.md), the per-line reference's
 // networks with the one-line defaults. A one-line dataset is trained as
 // before.

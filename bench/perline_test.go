@@ -12,6 +12,7 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/deupnet"
 )
 
 // TestPanelPerLine runs the fast benchmark on a three-line synthetic panel
@@ -168,9 +169,7 @@ func TestNoveltyInertSameNumbers(t *testing.T) {
 	pairs := d.PairsAt(append(append([]int(nil), split.Val...), split.Test...))
 	var got [2][]model.Prediction
 	for k, nov := range []float64{0, -1} { // the default fold, none
-		c := cfg
-		c.NoveltyHoldout = nov
-		m := model.NewDEUP(c)
+		m := deupnet.New(deupnet.Config{Config: cfg, Options: deupnet.Options{NoveltyHoldout: nov}})
 		if err := m.Fit(context.Background(), d, split, nil); err != nil {
 			t.Fatal(err)
 		}

@@ -49,6 +49,10 @@ func Splitter(sc *drugcomb.Screen, by string, fracs [3]float64) (func(uint64) (d
 	return nil, fmt.Errorf("bench: split by %q: want %s, %s or %s", by, ByPairs, ByDrugs, ByCellLines)
 }
 
+// ErrPerLinePanel is PerLineChoice's error for the per-line reference
+// on one line, or on a split by cell lines.
+var ErrPerLinePanel = errors.New("per-line needs a panel (several cell lines) with every line in training")
+
 // PerLineChoice returns Config.PerLineReference for the choice ref (deup
 // bench --reference) on a screen of lines cell lines held out by by: ""
 // (the default) adds the per-line reference row on a panel split by pairs;
@@ -60,7 +64,7 @@ func PerLineChoice(ref string, lines int, by string) (bool, error) {
 		return lines > 1 && by == ByPairs, nil
 	case PerLine:
 		if lines < 2 || by == ByCellLines {
-			return false, errors.New("per-line needs a panel (several cell lines) with every line in training (not --split-by cell-lines)")
+			return false, ErrPerLinePanel
 		}
 		return true, nil
 	case "none":

@@ -24,8 +24,8 @@ type Ensemble struct {
 	cfg      Config
 	members  int
 	nll      bool
-	nets     []*network
-	fwds     []forwarder
+	nets     []*Network
+	fwds     []Forwarder
 	feat     FeatureConfig
 	mean, sd float64
 	trained  bool
@@ -36,7 +36,7 @@ type Ensemble struct {
 
 // NewEnsemble returns an untrained ensemble of members networks (paper: 3).
 func NewEnsemble(cfg Config, members int, nll bool) *Ensemble {
-	return &Ensemble{cfg: cfg.withDefaults(), members: members, nll: nll}
+	return &Ensemble{cfg: cfg.WithDefaults(), members: members, nll: nll}
 }
 
 // EnsembleMember returns an untrained one-member ensemble that trains
@@ -46,7 +46,7 @@ func NewEnsemble(cfg Config, members int, nll bool) *Ensemble {
 // example at the same time, are put together by JoinEnsemble, which then
 // predicts as the whole ensemble trained by Fit, bit for bit (tested).
 func EnsembleMember(cfg Config, members int, nll bool, k int) *Ensemble {
-	return &Ensemble{cfg: cfg.withDefaults(), members: 1, nll: nll, first: k, of: members}
+	return &Ensemble{cfg: cfg.WithDefaults(), members: 1, nll: nll, first: k, of: members}
 }
 
 // JoinEnsemble returns the ensemble of the members of the trained parts,
@@ -102,13 +102,13 @@ func (e *Ensemble) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, pr
 		return err
 	}
 	e.trained = false
-	e.cfg = e.cfg.withLines(d)
+	e.cfg = e.cfg.WithLines(d)
 	e.feat = d.Features.Config
-	e.mean, e.sd = standardization(d, split.Train)
+	e.mean, e.sd = Standardization(d, split.Train)
 	e.nets, e.fwds = nil, nil
-	kind := lossMSE
+	kind := LossMSE
 	if e.nll {
-		kind = lossNLL
+		kind = LossNLL
 	}
 	of := e.members
 	if e.of > 0 {
@@ -116,12 +116,12 @@ func (e *Ensemble) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, pr
 	}
 	for k := e.first; k < e.first+e.members; k++ {
 		seed := e.cfg.Seed + uint64(k) + 1
-		n := newNetwork(e.cfg, d.Features.Config.Dim(), e.nll, seed)
-		t := newTrainer(n, d, e.mean, e.sd, seed, 0)
-		if err := t.fit(ctx, split, fitOpts{method: e.Name(), member: k, members: of, kind: kind}, progress); err != nil {
+		n := NewNetwork(e.cfg, d.Features.Config.Dim(), e.nll, seed)
+		t := NewTrainer(n, d, e.mean, e.sd, seed, 0)
+		if err := t.Fit(ctx, split, TrainOptions{Method: e.Name(), Member: k, Members: of, Loss: kind}, progress); err != nil {
 			return err
 		}
-		n.endTraining()
+		n.EndTraining()
 		e.nets = append(e.nets, n)
 		e.fwds = append(e.fwds, t.fwd)
 	}
@@ -131,7 +131,7 @@ func (e *Ensemble) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, pr
 
 // Predict combines the members as described on Ensemble.
 func (e *Ensemble) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
-	if err := checkPredict(e.trained, e.feat, e.cfg.lines, f, pairs); err != nil {
+	if err := CheckPredict(e.trained, e.feat, e.cfg.lines, f, pairs); err != nil {
 		return nil, err
 	}
 	n := len(pairs)
@@ -143,7 +143,7 @@ func (e *Ensemble) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 		if e.nll {
 			sigs[k] = make([]float64, n)
 		}
-		fw.pairs(f, pa, pb, pl, 0, nil, mus[k], sigs[k], nil)
+		fw.Pairs(f, pa, pb, pl, 0, nil, mus[k], sigs[k], nil)
 	}
 	out := make([]Prediction, n)
 	m := float64(len(e.fwds))
@@ -171,7 +171,7 @@ func (e *Ensemble) Save(w io.Writer) error {
 	if !e.trained {
 		return fmt.Errorf("model: save: model is not trained")
 	}
-	return writeModel(w, fileHeader{Method: e.Name(), Config: toFileConfig(e.cfg), Features: e.feat, Mean: e.mean, SD: e.sd}, e.nets)
+	return Encode(w, Header{Method: e.Name(), Config: NewFileConfig(e.cfg), Features: e.feat, Mean: e.mean, SD: e.sd}, e.nets)
 }
 
 // MCDropout is MC-Dropout (Gal & Ghahramani 2016) on the two-tower network:
@@ -185,8 +185,8 @@ type MCDropout struct {
 	cfg      Config
 	p        float64
 	passes   int
-	net      *network
-	fwd      forwarder
+	net      *Network
+	fwd      Forwarder
 	feat     FeatureConfig
 	mean, sd float64
 	trained  bool
@@ -195,7 +195,7 @@ type MCDropout struct {
 // NewMCDropout returns an untrained MC-Dropout model (paper: p = 0.1,
 // 3 passes).
 func NewMCDropout(cfg Config, p float64, passes int) *MCDropout {
-	return &MCDropout{cfg: cfg.withDefaults(), p: p, passes: passes}
+	return &MCDropout{cfg: cfg.WithDefaults(), p: p, passes: passes}
 }
 
 // Name is "mcdropout".
@@ -221,23 +221,23 @@ func (m *MCDropout) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, p
 		return err
 	}
 	m.trained = false
-	m.cfg = m.cfg.withLines(d)
+	m.cfg = m.cfg.WithLines(d)
 	m.feat = d.Features.Config
-	m.mean, m.sd = standardization(d, split.Train)
-	m.net = newNetwork(m.cfg, d.Features.Config.Dim(), false, m.cfg.Seed)
-	t := newTrainer(m.net, d, m.mean, m.sd, m.cfg.Seed, m.p)
-	if err := t.fit(ctx, split, fitOpts{method: m.Name(), members: 1, kind: lossMSE}, progress); err != nil {
+	m.mean, m.sd = Standardization(d, split.Train)
+	m.net = NewNetwork(m.cfg, d.Features.Config.Dim(), false, m.cfg.Seed)
+	t := NewTrainer(m.net, d, m.mean, m.sd, m.cfg.Seed, m.p)
+	if err := t.Fit(ctx, split, TrainOptions{Method: m.Name(), Members: 1, Loss: LossMSE}, progress); err != nil {
 		return err
 	}
 	m.fwd = t.fwd
-	m.net.endTraining()
+	m.net.EndTraining()
 	m.trained = true
 	return nil
 }
 
 // Predict runs the stochastic passes.
 func (m *MCDropout) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
-	if err := checkPredict(m.trained, m.feat, m.cfg.lines, f, pairs); err != nil {
+	if err := CheckPredict(m.trained, m.feat, m.cfg.lines, f, pairs); err != nil {
 		return nil, err
 	}
 	n := len(pairs)
@@ -247,7 +247,7 @@ func (m *MCDropout) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 	drop := newDropout(m.p, m.cfg.Seed^0x6d63647270726564) // "mcdrpred"
 	for t := 0; t < m.passes; t++ {
 		drop.pass = uint64(t)
-		m.fwd.pairs(f, pa, pb, pl, 0, drop, mu, nil, nil)
+		m.fwd.Pairs(f, pa, pb, pl, 0, drop, mu, nil, nil)
 		for i, v := range mu {
 			sum[i] += v
 			sq[i] += v * v
@@ -268,11 +268,11 @@ func (m *MCDropout) Save(w io.Writer) error {
 	if !m.trained {
 		return fmt.Errorf("model: save: model is not trained")
 	}
-	return writeModel(w, fileHeader{Method: m.Name(), Config: toFileConfig(m.cfg), Features: m.feat, Mean: m.mean, SD: m.sd, Extra: []float64{m.p, float64(m.passes)}}, []*network{m.net})
+	return Encode(w, Header{Method: m.Name(), Config: NewFileConfig(m.cfg), Features: m.feat, Mean: m.mean, SD: m.sd, Extra: []float64{m.p, float64(m.passes)}}, []*Network{m.net})
 }
 
 func fitChecks(cfg Config, d *Dataset, split drugcomb.Split) error {
-	if err := cfg.validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return err
 	}
 	if err := d.Validate(); err != nil {
@@ -281,7 +281,7 @@ func fitChecks(cfg Config, d *Dataset, split drugcomb.Split) error {
 	if err := d.Features.Validate(); err != nil {
 		return err
 	}
-	return checkSplit(d, split, false)
+	return CheckSplit(d, split, false)
 }
 
 func splitPairs(pairs []Pair) (pa, pb, pl []int) {

@@ -16,9 +16,9 @@ func TestEnsembleIdenticalMembersZeroSigma(t *testing.T) {
 		e := NewEnsemble(cfg, 3, nll)
 		e.feat, e.mean, e.sd, e.trained = tp.d.Features.Config, 1, 2, true
 		for k := 0; k < 3; k++ {
-			n := newNetwork(e.cfg, 32, nll, 42) // same seed: identical members
+			n := NewNetwork(e.cfg, 32, nll, 42) // same seed: identical members
 			e.nets = append(e.nets, n)
-			e.fwds = append(e.fwds, newForwarder(n))
+			e.fwds = append(e.fwds, NewForwarder(n))
 		}
 		pred, err := e.Predict(tp.d.Features, tp.d.Pairs)
 		if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/internal/shareddata"
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/deupnet"
 	"github.com/deup-screening/deup/model/due"
 )
 
@@ -29,7 +30,7 @@ func BenchmarkDEUPEpochPC3(b *testing.B) {
 	sc, d := loadPC3(b)
 	split := drugcomb.SplitRandom(len(sc.Pairs), [3]float64{0.4, 0.3, 0.3}, 1)
 	b.ReportAllocs()
-	m := model.NewDEUP(model.Config{Seed: 1, MaxEpochs: b.N + 1, Patience: 1 << 30})
+	m := deupnet.New(deupnet.Config{Config: model.Config{Seed: 1, MaxEpochs: b.N + 1, Patience: 1 << 30}})
 	var first, last, cpuFirst, cpuLast float64
 	b.ResetTimer()
 	err := m.Fit(context.Background(), d, split, func(p model.Progress) {
@@ -63,7 +64,7 @@ func cpuSeconds() float64 {
 func BenchmarkAllPairsCatalogue(b *testing.B) {
 	sc, d := loadPC3(b)
 	split := drugcomb.SplitRandom(len(sc.Pairs), [3]float64{0.4, 0.3, 0.3}, 1)
-	m := model.NewDEUP(model.Config{Seed: 1, MaxEpochs: 1})
+	m := deupnet.New(deupnet.Config{Config: model.Config{Seed: 1, MaxEpochs: 1}})
 	if err := m.Fit(context.Background(), d, split, nil); err != nil {
 		b.Fatal(err)
 	}
@@ -129,7 +130,7 @@ func BenchmarkFitPC3(b *testing.B) {
 		name string
 		new  func() model.Method
 	}{
-		{"deup", func() model.Method { return model.NewDEUP(cfg) }},
+		{"deup", func() model.Method { return deupnet.New(deupnet.Config{Config: cfg}) }},
 		{"ensemble", func() model.Method { return model.NewEnsemble(cfg, 3, false) }},
 		{"mcdropout", func() model.Method { return model.NewMCDropout(cfg, 0.1, 3) }},
 		{"due", func() model.Method { return due.New(due.Config{Seed: 1, MaxEpochs: *fitEpochs}) }},

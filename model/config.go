@@ -22,25 +22,9 @@ type Config struct {
 
 	Seed uint64 // seeds weight initialization, shuffling and dropout masks
 
-	// SigmaFeatures are the stationarizing inputs of DEUP's σ path
-	// (sigmafeat.go); zero: none. Only DEUP reads it.
-	SigmaFeatures SigmaFeatures
-
-	// SigmaLoss is the loss of DEUP's σ refit (sigmafit.go): "nll" (the
-	// default, also for "") the Gaussian NLL, or "log" the regression of
-	// log σ on log |μ−y| followed by a held-out Gaussian scale. Only DEUP
-	// reads it.
-	SigmaLoss string
-
-	// NoveltyHoldout is the share of the training pairs whose drugs DEUP
-	// holds out of μ's training so that its error predictor learns the
-	// error on unseen drugs (novelty.go); default DefaultNoveltyHoldout,
-	// negative means none. Only DEUP reads it.
-	NoveltyHoldout float64
-
 	// side is the number of σ-feature columns the σ path of a network
-	// reads beside the seen bit (set by DEUP from SigmaFeatures; 0 for the
-	// baselines).
+	// reads beside the seen bit (set by DEUP from its σ features, WithSide;
+	// 0 for the baselines).
 	side int
 
 	// lines is the number of cell-line embeddings of a network (set by
@@ -127,7 +111,8 @@ func DefaultSizes(towerHidden, towerOut, combHidden int) (int, int, int) {
 	return towerHidden, towerOut, combHidden
 }
 
-func (c Config) withDefaults() Config {
+// WithDefaults returns c with the default of every zero field.
+func (c Config) WithDefaults() Config {
 	def := func(v *int, d int) {
 		if *v == 0 {
 			*v = d
@@ -147,16 +132,14 @@ func (c Config) withDefaults() Config {
 	if c.WeightDecay < 0 {
 		c.WeightDecay = 0
 	}
-	if c.NoveltyHoldout == 0 {
-		c.NoveltyHoldout = DefaultNoveltyHoldout
-	}
 	if c.MinSigma == 0 {
 		c.MinSigma = 1e-3
 	}
 	return c
 }
 
-func (c Config) validate() error {
+// Validate checks the configuration (after WithDefaults).
+func (c Config) Validate() error {
 	for _, v := range []struct {
 		name string
 		n    int
@@ -164,12 +147,6 @@ func (c Config) validate() error {
 		if v.n <= 0 {
 			return fmt.Errorf("model: config: %s = %d, want > 0", v.name, v.n)
 		}
-	}
-	if c.SigmaLoss != "" && c.SigmaLoss != "nll" && c.SigmaLoss != "log" {
-		return fmt.Errorf("model: config: sigma loss %q, want nll or log", c.SigmaLoss)
-	}
-	if c.NoveltyHoldout >= 0.5 {
-		return fmt.Errorf("model: config: novelty holdout %v, want < 0.5 (negative for none)", c.NoveltyHoldout)
 	}
 	if !(c.LR > 0) || !(c.MinSigma > 0) {
 		return fmt.Errorf("model: config: LR %v and MinSigma %v must be > 0", c.LR, c.MinSigma)
@@ -179,6 +156,21 @@ func (c Config) validate() error {
 	}
 	return nil
 }
+
+// Side is the number of σ-feature columns the σ path of the
+// configuration's networks reads beside the seen bit (0: none).
+func (c Config) Side() int { return c.side }
+
+// WithSide returns c with networks whose σ path reads k σ-feature columns
+// (DEUP's σ features).
+func (c Config) WithSide(k int) Config {
+	c.side = k
+	return c
+}
+
+// Lines is the number of cell-line embeddings of the configuration's
+// networks (at most 1: none).
+func (c Config) Lines() int { return c.lines }
 
 // lineInput is the cell-line input of the configuration's networks (none
 // for at most one line).
@@ -197,7 +189,7 @@ func (c Config) lineRows() [][]float64 {
 // withLines sets the cell lines of a dataset d on a configuration: the
 // number of lines and, with LineFeatures, their features. Every method's
 // Fit calls it.
-func (c Config) withLines(d *Dataset) Config {
+func (c Config) WithLines(d *Dataset) Config {
 	c.lines = d.Lines()
 	c.lineX = nil
 	if c.lines > 1 && len(d.LineFeatures) > 0 {

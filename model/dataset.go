@@ -114,7 +114,7 @@ func (d *Dataset) Validate() error {
 	return nil
 }
 
-func checkSplit(d *Dataset, s drugcomb.Split, needVal bool) error {
+func CheckSplit(d *Dataset, s drugcomb.Split, needVal bool) error {
 	if len(s.Train) == 0 {
 		return fmt.Errorf("model: split: empty training set")
 	}

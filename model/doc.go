@@ -1,7 +1,8 @@
 // Package model is the permutation-invariant two-tower network of the
-// paper's drug-combination experiments, on gorgonia, with DEUP training and
-// the Deep Ensemble and MC-Dropout baselines behind one small interface,
-// Method (Fit on a split, Predict μ and σ per pair, Save; Load reads any).
+// paper's drug-combination experiments, on gorgonia, with the Deep
+// Ensemble and MC-Dropout baselines behind one small interface, Method (Fit
+// on a split, Predict μ and σ per pair, Save; Load reads this package's
+// methods). DEUP is package model/deupnet, built on this one.
 // No gorgonia type appears in the exported API.
 //
 // # Network
@@ -17,7 +18,7 @@
 //	c1 = relu(W_c1ᵀ e + b_c1), c2 = relu(W_c2ᵀ c1 + b_c2), μ = w_μᵀ c2 + b_μ
 //
 // The σ path has its own layers and is the only place the in/out-of-sample
-// bit s and the optional σ features φ (Config.SigmaFeatures) enter:
+// bit s and the optional σ features φ (deupnet.Options.SigmaFeatures) enter:
 //
 //	s1 = relu(W_s1ᵀ e + w_bit·s + W_φᵀ φ + b_s1), s2 = relu(W_s2ᵀ s1 + b_s2),
 //	σ = softplus(w_σᵀ s2 + b_σ) + MinSigma
@@ -29,7 +30,7 @@
 // the D_in pairs (Tanimoto kernel on the Morgan bits) and the two drugs'
 // D_in pair counts, standardized on D_out. D_out pairs, and unseen pairs
 // at prediction, get exactly the same computation; D_in pairs leave
-// themselves out. See sigmafeat.go and docs/sigma-features.md. Three
+// themselves out. See model/deupnet (sigmafeat.go) and docs/sigma-features.md. Three
 // more depend on the trained network and are recomputed after every
 // epoch (sigmadyn.go): variance (the neural-linear variance of μ's last
 // layer on D_in), error and inerror (each drug's mean |y − μ| over its
@@ -52,60 +53,15 @@
 // Targets are standardized with the training split's mean and sd;
 // predictions are in the original units.
 //
-// # DEUP training: which parameters each update touches
+// # DEUP
 //
-// Parameter sets: tower = {t1.w, t1.b, t2.w, t2.b}; combined = {c1.w,
-// c1.b, c2.w, c2.b}; μ head = {mu.w, mu.b}; σ path = {s1.w, s1.bit, s1.b,
-// s2.w, s2.b, sig.w, sig.b}.
-//
-//   - In-sample step (a minibatch of split.Train, s = 0): Gaussian NLL
-//     log σ + (μ−y)²/(2σ²) (the constant log √(2π) dropped); updates tower,
-//     combined, μ head and σ path.
-//   - Out-of-sample step (a minibatch of split.Val, s = 1): the same NLL
-//     with μ from the network (μ does not depend on s, so it is the bit-0 μ)
-//     and σ with s = 1; updates the σ path only. Tower, combined network and
-//     μ head, and their Adam moments and step counts, are untouched (tested
-//     bit for bit): the gradient is requested only for the σ path, so
-//     nothing flows into μ or the tower.
-//
-// Each epoch runs one in-sample step per training minibatch, each followed
-// by one out-of-sample step (validation minibatches cycle, reshuffled).
-// Early stopping: after each epoch the validation RMSE of μ is computed
-// (the validation split never updates μ, so it is a fair criterion); the
-// best epoch's parameters are restored after Patience epochs without
-// improvement or MaxEpochs. At prediction μ comes from bit 0 and
-// σ_total from bit 1.
-//
-// σ refit (sigmafit.go): μ's best epoch is not the σ path's; at the
-// default learning rate the σ path is often far from fitted there. With
-// the tower, combined network and μ head frozen (so the pair embeddings
-// and μ's out-of-sample errors are stationary), the σ path alone takes
-// out-of-sample steps (bit 1) on a seeded half of split.Val, early-stopped
-// (patience 20, at most 200 epochs) on the out-of-sample NLL of the other
-// half (with Config.SigmaLoss "log", steps and criterion are instead the
-// regression of log σ on log |μ−y|, and σ is then multiplied by the other
-// half's Gaussian maximum-likelihood scale); the best epoch's σ parameters are kept, and the state the joint
-// phase left is a candidate, so the refit never raises that held-out NLL
-// (tested, with the frozen groups bit-identical). Skipped with fewer than
-// 20 validation pairs.
-//
-// Aleatoric/epistemic split: a(x), the noise variance of one
-// measurement, pools the replicate variances of train ∪ val with
-// empirical-Bayes shrinkage per drug (Smyth 2004's moderated variances,
-// aleatoric.go), with a level per cell line on a screen of several (drug
-// within line, line within screen): no threshold on the replicated pairs,
-// one replicated pair gives a (wide) estimate; none gives σ_aleatoric = 0
-// (AleatoricNote says which). A training target is a mean of RepN
-// measurements on average, so σ_aleatoric² = a(x)/RepN. The total error is
-// e(x) = a(x)/RepN + u(x), u(x) = τ softplus((c·s(x) − a(x)/RepN)/τ) > 0
-// (excess.go): s(x) the σ path's squared output, (c, τ) the
-// maximum-likelihood fit of the validation pairs' out-of-sample residuals,
-// so that e ≥ a holds by construction (the paper's u = e − a ≥ 0) instead
-// of two separate estimates crossing and max(e − a, 0) clipping u to 0;
-// e(x) is then scaled for new chemistry by 1 + β₁ν + β₂ν² (novelty.go: ν
-// the effective number of unseen drugs, β fitted on a held-out-drug fold),
-// σ_total² = e(x) and σ_epistemic² = e(x) − σ_aleatoric². Files written
-// before the link keep σ_aleatoric² = min(a(x)/RepN, e(x)).
+// DEUP, its σ features, its aleatoric and novelty parts and the training
+// that touches each parameter set are package model/deupnet; this package
+// gives it the network (Network, NewNetwork, Forwarder), the trainer
+// (Trainer, with the σ path's out-of-sample steps, TrainOptions.DEUPOut,
+// and the σ refit, Trainer.RefitSigma in sigmafit.go), the dataset, the
+// features, the configuration (Config.WithSide for the σ-feature columns)
+// and the file format (Header, Encode, Decode).
 //
 // # Optimizer
 //

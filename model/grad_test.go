@@ -7,7 +7,7 @@ import (
 )
 
 func smallConfig() Config {
-	return Config{TowerHidden: 7, TowerOut: 5, CombHidden: 4, SigmaHidden: 3, BatchSize: 6, MaxEpochs: 3, Patience: 2, float64: true}.withDefaults()
+	return Config{TowerHidden: 7, TowerOut: 5, CombHidden: 4, SigmaHidden: 3, BatchSize: 6, MaxEpochs: 3, Patience: 2, float64: true}.WithDefaults()
 }
 
 // TestGradientsFiniteDifferences checks every gradient entry that gorgonia
@@ -21,22 +21,22 @@ func TestGradientsFiniteDifferences(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name    string
-		kind    lossKind
+		kind    Loss
 		dropout bool
 		bit     float64
 		side    int // σ feature columns
 	}{
-		{"nll in-sample", lossNLL, false, 0, 0},
-		{"nll out-of-sample sigma only", lossNLLSigma, false, 1, 0},
-		{"nll in-sample sigma features", lossNLL, false, 0, 3},
-		{"nll out-of-sample sigma features", lossNLLSigma, false, 1, 3},
-		{"mse", lossMSE, false, 0, 0},
-		{"mse dropout", lossMSE, true, 0, 0},
+		{"nll in-sample", LossNLL, false, 0, 0},
+		{"nll out-of-sample sigma only", LossNLLSigma, false, 1, 0},
+		{"nll in-sample sigma features", LossNLL, false, 0, 3},
+		{"nll out-of-sample sigma features", LossNLLSigma, false, 1, 3},
+		{"mse", LossMSE, false, 0, 0},
+		{"mse dropout", LossMSE, true, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := smallConfig()
 			cfg.side = tc.side
-			n := newNetwork(cfg, 10, tc.kind != lossMSE, 11)
+			n := NewNetwork(cfg, 10, tc.kind != LossMSE, 11)
 			idx := []int{0, 3, 5, 7, 14} // 5 pairs, padded to batch 6
 			var b batch
 			tp.d.makeBatch(idx, 0.2, 1.5, &b)
@@ -93,7 +93,7 @@ func TestGradientsFiniteDifferences(t *testing.T) {
 			}
 			// The σ-only step must request no gradient outside the σ path.
 			for _, i := range g.train {
-				if tc.kind == lossNLLSigma && n.params[i].group != groupSigma {
+				if tc.kind == LossNLLSigma && n.params[i].group != groupSigma {
 					t.Errorf("σ-only step trains %s", n.params[i].name)
 				}
 			}
@@ -123,11 +123,11 @@ func testGraphMatchesInference(t *testing.T, side int) {
 	tp := makeToy(4, 8, 12, 5, 0.1)
 	cfg := smallConfig()
 	cfg.side = side
-	n := newNetwork(cfg, 12, true, 2)
+	n := NewNetwork(cfg, 12, true, 2)
 	idx := []int{1, 2, 9, 20, 27}
 	var b batch
 	tp.d.makeBatch(idx, 0, 1, &b)
-	g, err := n.buildGraph(len(b.drugs), cfg.BatchSize, lossNLL, false, nil)
+	g, err := n.buildGraph(len(b.drugs), cfg.BatchSize, LossNLL, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func testGraphMatchesInference(t *testing.T, side int) {
 		}
 		gmu := toFloat64(g.muV.Tensor().Data())
 		gsig := toFloat64(g.sigmaV.Tensor().Data())
-		fwd := newForwarder(n)
+		fwd := NewForwarder(n)
 		pa, pb := make([]int, len(idx)), make([]int, len(idx))
 		for k, i := range idx {
 			pa[k], pb[k] = tp.d.Pairs[i].A, tp.d.Pairs[i].B
@@ -150,7 +150,7 @@ func testGraphMatchesInference(t *testing.T, side int) {
 		if side == 0 {
 			sv = nil
 		}
-		fwd.pairsSide(tp.d.Features, pa, pb, nil, bit, sv, mu, sig, nil)
+		fwd.PairsSide(tp.d.Features, pa, pb, nil, bit, sv, mu, sig, nil)
 		for k := range idx {
 			if math.Abs(mu[k]-gmu[k]) > 1e-12 || math.Abs(sig[k]-gsig[k]) > 1e-12 {
 				t.Errorf("bit %v pair %d: graph (%v, %v), inference (%v, %v)", bit, k, gmu[k], gsig[k], mu[k], sig[k])
@@ -158,7 +158,7 @@ func testGraphMatchesInference(t *testing.T, side int) {
 		}
 		if side > 0 { // the features must matter (σ without them differs)
 			s0 := make([]float64, len(idx))
-			fwd.pairsSide(tp.d.Features, pa, pb, nil, bit, make([]float64, len(idx)*side), mu, s0, nil)
+			fwd.PairsSide(tp.d.Features, pa, pb, nil, bit, make([]float64, len(idx)*side), mu, s0, nil)
 			diff := 0.0
 			for k := range s0 {
 				diff = max(diff, math.Abs(s0[k]-sig[k]))

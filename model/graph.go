@@ -6,13 +6,13 @@ import (
 	"github.com/deup-screening/deup/nn"
 )
 
-type lossKind uint8
+type Loss uint8
 
 const (
-	lossNLL      lossKind = iota // Gaussian NLL, updates every parameter (DEUP in-sample step, NLL ensemble)
-	lossNLLSigma                 // Gaussian NLL, updates the σ path only (DEUP out-of-sample step)
-	lossMSE                      // squared error of μ, updates tower, combined net and μ head
-	lossLogSigma                 // squared error of log σ against log |μ−y| + logAbsGauss, updates the σ path only (σ refit with SigmaLoss "log")
+	LossNLL      Loss = iota // Gaussian NLL, updates every parameter (DEUP in-sample step, NLL ensemble)
+	LossNLLSigma             // Gaussian NLL, updates the σ path only (DEUP out-of-sample step)
+	LossMSE                  // squared error of μ, updates tower, combined net and μ head
+	LossLogSigma             // squared error of log σ against log |μ−y| + logAbsGauss, updates the σ path only (σ refit with SigmaLoss "log")
 )
 
 // logAbsGauss is −E[log |z|] for z ~ N(0, 1), (γ + ln 2)/2: the log-σ
@@ -27,8 +27,8 @@ const logSigmaEps = 1e-3
 // graph is one compiled training step for batches of at most b pairs over
 // at most u unique drugs. Inputs are refilled before each run.
 type graph struct {
-	net   *network
-	kind  lossKind
+	net   *Network
+	kind  Loss
 	g     *nn.Graph
 	x     *nn.SparseBatch
 	u, b  int
@@ -70,15 +70,15 @@ func (sh *gradShare) fuse() {
 // buildGraph compiles a training step. dropout adds mask inputs after both
 // combined layers (MC-Dropout). sh, when not nil, provides the tower's
 // weight-gradient tensors (see gradShare).
-func (n *network) buildGraph(u, b int, kind lossKind, dropout bool, sh *gradShare) (*graph, error) {
-	if kind != lossMSE && !n.sigma {
+func (n *Network) buildGraph(u, b int, kind Loss, dropout bool, sh *gradShare) (*graph, error) {
+	if kind != LossMSE && !n.sigma {
 		return nil, fmt.Errorf("model: NLL loss needs the σ path")
 	}
 	gr := &graph{net: n, kind: kind, g: nn.NewGraph(n.dt), x: nn.NewSparseBatch(u), u: u, b: b}
 	g, dt, cfg := gr.g, n.dt, n.cfg
 	gr.nodes = make([]*nn.Node, len(n.params))
 	for i, p := range n.params {
-		if p.group == groupSigma && kind == lossMSE {
+		if p.group == groupSigma && kind == LossMSE {
 			continue
 		}
 		gr.nodes[i] = g.Matrix(p.name, p.t)
@@ -133,7 +133,7 @@ func (n *network) buildGraph(u, b int, kind lossKind, dropout bool, sh *gradShar
 	gr.mu = g.Linear(c2, P("mu.w"), P("mu.b"))
 	diff := g.Sub(gr.mu, yN)
 	var cost *nn.Node
-	if kind == lossMSE {
+	if kind == LossMSE {
 		cost = g.Sum(g.HadamardProd(g.Square(diff), wN))
 	} else {
 		gr.bit, bitN = input("bit", b, 1+cfg.side)
@@ -142,7 +142,7 @@ func (n *network) buildGraph(u, b int, kind lossKind, dropout bool, sh *gradShar
 		s2 := g.ReLU(g.Linear(s1, P("s2.w"), P("s2.b")))
 		z := g.Linear(s2, P("sig.w"), P("sig.b"))
 		gr.sigma = g.AddConst(g.Softplus(z), cfg.MinSigma)
-		if kind == lossLogSigma {
+		if kind == LossLogSigma {
 			// (log σ − ½ log((μ−y)² + ε²) − logAbsGauss)²
 			t := g.Scale(g.Log(g.AddConst(g.Square(diff), logSigmaEps*logSigmaEps)), 0.5)
 			e := g.AddConst(g.Sub(g.Log(gr.sigma), t), -logAbsGauss)
@@ -164,7 +164,7 @@ func (n *network) buildGraph(u, b int, kind lossKind, dropout bool, sh *gradShar
 		if gr.nodes[i] == nil {
 			continue
 		}
-		if (kind == lossNLLSigma || kind == lossLogSigma) && p.group != groupSigma {
+		if (kind == LossNLLSigma || kind == LossLogSigma) && p.group != groupSigma {
 			continue
 		}
 		gr.train = append(gr.train, i)

@@ -17,16 +17,16 @@ func TestGraphReuseMatchesFreshGraphs(t *testing.T) {
 	for k := range tp.d.Features.Val {
 		tp.d.Features.Val[k] = float32(0.5 + float64(k%5)*0.25)
 	}
-	cfg := Config{TowerHidden: 256, TowerOut: 64, CombHidden: 16, SigmaHidden: 8, BatchSize: 8}.withDefaults()
+	cfg := Config{TowerHidden: 256, TowerOut: 64, CombHidden: 16, SigmaHidden: 8, BatchSize: 8}.WithDefaults()
 	batches := [][]int{{0, 1, 2, 3, 4, 5}, {6, 7, 8, 9}, {0, 10, 20, 30, 40, 50, 60, 70}, {1, 2, 3}, {11, 12, 13, 14, 15, 16}}
-	kinds := []lossKind{lossNLL, lossNLLSigma, lossNLL, lossNLL, lossNLLSigma}
-	run := func(fresh bool) *network {
-		n := newNetwork(cfg, 300, true, 9)
-		tr := newTrainer(n, tp.d, 0.1, 1.3, 9, 0)
-		defer tr.close()
+	kinds := []Loss{LossNLL, LossNLLSigma, LossNLL, LossNLL, LossNLLSigma}
+	run := func(fresh bool) *Network {
+		n := NewNetwork(cfg, 300, true, 9)
+		tr := NewTrainer(n, tp.d, 0.1, 1.3, 9, 0)
+		defer tr.Close()
 		trainSteps(t, tr, batches, kinds, func() {
 			if fresh {
-				tr.close()
+				tr.Close()
 				tr.graphs = map[graphKey]*graph{}
 			}
 		})
@@ -37,14 +37,14 @@ func TestGraphReuseMatchesFreshGraphs(t *testing.T) {
 
 // trainSteps runs one trainer step per batch, σ-only steps with the bit
 // set; before, when not nil, runs before each step.
-func trainSteps(t *testing.T, tr *trainer, batches [][]int, kinds []lossKind, before func()) {
+func trainSteps(t *testing.T, tr *Trainer, batches [][]int, kinds []Loss, before func()) {
 	t.Helper()
 	for i, idx := range batches {
 		if before != nil {
 			before()
 		}
 		bit := 0.0
-		if kinds[i] == lossNLLSigma {
+		if kinds[i] == LossNLLSigma {
 			bit = 1
 		}
 		if _, err := tr.step(idx, kinds[i], bit); err != nil {
@@ -55,7 +55,7 @@ func trainSteps(t *testing.T, tr *trainer, batches [][]int, kinds []lossKind, be
 
 // sameParams32 fails unless every float32 parameter of a and b has the
 // same bits; na and nb name the two runs.
-func sameParams32(t *testing.T, a, b *network, na, nb string) {
+func sameParams32(t *testing.T, a, b *Network, na, nb string) {
 	t.Helper()
 	for i, p := range a.params {
 		x, y := p.t.Data().([]float32), b.params[i].t.Data().([]float32)
@@ -79,13 +79,13 @@ func TestFusedTowerAdamMatchesGradient(t *testing.T) {
 	for k := range tp.d.Features.Val {
 		tp.d.Features.Val[k] = float32(0.5 + float64(k%5)*0.25)
 	}
-	cfg := Config{TowerHidden: 512, TowerOut: 256, CombHidden: 16, SigmaHidden: 8, BatchSize: 8}.withDefaults()
+	cfg := Config{TowerHidden: 512, TowerOut: 256, CombHidden: 16, SigmaHidden: 8, BatchSize: 8}.WithDefaults()
 	batches := [][]int{{0, 1, 2, 3, 4, 5}, {6, 7, 8, 9}, {0, 10, 20, 30, 40, 50, 60, 70}, {1, 2, 3}, {11, 12, 13, 14, 15, 16}, {5, 6}}
-	kinds := []lossKind{lossNLL, lossNLLSigma, lossNLL, lossMSE, lossNLLSigma, lossNLL}
-	run := func(fused bool) *network {
-		n := newNetwork(cfg, 300, true, 9)
-		tr := newTrainer(n, tp.d, 0.1, 1.3, 9, 0)
-		defer tr.close()
+	kinds := []Loss{LossNLL, LossNLLSigma, LossNLL, LossMSE, LossNLLSigma, LossNLL}
+	run := func(fused bool) *Network {
+		n := NewNetwork(cfg, 300, true, 9)
+		tr := NewTrainer(n, tp.d, 0.1, 1.3, 9, 0)
+		defer tr.Close()
 		if !fused {
 			tr.share = gradShare{}
 		}

@@ -138,3 +138,7 @@ func saveLoadSame(t *testing.T, m Method, tp *toyProblem) Method {
 	}
 	return got
 }
+
+func toyConfig(seed uint64) Config {
+	return Config{TowerHidden: 96, TowerOut: 48, CombHidden: 32, SigmaHidden: 32, LR: 1e-3, BatchSize: 64, MaxEpochs: 150, Patience: 30, Seed: seed}
+}

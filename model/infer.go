@@ -18,8 +18,9 @@ import (
 // a pair then costs two CombHidden² and two SigmaHidden² products. The
 // result equals the graph's forward pass up to float rounding (tested).
 
-// forwarder caches per-drug projections for one Features matrix.
-type forwarder interface {
+// Forwarder caches per-drug projections for one Features matrix. Pairs
+// takes MC-Dropout masks (nil: none), which only this package makes.
+type Forwarder interface {
 	// pairs writes μ (and σ when the net has a σ path; bit selects in/out)
 	// in standardized units for the pairs (pa[i], pb[i]). masks, when
 	// non-nil, returns dropout masks for the two combined layers of pair i.
@@ -27,15 +28,15 @@ type forwarder interface {
 	// (len(pa)×CombHidden, row-major).
 	// pl holds the pairs' cell lines (nil: line 0, the only line of a
 	// one-line network).
-	pairs(f *Features, pa, pb, pl []int, bit float64, drop *dropout, mu, sigma, hid []float64)
+	Pairs(f *Features, pa, pb, pl []int, bit float64, drop *dropout, mu, sigma, hid []float64)
 	// pairsSide is pairs without dropout, with the σ features of the
 	// pairs (len(pa)×side, row-major; nil when the net has none).
-	pairsSide(f *Features, pa, pb, pl []int, bit float64, side, mu, sigma, hid []float64)
+	PairsSide(f *Features, pa, pb, pl []int, bit float64, side, mu, sigma, hid []float64)
 	invalidate()
 }
 
 type inferer[T float32 | float64] struct {
-	n     *network
+	n     *Network
 	mu    sync.Mutex
 	feats *Features
 	have  []bool
@@ -49,7 +50,7 @@ type inferer[T float32 | float64] struct {
 	scratch [][]T
 }
 
-func newForwarder(n *network) forwarder {
+func NewForwarder(n *Network) Forwarder {
 	if n.cfg.float64 {
 		return &inferer[float64]{n: n}
 	}
@@ -149,11 +150,11 @@ func (in *inferer[T]) ensure(f *Features, drugs []int) {
 	}
 }
 
-func (in *inferer[T]) pairs(f *Features, pa, pb, pl []int, bit float64, drop *dropout, mu, sigma, hid []float64) {
+func (in *inferer[T]) Pairs(f *Features, pa, pb, pl []int, bit float64, drop *dropout, mu, sigma, hid []float64) {
 	in.forward(f, pa, pb, pl, bit, drop, nil, mu, sigma, hid)
 }
 
-func (in *inferer[T]) pairsSide(f *Features, pa, pb, pl []int, bit float64, side, mu, sigma, hid []float64) {
+func (in *inferer[T]) PairsSide(f *Features, pa, pb, pl []int, bit float64, side, mu, sigma, hid []float64) {
 	in.forward(f, pa, pb, pl, bit, nil, side, mu, sigma, hid)
 }
 
@@ -276,13 +277,13 @@ func (in *inferer[T]) pairRange(w int, pa, pb, pl []int, bit float64, drop *drop
 			row := s2[r*sh : (r+1)*sh]
 			kernels.Relu(row)
 			z := float64(dot(row, wsig) + bsig[0])
-			sigma[lo+r] = softplus(z) + cfg.MinSigma
+			sigma[lo+r] = Softplus(z) + cfg.MinSigma
 		}
 	}
 }
 
 // softplus(z) = log(1+e^z), computed stably.
-func softplus(z float64) float64 {
+func Softplus(z float64) float64 {
 	if z > 30 {
 		return z
 	}

@@ -64,3 +64,28 @@ type Method interface {
 	// AleatoricNote says where SigmaAleatoric comes from, or why it is 0.
 	AleatoricNote() string
 }
+
+// CheckPredict checks a Predict call of a method: trained, features of
+// the configuration want, pairs of drugs of f on one of the model's lines
+// (at most 1: line 0 only).
+func CheckPredict(trained bool, want FeatureConfig, lines int, f *Features, pairs []Pair) error {
+	if !trained {
+		return fmt.Errorf("model: predict: model is not trained")
+	}
+	if f == nil {
+		return fmt.Errorf("model: predict: no features")
+	}
+	if f.Config != want {
+		return fmt.Errorf("model: predict: features %+v, model trained on %+v", f.Config, want)
+	}
+	nd := f.NumDrugs()
+	for i, p := range pairs {
+		if p.A < 0 || p.A >= nd || p.B < 0 || p.B >= nd {
+			return fmt.Errorf("model: predict: pair %d references drug (%d, %d) of %d", i, p.A, p.B, nd)
+		}
+		if p.Line < 0 || p.Line >= max(lines, 1) {
+			return fmt.Errorf("model: predict: pair %d references cell line %d; the model knows %d", i, p.Line, max(lines, 1))
+		}
+	}
+	return nil
+}

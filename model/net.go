@@ -44,7 +44,7 @@ type param struct {
 // learned embedding E_l when the network knows several lines), combined net (two
 // ReLU layers) and μ head; with sigma set, the σ path (two ReLU layers on
 // [pair embedding, bit, σ features]) and softplus head.
-type network struct {
+type Network struct {
 	cfg    Config
 	dim    int
 	sigma  bool
@@ -53,8 +53,8 @@ type network struct {
 	byName map[string]*param
 }
 
-func newNetwork(cfg Config, dim int, sigma bool, seed uint64) *network {
-	n := &network{cfg: cfg, dim: dim, sigma: sigma, dt: nn.Float32, byName: map[string]*param{}}
+func NewNetwork(cfg Config, dim int, sigma bool, seed uint64) *Network {
+	n := &Network{cfg: cfg, dim: dim, sigma: sigma, dt: nn.Float32, byName: map[string]*param{}}
 	if cfg.float64 {
 		n.dt = nn.Float64
 	}
@@ -99,7 +99,7 @@ func newNetwork(cfg Config, dim int, sigma bool, seed uint64) *network {
 // init draws every weight and bias from U(−1/√fanIn, 1/√fanIn) (PyTorch's
 // nn.Linear default) with a PCG stream seeded from seed, except the
 // cell-line embedding, which starts at 0; Adam state is reset.
-func (n *network) init(seed uint64) {
+func (n *Network) init(seed uint64) {
 	rng := rand.New(rand.NewPCG(seed, streams.NetInit))
 	for _, p := range n.params {
 		switch d := p.t.Data().(type) {
@@ -123,7 +123,7 @@ func (n *network) init(seed uint64) {
 
 // endTraining drops the Adam moments (allocated again, zero, by the next
 // step): after Fit a network holds only its parameter values.
-func (n *network) endTraining() {
+func (n *Network) EndTraining() {
 	for _, p := range n.params {
 		p.opt32.Reset()
 		p.opt64.Reset()
@@ -133,10 +133,10 @@ func (n *network) endTraining() {
 // snapshot copies all parameter values into s (for restoring the best
 // epoch), reusing s's buffers when it was filled by an earlier call; the
 // copy keeps the network's element type.
-func (n *network) snapshot(s []any) []any { return copyParams(n.params, s) }
+func (n *Network) snapshot(s []any) []any { return copyParams(n.params, s) }
 
 // restore copies a snapshot back into the parameters.
-func (n *network) restore(s []any) { restoreParams(n.params, s) }
+func (n *Network) restore(s []any) { restoreParams(n.params, s) }
 
 // copyParams copies the values of ps into s (reusing its buffers when it
 // holds a copy of the same parameters).

@@ -9,6 +9,7 @@ import (
 
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/deupnet"
 )
 
 // TestPC3DrugSplitSigmaFeatures measures the σ features on PC-3 split by
@@ -41,8 +42,8 @@ func TestPC3DrugSplitSigmaFeatures(t *testing.T) {
 				sp.Train = append(sp.Train, i)
 			}
 		}
-		for _, sf := range []model.SigmaFeatures{{}, {Density: true, Counts: true}, {Density: true, Counts: true, Spread: true}} {
-			m := model.NewDEUP(model.Config{Seed: seed, SigmaFeatures: sf})
+		for _, sf := range []deupnet.SigmaFeatures{{}, {Density: true, Counts: true}, {Density: true, Counts: true, Spread: true}} {
+			m := deupnet.New(deupnet.Config{Config: model.Config{Seed: seed}, Options: deupnet.Options{SigmaFeatures: sf}})
 			if err := m.Fit(context.Background(), d, sp, nil); err != nil {
 				t.Fatal(err)
 			}

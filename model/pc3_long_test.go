@@ -8,6 +8,7 @@ import (
 
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/deupnet"
 )
 
 // TestPC3Convergence trains DEUP with the paper's settings on the real
@@ -44,7 +45,7 @@ type pc3Result struct {
 func trainPC3(t *testing.T, cfg model.Config) pc3Result {
 	sc, d := loadPC3(t)
 	split := drugcomb.SplitRandom(len(sc.Pairs), [3]float64{0.4, 0.3, 0.3}, 1)
-	m := model.NewDEUP(cfg)
+	m := deupnet.New(deupnet.Config{Config: cfg})
 	var last model.Progress
 	bestVal := math.Inf(1)
 	err := m.Fit(context.Background(), d, split, func(p model.Progress) {

@@ -12,18 +12,16 @@ func TestFitKeepsNothingOfTraining(t *testing.T) {
 	tp := makeToy(21, 12, 32, 6, 0.3)
 	cfg := smallConfig()
 	cfg.MaxEpochs = 2
-	for _, m := range []Method{NewDEUP(cfg), NewEnsemble(cfg, 2, false), NewEnsemble(cfg, 2, true), NewMCDropout(cfg, 0.1, 2)} {
+	for _, m := range []Method{NewEnsemble(cfg, 2, false), NewEnsemble(cfg, 2, true), NewMCDropout(cfg, 0.1, 2)} {
 		if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
 			t.Fatal(err)
 		}
-		var nets []*network
+		var nets []*Network
 		switch m := m.(type) {
-		case *DEUP:
-			nets = []*network{m.net}
 		case *Ensemble:
 			nets = m.nets
 		case *MCDropout:
-			nets = []*network{m.net}
+			nets = []*Network{m.net}
 		}
 		if len(nets) == 0 {
 			t.Fatalf("%T: no networks after Fit", m)

@@ -29,38 +29,44 @@ const (
 // truncated, checksum mismatch, inconsistent header).
 var ErrFormat = errors.New("model: not a valid model file")
 
+// fileParam is one parameter's name and shape in a Header.
 type fileParam struct {
 	Name string `json:"name"`
 	Rows int    `json:"rows"`
 	Cols int    `json:"cols"`
 }
 
-type fileHeader struct {
-	Method    string        `json:"method"`
-	Config    fileConfig    `json:"config"`
-	Features  FeatureConfig `json:"features"`
-	Mean      float64       `json:"mean"`
-	SD        float64       `json:"sd"`
-	Aleatoric *aleatoric    `json:"aleatoric,omitempty"`
-	Sigma     bool          `json:"sigma"`
-	Nets      int           `json:"nets"` // networks stored one after the other
-	Params    []fileParam   `json:"params"`
-	Extra     []float64     `json:"extra,omitempty"` // method-specific numbers
+// Header is a model file's JSON header. Aleatoric, SigmaRef and Novelty
+// are DEUP's (package model/deupnet), raw here: a method built on the
+// network stores its own numbers in them, Extra, Replicated, SigmaLoss
+// and SigmaScale. Nets and Params are set by Encode.
+type Header struct {
+	Method    string          `json:"method"`
+	Config    FileConfig      `json:"config"`
+	Features  FeatureConfig   `json:"features"`
+	Mean      float64         `json:"mean"`
+	SD        float64         `json:"sd"`
+	Aleatoric json.RawMessage `json:"aleatoric,omitempty"`
+	Sigma     bool            `json:"sigma"`
+	Nets      int             `json:"nets"` // networks stored one after the other
+	Params    []fileParam     `json:"params"`
+	Extra     []float64       `json:"extra,omitempty"` // method-specific numbers
 	// Replicated is the number of training pairs with replicates (DEUP).
 	Replicated int `json:"replicated,omitempty"`
-	// SigmaRef is the reference of DEUP's σ features (sigmafeat.go);
+	// SigmaRef is the reference of DEUP's σ features (model/deupnet);
 	// absent in files without them (every file written before them).
-	SigmaRef *sigmaRef `json:"sigma_features,omitempty"`
+	SigmaRef json.RawMessage `json:"sigma_features,omitempty"`
 	// SigmaLoss and SigmaScale: DEUP's σ refit loss (Config.SigmaLoss)
 	// and the scale it multiplies σ by; absent for "nll" (scale 1).
 	SigmaLoss  string  `json:"sigma_loss,omitempty"`
 	SigmaScale float64 `json:"sigma_scale,omitempty"`
-	// Novelty is DEUP's novelty scale of σ_total (novelty.go); absent in
+	// Novelty is DEUP's novelty scale of σ_total (model/deupnet); absent in
 	// files written before it, which predict without it.
-	Novelty *novelty `json:"novelty,omitempty"`
+	Novelty json.RawMessage `json:"novelty,omitempty"`
 }
 
-type fileConfig struct {
+// FileConfig is the network configuration a model file records.
+type FileConfig struct {
 	TowerHidden, TowerOut, CombHidden, SigmaHidden int
 	LR, WeightDecay                                float64
 	BatchSize, MaxEpochs, Patience                 int
@@ -74,17 +80,21 @@ type fileConfig struct {
 	LineFeatures [][]float64 `json:",omitempty"`
 }
 
-func toFileConfig(c Config) fileConfig {
-	return fileConfig{c.TowerHidden, c.TowerOut, c.CombHidden, c.SigmaHidden, c.LR, c.WeightDecay, c.BatchSize, c.MaxEpochs, c.Patience, c.MinSigma, c.Seed, c.lines, c.lineRows()}
+// NewFileConfig is the record of c.
+func NewFileConfig(c Config) FileConfig {
+	return FileConfig{c.TowerHidden, c.TowerOut, c.CombHidden, c.SigmaHidden, c.LR, c.WeightDecay, c.BatchSize, c.MaxEpochs, c.Patience, c.MinSigma, c.Seed, c.lines, c.lineRows()}
 }
 
-func (f fileConfig) config() Config {
+// Config is the configuration f records (the σ-feature columns, Side,
+// are not part of it).
+func (f FileConfig) Config() Config {
 	return Config{TowerHidden: f.TowerHidden, TowerOut: f.TowerOut, CombHidden: f.CombHidden, SigmaHidden: f.SigmaHidden,
 		LR: f.LR, WeightDecay: f.WeightDecay, BatchSize: f.BatchSize, MaxEpochs: f.MaxEpochs, Patience: f.Patience, MinSigma: f.MinSigma, Seed: f.Seed, lines: f.Lines, lineX: lineRowsOf(f.LineFeatures)}
 }
 
-// writeModel writes the header and the networks' parameters.
-func writeModel(w io.Writer, h fileHeader, nets []*network) error {
+// Encode writes a model file: the header h (its Nets, Sigma and Params
+// set from nets) and the networks' parameters.
+func Encode(w io.Writer, h Header, nets []*Network) error {
 	if len(nets) == 0 {
 		return fmt.Errorf("model: save: nothing to save")
 	}
@@ -126,10 +136,13 @@ func writeModel(w io.Writer, h fileHeader, nets []*network) error {
 	return nil
 }
 
-// readModel reads and checks a model file, returning the header and the
-// networks (float32).
-func readModel(r io.Reader) (fileHeader, []*network, error) {
-	var h fileHeader
+// Decode reads and checks a model file, returning the header and the
+// networks (float32). side, when not nil, checks the method's part of the
+// header and returns the number of σ-feature columns of its networks
+// (Config.Side; DEUP's σ features); nil means none, and a header with
+// σ features is an error.
+func Decode(r io.Reader, side func(h *Header) (int, error)) (Header, []*Network, error) {
+	var h Header
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return h, nil, fmt.Errorf("model: load: %w", err)
@@ -154,25 +167,27 @@ func readModel(r io.Reader) (fileHeader, []*network, error) {
 		return h, nil, fmt.Errorf("%w: header: %v", ErrFormat, err)
 	}
 	p += hl
-	cfg := h.Config.config()
-	if err := cfg.validate(); err != nil || h.Config.Lines < 0 || h.Config.Lines > 1<<20 || h.Nets < 1 || h.Nets > 1000 || h.Features.Dim() <= 0 || !(h.SD > 0) {
+	cfg := h.Config.Config()
+	if err := cfg.Validate(); err != nil || h.Config.Lines < 0 || h.Config.Lines > 1<<20 || h.Nets < 1 || h.Nets > 1000 || h.Features.Dim() <= 0 || !(h.SD > 0) {
 		return h, nil, fmt.Errorf("%w: header: invalid configuration (%v)", ErrFormat, err)
 	}
 	if err := checkHeader(h); err != nil {
 		return h, nil, fmt.Errorf("%w: header: %v", ErrFormat, err)
 	}
-	if h.SigmaRef != nil {
-		h.SigmaRef.derive()
-		cfg.side = h.SigmaRef.columns()
-		cfg.SigmaFeatures = h.SigmaRef.feat
+	if side != nil {
+		k, err := side(&h)
+		if err != nil {
+			return h, nil, fmt.Errorf("%w: header: %v", ErrFormat, err)
+		}
+		cfg.side = k
 	}
 	// Check the size the configuration implies before allocating anything.
 	if want := impliedParams(cfg, h.Features.Dim(), h.Sigma) * float64(h.Nets) * 4; want != float64(len(body)-p) {
 		return h, nil, fmt.Errorf("%w: %d parameter bytes, configuration implies %.0f", ErrFormat, len(body)-p, want)
 	}
-	var nets []*network
+	var nets []*Network
 	for k := 0; k < h.Nets; k++ {
-		n := newNetwork(cfg, h.Features.Dim(), h.Sigma, 0)
+		n := NewNetwork(cfg, h.Features.Dim(), h.Sigma, 0)
 		if len(n.params) != len(h.Params) {
 			return h, nil, fmt.Errorf("%w: %d parameters, configuration implies %d", ErrFormat, len(h.Params), len(n.params))
 		}
@@ -199,58 +214,30 @@ func readModel(r io.Reader) (fileHeader, []*network, error) {
 	return h, nets, nil
 }
 
-// Save writes the trained model (see the file format above).
-func (m *DEUP) Save(w io.Writer) error {
-	if !m.trained {
-		return fmt.Errorf("model: save: model is not trained")
-	}
-	return writeModel(w, fileHeader{Method: m.Name(), Config: toFileConfig(m.cfg), Features: m.feat, Mean: m.mean, SD: m.sd, Aleatoric: m.alea, Replicated: m.replicated, SigmaRef: m.sref, SigmaLoss: m.sigmaLoss(), SigmaScale: m.savedScale(), Novelty: m.nov}, []*network{m.net})
-}
-
-// Load reads a model written by any Method's Save.
+// Load reads a model written by the Save of this package's methods
+// (ensemble, ensemble-nll, mcdropout); a file of another method is an
+// error (methods.Registry.Load reads every method's).
 func Load(r io.Reader) (Method, error) {
-	h, nets, err := readModel(r)
+	h, nets, err := Decode(r, nil)
 	if err != nil {
 		return nil, err
 	}
 	switch h.Method {
-	case "deup":
-		if len(nets) != 1 || !h.Sigma {
-			return nil, fmt.Errorf("%w: deup model with %d networks", ErrFormat, len(nets))
-		}
-		cfg := h.Config.config().withDefaults()
-		cfg.side, cfg.SigmaFeatures = nets[0].cfg.side, nets[0].cfg.SigmaFeatures
-		if h.SigmaLoss != "" && h.SigmaLoss != "nll" && h.SigmaLoss != "log" || h.SigmaScale < 0 || math.IsNaN(h.SigmaScale) || math.IsInf(h.SigmaScale, 0) {
-			return nil, fmt.Errorf("%w: sigma loss %q, scale %v", ErrFormat, h.SigmaLoss, h.SigmaScale)
-		}
-		cfg.SigmaLoss = h.SigmaLoss
-		m := &DEUP{cfg: cfg, net: nets[0], fwd: newForwarder(nets[0]), feat: h.Features, sref: h.SigmaRef, mean: h.Mean, sd: h.SD, sigmaScale: h.SigmaScale, alea: h.Aleatoric, nov: h.Novelty, replicated: h.Replicated, trained: true}
-		if m.alea != nil {
-			if err := m.alea.check(m.cfg.CombHidden); err != nil {
-				return nil, fmt.Errorf("%w: %v", ErrFormat, err)
-			}
-		}
-		if m.nov != nil {
-			if err := m.nov.check(h.Features.NBits); err != nil {
-				return nil, fmt.Errorf("%w: %v", ErrFormat, err)
-			}
-		}
-		return m, nil
 	case "ensemble", "ensemble-nll":
 		nll := h.Method == "ensemble-nll"
 		if h.Sigma != nll {
 			return nil, fmt.Errorf("%w: %s model with σ path %v", ErrFormat, h.Method, h.Sigma)
 		}
-		e := &Ensemble{cfg: h.Config.config().withDefaults(), members: len(nets), nll: nll, nets: nets, feat: h.Features, mean: h.Mean, sd: h.SD, trained: true}
+		e := &Ensemble{cfg: h.Config.Config().WithDefaults(), members: len(nets), nll: nll, nets: nets, feat: h.Features, mean: h.Mean, sd: h.SD, trained: true}
 		for _, n := range nets {
-			e.fwds = append(e.fwds, newForwarder(n))
+			e.fwds = append(e.fwds, NewForwarder(n))
 		}
 		return e, nil
 	case "mcdropout":
 		if len(nets) != 1 || h.Sigma || len(h.Extra) != 2 || !(h.Extra[0] > 0 && h.Extra[0] < 1) || h.Extra[1] < 2 {
 			return nil, fmt.Errorf("%w: mcdropout model: %d networks, settings %v", ErrFormat, len(nets), h.Extra)
 		}
-		return &MCDropout{cfg: h.Config.config().withDefaults(), p: h.Extra[0], passes: int(h.Extra[1]), net: nets[0], fwd: newForwarder(nets[0]), feat: h.Features, mean: h.Mean, sd: h.SD, trained: true}, nil
+		return &MCDropout{cfg: h.Config.Config().WithDefaults(), p: h.Extra[0], passes: int(h.Extra[1]), net: nets[0], fwd: NewForwarder(nets[0]), feat: h.Features, mean: h.Mean, sd: h.SD, trained: true}, nil
 	}
 	return nil, fmt.Errorf("%w: unknown method %q", ErrFormat, h.Method)
 }
@@ -261,7 +248,7 @@ const maxPasses = 100000
 
 // checkHeader checks the feature configuration, the standardization and
 // the method settings read from a model file.
-func checkHeader(h fileHeader) error {
+func checkHeader(h Header) error {
 	if err := h.Features.Validate(); err != nil {
 		return err
 	}
@@ -271,17 +258,8 @@ func checkHeader(h fileHeader) error {
 	if h.Method == "mcdropout" && len(h.Extra) == 2 && !(h.Extra[1] <= maxPasses) {
 		return fmt.Errorf("%v Monte Carlo passes (at most %d)", h.Extra[1], maxPasses)
 	}
-	if h.SigmaRef != nil {
-		if h.Method != "deup" || !h.Sigma {
-			return fmt.Errorf("sigma features in a %s model", h.Method)
-		}
-		if h.SigmaRef.NBits != h.Features.NBits {
-			return fmt.Errorf("sigma features on %d bits, features have %d", h.SigmaRef.NBits, h.Features.NBits)
-		}
-		if dy := h.SigmaRef.Dyn; dy != nil && dy.Hidden != 0 && dy.Hidden != h.Config.config().withDefaults().CombHidden {
-			return fmt.Errorf("sigma features: variance on width %d, network width %d", dy.Hidden, h.Config.config().withDefaults().CombHidden)
-		}
-		return h.SigmaRef.check()
+	if Present(h.SigmaRef) && (h.Method != "deup" || !h.Sigma) {
+		return fmt.Errorf("sigma features in a %s model", h.Method)
 	}
 	return nil
 }
@@ -307,3 +285,29 @@ func lineRowsOf(x [][]float64) *[][]float64 {
 	}
 	return &x
 }
+
+// FileMethod returns the method a model file that starts with head names
+// in its header (ok false when head is not the start of a file of this
+// format, or its header cannot be read). It checks nothing else: Load
+// does.
+func FileMethod(head []byte) (name string, ok bool) {
+	p := len(fileMagic)
+	if len(head) < p+8 || string(head[:p]) != fileMagic {
+		return "", false
+	}
+	hl := int(binary.LittleEndian.Uint32(head[p+4:]))
+	if hl < 0 || hl > len(head)-p-8 {
+		return "", false
+	}
+	var h struct {
+		Method string `json:"method"`
+	}
+	if err := json.Unmarshal(head[p+8:p+8+hl], &h); err != nil || h.Method == "" {
+		return "", false
+	}
+	return h.Method, true
+}
+
+// Present reports whether a raw header field holds a value (not absent,
+// not null).
+func Present(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }

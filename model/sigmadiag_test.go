@@ -10,6 +10,7 @@ import (
 
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/deupnet"
 )
 
 // TestSigmaDiagnostics looks at what limits corr(σ, |y − μ|) on the real
@@ -27,7 +28,7 @@ func TestSigmaDiagnostics(t *testing.T) {
 		sc, d := loadAlmanac(t, cell)
 		for seed := uint64(1); seed <= 3; seed++ {
 			sp := drugcomb.SplitRandom(len(d.Pairs), [3]float64{0.4, 0.3, 0.3}, seed)
-			m := model.NewDEUP(model.Config{Seed: seed})
+			m := deupnet.New(deupnet.Config{Config: model.Config{Seed: seed}})
 			if err := m.Fit(context.Background(), d, sp, nil); err != nil {
 				t.Fatal(err)
 			}
@@ -149,7 +150,7 @@ func TestSigmaDiagnostics(t *testing.T) {
 			// DEUP with the roles of D_in and D_out swapped (its μ never
 			// sees D_in; it stops early on D_in): does a per-drug error
 			// level from twice the out-of-sample data predict better?
-			mb := model.NewDEUP(model.Config{Seed: seed})
+			mb := deupnet.New(deupnet.Config{Config: model.Config{Seed: seed}})
 			if err := mb.Fit(context.Background(), d, drugcomb.Split{Train: sp.Val, Val: sp.Train, Test: sp.Test}, nil); err != nil {
 				t.Fatal(err)
 			}

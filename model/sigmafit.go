@@ -39,13 +39,13 @@ const (
 // and it also returns the scale c that multiplies σ at prediction, the
 // held-out Gaussian maximum-likelihood one:
 // c² = mean (μ−y)²/σ² over the held-out half.
-func (t *trainer) refitSigmaLoss(ctx context.Context, val []int, seed uint64, kind lossKind) (before, after float64, epochs int, scale float64, err error) {
+func (t *Trainer) RefitSigma(ctx context.Context, val []int, seed uint64, kind Loss) (before, after float64, epochs int, scale float64, err error) {
 	scale = 1
 	if len(val) < minSigmaRefitVal || !t.net.sigma {
 		return math.NaN(), math.NaN(), 0, scale, nil
 	}
 	crit := t.outNLL
-	if kind == lossLogSigma {
+	if kind == LossLogSigma {
 		crit = t.outLogLoss
 	}
 	rng := rand.New(rand.NewPCG(seed, streams.SigmaRefit))
@@ -84,7 +84,7 @@ func (t *trainer) refitSigmaLoss(ctx context.Context, val []int, seed uint64, ki
 	}
 	restoreParams(sig, bestParams)
 	t.fwd.invalidate()
-	if kind == lossLogSigma {
+	if kind == LossLogSigma {
 		mu, sg := t.outPredict(hold)
 		q := 0.0
 		for k, i := range hold {
@@ -98,7 +98,7 @@ func (t *trainer) refitSigmaLoss(ctx context.Context, val []int, seed uint64, ki
 
 // outPredict is μ and the out-of-sample σ (bit 1) of the pairs idx in
 // standardized units.
-func (t *trainer) outPredict(idx []int) (mu, sig []float64) {
+func (t *Trainer) outPredict(idx []int) (mu, sig []float64) {
 	pa, pb, pl := make([]int, len(idx)), make([]int, len(idx)), make([]int, len(idx))
 	for k, i := range idx {
 		pa[k], pb[k], pl[k] = t.d.Pairs[i].A, t.d.Pairs[i].B, t.d.Pairs[i].Line
@@ -111,13 +111,13 @@ func (t *trainer) outPredict(idx []int) (mu, sig []float64) {
 			side = append(side, t.side[i*k:(i+1)*k]...)
 		}
 	}
-	t.fwd.pairsSide(t.d.Features, pa, pb, pl, 1, side, mu, sig, nil)
+	t.fwd.PairsSide(t.d.Features, pa, pb, pl, 1, side, mu, sig, nil)
 	return mu, sig
 }
 
 // outLogLoss is the mean log-σ regression loss (lossLogSigma) of the
 // pairs idx.
-func (t *trainer) outLogLoss(idx []int) float64 {
+func (t *Trainer) outLogLoss(idx []int) float64 {
 	mu, sig := t.outPredict(idx)
 	s := 0.0
 	for k, i := range idx {
@@ -130,7 +130,7 @@ func (t *trainer) outLogLoss(idx []int) float64 {
 
 // outNLL is the mean out-of-sample (bit 1) Gaussian NLL log σ + (μ−y)²/2σ²
 // of the pairs idx in standardized units.
-func (t *trainer) outNLL(idx []int) float64 {
+func (t *Trainer) outNLL(idx []int) float64 {
 	mu, sig := t.outPredict(idx)
 	s := 0.0
 	for k, i := range idx {

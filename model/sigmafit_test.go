@@ -13,9 +13,9 @@ import (
 func TestSigmaRefit(t *testing.T) {
 	tp, n := jointFitted(t)
 	before := n.snapshot(nil)
-	rt := newTrainer(n, tp.d, 0, 1, 5, 0)
-	defer rt.close()
-	b, a, epochs, _, err := rt.refitSigmaLoss(context.Background(), tp.split.Val, 5, lossNLLSigma)
+	rt := NewTrainer(n, tp.d, 0, 1, 5, 0)
+	defer rt.Close()
+	b, a, epochs, _, err := rt.RefitSigma(context.Background(), tp.split.Val, 5, LossNLLSigma)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestSigmaRefit(t *testing.T) {
 		t.Error("held-out NLL improved but no σ parameter changed")
 	}
 	// Too few validation pairs: no refit, nothing changes.
-	_, _, epochs, _, err = rt.refitSigmaLoss(context.Background(), tp.split.Val[:minSigmaRefitVal-1], 5, lossNLLSigma)
+	_, _, epochs, _, err = rt.RefitSigma(context.Background(), tp.split.Val[:minSigmaRefitVal-1], 5, LossNLLSigma)
 	if err != nil || epochs != 0 {
 		t.Errorf("refit on %d pairs: %d epochs, err %v; want none", minSigmaRefitVal-1, epochs, err)
 	}
@@ -47,15 +47,30 @@ func TestSigmaRefit(t *testing.T) {
 	}
 }
 
+// jointFitted is a DEUP network on a toy screen after a few joint epochs,
+// as Fit runs them before the σ refit, so the σ path has something to
+// refine.
+func jointFitted(t *testing.T) (*toyProblem, *Network) {
+	t.Helper()
+	tp := makeToy(12, 40, 64, 8, 0.3)
+	cfg := toyConfig(5).WithDefaults()
+	n := NewNetwork(cfg, 64, true, 5)
+	tr := NewTrainer(n, tp.d, 0, 1, 5, 0)
+	if err := tr.Fit(context.Background(), tp.split, TrainOptions{Method: "deup", Members: 1, Loss: LossNLL, DEUPOut: true}, nil); err != nil {
+		t.Fatal(err)
+	}
+	return tp, n
+}
+
 // TestSigmaRefitLog: the log-σ refit (SigmaLoss "log") also changes only
 // σ-path values, never raises its held-out criterion and returns a
-// positive scale, which a saved and loaded DEUP keeps.
+// positive scale (deupnet tests the DEUP it refits).
 func TestSigmaRefitLog(t *testing.T) {
 	tp, n := jointFitted(t)
 	before := n.snapshot(nil)
-	rt := newTrainer(n, tp.d, 0, 1, 5, 0)
-	defer rt.close()
-	b, a, epochs, scale, err := rt.refitSigmaLoss(context.Background(), tp.split.Val, 5, lossLogSigma)
+	rt := NewTrainer(n, tp.d, 0, 1, 5, 0)
+	defer rt.Close()
+	b, a, epochs, scale, err := rt.RefitSigma(context.Background(), tp.split.Val, 5, LossLogSigma)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,34 +83,4 @@ func TestSigmaRefitLog(t *testing.T) {
 			t.Errorf("%s (%v) changed in the σ refit", p.name, p.group)
 		}
 	}
-
-	dc := toyConfig(2)
-	dc.MaxEpochs = 3
-	dc.SigmaLoss = "log"
-	m := NewDEUP(dc)
-	if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
-		t.Fatal(err)
-	}
-	if !(m.sigmaScale > 0) || m.sigmaScale == 1 {
-		t.Errorf("scale %v after a log refit", m.sigmaScale)
-	}
-	saveLoadSame(t, m, tp)
-	if bad := NewDEUP(Config{SigmaLoss: "l1"}); bad.Fit(context.Background(), tp.d, tp.split, nil) == nil {
-		t.Error("sigma loss l1 accepted")
-	}
-}
-
-// jointFitted is a DEUP network on a toy screen after a few joint epochs,
-// as Fit runs them before the σ refit, so the σ path has something to
-// refine.
-func jointFitted(t *testing.T) (*toyProblem, *network) {
-	t.Helper()
-	tp := makeToy(12, 40, 64, 8, 0.3)
-	cfg := toyConfig(5).withDefaults()
-	n := newNetwork(cfg, 64, true, 5)
-	tr := newTrainer(n, tp.d, 0, 1, 5, 0)
-	if err := tr.fit(context.Background(), tp.split, fitOpts{method: "deup", members: 1, kind: lossNLL, deupOut: true}, nil); err != nil {
-		t.Fatal(err)
-	}
-	return tp, n
 }

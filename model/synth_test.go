@@ -10,6 +10,7 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/deupnet"
 )
 
 // TestSyntheticDefault trains DEUP on the embedded synthetic default
@@ -63,7 +64,7 @@ func TestSyntheticDefault(t *testing.T) {
 	for _, seed := range seeds {
 		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
 			split := drugcomb.SplitRandom(len(d.Pairs), [3]float64{0.4, 0.3, 0.3}, seed)
-			m := model.NewDEUP(model.Config{Seed: seed, TowerHidden: 256, TowerOut: 128, LR: 1e-3, MaxEpochs: 200, Patience: 30})
+			m := deupnet.New(deupnet.Config{Config: model.Config{Seed: seed, TowerHidden: 256, TowerOut: 128, LR: 1e-3, MaxEpochs: 200, Patience: 30}})
 			var last model.Progress
 			if err := m.Fit(context.Background(), d, split, func(p model.Progress) {
 				if !p.Done {

@@ -43,8 +43,8 @@ func BenchmarkTowerStep(b *testing.B) {
 	for i := range idx {
 		idx[i] = i
 	}
-	cfg := Config{BatchSize: batchSize, lines: lines}.withDefaults()
-	n := newNetwork(cfg, dim, true, 1)
+	cfg := Config{BatchSize: batchSize, lines: lines}.WithDefaults()
+	n := NewNetwork(cfg, dim, true, 1)
 	var distinct batch
 	d.makeBatch(idx, 0, 1, &distinct)
 	// The per-row batch: every pair row has its own two tower rows.
@@ -61,7 +61,7 @@ func BenchmarkTowerStep(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			var sh gradShare
 			sh.fuse()
-			g, err := n.buildGraph(len(c.b.drugs), batchSize, lossNLL, false, &sh)
+			g, err := n.buildGraph(len(c.b.drugs), batchSize, LossNLL, false, &sh)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -13,9 +13,9 @@ import (
 )
 
 // trainer runs minibatch training of one network with early stopping.
-type trainer struct {
-	net      *network
-	fwd      forwarder
+type Trainer struct {
+	net      *Network
+	fwd      Forwarder
 	d        *Dataset
 	cfg      Config
 	mean, sd float64
@@ -25,21 +25,36 @@ type trainer struct {
 	share    gradShare // the tower's weight gradients, shared by t.graphs
 	b        batch
 	// side holds the σ features of every pair of d (len(d.Pairs)×cfg.side,
-	// see sigmafeat.go); nil without them. sideB is the batch's rows.
+	// see model/deupnet); nil without them. sideB is the batch's rows.
 	side, sideB []float64
 	// refresh, when set, recomputes the network-dependent σ features in
 	// side (sigmadyn.go) with the network as it is: fit calls it before
 	// the first epoch, after each epoch and after restoring the best one.
-	refresh func(forwarder) error
+	refresh func(Forwarder) error
 }
 
 type graphKey struct {
 	u    int
-	kind lossKind
+	kind Loss
 }
 
-func newTrainer(n *network, d *Dataset, mean, sd float64, seed uint64, dropP float64) *trainer {
-	t := &trainer{net: n, fwd: newForwarder(n), d: d, cfg: n.cfg, mean: mean, sd: sd,
+// SetSide gives the trainer the σ features of every pair of its dataset
+// (len(d.Pairs)×Config.Side, row-major); nil for none.
+func (t *Trainer) SetSide(side []float64) { t.side = side }
+
+// SetRefresh makes Fit call refresh with the network's forwarder before
+// the first epoch, after each epoch and after restoring the best one (to
+// recompute network-dependent σ features in the slice given to SetSide).
+func (t *Trainer) SetRefresh(refresh func(Forwarder) error) { t.refresh = refresh }
+
+// Forwarder is the inference of the trainer's network as it is.
+func (t *Trainer) Forwarder() Forwarder { return t.fwd }
+
+// NewTrainer returns a trainer of n on d (targets standardized with mean
+// and sd), its shuffling seeded by seed, with MC-Dropout masks of rate
+// dropP during training (0: none).
+func NewTrainer(n *Network, d *Dataset, mean, sd float64, seed uint64, dropP float64) *Trainer {
+	t := &Trainer{net: n, fwd: NewForwarder(n), d: d, cfg: n.cfg, mean: mean, sd: sd,
 		rng: rand.New(rand.NewPCG(seed, streams.Shuffle)), graphs: map[graphKey]*graph{}}
 	if dropP > 0 {
 		t.drop = newDropout(dropP, seed^0x9e3779b97f4a7c15)
@@ -48,7 +63,8 @@ func newTrainer(n *network, d *Dataset, mean, sd float64, seed uint64, dropP flo
 	return t
 }
 
-func (t *trainer) close() {
+// Close releases the trainer's graphs (Fit closes them when it returns).
+func (t *Trainer) Close() {
 	for _, g := range t.graphs {
 		g.close()
 	}
@@ -59,7 +75,7 @@ func (t *trainer) close() {
 
 // step runs one update on the pairs idx. Unique drugs are padded to a
 // multiple of 8 so that few graphs serve all batches.
-func (t *trainer) step(idx []int, kind lossKind, bit float64) (float64, error) {
+func (t *Trainer) step(idx []int, kind Loss, bit float64) (float64, error) {
 	t.d.makeBatch(idx, t.mean, t.sd, &t.b)
 	u := (len(t.b.drugs) + 7) / 8 * 8
 	key := graphKey{u, kind}
@@ -73,7 +89,7 @@ func (t *trainer) step(idx []int, kind lossKind, bit float64) (float64, error) {
 		t.graphs[key] = g
 	}
 	g.setInputs(t.d.Features, t.b.drugs, t.b.pa, t.b.pb, t.b.line, t.b.y, t.b.w, bit)
-	if k := t.cfg.side; k > 0 && kind != lossMSE {
+	if k := t.cfg.side; k > 0 && kind != LossMSE {
 		t.sideB = t.sideB[:0]
 		for _, i := range idx {
 			t.sideB = append(t.sideB, t.side[i*k:(i+1)*k]...)
@@ -111,7 +127,7 @@ func (t *trainer) step(idx []int, kind lossKind, bit float64) (float64, error) {
 }
 
 // valRMSE is the RMSE of μ on idx in standardized units (no dropout).
-func (t *trainer) valRMSE(idx []int) float64 {
+func (t *Trainer) valRMSE(idx []int) float64 {
 	mu := t.predictMu(idx)
 	s := 0.0
 	for k, i := range idx {
@@ -121,28 +137,32 @@ func (t *trainer) valRMSE(idx []int) float64 {
 	return math.Sqrt(s / float64(len(idx)))
 }
 
-func (t *trainer) predictMu(idx []int) []float64 {
+func (t *Trainer) predictMu(idx []int) []float64 {
 	pa, pb, pl := make([]int, len(idx)), make([]int, len(idx)), make([]int, len(idx))
 	for k, i := range idx {
 		pa[k], pb[k], pl[k] = t.d.Pairs[i].A, t.d.Pairs[i].B, t.d.Pairs[i].Line
 	}
 	mu := make([]float64, len(idx))
-	t.fwd.pairs(t.d.Features, pa, pb, pl, 0, nil, mu, nil, nil)
+	t.fwd.Pairs(t.d.Features, pa, pb, pl, 0, nil, mu, nil, nil)
 	return mu
 }
 
-type fitOpts struct {
-	method          string
-	member, members int
-	kind            lossKind // loss of the in-sample step
-	deupOut         bool     // interleave out-of-sample σ steps on split.Val
+// TrainOptions are Trainer.Fit's: the method and ensemble member the
+// progress reports name (Member of Members), the loss of the in-sample
+// step, and DEUPOut, which interleaves out-of-sample σ steps on
+// split.Val (DEUP's training).
+type TrainOptions struct {
+	Method          string
+	Member, Members int
+	Loss            Loss // loss of the in-sample step
+	DEUPOut         bool // interleave out-of-sample σ steps on split.Val
 }
 
 // fit trains with early stopping on the validation RMSE of μ (split.Val
 // never updates μ, so it is a fair stopping criterion) and restores the
 // best epoch's parameters. Without a validation split it trains MaxEpochs.
-func (t *trainer) fit(ctx context.Context, split drugcomb.Split, o fitOpts, progress func(Progress)) error {
-	defer t.close()
+func (t *Trainer) Fit(ctx context.Context, split drugcomb.Split, o TrainOptions, progress func(Progress)) error {
+	defer t.Close()
 	start := time.Now()
 	cfg := t.cfg
 	train := append([]int(nil), split.Train...)
@@ -166,13 +186,13 @@ func (t *trainer) fit(ctx context.Context, split drugcomb.Split, o fitOpts, prog
 				return err
 			}
 			idx := train[lo:min(lo+cfg.BatchSize, len(train))]
-			l, err := t.step(idx, o.kind, 0)
+			l, err := t.step(idx, o.Loss, 0)
 			if err != nil {
 				return err
 			}
 			inSum += l * float64(len(idx))
 			inN += len(idx)
-			if !o.deupOut {
+			if !o.DEUPOut {
 				continue
 			}
 			if outPos >= len(outOrder) {
@@ -181,7 +201,7 @@ func (t *trainer) fit(ctx context.Context, split drugcomb.Split, o fitOpts, prog
 			}
 			oidx := outOrder[outPos:min(outPos+cfg.BatchSize, len(outOrder))]
 			outPos += len(oidx)
-			l, err = t.step(oidx, lossNLLSigma, 1)
+			l, err = t.step(oidx, LossNLLSigma, 1)
 			if err != nil {
 				return err
 			}
@@ -195,7 +215,7 @@ func (t *trainer) fit(ctx context.Context, split drugcomb.Split, o fitOpts, prog
 			}
 		}
 		epochsDone = epoch
-		p := Progress{Method: o.method, Member: o.member, Members: o.members, Epoch: epoch, MaxEpochs: cfg.MaxEpochs,
+		p := Progress{Method: o.Method, Member: o.Member, Members: o.Members, Epoch: epoch, MaxEpochs: cfg.MaxEpochs,
 			TrainLoss: inSum / float64(inN), OutLoss: math.NaN(), ValRMSE: math.NaN()}
 		if outN > 0 {
 			p.OutLoss = outSum / float64(outN)
@@ -230,14 +250,14 @@ func (t *trainer) fit(ctx context.Context, split drugcomb.Split, o fitOpts, prog
 		}
 	}
 	if progress != nil {
-		progress(Progress{Method: o.method, Member: o.member, Members: o.members, Epoch: epochsDone, BestEpoch: bestEpoch, MaxEpochs: cfg.MaxEpochs, Elapsed: time.Since(start), Done: true, OutLoss: math.NaN(), ValRMSE: math.NaN()})
+		progress(Progress{Method: o.Method, Member: o.Member, Members: o.Members, Epoch: epochsDone, BestEpoch: bestEpoch, MaxEpochs: cfg.MaxEpochs, Elapsed: time.Since(start), Done: true, OutLoss: math.NaN(), ValRMSE: math.NaN()})
 	}
 	return nil
 }
 
 // standardization returns the mean and standard deviation of the targets
 // of idx (sd 1 when they are constant).
-func standardization(d *Dataset, idx []int) (float64, float64) {
+func Standardization(d *Dataset, idx []int) (float64, float64) {
 	m := 0.0
 	for _, i := range idx {
 		m += d.Y[i]

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deup-screening/deup/model/trained"
+	"github.com/deup-screening/deup/trained"
 	"github.com/deup-screening/deup/uq"
 )
 

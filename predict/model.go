@@ -2,7 +2,7 @@ package predict
 
 import (
 	"github.com/deup-screening/deup/drugcomb"
-	"github.com/deup-screening/deup/model/trained"
+	"github.com/deup-screening/deup/trained"
 )
 
 // What deup predict scores with a trained model, when no catalogue of

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/deup-screening/deup/drugcomb"
-	"github.com/deup-screening/deup/model/trained"
+	"github.com/deup-screening/deup/trained"
 )
 
 // savedScreen saves a two-line, three-drug screen whose one measured pair

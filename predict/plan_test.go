@@ -9,8 +9,8 @@ import (
 
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model"
-	"github.com/deup-screening/deup/model/trained"
 	"github.com/deup-screening/deup/scores"
+	"github.com/deup-screening/deup/trained"
 	"github.com/deup-screening/deup/uq"
 )
 

@@ -9,7 +9,7 @@ import (
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model"
-	"github.com/deup-screening/deup/model/trained"
+	"github.com/deup-screening/deup/trained"
 	"github.com/deup-screening/deup/uq"
 )
 

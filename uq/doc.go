@@ -61,7 +61,7 @@
 // the 40/30/30 split that trained neither mu nor sigma (DEUP's sigma path
 // trains on the validation split). deup train instead holds a seeded
 // calibration fraction out of all the pairs before its split and stores
-// the fitted Calibrator in the model file (package model/trained), for
+// the fitted Calibrator in the model file (package trained), for
 // deup predict --coverage, suggest and tui (docs/intervals.md).
 //
 // Recalibration of sigma (Calibrator, FitScale, FitIsotonic): one scale s

@@ -7,7 +7,7 @@ import (
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/drugcomb"
-	"github.com/deup-screening/deup/model/trained"
+	"github.com/deup-screening/deup/trained"
 )
 
 // SettingError is a campaign setting the screen or the campaign refuses:
@@ -186,11 +186,11 @@ type ModelStart struct {
 	Dir, CellLine, Score string
 }
 
-// FromModelFile reads the model file path (trained.ReadFile) and returns
+// FromModelFile reads the model file path with load (trained.ReadFile) and returns
 // FromModel's settings for dir, cellLine and score. A model file that does
 // not record the screen it was trained on is trained.ErrNoMeta.
-func FromModelFile(path, dir, cellLine, score string) (*ModelStart, error) {
-	tm, err := trained.ReadFile(path)
+func FromModelFile(path string, load trained.Loader, dir, cellLine, score string) (*ModelStart, error) {
+	tm, err := trained.ReadFile(path, load)
 	if err != nil {
 		return nil, err
 	}

@@ -13,8 +13,10 @@ import (
 	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
+	"github.com/deup-screening/deup/methods"
 	"github.com/deup-screening/deup/model"
-	"github.com/deup-screening/deup/model/trained"
+	"github.com/deup-screening/deup/model/deupnet"
+	"github.com/deup-screening/deup/trained"
 )
 
 // panelScreen is a screen of 3 drugs on 3 cell lines: every pair measured
@@ -172,7 +174,7 @@ func TestFromModelFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := model.NewDEUP(model.Config{TowerHidden: 8, TowerOut: 4, CombHidden: 4, SigmaHidden: 4, MaxEpochs: 1, Seed: 1})
+	m := deupnet.New(deupnet.Config{Config: model.Config{TowerHidden: 8, TowerOut: 4, CombHidden: 4, SigmaHidden: 4, MaxEpochs: 1, Seed: 1}})
 	if err := m.Fit(t.Context(), ds, drugcomb.SplitRandom(len(ds.Pairs), [3]float64{0.7, 0.3, 0}, 1), nil); err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +196,7 @@ func TestFromModelFile(t *testing.T) {
 	}
 	fb.Close()
 
-	got, err := FromModelFile(withMeta, "", "", "zip")
+	got, err := FromModelFile(withMeta, methods.Default().Load, "", "", "zip")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,10 +204,10 @@ func TestFromModelFile(t *testing.T) {
 		t.Errorf("settings %q %q %q, %d pairs; want the synthetic default, %q, zip (given), %d", got.Dir, got.CellLine, got.Score,
 			got.Model.Meta.Screen.Pairs, sc.CellLines[0], len(sc.Pairs))
 	}
-	if _, err := FromModelFile(bare, "", "", ""); !errors.Is(err, trained.ErrNoMeta) {
+	if _, err := FromModelFile(bare, methods.Default().Load, "", "", ""); !errors.Is(err, trained.ErrNoMeta) {
 		t.Errorf("bare method file: %v, want ErrNoMeta", err)
 	}
-	if _, err := FromModelFile(filepath.Join(dir, "none.bin"), "", "", ""); err == nil || errors.Is(err, trained.ErrNoMeta) {
+	if _, err := FromModelFile(filepath.Join(dir, "none.bin"), methods.Default().Load, "", "", ""); err == nil || errors.Is(err, trained.ErrNoMeta) {
 		t.Errorf("missing file: %v", err)
 	}
 }

@@ -11,8 +11,9 @@ import (
 	"github.com/deup-screening/deup/deup"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
+	"github.com/deup-screening/deup/methods"
 	"github.com/deup-screening/deup/model"
-	"github.com/deup-screening/deup/model/training"
+	"github.com/deup-screening/deup/model/deupnet"
 )
 
 // NetConfig is the two-tower network the "deup-net" surrogate trains each
@@ -119,7 +120,7 @@ func (n *Net) Fit(x [][]float64, y []float64) (deup.Predictor, error) {
 		}
 	}
 	split := drugcomb.SplitRandom(len(d.Pairs), [3]float64{0.8, 0.2, 0}, n.Seed)
-	m := model.NewDEUP(n.Config)
+	m := deupnet.New(deupnet.Config{Config: n.Config})
 	if err := m.Fit(context.Background(), d, split, n.Progress); err != nil {
 		return nil, fmt.Errorf("active: deup-net: %w", err)
 	}
@@ -128,7 +129,7 @@ func (n *Net) Fit(x [][]float64, y []float64) (deup.Predictor, error) {
 
 type netModel struct {
 	net   *Net
-	m     *model.DEUP
+	m     *deupnet.DEUP
 	lines bool // trained with the line embedding
 	mu    sync.Mutex
 	cache map[model.Pair]model.Prediction
@@ -242,11 +243,11 @@ func (s *NetMethod) Predict(ctx context.Context, pairs []active.PairKey) ([]acti
 func newNetMethod(name string, f *model.Features) *NetMethod {
 	nets := map[string]struct {
 		method string
-		cfg    training.MethodConfig
+		cfg    methods.Config
 	}{
-		"ensemble-net":  {training.Ensemble, training.MethodConfig{Members: 3}},
-		"mcdropout-net": {training.MCDropout, training.MethodConfig{Passes: 3, Dropout: 0.1}},
-		"twohead-net":   {training.DEUP, training.MethodConfig{}},
+		"ensemble-net":  {methods.Ensemble, methods.Config{Members: 3}},
+		"mcdropout-net": {methods.MCDropout, methods.Config{Passes: 3, Dropout: 0.1}},
+		"twohead-net":   {methods.DEUP, methods.Config{}},
 	}
 	net, ok := nets[name]
 	if !ok {
@@ -256,7 +257,7 @@ func newNetMethod(name string, f *model.Features) *NetMethod {
 		c := net.cfg
 		c.Model = NetConfig
 		c.Model.Seed = seed
-		m, err := training.New(net.method, c)
+		m, err := methods.Default().New(net.method, c)
 		if err != nil {
 			panic("active: " + err.Error()) // the configurations above are valid
 		}

@@ -34,7 +34,7 @@ const (
 // Splits and hold-outs.
 const (
 	Split          = 0x9e3779b97f4a7c15 // drugcomb's random and by-drug splits
-	Calibration    = 0x63616c69627261   // "calibra": model/training's calibration hold-out
+	Calibration    = 0x63616c69627261   // "calibra": package methods' calibration hold-out
 	CrossConformal = 0x16c0f0a1         // uq.CrossConformal's halves
 	OOD            = 0x6f6f64           // "ood": package ood's hold-out
 	OODFolds       = 0x666f6c6473       // "folds": package ood's folds

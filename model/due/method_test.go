@@ -108,18 +108,18 @@ func TestMethodFitPredictSaveLoad(t *testing.T) {
 			t.Fatalf("pair %d: loaded model predicts %+v, saved %+v", i, pred3[i], pred[i])
 		}
 	}
-	anyM, err := LoadAny(bytes.NewReader(saved))
+	anyM, err := Load(bytes.NewReader(saved))
 	if err != nil || anyM.Name() != "due" {
-		t.Fatalf("LoadAny: %v, %v", anyM, err)
+		t.Fatalf("Load: %v, %v", anyM, err)
 	}
-	if _, err := LoadAny(bytes.NewReader([]byte("not a model"))); err == nil {
-		t.Error("LoadAny of garbage: no error")
+	if _, err := Load(bytes.NewReader([]byte("not a model"))); err == nil {
+		t.Error("Load of garbage: no error")
 	}
 	if back.FeatureConfig() != m.FeatureConfig() || back.Name() != "due" {
 		t.Errorf("loaded feature config %+v name %q", back.FeatureConfig(), back.Name())
 	}
 	// Truncated input is an error, not a panic.
-	for _, n := range []int{0, 5, len(magic) + 3, len(saved) / 2, len(saved) - 1} {
+	for _, n := range []int{0, 5, len(Magic) + 3, len(saved) / 2, len(saved) - 1} {
 		if _, err := Load(bytes.NewReader(saved[:n])); err == nil {
 			t.Errorf("truncated at %d: no error", n)
 		}
@@ -137,10 +137,10 @@ func TestMethodFitPredictSaveLoad(t *testing.T) {
 
 // FuzzLoad: arbitrary bytes never panic Load.
 func FuzzLoad(f *testing.F) {
-	f.Add([]byte(magic))
-	f.Add([]byte(magic + "\x02\x00\x00\x00\x00\x00\x00\x00{}"))
-	f.Add([]byte(magic + "\x0f\x00\x00\x00\x00\x00\x00\x00{\"dim\":3,\"inducing\":1,\"y_scale\":1}"))
-	f.Add([]byte(magicV1 + "\x0f\x00\x00\x00\x00\x00\x00\x00{\"dim\":3,\"inducing\":1,\"y_scale\":1}"))
+	f.Add([]byte(Magic))
+	f.Add([]byte(Magic + "\x02\x00\x00\x00\x00\x00\x00\x00{}"))
+	f.Add([]byte(Magic + "\x0f\x00\x00\x00\x00\x00\x00\x00{\"dim\":3,\"inducing\":1,\"y_scale\":1}"))
+	f.Add([]byte(MagicV1 + "\x0f\x00\x00\x00\x00\x00\x00\x00{\"dim\":3,\"inducing\":1,\"y_scale\":1}"))
 	if b, err := os.ReadFile("testdata/v1-small.due"); err == nil {
 		f.Add(b)
 	}
@@ -209,7 +209,7 @@ func TestLoadVersion1(t *testing.T) {
 	if err := json.Unmarshal(js, &want); err != nil {
 		t.Fatal(err)
 	}
-	m, err := LoadAny(bytes.NewReader(raw))
+	m, err := Load(bytes.NewReader(raw))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,8 +230,8 @@ func TestLoadVersion1(t *testing.T) {
 	if err := m.Save(&buf); err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.HasPrefix(buf.Bytes(), []byte(magic)) {
-		t.Fatalf("saved with header %q", buf.Bytes()[:len(magic)])
+	if !bytes.HasPrefix(buf.Bytes(), []byte(Magic)) {
+		t.Fatalf("saved with header %q", buf.Bytes()[:len(Magic)])
 	}
 	back, err := Load(&buf)
 	if err != nil {

@@ -16,11 +16,11 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// magic starts every DUE model saved by this version; magicV1 those of
+// Magic starts every DUE model saved by this version; MagicV1 those of
 // the float64 network before the kit (read, converted to float32).
 const (
-	magic   = "DEUP-DUE v2\n"
-	magicV1 = "DEUP-DUE v1\n"
+	Magic   = "DEUP-DUE v2\n"
+	MagicV1 = "DEUP-DUE v1\n"
 )
 
 // header is the JSON part of a saved model. In version 2 the GP's flat
@@ -65,7 +65,7 @@ func (m *Method) Save(w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("due: save: %w", err)
 	}
-	bw.WriteString(magic)
+	bw.WriteString(Magic)
 	writeU64(bw, uint64(len(js)))
 	bw.Write(js)
 	writeArray(bw, tm.gp.Params(nil))
@@ -98,11 +98,11 @@ func writeArray(w *bufio.Writer, a []float64) {
 // is an error naming what was being read, never a panic.
 func Load(r io.Reader) (*Method, error) {
 	br := bufio.NewReader(r)
-	mg := make([]byte, len(magic))
-	if _, err := io.ReadFull(br, mg); err != nil || (string(mg) != magic && string(mg) != magicV1) {
+	mg := make([]byte, len(Magic))
+	if _, err := io.ReadFull(br, mg); err != nil || (string(mg) != Magic && string(mg) != MagicV1) {
 		return nil, fmt.Errorf("due: load: not a saved DUE model (bad magic)")
 	}
-	v1 := string(mg) == magicV1
+	v1 := string(mg) == MagicV1
 	n, err := readU64(br)
 	if err != nil || n > 1<<20 {
 		return nil, fmt.Errorf("due: load: header length: %v", errOr(err, "too large"))
@@ -306,17 +306,4 @@ func readArray(r io.Reader, want int) ([]float64, error) {
 		out = append(out, v)
 	}
 	return out, nil
-}
-
-// LoadAny reads a model written by any model.Method's Save: a DUE model
-// (recognized by its magic) through Load, anything else through
-// model.Load. The model package cannot import this one, so commands that
-// load saved models should call LoadAny.
-func LoadAny(r io.Reader) (model.Method, error) {
-	br := bufio.NewReader(r)
-	head, err := br.Peek(len(magic))
-	if err == nil && (string(head) == magic || string(head) == magicV1) {
-		return Load(br)
-	}
-	return model.Load(br)
 }

@@ -25,9 +25,9 @@ import (
 	"github.com/deup-screening/deup/deup/mlp"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/kernels"
+	"github.com/deup-screening/deup/methods"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/model/due"
-	"github.com/deup-screening/deup/model/training"
 	"github.com/deup-screening/deup/ood"
 )
 
@@ -57,6 +57,9 @@ type Settings struct {
 	Bandwidth float64 // Tanimoto kernel bandwidth h: k = exp(-(1 - T)/h)
 	PCADims   int     // dimensions of the x feature
 	Workers   int
+	// Registry builds the trained methods (deup-twohead, ensemble, due)
+	// by their registered names; nil means methods.Default().
+	Registry *methods.Registry
 }
 
 // Sets returns the feature set of every deup-<set> method, in order.
@@ -375,11 +378,15 @@ func (x *Experiment) runJob(ctx context.Context, j job, r *SeedResult, p *ood.Pr
 	}
 	mc := set.Model
 	mc.Seed = seed
-	method, ok := map[string]string{TwoHead: training.DEUP, Ensemble: training.Ensemble, DUE: training.DUE}[j.method]
+	method, ok := map[string]string{TwoHead: methods.DEUP, Ensemble: methods.Ensemble, DUE: methods.DUE}[j.method]
 	if !ok {
 		return fmt.Errorf("unknown job %q", j.method)
 	}
-	m, err := training.New(method, training.MethodConfig{Model: mc, DUE: set.DUE, Members: set.Members})
+	reg := set.Registry
+	if reg == nil {
+		reg = methods.Default()
+	}
+	m, err := reg.New(method, methods.Config{Model: mc, DUE: set.DUE, Members: set.Members})
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/deup-screening/deup/drugcomb"
-	"github.com/deup-screening/deup/model/trained"
+	"github.com/deup-screening/deup/trained"
 )
 
 // What deup tui shows, decided from its flags: the screen (WhichScreen)

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/deup-screening/deup/drugcomb"
-	"github.com/deup-screening/deup/model/trained"
+	"github.com/deup-screening/deup/trained"
 )
 
 // TestWhichScreen: the directory given, else the campaign's, else the

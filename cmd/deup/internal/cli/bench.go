@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,11 +15,12 @@ import (
 	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/internal/rusage"
+	"github.com/deup-screening/deup/methods"
 	"github.com/deup-screening/deup/model"
 )
 
-func benchCommand() *cmdline.Command {
-	return &cmdline.Command{Name: "bench", Short: "the 40/30/30 uncertainty benchmark: DEUP against the baselines", Run: runBench}
+func benchCommand(reg *methods.Registry) *cmdline.Command {
+	return &cmdline.Command{Name: "bench", Short: "the 40/30/30 uncertainty benchmark: DEUP against the baselines", Run: withMethods(reg, runBench)}
 }
 
 //go:embed help/bench.txt
@@ -32,11 +34,11 @@ type benchFlags struct {
 	cfg                                                                              bench.Config
 }
 
-func parseBenchFlags(env Env, args []string) (*benchFlags, error) {
-	fs := newFlagSet(env, "deup bench", "deup bench [--screen DIR] [--features fp|fp+sig] [--methods deup,ensemble,mcdropout,due] [--seeds 3] [--split 40/30/30] [--split-by pairs|drugs|cell-lines] [--cell-lines all|A,B,…] [--reference per-line|none] [--new-line-shots K] [--alpha 0.1] [--out DIR]", benchDesc)
+func parseBenchFlags(env Env, reg *methods.Registry, args []string) (*benchFlags, error) {
+	fs := newFlagSet(env, "deup bench", "deup bench [--screen DIR] [--features fp|fp+sig] [--methods "+strings.Join(reg.BenchDefaults(), ",")+"] [--seeds 3] [--split 40/30/30] [--split-by pairs|drugs|cell-lines] [--cell-lines all|A,B,…] [--reference per-line|none] [--new-line-shots K] [--alpha 0.1] [--out DIR]", benchDesc)
 	screenDir := screenFlag(fs)
 	feat := fs.String("features", "fp", "drug features: fp or fp+sig (fp+sig keeps only pairs whose two drugs have a signature)")
-	methods := fs.String("methods", "deup,ensemble,mcdropout,due", "comma-separated methods: "+strings.Join(bench.Known(), ", "))
+	methodList := fs.String("methods", strings.Join(reg.BenchDefaults(), ","), "comma-separated methods: "+strings.Join(reg.Names(), ", "))
 	seeds, seed := seedsFlags(fs)
 	splitFlag := fs.String("split", "40/30/30", "train/validation/test percentages")
 	splitBy := fs.String("split-by", bench.ByPairs, "what the test set holds out: pairs (at random), drugs (every test pair has a drug never trained or validated on) or cell-lines (whole cell lines; needs a screen with several)")
@@ -48,7 +50,7 @@ func parseBenchFlags(env Env, args []string) (*benchFlags, error) {
 	shots := fs.Int("new-line-shots", 0, "with --split-by cell-lines: measured pairs of each held-out line moved into training (K = 0 is reported beside it)")
 	batch := fs.Int("batch-size", 0, "pairs per training step (0: 64, or model.PanelBatchSize on a panel)")
 	score := scoreFlag(fs)
-	mf := newMethodFlags(fs)
+	mf := newMethodFlags(fs, reg, false)
 	extra := fs.Int("extra-passes", 30, "passes of the extra MC-Dropout row (negative: no extra row)")
 	alpha := fs.Float64("alpha", 0.1, "miscoverage of the conformal intervals, in (0, 1): 0.1 scores 90 % intervals")
 	noFigs := noFiguresFlag(fs)
@@ -74,10 +76,12 @@ func parseBenchFlags(env Env, args []string) (*benchFlags, error) {
 		return nil, err
 	}
 	cfg := bench.Config{
-		Methods:     cmdline.SplitList(*methods),
+		Methods:     cmdline.SplitList(*methodList),
+		Registry:    reg,
 		Seeds:       bench.Seeds(*seed, *seeds),
 		Fracs:       fracs,
 		Model:       mc.Model,
+		DEUP:        mc.DEUP,
 		DUE:         mc.DUE,
 		Members:     mc.Members,
 		Passes:      mc.Passes,
@@ -98,8 +102,8 @@ func parseBenchFlags(env Env, args []string) (*benchFlags, error) {
 		cellFeatures: *cellFeatures, score: *score, cpuProfile: *cpuProfile, seeds: *seeds, shots: *shots, batch: *batch, noFigs: *noFigs, whole: *whole, cfg: cfg}, nil
 }
 
-func runBench(ctx context.Context, env Env, args []string) error {
-	b, err := parseBenchFlags(env, args)
+func runBench(ctx context.Context, env Env, reg *methods.Registry, args []string) error {
+	b, err := parseBenchFlags(env, reg, args)
 	if err != nil {
 		return err
 	}
@@ -159,7 +163,9 @@ func benchData(env Env, b *benchFlags) (sc *drugcomb.Screen, name string, d *mod
 	if sc, err = benchCellLines(sc, b); err != nil {
 		return nil, "", nil, 0, err
 	}
-	if b.cfg.PerLineReference, err = bench.PerLineChoice(b.reference, len(sc.CellLines), b.splitBy); err != nil {
+	if b.cfg.PerLineReference, err = bench.PerLineChoice(b.reference, len(sc.CellLines), b.splitBy); errors.Is(err, bench.ErrPerLinePanel) {
+		return nil, "", nil, 0, fmt.Errorf("%w: --reference %v (not --split-by cell-lines)", cmdline.ErrUsage, err)
+	} else if err != nil {
 		return nil, "", nil, 0, fmt.Errorf("%w: --reference %v", cmdline.ErrUsage, err)
 	}
 	b.cfg.Model.BatchSize = b.batch // 0: the default, or the panel's (bench.Run)

@@ -19,15 +19,16 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/internal/progress"
-	"github.com/deup-screening/deup/model/trained"
+	"github.com/deup-screening/deup/methods"
+	"github.com/deup-screening/deup/trained"
 )
 
-func campaignCommand() *cmdline.Command {
+func campaignCommand(reg *methods.Registry) *cmdline.Command {
 	return &cmdline.Command{
 		Name:  "campaign",
 		Short: "active-learning campaigns that propose the next drug-pair experiments",
 		Subs: []*cmdline.Command{
-			{Name: "init", Short: "start a campaign over a screen (live or retrospective)", Run: runCampaignInit},
+			{Name: "init", Short: "start a campaign over a screen (live or retrospective)", Run: withMethods(reg, runCampaignInit)},
 			{Name: "step", Short: "propose the next round (and measure it, retrospectively)", Run: runCampaignStep},
 			{Name: "resume", Short: "continue a campaign after a stop, a crash or a kill", Run: runCampaignResume},
 			{Name: "import-results", Short: "record the lab's measurements for the open round", Run: runCampaignImport},
@@ -148,12 +149,12 @@ func parseCampaignInitFlags(env Env, args []string) (*campaignInitFlags, error) 
 		fromModel: *fromModel, initN: *initN, cfg: cfg}, nil
 }
 
-func runCampaignInit(ctx context.Context, env Env, args []string) error {
+func runCampaignInit(ctx context.Context, env Env, reg *methods.Registry, args []string) error {
 	o, err := parseCampaignInitFlags(env, args)
 	if err != nil {
 		return err
 	}
-	if err := campaignFromModel(env, o); err != nil {
+	if err := campaignFromModel(env, reg, o); err != nil {
 		return err
 	}
 	t, err := campaignTable(env, "init", o.screenDir, o.score, o.cellLine, o.cellLines)
@@ -176,11 +177,12 @@ func runCampaignInit(ctx context.Context, env Env, args []string) error {
 
 // campaignFromModel applies --from-model: the screen, cell line and score
 // the model was trained on, where the flags do not say otherwise.
-func campaignFromModel(env Env, o *campaignInitFlags) error {
+func campaignFromModel(env Env, reg *methods.Registry, o *campaignInitFlags) error {
 	if o.fromModel == "" {
 		return nil
 	}
-	m, err := campaign.FromModelFile(o.fromModel, o.screenDir, o.cellLine, o.score)
+	m, err := campaign.FromModelFile(o.fromModel, reg.Load, o.screenDir, o.cellLine, o.score)
+	err = modelFileHint(err)
 	if errors.Is(err, trained.ErrNoMeta) {
 		return errNoMeta(o.fromModel, "--screen DIR")
 	}

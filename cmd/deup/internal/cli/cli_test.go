@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/deup-screening/deup/methods"
 	"strings"
 	"testing"
 
@@ -44,7 +45,7 @@ func TestEveryHelpEndsWithNext(t *testing.T) {
 			}
 		}
 	}
-	walk(nil, commands())
+	walk(nil, commands(methods.Default()))
 	if n < 15 {
 		t.Errorf("checked %d commands; want every leaf command", n)
 	}

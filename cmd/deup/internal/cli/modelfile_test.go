@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"github.com/deup-screening/deup/methods"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/deup-screening/deup/drugcomb"
-	"github.com/deup-screening/deup/model/trained"
+	"github.com/deup-screening/deup/trained"
 )
 
 // TestEveryMethodEveryCommand trains each method briefly (one or two epochs
@@ -47,7 +48,7 @@ func TestEveryMethodEveryCommand(t *testing.T) {
 			if !strings.Contains(out, "in-sample (mu fitted)") || !strings.Contains(out, "predicting the in-sample mean") {
 				t.Errorf("train output:\n%s", out)
 			}
-			tm, err := trained.ReadFile(mp)
+			tm, err := trained.ReadFile(mp, methods.Default().Load)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -135,7 +136,7 @@ func TestModelWithoutMetadata(t *testing.T) {
 	if _, serr, code := run(t, "train", "--screen", screen, "--epochs", "1", "--out", mp); code != 0 {
 		t.Fatalf("train: %s", serr)
 	}
-	tm, err := trained.ReadFile(mp)
+	tm, err := trained.ReadFile(mp, methods.Default().Load)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +178,7 @@ func TestModelWithoutMetadata(t *testing.T) {
 	b = bytes.Replace(b, []byte(`"format":1`), []byte(`"format":9`), 1)
 	future := filepath.Join(dir, "future.model")
 	os.WriteFile(future, b, 0o644)
-	if _, err := trained.ReadFile(future); err == nil || !strings.Contains(err.Error(), "newer than this deup reads") {
+	if _, err := trained.ReadFile(future, methods.Default().Load); err == nil || !strings.Contains(err.Error(), "newer than this deup reads") {
 		t.Errorf("future format: %v", err)
 	}
 }
@@ -246,11 +247,41 @@ func TestTrainBenchmarkSplit(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	tm, err := trained.ReadFile(mp)
+	tm, err := trained.ReadFile(mp, methods.Default().Load)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if tr := tm.Meta.Training; tr.Split != "40/30/30" || tr.InSample != 54 || tr.OutOfSample != 41 || tr.Test != 40 || tr.TestRMSE == nil || tr.MeanRMSE == nil {
 		t.Errorf("training record %+v", tr)
+	}
+}
+
+// TestModelFileHint: the command layer adds to trained's errors what to
+// type; the library's errors name no flag.
+func TestModelFileHint(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "none.model")
+	garbage := filepath.Join(dir, "garbage.model")
+	if err := os.WriteFile(garbage, []byte("not a model"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, path, lib, cli string
+	}{
+		{"missing", missing, "model file " + missing + " does not exist", "model file " + missing + " does not exist: train one with deup train --out " + missing},
+		{"a directory", dir, dir + " is a directory, not a model file", dir + " is a directory, not a model file: give the file deup train --out wrote"},
+		{"not a model", garbage, garbage + `: model: not a valid model file: missing magic "DEUPMODEL\n"`,
+			garbage + `: model: not a valid model file: missing magic "DEUPMODEL\n" (is it a file written by deup train --out? retrain it if it is from an incompatible version)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, lerr := trained.ReadFile(tc.path, methods.Default().Load)
+			_, cerr := readModel(methods.Default(), tc.path)
+			if lerr == nil || lerr.Error() != tc.lib || strings.Contains(lerr.Error(), "--") {
+				t.Errorf("trained.ReadFile: %v\nwant %s", lerr, tc.lib)
+			}
+			if cerr == nil || cerr.Error() != tc.cli {
+				t.Errorf("readModel: %v\nwant %s", cerr, tc.cli)
+			}
+		})
 	}
 }

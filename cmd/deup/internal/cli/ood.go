@@ -12,12 +12,13 @@ import (
 	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/internal/rusage"
+	"github.com/deup-screening/deup/methods"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/ood/drugs"
 )
 
-func oodCommand() *cmdline.Command {
-	return &cmdline.Command{Name: "ood", Short: "reject difficult pairs: DEUP on drugs the model never saw, against the baselines (paper §5.3.2)", Run: runOOD}
+func oodCommand(reg *methods.Registry) *cmdline.Command {
+	return &cmdline.Command{Name: "ood", Short: "reject difficult pairs: DEUP on drugs the model never saw, against the baselines (paper §5.3.2)", Run: withMethods(reg, runOOD)}
 }
 
 //go:embed help/ood.txt
@@ -69,12 +70,13 @@ func parseOODFlags(env Env, args []string) (*oodFlags, error) {
 	return &oodFlags{screenDir: *screenDir, cellLine: *cellLine, score: *score, out: *out, noFigs: *noFigs, set: set}, nil
 }
 
-func runOOD(ctx context.Context, env Env, args []string) error {
+func runOOD(ctx context.Context, env Env, reg *methods.Registry, args []string) error {
 	o, err := parseOODFlags(env, args)
 	if err != nil {
 		return err
 	}
 	set := o.set
+	set.Registry = reg
 	start := env.Time()
 	sc, name, err := loadScreen(o.screenDir)
 	if err != nil {

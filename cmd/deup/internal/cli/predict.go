@@ -15,13 +15,14 @@ import (
 	"github.com/deup-screening/deup/internal/buildinfo"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/internal/tabular"
-	"github.com/deup-screening/deup/model/trained"
+	"github.com/deup-screening/deup/methods"
 	"github.com/deup-screening/deup/predict"
 	"github.com/deup-screening/deup/scores"
+	"github.com/deup-screening/deup/trained"
 )
 
-func predictCommand() *cmdline.Command {
-	return &cmdline.Command{Name: "predict", Short: "predict synergy and its uncertainty for drug pairs with a trained model", Run: runPredict}
+func predictCommand(reg *methods.Registry) *cmdline.Command {
+	return &cmdline.Command{Name: "predict", Short: "predict synergy and its uncertainty for drug pairs with a trained model", Run: withMethods(reg, runPredict)}
 }
 
 //go:embed help/predict.txt
@@ -86,13 +87,13 @@ func parsePredict(env Env, args []string) (*predictArgs, error) {
 	return a, nil
 }
 
-func runPredict(ctx context.Context, env Env, args []string) error {
+func runPredict(ctx context.Context, env Env, reg *methods.Registry, args []string) error {
 	a, err := parsePredict(env, args)
 	if err != nil {
 		return err
 	}
 	start := env.Time()
-	tm, err := trained.ReadFile(a.model)
+	tm, err := readModel(reg, a.model)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"github.com/deup-screening/deup/methods"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,7 +16,7 @@ import (
 	"github.com/apache/arrow/go/v15/arrow/memory"
 	"github.com/apache/arrow/go/v15/parquet/file"
 	"github.com/apache/arrow/go/v15/parquet/pqarrow"
-	"github.com/deup-screening/deup/model/trained"
+	"github.com/deup-screening/deup/trained"
 	"github.com/deup-screening/deup/uq"
 )
 
@@ -116,7 +117,7 @@ func TestPredictCoverage(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("train exit %d: %s", code, serr)
 			}
-			tm, err := trained.ReadFile(mp)
+			tm, err := trained.ReadFile(mp, methods.Default().Load)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -188,7 +189,7 @@ func TestCoverageErrors(t *testing.T) {
 			t.Errorf("train --split 40/30/30 output lacks the test coverage:\n%s", out)
 		}
 	}
-	tm, err := trained.ReadFile(noCal)
+	tm, err := trained.ReadFile(noCal, methods.Default().Load)
 	if err != nil || tm.Meta.Calibration != nil {
 		t.Fatalf("--calibration 0 model: %v, calibration %+v", err, tm.Meta.Calibration)
 	}

@@ -8,13 +8,14 @@ import (
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/active/campaign"
 	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
-	"github.com/deup-screening/deup/model/trained"
+	"github.com/deup-screening/deup/methods"
 	"github.com/deup-screening/deup/predict"
 	"github.com/deup-screening/deup/suggest"
+	"github.com/deup-screening/deup/trained"
 )
 
-func suggestCommand() *cmdline.Command {
-	return &cmdline.Command{Name: "suggest", Short: "export the next experiments (CSV, Parquet or JSON) from a campaign or a trained model", Run: runSuggest}
+func suggestCommand(reg *methods.Registry) *cmdline.Command {
+	return &cmdline.Command{Name: "suggest", Short: "export the next experiments (CSV, Parquet or JSON) from a campaign or a trained model", Run: withMethods(reg, runSuggest)}
 }
 
 //go:embed help/suggest.txt
@@ -96,7 +97,7 @@ func parseSuggest(env Env, args []string) (*suggestArgs, error) {
 	return a, nil
 }
 
-func runSuggest(ctx context.Context, env Env, args []string) error {
+func runSuggest(ctx context.Context, env Env, reg *methods.Registry, args []string) error {
 	a, err := parseSuggest(env, args)
 	if err != nil {
 		return err
@@ -104,7 +105,7 @@ func runSuggest(ctx context.Context, env Env, args []string) error {
 	if a.campaign != "" {
 		return suggestFromCampaign(ctx, env, a.campaign, a.batch, a.acq, a.explore, a.out)
 	}
-	return suggestFromModel(env, a)
+	return suggestFromModel(env, reg, a)
 }
 
 // suggestFromCampaign exports the open round or proposes one; explore < 0
@@ -130,14 +131,14 @@ func suggestFromCampaign(ctx context.Context, env Env, dir string, batch int, ac
 	return nil
 }
 
-func suggestFromModel(env Env, a *suggestArgs) error {
+func suggestFromModel(env Env, reg *methods.Registry, a *suggestArgs) error {
 	o := suggest.Options{Batch: a.batch, PerDrug: a.perDrug, PerLine: a.perLine, Seed: a.seed, Coverage: a.coverage, CalibratedSigma: a.calibratedSigma}
 	var err error
 	if o.Acquisition, err = active.ParseAcquisition(a.acq); err != nil {
 		return fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
 	}
 	o.Acquisition.ExploreWeight = a.explore
-	tm, err := trained.ReadFile(a.model)
+	tm, err := readModel(reg, a.model)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"github.com/deup-screening/deup/methods"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,8 +11,9 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/model"
-	"github.com/deup-screening/deup/model/trained"
+	"github.com/deup-screening/deup/model/deupnet"
 	"github.com/deup-screening/deup/suggest"
+	"github.com/deup-screening/deup/trained"
 )
 
 // TestSuggestFromModel trains a small network on a synthetic screen, saves
@@ -30,7 +32,7 @@ func TestSuggestFromModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := model.NewDEUP(model.Config{TowerHidden: 32, TowerOut: 16, CombHidden: 16, SigmaHidden: 16, LR: 1e-3, MaxEpochs: 5, Patience: 5, Seed: 1})
+	m := deupnet.New(deupnet.Config{Config: model.Config{TowerHidden: 32, TowerOut: 16, CombHidden: 16, SigmaHidden: 16, LR: 1e-3, MaxEpochs: 5, Patience: 5, Seed: 1}})
 	if err := m.Fit(context.Background(), ds, drugcomb.SplitRandom(len(ds.Pairs), [3]float64{0.6, 0.4, 0}, 1), nil); err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +97,7 @@ func TestSuggestIntervals(t *testing.T) {
 	mp, noCal := filepath.Join(dir, "cal.model"), filepath.Join(dir, "nocal.model")
 	mustRun(t, "train", "--screen", screen, "--epochs", "2", "--patience", "2", "--seed", "5", "--out", mp)
 	mustRun(t, "train", "--screen", screen, "--epochs", "2", "--patience", "2", "--seed", "5", "--calibration", "0", "--out", noCal)
-	tm, err := trained.ReadFile(mp)
+	tm, err := trained.ReadFile(mp, methods.Default().Load)
 	if err != nil {
 		t.Fatal(err)
 	}

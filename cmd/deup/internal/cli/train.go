@@ -15,14 +15,14 @@ import (
 	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/lincs"
+	"github.com/deup-screening/deup/methods"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/model/due"
-	"github.com/deup-screening/deup/model/trained"
-	"github.com/deup-screening/deup/model/training"
+	"github.com/deup-screening/deup/trained"
 )
 
-func trainCommand() *cmdline.Command {
-	return &cmdline.Command{Name: "train", Short: "train DEUP (or a baseline) on a screen and save the model", Run: runTrain}
+func trainCommand(reg *methods.Registry) *cmdline.Command {
+	return &cmdline.Command{Name: "train", Short: "train DEUP (or a baseline) on a screen and save the model", Run: withMethods(reg, runTrain)}
 }
 
 //go:embed help/train.txt
@@ -39,17 +39,16 @@ type trainFlags struct {
 	seed                                                            uint64
 	calFrac                                                         float64
 	normalized, whole                                               bool
-	mc                                                              training.MethodConfig
+	mc                                                              methods.Config
 }
 
-func parseTrainFlags(env Env, args []string) (*trainFlags, error) {
-	fs := newFlagSet(env, "deup train", "deup train [--screen DIR] [--split 70/30|40/30/30] [--features fp|fp+sig] [--method deup|ensemble|ensemble-nll|mcdropout|due] [--cell-line NAME] [--seed N] --out MODEL", trainDesc)
+func parseTrainFlags(env Env, reg *methods.Registry, args []string) (*trainFlags, error) {
+	fs := newFlagSet(env, "deup train", "deup train [--screen DIR] [--split 70/30|40/30/30] [--features fp|fp+sig] [--method "+strings.Join(reg.Names(), "|")+"] [--cell-line NAME] [--seed N] --out MODEL", trainDesc)
 	screenDir := screenFlag(fs)
 	splitFlag := fs.String("split", "70/30", "IN/OUT: every measured pair, in-sample/out-of-sample; TRAIN/VAL/TEST (40/30/30): the benchmark split with a test score")
 	feat := fs.String("features", "fp", "drug features: fp (Morgan r=3, 1024 bits) or fp+sig (+ L1000 signature stored in the screen)")
-	method := fs.String("method", "deup", "method: deup, ensemble, ensemble-nll, mcdropout or due")
-	mf := newMethodFlags(fs)
-	dropRate := fs.Float64("dropout", 0.1, "dropout rate on the combined layers (mcdropout)")
+	method := fs.String("method", methods.DEUP, "method: "+orList(reg.Names()))
+	mf := newMethodFlags(fs, reg, true)
 	cellLine := fs.String("cell-line", "", "one cell line to train on (default: see --cell-lines)")
 	cellLines := fs.String("cell-lines", "", cellLinesUsage)
 	cellFeatures := fs.String("cell-features", "", "table (.csv, .parquet, .arrow) with a cell_line column and numeric columns: features of the lines, mapped linearly into the line embedding; its lines without measurements join the model's lines, so predict scores them (every method, DUE included)")
@@ -82,13 +81,13 @@ func parseTrainFlags(env Env, args []string) (*trainFlags, error) {
 	if err != nil {
 		return nil, err
 	}
-	mc.Model.Seed, mc.Dropout = *seed, *dropRate
+	mc.Model.Seed = *seed
 	return &trainFlags{screenDir: *screenDir, split: *splitFlag, fracs: fracs, feat: *feat, method: *method, cellLine: *cellLine, cellLines: *cellLines, cellFeatures: *cellFeatures, score: *score,
 		seed: *seed, out: *out, calFrac: *calFrac, normalized: *conformal == "normalized", whole: *whole, mc: mc}, nil
 }
 
-func runTrain(ctx context.Context, env Env, args []string) error {
-	t, err := parseTrainFlags(env, args)
+func runTrain(ctx context.Context, env Env, reg *methods.Registry, args []string) error {
+	t, err := parseTrainFlags(env, reg, args)
 	if err != nil {
 		return err
 	}
@@ -108,7 +107,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	if len(sc.CellLines) > 1 {
 		t.mc = t.mc.Panel() // one model over every line (a panel): the panel's training settings
 	}
-	m, err := newMethod(t.method, t.mc)
+	m, err := newMethod(reg, t.method, t.mc)
 	if err != nil {
 		return err
 	}
@@ -129,7 +128,7 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 	if d.LineFeatures, err = cf.Standardized(d.LineNames); err != nil {
 		return fmt.Errorf("--cell-features: %w", err)
 	}
-	h, err := training.NewHoldout(len(d.Pairs), t.calFrac, t.fracs, t.seed)
+	h, err := methods.NewHoldout(len(d.Pairs), t.calFrac, t.fracs, t.seed)
 	if err != nil {
 		return calibrationFlagError(err)
 	}
@@ -143,12 +142,12 @@ func runTrain(ctx context.Context, env Env, args []string) error {
 			bars.Epoch(p.Member, p.Members, p.Epoch, p.MaxEpochs, p.Detail())
 		}
 	}
-	rep, err := training.Fit(ctx, m, d, h, training.FitOptions{Normalized: t.normalized, Progress: epoch, Now: env.Time})
+	rep, err := methods.Fit(ctx, m, d, h, methods.FitOptions{Normalized: t.normalized, Progress: epoch, Now: env.Time})
 	bars.Finish()
 	if err != nil {
 		return err
 	}
-	if err := rep.WriteText(env.Stdout, m, h, t.mc.Model.SigmaFeatures); err != nil {
+	if err := rep.WriteText(env.Stdout, m, h, t.mc.DEUP.SigmaFeatures); err != nil {
 		return err
 	}
 	meta, err := trained.NewMeta(sc, t.screenDir, synthSeed, si, t.method, sig)
@@ -184,23 +183,29 @@ func readCellFeatures(path string, sc *drugcomb.Screen) (*drugcomb.CellFeatures,
 	return cf, &c, nil
 }
 
-// newMethod is training.New with the flags' names in its errors.
-func newMethod(name string, c training.MethodConfig) (model.Method, error) {
-	m, err := training.New(name, c)
-	switch {
-	case errors.Is(err, training.ErrUnknownMethod):
-		return nil, fmt.Errorf("%w: deup train: unknown method %q (available: %s)", cmdline.ErrUsage, name, strings.Join(training.Known(), ", "))
-	case err != nil && name == training.MCDropout:
-		return nil, fmt.Errorf("%w: --passes %d (want >= 2), --dropout %v (want in (0,1))", cmdline.ErrUsage, c.Passes, c.Dropout)
-	case err != nil:
-		return nil, fmt.Errorf("%w: --members %d, want >= 1", cmdline.ErrUsage, c.Members)
+// newMethod is reg.New with the flags' names in its errors.
+func newMethod(reg *methods.Registry, name string, c methods.Config) (model.Method, error) {
+	m, err := reg.New(name, c)
+	if errors.Is(err, methods.ErrUnknownMethod) {
+		return nil, fmt.Errorf("%w: deup train: unknown method %q (available: %s)", cmdline.ErrUsage, name, strings.Join(reg.Names(), ", "))
 	}
-	return m, nil
+	if s, _ := reg.Lookup(name); err != nil && s.FlagHint != nil {
+		return nil, fmt.Errorf("%w: %s", cmdline.ErrUsage, s.FlagHint(c))
+	}
+	return m, err
 }
 
-// calibrationFlagError says a training.HoldoutError in --calibration's words.
+// orList writes names as "a, b or c".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// calibrationFlagError says a methods.HoldoutError in --calibration's words.
 func calibrationFlagError(err error) error {
-	var he *training.HoldoutError
+	var he *methods.HoldoutError
 	if !errors.As(err, &he) {
 		return err
 	}
@@ -307,38 +312,24 @@ func buildFeatures(env Env, sc *drugcomb.Screen, dir string, cfg features.Config
 var structureRule string
 
 // methodFlags are the training flags of train and bench: the networks'
-// epochs and patience, the ensemble's members, MC-Dropout's passes and
-// DEUP's sigma path.
+// epochs and patience, and the flags of every registered method (the
+// ensemble's members, MC-Dropout's passes, DEUP's sigma path; with train,
+// MC-Dropout's rate).
 type methodFlags struct {
-	epochs, patience, members, passes *int
-	sigmaFeat, sigmaLoss              *string
-	novelty                           *float64
+	epochs, patience *int
+	apply            func(*methods.Config) error
 }
 
-func newMethodFlags(fs *flag.FlagSet) methodFlags {
-	return methodFlags{epochs: epochsFlag(fs), patience: patienceFlag(fs), members: membersFlag(fs), passes: passesFlag(fs),
-		sigmaFeat: fs.String("sigma-features", model.DefaultSigmaFeatures,
-			"stationarizing inputs of DEUP's sigma path, relative to the in-sample pairs: none, or a list of density (log Tanimoto-kernel density of the pair among the in-sample pairs), counts (log1p in-sample pairs of each drug) spread (log spread of each drug's in-sample targets), lines (a panel: log1p in-sample pairs of the pair's cell line and log spread of its in-sample targets), variance (log neural-linear variance of the mean's last layer on the in-sample pairs), error (log mean out-of-sample |y-mu| of each drug's other validation pairs), inerror (the same over the in-sample pairs) and xerror (error from twice the out-of-sample residuals: the validation pairs' and the in-sample pairs' under a second mean trained with the two sets swapped; doubles the training time); see docs/sigma-features.md"),
-		sigmaLoss: fs.String("sigma-loss", "nll",
-			"loss of DEUP's sigma refit on the out-of-sample pairs: nll (Gaussian negative log-likelihood) or log (regression of log sigma on log |y-mu|, then one held-out Gaussian scale); see docs/sigma-features.md"),
-		novelty: fs.Float64("novelty-holdout", model.DefaultNoveltyHoldout,
-			"share of the training pairs whose drugs DEUP holds out of the mean's training, so that its error predictor learns the error on unseen drugs (0 for none, below 0.5); see docs/sigma-features.md")}
+func newMethodFlags(fs *flag.FlagSet, reg *methods.Registry, train bool) methodFlags {
+	return methodFlags{epochs: epochsFlag(fs), patience: patienceFlag(fs), apply: reg.DefineFlags(fs, train)}
 }
 
-// config checks the sigma flags and returns the configuration the flags
-// set; Model.Seed and Dropout are the caller's.
-func (f methodFlags) config() (training.MethodConfig, error) {
-	if *f.sigmaLoss != "nll" && *f.sigmaLoss != "log" {
-		return training.MethodConfig{}, fmt.Errorf("%w: --sigma-loss %q: want nll or log", cmdline.ErrUsage, *f.sigmaLoss)
+// config checks the methods' flags and returns the configuration the
+// flags set; Model.Seed is the caller's.
+func (f methodFlags) config() (methods.Config, error) {
+	c := methods.Config{Model: model.Config{MaxEpochs: *f.epochs, Patience: *f.patience}, DUE: due.Config{MaxEpochs: *f.epochs, Patience: *f.patience}}
+	if err := f.apply(&c); err != nil {
+		return methods.Config{}, fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
 	}
-	sf, err := model.ParseSigmaFeatures(*f.sigmaFeat)
-	if err != nil {
-		return training.MethodConfig{}, fmt.Errorf("%w: --sigma-features: %v", cmdline.ErrUsage, err)
-	}
-	novelty := *f.novelty
-	if novelty == 0 {
-		novelty = -1 // the flag's none is model.Config's negative
-	}
-	return training.MethodConfig{Model: model.Config{MaxEpochs: *f.epochs, Patience: *f.patience, SigmaFeatures: sf, SigmaLoss: *f.sigmaLoss, NoveltyHoldout: novelty},
-		DUE: due.Config{MaxEpochs: *f.epochs, Patience: *f.patience}, Members: *f.members, Passes: *f.passes}, nil
+	return c, nil
 }

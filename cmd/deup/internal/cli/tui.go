@@ -14,14 +14,15 @@ import (
 	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/internal/progress"
-	"github.com/deup-screening/deup/model/trained"
+	"github.com/deup-screening/deup/methods"
 	"github.com/deup-screening/deup/predict"
+	"github.com/deup-screening/deup/trained"
 	"github.com/deup-screening/deup/tui"
 	"github.com/deup-screening/deup/tui/pairs"
 )
 
-func tuiCommand() *cmdline.Command {
-	return &cmdline.Command{Name: "tui", Short: "browse predictions and uncertainty in the terminal and pick the next experiments", Run: runTUI}
+func tuiCommand(reg *methods.Registry) *cmdline.Command {
+	return &cmdline.Command{Name: "tui", Short: "browse predictions and uncertainty in the terminal and pick the next experiments", Run: withMethods(reg, runTUI)}
 }
 
 //go:embed help/tui.txt
@@ -76,7 +77,7 @@ func parseTUIFlags(env Env, args []string) (*tuiInputs, error) {
 	return in, nil
 }
 
-func runTUI(ctx context.Context, env Env, args []string) error {
+func runTUI(ctx context.Context, env Env, reg *methods.Registry, args []string) error {
 	in, err := parseTUIFlags(env, args)
 	if err != nil {
 		return err
@@ -85,7 +86,7 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 	if in.predPath != "" {
 		fmt.Fprintf(env.Stderr, "deup tui: reading %s\n", in.predPath)
 	}
-	sc, err := loadTUIScreen(env, in)
+	sc, err := loadTUIScreen(env, reg, in)
 	if err != nil {
 		return err
 	}
@@ -122,7 +123,7 @@ func runTUI(ctx context.Context, env Env, args []string) error {
 // extended with --drugs: --screen, else the campaign's, else the screen
 // the model of --model was trained on, else the synthetic default. It reads
 // the model (in.tm) and sets in.screenDir to the directory used.
-func loadTUIScreen(env Env, in *tuiInputs) (*drugcomb.Screen, error) {
+func loadTUIScreen(env Env, reg *methods.Registry, in *tuiInputs) (*drugcomb.Screen, error) {
 	var sc *drugcomb.Screen
 	var err error
 	in.screen = pairs.WhichScreen(in.screenDir, in.campaignDir != "", in.modelPath != "")
@@ -135,7 +136,7 @@ func loadTUIScreen(env Env, in *tuiInputs) (*drugcomb.Screen, error) {
 		in.screenDir = c.Config.Screen // "" is the synthetic default
 	}
 	if in.modelPath != "" {
-		if in.tm, err = trained.ReadFile(in.modelPath); err != nil {
+		if in.tm, err = readModel(reg, in.modelPath); err != nil {
 			return nil, err
 		}
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"github.com/deup-screening/deup/methods"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,7 +84,7 @@ func TestTUIWithDrugs(t *testing.T) {
 // table of pairs the UI browses, with predictions from a model, a file, or
 // none.
 func loadTUITable(ctx context.Context, env Env, in tuiInputs) (*pairs.Table, error) {
-	sc, err := loadTUIScreen(env, &in)
+	sc, err := loadTUIScreen(env, methods.Default(), &in)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,93 @@
+package methods
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/deupnet"
+	"github.com/deup-screening/deup/uq"
+)
+
+// printer writes formatted lines to w and keeps the first write error.
+type printer struct {
+	w   io.Writer
+	err error
+}
+
+func (p *printer) printf(format string, a ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format, a...)
+	}
+}
+
+// WriteText says, in deup train's words, which pairs h holds out for the
+// calibration and how it splits the rest: split is the split as written
+// (--split), calFrac the calibration fraction (--calibration) and seed the
+// seed of h.
+func (h Holdout) WriteText(w io.Writer, split string, calFrac float64, seed uint64) error {
+	p := &printer{w: w}
+	n := len(h.Cal) + len(h.Rest)
+	if len(h.Cal) > 0 {
+		p.printf("calibration: %d of %d pairs (--calibration %v, seed %d) held out before the split, never seen by mu or sigma\n", len(h.Cal), n, calFrac, seed)
+	} else {
+		p.printf("calibration: none (--calibration 0): the model gives no intervals (deup predict --coverage)\n")
+	}
+	if h.Benchmark() {
+		p.printf("split %s (seed %d): train %d, validation %d (sigma path, early stopping), test %d (never seen in training)\n",
+			split, seed, len(h.Split.Train), len(h.Split.Val), len(h.Split.Test))
+	} else {
+		p.printf("split %s (seed %d) of the other %d pairs: %d in-sample (mu fitted), %d out-of-sample (sigma path, early stopping)\n",
+			split, seed, len(h.Rest), len(h.Split.Train), len(h.Split.Val))
+	}
+	return p.err
+}
+
+// WriteText writes the report of m's fit with holdout h in deup train's
+// words: the epochs and time, DEUP's sigma features sf, the validation (or
+// out-of-sample) RMSE against the trivial references, the test scores
+// under a benchmark split, the method's aleatoric note, the calibration
+// stored and its test coverage.
+func (r *Report) WriteText(w io.Writer, m model.Method, h Holdout, sf deupnet.SigmaFeatures) error {
+	p := &printer{w: w}
+	p.printf("trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n",
+		m.Name(), r.Epochs, r.LastEpoch, r.BestEpoch, r.FitTime.Round(time.Millisecond), r.FitTime.Seconds()/float64(max(r.Epochs, 1)), model.BLAS())
+	if m.Name() == DEUP && sf != (deupnet.SigmaFeatures{}) {
+		p.printf("sigma features: %s, relative to the %d in-sample pairs (docs/sigma-features.md)\n", sf, len(h.Split.Train))
+	}
+	part := "out-of-sample"
+	if h.Benchmark() {
+		part = "validation"
+	}
+	p.printf("%s RMSE %.4g on %d pairs; trivial references: predicting the in-sample mean %.4g, %s\n",
+		part, r.ValRMSE, len(h.Split.Val), r.ValRefs.MeanRMSE, r.ValRefs.noiseText())
+	if h.Benchmark() {
+		p.printf("test RMSE %.4g on %d pairs (predicting the training mean: %.4g); corr(sigma_total, |residual|) on test %.3f\n",
+			r.TestRMSE, len(h.Split.Test), r.TestMeanRMSE, r.TestCorr)
+	} else {
+		p.printf("note: the out-of-sample pairs chose the stopping epoch, so this RMSE is slightly optimistic; --split 40/30/30 gives an unseen test score\n")
+	}
+	p.printf("%s\n", m.AleatoricNote())
+	if cal := r.Calibration; cal != nil {
+		lo, hi, _ := cal.Interval(0, 1, 0.9)
+		unit := " sigma_total" // a conformal interval's half-width is in the score's units
+		if cal.Method == uq.MethodConformal {
+			unit = ""
+		}
+		p.printf("calibration stored: %s; at 90%% coverage the interval is mu ± %.4g%s (deup predict --coverage 0.9)\n", cal, (hi-lo)/2, unit)
+	}
+	if im := r.TestIntervals; im != nil {
+		p.printf("test: the stored 90%% interval covers %.1f%% of the %d test pairs (mean width %.4g; worst sigma-quintile coverage %.1f%%)\n",
+			im.Coverage, im.N, im.Width, im.WorstQuintileCoverage)
+	}
+	return p.err
+}
+
+// noiseText says the replicate noise reference.
+func (r Refs) noiseText() string {
+	if r.ReplPairs == 0 {
+		return "replicate noise unknown (no pair measured twice)"
+	}
+	return fmt.Sprintf("replicate noise sd %.4g (%d pairs measured more than once)", r.NoiseSD, r.ReplPairs)
+}
