@@ -239,14 +239,14 @@ func (a Acquisition) Reason(p SurrogatePrediction, score float64, rank, pool int
 // times in the batch (a plate-diversity rule), so the batch may hold fewer
 // than b candidates when the rule leaves too few. pairs and scores are
 // parallel.
-func SelectBatch(pairs []PairKey, scores []float64, b, maxPerDrug int) []int {
+func SelectBatch(pairs []PairOnLine, scores []float64, b, maxPerDrug int) []int {
 	return SelectBatchPerLine(pairs, scores, b, maxPerDrug, 0)
 }
 
 // SelectBatchPerLine is SelectBatch that also takes at most maxPerLine
 // pairs of any one cell line (0: no cap), for a batch across the lines
 // of a panel. A drug's cap counts its pairs on every line.
-func SelectBatchPerLine(pairs []PairKey, scores []float64, b, maxPerDrug, maxPerLine int) []int {
+func SelectBatchPerLine(pairs []PairOnLine, scores []float64, b, maxPerDrug, maxPerLine int) []int {
 	order := make([]int, len(scores))
 	for i := range order {
 		order[i] = i

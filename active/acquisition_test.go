@@ -184,7 +184,7 @@ func TestParseAcquisition(t *testing.T) {
 }
 
 func TestSelectBatch(t *testing.T) {
-	pairs := []PairKey{
+	pairs := []PairOnLine{
 		{A: 0, B: 1}, // score 9
 		{A: 0, B: 2}, // score 8
 		{A: 0, B: 3}, // score 7
@@ -287,11 +287,11 @@ func TestExploreWeight(t *testing.T) {
 func TestExploreBatchSigma(t *testing.T) {
 	rng := rand.New(rand.NewPCG(29, 9))
 	preds := make([]SurrogatePrediction, 300)
-	pairs := make([]PairKey, len(preds))
+	pairs := make([]PairOnLine, len(preds))
 	sig := make([]float64, len(preds))
 	for i := range preds {
 		preds[i] = SurrogatePrediction{Mu: 10 * rng.NormFloat64(), SigmaEpistemic: math.Abs(5 * rng.NormFloat64())}
-		pairs[i] = PairKey{A: i, B: i + 1}
+		pairs[i] = PairOnLine{A: i, B: i + 1}
 		sig[i] = preds[i].SigmaEpistemic
 	}
 	rsig := midRanks(sig)

@@ -10,14 +10,14 @@ import (
 func BenchmarkScoreAndSelect(b *testing.B) {
 	const n = 100000
 	rng := rand.New(rand.NewPCG(1, 2))
-	pairs := make([]PairKey, n)
+	pairs := make([]PairOnLine, n)
 	preds := make([]SurrogatePrediction, n)
 	for i := range pairs {
 		a, c := rng.IntN(500), rng.IntN(500)
 		if a == c {
 			c = (c + 1) % 500
 		}
-		pairs[i] = NewPairKey(a, c, 0)
+		pairs[i] = NewPairOnLine(a, c, 0)
 		preds[i] = SurrogatePrediction{Mu: rng.NormFloat64() * 10, SigmaEpistemic: rng.Float64() * 5}
 	}
 	acq, _ := ParseAcquisition("thompson")

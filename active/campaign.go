@@ -81,7 +81,7 @@ func (c Config) Check() error {
 // Suggestion is one proposed experiment.
 type Suggestion struct {
 	Rank int // 1 = best
-	Pair PairKey
+	Pair PairOnLine
 	SurrogatePrediction
 	Score  float64 // acquisition score
 	Reason string
@@ -92,8 +92,8 @@ type Round struct {
 	Index        int // 1-based
 	ModelVersion string
 	Suggestions  []Suggestion
-	Measured     map[PairKey]float64 // results received so far
-	Closed       bool                // closed with some suggestions unmeasured
+	Measured     map[PairOnLine]float64 // results received so far
+	Closed       bool                   // closed with some suggestions unmeasured
 }
 
 // Complete reports whether every suggestion has a result or the round was closed.
@@ -127,9 +127,9 @@ type State struct {
 	store      Store
 	measured   []Measurement
 	initial    int
-	candidates []PairKey
-	inPool     map[PairKey]bool // candidate not yet suggested (or returned by a close)
-	known      map[PairKey]bool // measured at any time
+	candidates []PairOnLine
+	inPool     map[PairOnLine]bool // candidate not yet suggested (or returned by a close)
+	known      map[PairOnLine]bool // measured at any time
 	rounds     []*Round
 	prefill    []deup.Example
 	hasPrefill bool
@@ -155,7 +155,7 @@ func (e *OpenRoundError) Error() string {
 
 // Create starts a campaign in an empty store: it validates cfg, the initial
 // measurements and the candidates, and appends the init event.
-func Create(store Store, cfg Config, initial []Measurement, candidates []PairKey) (*State, error) {
+func Create(store Store, cfg Config, initial []Measurement, candidates []PairOnLine) (*State, error) {
 	if len(store.Events()) != 0 {
 		return nil, ErrNotEmpty
 	}
@@ -193,7 +193,7 @@ func Create(store Store, cfg Config, initial []Measurement, candidates []PairKey
 	return Load(store)
 }
 
-func record(p PairKey, y float64) ledger.Record {
+func record(p PairOnLine, y float64) ledger.Record {
 	nan := math.NaN()
 	return ledger.Record{A: p.A, B: p.B, CellLine: p.CellLine, Y: y, Mu: nan, SigmaTotal: nan, SigmaEpistemic: nan, SigmaAleatoric: nan, Score: nan}
 }
@@ -206,7 +206,7 @@ func Load(store Store) (*State, error) {
 	if len(evs) == 0 {
 		return nil, ErrNoCampaign
 	}
-	c := &State{store: store, inPool: map[PairKey]bool{}, known: map[PairKey]bool{}}
+	c := &State{store: store, inPool: map[PairOnLine]bool{}, known: map[PairOnLine]bool{}}
 	for i := range evs {
 		if err := c.apply(&evs[i]); err != nil {
 			return nil, fmt.Errorf("active: ledger event %d (%s): %w", evs[i].Seq, evs[i].Kind, err)
@@ -219,8 +219,8 @@ func (c *State) apply(e *ledger.Event) error {
 	if e.Kind != KindInit && c.candidates == nil && len(c.measured) == 0 {
 		return errors.New("event before init")
 	}
-	check := func(r ledger.Record) (PairKey, error) {
-		p := PairKey{A: r.A, B: r.B, CellLine: r.CellLine}
+	check := func(r ledger.Record) (PairOnLine, error) {
+		p := PairOnLine{A: r.A, B: r.B, CellLine: r.CellLine}
 		if p.A < 0 || p.B >= len(c.Config.Drugs) || p.A >= p.B || p.CellLine < 0 || p.CellLine >= len(c.Config.CellLines) {
 			return p, fmt.Errorf("pair %v out of range (%d drugs, %d cell lines, A < B)", p, len(c.Config.Drugs), len(c.Config.CellLines))
 		}
@@ -239,7 +239,7 @@ func (c *State) apply(e *ledger.Event) error {
 		}
 		c.acq, _ = ParseAcquisition(c.Config.Acquisition)
 		c.acq.ExploreWeight = c.Config.Explore
-		c.candidates = []PairKey{}
+		c.candidates = []PairOnLine{}
 		for _, r := range e.Records {
 			p, err := check(r)
 			if err != nil {
@@ -275,7 +275,7 @@ func (c *State) apply(e *ledger.Event) error {
 		if e.Round != len(c.rounds)+1 {
 			return fmt.Errorf("round %d follows round %d", e.Round, len(c.rounds))
 		}
-		rd := &Round{Index: e.Round, ModelVersion: e.ModelVersion, Measured: map[PairKey]float64{}}
+		rd := &Round{Index: e.Round, ModelVersion: e.ModelVersion, Measured: map[PairOnLine]float64{}}
 		for _, r := range e.Records {
 			p, err := check(r)
 			if err != nil {
@@ -332,7 +332,7 @@ func (c *State) apply(e *ledger.Event) error {
 	return nil
 }
 
-func (r *Round) find(p PairKey) (Suggestion, bool) {
+func (r *Round) find(p PairOnLine) (Suggestion, bool) {
 	for _, s := range r.Suggestions {
 		if s.Pair == p {
 			return s, true
@@ -351,8 +351,8 @@ func (c *State) Measured() []Measurement { return c.measured }
 func (c *State) Initial() int { return c.initial }
 
 // Pool returns the open candidates in their init order.
-func (c *State) Pool() []PairKey {
-	out := make([]PairKey, 0, len(c.inPool))
+func (c *State) Pool() []PairOnLine {
+	out := make([]PairOnLine, 0, len(c.inPool))
 	for _, p := range c.candidates {
 		if c.inPool[p] {
 			out = append(out, p)
@@ -410,7 +410,7 @@ func (c *State) Evidence() Evidence {
 // the whole pool it chose from (in Pool order).
 type Proposal struct {
 	Round *Round
-	Pool  []PairKey
+	Pool  []PairOnLine
 	Preds []SurrogatePrediction
 }
 
@@ -441,7 +441,7 @@ func (c *State) ProposeWith(ctx context.Context, s Surrogate, acq Acquisition, b
 		}
 		ev := ledger.Event{Kind: KindPrefill}
 		for _, e := range de {
-			r := record(PairKey{A: 0, B: 1}, e.Loss)
+			r := record(PairOnLine{A: 0, B: 1}, e.Loss)
 			r.Phi = e.Phi
 			r.Reason = "out-of-sample"
 			if !e.OutOfSample {
@@ -544,9 +544,9 @@ func (c *State) Record(ms []Measurement) error {
 		return errors.New("active: no open round awaits results")
 	}
 	var probs []Problem
-	seen := map[PairKey]int{}
+	seen := map[PairOnLine]int{}
 	for i, m := range ms {
-		p := NewPairKey(m.Pair.A, m.Pair.B, m.Pair.CellLine)
+		p := NewPairOnLine(m.Pair.A, m.Pair.B, m.Pair.CellLine)
 		switch {
 		case math.IsNaN(m.Y) || math.IsInf(m.Y, 0):
 			probs = append(probs, Problem{i, fmt.Sprintf("score %v is not a finite number", m.Y)})
@@ -568,7 +568,7 @@ func (c *State) Record(ms []Measurement) error {
 	}
 	ev := ledger.Event{Kind: KindMeasure, Round: rd.Index}
 	for _, m := range ms {
-		ev.Records = append(ev.Records, record(NewPairKey(m.Pair.A, m.Pair.B, m.Pair.CellLine), m.Y))
+		ev.Records = append(ev.Records, record(NewPairOnLine(m.Pair.A, m.Pair.B, m.Pair.CellLine), m.Y))
 	}
 	if err := c.store.Append(&ev); err != nil {
 		return err
@@ -591,7 +591,7 @@ func (c *State) CloseRound() error {
 }
 
 // PairName is "DrugA + DrugB on CellLine".
-func (c *State) PairName(p PairKey) string {
+func (c *State) PairName(p PairOnLine) string {
 	name := func(i int) string {
 		if i >= 0 && i < len(c.Config.Drugs) {
 			return c.Config.Drugs[i].Name
@@ -629,7 +629,7 @@ func (c *State) Step(ctx context.Context, s Surrogate, oracle Oracle) (*Proposal
 }
 
 func (c *State) measure(rd *Round, oracle Oracle) error {
-	var pairs []PairKey
+	var pairs []PairOnLine
 	for _, s := range rd.Suggestions {
 		if _, ok := rd.Measured[s.Pair]; !ok {
 			pairs = append(pairs, s.Pair)
@@ -651,10 +651,10 @@ func (c *State) measure(rd *Round, oracle Oracle) error {
 
 // TableOracle answers from a table of measured scores (a retrospective
 // campaign's screen).
-type TableOracle map[PairKey]float64
+type TableOracle map[PairOnLine]float64
 
 // Measure implements Oracle; a pair absent from the table is an error.
-func (t TableOracle) Measure(pairs []PairKey) ([]float64, error) {
+func (t TableOracle) Measure(pairs []PairOnLine) ([]float64, error) {
 	out := make([]float64, len(pairs))
 	for i, p := range pairs {
 		y, ok := t[p]
@@ -667,8 +667,8 @@ func (t TableOracle) Measure(pairs []PairKey) ([]float64, error) {
 }
 
 // SortedPairs returns the keys of t in (CellLine, A, B) order.
-func (t TableOracle) SortedPairs() []PairKey {
-	out := make([]PairKey, 0, len(t))
+func (t TableOracle) SortedPairs() []PairOnLine {
+	out := make([]PairOnLine, 0, len(t))
 	for p := range t {
 		out = append(out, p)
 	}

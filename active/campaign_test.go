@@ -47,7 +47,7 @@ func TestCampaignRetrospective(t *testing.T) {
 				if got := len(c.Rounds()); got != 4 {
 					t.Fatalf("%d rounds, want 4", got)
 				}
-				seen := map[active.PairKey]bool{}
+				seen := map[active.PairOnLine]bool{}
 				for _, m := range c.Measured() {
 					if seen[m.Pair] {
 						t.Errorf("pair %v measured twice", m.Pair)
@@ -142,12 +142,12 @@ func TestRecordValidation(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := prop.Round.Suggestions
-	var unsuggested active.PairKey
+	var unsuggested active.PairOnLine
 	for _, p := range c.Pool() {
 		unsuggested = p
 		break
 	}
-	swapped := active.PairKey{A: s[1].Pair.B, B: s[1].Pair.A, CellLine: 0} // (b, a) is the same pair
+	swapped := active.PairOnLine{A: s[1].Pair.B, B: s[1].Pair.A, CellLine: 0} // (b, a) is the same pair
 	cases := []struct {
 		name string
 		ms   []active.Measurement
@@ -269,14 +269,14 @@ func TestLoadRejectsBadLedgers(t *testing.T) {
 func TestTopFraction(t *testing.T) {
 	tab := active.TableOracle{}
 	for i := 0; i < 250; i++ {
-		tab[active.PairKey{0, i + 1, 0}] = float64(i)
+		tab[active.PairOnLine{0, i + 1, 0}] = float64(i)
 	}
 	// ceil(0.01*250) = 3: scores 249, 248, 247.
 	top := active.TopFraction(tab, 0.01)
-	if len(top) != 3 || !top[active.PairKey{0, 250, 0}] || !top[active.PairKey{0, 248, 0}] || top[active.PairKey{0, 247, 0}] {
+	if len(top) != 3 || !top[active.PairOnLine{0, 250, 0}] || !top[active.PairOnLine{0, 248, 0}] || top[active.PairOnLine{0, 247, 0}] {
 		t.Errorf("top 1%% of 0..249 = %v, want the pairs scoring 249, 248, 247", top)
 	}
-	tab[active.PairKey{1, 2, 0}] = 247 // a tie at the threshold is included
+	tab[active.PairOnLine{1, 2, 0}] = 247 // a tie at the threshold is included
 	if got := len(active.TopFraction(tab, 0.01)); got != 4 {
 		t.Errorf("with a tie: %d pairs, want 4", got)
 	}

@@ -7,7 +7,7 @@ import "io"
 // rows are parsed against those lines only (ParseCandidates) and returned
 // as pairs on the campaign's line indices (CandidatePairs, which refuses a
 // pair listed twice or measured in measured).
-func ReadCandidates(r io.Reader, name string, cfg Config, cellLines []int, measured TableOracle) ([]PairKey, error) {
+func ReadCandidates(r io.Reader, name string, cfg Config, cellLines []int, measured TableOracle) ([]PairOnLine, error) {
 	cc := cfg
 	cc.CellLines = nil
 	for _, i := range cellLines {

@@ -17,7 +17,7 @@ func TestReadCandidates(t *testing.T) {
 	cfg, _ := activetest.Screen(4, 1)
 	cfg.CellLines = []string{"CL1", "CL2"}
 	got, err := active.ReadCandidates(strings.NewReader("drug_a,drug_b\ndrug03,drug00\ndrug01,drug02\n"), "c.csv", cfg, []int{1}, active.TableOracle{})
-	if want := []active.PairKey{{0, 3, 1}, {1, 2, 1}}; err != nil || !slices.Equal(got, want) {
+	if want := []active.PairOnLine{{0, 3, 1}, {1, 2, 1}}; err != nil || !slices.Equal(got, want) {
 		t.Errorf("ReadCandidates = %v, %v; want %v", got, err, want)
 	}
 	_, err = active.ReadCandidates(strings.NewReader("drug_a,drug_b\ndrug01,drug02\n"), "c.csv", cfg, []int{1}, active.TableOracle{{1, 2, 1}: 5})

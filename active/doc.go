@@ -9,7 +9,7 @@
 // The root holds the campaign's vocabulary and state; the models and the
 // simulations have their own rooms:
 //
-//   - Vocabulary (types.go): PairKey (a pair by index into the campaign's
+//   - Vocabulary (types.go): PairOnLine (a pair by index into the campaign's
 //     drugs and cell lines), Measurement, SurrogatePrediction (mu and the
 //     sigmas a surrogate gives a candidate), Evidence, and the two small
 //     interfaces a campaign consumes: Surrogate (Fit on Evidence, Predict

@@ -10,7 +10,7 @@ import (
 // most one use of each drug: the second-best pair shares drug 0 with the
 // best, so the third is taken instead.
 func ExampleSelectBatch() {
-	pairs := []active.PairKey{{A: 0, B: 1}, {A: 0, B: 2}, {A: 2, B: 3}, {A: 1, B: 3}}
+	pairs := []active.PairOnLine{{A: 0, B: 1}, {A: 0, B: 2}, {A: 2, B: 3}, {A: 1, B: 3}}
 	preds := []active.SurrogatePrediction{
 		{Mu: 10, SigmaEpistemic: 1},
 		{Mu: 9, SigmaEpistemic: 1},

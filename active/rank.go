@@ -13,18 +13,18 @@ import (
 // screen's drug indices of a model's feature rows, in row order) on each of
 // lines that table has not measured: the screen's pairs and, at the same
 // index, the pairs of feature rows and model line to predict.
-func UnmeasuredCandidates(kept []int, lines []drugcomb.LinePair, table TableOracle) ([]PairKey, []model.Pair) {
-	var cands []PairKey
-	var mp []model.Pair
+func UnmeasuredCandidates(kept []int, lines []drugcomb.LinePair, table TableOracle) ([]PairOnLine, []model.PairRef) {
+	var cands []PairOnLine
+	var mp []model.PairRef
 	for ra := 0; ra < len(kept); ra++ {
 		for rb := ra + 1; rb < len(kept); rb++ {
 			for _, l := range lines {
-				p := NewPairKey(kept[ra], kept[rb], l.Screen)
+				p := NewPairOnLine(kept[ra], kept[rb], l.Screen)
 				if _, measured := table[p]; measured {
 					continue
 				}
 				cands = append(cands, p)
-				mp = append(mp, model.Pair{A: ra, B: rb, Line: l.Model})
+				mp = append(mp, model.PairRef{A: ra, B: rb, Line: l.Model})
 			}
 		}
 	}
@@ -36,7 +36,7 @@ func UnmeasuredCandidates(kept []int, lines []drugcomb.LinePair, table TableOrac
 // Suggest stream), and picks a batch of b (SelectBatchPerLine with the
 // per-drug and per-line caps). It returns the picked candidates' indices,
 // best first, and every candidate's score.
-func Rank(acq Acquisition, cands []PairKey, preds []SurrogatePrediction, table TableOracle, b, perDrug, perLine int, seed uint64) (pick []int, scores []float64, err error) {
+func Rank(acq Acquisition, cands []PairOnLine, preds []SurrogatePrediction, table TableOracle, b, perDrug, perLine int, seed uint64) (pick []int, scores []float64, err error) {
 	best := math.Inf(-1)
 	for _, y := range table {
 		best = math.Max(best, y)

@@ -13,15 +13,15 @@ import (
 // lines, one pair measured: 3 × 2 − 1 = 5 candidates, each with its
 // feature rows and model line.
 func TestUnmeasuredCandidates(t *testing.T) {
-	table := TableOracle{NewPairKey(4, 1, 0): 1}
+	table := TableOracle{NewPairOnLine(4, 1, 0): 1}
 	cands, mp := UnmeasuredCandidates([]int{4, 1, 7}, []drugcomb.LinePair{{Screen: 0, Model: 2}, {Screen: 1, Model: 0}}, table)
 	if len(cands) != 5 || len(mp) != 5 {
 		t.Fatalf("%d candidates, %d model pairs; want 5", len(cands), len(mp))
 	}
-	if cands[0] != NewPairKey(4, 1, 1) || mp[0] != (model.Pair{A: 0, B: 1, Line: 0}) {
+	if cands[0] != NewPairOnLine(4, 1, 1) || mp[0] != (model.PairRef{A: 0, B: 1, Line: 0}) {
 		t.Errorf("first: %v %v, want (1,4)@1 rows 0,1 line 0", cands[0], mp[0])
 	}
-	if cands[4] != NewPairKey(1, 7, 1) || mp[4] != (model.Pair{A: 1, B: 2, Line: 0}) {
+	if cands[4] != NewPairOnLine(1, 7, 1) || mp[4] != (model.PairRef{A: 1, B: 2, Line: 0}) {
 		t.Errorf("last: %v %v, want (1,7)@1 rows 1,2 line 0", cands[4], mp[4])
 	}
 }
@@ -32,7 +32,7 @@ func TestRank(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cands := []PairKey{{0, 1, 0}, {0, 2, 0}, {1, 2, 0}, {2, 3, 0}}
+	cands := []PairOnLine{{0, 1, 0}, {0, 2, 0}, {1, 2, 0}, {2, 3, 0}}
 	preds := []SurrogatePrediction{{Mu: 1, SigmaTotal: 1}, {Mu: 4, SigmaTotal: 1}, {Mu: 3, SigmaTotal: 1}, {Mu: -2, SigmaTotal: 1}}
 	pick, scores, err := Rank(acq, cands, preds, TableOracle{{0, 3, 0}: 5}, 2, 0, 0, 1)
 	if err != nil {

@@ -24,7 +24,7 @@ type RoundReport struct {
 // initial measurements (-Inf without any). With top (for a retrospective
 // campaign, TopFraction of its oracle) TopFoundSoFar is the fraction of top
 // found so far, the initial pairs included; a nil top leaves it nil.
-func Report(c *State, top map[PairKey]bool) []RoundReport {
+func Report(c *State, top map[PairOnLine]bool) []RoundReport {
 	best := math.Inf(-1)
 	found := 0
 	for _, m := range c.Measured()[:c.Initial()] {

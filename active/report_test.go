@@ -9,7 +9,7 @@ import (
 
 func TestReport(t *testing.T) {
 	c := runCampaign(t, active.NewMemoryStore(), "bayes-ridge", "greedy", 1)
-	all := map[active.PairKey]bool{}
+	all := map[active.PairOnLine]bool{}
 	for _, m := range c.Measured() {
 		all[m.Pair] = true
 	}

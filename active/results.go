@@ -156,7 +156,7 @@ func parseRows(r io.Reader, name string, cfg Config, withScore bool) ([]Result, 
 			continue
 		}
 		if okA && okB && okC && okY {
-			out = append(out, Result{Measurement{NewPairKey(a, b, cl), y}, line})
+			out = append(out, Result{Measurement{NewPairOnLine(a, b, cl), y}, line})
 		}
 	}
 	if len(errs) > 0 {

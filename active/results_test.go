@@ -18,10 +18,10 @@ func TestParseResults(t *testing.T) {
 		wantErr []string
 	}{
 		{"names and ids", "drug_a,drug_b,synergy\ndrug00,1002,12.5\nDRUG03 , drug01,-3\n",
-			[]active.Result{{active.Measurement{active.PairKey{0, 2, 0}, 12.5}, 2}, {active.Measurement{active.PairKey{1, 3, 0}, -3}, 3}}, nil},
+			[]active.Result{{active.Measurement{active.PairOnLine{0, 2, 0}, 12.5}, 2}, {active.Measurement{active.PairOnLine{1, 3, 0}, -3}, 3}}, nil},
 		{"suggest export with score", "rank,drug_a,drug_a_id,drug_b,drug_b_id,cell_line,mu,score\n1,x,1000,y,1001,cl1,3,4\n",
-			[]active.Result{{active.Measurement{active.PairKey{0, 1, 0}, 4}, 2}}, nil},
-		{"generic score column", "drug_b,drug_a,y\ndrug00,drug01,1e2\n", []active.Result{{active.Measurement{active.PairKey{0, 1, 0}, 100}, 2}}, nil},
+			[]active.Result{{active.Measurement{active.PairOnLine{0, 1, 0}, 4}, 2}}, nil},
+		{"generic score column", "drug_b,drug_a,y\ndrug00,drug01,1e2\n", []active.Result{{active.Measurement{active.PairOnLine{0, 1, 0}, 100}, 2}}, nil},
 		{"unknown drug", "drug_a,drug_b,synergy\ndrug00,drug01,1\ndrug00,aspirin,2\n", nil, []string{"res.csv:3:2: unknown drug \"aspirin\""}},
 		{"non-numeric", "drug_a,drug_b,synergy\ndrug00,drug01,high\n", nil, []string{"res.csv:2:3: score \"high\" is not a finite number"}},
 		{"nan", "drug_a,drug_b,synergy\ndrug00,drug01,NaN\n", nil, []string{"res.csv:2:3: score \"NaN\""}},
@@ -84,7 +84,7 @@ func FuzzParseResults(f *testing.F) {
 func TestParseCandidates(t *testing.T) {
 	cfg, _ := activetest.Screen(4, 1)
 	got, err := active.ParseCandidates(strings.NewReader("drug_a,drug_b\ndrug03,drug00\n"), "c.csv", cfg)
-	if err != nil || len(got) != 1 || got[0].Pair != (active.PairKey{0, 3, 0}) || got[0].Line != 2 {
+	if err != nil || len(got) != 1 || got[0].Pair != (active.PairOnLine{0, 3, 0}) || got[0].Line != 2 {
 		t.Errorf("ParseCandidates = %+v, %v", got, err)
 	}
 	if _, err := active.ParseCandidates(strings.NewReader("drug_a,drug_b\ndrug03,zzz\n"), "c.csv", cfg); err == nil || !strings.Contains(err.Error(), "c.csv:2:2: unknown drug") {

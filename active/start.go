@@ -23,7 +23,7 @@ const DefaultRetrospectiveRounds = 10
 //     cfg.Seed (SplitInitial); the others are the candidates;
 //   - live: every pair of table, in sorted order; the candidates are cands
 //     when not nil, else every unmeasured pair (AllUnmeasured).
-func Start(cfg Config, table TableOracle, init, nDrugs int, cellLines []int, cands []PairKey) ([]Measurement, []PairKey, error) {
+func Start(cfg Config, table TableOracle, init, nDrugs int, cellLines []int, cands []PairOnLine) ([]Measurement, []PairOnLine, error) {
 	switch cfg.Mode {
 	case Retrospective:
 		if cands != nil {
@@ -54,9 +54,9 @@ func Start(cfg Config, table TableOracle, init, nDrugs int, cellLines []int, can
 // the file was parsed against), on those lines. A pair listed twice or already
 // measured in table is refused; every such problem is named by file:line,
 // all of them joined in the error.
-func CandidatePairs(rs []Result, name string, cellLines []int, measured TableOracle) ([]PairKey, error) {
-	seen := map[PairKey]int{}
-	var out []PairKey
+func CandidatePairs(rs []Result, name string, cellLines []int, measured TableOracle) ([]PairOnLine, error) {
+	seen := map[PairOnLine]int{}
+	var out []PairOnLine
 	var errs []error
 	for _, r := range rs {
 		p := r.Pair

@@ -23,18 +23,18 @@ func TestStart(t *testing.T) {
 		cfg          active.Config
 		table        active.TableOracle
 		init         int
-		cands        []active.PairKey
+		cands        []active.PairOnLine
 		nInit, nCand int
 		err          bool
 	}{
 		// DefaultInit(45) = round(4.5) = 5 (round half away from zero).
 		{"retrospective default", retro, table, 0, nil, 5, 40, false},
 		{"retrospective 12", retro, table, 12, nil, 12, 33, false},
-		{"retrospective with candidates", retro, table, 0, []active.PairKey{{0, 1, 0}}, 0, 0, true},
+		{"retrospective with candidates", retro, table, 0, []active.PairOnLine{{0, 1, 0}}, 0, 0, true},
 		// Live: every measured pair; the unmeasured ones of 10 drugs are
 		// none, so take half the table away.
 		{"live, all unmeasured", live, half(table), 0, nil, 23, 22, false},
-		{"live, given candidates", live, half(table), 0, []active.PairKey{{0, 1, 0}}, 23, 1, false},
+		{"live, given candidates", live, half(table), 0, []active.PairOnLine{{0, 1, 0}}, 23, 1, false},
 		{"live with init", live, table, 5, nil, 0, 0, true},
 	} {
 		init, cands, err := active.Start(c.cfg, c.table, c.init, 10, []int{0}, c.cands)
@@ -77,13 +77,13 @@ func half(t active.TableOracle) active.TableOracle {
 func TestCandidatePairs(t *testing.T) {
 	measured := active.TableOracle{{1, 2, 3}: 4}
 	rs := []active.Result{
-		{active.Measurement{Pair: active.PairKey{0, 1, 0}}, 2},
-		{active.Measurement{Pair: active.PairKey{1, 2, 0}}, 3},
-		{active.Measurement{Pair: active.PairKey{0, 1, 0}}, 4},
-		{active.Measurement{Pair: active.PairKey{0, 2, 0}}, 5},
+		{active.Measurement{Pair: active.PairOnLine{0, 1, 0}}, 2},
+		{active.Measurement{Pair: active.PairOnLine{1, 2, 0}}, 3},
+		{active.Measurement{Pair: active.PairOnLine{0, 1, 0}}, 4},
+		{active.Measurement{Pair: active.PairOnLine{0, 2, 0}}, 5},
 	}
 	got, err := active.CandidatePairs(rs, "c.csv", []int{3}, measured)
-	if len(got) != 2 || got[0] != (active.PairKey{0, 1, 3}) || got[1] != (active.PairKey{0, 2, 3}) {
+	if len(got) != 2 || got[0] != (active.PairOnLine{0, 1, 3}) || got[1] != (active.PairOnLine{0, 2, 3}) {
 		t.Errorf("pairs %v, want (0,1)@3 and (0,2)@3", got)
 	}
 	for _, want := range []string{"c.csv:3: pair already measured", "c.csv:4: pair listed twice (first on line 2)"} {
@@ -101,7 +101,7 @@ func TestOracleFor(t *testing.T) {
 		Pairs: []drugcomb.Pair{{A: 0, B: 1, Mean: []float64{1, 2}}}}
 	cfg := active.Config{Score: "b", Drugs: sc.Drugs}
 	o, err := active.OracleFor(cfg, sc)
-	if err != nil || len(o) != 1 || o[active.PairKey{0, 1, 0}] != 2 {
+	if err != nil || len(o) != 1 || o[active.PairOnLine{0, 1, 0}] != 2 {
 		t.Errorf("oracle %v, %v; want (0,1)@0 = 2", o, err)
 	}
 	cfg.Drugs = []drugcomb.Drug{{ID: "x"}, {ID: "z"}}
@@ -118,8 +118,8 @@ func TestSummaries(t *testing.T) {
 	if b := active.BestOf([]active.Measurement{{Y: 1}, {Y: 7}, {Y: -3}}); b != 7 {
 		t.Errorf("BestOf = %v, want 7", b)
 	}
-	r := &active.Round{Suggestions: []active.Suggestion{{Pair: active.PairKey{0, 1, 0}, SurrogatePrediction: active.SurrogatePrediction{Mu: 2}}, {Pair: active.PairKey{0, 2, 0}, SurrogatePrediction: active.SurrogatePrediction{Mu: 5}}},
-		Measured: map[active.PairKey]float64{{0, 1, 0}: 3}}
+	r := &active.Round{Suggestions: []active.Suggestion{{Pair: active.PairOnLine{0, 1, 0}, SurrogatePrediction: active.SurrogatePrediction{Mu: 2}}, {Pair: active.PairOnLine{0, 2, 0}, SurrogatePrediction: active.SurrogatePrediction{Mu: 5}}},
+		Measured: map[active.PairOnLine]float64{{0, 1, 0}: 3}}
 	if mu, y := r.Summary(); mu != 5 || y != 3 {
 		t.Errorf("Summary = %v, %v; want 5, 3", mu, y)
 	}
@@ -177,9 +177,9 @@ func TestStartLines(t *testing.T) {
 			t.Errorf("candidate %v on another line", p)
 		}
 	}
-	rs := []active.Result{{active.Measurement{Pair: active.PairKey{0, 2, 0}}, 2}, {active.Measurement{Pair: active.PairKey{0, 2, 1}}, 3}, {active.Measurement{Pair: active.PairKey{1, 2, 1}}, 4}}
+	rs := []active.Result{{active.Measurement{Pair: active.PairOnLine{0, 2, 0}}, 2}, {active.Measurement{Pair: active.PairOnLine{0, 2, 1}}, 3}, {active.Measurement{Pair: active.PairOnLine{1, 2, 1}}, 4}}
 	got, err := active.CandidatePairs(rs, "c.csv", []int{2, 5}, table)
-	if len(got) != 2 || got[0] != (active.PairKey{0, 2, 2}) || got[1] != (active.PairKey{0, 2, 5}) {
+	if len(got) != 2 || got[0] != (active.PairOnLine{0, 2, 2}) || got[1] != (active.PairOnLine{0, 2, 5}) {
 		t.Errorf("pairs %v, want (0,2)@2 and (0,2)@5", got)
 	}
 	if err == nil || !strings.Contains(err.Error(), "c.csv:4: pair already measured") {

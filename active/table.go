@@ -77,7 +77,7 @@ func ScreenTableLines(s *drugcomb.Screen, score int, cellLines []string) (t Tabl
 			skipped++
 			continue
 		}
-		k := NewPairKey(p.A, p.B, p.CellLine)
+		k := NewPairOnLine(p.A, p.B, p.CellLine)
 		if _, dup := t[k]; dup {
 			return nil, 0, fmt.Errorf("active: screen %s: pair %d (%s + %s) appears twice", s.Name, i, s.Drugs[p.A].Name, s.Drugs[p.B].Name)
 		}
@@ -92,7 +92,7 @@ func ScreenTableLines(s *drugcomb.Screen, score int, cellLines []string) (t Tabl
 // SplitInitial draws n pairs of the table (seeded) as the initial measured
 // set of a retrospective campaign; the rest are its candidates. Both keep
 // the table's sorted order.
-func SplitInitial(t TableOracle, n int, seed uint64) (initial []Measurement, candidates []PairKey, err error) {
+func SplitInitial(t TableOracle, n int, seed uint64) (initial []Measurement, candidates []PairOnLine, err error) {
 	all := t.SortedPairs()
 	if n < 2 || n >= len(all) {
 		return nil, nil, fmt.Errorf("active: initial set of %d pairs out of %d: want 2 <= n < %d", n, len(all), len(all))
@@ -115,12 +115,12 @@ func SplitInitial(t TableOracle, n int, seed uint64) (initial []Measurement, can
 // AllUnmeasured lists every unordered pair of distinct drugs on each of
 // cellLines that the table has not measured: the candidates of a live
 // campaign over a screen's drugs.
-func AllUnmeasured(t TableOracle, nDrugs int, cellLines []int) []PairKey {
-	var out []PairKey
+func AllUnmeasured(t TableOracle, nDrugs int, cellLines []int) []PairOnLine {
+	var out []PairOnLine
 	for _, c := range cellLines {
 		for a := 0; a < nDrugs; a++ {
 			for b := a + 1; b < nDrugs; b++ {
-				p := PairKey{a, b, c}
+				p := PairOnLine{a, b, c}
 				if _, ok := t[p]; !ok {
 					out = append(out, p)
 				}
@@ -133,7 +133,7 @@ func AllUnmeasured(t TableOracle, nDrugs int, cellLines []int) []PairKey {
 // TopFraction returns the pairs of t whose score is at or above the
 // (1-frac) quantile: the ceil(frac*n) best pairs (at least 1), ties at the
 // threshold included. RECOVER's metric is the share of these found.
-func TopFraction(t TableOracle, frac float64) map[PairKey]bool {
+func TopFraction(t TableOracle, frac float64) map[PairOnLine]bool {
 	ys := make([]float64, 0, len(t))
 	for _, y := range t {
 		ys = append(ys, y)
@@ -144,7 +144,7 @@ func TopFraction(t TableOracle, frac float64) map[PairKey]bool {
 		k = 1
 	}
 	thr := ys[k-1]
-	top := map[PairKey]bool{}
+	top := map[PairOnLine]bool{}
 	for p, y := range t {
 		if y >= thr {
 			top[p] = true

@@ -7,21 +7,21 @@ import (
 	"github.com/deup-screening/deup/deup"
 )
 
-// PairKey is one unordered drug pair on one cell line, by index into the
+// PairOnLine is one unordered drug pair on one cell line, by index into the
 // campaign's drugs and cell lines. A < B.
-type PairKey struct {
+type PairOnLine struct {
 	A, B, CellLine int
 }
 
-// NewPairKey orders a and b so that A < B.
-func NewPairKey(a, b, cellLine int) PairKey {
+// NewPairOnLine orders a and b so that A < B.
+func NewPairOnLine(a, b, cellLine int) PairOnLine {
 	if b < a {
 		a, b = b, a
 	}
-	return PairKey{A: a, B: b, CellLine: cellLine}
+	return PairOnLine{A: a, B: b, CellLine: cellLine}
 }
 
-func (p PairKey) String() string { return fmt.Sprintf("(%d,%d)@%d", p.A, p.B, p.CellLine) }
+func (p PairOnLine) String() string { return fmt.Sprintf("(%d,%d)@%d", p.A, p.B, p.CellLine) }
 
 // SurrogatePrediction is what a surrogate says about one candidate. The sigmas are
 // standard deviations: SigmaTotal^2 ~ SigmaEpistemic^2 + SigmaAleatoric^2.
@@ -43,7 +43,7 @@ type SurrogatePrediction struct {
 // Measurement is one measured pair: its score (the first score column of the
 // screen, e.g. ComboScore).
 type Measurement struct {
-	Pair PairKey
+	Pair PairOnLine
 	Y    float64
 }
 
@@ -51,7 +51,7 @@ type Measurement struct {
 // seen it: the paper's Alg. 3 adds (Phi, (Y-Mu)^2) to the error predictor's
 // training set D_e.
 type OutOfSample struct {
-	Pair  PairKey
+	Pair  PairOnLine
 	Round int       // the round whose model made the prediction
 	Mu    float64   // that model's prediction
 	Phi   []float64 // that model's stationarizing features at the pair
@@ -77,7 +77,7 @@ type Surrogate interface {
 	Name() string
 	Fit(ctx context.Context, ev Evidence) error
 	// Predict returns one prediction per pair. Valid after Fit.
-	Predict(ctx context.Context, pairs []PairKey) ([]SurrogatePrediction, error)
+	Predict(ctx context.Context, pairs []PairOnLine) ([]SurrogatePrediction, error)
 }
 
 // Prefiller is a Surrogate whose error model starts from examples computed
@@ -92,5 +92,5 @@ type Prefiller interface {
 // Oracle measures pairs (retrospective mode: looks them up in a screen that
 // was already measured).
 type Oracle interface {
-	Measure(pairs []PairKey) ([]float64, error)
+	Measure(pairs []PairOnLine) ([]float64, error)
 }

@@ -349,7 +349,7 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 	// The members of each ensemble training (trainings index), gathered
 	// until the last is done.
 	type memberSet struct {
-		parts []*model.Ensemble
+		parts []*model.DeepEnsemble
 		left  int
 		secs  float64
 	}
@@ -369,7 +369,7 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 	}
 	for _, j := range jobs {
 		if j.member == 0 {
-			members[j.out] = &memberSet{parts: make([]*model.Ensemble, cfg.Members), left: cfg.Members}
+			members[j.out] = &memberSet{parts: make([]*model.DeepEnsemble, cfg.Members), left: cfg.Members}
 		}
 	}
 	// Trainings run on cfg.Workers goroutines of kernels.Jobs (each holding
@@ -437,7 +437,7 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 				return nil
 			}
 			if err == nil {
-				var e *model.Ensemble
+				var e *model.DeepEnsemble
 				if e, err = model.JoinEnsemble(set.parts...); err == nil {
 					o, err = predictJob(d, cfg, j.name, j.seed, j.split, e, set.secs)
 				}

@@ -35,7 +35,7 @@ type EpiSummary struct {
 
 // unseenCount is how many of the two drugs of p are not in seen (one for
 // a pair of a drug with itself that is not).
-func unseenCount(p model.Pair, seen map[int]bool) int {
+func unseenCount(p model.PairRef, seen map[int]bool) int {
 	n := 0
 	if !seen[p.A] {
 		n++
@@ -51,7 +51,7 @@ func unseenCount(p model.Pair, seen map[int]bool) int {
 // noise sd noiseSD) and val (of valPairs, used only when no test pair has
 // both drugs seen; may be nil). seen holds the drugs of the training
 // pairs; floor is the sigma floor.
-func summarizeEpistemic(test []model.Prediction, testPairs []model.Pair, y, noiseSD []float64, val []model.Prediction, valPairs []model.Pair, seen map[int]bool, floor float64) EpiSummary {
+func summarizeEpistemic(test []model.Prediction, testPairs []model.PairRef, y, noiseSD []float64, val []model.Prediction, valPairs []model.PairRef, seen map[int]bool, floor float64) EpiSummary {
 	var s EpiSummary
 	var sum [3]float64
 	zeros, small := 0, 0

@@ -18,7 +18,7 @@ import (
 // from the validation pairs with two training drugs.
 func TestSummarizeEpistemic(t *testing.T) {
 	seen := map[int]bool{0: true, 1: true}
-	pairs := []model.Pair{{A: 0, B: 1}, {A: 0, B: 2}, {A: 2, B: 3}, {A: 3, B: 3}}
+	pairs := []model.PairRef{{A: 0, B: 1}, {A: 0, B: 2}, {A: 2, B: 3}, {A: 3, B: 3}}
 	pred := []model.Prediction{{Mu: 0, SigmaEpistemic: 1, SigmaTotal: 5}, {Mu: 0, SigmaEpistemic: 2, SigmaTotal: 5}, {Mu: 0, SigmaEpistemic: 6, SigmaTotal: 70}, {Mu: 0, SigmaEpistemic: 0, SigmaTotal: 1}}
 	y := []float64{1, -3, 9, 2}
 	s := summarizeEpistemic(pred, pairs, y, []float64{1, 1, 1, 1}, nil, nil, seen, 1e-9)
@@ -29,7 +29,7 @@ func TestSummarizeEpistemic(t *testing.T) {
 		t.Errorf("excess spearman %v, want 0.8", s.ExcessSpearman)
 	}
 	val := []model.Prediction{{SigmaEpistemic: 3}, {SigmaEpistemic: 5}, {SigmaEpistemic: 100}}
-	vp := []model.Pair{{A: 0, B: 1}, {A: 1, B: 1}, {A: 1, B: 2}}
+	vp := []model.PairRef{{A: 0, B: 1}, {A: 1, B: 1}, {A: 1, B: 2}}
 	s = summarizeEpistemic(pred[1:], pairs[1:], y[1:], nil, val, vp, seen, 1e-9)
 	if s.Unseen[0] != 4 || s.N[0] != 2 || !s.FromVal || !math.IsNaN(s.ExcessSpearman) {
 		t.Errorf("split by drug: got %+v; want unseen0 = (3+5)/2 from 2 validation pairs", s)

@@ -193,7 +193,7 @@ func lineDataset(d *model.Dataset, l int, split drugcomb.Split) (*model.Dataset,
 		}
 		local[i] = len(sub.Pairs)
 		at = append(at, i)
-		sub.Pairs = append(sub.Pairs, model.Pair{A: p.A, B: p.B})
+		sub.Pairs = append(sub.Pairs, model.PairRef{A: p.A, B: p.B})
 		sub.Y = append(sub.Y, d.Y[i])
 		if d.N != nil {
 			sub.N = append(sub.N, d.N[i])

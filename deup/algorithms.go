@@ -71,7 +71,7 @@ func (e expPredictor) Predict(phi []float64) float64 {
 // FitFixed is Algorithm 1 (DEUP with a fixed training set): it fits h and phi
 // on the training set, builds D_e from the out-of-sample losses on the
 // validation set, and fits the error predictor on D_e.
-func FitFixed(cfg Config, trainX [][]float64, trainY []float64, validX [][]float64, validY []float64) (*Model, error) {
+func FitFixed(cfg Config, trainX [][]float64, trainY []float64, validX [][]float64, validY []float64) (*Fitted, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
@@ -90,7 +90,7 @@ func FitFixed(cfg Config, trainX [][]float64, trainY []float64, validX [][]float
 	if err != nil {
 		return nil, err
 	}
-	return &Model{Main: h, Features: phi, Error: e, Aleatoric: cfg.Aleatoric}, nil
+	return &Fitted{Main: h, Features: phi, Error: e, Aleatoric: cfg.Aleatoric}, nil
 }
 
 // PrefillOptions configure Algorithm 2. The zero value is the paper's SMO
@@ -180,7 +180,7 @@ type Loop struct {
 	x     [][]float64
 	y     []float64
 	de    []Example
-	model *Model
+	model *Fitted
 }
 
 // NewLoop starts a loop on the initial data D_init (copied).
@@ -214,7 +214,7 @@ func (l *Loop) AddExamples(de ...Example) { l.de = append(l.de, de...) }
 
 // Fit fits h_D and phi_D on D and the error predictor on D_e, and returns the
 // model that the next Observe will score. D_e must not be empty.
-func (l *Loop) Fit() (*Model, error) {
+func (l *Loop) Fit() (*Fitted, error) {
 	h, phi, err := fitModel(&l.cfg, l.x, l.y)
 	if err != nil {
 		return nil, err
@@ -226,7 +226,7 @@ func (l *Loop) Fit() (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	l.model = &Model{Main: h, Features: phi, Error: e, Aleatoric: l.cfg.Aleatoric}
+	l.model = &Fitted{Main: h, Features: phi, Error: e, Aleatoric: l.cfg.Aleatoric}
 	return l.model, nil
 }
 

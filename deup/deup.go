@@ -81,10 +81,10 @@ func (c *Config) check() error {
 	return c.Features.check()
 }
 
-// Model is a fitted DEUP model: the main predictor h, the stationarizing
+// Fitted is a fitted DEUP model: the main predictor h, the stationarizing
 // features phi of its training set, the error predictor e and the aleatoric
 // estimate a. The epistemic uncertainty is u(x) = e(phi(x)) - a(x).
-type Model struct {
+type Fitted struct {
 	Main      Predictor
 	Features  *FeatureMap
 	Error     Predictor
@@ -101,7 +101,7 @@ type Estimate struct {
 
 // Predict returns h(x), e(phi(x)), a(x) and u(x) = e - a. NaN inputs give
 // NaN outputs.
-func (m *Model) Predict(x []float64) Estimate {
+func (m *Fitted) Predict(x []float64) Estimate {
 	var est Estimate
 	est.Mean = m.Main.Predict(x)
 	est.Error = m.Error.Predict(m.Features.Features(nil, x))
@@ -115,7 +115,7 @@ func (m *Model) Predict(x []float64) Estimate {
 // Sigma returns sqrt(max(u(x), 0)) together with the mean: the standard
 // deviation of the Gaussian that DEUP-EI plugs into Expected Improvement
 // when the loss is the squared error.
-func (m *Model) Sigma(x []float64) (mean, sigma float64) {
+func (m *Fitted) Sigma(x []float64) (mean, sigma float64) {
 	est := m.Predict(x)
 	return est.Mean, math.Sqrt(math.Max(est.Epistemic, 0))
 }

@@ -146,7 +146,7 @@ func tinyDataset(t *testing.T) *model.Dataset {
 	d := &model.Dataset{Features: f}
 	for a := range nd {
 		for b := a + 1; b < nd; b++ {
-			d.Pairs = append(d.Pairs, model.Pair{A: a, B: b})
+			d.Pairs = append(d.Pairs, model.PairRef{A: a, B: b})
 			d.Y = append(d.Y, float64(a%3)+0.5*float64(b%4))
 			d.N = append(d.N, 2)
 			d.Var = append(d.Var, 0.1)

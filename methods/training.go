@@ -211,7 +211,7 @@ func Fit(ctx context.Context, m model.Method, d *model.Dataset, h Holdout, o Fit
 // predictOn predicts the pairs idx of d with m and returns their measured
 // scores, mu and sigma_total, in the order of idx.
 func predictOn(m model.Method, d *model.Dataset, idx []int) (y, mu, sigma []float64, err error) {
-	ps := make([]model.Pair, len(idx))
+	ps := make([]model.PairRef, len(idx))
 	y = make([]float64, len(idx))
 	for k, i := range idx {
 		ps[k], y[k] = d.Pairs[i], d.Y[i]

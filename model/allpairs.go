@@ -10,8 +10,8 @@ import (
 // pairs and predictions to emit (the slices are reused for the next
 // chunk). It stops at the first error of predict or emit, or when ctx is
 // done (checked before each chunk).
-func PredictPairs(ctx context.Context, predict func(*Features, []Pair) ([]Prediction, error), f *Features, seq iter.Seq[Pair], chunk int, emit func([]Pair, []Prediction) error) error {
-	buf := make([]Pair, 0, chunk)
+func PredictPairs(ctx context.Context, predict func(*Features, []PairRef) ([]Prediction, error), f *Features, seq iter.Seq[PairRef], chunk int, emit func([]PairRef, []Prediction) error) error {
+	buf := make([]PairRef, 0, chunk)
 	flush := func() error {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -41,11 +41,11 @@ func PredictPairs(ctx context.Context, predict func(*Features, []Pair) ([]Predic
 
 // AllPairs yields every unordered pair of n feature rows (A < B, in row
 // order) on model line line.
-func AllPairs(n, line int) iter.Seq[Pair] {
-	return func(yield func(Pair) bool) {
+func AllPairs(n, line int) iter.Seq[PairRef] {
+	return func(yield func(PairRef) bool) {
 		for a := 0; a < n; a++ {
 			for b := a + 1; b < n; b++ {
-				if !yield(Pair{A: a, B: b, Line: line}) {
+				if !yield(PairRef{A: a, B: b, Line: line}) {
 					return
 				}
 			}

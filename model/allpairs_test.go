@@ -9,7 +9,7 @@ import (
 // TestPredictPairs: 5 rows give 10 pairs, in chunks of 4, 4 and 2, each
 // prediction the one of its pair.
 func TestPredictPairs(t *testing.T) {
-	fake := func(_ *Features, ps []Pair) ([]Prediction, error) {
+	fake := func(_ *Features, ps []PairRef) ([]Prediction, error) {
 		out := make([]Prediction, len(ps))
 		for i, p := range ps {
 			out[i].Mu = float64(100*p.A + 10*p.B + p.Line)
@@ -18,7 +18,7 @@ func TestPredictPairs(t *testing.T) {
 	}
 	var sizes []int
 	var got []float64
-	err := PredictPairs(context.Background(), fake, nil, AllPairs(5, 1), 4, func(ps []Pair, pr []Prediction) error {
+	err := PredictPairs(context.Background(), fake, nil, AllPairs(5, 1), 4, func(ps []PairRef, pr []Prediction) error {
 		sizes = append(sizes, len(ps))
 		for i, p := range ps {
 			if pr[i].Mu != float64(100*p.A+10*p.B+1) {
@@ -36,13 +36,13 @@ func TestPredictPairs(t *testing.T) {
 	}
 	stop := errors.New("stop")
 	n := 0
-	err = PredictPairs(context.Background(), fake, nil, AllPairs(5, 0), 3, func([]Pair, []Prediction) error { n++; return stop })
+	err = PredictPairs(context.Background(), fake, nil, AllPairs(5, 0), 3, func([]PairRef, []Prediction) error { n++; return stop })
 	if !errors.Is(err, stop) || n != 1 {
 		t.Errorf("emit error: %v after %d chunks, want stop after 1", err, n)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := PredictPairs(ctx, fake, nil, AllPairs(5, 0), 3, func([]Pair, []Prediction) error { return nil }); !errors.Is(err, context.Canceled) {
+	if err := PredictPairs(ctx, fake, nil, AllPairs(5, 0), 3, func([]PairRef, []Prediction) error { return nil }); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 }

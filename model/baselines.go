@@ -9,7 +9,7 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 )
 
-// Ensemble is a Deep Ensemble (Lakshminarayanan et al. 2017) of Members
+// DeepEnsemble is a Deep DeepEnsemble (Lakshminarayanan et al. 2017) of Members
 // independently initialized two-tower networks (seeds Seed+1..Seed+M, each
 // with its own shuffling), trained on split.Train with early stopping on
 // split.Val.
@@ -20,7 +20,7 @@ import (
 // With NLL true, members also have a σ head (the σ path with its bit held
 // at 0) trained with the Gaussian NLL: σ² = mean σ_m² + variance of the μ_m,
 // SigmaAleatoric² = mean σ_m², SigmaEpistemic² = variance of the μ_m.
-type Ensemble struct {
+type DeepEnsemble struct {
 	cfg      Config
 	members  int
 	nll      bool
@@ -35,8 +35,8 @@ type Ensemble struct {
 }
 
 // NewEnsemble returns an untrained ensemble of members networks (paper: 3).
-func NewEnsemble(cfg Config, members int, nll bool) *Ensemble {
-	return &Ensemble{cfg: cfg.WithDefaults(), members: members, nll: nll}
+func NewEnsemble(cfg Config, members int, nll bool) *DeepEnsemble {
+	return &DeepEnsemble{cfg: cfg.WithDefaults(), members: members, nll: nll}
 }
 
 // EnsembleMember returns an untrained one-member ensemble that trains
@@ -45,20 +45,20 @@ func NewEnsemble(cfg Config, members int, nll bool) *Ensemble {
 // (progress events carry k and members). Members trained apart, for
 // example at the same time, are put together by JoinEnsemble, which then
 // predicts as the whole ensemble trained by Fit, bit for bit (tested).
-func EnsembleMember(cfg Config, members int, nll bool, k int) *Ensemble {
-	return &Ensemble{cfg: cfg.WithDefaults(), members: 1, nll: nll, first: k, of: members}
+func EnsembleMember(cfg Config, members int, nll bool, k int) *DeepEnsemble {
+	return &DeepEnsemble{cfg: cfg.WithDefaults(), members: 1, nll: nll, first: k, of: members}
 }
 
 // JoinEnsemble returns the ensemble of the members of the trained parts,
 // in order (EnsembleMember parts 0, 1, … give the whole ensemble). The
 // parts must have been trained with the same configuration, features and
 // training split; the parts are not to be used afterwards.
-func JoinEnsemble(parts ...*Ensemble) (*Ensemble, error) {
+func JoinEnsemble(parts ...*DeepEnsemble) (*DeepEnsemble, error) {
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("model: join ensemble: no parts")
 	}
 	p0 := parts[0]
-	e := &Ensemble{cfg: p0.cfg, nll: p0.nll, feat: p0.feat, mean: p0.mean, sd: p0.sd, trained: true}
+	e := &DeepEnsemble{cfg: p0.cfg, nll: p0.nll, feat: p0.feat, mean: p0.mean, sd: p0.sd, trained: true}
 	for i, p := range parts {
 		if !p.trained {
 			return nil, fmt.Errorf("model: join ensemble: part %d is not trained", i)
@@ -74,7 +74,7 @@ func JoinEnsemble(parts ...*Ensemble) (*Ensemble, error) {
 }
 
 // Name is "ensemble" or "ensemble-nll".
-func (e *Ensemble) Name() string {
+func (e *DeepEnsemble) Name() string {
 	if e.nll {
 		return "ensemble-nll"
 	}
@@ -82,10 +82,10 @@ func (e *Ensemble) Name() string {
 }
 
 // FeatureConfig of the training features.
-func (e *Ensemble) FeatureConfig() FeatureConfig { return e.feat }
+func (e *DeepEnsemble) FeatureConfig() FeatureConfig { return e.feat }
 
 // AleatoricNote says where SigmaAleatoric comes from.
-func (e *Ensemble) AleatoricNote() string {
+func (e *DeepEnsemble) AleatoricNote() string {
 	if e.nll {
 		return "aleatoric from the members' NLL sigma heads (mean sigma_m^2); epistemic from the spread of member means"
 	}
@@ -94,7 +94,7 @@ func (e *Ensemble) AleatoricNote() string {
 
 // Fit trains the members one after the other; progress events carry the
 // member index.
-func (e *Ensemble) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progress func(Progress)) error {
+func (e *DeepEnsemble) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progress func(Progress)) error {
 	if e.members < 1 {
 		return fmt.Errorf("model: ensemble: %d members", e.members)
 	}
@@ -130,7 +130,7 @@ func (e *Ensemble) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, pr
 }
 
 // Predict combines the members as described on Ensemble.
-func (e *Ensemble) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
+func (e *DeepEnsemble) Predict(f *Features, pairs []PairRef) ([]Prediction, error) {
 	if err := CheckPredict(e.trained, e.feat, e.cfg.lines, f, pairs); err != nil {
 		return nil, err
 	}
@@ -167,7 +167,7 @@ func (e *Ensemble) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
 }
 
 // Save writes the trained ensemble.
-func (e *Ensemble) Save(w io.Writer) error {
+func (e *DeepEnsemble) Save(w io.Writer) error {
 	if !e.trained {
 		return fmt.Errorf("model: save: model is not trained")
 	}
@@ -236,7 +236,7 @@ func (m *MCDropout) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, p
 }
 
 // Predict runs the stochastic passes.
-func (m *MCDropout) Predict(f *Features, pairs []Pair) ([]Prediction, error) {
+func (m *MCDropout) Predict(f *Features, pairs []PairRef) ([]Prediction, error) {
 	if err := CheckPredict(m.trained, m.feat, m.cfg.lines, f, pairs); err != nil {
 		return nil, err
 	}
@@ -284,7 +284,7 @@ func fitChecks(cfg Config, d *Dataset, split drugcomb.Split) error {
 	return CheckSplit(d, split, false)
 }
 
-func splitPairs(pairs []Pair) (pa, pb, pl []int) {
+func splitPairs(pairs []PairRef) (pa, pb, pl []int) {
 	pa, pb, pl = make([]int, len(pairs)), make([]int, len(pairs)), make([]int, len(pairs))
 	for i, p := range pairs {
 		pa[i], pb[i], pl[i] = p.A, p.B, p.Line

@@ -79,7 +79,7 @@ func TestBaselinesTrainAndRoundTrip(t *testing.T) {
 			if err := m.Fit(context.Background(), tp.d, tp.split, func(p Progress) { members[p.Member] = true }); err != nil {
 				t.Fatal(err)
 			}
-			test := make([]Pair, len(tp.split.Test))
+			test := make([]PairRef, len(tp.split.Test))
 			for k, i := range tp.split.Test {
 				test[k] = tp.d.Pairs[i]
 			}
@@ -107,9 +107,9 @@ func TestBaselinesTrainAndRoundTrip(t *testing.T) {
 				t.Errorf("RMSE %.3f vs sd %.3f, mean σ %v", rmse, sd, ssig)
 			}
 			// Order and batch independence.
-			rev := make([]Pair, len(test))
+			rev := make([]PairRef, len(test))
 			for k, p := range test {
-				rev[len(test)-1-k] = Pair{A: p.B, B: p.A}
+				rev[len(test)-1-k] = PairRef{A: p.B, B: p.A}
 			}
 			pr, _ := m.Predict(tp.d.Features, rev)
 			one, _ := m.Predict(tp.d.Features, test[3:4])
@@ -146,7 +146,7 @@ func TestEnsembleMembersJoined(t *testing.T) {
 	tp := makeToy(15, 40, 96, 10, 0.3)
 	cfg := toyConfig(6)
 	cfg.MaxEpochs = 12
-	test := make([]Pair, len(tp.split.Test))
+	test := make([]PairRef, len(tp.split.Test))
 	for k, i := range tp.split.Test {
 		test[k] = tp.d.Pairs[i]
 	}
@@ -159,7 +159,7 @@ func TestEnsembleMembersJoined(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		parts := make([]*Ensemble, 3)
+		parts := make([]*DeepEnsemble, 3)
 		errs := make([]error, 3)
 		seen := make([][]int, 3)
 		done := make(chan int)

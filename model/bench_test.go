@@ -92,10 +92,10 @@ func BenchmarkAllPairsCatalogue(b *testing.B) {
 	pairs := 0
 	for i := 0; i < b.N; i++ {
 		fi := *f // a new matrix: the per-drug tower cache starts empty
-		buf := make([]model.Pair, 0, 1<<16)
+		buf := make([]model.PairRef, 0, 1<<16)
 		for a := 0; a < n; a++ {
 			for c := a + 1; c < n; c++ {
-				buf = append(buf, model.Pair{A: a, B: c})
+				buf = append(buf, model.PairRef{A: a, B: c})
 				if len(buf) == cap(buf) || (a == n-2 && c == n-1) {
 					if _, err := m.Predict(&fi, buf); err != nil {
 						b.Fatal(err)

@@ -7,11 +7,11 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 )
 
-// Pair references two rows of a Features matrix (order does not matter:
+// PairRef references two rows of a Features matrix (order does not matter:
 // the network is exactly symmetric) and, for a network trained on several
 // cell lines, the cell line (an index into Dataset.LineNames; 0 for a
 // one-line network).
-type Pair struct{ A, B, Line int }
+type PairRef struct{ A, B, Line int }
 
 // Dataset is what a Method trains on: a drug feature matrix and the pairs
 // with their targets. Pairs[i] has target Y[i] (mean over N[i] replicate
@@ -19,7 +19,7 @@ type Pair struct{ A, B, Line int }
 // N[i] < 2).
 type Dataset struct {
 	Features *Features
-	Pairs    []Pair
+	Pairs    []PairRef
 	Y        []float64
 	N        []int
 	Var      []float64
@@ -40,8 +40,8 @@ func (d *Dataset) Lines() int { return max(len(d.LineNames), 1) }
 
 // PairsAt returns the pairs d.Pairs[i] for i in idx (a split's part), in
 // idx's order.
-func (d *Dataset) PairsAt(idx []int) []Pair {
-	out := make([]Pair, len(idx))
+func (d *Dataset) PairsAt(idx []int) []PairRef {
+	out := make([]PairRef, len(idx))
 	for k, i := range idx {
 		out[k] = d.Pairs[i]
 	}
@@ -82,7 +82,7 @@ func NewDataset(s *drugcomb.Screen, f *Features, score int) (*Dataset, error) {
 		if len(d.LineNames) > 1 {
 			line = p.CellLine
 		}
-		d.Pairs = append(d.Pairs, Pair{A: p.A, B: p.B, Line: line})
+		d.Pairs = append(d.Pairs, PairRef{A: p.A, B: p.B, Line: line})
 		d.Y = append(d.Y, y)
 		d.N = append(d.N, n)
 		d.Var = append(d.Var, v)

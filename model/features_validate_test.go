@@ -77,14 +77,14 @@ func TestFeaturesValidate(t *testing.T) {
 // TestPairsAt checks that PairsAt picks d.Pairs in idx's order,
 // repeats included.
 func TestPairsAt(t *testing.T) {
-	d := &Dataset{Pairs: []Pair{{0, 1, 0}, {1, 2, 0}, {2, 3, 1}}}
+	d := &Dataset{Pairs: []PairRef{{0, 1, 0}, {1, 2, 0}, {2, 3, 1}}}
 	for _, tc := range []struct {
 		idx  []int
-		want []Pair
+		want []PairRef
 	}{
-		{nil, []Pair{}},
-		{[]int{2, 0}, []Pair{{2, 3, 1}, {0, 1, 0}}},
-		{[]int{1, 1}, []Pair{{1, 2, 0}, {1, 2, 0}}},
+		{nil, []PairRef{}},
+		{[]int{2, 0}, []PairRef{{2, 3, 1}, {0, 1, 0}}},
+		{[]int{1, 1}, []PairRef{{1, 2, 0}, {1, 2, 0}}},
 	} {
 		if got := d.PairsAt(tc.idx); !slices.Equal(got, tc.want) {
 			t.Errorf("PairsAt(%v) = %v, want %v", tc.idx, got, tc.want)

@@ -74,7 +74,7 @@ func makeToy(seed uint64, nDrugs, dim, bits int, noiseSD float64) *toyProblem {
 			if n > 1 {
 				v = ss / float64(n-1)
 			}
-			tp.d.Pairs = append(tp.d.Pairs, Pair{A: a, B: b})
+			tp.d.Pairs = append(tp.d.Pairs, PairRef{A: a, B: b})
 			tp.d.Y = append(tp.d.Y, m)
 			tp.d.N = append(tp.d.N, n)
 			tp.d.Var = append(tp.d.Var, v)

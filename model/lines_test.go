@@ -16,7 +16,7 @@ func linesToy(nl int) *toyProblem {
 	for l := range nl {
 		d.LineNames = append(d.LineNames, fmt.Sprintf("L%d", l))
 		for i, p := range tp.d.Pairs {
-			d.Pairs = append(d.Pairs, Pair{A: p.A, B: p.B, Line: l})
+			d.Pairs = append(d.Pairs, PairRef{A: p.A, B: p.B, Line: l})
 			d.Y = append(d.Y, tp.d.Y[i]+3*float64(l))
 			d.N = append(d.N, tp.d.N[i])
 			d.Var = append(d.Var, tp.d.Var[i])

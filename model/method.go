@@ -57,7 +57,7 @@ func (p Progress) Detail() string {
 type Method interface {
 	Name() string
 	Fit(ctx context.Context, d *Dataset, split drugcomb.Split, progress func(Progress)) error
-	Predict(f *Features, pairs []Pair) ([]Prediction, error)
+	Predict(f *Features, pairs []PairRef) ([]Prediction, error)
 	Save(w io.Writer) error
 	// FeatureConfig is the configuration of the training features.
 	FeatureConfig() FeatureConfig
@@ -68,7 +68,7 @@ type Method interface {
 // CheckPredict checks a Predict call of a method: trained, features of
 // the configuration want, pairs of drugs of f on one of the model's lines
 // (at most 1: line 0 only).
-func CheckPredict(trained bool, want FeatureConfig, lines int, f *Features, pairs []Pair) error {
+func CheckPredict(trained bool, want FeatureConfig, lines int, f *Features, pairs []PairRef) error {
 	if !trained {
 		return fmt.Errorf("model: predict: model is not trained")
 	}

@@ -47,7 +47,7 @@ func TestPC3DrugSplitSigmaFeatures(t *testing.T) {
 			if err := m.Fit(context.Background(), d, sp, nil); err != nil {
 				t.Fatal(err)
 			}
-			pairs := make([]model.Pair, len(sp.Test))
+			pairs := make([]model.PairRef, len(sp.Test))
 			for k, i := range sp.Test {
 				pairs[k] = d.Pairs[i]
 			}

@@ -60,7 +60,7 @@ func trainPC3(t *testing.T, cfg model.Config) pc3Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pairs := make([]model.Pair, len(split.Test))
+	pairs := make([]model.PairRef, len(split.Test))
 	for k, i := range split.Test {
 		pairs[k] = d.Pairs[i]
 	}

@@ -18,7 +18,7 @@ func TestFitKeepsNothingOfTraining(t *testing.T) {
 		}
 		var nets []*Network
 		switch m := m.(type) {
-		case *Ensemble:
+		case *DeepEnsemble:
 			nets = m.nets
 		case *MCDropout:
 			nets = []*Network{m.net}

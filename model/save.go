@@ -228,7 +228,7 @@ func Load(r io.Reader) (Method, error) {
 		if h.Sigma != nll {
 			return nil, fmt.Errorf("%w: %s model with σ path %v", ErrFormat, h.Method, h.Sigma)
 		}
-		e := &Ensemble{cfg: h.Config.Config().WithDefaults(), members: len(nets), nll: nll, nets: nets, feat: h.Features, mean: h.Mean, sd: h.SD, trained: true}
+		e := &DeepEnsemble{cfg: h.Config.Config().WithDefaults(), members: len(nets), nll: nll, nets: nets, feat: h.Features, mean: h.Mean, sd: h.SD, trained: true}
 		for _, n := range nets {
 			e.fwds = append(e.fwds, NewForwarder(n))
 		}

@@ -33,7 +33,7 @@ func TestSigmaDiagnostics(t *testing.T) {
 				t.Fatal(err)
 			}
 			all := append(append([]int(nil), sp.Train...), sp.Val...)
-			pairs := make([]model.Pair, len(all))
+			pairs := make([]model.PairRef, len(all))
 			for k, i := range all {
 				pairs[k] = d.Pairs[i]
 			}
@@ -154,7 +154,7 @@ func TestSigmaDiagnostics(t *testing.T) {
 			if err := mb.Fit(context.Background(), d, drugcomb.Split{Train: sp.Val, Val: sp.Train, Test: sp.Test}, nil); err != nil {
 				t.Fatal(err)
 			}
-			inPairs := make([]model.Pair, len(sp.Train))
+			inPairs := make([]model.PairRef, len(sp.Train))
 			for k, i := range sp.Train {
 				inPairs[k] = d.Pairs[i]
 			}

@@ -74,7 +74,7 @@ func TestSyntheticDefault(t *testing.T) {
 				t.Fatal(err)
 			}
 			predict := func(idx []int) []model.Prediction {
-				pairs := make([]model.Pair, len(idx))
+				pairs := make([]model.PairRef, len(idx))
 				for k, i := range idx {
 					pairs[k] = d.Pairs[i]
 				}

@@ -36,7 +36,7 @@ func BenchmarkTowerStep(b *testing.B) {
 		if c >= a {
 			c++
 		}
-		d.Pairs = append(d.Pairs, Pair{A: a, B: c, Line: rng.IntN(lines)})
+		d.Pairs = append(d.Pairs, PairRef{A: a, B: c, Line: rng.IntN(lines)})
 		d.Y = append(d.Y, rng.NormFloat64())
 	}
 	idx := make([]int, batchSize)

@@ -53,12 +53,12 @@ func (p *Problem) validate() error {
 // may be called concurrently only if the implementation says so; Run calls
 // it sequentially.
 type Fitter interface {
-	Fit(ctx context.Context, train, val []int, seed uint64) (Model, error)
+	Fit(ctx context.Context, train, val []int, seed uint64) (MainModel, error)
 }
 
-// Model is a fitted main predictor: the mean and the model variance of
+// MainModel is a fitted main predictor: the mean and the model variance of
 // examples idx.
-type Model interface {
+type MainModel interface {
 	Predict(idx []int) (mean, variance []float64, err error)
 }
 
@@ -200,7 +200,7 @@ type Result struct {
 	// Final holds the final estimators' entries on Test (Kind Test).
 	Final []Entry
 	// FinalModel is the main predictor trained on all training data.
-	FinalModel Model
+	FinalModel MainModel
 	// Errors holds D_e: every fold's out-of-group, in-group and in-sample
 	// entries.
 	Errors []Entry
@@ -358,7 +358,7 @@ func Features(dst []float64, p *Problem, en Entry, s deup.FeatureSet) []float64 
 	return dst
 }
 
-func score(p *Problem, m Model, dens Density, idx []int, fold int, kind Kind, floor float64) ([]Entry, error) {
+func score(p *Problem, m MainModel, dens Density, idx []int, fold int, kind Kind, floor float64) ([]Entry, error) {
 	if len(idx) == 0 {
 		return nil, nil
 	}

@@ -22,7 +22,7 @@ type RowFitter struct {
 }
 
 // Fit implements Fitter.
-func (r RowFitter) Fit(_ context.Context, train, _ []int, _ uint64) (Model, error) {
+func (r RowFitter) Fit(_ context.Context, train, _ []int, _ uint64) (MainModel, error) {
 	if r.Learner == nil {
 		return nil, errors.New("ood: RowFitter has no learner")
 	}

@@ -19,10 +19,10 @@ func BenchmarkWriter(b *testing.B) {
 	for i := range ids {
 		ids[i] = "D" + strconv.Itoa(i)
 	}
-	pairs := make([]model.Pair, n)
+	pairs := make([]model.PairRef, n)
 	pred := make([]model.Prediction, n)
 	for i := range pairs {
-		pairs[i] = model.Pair{A: i % 400, B: (i / 400) % 400}
+		pairs[i] = model.PairRef{A: i % 400, B: (i / 400) % 400}
 		pred[i] = model.Prediction{Mu: float64(i%97) - 40, SigmaTotal: 1 + float64(i%13), SigmaEpistemic: 1, SigmaAleatoric: 0.5}
 	}
 	// A screen's worth of measured pairs (PC-3 has about 3000).

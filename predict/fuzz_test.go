@@ -30,13 +30,13 @@ func FuzzPredictionsRoundTrip(f *testing.F) {
 		for _, id := range ids {
 			s.Drugs = append(s.Drugs, drugcomb.Drug{ID: id})
 		}
-		var ps []model.Pair
+		var ps []model.PairRef
 		for a := range ids {
 			for b := a + 1; b < len(ids); b++ {
 				if rng.IntN(2) == 0 {
-					ps = append(ps, model.Pair{A: b, B: a}) // either order
+					ps = append(ps, model.PairRef{A: b, B: a}) // either order
 				} else {
-					ps = append(ps, model.Pair{A: a, B: b})
+					ps = append(ps, model.PairRef{A: a, B: b})
 				}
 			}
 		}

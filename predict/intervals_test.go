@@ -14,17 +14,17 @@ import (
 // note names the coverage and the calibration (uq.Calibrator.String:
 // "conformal on 9 pairs").
 func TestIntervals(t *testing.T) {
-	cal := &trained.Model{Meta: &trained.Meta{Calibration: &uq.Calibrator{Method: uq.MethodConformal, N: 9}}}
+	cal := &trained.Bundle{Meta: &trained.Meta{Calibration: &uq.Calibrator{Method: uq.MethodConformal, N: 9}}}
 	for _, tc := range []struct {
 		name    string
-		tm      *trained.Model
+		tm      *trained.Bundle
 		asked   bool
 		wantCal bool
 		want    string // the line written
 		err     string
 	}{
-		{name: "none, not asked", tm: &trained.Model{}, want: "no intervals: m.deup holds no calibration (retrain it with deup train --calibration 0.1 for lower/upper)\n"},
-		{name: "none, asked", tm: &trained.Model{}, asked: true, err: "m.deup holds no calibration"},
+		{name: "none, not asked", tm: &trained.Bundle{}, want: "no intervals: m.deup holds no calibration (retrain it with deup train --calibration 0.1 for lower/upper)\n"},
+		{name: "none, asked", tm: &trained.Bundle{}, asked: true, err: "m.deup holds no calibration"},
 		{name: "calibrated", tm: cal, wantCal: true, want: "intervals: lower and upper at 90% coverage, conformal on 9 pairs held out of training\n"},
 		{name: "calibrated, asked", tm: cal, asked: true, wantCal: true, want: "intervals: lower and upper at 90% coverage, conformal on 9 pairs held out of training\n"},
 	} {

@@ -14,7 +14,7 @@ import (
 // in dir (drugcomb.OpenDir) when dir is not "", otherwise the drugs tm was
 // trained on (own true). Errors: trained.ErrNoMeta for a model file that
 // does not record its drugs.
-func ModelDrugs(tm *trained.Model, dir string) (drugs []drugcomb.Drug, own bool, err error) {
+func ModelDrugs(tm *trained.Bundle, dir string) (drugs []drugcomb.Drug, own bool, err error) {
 	if dir != "" {
 		sc, err := drugcomb.OpenDir(dir)
 		if err != nil {
@@ -33,7 +33,7 @@ func ModelDrugs(tm *trained.Model, dir string) (drugs []drugcomb.Drug, own bool,
 // lines to score given spec (Lines) and the model's cell line (Open's
 // cellLine). A model that does not record them has one line named "" and
 // score "".
-func (t *Table) ForModel(tm *trained.Model, spec string) (lines []int, one string, err error) {
+func (t *Table) ForModel(tm *trained.Bundle, spec string) (lines []int, one string, err error) {
 	var names []string
 	if tm.Meta != nil {
 		one, names, t.Score = tm.Meta.Screen.CellLine, tm.Meta.Screen.CellLines, tm.Meta.Screen.Score
@@ -48,14 +48,14 @@ func (t *Table) ForModel(tm *trained.Model, spec string) (lines []int, one strin
 }
 
 // LookUpMeasured sets t.Measured to the measured values of t.Score on
-// t.Lines in the screen model tm scores (trained.Model.OpenScreen(dir)):
+// t.Lines in the screen model tm scores (trained.Bundle.OpenScreen(dir)):
 // the screen in dir when it is not "", otherwise tm's own. Nothing is looked
 // up for a model that does not record its screen. changed reports that
 // tm's own screen has changed pairs since training. An error opening the
 // screen in dir is err; one opening tm's own screen is missing instead:
 // the rows then carry no measured values (measured false), which is no
 // reason to stop.
-func (t *Table) LookUpMeasured(tm *trained.Model, dir string) (changed bool, missing, err error) {
+func (t *Table) LookUpMeasured(tm *trained.Bundle, dir string) (changed bool, missing, err error) {
 	if tm.Meta == nil {
 		return false, nil, nil
 	}

@@ -39,11 +39,11 @@ func savedScreen(t *testing.T) (string, *drugcomb.Screen, *trained.Meta) {
 // trained.ErrNoMeta.
 func TestModelDrugs(t *testing.T) {
 	dir, _, meta := savedScreen(t)
-	own := &trained.Model{Meta: &trained.Meta{Drugs: []trained.Drug{{ID: "m1", SMILES: "C"}, {ID: "m2", SMILES: "O"}}}}
+	own := &trained.Bundle{Meta: &trained.Meta{Drugs: []trained.Drug{{ID: "m1", SMILES: "C"}, {ID: "m2", SMILES: "O"}}}}
 	gone := filepath.Join(t.TempDir(), "gone")
 	for _, tc := range []struct {
 		name    string
-		tm      *trained.Model
+		tm      *trained.Bundle
 		dir     string
 		ids     []string
 		own     bool
@@ -51,10 +51,10 @@ func TestModelDrugs(t *testing.T) {
 		errText string // in the error
 	}{
 		{"screen given", own, dir, []string{"a", "b", "c"}, false, nil, ""},
-		{"screen given, no metadata", &trained.Model{}, dir, []string{"a", "b", "c"}, false, nil, ""},
+		{"screen given, no metadata", &trained.Bundle{}, dir, []string{"a", "b", "c"}, false, nil, ""},
 		{"the model's own", own, "", []string{"m1", "m2"}, true, nil, ""},
-		{"the model's own, its screen's metadata", &trained.Model{Meta: meta}, "", []string{"a", "b", "c"}, true, nil, ""},
-		{"no metadata", &trained.Model{}, "", nil, false, trained.ErrNoMeta, ""},
+		{"the model's own, its screen's metadata", &trained.Bundle{Meta: meta}, "", []string{"a", "b", "c"}, true, nil, ""},
+		{"no metadata", &trained.Bundle{}, "", nil, false, trained.ErrNoMeta, ""},
 		{"screen given, missing", own, gone, nil, false, nil, "screen directory " + gone + " does not exist"}, // drugcomb.OpenDir
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -82,11 +82,11 @@ func TestModelDrugs(t *testing.T) {
 // TestTableForModel: the rows' lines are the model's panel or its one line,
 // the score its column; the lines scored follow --cell-lines (Lines).
 func TestTableForModel(t *testing.T) {
-	oneLine := &trained.Model{Meta: &trained.Meta{Screen: trained.Screen{CellLine: "PC-3", Score: "css_ri"}}}
-	panel := &trained.Model{Meta: &trained.Meta{Screen: trained.Screen{CellLine: "A", CellLines: []string{"A", "B", "C"}, Score: "zip"}}}
+	oneLine := &trained.Bundle{Meta: &trained.Meta{Screen: trained.Screen{CellLine: "PC-3", Score: "css_ri"}}}
+	panel := &trained.Bundle{Meta: &trained.Meta{Screen: trained.Screen{CellLine: "A", CellLines: []string{"A", "B", "C"}, Score: "zip"}}}
 	for _, tc := range []struct {
 		name      string
-		tm        *trained.Model
+		tm        *trained.Bundle
 		spec      string
 		lines     []int
 		one       string
@@ -94,7 +94,7 @@ func TestTableForModel(t *testing.T) {
 		score     string
 		errString string
 	}{
-		{"no metadata", &trained.Model{}, "", []int{0}, "", []string{""}, "", ""},
+		{"no metadata", &trained.Bundle{}, "", []int{0}, "", []string{""}, "", ""},
 		{"one line", oneLine, "", []int{0}, "PC-3", []string{"PC-3"}, "css_ri", ""},
 		{"one line, named", oneLine, "pc-3", []int{0}, "PC-3", []string{"PC-3"}, "css_ri", ""},
 		{"one line, another", oneLine, "MCF7", nil, "", nil, "", "cell lines MCF7: the model was trained on one cell line"},
@@ -128,17 +128,17 @@ func TestTableForModel(t *testing.T) {
 func TestLookUpMeasured(t *testing.T) {
 	dir, _, meta := savedScreen(t)
 	gone := filepath.Join(t.TempDir(), "gone")
-	with := func(edit func(*trained.Meta)) *trained.Model {
+	with := func(edit func(*trained.Meta)) *trained.Bundle {
 		m := *meta
 		edit(&m)
-		return &trained.Model{Meta: &m}
+		return &trained.Bundle{Meta: &m}
 	}
 	same := func(*trained.Meta) {}
 	ab := drugcomb.PairKey{A: "a", B: "b"}
 	both := []map[drugcomb.PairKey]float64{{ab: 2}, {ab: 5}} // savedScreen's (a, b) on L0 and L1
 	for _, tc := range []struct {
 		name     string
-		tm       *trained.Model
+		tm       *trained.Bundle
 		dir      string
 		measured []map[drugcomb.PairKey]float64
 		changed  bool
@@ -150,7 +150,7 @@ func TestLookUpMeasured(t *testing.T) {
 		{"the model's own, gone", with(func(m *trained.Meta) { m.Screen.Dir = gone }), "", nil, false, fs.ErrNotExist, false},
 		{"screen given", with(func(m *trained.Meta) { m.Screen.Dir = gone }), dir, both, false, nil, false},
 		{"screen given, gone", with(same), gone, nil, false, nil, true},
-		{"no metadata", &trained.Model{}, dir, nil, false, nil, false},
+		{"no metadata", &trained.Bundle{}, dir, nil, false, nil, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tab := Table{Lines: []string{"L0", "L1"}, Score: "s"}

@@ -15,7 +15,7 @@ import (
 // Pairs is a pairs file: its pairs (feature rows) and the columns other
 // than the two drug columns, passed through to the output.
 type Pairs struct {
-	Pairs      []model.Pair
+	Pairs      []model.PairRef
 	ExtraNames []string
 	Extra      [][]string // per pair, the values of ExtraNames
 }
@@ -98,7 +98,7 @@ func ReadPairs(path string, row map[string]int, drugs []drugcomb.Drug) (*Pairs, 
 			}
 			p[k] = rr
 		}
-		pf.Pairs = append(pf.Pairs, model.Pair{A: p[0], B: p[1]})
+		pf.Pairs = append(pf.Pairs, model.PairRef{A: p[0], B: p[1]})
 		ex := make([]string, len(keep))
 		for k, c := range keep {
 			if c < len(rec) {

@@ -108,7 +108,7 @@ func (e *CalibrationError) Error() string {
 // Calibration returns the calibration stored in the model tm (read from
 // path) if it can give intervals at coverage, or a *CalibrationError
 // saying why not.
-func Calibration(tm *trained.Model, path string, coverage float64) (*uq.Calibrator, error) {
+func Calibration(tm *trained.Bundle, path string, coverage float64) (*uq.Calibrator, error) {
 	if tm.Meta == nil || tm.Meta.Calibration == nil {
 		return nil, &CalibrationError{Path: path, Coverage: coverage}
 	}
@@ -124,7 +124,7 @@ func Calibration(tm *trained.Model, path string, coverage float64) (*uq.Calibrat
 // A model without calibration gives none (nil, with a note on how to get
 // one) unless asked is set (--coverage or --calibrated-sigma given); then,
 // as any calibration unfit for coverage, it is Calibration's error.
-func Intervals(w io.Writer, tm *trained.Model, path string, coverage float64, asked bool) (*uq.Calibrator, error) {
+func Intervals(w io.Writer, tm *trained.Bundle, path string, coverage float64, asked bool) (*uq.Calibrator, error) {
 	if (tm.Meta == nil || tm.Meta.Calibration == nil) && !asked {
 		fmt.Fprintf(w, "no intervals: %s holds no calibration (retrain it with deup train --calibration 0.1 for lower/upper)\n", path)
 		return nil, nil

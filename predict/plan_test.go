@@ -19,17 +19,17 @@ import (
 // 90% and 19 at 95% (the figures deup train's help and the suggest tests
 // cite).
 func TestCalibration(t *testing.T) {
-	withN := func(n int) *trained.Model {
-		return &trained.Model{Meta: &trained.Meta{Calibration: &uq.Calibrator{Method: uq.MethodConformal, N: n}}}
+	withN := func(n int) *trained.Bundle {
+		return &trained.Bundle{Meta: &trained.Meta{Calibration: &uq.Calibrator{Method: uq.MethodConformal, N: n}}}
 	}
 	for _, tc := range []struct {
 		name     string
-		tm       *trained.Model
+		tm       *trained.Bundle
 		coverage float64
 		err      string // "" : the model's calibration
 	}{
-		{"no meta", &trained.Model{}, 0.9, "m.deup holds no calibration"},
-		{"no calibration", &trained.Model{Meta: &trained.Meta{}}, 0.9, "holds no calibration"},
+		{"no meta", &trained.Bundle{}, 0.9, "m.deup holds no calibration"},
+		{"no calibration", &trained.Bundle{Meta: &trained.Meta{}}, 0.9, "holds no calibration"},
 		{"9 at 90%", withN(9), 0.9, ""},
 		{"8 at 90%", withN(8), 0.9, "calibrated on 8 pairs, and a 90% conformal interval needs at least 9"},
 		{"15 at 95%", withN(15), 0.95, "needs at least 19"},
@@ -63,16 +63,16 @@ func TestOpen(t *testing.T) {
 		p          Plan
 		cellLine   string
 		lo, hi     int
-		pairs      []model.Pair // nil: every pair
+		pairs      []model.PairRef // nil: every pair
 		extra      []string
 		pairDigest string // hive only
 		err        error
 	}{
 		{name: "all pairs, shard 1/2", p: Plan{Out: filepath.Join(dir, "o.csv"), Shard: scores.Shard{Index: 1, Count: 2}}, lo: 1, hi: 3},
 		{name: "pairs file", p: Plan{Out: filepath.Join(dir, "p.parquet"), Pairs: pairsPath, Shard: scores.Whole}, hi: 1,
-			pairs: []model.Pair{{A: 1, B: 0}}, extra: []string{"note"}},
+			pairs: []model.PairRef{{A: 1, B: 0}}, extra: []string{"note"}},
 		{name: "hive", p: Plan{Out: filepath.Join(dir, "hive"), Hive: true, Pairs: pairsPath, Shard: scores.Whole, Model: modelPath, Program: "test"},
-			cellLine: "L0", hi: 1, pairs: []model.Pair{{A: 1, B: 0}}, extra: []string{"note"},
+			cellLine: "L0", hi: 1, pairs: []model.PairRef{{A: 1, B: 0}}, extra: []string{"note"},
 			pairDigest: "f57c84dd6154415930ab13c7b8fb483aba32fb9edf8c4ef51050827249d0ff58"},
 		{name: "hive without a cell line", p: Plan{Out: filepath.Join(dir, "hive2"), Hive: true, Shard: scores.Whole, Model: modelPath}, err: ErrNoCellLine},
 	} {

@@ -132,9 +132,9 @@ func Lines(names []string, one, spec string) ([]int, error) {
 // prediction.
 type Table struct {
 	Drugs    Drugs
-	Lines    []string // cell_line by model.Pair.Line
+	Lines    []string // cell_line by model.PairRef.Line
 	Score    string
-	Measured []map[drugcomb.PairKey]float64 // by model.Pair.Line; nil: nothing measured
+	Measured []map[drugcomb.PairKey]float64 // by model.PairRef.Line; nil: nothing measured
 	Cal      *uq.Calibrator                 // nil: no interval columns
 	Coverage float64
 	Extra    []string // a pairs file's other columns
@@ -199,7 +199,7 @@ func (w *Writer) Path() string {
 
 // row returns the float columns of one prediction (with its interval when
 // the table has a calibration).
-func (w *Writer) row(p model.Pair, pr model.Prediction) ([]float64, error) {
+func (w *Writer) row(p model.PairRef, pr model.Prediction) ([]float64, error) {
 	w.vals = append(w.vals[:0], pr.Mu, pr.SigmaTotal, pr.SigmaEpistemic, pr.SigmaAleatoric)
 	if w.t.Cal != nil {
 		lo, hi, err := w.t.Cal.Interval(pr.Mu, pr.SigmaTotal, w.t.Coverage)
@@ -213,7 +213,7 @@ func (w *Writer) row(p model.Pair, pr model.Prediction) ([]float64, error) {
 
 // Write writes pairs and their predictions; extra holds, per pair, the
 // values of the extra columns (nil without extra columns).
-func (w *Writer) Write(pairs []model.Pair, pred []model.Prediction, extra [][]string) error {
+func (w *Writer) Write(pairs []model.PairRef, pred []model.Prediction, extra [][]string) error {
 	b, t := w.builder, w.t
 	ns, nf := len(StringColumns), len(FloatColumns(t.Cal != nil))
 	strs := make([]*array.StringBuilder, ns)
@@ -284,7 +284,7 @@ func (w *Writer) Abort() {
 
 // Predictor is the part of a trained model that Run uses.
 type Predictor interface {
-	Predict(f *model.Features, pairs []model.Pair) ([]model.Prediction, error)
+	Predict(f *model.Features, pairs []model.PairRef) ([]model.Prediction, error)
 }
 
 // Job is what Run scores: rows [Lo, Hi) of every unordered pair of the
@@ -317,7 +317,7 @@ func Run(ctx context.Context, m Predictor, f *model.Features, job Job, w *Writer
 	var src []int // job.Pairs: the file row of each pair not yet written
 	var ex [][]string
 	done := 0
-	emit := func(pairs []model.Pair, pred []model.Prediction) error {
+	emit := func(pairs []model.PairRef, pred []model.Prediction) error {
 		var rowEx [][]string
 		if job.Pairs != nil {
 			ex = ex[:0]
@@ -344,7 +344,7 @@ func Run(ctx context.Context, m Predictor, f *model.Features, job Job, w *Writer
 			runs = append(runs, []int{l})
 		}
 	}
-	seq := func(yield func(model.Pair) bool) {
+	seq := func(yield func(model.PairRef) bool) {
 		for _, lines := range runs {
 			for p, row := range job.rows(f) {
 				for _, l := range lines {
@@ -371,8 +371,8 @@ func Run(ctx context.Context, m Predictor, f *model.Features, job Job, w *Writer
 }
 
 // rows yields the job's pairs (Line unset), each with its pairs-file row.
-func (job Job) rows(f *model.Features) iter.Seq2[model.Pair, int] {
-	return func(yield func(model.Pair, int) bool) {
+func (job Job) rows(f *model.Features) iter.Seq2[model.PairRef, int] {
+	return func(yield func(model.PairRef, int) bool) {
 		if job.Pairs != nil {
 			for k, p := range job.Pairs.Pairs[job.Lo:job.Hi] {
 				if !yield(p, job.Lo+k) {
@@ -383,7 +383,7 @@ func (job Job) rows(f *model.Features) iter.Seq2[model.Pair, int] {
 		}
 		order := scores.SortedByID(f.IDs)
 		for a, b := range scores.Pairs(f.NumDrugs(), job.Lo, job.Hi) {
-			if !yield(model.Pair{A: order[a], B: order[b]}, 0) {
+			if !yield(model.PairRef{A: order[a], B: order[b]}, 0) {
 				return
 			}
 		}

@@ -65,7 +65,7 @@ func TestReadPairs(t *testing.T) {
 		errHas     string
 	}{
 		{"ids, names and CIDs; extra columns kept", "well,drug_a,drug_b_id,notes\nA1,2244,caffeine,x\nA2,d2,D1,\n",
-			&Pairs{Pairs: []model.Pair{{A: 0, B: 1}, {A: 1, B: 0}}, ExtraNames: []string{"well", "notes"}, Extra: [][]string{{"A1", "x"}, {"A2", ""}}}, ""},
+			&Pairs{Pairs: []model.PairRef{{A: 0, B: 1}, {A: 1, B: 0}}, ExtraNames: []string{"well", "notes"}, Extra: [][]string{{"A1", "x"}, {"A2", ""}}}, ""},
 		{"no drug columns", "a,b\n1,2\n", nil, "need drug_a_id and drug_b_id"},
 		{"unknown drug", "drug_a_id,drug_b_id\nd1,zzz\n", nil, `unknown drug "zzz": not among the drugs scored`},
 		{"drug without a row", "drug_a_id,drug_b_id\nd1,d3\n", nil, "drug d3 has no usable structure or signature"},
@@ -88,7 +88,7 @@ func TestReadPairs(t *testing.T) {
 // fakeModel predicts mu = 10·A + B + 100·Line, sigma_total 1.
 type fakeModel struct{ calls int }
 
-func (m *fakeModel) Predict(f *model.Features, pairs []model.Pair) ([]model.Prediction, error) {
+func (m *fakeModel) Predict(f *model.Features, pairs []model.PairRef) ([]model.Prediction, error) {
 	m.calls++
 	out := make([]model.Prediction, len(pairs))
 	for i, p := range pairs {
@@ -146,7 +146,7 @@ func TestRun(t *testing.T) {
 		t.Fatalf("rows %v, want %v", ab, want)
 	}
 
-	pf := &Pairs{Pairs: []model.Pair{{A: 1, B: 0}, {A: 2, B: 2}}, ExtraNames: []string{"well"}, Extra: [][]string{{"A1"}, {"B7"}}}
+	pf := &Pairs{Pairs: []model.PairRef{{A: 1, B: 0}, {A: 2, B: 2}}, ExtraNames: []string{"well"}, Extra: [][]string{{"A1"}, {"B7"}}}
 	tab2 := &Table{Drugs: tab.Drugs, Lines: []string{"L0"}, Extra: pf.ExtraNames}
 	w, err = Create(path, tab2)
 	if err != nil {

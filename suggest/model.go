@@ -123,7 +123,7 @@ type Options struct {
 // predictions.
 type Candidates struct {
 	Screen    *drugcomb.Screen
-	Pairs     []active.PairKey
+	Pairs     []active.PairOnLine
 	Pred      []active.SurrogatePrediction // the model's
 	AcqIn     []active.SurrogatePrediction // what the acquisition reads: Pred, or scaled by the calibration
 	Intervals []active.Interval            // nil without a calibration
@@ -135,7 +135,7 @@ type Candidates struct {
 // measured, with the model's predictions (predict: a trained method's
 // Predict) and, with o.Cal, their intervals. No candidates (every pair
 // measured) is not an error: Pairs is empty.
-func Predict(sc *drugcomb.Screen, p *Place, predict func(*model.Features, []model.Pair) ([]model.Prediction, error), f *model.Features, kept []int, o Options) (*Candidates, error) {
+func Predict(sc *drugcomb.Screen, p *Place, predict func(*model.Features, []model.PairRef) ([]model.Prediction, error), f *model.Features, kept []int, o Options) (*Candidates, error) {
 	c := &Candidates{Screen: sc, measured: p.Measured}
 	cands, mp := active.UnmeasuredCandidates(kept, p.Lines, p.Measured)
 	if c.Pairs = cands; len(cands) == 0 {

@@ -87,7 +87,7 @@ func TestPredictPick(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	predict := func(_ *model.Features, ps []model.Pair) ([]model.Prediction, error) {
+	predict := func(_ *model.Features, ps []model.PairRef) ([]model.Prediction, error) {
 		out := make([]model.Prediction, len(ps))
 		for i, q := range ps {
 			out[i] = model.Prediction{Mu: float64(10*q.A + q.B), SigmaTotal: 2, SigmaEpistemic: 1, SigmaAleatoric: 1}

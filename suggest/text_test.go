@@ -9,7 +9,7 @@ import (
 )
 
 func TestWriteSigmaNote(t *testing.T) {
-	c := &Candidates{Pairs: []active.PairKey{{A: 0, B: 1}}, Pred: []active.SurrogatePrediction{{SigmaTotal: 2}}, AcqIn: []active.SurrogatePrediction{{SigmaTotal: 3}}}
+	c := &Candidates{Pairs: []active.PairOnLine{{A: 0, B: 1}}, Pred: []active.SurrogatePrediction{{SigmaTotal: 2}}, AcqIn: []active.SurrogatePrediction{{SigmaTotal: 3}}}
 	const tail = "; e.g. the first candidate's by 1.5); the file's sigma columns are the model's\n" // 3/2
 	tests := []struct {
 		name string

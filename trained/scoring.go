@@ -50,7 +50,7 @@ func (e *ScreenGoneError) Unwrap() error { return e.Err }
 // same, for scoring with the model as trained. Errors: ErrNoMeta when m
 // does not record its screen and dir is "", a *ScreenGoneError when its
 // directory is gone.
-func (m *Model) OpenScreen(dir string) (sc *drugcomb.Screen, used string, changed bool, err error) {
+func (m *Bundle) OpenScreen(dir string) (sc *drugcomb.Screen, used string, changed bool, err error) {
 	if dir != "" {
 		sc, err := drugcomb.OpenDir(dir)
 		return sc, dir, false, err
@@ -80,7 +80,7 @@ func (m *Model) OpenScreen(dir string) (sc *drugcomb.Screen, used string, change
 // docs/vocabulary.md). nil for an fp model. Errors: *SignaturesError
 // when dir's cannot be read, ErrNoSignatures when the file carries none
 // and dir is "".
-func (m *Model) Signatures(dir string) (*lincs.Signatures, error) {
+func (m *Bundle) Signatures(dir string) (*lincs.Signatures, error) {
 	if m.Method.FeatureConfig().Kind != features.FingerprintSignature {
 		return nil, nil
 	}
@@ -115,7 +115,7 @@ func (e *SignaturesError) Unwrap() error { return e.Err }
 // drug kept[i]; rep says which drugs were left out and why. When fewer
 // than two drugs are kept, it returns them and rep with an error wrapping
 // ErrNoPair.
-func (m *Model) Features(drugs []drugcomb.Drug, dir string) (f *model.Features, kept []int, rep features.Report, err error) {
+func (m *Bundle) Features(drugs []drugcomb.Drug, dir string) (f *model.Features, kept []int, rep features.Report, err error) {
 	sig, err := m.Signatures(dir)
 	if err != nil {
 		return nil, nil, rep, err

@@ -70,17 +70,17 @@ func TestOpenScreen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	with := func(m *Meta, edit func(*Meta)) *Model {
+	with := func(m *Meta, edit func(*Meta)) *Bundle {
 		c := *m
 		edit(&c)
-		return &Model{Meta: &c}
+		return &Bundle{Meta: &c}
 	}
 	same := func(*Meta) {}
 	otherDigest := func(m *Meta) { m.Screen.Digest = "other" }
 	gone := filepath.Join(root, "gone")
 	for _, tc := range []struct {
 		name    string
-		m       *Model
+		m       *Bundle
 		dir     string
 		drugs   int    // drugs of the screen returned
 		used    string // directory returned
@@ -88,10 +88,10 @@ func TestOpenScreen(t *testing.T) {
 		err     error  // errors.Is target; nil: none
 		errText string // in the error; "": none
 	}{
-		{"dir given, no metadata", &Model{}, saved, 12, saved, false, nil, ""}, // tinyScreen's 12 drugs
+		{"dir given, no metadata", &Bundle{}, saved, 12, saved, false, nil, ""}, // tinyScreen's 12 drugs
 		{"dir given over the model's own", with(own, otherDigest), saved, 12, saved, false, nil, ""},
-		{"dir given, missing", &Model{}, gone, 0, "", false, nil, "does not exist"}, // drugcomb.OpenDir's error (the command layer adds what to run)
-		{"no metadata", &Model{}, "", 0, "", false, ErrNoMeta, ""},
+		{"dir given, missing", &Bundle{}, gone, 0, "", false, nil, "does not exist"}, // drugcomb.OpenDir's error (the command layer adds what to run)
+		{"no metadata", &Bundle{}, "", 0, "", false, ErrNoMeta, ""},
 		{"own directory", with(own, same), "", 12, own.Screen.Dir, false, nil, ""},
 		{"own directory, pairs changed", with(own, otherDigest), "", 12, own.Screen.Dir, true, nil, ""},
 		{"own directory gone", with(own, func(m *Meta) { m.Screen.Dir = gone }), "", 0, "", false, fs.ErrNotExist, ""},
@@ -141,17 +141,17 @@ func TestSignatures(t *testing.T) {
 	withoutSig := t.TempDir()
 	for _, tc := range []struct {
 		name    string
-		m       *Model
+		m       *Bundle
 		dir     string
 		vectors [][]float32 // nil with want nil: no signatures
 		err     error
 	}{
-		{"fp", &Model{Method: featured{fc: fpConfig}}, "", nil, nil},
-		{"fp+sig, carried", &Model{Method: featured{fc: fpSigConfig}, Meta: carried}, "", [][]float32{{1, 2}, nil}, nil},
-		{"fp+sig, dir given", &Model{Method: featured{fc: fpSigConfig}, Meta: carried}, withSig, [][]float32{{3, 4}, {5, 6}}, nil},
-		{"fp+sig, dir without signatures", &Model{Method: featured{fc: fpSigConfig}, Meta: carried}, withoutSig, nil, lincs.ErrNoSignatures},
-		{"fp+sig, none carried", &Model{Method: featured{fc: fpSigConfig}, Meta: &Meta{Drugs: drugs}}, "", nil, ErrNoSignatures},
-		{"fp+sig, no metadata", &Model{Method: featured{fc: fpSigConfig}}, "", nil, ErrNoSignatures},
+		{"fp", &Bundle{Method: featured{fc: fpConfig}}, "", nil, nil},
+		{"fp+sig, carried", &Bundle{Method: featured{fc: fpSigConfig}, Meta: carried}, "", [][]float32{{1, 2}, nil}, nil},
+		{"fp+sig, dir given", &Bundle{Method: featured{fc: fpSigConfig}, Meta: carried}, withSig, [][]float32{{3, 4}, {5, 6}}, nil},
+		{"fp+sig, dir without signatures", &Bundle{Method: featured{fc: fpSigConfig}, Meta: carried}, withoutSig, nil, lincs.ErrNoSignatures},
+		{"fp+sig, none carried", &Bundle{Method: featured{fc: fpSigConfig}, Meta: &Meta{Drugs: drugs}}, "", nil, ErrNoSignatures},
+		{"fp+sig, no metadata", &Bundle{Method: featured{fc: fpSigConfig}}, "", nil, ErrNoSignatures},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sig, err := tc.m.Signatures(tc.dir)
@@ -175,7 +175,7 @@ func TestSignatures(t *testing.T) {
 			}
 		})
 	}
-	_, err := (&Model{Method: featured{fc: fpSigConfig}}).Signatures(withoutSig)
+	_, err := (&Bundle{Method: featured{fc: fpSigConfig}}).Signatures(withoutSig)
 	var se *SignaturesError
 	if err == nil || !strings.HasPrefix(err.Error(), "the model uses fp+sig features: ") || !errors.As(err, &se) || se.Dir != withoutSig {
 		t.Errorf("dir without signatures: %v, want a SignaturesError for %s", err, withoutSig)
@@ -188,11 +188,11 @@ func TestSignatures(t *testing.T) {
 func TestFeatures(t *testing.T) {
 	ethanol, benzene, bad := drugcomb.Drug{ID: "a", SMILES: "CCO"}, drugcomb.Drug{ID: "b", SMILES: "c1ccccc1"}, drugcomb.Drug{ID: "x", SMILES: "not a smiles"}
 	carried := &Meta{Drugs: NewDrugs([]drugcomb.Drug{ethanol, benzene}), Signatures: &Signatures{Genes: []string{"g1", "g2"}, Vectors: []Vector{{1, 2}, nil}}}
-	fp := &Model{Method: featured{fc: fpConfig}}
-	fpSig := &Model{Method: featured{fc: fpSigConfig}, Meta: carried}
+	fp := &Bundle{Method: featured{fc: fpConfig}}
+	fpSig := &Bundle{Method: featured{fc: fpSigConfig}, Meta: carried}
 	for _, tc := range []struct {
 		name        string
-		m           *Model
+		m           *Bundle
 		drugs       []drugcomb.Drug
 		kept        []int
 		noStructure int // drugs left out for their structure
@@ -203,7 +203,7 @@ func TestFeatures(t *testing.T) {
 		{"fp, one unparsable", fp, []drugcomb.Drug{ethanol, bad, benzene}, []int{0, 2}, 1, 0, nil},
 		{"fp, one usable", fp, []drugcomb.Drug{bad, benzene}, []int{1}, 1, 0, ErrNoPair},
 		{"fp+sig, benzene without signature", fpSig, []drugcomb.Drug{ethanol, benzene}, []int{0}, 0, 1, ErrNoPair},
-		{"fp+sig, no signatures", &Model{Method: featured{fc: fpSigConfig}}, []drugcomb.Drug{ethanol, benzene}, nil, 0, 0, ErrNoSignatures},
+		{"fp+sig, no signatures", &Bundle{Method: featured{fc: fpSigConfig}}, []drugcomb.Drug{ethanol, benzene}, nil, 0, 0, ErrNoSignatures},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, kept, rep, err := tc.m.Features(tc.drugs, "")

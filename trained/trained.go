@@ -36,8 +36,8 @@ const MaxMeta = 256 << 20
 // ErrFormat marks a file that is not a trained model.
 var ErrFormat = errors.New("not a deup model file")
 
-// Model is a fitted method and what it was trained on.
-type Model struct {
+// Bundle is a fitted method and what it was trained on.
+type Bundle struct {
 	Method model.Method
 	// Meta is nil for a file written before this package existed (a bare
 	// method file): such a model does not know its drugs or screen.
@@ -70,7 +70,7 @@ type Screen struct {
 	CellLine  string `json:"cell_line"`
 	// CellLines lists, for a model trained on several cell lines at once
 	// (a panel), every line in the order of the network's cell-line
-	// embedding (model.Pair.Line indexes it); CellLine is then the first.
+	// embedding (model.PairRef.Line indexes it); CellLine is then the first.
 	// Absent for a one-line model.
 	CellLines    []string `json:"cell_lines,omitempty"`
 	Score        string   `json:"score"`
@@ -325,7 +325,7 @@ func (m *Meta) Validate() error {
 }
 
 // Write writes m (Meta required) to w.
-func Write(w io.Writer, m *Model) error {
+func Write(w io.Writer, m *Bundle) error {
 	if m == nil || m.Method == nil || m.Meta == nil {
 		return errors.New("trained: Write needs a method and its metadata")
 	}
@@ -356,7 +356,7 @@ type Loader func(r io.Reader) (model.Method, error)
 
 // Read reads a model written by Write, or a bare method file written by a
 // method's Save (Meta nil); load reads the method.
-func Read(r io.Reader, load Loader) (*Model, error) {
+func Read(r io.Reader, load Loader) (*Bundle, error) {
 	br := bufio.NewReader(r)
 	head, err := br.Peek(len(Magic))
 	if err != nil || string(head) != Magic {
@@ -365,7 +365,7 @@ func Read(r io.Reader, load Loader) (*Model, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Model{Method: m}, nil
+		return &Bundle{Method: m}, nil
 	}
 	br.Discard(len(Magic))
 	var nb [8]byte
@@ -392,7 +392,7 @@ func Read(r io.Reader, load Loader) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Model{Method: m, Meta: meta}, nil
+	return &Bundle{Method: m, Meta: meta}, nil
 }
 
 // ErrIsDir is the Err of a FileError for a path that is a directory.
@@ -424,7 +424,7 @@ func (e *FileError) Unwrap() error { return e.Err }
 
 // ReadFile reads the model file at path with load; its errors are
 // *FileError, naming the file.
-func ReadFile(path string, load Loader) (*Model, error) {
+func ReadFile(path string, load Loader) (*Bundle, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, &FileError{Path: path, Open: true, Err: err}
@@ -442,7 +442,7 @@ func ReadFile(path string, load Loader) (*Model, error) {
 
 // WriteFile writes m to path, atomically: a run killed while writing
 // leaves the previous file or none.
-func WriteFile(path string, m *Model) error {
+func WriteFile(path string, m *Bundle) error {
 	if err := atomicfile.Write(path, func(w io.Writer) error { return Write(w, m) }); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}

@@ -68,7 +68,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Run(m.Name(), func(t *testing.T) {
 			meta := tinyMeta(sc)
 			var buf bytes.Buffer
-			if err := Write(&buf, &Model{Method: m, Meta: meta}); err != nil {
+			if err := Write(&buf, &Bundle{Method: m, Meta: meta}); err != nil {
 				t.Fatal(err)
 			}
 			got, err := Read(bytes.NewReader(buf.Bytes()), testLoad)
@@ -80,7 +80,7 @@ func TestRoundTrip(t *testing.T) {
 				t.Errorf("metadata %+v", got.Meta)
 			}
 			f, _, _ := features.Build(got.Meta.ScreenDrugs(), features.Config{}, nil)
-			ps := []model.Pair{{A: 0, B: 1}, {A: 4, B: 9}}
+			ps := []model.PairRef{{A: 0, B: 1}, {A: 4, B: 9}}
 			want, _ := m.Predict(f, ps)
 			have, err := got.Method.Predict(f, ps)
 			if err != nil {
@@ -113,7 +113,7 @@ func TestVector(t *testing.T) {
 	meta.Signatures = NewSignatures(sig, sc.Drugs)
 	var buf bytes.Buffer
 	m := fitted(t, sc, deupnet.New(deupnet.Config{Config: model.Config{TowerHidden: 8, TowerOut: 4, CombHidden: 4, SigmaHidden: 4, MaxEpochs: 1, Seed: 1}}))
-	if err := Write(&buf, &Model{Method: m, Meta: meta}); err != nil {
+	if err := Write(&buf, &Bundle{Method: m, Meta: meta}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := Read(&buf, testLoad)
@@ -137,7 +137,7 @@ func TestReadErrors(t *testing.T) {
 	sc := tinyScreen(t)
 	m := fitted(t, sc, deupnet.New(deupnet.Config{Config: model.Config{TowerHidden: 8, TowerOut: 4, CombHidden: 4, SigmaHidden: 4, MaxEpochs: 1, Seed: 1}}))
 	var good bytes.Buffer
-	if err := Write(&good, &Model{Method: m, Meta: tinyMeta(sc)}); err != nil {
+	if err := Write(&good, &Bundle{Method: m, Meta: tinyMeta(sc)}); err != nil {
 		t.Fatal(err)
 	}
 	g := good.Bytes()
@@ -197,7 +197,7 @@ func FuzzRead(f *testing.F) {
 	sc := tinyScreen(f)
 	m := fitted(f, sc, deupnet.New(deupnet.Config{Config: model.Config{TowerHidden: 8, TowerOut: 4, CombHidden: 4, SigmaHidden: 4, MaxEpochs: 1, Seed: 1}}))
 	var good bytes.Buffer
-	Write(&good, &Model{Method: m, Meta: tinyMeta(sc)})
+	Write(&good, &Bundle{Method: m, Meta: tinyMeta(sc)})
 	f.Add(good.Bytes())
 	f.Add([]byte(Magic))
 	f.Fuzz(func(t *testing.T, in []byte) {
@@ -233,7 +233,7 @@ func TestCalibrationRoundTrip(t *testing.T) {
 			meta := tinyMeta(sc)
 			meta.Calibration = tc.cal
 			var buf bytes.Buffer
-			if err := Write(&buf, &Model{Method: m, Meta: meta}); err != nil {
+			if err := Write(&buf, &Bundle{Method: m, Meta: meta}); err != nil {
 				t.Fatal(err)
 			}
 			if tc.cal == nil && strings.Contains(buf.String(), `"calibration"`) {

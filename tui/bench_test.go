@@ -34,7 +34,7 @@ func BenchmarkCatalogue(b *testing.B) {
 	for a := range nd {
 		for c := a + 1; c < nd; c++ {
 			se, sa := rng.ExpFloat64()*5, rng.ExpFloat64()*10
-			if err := bl.Add(a, c, 0, pairs.Prediction{Mu: rng.NormFloat64() * 20, SigmaTotal: se + sa, SigmaEpistemic: se, SigmaAleatoric: sa, Acquisition: se}); err != nil {
+			if err := bl.Add(a, c, 0, pairs.Scored{Mu: rng.NormFloat64() * 20, SigmaTotal: se + sa, SigmaEpistemic: se, SigmaAleatoric: sa, Acquisition: se}); err != nil {
 				b.Fatal(err)
 			}
 		}

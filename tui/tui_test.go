@@ -71,7 +71,7 @@ func fixture(t testing.TB) *pairs.Table {
 				mu := float64((a*7+b*13+c*5)%23) - 9.5
 				epi := float64((a*3+b*5+c)%7) + 0.5
 				ale := float64((a+b+c)%3) + 4
-				err := bl.Add(a, b, c, pairs.Prediction{Mu: mu, SigmaEpistemic: epi, SigmaAleatoric: ale, SigmaTotal: math.Hypot(epi, ale), Acquisition: math.NaN()})
+				err := bl.Add(a, b, c, pairs.Scored{Mu: mu, SigmaEpistemic: epi, SigmaAleatoric: ale, SigmaTotal: math.Hypot(epi, ale), Acquisition: math.NaN()})
 				if err != nil {
 					t.Fatal(err)
 				}

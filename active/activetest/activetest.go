@@ -25,7 +25,7 @@ func Screen(nDrugs int, seed uint64) (active.Config, active.TableOracle) {
 	t := active.TableOracle{}
 	for i := 0; i < nDrugs; i++ {
 		for j := i + 1; j < nDrugs; j++ {
-			t[active.PairKey{A: i, B: j}] = a[i] + a[j] + 6*(u[i][0]*u[j][0]+u[i][1]*u[j][1]) + rng.NormFloat64()
+			t[active.PairOnLine{A: i, B: j}] = a[i] + a[j] + 6*(u[i][0]*u[j][0]+u[i][1]*u[j][1]) + rng.NormFloat64()
 		}
 	}
 	return active.Config{Score: "synergy", Drugs: drugs, CellLines: []string{"CL1"}}, t
@@ -41,7 +41,7 @@ func PanelScreen(nDrugs int, offset []float64, seed uint64) (active.Config, acti
 	for c, off := range offset {
 		base.CellLines = append(base.CellLines, fmt.Sprintf("CL%d", c+1))
 		for p, y := range one {
-			t[active.PairKey{A: p.A, B: p.B, CellLine: c}] = y + off
+			t[active.PairOnLine{A: p.A, B: p.B, CellLine: c}] = y + off
 		}
 	}
 	return base, t

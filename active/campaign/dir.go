@@ -40,7 +40,7 @@ func Init(dir string, cfg active.Config, t *Table, initN int, candidates string)
 	if cfg.Mode == active.Retrospective && cfg.Rounds == 0 {
 		cfg.Rounds = active.DefaultRetrospectiveRounds
 	}
-	var cands []active.PairKey
+	var cands []active.PairOnLine
 	if candidates != "" {
 		f, err := os.Open(candidates)
 		if err != nil {
@@ -87,7 +87,7 @@ func CheckInit(cfg active.Config, t *Table, initN int, candidates string) error 
 // campaign.json. On an error it removes what it created: a refused init
 // leaves nothing on disk (a directory that existed before is kept, emptied
 // of the ledger it did not hold).
-func Create(dir string, cfg active.Config, initial []active.Measurement, cands []active.PairKey) (c *active.State, err error) {
+func Create(dir string, cfg active.Config, initial []active.Measurement, cands []active.PairOnLine) (c *active.State, err error) {
 	_, statErr := os.Stat(dir)
 	existed := statErr == nil
 	ld := filepath.Join(dir, "ledger")

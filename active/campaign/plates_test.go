@@ -48,7 +48,7 @@ func TestPlateResults(t *testing.T) {
 		if s.Err != nil {
 			t.Fatal(s.Err)
 		}
-		want := active.Result{Measurement: active.Measurement{Pair: active.NewPairKey(2*k, 2*k+1, 0), Y: s.Result.Value("bliss")}, Line: k + 2}
+		want := active.Result{Measurement: active.Measurement{Pair: active.NewPairOnLine(2*k, 2*k+1, 0), Y: s.Result.Value("bliss")}, Line: k + 2}
 		if rs[k] != want {
 			t.Errorf("result %d %+v, want %+v", k, rs[k], want)
 		}
@@ -76,8 +76,8 @@ func TestReadResults(t *testing.T) {
 		wantErr    string
 	}{
 		{"good", "drug_a,drug_b,zip\nd0,d1,1.5\nd2,d0,-2\n", []active.Result{
-			{Measurement: active.Measurement{Pair: active.NewPairKey(0, 1, 0), Y: 1.5}, Line: 2},
-			{Measurement: active.Measurement{Pair: active.NewPairKey(0, 2, 0), Y: -2}, Line: 3}}, ""},
+			{Measurement: active.Measurement{Pair: active.NewPairOnLine(0, 1, 0), Y: 1.5}, Line: 2},
+			{Measurement: active.Measurement{Pair: active.NewPairOnLine(0, 2, 0), Y: -2}, Line: 3}}, ""},
 		{"unknown drug", "drug_a,drug_b,zip\nd0,d9,1\n", nil, "results refused, ledger unchanged:\n"},
 	} {
 		path := filepath.Join(dir, tc.name+".csv")

@@ -26,7 +26,7 @@ type Report struct {
 // Report summarises c, measuring a retrospective campaign's rounds against
 // the top 1 % of its oracle.
 func (s Screens) Report(c *active.State) (*Report, error) {
-	var top map[active.PairKey]bool
+	var top map[active.PairOnLine]bool
 	if c.Config.Mode == active.Retrospective {
 		t, err := s.Oracle(c.Config)
 		if err != nil {

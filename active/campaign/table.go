@@ -182,7 +182,7 @@ func FromModel(id trained.Screen, dir, cellLine, score string) (string, string, 
 // ModelStart is what a campaign started from a model file runs on: the
 // model, and FromModel's screen directory, cell line and score.
 type ModelStart struct {
-	Model                *trained.Model
+	Model                *trained.Bundle
 	Dir, CellLine, Score string
 }
 

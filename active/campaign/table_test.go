@@ -74,7 +74,7 @@ func TestSelect(t *testing.T) {
 				t.Errorf("lines %v %q, %d pairs, %d skipped; want %v %q, %d, %d", tab.Lines, tab.Label, len(tab.Oracle), tab.Skipped,
 					tc.wantLines, tc.wantLabel, tc.wantPairs, tc.wantSkipped)
 			}
-			if y := tab.Oracle[active.NewPairKey(0, 1, tc.wantLines[0])]; y != float64(10*tc.wantLines[0]+1) {
+			if y := tab.Oracle[active.NewPairOnLine(0, 1, tc.wantLines[0])]; y != float64(10*tc.wantLines[0]+1) {
 				t.Errorf("pair d0+d1 on line %d: %v, want its zip score %d", tc.wantLines[0], y, 10*tc.wantLines[0]+1)
 			}
 		})
@@ -183,7 +183,7 @@ func TestFromModelFile(t *testing.T) {
 		Screen:   trained.Screen{Name: sc.Name, SynthSeed: 5, CellLine: sc.CellLines[0], Score: sc.ScoreNames[0], Pairs: len(sc.Pairs), Digest: trained.PairsDigest(sc, 0, 0)},
 		Training: trained.Training{Split: "70/30", Seed: 1, InSample: 35, OutOfSample: 15, ValRMSE: trained.Float(1.5), NoiseSD: trained.Float(math.NaN())}}
 	withMeta := filepath.Join(dir, "m.bin")
-	if err := trained.WriteFile(withMeta, &trained.Model{Method: m, Meta: meta}); err != nil {
+	if err := trained.WriteFile(withMeta, &trained.Bundle{Method: m, Meta: meta}); err != nil {
 		t.Fatal(err)
 	}
 	bare := filepath.Join(dir, "bare.bin")

@@ -53,7 +53,7 @@ func rareDrugPicks(t *testing.T, nDrugs, rounds int, seed uint64, acq string, w 
 	table := active.TableOracle{}
 	for a := 0; a < nDrugs; a++ {
 		for b := a + 1; b < nDrugs; b++ {
-			table[active.PairKey{A: a, B: b}] = eff[a] + eff[b] + 0.5*rng.NormFloat64()
+			table[active.PairOnLine{A: a, B: b}] = eff[a] + eff[b] + 0.5*rng.NormFloat64()
 		}
 	}
 	base := active.Config{Score: "synergy", Drugs: drugs, CellLines: []string{"CL1"}}
@@ -79,7 +79,7 @@ func rareDrugPicks(t *testing.T, nDrugs, rounds int, seed uint64, acq string, w 
 		if err != nil {
 			t.Fatal(err)
 		}
-		var prev, chosen []active.PairKey
+		var prev, chosen []active.PairOnLine
 		for _, m := range before {
 			prev = append(prev, m.Pair)
 		}

@@ -8,8 +8,8 @@ import "testing"
 // when either drug has at most two: (0,1) yes (1 has one), (0,0) no (0 has
 // three), (0,9) yes (9 has none), (2,3) yes.
 func TestNewChemistry(t *testing.T) {
-	before := []active.PairKey{{A: 0, B: 1}, {A: 0, B: 2}, {A: 0, B: 3}}
-	chosen := []active.PairKey{{A: 0, B: 1}, {A: 0, B: 0}, {A: 0, B: 9}, {A: 2, B: 3}}
+	before := []active.PairOnLine{{A: 0, B: 1}, {A: 0, B: 2}, {A: 0, B: 3}}
+	chosen := []active.PairOnLine{{A: 0, B: 1}, {A: 0, B: 0}, {A: 0, B: 9}, {A: 2, B: 3}}
 	if got := newChemistry(before, chosen); got != 3 {
 		t.Errorf("newChemistry = %d, want 3", got)
 	}

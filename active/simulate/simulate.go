@@ -98,7 +98,7 @@ const RareDrugPairs = 2
 
 // newChemistry counts the pairs of chosen with a drug that has at most
 // RareDrugPairs pairs in before.
-func newChemistry(before, chosen []active.PairKey) int {
+func newChemistry(before, chosen []active.PairOnLine) int {
 	deg := map[int]int{}
 	for _, p := range before {
 		deg[p.A]++
@@ -163,7 +163,7 @@ func Run(ctx context.Context, t active.TableOracle, base active.Config, cfg Conf
 	return traces, nil
 }
 
-func simulateOne(ctx context.Context, t active.TableOracle, top map[active.PairKey]bool, base active.Config, cfg Config, st Strategy, seed uint64, progress func(Progress)) (Trace, error) {
+func simulateOne(ctx context.Context, t active.TableOracle, top map[active.PairOnLine]bool, base active.Config, cfg Config, st Strategy, seed uint64, progress func(Progress)) (Trace, error) {
 	tr := Trace{Strategy: st.Name, Seed: seed}
 	initial, cands, err := active.SplitInitial(t, cfg.Init, seed)
 	if err != nil {
@@ -185,11 +185,11 @@ func simulateOne(ctx context.Context, t active.TableOracle, top map[active.PairK
 	if err != nil {
 		return tr, err
 	}
-	var prev []active.PairKey
+	var prev []active.PairOnLine
 	record := func(rmse float64, version string) {
 		found := 0
-		var now, chosen []active.PairKey
-		seen := map[active.PairKey]bool{}
+		var now, chosen []active.PairOnLine
+		seen := map[active.PairOnLine]bool{}
 		for _, p := range prev {
 			seen[p] = true
 		}

@@ -13,7 +13,7 @@ import (
 func TestPairCountDensity(t *testing.T) {
 	enc := Encoder{Drug: IdentityFeatures(4)}
 	var x [][]float64
-	for _, p := range []active.PairKey{{A: 0, B: 1}, {A: 0, B: 2}, {A: 0, B: 0}} {
+	for _, p := range []active.PairOnLine{{A: 0, B: 1}, {A: 0, B: 2}, {A: 0, B: 0}} {
 		x = append(x, enc.Encode(nil, p))
 	}
 	q, err := PairCountDensity{NDrugs: 4}.FitDensity(x)
@@ -21,12 +21,12 @@ func TestPairCountDensity(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		p    active.PairKey
+		p    active.PairOnLine
 		want float64
 	}{
-		{active.PairKey{A: 0, B: 1}, math.Log(0.5) + math.Log(0.2)},
-		{active.PairKey{A: 2, B: 3}, math.Log(0.2) + math.Log(0.1)},
-		{active.PairKey{A: 3, B: 3}, 2 * math.Log(0.1)},
+		{active.PairOnLine{A: 0, B: 1}, math.Log(0.5) + math.Log(0.2)},
+		{active.PairOnLine{A: 2, B: 3}, math.Log(0.2) + math.Log(0.1)},
+		{active.PairOnLine{A: 3, B: 3}, 2 * math.Log(0.1)},
 	} {
 		if got := q.LogDensity(enc.Encode(nil, c.p)); math.Abs(got-c.want) > 1e-12 {
 			t.Errorf("log q%v = %v, want %v", c.p, got, c.want)

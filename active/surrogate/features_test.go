@@ -61,7 +61,7 @@ func TestMorganPCA(t *testing.T) {
 
 func TestEncoder(t *testing.T) {
 	enc := Encoder{Drug: [][]float64{{1, 0}, {0, 1}, {2, 2}}, Inter: [][]float64{{3}, {5}, {7}}, CellLines: 2}
-	got := enc.Encode(nil, active.PairKey{A: 0, B: 2, CellLine: 1})
+	got := enc.Encode(nil, active.PairOnLine{A: 0, B: 2, CellLine: 1})
 	want := []float64{3, 2, 21, 0, 1} // f0+f2, g0*g2, onehot(1)
 	if len(got) != enc.Dim() {
 		t.Fatalf("len %d, Dim %d", len(got), enc.Dim())
@@ -71,7 +71,7 @@ func TestEncoder(t *testing.T) {
 			t.Fatalf("Encode = %v, want %v", got, want)
 		}
 	}
-	if sw := enc.Encode(nil, active.PairKey{A: 2, B: 0, CellLine: 1}); sw[0] != got[0] || sw[2] != got[2] {
+	if sw := enc.Encode(nil, active.PairOnLine{A: 2, B: 0, CellLine: 1}); sw[0] != got[0] || sw[2] != got[2] {
 		t.Errorf("Encode not symmetric: %v vs %v", sw, got)
 	}
 }

@@ -54,7 +54,7 @@ func NewNet(drugs []drugcomb.Drug, cfg model.Config, seed uint64) (*Net, error) 
 	return &Net{NDrugs: len(drugs), Feat: f, Config: cfg, Seed: seed}, nil
 }
 
-func (n *Net) pairOf(x []float64) (model.Pair, error) {
+func (n *Net) pairOf(x []float64) (model.PairRef, error) {
 	var idx []int
 	for i := 0; i < n.NDrugs && i < len(x); i++ {
 		switch x[i] {
@@ -62,11 +62,11 @@ func (n *Net) pairOf(x []float64) (model.Pair, error) {
 		case 1:
 			idx = append(idx, i)
 		default:
-			return model.Pair{}, fmt.Errorf("active: deup-net: input is not an identity-encoded pair (x[%d] = %v)", i, x[i])
+			return model.PairRef{}, fmt.Errorf("active: deup-net: input is not an identity-encoded pair (x[%d] = %v)", i, x[i])
 		}
 	}
 	if len(idx) != 2 {
-		return model.Pair{}, errors.New("active: deup-net: input is not an identity-encoded pair of two drugs")
+		return model.PairRef{}, errors.New("active: deup-net: input is not an identity-encoded pair of two drugs")
 	}
 	line := 0
 	if k := len(n.Lines); k > 1 && len(x) >= n.NDrugs+k {
@@ -77,16 +77,16 @@ func (n *Net) pairOf(x []float64) (model.Pair, error) {
 			}
 		}
 		if line < 0 {
-			return model.Pair{}, errors.New("active: deup-net: input has no cell line")
+			return model.PairRef{}, errors.New("active: deup-net: input has no cell line")
 		}
 	}
-	return model.Pair{A: idx[0], B: idx[1], Line: line}, nil
+	return model.PairRef{A: idx[0], B: idx[1], Line: line}, nil
 }
 
 // spansLines reports whether pairs hold more than one cell line: only
 // then do the network surrogates learn a line embedding, so a campaign on
 // one line of a panel trains the network it always did.
-func spansLines(pairs []model.Pair) bool {
+func spansLines(pairs []model.PairRef) bool {
 	for _, p := range pairs {
 		if p.Line != pairs[0].Line {
 			return true
@@ -124,7 +124,7 @@ func (n *Net) Fit(x [][]float64, y []float64) (deup.Predictor, error) {
 	if err := m.Fit(context.Background(), d, split, n.Progress); err != nil {
 		return nil, fmt.Errorf("active: deup-net: %w", err)
 	}
-	return &netModel{net: n, m: m, lines: lines, cache: map[model.Pair]model.Prediction{}}, nil
+	return &netModel{net: n, m: m, lines: lines, cache: map[model.PairRef]model.Prediction{}}, nil
 }
 
 type netModel struct {
@@ -132,7 +132,7 @@ type netModel struct {
 	m     *deupnet.DEUP
 	lines bool // trained with the line embedding
 	mu    sync.Mutex
-	cache map[model.Pair]model.Prediction
+	cache map[model.PairRef]model.Prediction
 }
 
 func (nm *netModel) predict(x []float64) model.Prediction {
@@ -148,7 +148,7 @@ func (nm *netModel) predict(x []float64) model.Prediction {
 	if v, ok := nm.cache[p]; ok {
 		return v
 	}
-	out, err := nm.m.Predict(nm.net.Feat, []model.Pair{p})
+	out, err := nm.m.Predict(nm.net.Feat, []model.PairRef{p})
 	if err != nil {
 		return model.Prediction{Mu: math.NaN(), SigmaEpistemic: math.NaN()}
 	}
@@ -195,7 +195,7 @@ func (s *NetMethod) Name() string { return s.Label }
 func (s *NetMethod) Fit(ctx context.Context, ev active.Evidence) error {
 	d := &model.Dataset{Features: s.Feat}
 	for _, m := range ev.Measured {
-		d.Pairs = append(d.Pairs, model.Pair{A: m.Pair.A, B: m.Pair.B, Line: m.Pair.CellLine})
+		d.Pairs = append(d.Pairs, model.PairRef{A: m.Pair.A, B: m.Pair.B, Line: m.Pair.CellLine})
 		d.Y = append(d.Y, m.Y)
 		d.N = append(d.N, 1)
 		d.Var = append(d.Var, math.NaN())
@@ -217,13 +217,13 @@ func (s *NetMethod) Fit(ctx context.Context, ev active.Evidence) error {
 }
 
 // Predict implements active.Surrogate.
-func (s *NetMethod) Predict(ctx context.Context, pairs []active.PairKey) ([]active.SurrogatePrediction, error) {
+func (s *NetMethod) Predict(ctx context.Context, pairs []active.PairOnLine) ([]active.SurrogatePrediction, error) {
 	if s.m == nil {
 		return nil, fmt.Errorf("active: %s: Predict before Fit", s.Label)
 	}
-	mp := make([]model.Pair, len(pairs))
+	mp := make([]model.PairRef, len(pairs))
 	for i, p := range pairs {
-		mp[i] = model.Pair{A: p.A, B: p.B}
+		mp[i] = model.PairRef{A: p.A, B: p.B}
 		if s.lines {
 			mp[i].Line = p.CellLine
 		}

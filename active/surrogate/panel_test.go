@@ -11,7 +11,7 @@ import (
 )
 
 // TestNetSurrogatePanel: the network surrogates give the line to the
-// network (model.Pair.Line, the line embedding) when the evidence spans
+// network (model.PairRef.Line, the line embedding) when the evidence spans
 // several lines, so the same pair gets a different mu on each line, and
 // not when it holds one line (the network a one-line campaign always
 // trained: the same mu on every line); the per-line cap holds.
@@ -37,11 +37,11 @@ func TestNetSurrogatePanel(t *testing.T) {
 			table[p] += 30
 		}
 	}
-	probe := []active.PairKey{{A: 0, B: 1, CellLine: 0}, {A: 0, B: 1, CellLine: 1}}
+	probe := []active.PairOnLine{{A: 0, B: 1, CellLine: 0}, {A: 0, B: 1, CellLine: 1}}
 	for _, name := range []string{"deup-net", "ensemble-net"} {
 		for _, oneLine := range []bool{false, true} {
 			var initial []active.Measurement
-			var cands []active.PairKey
+			var cands []active.PairOnLine
 			all, rest, _ := active.SplitInitial(table, 40, 2)
 			for _, m := range all {
 				if !oneLine || m.Pair.CellLine == 0 {

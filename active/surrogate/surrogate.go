@@ -44,7 +44,7 @@ func (e Encoder) Dim() int {
 }
 
 // Encode appends x(p) to dst.
-func (e Encoder) Encode(dst []float64, p active.PairKey) []float64 {
+func (e Encoder) Encode(dst []float64, p active.PairOnLine) []float64 {
 	fa, fb := e.Drug[p.A], e.Drug[p.B]
 	for j := range fa {
 		dst = append(dst, fa[j]+fb[j])
@@ -112,7 +112,7 @@ func (s *Ridge) Fit(ctx context.Context, ev active.Evidence) error {
 }
 
 // Predict implements active.Surrogate.
-func (s *Ridge) Predict(ctx context.Context, pairs []active.PairKey) ([]active.SurrogatePrediction, error) {
+func (s *Ridge) Predict(ctx context.Context, pairs []active.PairOnLine) ([]active.SurrogatePrediction, error) {
 	if s.model == nil {
 		return nil, errors.New("active: bayes-ridge: Predict before Fit")
 	}
@@ -166,7 +166,7 @@ func (s *RidgeEnsemble) Fit(ctx context.Context, ev active.Evidence) error {
 }
 
 // Predict implements active.Surrogate.
-func (s *RidgeEnsemble) Predict(ctx context.Context, pairs []active.PairKey) ([]active.SurrogatePrediction, error) {
+func (s *RidgeEnsemble) Predict(ctx context.Context, pairs []active.PairOnLine) ([]active.SurrogatePrediction, error) {
 	if len(s.models) == 0 {
 		return nil, errors.New("active: ensemble: Predict before Fit")
 	}
@@ -218,7 +218,7 @@ type InteractiveDEUP struct {
 	// Density, when not nil, is the d feature's density (nil: the KDE of
 	// package deup); deup-net uses PairCountDensity.
 	Density deup.DensityLearner
-	model   *deup.Model
+	model   *deup.Fitted
 	maxLoss float64 // largest loss in D_e: e is clipped to it
 }
 
@@ -284,7 +284,7 @@ func (s *InteractiveDEUP) Fit(ctx context.Context, ev active.Evidence) error {
 }
 
 // Predict implements active.Surrogate; each prediction carries its phi.
-func (s *InteractiveDEUP) Predict(ctx context.Context, pairs []active.PairKey) ([]active.SurrogatePrediction, error) {
+func (s *InteractiveDEUP) Predict(ctx context.Context, pairs []active.PairOnLine) ([]active.SurrogatePrediction, error) {
 	if s.model == nil {
 		return nil, errors.New("active: deup: Predict before Fit")
 	}

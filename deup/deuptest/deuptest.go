@@ -88,7 +88,7 @@ const MinCoverage = 0.8
 // MinCoverage of the gap, and DEUP's mean predicted error in the gap exceeds
 // 10 times its mean on the training inputs (it knows where it is ignorant).
 // It returns the fitted model for further checks.
-func CheckFixed(t testing.TB, cfg deup.Config) *deup.Model {
+func CheckFixed(t testing.TB, cfg deup.Config) *deup.Fitted {
 	t.Helper()
 	p := Fig1(1)
 	m, err := deup.FitFixed(cfg, p.TrainX, p.TrainY, p.ValidX, p.ValidY)
@@ -134,7 +134,7 @@ func CheckLoop(t testing.TB, cfg deup.Config, steps int) {
 	for i := range grid {
 		grid[i] = p.GridLo + (p.GridHi-p.GridLo)*float64(i)/100
 	}
-	maxGapErr := func(m *deup.Model) float64 {
+	maxGapErr := func(m *deup.Fitted) float64 {
 		worst := 0.0
 		for _, x := range p.GapGrid(41) {
 			d := p.Truth(x) - m.Main.Predict([]float64{x})

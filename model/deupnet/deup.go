@@ -200,7 +200,7 @@ func (m *DEUP) swappedResiduals(ctx context.Context, d *model.Dataset, split dru
 // reported under the name method), and returns its predictions of pairs.
 // The xerror feature (swappedResiduals) and the novelty scale
 // (fitNovelty) each train one.
-func (m *DEUP) muPrime(ctx context.Context, d *model.Dataset, split drugcomb.Split, seedXor uint64, method string, progress func(model.Progress), pairs []model.Pair) ([]model.Prediction, error) {
+func (m *DEUP) muPrime(ctx context.Context, d *model.Dataset, split drugcomb.Split, seedXor uint64, method string, progress func(model.Progress), pairs []model.PairRef) ([]model.Prediction, error) {
 	cfg := m.cfg
 	cfg.SigmaFeatures, cfg.Seed, cfg.NoveltyHoldout = SigmaFeatures{}, m.cfg.Seed^seedXor, -1
 	mp := New(cfg.withSide(0))
@@ -254,7 +254,7 @@ func (m *DEUP) AleatoricNote() string {
 // σ_aleatoric² > 0, e scaled for new chemistry (novelty.go); files
 // without the link: σ_total from the σ path, σ_aleatoric² =
 // min(a(x)/RepN, σ_total²).
-func (m *DEUP) Predict(f *model.Features, pairs []model.Pair) ([]model.Prediction, error) {
+func (m *DEUP) Predict(f *model.Features, pairs []model.PairRef) ([]model.Prediction, error) {
 	if err := model.CheckPredict(m.trained, m.feat, m.cfg.Lines(), f, pairs); err != nil {
 		return nil, err
 	}

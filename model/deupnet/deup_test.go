@@ -28,7 +28,7 @@ func TestDEUPRecoversToyTruth(t *testing.T) {
 	if !last.Done || last.BestEpoch == 0 {
 		t.Fatalf("last progress %+v", last)
 	}
-	pairs := make([]model.Pair, len(tp.split.Test))
+	pairs := make([]model.PairRef, len(tp.split.Test))
 	for k, i := range tp.split.Test {
 		pairs[k] = tp.d.Pairs[i]
 	}
@@ -126,10 +126,10 @@ func TestPermutationInvariance(t *testing.T) {
 	if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
 		t.Fatal(err)
 	}
-	var ab, ba []model.Pair
+	var ab, ba []model.PairRef
 	for _, p := range tp.d.Pairs {
 		ab = append(ab, p)
-		ba = append(ba, model.Pair{A: p.B, B: p.A})
+		ba = append(ba, model.PairRef{A: p.B, B: p.A})
 	}
 	x, err := m.Predict(tp.d.Features, ab)
 	if err != nil {
@@ -173,11 +173,11 @@ func TestPredictWorkersSameNumbers(t *testing.T) {
 	if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
 		t.Fatal(err)
 	}
-	var pairs []model.Pair
+	var pairs []model.PairRef
 	for len(pairs) < 5000 {
 		for a := 0; a < 20; a++ {
 			for b := 0; b < 20; b++ {
-				pairs = append(pairs, model.Pair{A: a, B: (a + b + len(pairs)) % 20})
+				pairs = append(pairs, model.PairRef{A: a, B: (a + b + len(pairs)) % 20})
 			}
 		}
 	}

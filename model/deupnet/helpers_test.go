@@ -78,7 +78,7 @@ func makeToy(seed uint64, nDrugs, dim, bits int, noiseSD float64) *toyProblem {
 			if n > 1 {
 				v = ss / float64(n-1)
 			}
-			tp.d.Pairs = append(tp.d.Pairs, model.Pair{A: a, B: b})
+			tp.d.Pairs = append(tp.d.Pairs, model.PairRef{A: a, B: b})
 			tp.d.Y = append(tp.d.Y, m)
 			tp.d.N = append(tp.d.N, n)
 			tp.d.Var = append(tp.d.Var, v)
@@ -151,7 +151,7 @@ func linesToy(nl int) *toyProblem {
 	for l := range nl {
 		d.LineNames = append(d.LineNames, fmt.Sprintf("L%d", l))
 		for i, p := range tp.d.Pairs {
-			d.Pairs = append(d.Pairs, model.Pair{A: p.A, B: p.B, Line: l})
+			d.Pairs = append(d.Pairs, model.PairRef{A: p.A, B: p.B, Line: l})
 			d.Y = append(d.Y, tp.d.Y[i]+3*float64(l))
 			d.N = append(d.N, tp.d.N[i])
 			d.Var = append(d.Var, tp.d.Var[i])

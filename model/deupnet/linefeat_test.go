@@ -28,7 +28,7 @@ func TestLineFeaturesNewLine(t *testing.T) {
 			}
 		}
 	}
-	var test []model.Pair
+	var test []model.PairRef
 	for _, i := range tp.split.Test {
 		test = append(test, tp.d.Pairs[i])
 	}

@@ -22,7 +22,7 @@ func TestLinesEveryMethod(t *testing.T) {
 			if err := m.Fit(context.Background(), tp.d, tp.split, nil); err != nil {
 				t.Fatal(err)
 			}
-			test := make([]model.Pair, len(tp.split.Test))
+			test := make([]model.PairRef, len(tp.split.Test))
 			for k, i := range tp.split.Test {
 				test[k] = tp.d.Pairs[i]
 			}
@@ -58,7 +58,7 @@ func TestLinesEveryMethod(t *testing.T) {
 					t.Fatalf("pair %d: %+v before saving, %+v after loading", k, pred[k], again[k])
 				}
 			}
-			if _, err := m.Predict(tp.d.Features, []model.Pair{{A: 0, B: 1, Line: 3}}); err == nil {
+			if _, err := m.Predict(tp.d.Features, []model.PairRef{{A: 0, B: 1, Line: 3}}); err == nil {
 				t.Error("a cell line the model does not know is accepted")
 			}
 		})
@@ -167,7 +167,7 @@ func TestSigmaLineFeatures(t *testing.T) {
 	if !(s2 > s0) {
 		t.Errorf("log residual spread: line 0 %.3f, line 2 %.3f (line 2 is noisier)", s0, s2)
 	}
-	test := make([]model.Pair, len(tp.split.Test))
+	test := make([]model.PairRef, len(tp.split.Test))
 	for k, i := range tp.split.Test {
 		test[k] = tp.d.Pairs[i]
 	}

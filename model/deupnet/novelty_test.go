@@ -38,7 +38,7 @@ func TestNoveltyUnseenDrugs(t *testing.T) {
 	// meanEpi is the mean σ_epistemic and the RMS error |y − μ| over the
 	// pairs of idx with held unseen drugs.
 	meanEpi := func(m *DEUP, idx []int, held int) (float64, float64) {
-		var pairs []model.Pair
+		var pairs []model.PairRef
 		var ys []float64
 		for _, i := range idx {
 			p := tp.d.Pairs[i]

@@ -47,7 +47,7 @@ func TestSigmaFeaturesUnseenDrugs(t *testing.T) {
 		if err := m.Fit(context.Background(), tp.d, sp, nil); err != nil {
 			t.Fatal(err)
 		}
-		pairs := make([]model.Pair, len(sp.Test))
+		pairs := make([]model.PairRef, len(sp.Test))
 		for k, i := range sp.Test {
 			pairs[k] = tp.d.Pairs[i]
 		}

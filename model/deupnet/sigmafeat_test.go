@@ -48,7 +48,7 @@ func sigmaToy() *model.Dataset {
 	f := &model.Features{Config: model.FeatureConfig{Kind: "fp", Radius: 3, NBits: 8},
 		RowPtr: []int{0, 2, 4, 5, 7}, Col: []int32{0, 1, 1, 2, 3, 0, 1}, Val: []float32{1, 1, 1, 1, 1, 1, 1}}
 	const A, B, C, D = 0, 1, 2, 3
-	return &model.Dataset{Features: f, Pairs: []model.Pair{{A: A, B: B}, {A: B, B: C}, {A: A, B: C}, {A: D, B: C}, {A: A, B: A}}, Y: []float64{1, 2, 3, 4, 5}}
+	return &model.Dataset{Features: f, Pairs: []model.PairRef{{A: A, B: B}, {A: B, B: C}, {A: A, B: C}, {A: D, B: C}, {A: A, B: A}}, Y: []float64{1, 2, 3, 4, 5}}
 }
 
 // TestSigmaFeaturesByHand checks the raw (unstandardized) features against
@@ -160,9 +160,9 @@ func TestDEUPSigmaFeatures(t *testing.T) {
 		rev.Val = append(rev.Val, f.Val[f.RowPtr[i]:f.RowPtr[i+1]]...)
 		rev.RowPtr = append(rev.RowPtr, len(rev.Col))
 	}
-	pairs := make([]model.Pair, len(tp.d.Pairs))
+	pairs := make([]model.PairRef, len(tp.d.Pairs))
 	for i, p := range tp.d.Pairs {
-		pairs[i] = model.Pair{A: nd - 1 - p.A, B: nd - 1 - p.B}
+		pairs[i] = model.PairRef{A: nd - 1 - p.A, B: nd - 1 - p.B}
 	}
 	rp, err := got.Predict(rev, pairs)
 	if err != nil {

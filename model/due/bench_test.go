@@ -26,7 +26,7 @@ func BenchmarkTrainStep(b *testing.B) {
 		p.B = append(p.B, rng.IntN(80))
 		p.Y = append(p.Y, rng.NormFloat64())
 	}
-	m := &Model{Config: cfg, net: net}
+	m := &Net{Config: cfg, net: net}
 	F := m.features(X, p)
 	Z, err := gp.KMeans(F, cfg.Inducing, 1, 0)
 	if err != nil {

@@ -186,10 +186,10 @@ type Progress struct {
 	Done             bool
 }
 
-// Model is a trained DUE: a spectrally normalized two-tower feature
+// Net is a trained DUE: a spectrally normalized two-tower feature
 // extractor feeding a sparse variational GP. Predict is safe for
 // concurrent use; the model is read-only after Train.
-type Model struct {
+type Net struct {
 	Config    Config
 	Dim       int     // input feature dimension
 	YMean     float64 // target standardization of the training pairs
@@ -206,7 +206,7 @@ type Model struct {
 // ELBO divided by the number of training pairs (GPyTorch's
 // VariationalELBO). progress may be nil. Cancelling ctx stops training with
 // ctx.Err().
-func Train(ctx context.Context, cfg Config, X *nn.CSR, train, val Pairs, progress func(Progress)) (*Model, error) {
+func Train(ctx context.Context, cfg Config, X *nn.CSR, train, val Pairs, progress func(Progress)) (*Net, error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.validate(); err != nil {
 		return nil, err
@@ -226,7 +226,7 @@ func Train(ctx context.Context, cfg Config, X *nn.CSR, train, val Pairs, progres
 	}
 	fam, _ := gp.ParseFamily(cfg.Kernel)
 	start := time.Now()
-	m := &Model{Config: cfg, Dim: X.Dim}
+	m := &Net{Config: cfg, Dim: X.Dim}
 	m.YMean, m.YScale = uq.MeanScale(train.Y)
 	ys := make([]float64, n)
 	for i, y := range train.Y {
@@ -411,7 +411,7 @@ func distinctDrugs(p Pairs) int {
 
 // features returns the Embedding-dimensional features of the pairs with
 // the current normalization scales.
-func (m *Model) features(X *nn.CSR, p Pairs) *mat.Dense {
+func (m *Net) features(X *nn.CSR, p Pairs) *mat.Dense {
 	all := make([]int, p.Len())
 	for i := range all {
 		all[i] = i
@@ -424,7 +424,7 @@ func (m *Model) features(X *nn.CSR, p Pairs) *mat.Dense {
 
 // predict returns the predictive mean and latent variance in original
 // units, in chunks of 4096 pairs.
-func (m *Model) predict(X *nn.CSR, p Pairs) (mean, variance []float64, err error) {
+func (m *Net) predict(X *nn.CSR, p Pairs) (mean, variance []float64, err error) {
 	n := p.Len()
 	mean, variance = make([]float64, n), make([]float64, n)
 	const chunk = 4096
@@ -451,7 +451,7 @@ func (m *Model) predict(X *nn.CSR, p Pairs) (mean, variance []float64, err error
 // (epistemic) variance and, once, the likelihood's noise variance (the
 // homoscedastic aleatoric part), all in the units of the training targets.
 // DUE's predictive variance is variance[i] + noise.
-func (m *Model) Predict(X *nn.CSR, p Pairs) (mean, variance []float64, noise float64, err error) {
+func (m *Net) Predict(X *nn.CSR, p Pairs) (mean, variance []float64, noise float64, err error) {
 	if err := X.Validate(); err != nil {
 		return nil, nil, 0, fmt.Errorf("due: features: %w", err)
 	}
@@ -469,15 +469,15 @@ func (m *Model) Predict(X *nn.CSR, p Pairs) (mean, variance []float64, noise flo
 }
 
 // Noise is the likelihood's noise variance in target units.
-func (m *Model) Noise() float64 { return m.gp.Noise() * m.YScale * m.YScale }
+func (m *Net) Noise() float64 { return m.gp.Noise() * m.YScale * m.YScale }
 
 // Epochs is the number of epochs trained; BestEpoch the one restored
 // (0 when there was no validation set and the last was kept).
-func (m *Model) Epochs() int    { return m.epochs }
-func (m *Model) BestEpoch() int { return m.bestEpoch }
+func (m *Net) Epochs() int    { return m.epochs }
+func (m *Net) BestEpoch() int { return m.bestEpoch }
 
 // SVGP returns the trained GP (read-only use).
-func (m *Model) SVGP() *gp.SVGP { return m.gp }
+func (m *Net) SVGP() *gp.SVGP { return m.gp }
 
 // uniqueDrugs maps the pairs idx of p to unique feature rows.
 func uniqueDrugs(p Pairs, idx []int) (drugs, pa, pb []int) {

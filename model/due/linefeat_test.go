@@ -251,7 +251,7 @@ func TestLineFeaturesNewLine(t *testing.T) {
 	sd := math.Sqrt(1.25) // population sd of 0, 1, 2, 3
 	x := [][]float64{{-1.5 / sd}, {-0.5 / sd}, {0.5 / sd}, {1.5 / sd}}
 	test := testPairs(d, split.Test)
-	var line0 []model.Pair
+	var line0 []model.PairRef
 	for _, p := range test {
 		p.Line = 0
 		line0 = append(line0, p)

@@ -15,7 +15,7 @@ import (
 type Method struct {
 	cfg   Config
 	feat  model.FeatureConfig
-	model *Model
+	model *Net
 }
 
 var _ model.Method = (*Method)(nil)
@@ -36,7 +36,7 @@ func (m *Method) AleatoricNote() string {
 }
 
 // Model returns the trained model (nil before Fit).
-func (m *Method) Model() *Model { return m.model }
+func (m *Method) Model() *Net { return m.model }
 
 // sparseOf shares the CSR arrays of f (no copy).
 func sparseOf(f *model.Features) *nn.CSR {
@@ -104,7 +104,7 @@ func (m *Method) Fit(ctx context.Context, d *model.Dataset, split drugcomb.Split
 // Predict returns μ and σ per pair: σ_epistemic² is the GP's latent
 // variance, σ_aleatoric² the likelihood noise, σ_total² their sum (DUE's
 // predictive variance), in target units.
-func (m *Method) Predict(f *model.Features, pairs []model.Pair) ([]model.Prediction, error) {
+func (m *Method) Predict(f *model.Features, pairs []model.PairRef) ([]model.Prediction, error) {
 	if m.model == nil {
 		return nil, fmt.Errorf("due: predict: model is not trained")
 	}

@@ -20,7 +20,7 @@ func syntheticDataset(t testing.TB) (*model.Dataset, drugcomb.Split) {
 		RowPtr: X.RowPtr, Col: X.Col, Val: X.Val}
 	d := &model.Dataset{Features: f}
 	for i := range all.A {
-		d.Pairs = append(d.Pairs, model.Pair{A: all.A[i], B: all.B[i]})
+		d.Pairs = append(d.Pairs, model.PairRef{A: all.A[i], B: all.B[i]})
 		d.Y = append(d.Y, all.Y[i])
 		d.N = append(d.N, 1)
 		d.Var = append(d.Var, math.NaN())
@@ -43,8 +43,8 @@ func syntheticDataset(t testing.TB) (*model.Dataset, drugcomb.Split) {
 	return d, s
 }
 
-func testPairs(d *model.Dataset, idx []int) []model.Pair {
-	out := make([]model.Pair, len(idx))
+func testPairs(d *model.Dataset, idx []int) []model.PairRef {
+	out := make([]model.PairRef, len(idx))
 	for k, i := range idx {
 		out[k] = d.Pairs[i]
 	}
@@ -77,9 +77,9 @@ func TestMethodFitPredictSaveLoad(t *testing.T) {
 	}
 	// Swapping the two drugs of a pair gives the same prediction (sum of
 	// embeddings).
-	sw := make([]model.Pair, len(pairs))
+	sw := make([]model.PairRef, len(pairs))
 	for i, p := range pairs {
-		sw[i] = model.Pair{A: p.B, B: p.A}
+		sw[i] = model.PairRef{A: p.B, B: p.A}
 	}
 	pred2, err := m.Predict(d.Features, sw)
 	if err != nil {

@@ -191,7 +191,7 @@ func Load(r io.Reader) (*Method, error) {
 		}
 	}
 	net.refresh()
-	tm := &Model{Config: cfg, Dim: h.Dim, YMean: h.YMean, YScale: h.YScale, net: net, gp: s, epochs: h.Epochs, bestEpoch: h.BestEpoch}
+	tm := &Net{Config: cfg, Dim: h.Dim, YMean: h.YMean, YScale: h.YScale, net: net, gp: s, epochs: h.Epochs, bestEpoch: h.BestEpoch}
 	return &Method{cfg: cfg, feat: h.Features, model: tm}, nil
 }
 

@@ -325,7 +325,7 @@ func (x *Experiment) runJob(ctx context.Context, j job, r *SeedResult, p *ood.Pr
 		return out
 	}
 	fit, val := ood.FinalSplit(r.Split.Train, ood.DefaultValFrac, seed)
-	testPairs := make([]model.Pair, len(r.Test))
+	testPairs := make([]model.PairRef, len(r.Test))
 	for k, i := range r.Test {
 		testPairs[k] = x.d.Pairs[i]
 	}
@@ -436,7 +436,7 @@ type mcdFitter struct {
 	report func(string)
 }
 
-func (f mcdFitter) Fit(ctx context.Context, train, val []int, seed uint64) (ood.Model, error) {
+func (f mcdFitter) Fit(ctx context.Context, train, val []int, seed uint64) (ood.MainModel, error) {
 	mc := f.x.set.Model
 	mc.Seed = seed
 	m := model.NewMCDropout(mc, f.x.set.Dropout, f.x.set.Passes)
@@ -453,7 +453,7 @@ type mcdModel struct {
 }
 
 func (m mcdModel) Predict(idx []int) (mean, variance []float64, err error) {
-	ps := make([]model.Pair, len(idx))
+	ps := make([]model.PairRef, len(idx))
 	for k, i := range idx {
 		ps[k] = m.d.Pairs[i]
 	}

@@ -31,7 +31,7 @@ func TestSets(t *testing.T) {
 // q(u) = 1/m sum_t exp(-(1 - T(u, t))/h) over the m training drugs.
 func TestTanimotoDensity(t *testing.T) {
 	x := &Experiment{
-		d:   &model.Dataset{Pairs: []model.Pair{{A: 0, B: 1}, {A: 1, B: 2}}},
+		d:   &model.Dataset{Pairs: []model.PairRef{{A: 0, B: 1}, {A: 1, B: 2}}},
 		set: Settings{Bandwidth: 0.1},
 		sim: [][]float64{{1, 0.5, 0}, {0.5, 1, 0.2}, {0, 0.2, 1}},
 	}

@@ -49,7 +49,7 @@ func catalogue(b *testing.B, nd int) *Table {
 		for c := a + 1; c < nd; c++ {
 			mu := rng.NormFloat64() * 20
 			se, sa := rng.ExpFloat64()*5, rng.ExpFloat64()*10
-			if err := bl.Add(a, c, 0, Prediction{Mu: mu, SigmaTotal: se + sa, SigmaEpistemic: se, SigmaAleatoric: sa, Acquisition: mu + se}); err != nil {
+			if err := bl.Add(a, c, 0, Scored{Mu: mu, SigmaTotal: se + sa, SigmaEpistemic: se, SigmaAleatoric: sa, Acquisition: mu + se}); err != nil {
 				b.Fatal(err)
 			}
 		}

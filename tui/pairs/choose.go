@@ -19,7 +19,7 @@ type ScreenFrom int
 const (
 	ScreenGiven    ScreenFrom = iota // the directory given (--screen DIR)
 	CampaignScreen                   // the campaign's (its configuration's directory; "" is the synthetic default)
-	ModelScreen                      // the screen the model was trained on (trained.Model.OpenScreen(""))
+	ModelScreen                      // the screen the model was trained on (trained.Bundle.OpenScreen(""))
 	DefaultScreen                    // the synthetic default
 )
 

@@ -19,9 +19,9 @@ func ExampleTable_Select() {
 		Pairs:     []drugcomb.Pair{{A: 0, B: 1, N: 1, Mean: []float64{4}}}, // alpha+beta measured
 	}
 	bl, _ := pairs.NewBuilder(s, 3, active.DefaultKappa)
-	bl.Add(0, 1, 0, pairs.Prediction{Mu: 3, SigmaEpistemic: 0.5, Acquisition: math.NaN()})
-	bl.Add(2, 0, 0, pairs.Prediction{Mu: 1, SigmaEpistemic: 4, Acquisition: math.NaN()})
-	bl.Add(1, 2, 0, pairs.Prediction{Mu: -2, SigmaEpistemic: math.NaN(), Acquisition: math.NaN()})
+	bl.Add(0, 1, 0, pairs.Scored{Mu: 3, SigmaEpistemic: 0.5, Acquisition: math.NaN()})
+	bl.Add(2, 0, 0, pairs.Scored{Mu: 1, SigmaEpistemic: 4, Acquisition: math.NaN()})
+	bl.Add(1, 2, 0, pairs.Scored{Mu: -2, SigmaEpistemic: math.NaN(), Acquisition: math.NaN()})
 	tab, _ := bl.Build() // acq = μ + 2·σ_epistemic: κ = 2, the "ucb" of deup suggest
 
 	q := tui.AllRows()

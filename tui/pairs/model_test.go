@@ -24,7 +24,7 @@ func TestAddModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	predict := func(_ *model.Features, ps []model.Pair) ([]model.Prediction, error) {
+	predict := func(_ *model.Features, ps []model.PairRef) ([]model.Prediction, error) {
 		out := make([]model.Prediction, len(ps))
 		for i, p := range ps {
 			out[i] = model.Prediction{Mu: float64(100*p.Line + 10*p.A + p.B), SigmaTotal: 2, SigmaEpistemic: 1, SigmaAleatoric: 1}

@@ -239,7 +239,7 @@ func (bl *Builder) addRow(r *resolver, idx map[string]int, str func(col int) (st
 	if err != nil {
 		return fmt.Errorf("column cell_line: %w", err)
 	}
-	p := Prediction{Acquisition: math.NaN()}
+	p := Scored{Acquisition: math.NaN()}
 	for _, nd := range [...]struct {
 		name string
 		dst  *float64

@@ -34,20 +34,20 @@ func TestReadPredictionsCSV(t *testing.T) {
 		name, csv string
 		cells     []string
 		cell      int
-		want      []Prediction // in file order
+		want      []Scored // in file order
 		err       string
 	}{
 		{
 			name:  "ids names cids, no cell_line column",
 			csv:   "drug_a,drug_b,mu,sigma_total,sigma_epistemic,sigma_aleatoric\n5702198,31703,1.5,2,1,1.5\ngefitinib,Cisplatin,-3,4,,2\n",
 			cells: []string{"PC-3"}, cell: 0,
-			want: []Prediction{{Mu: 1.5, SigmaTotal: 2, SigmaEpistemic: 1, SigmaAleatoric: 1.5}, {Mu: -3, SigmaTotal: 4, SigmaEpistemic: math.NaN(), SigmaAleatoric: 2}},
+			want: []Scored{{Mu: 1.5, SigmaTotal: 2, SigmaEpistemic: 1, SigmaAleatoric: 1.5}, {Mu: -3, SigmaTotal: 4, SigmaEpistemic: math.NaN(), SigmaAleatoric: 2}},
 		},
 		{
 			name:  "cell_line and acquisition columns, any order",
 			csv:   "acquisition,sigma_aleatoric,sigma_epistemic,sigma_total,mu,cell_line,drug_b,drug_a\n9,1,1,1,1,MCF7,D3,31703\n",
 			cells: []string{"PC-3", "MCF7"}, cell: -1,
-			want: []Prediction{{Mu: 1, SigmaTotal: 1, SigmaEpistemic: 1, SigmaAleatoric: 1, Acquisition: 9}},
+			want: []Scored{{Mu: 1, SigmaTotal: 1, SigmaEpistemic: 1, SigmaAleatoric: 1, Acquisition: 9}},
 		},
 		{name: "unknown drug", csv: "drug_a,drug_b,mu,sigma_total,sigma_epistemic,sigma_aleatoric\n5702198,31703,1,1,1,1\nX,31703,1,1,1,1\n", cells: []string{"c"}, err: `line 3: column drug_a: drug "X" is not in the screen`},
 		{name: "no cell line", csv: "drug_a,drug_b,mu,sigma_total,sigma_epistemic,sigma_aleatoric\nD3,31703,1,1,1,1\n", cells: []string{"a", "b"}, cell: -1, err: "line 2: column cell_line: no cell line"},
@@ -60,7 +60,7 @@ func TestReadPredictionsCSV(t *testing.T) {
 			name:  "deup predict's names: drug_a_id, drug_b_id and extra columns",
 			csv:   "drug_a_id,drug_b_id,drug_a_name,drug_b_name,cell_line,score,mu,sigma_total,sigma_epistemic,sigma_aleatoric,measured,measured_mean,well\n5702198,31703,Cisplatin,Doxorubicin,a,combo_score,2,1,1,1,true,3.5,A1\n",
 			cells: []string{"a"}, cell: -1,
-			want: []Prediction{{Mu: 2, SigmaTotal: 1, SigmaEpistemic: 1, SigmaAleatoric: 1}},
+			want: []Scored{{Mu: 2, SigmaTotal: 1, SigmaEpistemic: 1, SigmaAleatoric: 1}},
 		},
 		{name: "old and new drug column both", csv: "drug_a,drug_a_id,drug_b,mu,sigma_total,sigma_epistemic,sigma_aleatoric\n", cells: []string{"a"}, err: `columns "drug_a" and "drug_a_id" both`},
 		{name: "no drug column", csv: "drug_b_id,mu,sigma_total,sigma_epistemic,sigma_aleatoric\n", cells: []string{"a"}, err: `missing column "drug_a_id" (or "drug_a")`},

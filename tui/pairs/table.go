@@ -43,9 +43,9 @@ type Table struct {
 
 var _ tui.Source = (*Table)(nil)
 
-// Prediction is a model's prediction for one pair. Acquisition NaN means
+// Scored is a model's prediction for one pair. Acquisition NaN means
 // "compute the default" (see the package documentation).
-type Prediction struct {
+type Scored struct {
 	Mu, SigmaTotal, SigmaEpistemic, SigmaAleatoric float64
 	Acquisition                                    float64
 }
@@ -90,7 +90,7 @@ func NewBuilder(s *drugcomb.Screen, n int, kappa float64) (*Builder, error) {
 // Add appends the prediction for the unordered pair (a, b) on cell line c
 // (indices into the screen's Drugs and CellLines). a and b may come in
 // either order.
-func (bl *Builder) Add(a, b, c int, p Prediction) error {
+func (bl *Builder) Add(a, b, c int, p Scored) error {
 	s := bl.t.screen
 	if a < 0 || a >= len(s.Drugs) || b < 0 || b >= len(s.Drugs) {
 		return fmt.Errorf("pairs: drug index out of range: (%d, %d) with %d drugs", a, b, len(s.Drugs))

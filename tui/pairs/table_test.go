@@ -37,7 +37,7 @@ func randomTable(t testing.TB, seed uint64, nd, nc int) (*Table, *drugcomb.Scree
 	for a := range nd {
 		for b := a + 1; b < nd; b++ {
 			for c := range nc {
-				p := Prediction{Mu: q(), SigmaTotal: q(), SigmaEpistemic: q(), SigmaAleatoric: q(), Acquisition: math.NaN()}
+				p := Scored{Mu: q(), SigmaTotal: q(), SigmaEpistemic: q(), SigmaAleatoric: q(), Acquisition: math.NaN()}
 				if rng.IntN(10) == 0 {
 					p.SigmaEpistemic = math.NaN()
 				}
@@ -220,12 +220,12 @@ func TestDefaultAcquisition(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		kappa float64
-		p     Prediction
+		p     Scored
 		want  float64
 	}{
-		{"ucb kappa 1", 1, Prediction{Mu: 2, SigmaEpistemic: 3, Acquisition: math.NaN()}, 5},    // 2 + 1·3
-		{"ucb kappa 2", 2, Prediction{Mu: -1, SigmaEpistemic: 0.5, Acquisition: math.NaN()}, 0}, // −1 + 2·0.5
-		{"given", 1, Prediction{Mu: 2, SigmaEpistemic: 3, Acquisition: 7}, 7},                   // passed through
+		{"ucb kappa 1", 1, Scored{Mu: 2, SigmaEpistemic: 3, Acquisition: math.NaN()}, 5},    // 2 + 1·3
+		{"ucb kappa 2", 2, Scored{Mu: -1, SigmaEpistemic: 0.5, Acquisition: math.NaN()}, 0}, // −1 + 2·0.5
+		{"given", 1, Scored{Mu: 2, SigmaEpistemic: 3, Acquisition: 7}, 7},                   // passed through
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bl, _ := NewBuilder(s, 1, active.DefaultKappa)
@@ -249,16 +249,16 @@ func TestBuildErrors(t *testing.T) {
 	t.Run("add", func(t *testing.T) {
 		bl, _ := NewBuilder(s, 0, active.DefaultKappa)
 		for _, in := range [][3]int{{0, 0, 0}, {-1, 1, 0}, {0, 3, 0}, {0, 1, 1}, {0, 1, -1}} {
-			if err := bl.Add(in[0], in[1], in[2], Prediction{}); err == nil {
+			if err := bl.Add(in[0], in[1], in[2], Scored{}); err == nil {
 				t.Errorf("Add%v: no error", in)
 			}
 		}
 	})
 	t.Run("duplicate prediction", func(t *testing.T) {
 		bl, _ := NewBuilder(s, 0, active.DefaultKappa)
-		_ = bl.Add(0, 2, 0, Prediction{})
-		_ = bl.Add(1, 2, 0, Prediction{})
-		_ = bl.Add(2, 0, 0, Prediction{})
+		_ = bl.Add(0, 2, 0, Scored{})
+		_ = bl.Add(1, 2, 0, Scored{})
+		_ = bl.Add(2, 0, 0, Scored{})
 		if _, err := bl.Build(); !errors.Is(err, ErrDuplicate) || !strings.Contains(err.Error(), "a + c on x") {
 			t.Fatalf("err = %v, want ErrDuplicate naming a + c on x", err)
 		}

@@ -19,15 +19,15 @@ import (
 func TestExploreFlag(t *testing.T) {
 	screen := campaignScreenDir(t)
 	tmp := t.TempDir()
-	first := func(args ...string) (ledger.Event, []active.PairKey) {
+	first := func(args ...string) (ledger.Event, []active.PairOnLine) {
 		t.Helper()
 		dir := filepath.Join(tmp, strings.Join(args, "_"))
 		mustRun(t, append(append([]string{"campaign", "init", "--screen", screen, "--batch", "4", "--model", "deup-ridge"}, args...), dir)...)
 		mustRun(t, "suggest", "--campaign", dir, "--out", filepath.Join(dir, "r1.csv"))
 		evs := ledgerEvents(t, dir)
-		var pairs []active.PairKey
+		var pairs []active.PairOnLine
 		for _, r := range evs[len(evs)-1].Records {
-			pairs = append(pairs, active.PairKey{A: r.A, B: r.B, CellLine: r.CellLine})
+			pairs = append(pairs, active.PairOnLine{A: r.A, B: r.B, CellLine: r.CellLine})
 		}
 		return evs[len(evs)-1], pairs
 	}

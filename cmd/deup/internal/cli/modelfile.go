@@ -21,7 +21,7 @@ import (
 
 // readModel reads the model file path with the command tree's registry
 // (trained.ReadFile); its errors say how to get a model file.
-func readModel(reg *methods.Registry, path string) (*trained.Model, error) {
+func readModel(reg *methods.Registry, path string) (*trained.Bundle, error) {
 	tm, err := trained.ReadFile(path, reg.Load)
 	if err != nil {
 		return nil, modelFileHint(err)
@@ -69,7 +69,7 @@ func modelError(path, what string, err error) error {
 // modelScreen returns the screen a command scores with model tm and the
 // directory used ("" for the synthetic default): Model.OpenScreen, with a
 // note on stderr when the model's own screen has changed pairs.
-func modelScreen(env Env, cmd, path string, tm *trained.Model, screenDir string) (*drugcomb.Screen, string, error) {
+func modelScreen(env Env, cmd, path string, tm *trained.Bundle, screenDir string) (*drugcomb.Screen, string, error) {
 	sc, dir, changed, err := tm.OpenScreen(screenDir)
 	if err != nil {
 		return nil, "", modelError(path, "--screen DIR", err)
@@ -82,7 +82,7 @@ func modelScreen(env Env, cmd, path string, tm *trained.Model, screenDir string)
 
 // pairsChangedNote says on stderr that the pairs of the screen model tm
 // (read from path) was trained on changed since.
-func pairsChangedNote(env Env, cmd, path string, tm *trained.Model) {
+func pairsChangedNote(env Env, cmd, path string, tm *trained.Bundle) {
 	id := tm.Meta.Screen
 	fmt.Fprintf(env.Stderr, "deup %s: note: the pairs of %s (%s, %s) changed since %s was trained on them; scoring with the model as trained\n", cmd, id, id.CellLine, id.Score, path)
 }
@@ -91,7 +91,7 @@ func pairsChangedNote(env Env, cmd, path string, tm *trained.Model) {
 // (Model.Features, with the signatures in screenDir or the model's own).
 // Drugs left out (kept lists the rows' drug indices) are counted on stderr
 // with the consequence named, never dropped silently.
-func modelFeatures(env Env, cmd, consequence string, tm *trained.Model, drugs []drugcomb.Drug, screenDir string) (*model.Features, []int, error) {
+func modelFeatures(env Env, cmd, consequence string, tm *trained.Bundle, drugs []drugcomb.Drug, screenDir string) (*model.Features, []int, error) {
 	f, kept, rep, err := tm.Features(drugs, screenDir)
 	var se *trained.SignaturesError
 	switch {

@@ -142,7 +142,7 @@ func runPredict(ctx context.Context, env Env, reg *methods.Registry, args []stri
 // predictDrugs returns the drugs predict scores (--drugs, else
 // predict.ModelDrugs: --screen or the model's own) and the directory of
 // their signatures ("" for the model's).
-func predictDrugs(env Env, a *predictArgs, tm *trained.Model) ([]drugcomb.Drug, string, error) {
+func predictDrugs(env Env, a *predictArgs, tm *trained.Bundle) ([]drugcomb.Drug, string, error) {
 	if a.drugs != "" {
 		drugs, err := readDrugsCSV(env, "predict", a.drugs, a.idCol, a.smilesCol)
 		return drugs, "", err
@@ -159,7 +159,7 @@ func predictDrugs(env Env, a *predictArgs, tm *trained.Model) ([]drugcomb.Drug, 
 
 // open fills t (the drugs, lines, measured values and pairs-file columns
 // of the rows) and returns the rows to score and the writer of --out.
-func (a *predictArgs) open(env Env, tm *trained.Model, drugs []drugcomb.Drug, kept []int, t *predict.Table) (predict.Job, *predict.Writer, error) {
+func (a *predictArgs) open(env Env, tm *trained.Bundle, drugs []drugcomb.Drug, kept []int, t *predict.Table) (predict.Job, *predict.Writer, error) {
 	lines, one, err := t.ForModel(tm, a.cellLines)
 	if err != nil {
 		return predict.Job{}, nil, fmt.Errorf("%w: %v", cmdline.ErrUsage, hint(err))

@@ -59,7 +59,7 @@ func (m *toy) Fit(ctx context.Context, d *model.Dataset, split drugcomb.Split, p
 	return nil
 }
 
-func (m *toy) Predict(f *model.Features, pairs []model.Pair) ([]model.Prediction, error) {
+func (m *toy) Predict(f *model.Features, pairs []model.PairRef) ([]model.Prediction, error) {
 	out := make([]model.Prediction, len(pairs))
 	for i := range out {
 		out[i] = model.Prediction{Mu: m.Mean, SigmaTotal: m.SD, SigmaEpistemic: m.SD}

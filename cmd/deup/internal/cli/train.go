@@ -155,7 +155,7 @@ func runTrain(ctx context.Context, env Env, reg *methods.Registry, args []string
 		return err
 	}
 	meta.Training, meta.Calibration = rep.Training(t.split, t.seed, h), rep.Calibration
-	if err := trained.WriteFile(t.out, &trained.Model{Method: m, Meta: meta}); err != nil {
+	if err := trained.WriteFile(t.out, &trained.Bundle{Method: m, Meta: meta}); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s (%s total); it remembers its %d drugs and screen: next, deup predict --model %s --all-pairs --out pairs.csv\n",

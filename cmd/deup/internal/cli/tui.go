@@ -35,7 +35,7 @@ type tuiInputs struct {
 	// Set by loadTUIScreen: where the screen comes from and the model of
 	// modelPath.
 	screen pairs.ScreenFrom
-	tm     *trained.Model
+	tm     *trained.Bundle
 }
 
 func parseTUIFlags(env Env, args []string) (*tuiInputs, error) {

@@ -123,7 +123,7 @@ func (tc *tuiCampaign) result(c *active.State, prop *active.Proposal) (tui.Round
 	}
 	for i, p := range prop.Pool {
 		q := prop.Preds[i]
-		if err := bl.Add(p.A, p.B, p.CellLine, pairs.Prediction{Mu: q.Mu, SigmaTotal: q.SigmaTotal, SigmaEpistemic: q.SigmaEpistemic,
+		if err := bl.Add(p.A, p.B, p.CellLine, pairs.Scored{Mu: q.Mu, SigmaTotal: q.SigmaTotal, SigmaEpistemic: q.SigmaEpistemic,
 			SigmaAleatoric: q.SigmaAleatoric, Acquisition: math.NaN()}); err != nil {
 			return tui.RoundResult{}, err
 		}
@@ -200,7 +200,7 @@ func (s stagedSurrogate) Fit(ctx context.Context, ev active.Evidence) error {
 	return s.Surrogate.Fit(ctx, ev)
 }
 
-func (s stagedSurrogate) Predict(ctx context.Context, ps []active.PairKey) ([]active.SurrogatePrediction, error) {
+func (s stagedSurrogate) Predict(ctx context.Context, ps []active.PairOnLine) ([]active.SurrogatePrediction, error) {
 	s.r.set(fmt.Sprintf("predict (%d candidates)", len(ps)))
 	return s.Surrogate.Predict(ctx, ps)
 }

@@ -76,13 +76,13 @@ func TestTUICampaignLive(t *testing.T) {
 	if res.Suggested != 5 || len(sgs) != 5 || len(res.Marks) != 5 || len(res.Reasons) != 5 || res.Source == nil {
 		t.Fatalf("%d suggested (%d in the ledger), %d marks, %d reasons, source %v; want 5, 5, 5, 5 and a table", res.Suggested, len(sgs), len(res.Marks), len(res.Reasons), res.Source != nil)
 	}
-	seen := map[active.PairKey]bool{}
+	seen := map[active.PairOnLine]bool{}
 	for i, s := range sgs {
 		if res.Reasons[i] != s.Reason {
 			t.Errorf("mark %d: reason %q, the ledger's %q", i, res.Reasons[i], s.Reason)
 		}
 		r := res.Source.Row(res.Marks[i])
-		p := active.NewPairKey(r.A, r.B, r.CellLine)
+		p := active.NewPairOnLine(r.A, r.B, r.CellLine)
 		if sc.Drugs[r.A].ID != s.DrugA.ID || sc.Drugs[r.B].ID != s.DrugB.ID || sc.CellLines[r.CellLine] != s.CellLine || s.CellLine != cl {
 			t.Errorf("mark %d is %s+%s on %s, suggestion %s+%s on %s", i, sc.Drugs[r.A].ID, sc.Drugs[r.B].ID, sc.CellLines[r.CellLine], s.DrugA.ID, s.DrugB.ID, s.CellLine)
 		}
