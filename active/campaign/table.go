@@ -158,38 +158,44 @@ func (s Screens) Table(dir, score, cellLine, cellLines string) (*Table, Unstruct
 	return t, un, err
 }
 
-// FromModel returns the screen directory, cell line and score of a
-// campaign on the screen a model was trained on (id), where dir, cellLine
-// and score (the settings given, "" when not) do not say otherwise: the
-// model's screen when dir is "", and on that screen the model's cell line
-// and score.
-func FromModel(id trained.Screen, dir, cellLine, score string) (string, string, string) {
-	if dir == "" && !id.Synthetic() {
-		dir = id.Dir
-	}
-	if dir != id.Dir {
-		return dir, cellLine, score
-	}
-	if cellLine == "" {
-		cellLine = id.CellLine
-	}
-	if score == "" {
-		score = id.Score
-	}
-	return dir, cellLine, score
-}
-
-// ModelStart is what a campaign started from a model file runs on: the
-// model, and FromModel's screen directory, cell line and score.
-type ModelStart struct {
-	Model                *trained.Bundle
+// Target is where a campaign runs: its screen directory, cell line and
+// score ("" where not said).
+type Target struct {
 	Dir, CellLine, Score string
 }
 
-// FromModelFile reads the model file path with load (trained.ReadFile) and returns
-// FromModel's settings for dir, cellLine and score. A model file that does
+// FromModel returns the target of a campaign on the screen a model was
+// trained on (id), where the settings given do not say otherwise: the
+// model's screen when given.Dir is "", and on that screen the model's cell
+// line and score.
+func FromModel(id trained.Screen, given Target) Target {
+	t := given
+	if t.Dir == "" && !id.Synthetic() {
+		t.Dir = id.Dir
+	}
+	if t.Dir != id.Dir {
+		return t
+	}
+	if t.CellLine == "" {
+		t.CellLine = id.CellLine
+	}
+	if t.Score == "" {
+		t.Score = id.Score
+	}
+	return t
+}
+
+// ModelStart is what a campaign started from a model file runs on: the
+// model, and FromModel's target.
+type ModelStart struct {
+	Model *trained.Bundle
+	Target
+}
+
+// FromModelFile reads the model file path with load (trained.ReadFile) and
+// returns it with FromModel's target for the settings given. A model file that does
 // not record the screen it was trained on is trained.ErrNoMeta.
-func FromModelFile(path string, load trained.Loader, dir, cellLine, score string) (*ModelStart, error) {
+func FromModelFile(path string, load trained.Loader, given Target) (*ModelStart, error) {
 	tm, err := trained.ReadFile(path, load)
 	if err != nil {
 		return nil, err
@@ -197,7 +203,5 @@ func FromModelFile(path string, load trained.Loader, dir, cellLine, score string
 	if tm.Meta == nil {
 		return nil, fmt.Errorf("%s: %w", path, trained.ErrNoMeta)
 	}
-	m := &ModelStart{Model: tm}
-	m.Dir, m.CellLine, m.Score = FromModel(tm.Meta.Screen, dir, cellLine, score)
-	return m, nil
+	return &ModelStart{Model: tm, Target: FromModel(tm.Meta.Screen, given)}, nil
 }

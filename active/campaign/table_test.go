@@ -100,7 +100,8 @@ func TestFromModel(t *testing.T) {
 		{"the synthetic default", synth, "", "", "", "", "SYNTH-1", "synergy"},
 		{"a screen instead of the synthetic default", synth, "/s/pc3", "", "", "/s/pc3", "", ""},
 	} {
-		dir, cl, sco := FromModel(tc.id, tc.dir, tc.cellLine, tc.score)
+		got := FromModel(tc.id, Target{Dir: tc.dir, CellLine: tc.cellLine, Score: tc.score})
+		dir, cl, sco := got.Dir, got.CellLine, got.Score
 		if dir != tc.wantDir || cl != tc.wantLine || sco != tc.wantSco {
 			t.Errorf("%s: %q %q %q, want %q %q %q", tc.name, dir, cl, sco, tc.wantDir, tc.wantLine, tc.wantSco)
 		}
@@ -196,7 +197,7 @@ func TestFromModelFile(t *testing.T) {
 	}
 	fb.Close()
 
-	got, err := FromModelFile(withMeta, methods.Default().Load, "", "", "zip")
+	got, err := FromModelFile(withMeta, methods.Default().Load, Target{Score: "zip"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,10 +205,10 @@ func TestFromModelFile(t *testing.T) {
 		t.Errorf("settings %q %q %q, %d pairs; want the synthetic default, %q, zip (given), %d", got.Dir, got.CellLine, got.Score,
 			got.Model.Meta.Screen.Pairs, sc.CellLines[0], len(sc.Pairs))
 	}
-	if _, err := FromModelFile(bare, methods.Default().Load, "", "", ""); !errors.Is(err, trained.ErrNoMeta) {
+	if _, err := FromModelFile(bare, methods.Default().Load, Target{}); !errors.Is(err, trained.ErrNoMeta) {
 		t.Errorf("bare method file: %v, want ErrNoMeta", err)
 	}
-	if _, err := FromModelFile(filepath.Join(dir, "none.bin"), methods.Default().Load, "", "", ""); err == nil || errors.Is(err, trained.ErrNoMeta) {
+	if _, err := FromModelFile(filepath.Join(dir, "none.bin"), methods.Default().Load, Target{}); err == nil || errors.Is(err, trained.ErrNoMeta) {
 		t.Errorf("missing file: %v", err)
 	}
 }

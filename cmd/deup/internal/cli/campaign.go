@@ -181,7 +181,7 @@ func campaignFromModel(env Env, reg *methods.Registry, o *campaignInitFlags) err
 	if o.fromModel == "" {
 		return nil
 	}
-	m, err := campaign.FromModelFile(o.fromModel, reg.Load, o.screenDir, o.cellLine, o.score)
+	m, err := campaign.FromModelFile(o.fromModel, reg.Load, campaign.Target{Dir: o.screenDir, CellLine: o.cellLine, Score: o.score})
 	err = modelFileHint(err)
 	if errors.Is(err, trained.ErrNoMeta) {
 		return errNoMeta(o.fromModel, "--screen DIR")
