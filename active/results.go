@@ -4,11 +4,12 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"github.com/deup-screening/deup/drugcomb"
 	"io"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/deup-screening/deup/drugcomb"
 )
 
 // Result is one parsed row of a results file.

@@ -186,7 +186,7 @@ func (c Config) lineRows() [][]float64 {
 	return *c.lineX
 }
 
-// withLines sets the cell lines of a dataset d on a configuration: the
+// WithLines sets the cell lines of a dataset d on a configuration: the
 // number of lines and, with LineFeatures, their features. Every method's
 // Fit calls it.
 func (c Config) WithLines(d *Dataset) Config {

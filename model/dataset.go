@@ -114,6 +114,9 @@ func (d *Dataset) Validate() error {
 	return nil
 }
 
+// CheckSplit checks that split s indexes d's pairs: a non-empty training
+// part, a validation part when needVal, and no index out of range or in two
+// parts.
 func CheckSplit(d *Dataset, s drugcomb.Split, needVal bool) error {
 	if len(s.Train) == 0 {
 		return fmt.Errorf("model: split: empty training set")

@@ -6,6 +6,8 @@ import (
 	"github.com/deup-screening/deup/nn"
 )
 
+// Loss is what a training step minimizes, and so which parameters it
+// updates.
 type Loss uint8
 
 const (

@@ -1,9 +1,10 @@
 package model
 
 import (
-	"github.com/deup-screening/deup/internal/kernels"
 	"math"
 	"sync"
+
+	"github.com/deup-screening/deup/internal/kernels"
 
 	"gonum.org/v1/gonum/blas"
 )
@@ -50,6 +51,8 @@ type inferer[T float32 | float64] struct {
 	scratch [][]T
 }
 
+// NewForwarder returns n's inference path (float32 or float64, as n was
+// built).
 func NewForwarder(n *Network) Forwarder {
 	if n.cfg.float64 {
 		return &inferer[float64]{n: n}
@@ -150,10 +153,15 @@ func (in *inferer[T]) ensure(f *Features, drugs []int) {
 	}
 }
 
+// Pairs predicts μ and σ (and the last hidden layer, when hid is not nil)
+// of the pairs (pa[i], pb[i], pl[i]) of f with the in/out bit, through the
+// dropout masks drop (nil: none).
 func (in *inferer[T]) Pairs(f *Features, pa, pb, pl []int, bit float64, drop *dropout, mu, sigma, hid []float64) {
 	in.forward(f, pa, pb, pl, bit, drop, nil, mu, sigma, hid)
 }
 
+// PairsSide is Pairs with the σ path's side inputs (the σ features, one
+// row per pair) and no dropout.
 func (in *inferer[T]) PairsSide(f *Features, pa, pb, pl []int, bit float64, side, mu, sigma, hid []float64) {
 	in.forward(f, pa, pb, pl, bit, nil, side, mu, sigma, hid)
 }
@@ -282,7 +290,7 @@ func (in *inferer[T]) pairRange(w int, pa, pb, pl []int, bit float64, drop *drop
 	}
 }
 
-// softplus(z) = log(1+e^z), computed stably.
+// Softplus(z) = log(1+e^z), computed stably.
 func Softplus(z float64) float64 {
 	if z > 30 {
 		return z

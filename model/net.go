@@ -39,7 +39,7 @@ type param struct {
 	opt64 optim.Adam[float64]
 }
 
-// network is the two-tower net: tower (sparse F→TowerHidden, ReLU,
+// Network is the two-tower net: tower (sparse F→TowerHidden, ReLU,
 // TowerHidden→TowerOut), embeddings summed per pair (plus the cell line's
 // learned embedding E_l when the network knows several lines), combined net (two
 // ReLU layers) and μ head; with sigma set, the σ path (two ReLU layers on
@@ -53,6 +53,8 @@ type Network struct {
 	byName map[string]*param
 }
 
+// NewNetwork returns the network of cfg on drug features of width dim,
+// with the σ path when sigma, its weights drawn from seed.
 func NewNetwork(cfg Config, dim int, sigma bool, seed uint64) *Network {
 	n := &Network{cfg: cfg, dim: dim, sigma: sigma, dt: nn.Float32, byName: map[string]*param{}}
 	if cfg.float64 {
@@ -121,7 +123,18 @@ func (n *Network) init(seed uint64) {
 	}
 }
 
-// endTraining drops the Adam moments (allocated again, zero, by the next
+// OptimizerSteps is the largest number of Adam steps any parameter of n
+// holds moments for: 0 after EndTraining (a fitted network keeps only its
+// values).
+func (n *Network) OptimizerSteps() int {
+	steps := 0
+	for _, p := range n.params {
+		steps = max(steps, p.opt32.Steps(), p.opt64.Steps())
+	}
+	return steps
+}
+
+// EndTraining drops the Adam moments (allocated again, zero, by the next
 // step): after Fit a network holds only its parameter values.
 func (n *Network) EndTraining() {
 	for _, p := range n.params {

@@ -12,7 +12,7 @@ import (
 	"github.com/deup-screening/deup/internal/streams"
 )
 
-// trainer runs minibatch training of one network with early stopping.
+// Trainer runs minibatch training of one network with early stopping.
 type Trainer struct {
 	net      *Network
 	fwd      Forwarder
@@ -158,7 +158,7 @@ type TrainOptions struct {
 	DEUPOut         bool // interleave out-of-sample σ steps on split.Val
 }
 
-// fit trains with early stopping on the validation RMSE of μ (split.Val
+// Fit trains with early stopping on the validation RMSE of μ (split.Val
 // never updates μ, so it is a fair stopping criterion) and restores the
 // best epoch's parameters. Without a validation split it trains MaxEpochs.
 func (t *Trainer) Fit(ctx context.Context, split drugcomb.Split, o TrainOptions, progress func(Progress)) error {
@@ -255,7 +255,7 @@ func (t *Trainer) Fit(ctx context.Context, split drugcomb.Split, o TrainOptions,
 	return nil
 }
 
-// standardization returns the mean and standard deviation of the targets
+// Standardization returns the mean and standard deviation of the targets
 // of idx (sd 1 when they are constant).
 func Standardization(d *Dataset, idx []int) (float64, float64) {
 	m := 0.0

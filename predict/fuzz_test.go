@@ -1,11 +1,12 @@
 package predict
 
 import (
-	"github.com/deup-screening/deup/active"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
+
+	"github.com/deup-screening/deup/active"
 
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model"

@@ -1,10 +1,11 @@
 package tui_test
 
 import (
-	"github.com/deup-screening/deup/active"
 	"math/rand/v2"
 	"strconv"
 	"testing"
+
+	"github.com/deup-screening/deup/active"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/deup-screening/deup/drugcomb"

@@ -1,7 +1,10 @@
 package simulate
 
-import "github.com/deup-screening/deup/active"
-import "testing"
+import (
+	"testing"
+
+	"github.com/deup-screening/deup/active"
+)
 
 // TestNewChemistry: before the round drug 0 has three pairs, drugs 1, 2, 3
 // one each and drug 9 none; with RareDrugPairs = 2 a chosen pair counts

@@ -1,11 +1,10 @@
 package deupnet
 
 import (
-	"github.com/deup-screening/deup/model"
-
 	"fmt"
 	"math"
 
+	"github.com/deup-screening/deup/model"
 	"gonum.org/v1/gonum/mathext"
 )
 

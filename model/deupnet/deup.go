@@ -1,13 +1,12 @@
 package deupnet
 
 import (
-	"github.com/deup-screening/deup/model"
-
 	"context"
 	"fmt"
 	"math"
 
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/model"
 )
 
 // DEUP is the two-tower network with a μ head and an out-of-sample σ path

@@ -1,14 +1,14 @@
 package deupnet
 
 import (
-	"github.com/deup-screening/deup/model"
-
 	"context"
 	"errors"
 	"math"
 	"runtime"
 	"slices"
 	"testing"
+
+	"github.com/deup-screening/deup/model"
 )
 
 func toyConfig(seed uint64) Config {

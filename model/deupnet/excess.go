@@ -1,10 +1,9 @@
 package deupnet
 
 import (
-	"github.com/deup-screening/deup/model"
-
 	"math"
 
+	"github.com/deup-screening/deup/model"
 	"gonum.org/v1/gonum/optimize"
 )
 

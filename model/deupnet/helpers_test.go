@@ -3,8 +3,9 @@ package deupnet
 import (
 	"bytes"
 	"fmt"
-	"github.com/deup-screening/deup/model"
 	"io"
+
+	"github.com/deup-screening/deup/model"
 
 	"math"
 	"math/rand/v2"

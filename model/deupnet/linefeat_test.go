@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/deup-screening/deup/drugcomb"
 	"hash/crc64"
 	"math"
 	"testing"
+
+	"github.com/deup-screening/deup/drugcomb"
 
 	"github.com/deup-screening/deup/model"
 )

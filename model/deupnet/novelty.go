@@ -1,8 +1,6 @@
 package deupnet
 
 import (
-	"github.com/deup-screening/deup/model"
-
 	"context"
 	"fmt"
 	"math"
@@ -13,6 +11,7 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 
 	"github.com/deup-screening/deup/internal/streams"
+	"github.com/deup-screening/deup/model"
 )
 
 // Novelty of DEUP's error predictor (issue 29).

@@ -1,8 +1,6 @@
 package deupnet
 
 import (
-	"github.com/deup-screening/deup/model"
-
 	"bytes"
 	"context"
 	"math"
@@ -11,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/model"
 )
 
 // TestNoveltyUnseenDrugs is the fast version of issue 29's experiment: a

@@ -1,12 +1,11 @@
 package deupnet
 
 import (
-	"github.com/deup-screening/deup/model"
-
 	"fmt"
 	"math"
 	"slices"
 
+	"github.com/deup-screening/deup/model"
 	"gonum.org/v1/gonum/mat"
 )
 

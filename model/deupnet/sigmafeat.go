@@ -1,14 +1,13 @@
 package deupnet
 
 import (
-	"github.com/deup-screening/deup/model"
-
 	"fmt"
 	"math"
 	"slices"
 	"strings"
 
 	"github.com/deup-screening/deup/chem"
+	"github.com/deup-screening/deup/model"
 )
 
 // Stationarizing features of DEUP's σ path (the paper's §3.2).

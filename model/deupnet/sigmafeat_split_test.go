@@ -1,14 +1,13 @@
 package deupnet
 
 import (
-	"github.com/deup-screening/deup/model"
-
 	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/model"
 )
 
 // TestSigmaFeaturesUnseenDrugs: on a toy screen split by drug (a quarter of

@@ -1,11 +1,11 @@
 package deupnet
 
 import (
-	"github.com/deup-screening/deup/model"
-
 	"context"
 	"math"
 	"testing"
+
+	"github.com/deup-screening/deup/model"
 )
 
 func TestParseSigmaFeatures(t *testing.T) {

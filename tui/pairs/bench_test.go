@@ -3,11 +3,12 @@ package pairs
 import (
 	"cmp"
 	"context"
-	"github.com/deup-screening/deup/active"
 	"math/rand/v2"
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/deup-screening/deup/active"
 
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/tui"

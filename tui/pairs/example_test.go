@@ -3,8 +3,9 @@ package pairs_test
 import (
 	"context"
 	"fmt"
-	"github.com/deup-screening/deup/active"
 	"math"
+
+	"github.com/deup-screening/deup/active"
 
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/tui"

@@ -4,12 +4,13 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"github.com/deup-screening/deup/active"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/deup-screening/deup/active"
 
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/tui"

@@ -1,9 +1,10 @@
 package cli
 
 import (
-	"github.com/deup-screening/deup/methods"
 	"strings"
 	"testing"
+
+	"github.com/deup-screening/deup/methods"
 
 	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 )

@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
-	"github.com/deup-screening/deup/methods"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/deup-screening/deup/methods"
 
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/trained"

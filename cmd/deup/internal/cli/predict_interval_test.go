@@ -3,13 +3,14 @@ package cli
 import (
 	"bytes"
 	"context"
-	"github.com/deup-screening/deup/methods"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/deup-screening/deup/methods"
 
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/ipc"

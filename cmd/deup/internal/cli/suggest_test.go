@@ -2,11 +2,12 @@ package cli
 
 import (
 	"context"
-	"github.com/deup-screening/deup/methods"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/deup-screening/deup/methods"
 
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"

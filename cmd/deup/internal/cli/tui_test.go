@@ -3,11 +3,12 @@ package cli
 import (
 	"bytes"
 	"context"
-	"github.com/deup-screening/deup/methods"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/deup-screening/deup/methods"
 
 	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/tui/pairs"
