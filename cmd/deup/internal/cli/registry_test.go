@@ -7,6 +7,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -32,6 +33,7 @@ const toyMagic = "TOYMODEL\n"
 type toy struct {
 	Mean, SD float64
 	Feat     model.FeatureConfig
+	scale    float64 // --toy-scale: σ is scale × the targets' sd
 }
 
 func (m *toy) Name() string                       { return "toy" }
@@ -50,7 +52,7 @@ func (m *toy) Fit(ctx context.Context, d *model.Dataset, split drugcomb.Split, p
 	for _, i := range split.Train {
 		ss += (d.Y[i] - m.Mean) * (d.Y[i] - m.Mean)
 	}
-	m.SD = math.Sqrt(ss / float64(len(split.Train)))
+	m.SD = m.scale * math.Sqrt(ss/float64(len(split.Train)))
 	m.Feat = d.Features.Config
 	if progress != nil {
 		progress(model.Progress{Method: "toy", Members: 1, Epoch: 1, MaxEpochs: 1, BestEpoch: 1, OutLoss: math.NaN()})
@@ -89,12 +91,35 @@ func loadToy(r io.Reader) (model.Method, error) {
 	return m, nil
 }
 
+// toySpec is the toy's registration: its name, constructor, file kind and
+// loader, its own flag (--toy-scale, which methods.Config does not know:
+// the flag's setter writes the spec's own setting) and its place in the
+// benchmark.
+func toySpec() methods.Spec {
+	scale := 1.0
+	return methods.Spec{
+		Name:  "toy",
+		New:   func(methods.Config) (model.Method, error) { return &toy{scale: scale}, nil },
+		Kinds: []string{toyMagic}, Load: loadToy,
+		Flags: []methods.Flag{{Name: "toy-scale", Define: func(fs *flag.FlagSet) func(*methods.Config) error {
+			v := fs.Float64("toy-scale", 1, "sigma as a multiple of the targets' sd (toy)")
+			return func(*methods.Config) error {
+				if !(*v > 0) {
+					return fmt.Errorf("--toy-scale %v: want > 0", *v)
+				}
+				scale = *v
+				return nil
+			}
+		}}},
+		Bench: methods.Bench{Rank: 5},
+	}
+}
+
 // toyRegistry is the built-in methods and the toy: the one registration
 // line a new method needs.
 func toyRegistry(t *testing.T) *methods.Registry {
 	reg := methods.Default()
-	if err := reg.Add(methods.Spec{Name: "toy", New: func(methods.Config) (model.Method, error) { return new(toy), nil },
-		Kinds: []string{toyMagic}, Load: loadToy, Bench: methods.Bench{Rank: 5}}); err != nil {
+	if err := reg.Add(toySpec()); err != nil {
 		t.Fatal(err)
 	}
 	return reg
@@ -138,6 +163,16 @@ func TestRegistryToyMethod(t *testing.T) {
 	}
 	if _, err := trained.ReadFile(mp, methods.Default().Load); err == nil {
 		t.Error("the built-in registry read the toy's file")
+	}
+	// The toy's own flag reaches it through its registration alone.
+	mp2 := filepath.Join(dir, "toy2.model")
+	runWith(t, toyRegistry(t), "train", "--method", "toy", "--seed", "3", "--toy-scale", "2", "--out", mp2)
+	tm2, err := trained.ReadFile(mp2, reg.Load)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m2 := tm2.Method.(*toy); m2.Mean != m.Mean || math.Abs(m2.SD-2*m.SD) > 1e-12*m.SD {
+		t.Errorf("--toy-scale 2: mean %v, sd %v; want %v and twice %v", m2.Mean, m2.SD, m.Mean, m.SD)
 	}
 
 	sc, _, err := loadScreen("")
