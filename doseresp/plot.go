@@ -152,6 +152,17 @@ func curves(b *Block, r *Result) (*plot.Plot, error) {
 			p.Add(l)
 		}
 	}
+	// A log axis needs a positive range: gonum widens a one-value range
+	// by ±1, to 0 or below, and its log scale panics there. One dose (or
+	// the same dose for both drugs) gets half a decade on each side; no
+	// positive dose at all, a linear axis.
+	switch {
+	case p.X.Min > 0 && p.X.Min == p.X.Max:
+		p.X.Min, p.X.Max = p.X.Min/math.Sqrt(10), p.X.Max*math.Sqrt(10)
+	case !(p.X.Min > 0 && p.X.Max > p.X.Min):
+		p.X.Scale = plot.LinearScale{}
+		p.X.Tick.Marker = plot.DefaultTicks{}
+	}
 	p.Legend.Top = true
 	return p, nil
 }

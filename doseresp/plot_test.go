@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot/palette/moreland"
+	"gonum.org/v1/plot/vg"
 )
 
 // TestHeatmapRange: the heat map draws a matrix whatever its range. The
@@ -46,5 +47,45 @@ func TestHeatmapRange(t *testing.T) {
 	}
 	if len(pal) != 64 {
 		t.Errorf("%d colours, want 64", len(pal))
+	}
+}
+
+// TestCurvesDegenerateDoses: the single-drug panel draws when its log axis
+// would have no positive range. gonum widens a one-value range by ±1 (to 0
+// for a dose of 1) and its log scale panics on values ≤ 0, which made
+// WritePlots panic on a block whose drugs have one non-zero dose each (the
+// same one); with no positive dose the axis is linear.
+func TestCurvesDegenerateDoses(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		row, col []float64
+	}{
+		{"one dose each, the same", []float64{0, 1}, []float64{0, 1}},
+		{"one dose each, different", []float64{0, 1}, []float64{0, 10}},
+		{"no positive dose", []float64{0, 0}, []float64{0, 0}},
+		{"a dose series", []float64{0, 0.1, 1}, []float64{0, 1, 10}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := &Block{DrugRow: "a", DrugCol: "b", ConcRow: tc.row, ConcCol: tc.col}
+			resp := make([][]float64, len(tc.row))
+			for i := range resp {
+				resp[i] = make([]float64, len(tc.col))
+				for j := range resp[i] {
+					resp[i][j] = float64(10 * (i + j))
+				}
+			}
+			p, err := curves(b, &Result{Response: resp})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				if e := recover(); e != nil {
+					t.Fatalf("drawing panicked: %v", e)
+				}
+			}()
+			if _, err := p.WriterTo(4*vg.Inch, 3*vg.Inch, "png"); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }
