@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/deup-screening/deup/internal/moments"
+
 	"github.com/apache/arrow/go/v15/arrow"
 	"github.com/apache/arrow/go/v15/arrow/array"
 	"github.com/apache/arrow/go/v15/arrow/memory"
@@ -392,17 +394,8 @@ func (r *Result) writeConformalTable(b *strings.Builder) {
 }
 
 func pm(x []float64, prec int) string {
-	m, s := uq.MeanSD(x)
-	f := func(v float64) string {
-		if math.IsNaN(v) {
-			return "n/a"
-		}
-		return fmt.Sprintf("%.*f", prec, v)
-	}
-	if len(x) < 2 || math.IsNaN(m) {
-		return f(m)
-	}
-	return f(m) + " ± " + f(s)
+	m, sd := uq.MeanSD(x)
+	return moments.Format(m, sd, prec, "n/a")
 }
 
 // PredictionsSchema is the schema of predictions.parquet, in the

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/deup-screening/deup/internal/moments"
+
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
@@ -159,7 +161,8 @@ func (s *Summary) WriteTable(w io.Writer) error {
 			steps += float64(r.Steps) / float64(len(runs))
 			wall += r.Wall.Seconds() / float64(len(runs))
 		}
-		if _, err := fmt.Fprintf(w, "| %s | %.1f ± %.1f | %.3f ± %.3f | %d/%d | %.0f | %.1fs |\n", a, ar.Mean, ar.SD, sc.Mean, sc.SD, solved, len(runs), steps, wall); err != nil {
+		if _, err := fmt.Fprintf(w, "| %s | %s | %s | %d/%d | %.0f | %.1fs |\n", a, moments.Format(float64(ar.Mean), float64(ar.SD), 1, "n/a"),
+			moments.Format(float64(sc.Mean), float64(sc.SD), 3, "n/a"), solved, len(runs), steps, wall); err != nil {
 			return err
 		}
 	}

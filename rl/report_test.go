@@ -54,6 +54,18 @@ func TestSummary(t *testing.T) {
 	if !strings.Contains(tab.String(), "| dqn | 299.8 ± 424.6 | 0.850 ± 0.212 | 2/2 |") {
 		t.Errorf("table:\n%s", tab.String())
 	}
+	// One seed has no sd: the table gives the value alone, as bench does
+	// (issue 43: deup rl --seeds 1 printed "855.4 ± NaN"). Seed 1's average
+	// regret is 1200/2 = 600; its score 0.7 (the mean 0.85 above, less seed
+	// 2's 1.0); its best episode, 600, exceeds 500.
+	one := &Summary{Env: "cartpole", Episodes: 2, Order: []string{DQN}, Runs: map[string][]*Result{DQN: {mk(1, 200, 600)}}}
+	tab.Reset()
+	if err := one.WriteTable(&tab); err != nil {
+		t.Fatal(err)
+	}
+	if got := tab.String(); !strings.Contains(got, "| dqn | 600.0 | 0.700 | 1/1 |") || strings.Contains(got, "NaN") {
+		t.Errorf("one-seed table:\n%s", got)
+	}
 }
 
 func TestParseAgents(t *testing.T) {

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/deup-screening/deup/internal/moments"
+
 	"github.com/deup-screening/deup/internal/atomicfile"
 	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/internal/plotstyle"
@@ -225,7 +227,7 @@ func (s *Summary) WriteTable(w io.Writer) error {
 		for _, v := range ms.WallSeconds {
 			wall += v / float64(len(ms.WallSeconds))
 		}
-		fmt.Fprintf(tw, "%s\t%d/%d\t%s\t%.4f ± %.4f\t%.1fs\n", m, ms.Reached, len(ms.BestSoFar), strings.Join(steps, ","), ms.FinalMean, ms.FinalSD, wall)
+		fmt.Fprintf(tw, "%s\t%d/%d\t%s\t%s\t%.1fs\n", m, ms.Reached, len(ms.BestSoFar), strings.Join(steps, ","), moments.Format(float64(ms.FinalMean), float64(ms.FinalSD), 4, "n/a"), wall)
 	}
 	return tw.Flush()
 }

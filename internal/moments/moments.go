@@ -1,6 +1,9 @@
 package moments
 
-import "math"
+import (
+	"math"
+	"strconv"
+)
 
 // MeanSD returns the mean and the sample standard deviation (n-1
 // denominator) of x: both NaN for no value; for one value the value and
@@ -50,4 +53,17 @@ func meanSS(x []float64) (mean, ss float64) {
 		ss += (v - mean) * (v - mean)
 	}
 	return mean, ss
+}
+
+// Format writes a mean and sd as a table shows them, with prec decimals:
+// "m ± s"; the mean alone where sd is NaN (one value: MeanSD); missing
+// where the mean is NaN (no value).
+func Format(mean, sd float64, prec int, missing string) string {
+	switch {
+	case math.IsNaN(mean):
+		return missing
+	case math.IsNaN(sd):
+		return strconv.FormatFloat(mean, 'f', prec, 64)
+	}
+	return strconv.FormatFloat(mean, 'f', prec, 64) + " ± " + strconv.FormatFloat(sd, 'f', prec, 64)
 }

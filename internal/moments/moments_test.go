@@ -57,3 +57,24 @@ func TestMeanSDBits(t *testing.T) {
 		}
 	}
 }
+
+// TestFormat: a mean and sd as tables print them (mean alone for one value,
+// whose sd MeanSD gives as NaN; the missing mark for no value).
+func TestFormat(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		mean, sd float64
+		prec     int
+		want     string
+	}{
+		{"mean and sd", 299.75, 424.617, 1, "299.8 ± 424.6"},
+		{"one value", 855.4, math.NaN(), 1, "855.4"},
+		{"no value", math.NaN(), math.NaN(), 3, "n/a"},
+		{"sd zero", 0.5, 0, 3, "0.500 ± 0.000"},
+		{"negative", -5.11, 0.06, 2, "-5.11 ± 0.06"},
+	} {
+		if got := Format(c.mean, c.sd, c.prec, "n/a"); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}

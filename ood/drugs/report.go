@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/deup-screening/deup/internal/moments"
+
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -265,13 +267,7 @@ func (rep *Report) finiteStat(m string, get func(Scores) float64) Stat {
 }
 
 func fmtStat(s Stat) string {
-	if math.IsNaN(float64(s.Mean)) {
-		return "–"
-	}
-	if math.IsNaN(float64(s.SD)) {
-		return fmt.Sprintf("%.3f", float64(s.Mean))
-	}
-	return fmt.Sprintf("%.3f ± %.3f", float64(s.Mean), float64(s.SD))
+	return moments.Format(float64(s.Mean), float64(s.SD), 3, "–")
 }
 
 // WriteMarkdown writes the table: one row per method.
