@@ -434,12 +434,18 @@ func (c *State) ProposeWith(ctx context.Context, s Surrogate, acq Acquisition, b
 	if c.Done() {
 		return nil, errors.New("active: campaign complete (no rounds left or no candidates)")
 	}
+	// The pre-fill of the first round is written with the round's suggest
+	// event, not before it: a round stopped (a signal, ctx) or failed
+	// before its batch leaves the store as it was (a kill between the two
+	// appends leaves a pre-fill without a round, which the next round
+	// reads).
+	var prefill *ledger.Event
 	if pf, ok := s.(Prefiller); ok && !c.hasPrefill {
 		de, err := pf.Prefill(ctx, c.measured[:c.initial], c.roundSeed(0, 2))
 		if err != nil {
 			return nil, fmt.Errorf("active: prefill: %w", err)
 		}
-		ev := ledger.Event{Kind: KindPrefill}
+		prefill = &ledger.Event{Kind: KindPrefill}
 		for _, e := range de {
 			r := record(PairOnLine{A: 0, B: 1}, e.Loss)
 			r.Phi = e.Phi
@@ -447,14 +453,16 @@ func (c *State) ProposeWith(ctx context.Context, s Surrogate, acq Acquisition, b
 			if !e.OutOfSample {
 				r.Reason = "in-sample"
 			}
-			ev.Records = append(ev.Records, r)
+			prefill.Records = append(prefill.Records, r)
 		}
-		if err := c.store.Append(&ev); err != nil {
+		if err := c.apply(prefill); err != nil {
 			return nil, err
 		}
-		if err := c.apply(&ev); err != nil {
-			return nil, err
-		}
+		defer func() {
+			if prefill != nil { // not appended: forget it
+				c.prefill, c.hasPrefill = nil, false
+			}
+		}()
 	}
 	ev := c.Evidence()
 	if err := s.Fit(ctx, ev); err != nil {
@@ -464,6 +472,9 @@ func (c *State) ProposeWith(ctx context.Context, s Surrogate, acq Acquisition, b
 	preds, err := s.Predict(ctx, pool)
 	if err != nil {
 		return nil, fmt.Errorf("active: round %d: predict: %w", ev.Round, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("active: round %d: %w", ev.Round, err)
 	}
 	rng := rand.New(rand.NewPCG(c.roundSeed(ev.Round, 3), 0))
 	scores, err := acq.Scores(nil, preds, c.Best(), rng)
@@ -490,6 +501,12 @@ func (c *State) ProposeWith(ctx context.Context, s Surrogate, acq Acquisition, b
 			r.Reason += fmt.Sprintf("; at most %d per cell line", c.Config.MaxPerLine)
 		}
 		sev.Records = append(sev.Records, r)
+	}
+	if prefill != nil {
+		if err := c.store.Append(prefill); err != nil {
+			return nil, err
+		}
+		prefill = nil
 	}
 	if err := c.store.Append(&sev); err != nil {
 		return nil, err

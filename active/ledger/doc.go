@@ -23,7 +23,8 @@
 // or no event: never a partial one. Temporary files left by a kill are
 // removed by the next Open. A second process opening the same ledger gets
 // ErrLocked (an flock(2) on DIR/LOCK, released by the kernel when the
-// holder dies, even by SIGKILL).
+// holder dies, even by SIGKILL). Close removes DIR/LOCK (a killed process
+// leaves it, unlocked), so a closed campaign holds no lock file.
 //
 // # Values
 //

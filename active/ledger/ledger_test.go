@@ -193,6 +193,50 @@ func TestLocked(t *testing.T) {
 	}
 }
 
+// TestCloseRemovesLock: a closed ledger leaves no LOCK file (issue 43: a
+// stopped campaign step left one); a LOCK left by a killed process (no
+// holder) does not keep the next Open out; while a ledger is open, a
+// second Open is refused even after the first removed and re-created the
+// file.
+func TestCloseRemovesLock(t *testing.T) {
+	dir := t.TempDir()
+	lock := filepath.Join(dir, lockName)
+	l, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(lock); err != nil {
+		t.Fatalf("open ledger: %v, want a LOCK file", err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(lock); !os.IsNotExist(err) {
+		t.Fatalf("after Close: stat LOCK = %v, want no file", err)
+	}
+	if err := os.WriteFile(lock, nil, 0o644); err != nil { // left by a SIGKILL
+		t.Fatal(err)
+	}
+	l, err = Open(dir)
+	if err != nil {
+		t.Fatalf("Open over a stale LOCK: %v", err)
+	}
+	if _, err := Open(dir); !errors.Is(err, ErrLocked) {
+		t.Errorf("second Open: err = %v, want ErrLocked", err)
+	}
+	l.Close()
+	for i := 0; i < 3; i++ {
+		l, err := Open(dir)
+		if err != nil {
+			t.Fatalf("Open %d: %v", i, err)
+		}
+		if _, err := Open(dir); !errors.Is(err, ErrLocked) {
+			t.Errorf("Open %d: second Open: err = %v, want ErrLocked", i, err)
+		}
+		l.Close()
+	}
+}
+
 func TestBadKind(t *testing.T) {
 	l, err := Open(t.TempDir())
 	if err != nil {

@@ -20,6 +20,13 @@ func lockDir(dir string) (*os.File, error) {
 	return f, nil
 }
 
-func unlockDir(f *os.File) error { return f.Close() }
+// unlockDir closes and removes the lock file: a closed ledger leaves none.
+func unlockDir(f *os.File) error {
+	err := f.Close()
+	if rerr := os.Remove(f.Name()); err == nil {
+		err = rerr
+	}
+	return err
+}
 
 func killSelf() { os.Exit(137) }

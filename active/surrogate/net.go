@@ -42,6 +42,17 @@ type Net struct {
 	// Progress, when not nil, receives every epoch of each network trained
 	// by Fit (see WithTrainProgress).
 	Progress func(model.Progress)
+	// ctx, when not nil, cancels Fit's training (checked at every step of
+	// package model's trainer); deup.Learner's Fit has no context, so
+	// InteractiveDEUP binds the one of its own Fit or Prefill (withContext).
+	ctx context.Context
+}
+
+// withContext returns a copy of n whose Fit trains under ctx.
+func (n *Net) withContext(ctx context.Context) deup.Learner {
+	c := *n
+	c.ctx = ctx
+	return &c
 }
 
 // NewNet builds the fingerprint features of drugs.
@@ -120,8 +131,12 @@ func (n *Net) Fit(x [][]float64, y []float64) (deup.Predictor, error) {
 		}
 	}
 	split := drugcomb.SplitRandom(len(d.Pairs), [3]float64{0.8, 0.2, 0}, n.Seed)
+	ctx := n.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	m := deupnet.New(deupnet.Config{Config: n.Config})
-	if err := m.Fit(context.Background(), d, split, n.Progress); err != nil {
+	if err := m.Fit(ctx, d, split, n.Progress); err != nil {
 		return nil, fmt.Errorf("active: deup-net: %w", err)
 	}
 	return &netModel{net: n, m: m, lines: lines, cache: map[model.PairRef]model.Prediction{}}, nil

@@ -225,10 +225,20 @@ type InteractiveDEUP struct {
 // Name implements active.Surrogate.
 func (s *InteractiveDEUP) Name() string { return RidgeDEUP }
 
-func (s *InteractiveDEUP) config() deup.Config {
+// contextLearner is a deup.Learner whose Fit can be cancelled: Net.
+type contextLearner interface {
+	withContext(ctx context.Context) deup.Learner
+}
+
+// config is the DEUP configuration; a main predictor that can be
+// cancelled (a network) trains under ctx.
+func (s *InteractiveDEUP) config(ctx context.Context) deup.Config {
 	main := s.Main
 	if main == nil {
 		main = BayesRidge{}
+	}
+	if cl, ok := main.(contextLearner); ok {
+		main = cl.withContext(ctx)
 	}
 	set := s.Features
 	if set == 0 {
@@ -254,13 +264,13 @@ func (s *InteractiveDEUP) Prefill(ctx context.Context, initial []active.Measurem
 	if len(x) < 2*folds {
 		folds = 2
 	}
-	return deup.Prefill(s.config(), x, y, deup.PrefillOptions{Folds: folds, Repeats: 1, Size: 2 * len(x)}, rand.New(rand.NewPCG(seed, streams.Prefill)))
+	return deup.Prefill(s.config(ctx), x, y, deup.PrefillOptions{Folds: folds, Repeats: 1, Size: 2 * len(x)}, rand.New(rand.NewPCG(seed, streams.Prefill)))
 }
 
 // Fit implements active.Surrogate. ev.Prefill must hold the Alg. 2 examples.
 func (s *InteractiveDEUP) Fit(ctx context.Context, ev active.Evidence) error {
 	x, y := s.Enc.encodeAll(ev.Measured)
-	loop, err := deup.NewLoop(s.config(), x, y)
+	loop, err := deup.NewLoop(s.config(ctx), x, y)
 	if err != nil {
 		return err
 	}

@@ -219,11 +219,19 @@ var campaignStepDesc string
 
 func runCampaignStep(ctx context.Context, env Env, args []string) error {
 	fs := newFlagSet(env, "deup campaign step", "deup campaign step CAMPAIGN", campaignStepDesc)
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the round to this file (go tool pprof reads it)")
 	dir, o, err := openCampaignParts(fs, args)
 	if err != nil {
 		return err
 	}
 	defer o.Close()
+	if *cpuProfile != "" {
+		stop, err := cmdline.CPUProfile(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	c, oracle := o.Campaign, o.Oracle
 	open := c.Open()
 	r, err := stepRound(ctx, env, o)
