@@ -350,6 +350,10 @@ func (c *State) Measured() []Measurement { return c.measured }
 // Initial is the number of initial measurements.
 func (c *State) Initial() int { return c.initial }
 
+// Prefilled reports whether the store holds the pre-fill (Alg. 2's D_e)
+// of a Prefiller surrogate: rounds after it train no pre-fill folds.
+func (c *State) Prefilled() bool { return c.hasPrefill }
+
 // Pool returns the open candidates in their init order.
 func (c *State) Pool() []PairOnLine {
 	out := make([]PairOnLine, 0, len(c.inPool))

@@ -3,6 +3,7 @@ package campaign
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/active/ledger"
@@ -51,13 +52,47 @@ func (o *Opened) Step(ctx context.Context, epoch func(model.Progress)) (*active.
 	return c.Rounds()[len(c.Rounds())-1], nil
 }
 
-// NetworkLabels names the networks that the next round of c trains, as a
-// step's progress shows them (the label of progress.NewNetworks): an
-// ensemble's member "round R member i/n", else "round R network k", k
-// counting the round's networks from 1 (Alg. 2's pre-fill folds, then the
-// round's predictor).
-func NetworkLabels(c *active.State) func(network, member, members int) string {
-	return progress.NetworkLabel(fmt.Sprintf("round %d", len(c.Rounds())+1))
+// RoundLabel names the bars of the networks that the next round of a
+// campaign trains, as a step's progress shows them (the label of
+// progress.NewNetworks): "round R network k of n", k counting the round's
+// trainings from 1 and n their number (surrogate.RoundTrainings: Alg. 2's
+// pre-fill folds, then the round's predictor; "network k" alone when the
+// number is not known); "round R network k of n (μ′)" for the second
+// network a training begins with (DEUP's held-out-drug μ′, whose bar the
+// caller flags with Method); an ensemble's members "round R member i/m".
+type RoundLabel struct {
+	base     string
+	n, k     int
+	aux, was bool
+}
+
+// NewRoundLabel labels the next round of c on surrogate s.
+func NewRoundLabel(c *active.State, s active.Surrogate) *RoundLabel {
+	return &RoundLabel{base: fmt.Sprintf("round %d", len(c.Rounds())+1), n: surrogate.RoundTrainings(s, c.Initial(), c.Prefilled())}
+}
+
+// Method tells the label the method of the epoch about to be drawn (a
+// model.Progress's Method): one naming μ′ is a training's first network.
+func (l *RoundLabel) Method(m string) { l.aux = strings.Contains(m, "μ′") }
+
+// Label is the label function of progress.NewNetworks: it is called once
+// per bar, when the bar begins.
+func (l *RoundLabel) Label(network, member, members int) string {
+	if members > 1 {
+		return progress.MemberLabel(l.base)(network, member, members)
+	}
+	if !l.was {
+		l.k++ // a bar after a μ′ bar is the same training's network
+	}
+	l.was = l.aux
+	s := fmt.Sprintf("%s network %d", l.base, l.k)
+	if l.n >= l.k {
+		s += fmt.Sprintf(" of %d", l.n)
+	}
+	if l.aux {
+		s += " (μ′)"
+	}
+	return s
 }
 
 // Resumption is what resuming a campaign does (deup campaign resume).

@@ -74,24 +74,49 @@ func TestOpenPartsResumption(t *testing.T) {
 	}
 }
 
-// TestNetworkLabels: the bars of the next round's networks, numbered from
-// 1, or an ensemble's members (progress.NewNetworks counts networks from 1
-// and members from 0).
-func TestNetworkLabels(t *testing.T) {
-	_, sc := synthScreens(t)
+// TestRoundLabel: the bars of the next round's networks say "network k of
+// n" (issue 43: the panel campaign's progress said "network 16" with no
+// total): n = 2 x 5 pre-fill folds + the round's network for deup-net's
+// first round (surrogate.RoundTrainings; deup.Prefill repeats its 5 folds
+// until D_e holds twice the initial pairs), a μ′ bar is part of the
+// training that follows it, an ensemble's members are members, and a
+// surrogate without a network gives no total.
+func TestRoundLabel(t *testing.T) {
+	screens, sc := synthScreens(t)
 	dir := filepath.Join(t.TempDir(), "c")
-	c := initCampaign(t, dir, testConfig(sc, active.Live), sc, 0)
-	label := NetworkLabels(c)
-	for _, tc := range []struct {
+	cfg := testConfig(sc, active.Live)
+	cfg.Model = "deup-net"
+	c := initCampaign(t, dir, cfg, sc, 0)
+	sur, _, err := screens.Parts(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type bar struct {
+		method                   string
 		network, member, members int
 		want                     string
+	}
+	for _, tc := range []struct {
+		name string
+		sur  active.Surrogate
+		bars []bar
 	}{
-		{1, 0, 1, "round 1 network 1"},
-		{6, 0, 1, "round 1 network 6"},
-		{2, 1, 5, "round 1 member 2/5"},
+		{"deup-net", sur, []bar{
+			{"deup (novelty: held-out-drug μ′)", 1, 0, 1, "round 1 network 1 of 11 (μ′)"},
+			{"deup", 2, 0, 1, "round 1 network 1 of 11"},
+			{"deup", 3, 0, 1, "round 1 network 2 of 11"},
+			{"deup (novelty: held-out-drug μ′)", 4, 0, 1, "round 1 network 3 of 11 (μ′)"},
+			{"deup", 5, 0, 1, "round 1 network 3 of 11"},
+		}},
+		{"ensemble", sur, []bar{{"ensemble", 1, 1, 5, "round 1 member 2/5"}}},
+		{"no network", nil, []bar{{"", 1, 0, 1, "round 1 network 1"}}},
 	} {
-		if got := label(tc.network, tc.member, tc.members); got != tc.want {
-			t.Errorf("label(%d, %d, %d) = %q, want %q", tc.network, tc.member, tc.members, got, tc.want)
+		l := NewRoundLabel(c, tc.sur)
+		for _, b := range tc.bars {
+			l.Method(b.method)
+			if got := l.Label(b.network, b.member, b.members); got != b.want {
+				t.Errorf("%s: label(%d, %d, %d) = %q, want %q", tc.name, b.network, b.member, b.members, got, b.want)
+			}
 		}
 	}
 }

@@ -135,11 +135,53 @@ func (n *Net) Fit(x [][]float64, y []float64) (deup.Predictor, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	m := deupnet.New(deupnet.Config{Config: n.Config})
+	cfg := deupnet.Config{Config: n.Config}
+	if lines {
+		cfg.Config = PanelTraining(cfg.Config)
+	}
+	if trainsEveryDrug(d.Pairs, split.Train, n.NDrugs) {
+		// DEUP's novelty term (model/deupnet/novelty.go) scales sigma
+		// only for a pair with a drug outside the training pairs: here
+		// there is none, every input of this Learner is a pair of the
+		// campaign's NDrugs drugs, so the scale is exactly 1 for all of
+		// them and its held-out-drug network mu' (a second training,
+		// a third of a round's time) changes no prediction: skip it.
+		cfg.NoveltyHoldout = -1
+	}
+	m := deupnet.New(cfg)
 	if err := m.Fit(ctx, d, split, n.Progress); err != nil {
 		return nil, fmt.Errorf("active: deup-net: %w", err)
 	}
 	return &netModel{net: n, m: m, lines: lines, cache: map[model.PairRef]model.Prediction{}}, nil
+}
+
+// PanelTraining returns c with the training settings of a panel
+// (model.Config.Panel: batch, patience, epoch cap and learning rate, the
+// settings deup train and deup bench use on a dataset with several cell
+// lines) in place of NetConfig's one-line ones; the widths are kept. A
+// network surrogate whose measured pairs span several lines trains with
+// them: at NetConfig's 64-pair batches and 100 epochs, a round on the
+// 56,015 pairs of NCI-ALMANAC's 43 lines trained for a quarter of an hour
+// (issue 43, docs/performance.md).
+func PanelTraining(c model.Config) model.Config {
+	c.BatchSize, c.Patience, c.MaxEpochs, c.LR = 0, 0, 0, 0
+	return c.Panel()
+}
+
+// trainsEveryDrug reports whether each of the drugs 0..nDrugs-1 is in a
+// pair of train.
+func trainsEveryDrug(pairs []model.PairRef, train []int, nDrugs int) bool {
+	seen := make([]bool, nDrugs)
+	left := nDrugs
+	for _, i := range train {
+		for _, g := range [2]int{pairs[i].A, pairs[i].B} {
+			if g >= 0 && g < nDrugs && !seen[g] {
+				seen[g] = true
+				left--
+			}
+		}
+	}
+	return left == 0
 }
 
 type netModel struct {
@@ -192,7 +234,9 @@ func (nm *netModel) Variance(x []float64) float64 {
 type NetMethod struct {
 	Label string
 	Feat  *model.Features
-	New   func(seed uint64) model.Method
+	// New returns the method to fit, seeded; panel is true when the
+	// measured pairs span several lines (PanelTraining).
+	New func(seed uint64, panel bool) model.Method
 	// Lines names the campaign's cell lines: a Fit whose pairs span
 	// several trains the network with its line embedding (as Net).
 	Lines []string
@@ -223,7 +267,7 @@ func (s *NetMethod) Fit(ctx context.Context, ev active.Evidence) error {
 			d.Pairs[i].Line = 0
 		}
 	}
-	s.m = s.New(ev.Seed)
+	s.m = s.New(ev.Seed, s.lines)
 	split := drugcomb.SplitRandom(len(d.Pairs), [3]float64{0.8, 0.2, 0}, ev.Seed)
 	if err := s.m.Fit(ctx, d, split, s.Progress); err != nil {
 		return fmt.Errorf("active: %s: %w", s.Label, err)
@@ -268,9 +312,12 @@ func newNetMethod(name string, f *model.Features) *NetMethod {
 	if !ok {
 		return nil
 	}
-	mk := func(seed uint64) model.Method {
+	mk := func(seed uint64, panel bool) model.Method {
 		c := net.cfg
 		c.Model = NetConfig
+		if panel {
+			c.Model = PanelTraining(c.Model)
+		}
 		c.Model.Seed = seed
 		m, err := methods.Default().New(net.method, c)
 		if err != nil {

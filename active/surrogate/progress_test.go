@@ -59,9 +59,11 @@ func TestWithTrainProgress(t *testing.T) {
 	}{
 		{"deup-ridge", 0},
 		// Alg. 2 pre-fill: 5 folds of the 30 initial pairs, twice (until D_e
-		// holds 2·30 examples), then the round's main predictor: 11 DEUPs,
-		// each with the μ′ of its novelty fold (model/novelty.go).
-		{"deup-net", 22},
+		// holds 2·30 examples), then the round's main predictor: 11 DEUPs
+		// (RoundTrainings), 5 of them with the μ′ of their novelty fold
+		// (model/deupnet/novelty.go): the other 6 train on pairs of all 16
+		// drugs, where Net.Fit skips μ′ (TestNetSkipsNoveltyExactly).
+		{"deup-net", 16},
 		{"mcdropout-net", 1},
 	} {
 		t.Run(tc.model, func(t *testing.T) {

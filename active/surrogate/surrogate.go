@@ -260,11 +260,49 @@ func (s *InteractiveDEUP) config(ctx context.Context) deup.Config {
 // D_e holds at least twice as many examples as initial pairs, seeded.
 func (s *InteractiveDEUP) Prefill(ctx context.Context, initial []active.Measurement, seed uint64) ([]deup.Example, error) {
 	x, y := s.Enc.encodeAll(initial)
+	return deup.Prefill(s.config(ctx), x, y, prefillOptions(len(x)), rand.New(rand.NewPCG(seed, streams.Prefill)))
+}
+
+// prefillOptions are Prefill's on n initial pairs: 5 folds (2 under 10
+// pairs), repeated until D_e holds 2n examples.
+func prefillOptions(n int) deup.PrefillOptions {
 	folds := 5
-	if len(x) < 2*folds {
+	if n < 2*folds {
 		folds = 2
 	}
-	return deup.Prefill(s.config(ctx), x, y, deup.PrefillOptions{Folds: folds, Repeats: 1, Size: 2 * len(x)}, rand.New(rand.NewPCG(seed, streams.Prefill)))
+	return deup.PrefillOptions{Folds: folds, Repeats: 1, Size: 2 * n}
+}
+
+// prefillFits is the number of main-predictor fits of Prefill on n
+// initial pairs: each repetition of the folds holds every pair out once
+// (n examples), and deup.Prefill repeats until D_e holds opt.Size.
+func prefillFits(n int) int {
+	if n < 1 {
+		return 0
+	}
+	opt := prefillOptions(n)
+	reps := max(opt.Repeats, (opt.Size+n-1)/n)
+	return reps * opt.Folds
+}
+
+// RoundTrainings is the number of network trainings of the next round of
+// a campaign on surrogate s, with initial pairs at the start and prefilled
+// true once the pre-fill is in the ledger: for "deup-net", the pre-fill's
+// folds (first round only) and the round's network; for a NetMethod, 1
+// (an ensemble's members are one training); 0 for a surrogate without a
+// network. A training may begin with a second network of its own (DEUP's
+// held-out-drug mu', model/deupnet/novelty.go), shown as part of it.
+func RoundTrainings(s active.Surrogate, initial int, prefilled bool) int {
+	switch s.(type) {
+	case *netDEUP:
+		if prefilled {
+			return 1
+		}
+		return prefillFits(initial) + 1
+	case *NetMethod:
+		return 1
+	}
+	return 0
 }
 
 // Fit implements active.Surrogate. ev.Prefill must hold the Alg. 2 examples.

@@ -14,11 +14,13 @@ import (
 // stepRound runs the next round of the campaign o (campaign.Opened.Step)
 // and returns it. It draws one bar per network the round trains (Alg. 2's
 // pre-fill folds, then the round's main predictor; the members of an
-// ensemble) on stderr (campaign.NetworkLabels), ended at the epoch training
+// ensemble) on stderr (campaign.RoundLabel: "network k of n"), ended at the epoch training
 // stopped at.
 func stepRound(ctx context.Context, env Env, o *campaign.Opened) (*active.Round, error) {
-	bars := progress.NewNetworks(env.Stderr, campaign.NetworkLabels(o.Campaign))
+	label := campaign.NewRoundLabel(o.Campaign, o.Surrogate)
+	bars := progress.NewNetworks(env.Stderr, label.Label)
 	epoch := func(p model.Progress) {
+		label.Method(p.Method)
 		switch {
 		case p.Done:
 			bars.Finish()
