@@ -296,7 +296,8 @@ func TestCampaignOldLedgerLoads(t *testing.T) {
 }
 
 // campaign step shows the progress of its network trainings on stderr
-// (one bar per network: the pre-fill folds, then the main predictor), and
+// (one bar per network, "network k of n": the pre-fill folds, then the
+// main predictor), and
 // nothing of it on stdout.
 func TestCampaignStepProgress(t *testing.T) {
 	screen := campaignScreenDir(t)
@@ -306,7 +307,7 @@ func TestCampaignStepProgress(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("step: exit %d\n%s", code, errs)
 	}
-	for _, w := range []string{"round 1 network 1 [", "round 1 network 2 [", "100%"} {
+	for _, w := range []string{"round 1 network 1 of 11 [", "round 1 network 2 of 11 [", "round 1 network 11 of 11 [", "100%"} {
 		if !strings.Contains(errs, w) {
 			t.Errorf("step stderr lacks %q:\n%s", w, errs)
 		}
