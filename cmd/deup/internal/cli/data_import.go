@@ -125,6 +125,10 @@ func runDataImport(ctx context.Context, env Env, args []string) error {
 	case err != nil:
 		return err
 	}
+	// Stopped (SIGINT, SIGTERM) while reading: write nothing.
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("import %s: %w", input, err)
+	}
 	if err := saveScreen(env, a.out, s, rep); err != nil {
 		return err
 	}

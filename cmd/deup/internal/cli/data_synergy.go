@@ -37,10 +37,17 @@ func runDataSynergy(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// Stopped (SIGINT, SIGTERM) between stages: write nothing.
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	start := env.Time()
 	scored := doseresp.ScoreAll(blocks, sopt, rep)
 	el := env.Since(start)
 	cpu1, _, cpuOK := rusage.Self()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if err := doseresp.WriteDir(*out, scored, rep); err != nil {
 		return err
 	}
