@@ -15,6 +15,14 @@
 //	mcdropout-net  NetMethod: MC-Dropout
 //	twohead-net    NetMethod: the benchmark's two-head DEUP
 //
+// The network surrogates train NetConfig's networks; on a panel (measured
+// pairs on several lines) with the panel's batch, patience and learning
+// rate (PanelTraining: a first deup-net round on NCI-ALMANAC's 43 lines in
+// minutes, not a quarter of an hour). Net leaves out DEUP's held-out-drug
+// μ′ when its training pairs hold every drug: the novelty scale is then 1
+// for every pair of the campaign, so no prediction changes
+// (TestNetSkipsNoveltyExactly).
+//
 // The drug features they read are an Encoder (NewEncoder: identity,
 // morgan or identity+morgan, the default). WithTrainProgress reports the
 // epochs of the networks a surrogate trains.

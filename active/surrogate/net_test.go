@@ -121,3 +121,19 @@ func TestNetSkipsNoveltyExactly(t *testing.T) {
 		}
 	}
 }
+
+// TestPanelTraining: a network surrogate on a panel trains with the panel
+// settings of package model (batch model.PanelBatchSize, patience
+// model.PanelPatience, rate model.PanelLR) and keeps NetConfig's widths
+// and epoch cap (100: early stopping ends the training).
+func TestPanelTraining(t *testing.T) {
+	got := PanelTraining(NetConfig)
+	want := NetConfig
+	want.BatchSize, want.Patience, want.LR = model.PanelBatchSize, model.PanelPatience, model.PanelLR
+	if got != want {
+		t.Errorf("PanelTraining(NetConfig) = %+v, want %+v", got, want)
+	}
+	if got.MaxEpochs != 100 || got.TowerHidden != 256 {
+		t.Errorf("epoch cap %d, tower %d: want NetConfig's 100 and 256", got.MaxEpochs, got.TowerHidden)
+	}
+}
