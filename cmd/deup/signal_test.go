@@ -37,6 +37,8 @@ type signalCase struct {
 	// long: the command runs for far longer than the latest signal, so
 	// finishing before it is a failure (not a skip).
 	long bool
+	// said is what the stopped command's output must hold.
+	said string
 }
 
 // TestSignalStopsLongCommands (issue 43: a panel campaign step ignored
@@ -64,8 +66,9 @@ func TestSignalStopsLongCommands(t *testing.T) {
 	cases := []signalCase{
 		{name: "campaign step", long: true,
 			setup: [][]string{{"campaign", "init", "--screen", "../s", "--model", "deup-net", "--features", "identity", "--batch", "5", "c"}},
-			args:  []string{"campaign", "step", "c"}, next: []string{"campaign", "report", "c"}, nextOut: "0 rounds"},
-		{name: "campaign resume", long: true,
+			args:  []string{"campaign", "step", "c"}, next: []string{"campaign", "report", "c"}, nextOut: "0 rounds",
+			said: "stopped in round 1, which is not written: the campaign is as it was before it"},
+		{name: "campaign resume", long: true, said: "rounds, which are kept: 'deup campaign resume c' continues",
 			setup: [][]string{{"campaign", "init", "--screen", "../s", "--mode", "retrospective", "--model", "deup-ridge", "--features", "identity", "--init", "100", "--batch", "2", "--rounds", "600", "c"}},
 			args:  []string{"campaign", "resume", "c"}, next: []string{"campaign", "report", "c"}, nextOut: "rounds"},
 		{name: "campaign simulate", long: true,
@@ -137,6 +140,9 @@ func interruptAndCheck(t *testing.T, dir string, tc signalCase, sig syscall.Sign
 	t.Logf("%v at %v: stopped in %v", sig, after.Round(time.Millisecond), time.Since(sent).Round(time.Millisecond))
 	if err == nil {
 		t.Errorf("deup %s exited 0 after %v:\n%s", strings.Join(tc.args, " "), sig, buf.String())
+	}
+	if !strings.Contains(buf.String(), tc.said) {
+		t.Errorf("deup %s stopped by %v said:\n%s\nwant %q", strings.Join(tc.args, " "), sig, buf.String(), tc.said)
 	}
 	if left := leftovers(t, dir); len(left) > 0 {
 		t.Errorf("after %v, left: %v", sig, left)
@@ -215,5 +221,5 @@ func TestSignalPanelCampaign(t *testing.T) {
 	rng := rand.New(rand.NewPCG(43, 2))
 	after := 5*time.Second + time.Duration(rng.IntN(10000))*time.Millisecond
 	interruptAndCheck(t, dir, signalCase{name: "campaign step", long: true, args: []string{"campaign", "step", "c"},
-		next: []string{"campaign", "report", "c"}, nextOut: "0 rounds"}, syscall.SIGINT, after)
+		next: []string{"campaign", "report", "c"}, nextOut: "0 rounds", said: "the campaign is as it was before it"}, syscall.SIGINT, after)
 }

@@ -288,6 +288,9 @@ func runCampaignResume(ctx context.Context, env Env, args []string) error {
 			campaign.WriteRound(env.Stdout, c, r)
 		}
 	})
+	if err != nil && errors.Is(err, context.Canceled) {
+		return fmt.Errorf("stopped after %d rounds, which are kept: 'deup campaign resume %s' continues (%w)", len(c.Rounds()), dir, err)
+	}
 	if err != nil {
 		return err
 	}

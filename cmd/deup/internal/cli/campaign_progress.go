@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -30,7 +31,18 @@ func stepRound(ctx context.Context, env Env, o *campaign.Opened) (*active.Round,
 			bars.Epoch(p.Member, p.Members, p.Epoch, p.MaxEpochs, fmt.Sprintf("val-rmse %.3g", p.ValRMSE))
 		}
 	}
+	next := len(o.Campaign.Rounds()) + 1
 	r, err := o.Step(ctx, epoch)
 	bars.Finish()
-	return r, err
+	return r, stopped(err, next)
+}
+
+// stopped words the error of a round stopped by a signal (SIGINT,
+// SIGTERM: the context's cancellation): nothing of round next was written,
+// so the campaign is as it was before it.
+func stopped(err error, next int) error {
+	if err != nil && errors.Is(err, context.Canceled) {
+		return fmt.Errorf("stopped in round %d, which is not written: the campaign is as it was before it (%w)", next, err)
+	}
+	return err
 }
