@@ -130,13 +130,11 @@ func docCommands(t *testing.T, path string) docPage {
 		if pending == "" {
 			start = n
 		}
-		if lang == "sh" {
-			if strings.HasPrefix(strings.TrimSpace(text), "#") {
-				continue
-			}
-			if i := strings.Index(text, " #"); i >= 0 {
-				text = text[:i]
-			}
+		if lang == "sh" && strings.HasPrefix(strings.TrimSpace(text), "#") {
+			continue
+		}
+		if i := strings.Index(text, " #"); i >= 0 { // a comment: speed flags go before it
+			text = text[:i]
 		}
 		if strings.HasSuffix(strings.TrimSpace(text), `\`) {
 			pending += strings.TrimSuffix(strings.TrimSpace(text), `\`) + " "
@@ -520,7 +518,7 @@ func headLines(src, dst string, n int) error {
 // output, markers, other blocks left out.
 func TestDocCommands(t *testing.T) {
 	md := "text `deup inline` not run\n<!-- deup-docs: tolerance 0.01 -->\n\n```sh\ngo install x@latest\ndeup -h            # help\n# a comment line\ngo run ./cmd/deup bench  # quick\n```\n\n" +
-		"```console\n$ deup data import --pairs a.csv \\\n      --out pc3\ndata report\n  ...\nwrote pc3\n$ head -2 x.csv\nid,mu\n```\n\n" +
+		"```console\n$ deup data import --pairs a.csv \\\n      --out pc3\ndata report\n  ...\nwrote pc3\n$ head -2 x.csv   # two lines\nid,mu\n```\n\n" +
 		"<!-- deup-docs: not compared: timings -->\n```console\n$ deup x\n1\n```\n\n<!-- deup-docs: not run: needs a cluster -->\n```sh\nsbatch x\n```\n\n```\ndeup not-a-command\n```\n"
 	path := filepath.Join(t.TempDir(), "README.md")
 	if err := os.WriteFile(path, []byte(md), 0o644); err != nil {
