@@ -386,7 +386,7 @@ func outputsOf(fields []string) []string {
 // rate or memory figure, masked before comparing.
 var (
 	numberRE = regexp.MustCompile(`[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?`)
-	timingRE = regexp.MustCompile(`\d+(?:\.\d+)?(?:(?:ms|µs|s|min|h)\b|\s?(?:s/epoch|\w+/s\b|MiB|MB|GB|blocks per CPU-second|/s per worker))`)
+	timingRE = regexp.MustCompile(`(?:\d+h)?(?:\d+m)?\d+(?:\.\d+)?(?:ms|µs|ns|s|min|h)\b|\d+(?:\.\d+)?\s?(?:s/epoch|\w+/s\b|MiB|MB|GB|blocks per CPU-second|/s per worker)`)
 )
 
 // mismatch is a shown line that does not match the run: the page's line,
@@ -557,6 +557,7 @@ func TestCompareShown(t *testing.T) {
 	}{
 		{name: "same", shown: []string{"rows read        1474", "out-of-sample RMSE 38.81 on 389 pairs"}},
 		{name: "timings masked", shown: []string{"trained deup: 80 epochs in all in 12.1s (0.1 s/epoch)", "wrote pc3 (1.000s total)"}},
+		{name: "minutes masked", shown: []string{"trained deup: 80 epochs in all in 4m25.171s (3.315 s/epoch)", "wrote pc3 (1h2m3s total)"}},
 		{name: "a number moved", shown: []string{"out-of-sample RMSE 38.80 on 389 pairs"}, bad: []int{0}, got: []string{out[3]}},
 		{name: "within tolerance", shown: []string{"out-of-sample RMSE 38.80 on 389 pairs"}, tol: 0.001},
 		{name: "count moved", shown: []string{"trained deup: 81 epochs in all in 48.692s (0.609 s/epoch)"}, bad: []int{0}, got: []string{out[2]}},
