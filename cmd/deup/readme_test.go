@@ -373,7 +373,7 @@ func outputsOf(fields []string) []string {
 	var out []string
 	for i, a := range fields {
 		if a == "--out" && i+1 < len(fields) {
-			out = append(out, filepath.Clean(fields[i+1]))
+			out = append(out, filepath.Clean(strings.TrimRight(fields[i+1], ";&|)"))) // in a shell loop: --out scores; done
 		}
 	}
 	if len(fields) > 3 && fields[0] == "deup" && fields[1] == "campaign" && fields[2] == "init" {
@@ -385,7 +385,7 @@ func outputsOf(fields []string) []string {
 // numberRE is a number as the commands print them; timingRE a timing,
 // rate or memory figure, masked before comparing.
 var (
-	numberRE = regexp.MustCompile(`[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?`)
+	numberRE = regexp.MustCompile(`\b[0-9a-f]{12,}\b|[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?`) // a hex digest (a checksum, a model id) is one value
 	timingRE = regexp.MustCompile(`(?:\d+h)?(?:\d+m)?\d+(?:\.\d+)?(?:ms|µs|ns|s|min|h)\b|\d+(?:\.\d+)?\s?(?:s/epoch|\w+/s\b|MiB|MB|GB|blocks per CPU-second|/s per worker)`)
 )
 
@@ -547,6 +547,7 @@ func TestCompareShown(t *testing.T) {
 		"trained deup: 80 epochs in all in 48.692s (0.609 s/epoch)",
 		"out-of-sample RMSE 38.81 on 389 pairs",
 		"wrote pc3 (48.876s total)",
+		"scores: complete: 1 cell lines, 8592585 rows, checksum 8592585:2a0358b5e1f00d3c:0123456789abcdef",
 	}
 	for _, c := range []struct {
 		name  string
@@ -565,6 +566,8 @@ func TestCompareShown(t *testing.T) {
 		{name: "out of order", shown: []string{"out-of-sample RMSE 38.81 on 389 pairs", "rows read        1474"}, bad: []int{1}, got: []string{""}},
 		{name: "wildcard", shown: []string{"data report (...)", "...", "trained deup: 80 epochs ..."}},
 		{name: "wildcard text differs", shown: []string{"trained due: ..."}, bad: []int{0}, got: []string{""}},
+		{name: "checksum moved", shown: []string{"scores: complete: 1 cell lines, 8592585 rows, checksum 8592585:8a63b2cf09a9b08b:4f04608de8937796"},
+			bad: []int{0}, got: []string{"scores: complete: 1 cell lines, 8592585 rows, checksum 8592585:2a0358b5e1f00d3c:0123456789abcdef"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var shown []shownLine
@@ -606,5 +609,20 @@ func TestDocsUpdate(t *testing.T) {
 	}
 	if want := strings.Replace(md, "1475", "1474", 1); string(b) != want {
 		t.Errorf("rewritten page\n%s\nwant\n%s", b, want)
+	}
+}
+
+// TestOutputsOf: what a command writes, as the fast mode taints it; a
+// shell loop's --out keeps its name without the ";" that ends it.
+func TestOutputsOf(t *testing.T) {
+	for _, c := range []struct{ cmd, want string }{
+		{"deup train --screen pc3 --out pc3.model", "[pc3.model]"},
+		{"for i in 0 1; do deup predict --model m --all-pairs --shard $i/2 --out scores; done", "[scores]"},
+		{"deup campaign init --from-model pc3.model plate", "[plate]"},
+		{"head -2 x.csv", "[]"},
+	} {
+		if got := fmt.Sprint(outputsOf(strings.Fields(c.cmd))); got != c.want {
+			t.Errorf("%s: %s, want %s", c.cmd, got, c.want)
+		}
 	}
 }
