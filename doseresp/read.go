@@ -61,6 +61,23 @@ type Columns struct {
 	Block, DrugRow, DrugCol, CellLine, ConcRow, ConcCol, Response, Unit string
 }
 
+// MissingColumnError is a plate table without a column of a required role
+// (block layout aside): the role (drug_row, drug_col, conc_row, conc_col,
+// response), the spellings looked for and the header. It wraps
+// drugcomb.ErrMissingColumn; the command layer names the flag that sets
+// the column (Columns).
+type MissingColumnError struct {
+	Role   string
+	Looked []string
+	Header []string
+}
+
+func (e *MissingColumnError) Error() string {
+	return fmt.Sprintf("%v: no %s column (looked for %s; the header has: %s)", drugcomb.ErrMissingColumn, e.Role, strings.Join(e.Looked, ", "), strings.Join(e.Header, ", "))
+}
+
+func (e *MissingColumnError) Unwrap() error { return drugcomb.ErrMissingColumn }
+
 // spellings are the recognised column names, lower case, by role.
 var spellings = map[string][]string{
 	"block":     {"block_id", "blockid", "block", "pairindex", "pair_index"},
@@ -274,8 +291,7 @@ func readLong(name string, r io.Reader, opt ReadOptions, rep *Report) ([]*blockA
 			case "block", "cell_line", "unit":
 				continue
 			}
-			return nil, &drugcomb.ParseError{File: name, Line: 1, Err: fmt.Errorf("%w: no %s column (looked for %s; name it with a flag)",
-				drugcomb.ErrMissingColumn, role, strings.Join(spellings[role], ", "))}
+			return nil, &drugcomb.ParseError{File: name, Line: 1, Err: &MissingColumnError{Role: role, Looked: spellings[role], Header: hdr}}
 		}
 		col[role] = j
 		rep.Columns[role] = hdr[j]

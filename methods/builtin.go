@@ -118,6 +118,9 @@ func sigmaFlags() []Flag {
 			v := fs.Float64("novelty-holdout", deupnet.DefaultNoveltyHoldout,
 				"share of the training pairs whose drugs DEUP holds out of the mean's training, so that its error predictor learns the error on unseen drugs (0 for none, below 0.5); see docs/sigma-features.md")
 			return func(c *Config) error {
+				if !(*v >= 0 && *v < 0.5) {
+					return fmt.Errorf("--novelty-holdout %v: want a share in [0, 0.5) (0 for none)", *v)
+				}
 				c.DEUP.NoveltyHoldout = *v
 				if *v == 0 {
 					c.DEUP.NoveltyHoldout = -1 // the flag's none is deupnet.Options' negative

@@ -130,6 +130,7 @@ func (m Model) updateRound(msg tea.Msg) (tea.Model, tea.Cmd) {
 				}
 			}
 			m.batchTbl = m.batchTbl.MoveTo(0, len(m.marks))
+			m.unsaved = len(m.marks) > 0
 			m.status += fmt.Sprintf(", %d marked (B: batch, e: export)", len(m.marks))
 		}
 		if res.Note != "" {

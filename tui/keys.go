@@ -43,14 +43,14 @@ func defaultKeys() keyMap {
 		Detail:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "pair detail")),
 		DrugA:    key.NewBinding(key.WithKeys("a"), key.WithHelp("a/b", "drug A/B view")),
 		DrugB:    key.NewBinding(key.WithKeys("b")),
-		Mark:     key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark/unmark")),
+		Mark:     key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark/unmark, move down")),
 		Batch:    key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "batch summary")),
 		Export:   key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export the batch")),
 		Unmark:   key.NewBinding(key.WithKeys("delete", "backspace", " "), key.WithHelp("space/del", "unmark (batch view)")),
 		Round:    key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "campaign round")),
 		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit (asks if unsaved)")),
 	}
 }
 

@@ -74,6 +74,7 @@ const (
 	modeExport
 	modeExported
 	modeHelp
+	modeQuit // q with marked pairs not exported since they changed: asking
 )
 
 // mark is one pair marked for the next batch.
@@ -123,6 +124,7 @@ type Model struct {
 
 	// batch
 	marks    []mark
+	unsaved  bool // the marks changed since the last export
 	batchTbl table.Model
 	path     input.Model
 	exported exportedMsg
@@ -295,7 +297,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.mode = modeBatch
 			return m, nil
 		}
-		m.mode = modeExported
+		m.mode, m.unsaved = modeExported, false
 		return m, nil
 	case roundStartedMsg, roundProgressMsg, roundDoneMsg:
 		return m.updateRound(msg)
@@ -364,6 +366,8 @@ func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.keyExport(msg)
 	case modeHelp:
 		return m.pop(), nil
+	case modeQuit:
+		return m.keyQuit(msg)
 	case modeExported:
 		m.mode = modeTable
 		return m, nil
@@ -393,7 +397,7 @@ func (m Model) keyTable(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
-		return m, tea.Quit
+		return m.quit()
 	case key.Matches(msg, k.Help):
 		m = m.push(modeHelp)
 	case key.Matches(msg, k.Sort):
@@ -542,7 +546,7 @@ func (m Model) keyDetail(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
-		return m, tea.Quit
+		return m.quit()
 	case key.Matches(msg, k.Back), key.Matches(msg, k.Detail):
 		m = m.pop()
 	case key.Matches(msg, k.Help):
@@ -585,7 +589,7 @@ func (m Model) keyDrug(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
-		return m, tea.Quit
+		return m.quit()
 	case key.Matches(msg, k.Back):
 		m = m.pop()
 	case key.Matches(msg, k.Help):
@@ -612,7 +616,7 @@ func (m Model) keyBatch(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	switch {
 	case key.Matches(msg, k.Quit):
-		return m, tea.Quit
+		return m.quit()
 	case key.Matches(msg, k.Back), key.Matches(msg, k.Batch):
 		m.mode = modeTable
 	case key.Matches(msg, k.Help):
@@ -626,6 +630,28 @@ func (m Model) keyBatch(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.startExport()
 	}
 	return m, nil
+}
+
+// quit ends the program, or, when marked pairs have not been exported
+// since they last changed, asks first (ctrl+c quits at once).
+func (m Model) quit() (Model, tea.Cmd) {
+	if m.unsaved && len(m.marks) > 0 {
+		return m.push(modeQuit), nil
+	}
+	return m, tea.Quit
+}
+
+// keyQuit answers the question quit asked: y or q quits without
+// exporting, e opens the export prompt, any other key goes back.
+func (m Model) keyQuit(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	switch {
+	case msg.String() == "y", key.Matches(msg, m.keys.Quit):
+		return m, tea.Quit
+	case key.Matches(msg, m.keys.Export):
+		m.mode, m.stack = modeBatch, nil
+		return m.startExport()
+	}
+	return m.pop(), nil
 }
 
 func (m Model) startExport() (Model, tea.Cmd) {
@@ -688,10 +714,12 @@ func (m Model) toggle(row int, reason string) Model {
 	for i, mk := range m.marks {
 		if mk.row == row {
 			m.marks = append(m.marks[:i:i], m.marks[i+1:]...)
+			m.unsaved = true
 			return m
 		}
 	}
 	m.marks = append(m.marks[:len(m.marks):len(m.marks)], mark{row: row, reason: reason})
+	m.unsaved = true
 	return m
 }
 

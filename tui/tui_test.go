@@ -346,3 +346,104 @@ func TestBatchInterval(t *testing.T) {
 		}
 	}
 }
+
+// quits reports whether key k, sent to m, ends the program (its command
+// gives tea.QuitMsg), and the model after it.
+func quits(t *testing.T, m tea.Model, k string) (bool, tea.Model) {
+	t.Helper()
+	msgs := keys(k)
+	if len(msgs) != 1 {
+		t.Fatalf("key %q is %d messages", k, len(msgs))
+	}
+	m2, cmd := m.Update(msgs[0])
+	if cmd == nil {
+		return false, m2
+	}
+	_, ok := cmd().(tea.QuitMsg)
+	return ok, m2
+}
+
+// TestQuitAsks: q with marked pairs that were not exported since they
+// changed asks first (issue 43: it quit at once and the batch was lost);
+// y or q then quits, e opens the export prompt, any other key goes back.
+// Without marks, or after the export, q quits at once.
+func TestQuitAsks(t *testing.T) {
+	if q, _ := quits(t, newModel(t, 80, 24), "q"); !q {
+		t.Error("q without marks: does not quit")
+	}
+	marked := send(t, newModel(t, 80, 24), keys("space")...)
+	for _, c := range []struct {
+		answer   string
+		quit     bool
+		viewHas  string // after the answer
+		viewHasQ string // the question
+	}{
+		{answer: "y", quit: true},
+		{answer: "q", quit: true},
+		{answer: "x", viewHas: "batch: 1 marked"},
+		{answer: "e", viewHas: "export to: batch.csv"},
+	} {
+		t.Run(c.answer, func(t *testing.T) {
+			q, asked := quits(t, marked, "q")
+			if q {
+				t.Fatal("q with an unexported mark quits without asking")
+			}
+			v := asked.View()
+			checkFrame(t, v, 80, 24)
+			if !strings.Contains(v, "1 marked pair not exported.") || !strings.Contains(v, "y or q  quit without exporting") {
+				t.Fatalf("the question is not shown:\n%s", v)
+			}
+			q, after := quits(t, asked, c.answer)
+			if q != c.quit {
+				t.Fatalf("answer %q: quit %v, want %v", c.answer, q, c.quit)
+			}
+			if c.viewHas != "" && !strings.Contains(after.View(), c.viewHas) {
+				t.Errorf("answer %q: the view lacks %q:\n%s", c.answer, c.viewHas, after.View())
+			}
+		})
+	}
+	dir := t.TempDir()
+	var m tea.Model = tui.New(fixture(t), tui.Options{Renderer: asciiRenderer(), ExportPath: filepath.Join(dir, "b.csv"), Export: tui.SuggestFiles})
+	m = send(t, m, m.Init()())
+	m = send(t, m, keys("space", "e", "enter", "x")...)
+	if q, _ := quits(t, m, "q"); !q {
+		t.Error("q after the batch was exported: does not quit")
+	}
+	m = send(t, m, keys("space")...) // a change after the export
+	if q, _ := quits(t, m, "q"); q {
+		t.Error("q after a mark changed since the export: quits without asking")
+	}
+}
+
+// TestExportedColumns: the export confirmation lists the file's columns,
+// lower and upper among them when the model has a calibration (issue 43:
+// they were in the file, not in the list), and they are the file's header.
+func TestExportedColumns(t *testing.T) {
+	for _, iv := range []*tui.Interval{nil, testInterval(t)} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "b.csv")
+		var m tea.Model = tui.New(fixture(t), tui.Options{Renderer: asciiRenderer(), ExportPath: path, Export: tui.SuggestFiles, Interval: iv})
+		m = send(t, m, m.Init()())
+		m = send(t, m, keys("space", "e", "enter")...)
+		v := m.View()
+		checkFrame(t, v, 80, 24)
+		i := strings.Index(v, "columns: ")
+		j := strings.Index(v, "The same format")
+		if i < 0 || j < i {
+			t.Fatalf("no column list:\n%s", v)
+		}
+		list, _, _ := strings.Cut(v[i+len("columns: "):j], " (")
+		listed := strings.Join(strings.Fields(strings.NewReplacer(",", " ").Replace(list)), ",")
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		header, _, _ := strings.Cut(string(b), "\n")
+		if note := map[bool]string{false: "(lower, upper empty: the model has no calibration)", true: "(lower, upper: the calibrated interval)"}[iv != nil]; !strings.Contains(v, note) {
+			t.Errorf("the confirmation lacks %q:\n%s", note, v)
+		}
+		if listed != header {
+			t.Errorf("interval %v: the confirmation lists\n %s\nthe file's header is\n %s", iv != nil, listed, header)
+		}
+	}
+}

@@ -47,6 +47,8 @@ func (m Model) View() string {
 		body = m.viewExported()
 	case modeHelp:
 		body = m.viewHelp()
+	case modeQuit:
+		body = m.viewQuit()
 	default:
 		body = m.viewTable()
 	}
@@ -504,11 +506,36 @@ func (m Model) viewExported() string {
 		"",
 		"columns: rank, drug_a_id, drug_a_name, drug_a_pubchem_cid, drug_a_smiles,",
 		"         drug_b_id, drug_b_name, drug_b_pubchem_cid, drug_b_smiles, cell_line,",
-		"         mu, sigma_total, sigma_epistemic, sigma_aleatoric, acquisition, reason",
+		"         mu, sigma_total, sigma_epistemic, sigma_aleatoric, lower, upper,",
+		"         acquisition, reason" + exportedNote(m.opt.Interval != nil),
 		"",
 		"The same format as deup suggest: read it with pandas, polars or DuckDB.",
 		"",
 		m.st.dim.Render("press any key to go back"),
+	}
+	return strings.Join(l, "\n")
+}
+
+// exportedNote says what lower and upper hold: the calibrated interval,
+// or nothing without a calibration.
+func exportedNote(interval bool) string {
+	if interval {
+		return " (lower, upper: the calibrated interval)"
+	}
+	return " (lower, upper empty: the model has no calibration)"
+}
+
+func (m Model) viewQuit() string {
+	n := len(m.marks)
+	l := []string{
+		m.header("quit"),
+		"",
+		fmt.Sprintf("%d marked pair%s not exported.", n, map[bool]string{true: "", false: "s"}[n == 1]),
+		"",
+		"y or q  quit without exporting",
+		"e       export the batch first",
+		"",
+		m.st.dim.Render("any other key goes back"),
 	}
 	return strings.Join(l, "\n")
 }

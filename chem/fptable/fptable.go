@@ -340,15 +340,21 @@ func Open(r io.Reader, name string, in Input, note func(string)) (*Source, error
 }
 
 // Fingerprint fingerprints the molecules of s into w in input order (SDF,
-// Entries or Lines) and closes w, or aborts it on an error. problem is
-// told each problem as it is met. It returns the number of molecules
-// written and of problems.
-func (s *Source) Fingerprint(ctx context.Context, opt Options, w *Writer, problem func(string)) (written, failed int, err error) {
+// Entries or Lines) and closes w, or aborts it on an error. A molecule
+// with a problem (a SMILES that does not parse, a structure RDKit refuses,
+// a drug without a SMILES, a line without a tab) is skipped and reported:
+// problem is told each problem as it is met, and the molecule is not
+// written (no row with empty bits). It returns the number of molecules
+// written and of molecules skipped.
+func (s *Source) Fingerprint(ctx context.Context, opt Options, w *Writer, problem func(string)) (written, skipped int, err error) {
 	put := func(r Result) error {
 		for _, p := range r.Problems {
 			problem(p)
 		}
-		failed += len(r.Problems)
+		if len(r.Problems) > 0 {
+			skipped++
+			return nil
+		}
 		if !r.Write {
 			return nil
 		}
@@ -369,7 +375,7 @@ func (s *Source) Fingerprint(ctx context.Context, opt Options, w *Writer, proble
 	if err != nil {
 		w.Abort()
 	}
-	return written, failed, err
+	return written, skipped, err
 }
 
 // Schema is the Arrow schema of a fingerprint table.

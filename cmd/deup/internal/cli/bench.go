@@ -48,7 +48,7 @@ func parseBenchFlags(env Env, reg *methods.Registry, args []string) (*benchFlags
 	cellFeatures := fs.String("cell-features", "", "table (.csv, .parquet, .arrow) with a cell_line column and numeric columns: features of the panel's lines, mapped linearly into every method's line embedding (with --split-by cell-lines, what a held-out line is predicted from besides the pairs)")
 	reference := fs.String("reference", "", "per-line: add the per-line reference row on a panel (default for a panel split by pairs); none: leave it out")
 	shots := fs.Int("new-line-shots", 0, "with --split-by cell-lines: measured pairs of each held-out line moved into training (K = 0 is reported beside it)")
-	batch := fs.Int("batch-size", 0, "pairs per training step (0: 64, or model.PanelBatchSize on a panel)")
+	batch := batchSizeFlag(fs)
 	score := scoreFlag(fs)
 	mf := newMethodFlags(fs, reg, false)
 	extra := fs.Int("extra-passes", 30, "passes of the extra MC-Dropout row (negative: no extra row)")
@@ -94,7 +94,7 @@ func parseBenchFlags(env Env, reg *methods.Registry, args []string) (*benchFlags
 	}
 	if err := cmdline.Check(
 		cmdline.Want(!(*shots < 0 || *shots > 0 && *splitBy != bench.ByCellLines), "--new-line-shots %d: want K ≥ 0, with --split-by cell-lines", *shots),
-		cmdline.Want(*batch >= 0, "--batch-size %d", *batch),
+		batchSizeRule(*batch),
 	); err != nil {
 		return nil, err
 	}

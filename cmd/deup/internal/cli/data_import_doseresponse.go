@@ -51,7 +51,7 @@ func runDataImportDoseResponse(ctx context.Context, env Env, args []string) erro
 		}
 	}
 	if err != nil {
-		return err
+		return plateColumnHint(err)
 	}
 	if err := im.Save(*out); err != nil {
 		return err

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"flag"
 	"fmt"
 	"path/filepath"
@@ -35,7 +36,7 @@ func runDataSynergy(ctx context.Context, env Env, args []string) error {
 	cpu0, _, _ := rusage.Self()
 	blocks, rep, err := doseresp.ReadFile(*pf.in, ropt)
 	if err != nil {
-		return err
+		return plateColumnHint(err)
 	}
 	// Stopped (SIGINT, SIGTERM) between stages: write nothing.
 	if err := ctx.Err(); err != nil {
@@ -102,7 +103,30 @@ func newPlateFlags(fs *flag.FlagSet) *plateFlags {
 	return p
 }
 
+// plateColumnFlags are the flags that name a plate table's columns, by
+// doseresp's column role.
+var plateColumnFlags = map[string]string{"block": "--block", "drug_row": "--drug-row", "drug_col": "--drug-col", "cell_line": "--cell-line",
+	"conc_row": "--conc-row", "conc_col": "--conc-col", "response": "--response-col", "unit": "--conc-unit"}
+
+// plateColumnHint adds to a plate table's missing-column error the flag
+// that names the column.
+func plateColumnHint(err error) error {
+	var mc *doseresp.MissingColumnError
+	if errors.As(err, &mc) {
+		if f, ok := plateColumnFlags[mc.Role]; ok {
+			return fmt.Errorf("%w: name it with %s COLUMN", err, f)
+		}
+	}
+	return err
+}
+
+// platesWhat is what --responses names, for cmdline.NeedFile's errors.
+const platesWhat = "a plate table file (one row per well and replicate, or SynergyFinder's matrix layout; CSV, TSV, .gz, Parquet or Arrow)"
+
 func (p *plateFlags) options() (doseresp.ReadOptions, doseresp.Options, error) {
+	if err := cmdline.NeedFile("--responses", *p.in, platesWhat); err != nil {
+		return doseresp.ReadOptions{}, doseresp.Options{}, err
+	}
 	ropt, sopt, err := doseresp.ParseOptions(*p.unit, *p.baseline, p.cols, *p.lenient)
 	if err != nil {
 		return ropt, sopt, fmt.Errorf("%w: %v", cmdline.ErrUsage, err)

@@ -119,7 +119,10 @@ func runFingerprint(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("fingerprint: --out: %w", err)
 	}
-	nMol, nFail, err := src.Fingerprint(ctx, a.opt, sink, say)
+	// The project's rule for bad rows: skip and report. A molecule that
+	// cannot be fingerprinted is named on stderr (file, line, why) and not
+	// written; the run succeeds unless none could be.
+	nMol, nSkip, err := src.Fingerprint(ctx, a.opt, sink, say)
 	if err != nil {
 		if err == ctx.Err() {
 			return err
@@ -129,11 +132,11 @@ func runFingerprint(ctx context.Context, env Env, args []string) error {
 	el := env.Since(start)
 	if !a.quiet {
 		rate := float64(nMol) / el.Seconds()
-		fmt.Fprintf(env.Stderr, "deup fingerprint: %d molecules (%d failed) in %.3f s: %.0f molecules/s on %d workers (%.0f/s per worker)\n",
-			nMol, nFail, el.Seconds(), rate, a.opt.Workers, rate/float64(a.opt.Workers))
+		fmt.Fprintf(env.Stderr, "deup fingerprint: %d molecules written, %d skipped (named above, not written) in %.3f s: %.0f molecules/s on %d workers (%.0f/s per worker)\n",
+			nMol, nSkip, el.Seconds(), rate, a.opt.Workers, rate/float64(a.opt.Workers))
 	}
-	if nFail > 0 {
-		return cmdline.ExitError{Code: 1}
+	if nMol == 0 && nSkip > 0 {
+		return fmt.Errorf("fingerprint: %s: none of its %d molecule(s) could be fingerprinted (each is named above)", a.nameOfIn, nSkip)
 	}
 	return nil
 }

@@ -32,6 +32,14 @@ func epochsFlag(fs *flag.FlagSet) *int {
 func patienceFlag(fs *flag.FlagSet) *int {
 	return fs.Int("patience", 0, "early-stopping patience in epochs (0: the default, 25; 5 on a panel, 10 for bench's per-line reference)")
 }
+func batchSizeFlag(fs *flag.FlagSet) *int {
+	return fs.Int("batch-size", 0, "pairs per training step (0: 64, or model.PanelBatchSize on a panel)")
+}
+
+// batchSizeRule is --batch-size's range.
+func batchSizeRule(n int) cmdline.Rule {
+	return cmdline.Want(n >= 0, "--batch-size %d: want a whole number of pairs >= 1 (0: the default)", n)
+}
 func membersFlag(fs *flag.FlagSet) *int {
 	return fs.Int("members", 3, "ensemble members (ensemble, ensemble-nll)")
 }

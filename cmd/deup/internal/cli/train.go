@@ -58,6 +58,7 @@ func parseTrainFlags(env Env, reg *methods.Registry, args []string) (*trainFlags
 	calFrac := fs.Float64("calibration", 0.1, "fraction of all pairs held out (seeded) before the split, for the conformal calibration stored in the model (0: none)")
 	conformal := fs.String("conformal", "normalized", "calibration scores: normalized (|y-mu|/sigma_total, adaptive width) or plain (|y-mu|, constant width)")
 	whole := wholeMoleculeFlag(fs)
+	batch := batchSizeFlag(fs)
 	if _, err := cmdline.ParseWant(fs, args, 0, 0); err != nil {
 		return nil, err
 	}
@@ -74,6 +75,7 @@ func parseTrainFlags(env Env, reg *methods.Registry, args []string) (*trainFlags
 	if err := cmdline.Check(
 		cmdline.Want(*calFrac >= 0 && *calFrac < 1, "--calibration %v: want a fraction in [0, 1), e.g. 0.1 (0 stores no calibration)", *calFrac),
 		cmdline.Want(*conformal == "normalized" || *conformal == "plain", "--conformal %q: want normalized or plain", *conformal),
+		batchSizeRule(*batch),
 	); err != nil {
 		return nil, err
 	}
@@ -82,6 +84,7 @@ func parseTrainFlags(env Env, reg *methods.Registry, args []string) (*trainFlags
 		return nil, err
 	}
 	mc.Model.Seed = *seed
+	mc.Model.BatchSize, mc.DUE.BatchSize = *batch, *batch // 0: the default, or the panel's (methods.Config.Panel)
 	return &trainFlags{screenDir: *screenDir, split: *splitFlag, fracs: fracs, feat: *feat, method: *method, cellLine: *cellLine, cellLines: *cellLines, cellFeatures: *cellFeatures, score: *score,
 		seed: *seed, out: *out, calFrac: *calFrac, normalized: *conformal == "normalized", whole: *whole, mc: mc}, nil
 }
@@ -325,8 +328,15 @@ func newMethodFlags(fs *flag.FlagSet, reg *methods.Registry, train bool) methodF
 }
 
 // config checks the methods' flags and returns the configuration the
-// flags set; Model.Seed is the caller's.
+// flags set; Model.Seed is the caller's. A value out of range is a usage
+// error in the flag's words, before any data is read.
 func (f methodFlags) config() (methods.Config, error) {
+	if err := cmdline.Check(
+		cmdline.Want(*f.epochs >= 0, "--epochs %d: want a whole number of epochs >= 1 (0: the default)", *f.epochs),
+		cmdline.Want(*f.patience >= 0, "--patience %d: want a whole number of epochs >= 1 (0: the default)", *f.patience),
+	); err != nil {
+		return methods.Config{}, err
+	}
 	c := methods.Config{Model: model.Config{MaxEpochs: *f.epochs, Patience: *f.patience}, DUE: due.Config{MaxEpochs: *f.epochs, Patience: *f.patience}}
 	if err := f.apply(&c); err != nil {
 		return methods.Config{}, fmt.Errorf("%w: %v", cmdline.ErrUsage, err)

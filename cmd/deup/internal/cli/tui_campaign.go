@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"sync"
 
 	"github.com/deup-screening/deup/active"
@@ -229,15 +230,37 @@ func (suggestFiles) Check(path string) error {
 	return nil
 }
 
+// Export writes batch with every prediction rounded to exportDigits
+// significant digits, as deup predict writes them: the UI's values are a
+// float32 network's outputs widened to float64, whose shortest float64
+// form carries the widening's noise (-71.66678619384766 for -71.66679).
 func (suggestFiles) Export(path string, batch []tui.Pick) error {
 	out := make([]suggest.Suggestion, len(batch))
+	r := roundDigits
 	for i, p := range batch {
 		out[i] = suggest.Suggestion{Rank: p.Rank, DrugA: p.DrugA, DrugB: p.DrugB, CellLine: p.CellLine,
-			Mu: p.Mu, SigmaTotal: p.SigmaTotal, SigmaEpistemic: p.SigmaEpistemic, SigmaAleatoric: p.SigmaAleatoric,
-			Acquisition: p.Acquisition, Reason: p.Reason}
+			Mu: r(p.Mu), SigmaTotal: r(p.SigmaTotal), SigmaEpistemic: r(p.SigmaEpistemic), SigmaAleatoric: r(p.SigmaAleatoric),
+			Acquisition: r(p.Acquisition), Reason: p.Reason}
 		if p.Interval != nil {
-			out[i].Interval = &suggest.Interval{Lower: p.Interval.Lower, Upper: p.Interval.Upper}
+			out[i].Interval = &suggest.Interval{Lower: r(p.Interval.Lower), Upper: r(p.Interval.Upper)}
 		}
 	}
 	return suggest.WriteFile(path, out)
+}
+
+// exportDigits are the significant digits of the UI's exported
+// predictions: those of deup predict's CSV (predict.Create).
+const exportDigits = 7
+
+// roundDigits rounds x to exportDigits significant digits (NaN and
+// infinities unchanged).
+func roundDigits(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return x
+	}
+	v, err := strconv.ParseFloat(strconv.FormatFloat(x, 'g', exportDigits, 64), 64)
+	if err != nil {
+		return x
+	}
+	return v
 }

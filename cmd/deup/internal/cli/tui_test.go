@@ -5,10 +5,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/methods"
+	"github.com/deup-screening/deup/tui"
 
 	"github.com/deup-screening/deup/data"
 	"github.com/deup-screening/deup/tui/pairs"
@@ -90,4 +93,30 @@ func loadTUITable(ctx context.Context, env Env, in tuiInputs) (*pairs.Table, err
 		return nil, err
 	}
 	return tuiTable(ctx, env, sc, in)
+}
+
+// TestTUIExportDigits: the UI's export writes predictions with deup
+// predict's 7 significant digits, not the float32-to-float64 widening's
+// noise (issue 43: -71.66678619384766 where predict writes -71.66679).
+func TestTUIExportDigits(t *testing.T) {
+	w := func(x float32) float64 { return float64(x) }
+	pick := tui.Pick{Rank: 1, DrugA: drugcomb.Drug{ID: "a", Name: "A"}, DrugB: drugcomb.Drug{ID: "b", Name: "B"}, CellLine: "PC-3",
+		Mu: w(-71.66679), SigmaTotal: w(52.44225), SigmaEpistemic: w(38.70914), SigmaAleatoric: w(35.38068),
+		Interval: &tui.Bounds{Lower: w(-120.0564), Upper: w(107.8424)}, Acquisition: w(5.75), Reason: "r"}
+	if s := strconv.FormatFloat(pick.Mu, 'g', -1, 64); s != "-71.66678619384766" {
+		t.Fatalf("the widened value prints %s; the test needs the noisy form", s)
+	}
+	path := filepath.Join(t.TempDir(), "b.csv")
+	if err := (suggestFiles{}).Export(path, []tui.Pick{pick}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, row, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
+	const want = "1,a,A,,,b,B,,,PC-3,-71.66679,52.44225,38.70914,35.38068,-120.0564,107.8424,5.75,r"
+	if row != want {
+		t.Errorf("exported row\n %s\nwant\n %s", row, want)
+	}
 }
