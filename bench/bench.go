@@ -256,9 +256,9 @@ type Result struct {
 	// Folds is K under K-fold cross-validation (Config.Folds), 0 without;
 	// Runs lists the trainings' runs in the order of Row's per-seed
 	// entries.
-	Folds    int
-	Runs     []RunInfo
-	Protocol Protocol
+	Folds       int
+	Runs        []RunInfo
+	Protocol    Protocol
 	Predictions []PairPrediction
 	WallSeconds float64
 	HasTruth    bool
