@@ -159,6 +159,10 @@ type Training struct {
 	Seed        uint64 `json:"seed"`
 	InSample    int    `json:"in_sample"`     // pairs the mu head was fitted on
 	OutOfSample int    `json:"out_of_sample"` // held-out pairs: the sigma path's out-of-sample batch and early stopping
+	// OOSBy is how the out-of-sample pairs were drawn (deup train
+	// --oos-by): "pairs", "combinations" or "drugs" (drugcomb.DrawOOS);
+	// empty in a file written before it was recorded (drawn by pairs).
+	OOSBy string `json:"oos_by,omitempty"`
 	Test        int    `json:"test,omitempty"`
 	Epochs      int    `json:"epochs"`
 	BestEpoch   int    `json:"best_epoch"`

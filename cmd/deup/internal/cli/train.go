@@ -34,7 +34,7 @@ const synthSeed = 1
 
 type trainFlags struct {
 	screenDir, split, feat, method, cellLine, cellLines, score, out string
-	cellFeatures                                                    string
+	cellFeatures, oosBy                                             string
 	fracs                                                           [3]float64
 	seed                                                            uint64
 	calFrac                                                         float64
@@ -46,6 +46,7 @@ func parseTrainFlags(env Env, reg *methods.Registry, args []string) (*trainFlags
 	fs := newFlagSet(env, "deup train", "deup train [--screen DIR] [--split 70/30|40/30/30] [--features fp|fp+sig] [--method "+strings.Join(reg.Names(), "|")+"] [--cell-line NAME] [--seed N] --out MODEL", trainDesc)
 	screenDir := screenFlag(fs)
 	splitFlag := fs.String("split", "70/30", "IN/OUT: every measured pair, in-sample/out-of-sample; TRAIN/VAL/TEST (40/30/30): the benchmark split with a test score")
+	oosBy := oosByFlag(fs)
 	feat := fs.String("features", "fp", "drug features: fp (Morgan r=3, 1024 bits) or fp+sig (+ L1000 signature stored in the screen)")
 	method := fs.String("method", methods.DEUP, "method: "+orList(reg.Names()))
 	mf := newMethodFlags(fs, reg, true)
@@ -74,6 +75,7 @@ func parseTrainFlags(env Env, reg *methods.Registry, args []string) (*trainFlags
 	if err := cmdline.Check(
 		cmdline.Want(*calFrac >= 0 && *calFrac < 1, "--calibration %v: want a fraction in [0, 1), e.g. 0.1 (0 stores no calibration)", *calFrac),
 		cmdline.Want(*conformal == "normalized" || *conformal == "plain", "--conformal %q: want normalized or plain", *conformal),
+		checkOOSFlag(*oosBy),
 	); err != nil {
 		return nil, err
 	}
@@ -82,7 +84,7 @@ func parseTrainFlags(env Env, reg *methods.Registry, args []string) (*trainFlags
 		return nil, err
 	}
 	mc.Model.Seed = *seed
-	return &trainFlags{screenDir: *screenDir, split: *splitFlag, fracs: fracs, feat: *feat, method: *method, cellLine: *cellLine, cellLines: *cellLines, cellFeatures: *cellFeatures, score: *score,
+	return &trainFlags{screenDir: *screenDir, split: *splitFlag, fracs: fracs, feat: *feat, method: *method, cellLine: *cellLine, cellLines: *cellLines, cellFeatures: *cellFeatures, oosBy: *oosBy, score: *score,
 		seed: *seed, out: *out, calFrac: *calFrac, normalized: *conformal == "normalized", whole: *whole, mc: mc}, nil
 }
 
@@ -131,6 +133,13 @@ func runTrain(ctx context.Context, env Env, reg *methods.Registry, args []string
 	h, err := methods.NewHoldout(len(d.Pairs), t.calFrac, t.fracs, t.seed)
 	if err != nil {
 		return calibrationFlagError(err)
+	}
+	oos := t.oosBy
+	if oos == "" {
+		oos = drugcomb.DefaultOOS(len(scUsed.CellLines))
+	}
+	if err := h.DrawOOS(scUsed, oos, t.seed); err != nil {
+		return fmt.Errorf("--oos-by %s: %w", oos, err)
 	}
 	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s: %d drugs, %d pairs\n", name, sc.CellLines[0], sc.ScoreNames[si], len(sc.Drugs), len(d.Pairs))
 	if err := h.WriteText(env.Stdout, t.split, t.calFrac, t.seed); err != nil {
