@@ -162,10 +162,10 @@ type Training struct {
 	// OOSBy is how the out-of-sample pairs were drawn (deup train
 	// --oos-by): "pairs", "combinations" or "drugs" (drugcomb.DrawOOS);
 	// empty in a file written before it was recorded (drawn by pairs).
-	OOSBy string `json:"oos_by,omitempty"`
-	Test        int    `json:"test,omitempty"`
-	Epochs      int    `json:"epochs"`
-	BestEpoch   int    `json:"best_epoch"`
+	OOSBy     string `json:"oos_by,omitempty"`
+	Test      int    `json:"test,omitempty"`
+	Epochs    int    `json:"epochs"`
+	BestEpoch int    `json:"best_epoch"`
 	// ValRMSE is the RMSE of mu on the out-of-sample pairs; MeanRMSE the
 	// RMSE there of predicting the in-sample mean; NoiseSD the replicate
 	// noise (pooled standard deviation of single measurements) where pairs
