@@ -130,16 +130,9 @@ func runTrain(ctx context.Context, env Env, reg *methods.Registry, args []string
 	if d.LineFeatures, err = cf.Standardized(d.LineNames); err != nil {
 		return fmt.Errorf("--cell-features: %w", err)
 	}
-	h, err := methods.NewHoldout(len(d.Pairs), t.calFrac, t.fracs, t.seed)
+	h, err := trainHoldout(t, scUsed)
 	if err != nil {
-		return calibrationFlagError(err)
-	}
-	oos := t.oosBy
-	if oos == "" {
-		oos = drugcomb.DefaultOOS(len(scUsed.CellLines))
-	}
-	if err := h.DrawOOS(scUsed, oos, t.seed); err != nil {
-		return fmt.Errorf("--oos-by %s: %w", oos, err)
+		return err
 	}
 	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s: %d drugs, %d pairs\n", name, sc.CellLines[0], sc.ScoreNames[si], len(sc.Drugs), len(d.Pairs))
 	if err := h.WriteText(env.Stdout, t.split, t.calFrac, t.seed); err != nil {
@@ -170,6 +163,25 @@ func runTrain(ctx context.Context, env Env, reg *methods.Registry, args []string
 	fmt.Fprintf(env.Stdout, "wrote %s (%s total); it remembers its %d drugs and screen: next, deup predict --model %s --all-pairs --out pairs.csv\n",
 		t.out, env.Since(start).Round(time.Millisecond), len(sc.Drugs), t.out)
 	return nil
+}
+
+// trainHoldout is the holdout of t's training on the pairs of sc (the
+// pairs trained on): the calibration pairs, the split, and its
+// out-of-sample part drawn by --oos-by (drugcomb.DefaultOOS when not
+// given).
+func trainHoldout(t *trainFlags, sc *drugcomb.Screen) (methods.Holdout, error) {
+	h, err := methods.NewHoldout(len(sc.Pairs), t.calFrac, t.fracs, t.seed)
+	if err != nil {
+		return h, calibrationFlagError(err)
+	}
+	oos := t.oosBy
+	if oos == "" {
+		oos = drugcomb.DefaultOOS(len(sc.CellLines))
+	}
+	if err := h.DrawOOS(sc, oos, t.seed); err != nil {
+		return h, fmt.Errorf("--oos-by %s: %w", oos, err)
+	}
+	return h, nil
 }
 
 // readCellFeatures reads --cell-features path (nil for ""): the table, and
