@@ -63,6 +63,13 @@ type Config struct {
 	// Fracs (for example drugcomb.SplitByDrug: test pairs with a held-out
 	// drug).
 	Split func(seed uint64) (drugcomb.Split, error)
+	// Folds, when set, makes K-fold cross-validation of each seed instead
+	// of one split: it returns the seed's K splits (FoldSplitter), each
+	// trained and scored as a run of its own (Result.Runs); Split and
+	// Fracs are then unused.
+	Folds func(seed uint64) ([]drugcomb.Split, error)
+	// Protocol names the split for results.json (written with Folds).
+	Protocol Protocol
 	// PerLineReference adds the per-line reference row (PerLine) on a
 	// dataset with several cell lines: one DEUP per line, trained on that
 	// line alone, on the same split and scored on the same test pairs.
@@ -157,12 +164,22 @@ func (c Config) Rows() []string {
 func extraName(t int) string { return fmt.Sprintf("%s-t%d", MCDropout, t) }
 
 // Event reports progress: Done of Total trainings finished; Train is the
-// last epoch report of the training under way.
+// last epoch report of the training under way; Fold is its fold under
+// K-fold cross-validation (Folds folds), -1 without.
 type Event struct {
 	Done, Total int
 	Method      string
 	Seed        uint64
+	Fold, Folds int
 	Train       model.Progress
+}
+
+// where names the training: "seed S", or "seed S fold F/K".
+func (e Event) where() string {
+	if e.Folds > 0 {
+		return fmt.Sprintf("seed %d fold %d/%d", e.Seed, e.Fold+1, e.Folds)
+	}
+	return fmt.Sprintf("seed %d", e.Seed)
 }
 
 // Detail says where the run is for a progress bar: the method and seed,
@@ -170,17 +187,18 @@ type Event struct {
 // with its validation RMSE, or "done" when the training finished.
 func (e Event) Detail() string {
 	if e.Train.Done {
-		return fmt.Sprintf("%s seed %d done", e.Method, e.Seed)
+		return fmt.Sprintf("%s %s done", e.Method, e.where())
 	}
 	if e.Train.Members > 1 {
-		return fmt.Sprintf("%s seed %d member %d/%d epoch %d/%d val-rmse %.3g", e.Method, e.Seed, e.Train.Member+1, e.Train.Members, e.Train.Epoch, e.Train.MaxEpochs, e.Train.ValRMSE)
+		return fmt.Sprintf("%s %s member %d/%d epoch %d/%d val-rmse %.3g", e.Method, e.where(), e.Train.Member+1, e.Train.Members, e.Train.Epoch, e.Train.MaxEpochs, e.Train.ValRMSE)
 	}
-	return fmt.Sprintf("%s seed %d epoch %d/%d val-rmse %.3g", e.Method, e.Seed, e.Train.Epoch, e.Train.MaxEpochs, e.Train.ValRMSE)
+	return fmt.Sprintf("%s %s epoch %d/%d val-rmse %.3g", e.Method, e.where(), e.Train.Epoch, e.Train.MaxEpochs, e.Train.ValRMSE)
 }
 
 // PairPrediction is one test pair's prediction by one method under one seed.
 type PairPrediction struct {
 	Seed   uint64
+	Fold   int // under K-fold cross-validation; -1 without
 	Method string
 	Pair   int // index into the screen's pairs
 	Y      float64
@@ -196,7 +214,9 @@ type TruthMetrics struct {
 	AleaCorr    float64 `json:"alea_corr"`
 }
 
-// Row is one method's results over the seeds.
+// Row is one method's results over the seeds. Each per-seed slice has one
+// entry per run (Result.Runs): per seed, or under K-fold
+// cross-validation per seed and fold, seed-major.
 type Row struct {
 	Method       string
 	PerSeed      []uq.Metrics
@@ -226,9 +246,19 @@ const SigmaFloor = 1e-6
 
 // Result of a benchmark run.
 type Result struct {
-	Seeds       []uint64
-	Rows        []Row
-	TestPairs   int // test pairs per seed
+	Seeds []uint64
+	Rows  []Row
+	// TestPairs is the number of test pairs per seed: under K-fold
+	// cross-validation the sum over a seed's folds (every pair once,
+	// except under folds by drug: a pair whose drugs are in two folds is
+	// tested in both).
+	TestPairs int
+	// Folds is K under K-fold cross-validation (Config.Folds), 0 without;
+	// Runs lists the trainings' runs in the order of Row's per-seed
+	// entries.
+	Folds       int
+	Runs        []RunInfo
+	Protocol    Protocol
 	Predictions []PairPrediction
 	WallSeconds float64
 	HasTruth    bool
@@ -237,6 +267,24 @@ type Result struct {
 	// LineNames are the dataset's cell lines when it has several (a
 	// panel): every row is then also scored per line (Row.Lines).
 	LineNames []string
+}
+
+// RunInfo is one run of a benchmark: a seed's split, or one fold of it
+// (Fold -1 without folds), with its number of test pairs.
+type RunInfo struct {
+	Seed  uint64
+	Fold  int
+	NTest int
+}
+
+// Protocol names a benchmark's split for results.json: what the test
+// set holds out (SplitBy, the --split-by values), the folds (0: one
+// split per seed) and how the out-of-sample part is drawn (OOSBy,
+// drugcomb.DrawOOS).
+type Protocol struct {
+	SplitBy string
+	Folds   int
+	OOSBy   string
 }
 
 // Row returns the named row, or nil.
@@ -266,7 +314,7 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 	start := time.Now()
 	_, ysd := uq.MeanSD(d.Y)
 	floor := SigmaFloor * ysd
-	res := &Result{Seeds: cfg.Seeds, HasTruth: truth != nil, Alpha: cfg.Alpha}
+	res := &Result{Seeds: cfg.Seeds, HasTruth: truth != nil, Alpha: cfg.Alpha, Protocol: cfg.Protocol}
 	nl := d.Lines()
 	if nl > 1 {
 		res.LineNames = d.LineNames
@@ -294,13 +342,14 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 	for i := range res.Rows {
 		byName[res.Rows[i].Method] = &res.Rows[i]
 	}
-	total := len(cfg.Seeds) * len(cfg.Methods)
+	total := 0
 	// A job trains one method on one seed's split (out: its index among
 	// those trainings, in table order), or one member of an ensemble
 	// (member ≥ 0; the worker that finishes a training's last member
 	// joins them and predicts): finer jobs share the workers more evenly.
 	type job struct {
 		seed   uint64
+		fold   int // -1 without folds
 		name   string
 		split  drugcomb.Split
 		out    int
@@ -309,23 +358,9 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 	}
 	var jobs []job
 	var trainings []job // one per output, in table order
-	for _, seed := range cfg.Seeds {
-		split := drugcomb.SplitRandom(len(d.Pairs), cfg.Fracs, seed)
-		if cfg.Split != nil {
-			var err error
-			if split, err = cfg.Split(seed); err != nil {
-				return nil, fmt.Errorf("bench: seed %d: %w", seed, err)
-			}
-		}
-		if len(split.Test) < 3 || len(split.Val) < 3 || len(split.Train) < 3 {
-			return nil, fmt.Errorf("bench: split of %d pairs too small (train %d, val %d, test %d)", len(d.Pairs), len(split.Train), len(split.Val), len(split.Test))
-		}
-		if need := uq.MinCalibration(cfg.Alpha); len(split.Test)/2 < need {
-			return nil, fmt.Errorf("bench: %d test pairs are too few for conformal intervals at coverage %v: each half of the test split calibrates the other and needs at least %d pairs (lower the coverage or enlarge the test split)", len(split.Test), 1-cfg.Alpha, need)
-		}
-		res.TestPairs = len(split.Test)
+	addJobs := func(seed uint64, fold int, split drugcomb.Split) {
 		for _, name := range cfg.Methods {
-			t := job{seed, name, split, len(trainings), -1, -1}
+			t := job{seed, fold, name, split, len(trainings), -1, -1}
 			trainings = append(trainings, t)
 			if name != Ensemble && name != EnsembleNLL {
 				jobs = append(jobs, t)
@@ -337,13 +372,46 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 			}
 		}
 		if cfg.PerLineReference {
-			t := job{seed, PerLine, split, len(trainings), -1, -1}
+			t := job{seed, fold, PerLine, split, len(trainings), -1, -1}
 			trainings = append(trainings, t)
 			total += nl // one training per line
 			for l := range nl {
 				t.line = l
 				jobs = append(jobs, t)
 			}
+		}
+	}
+	for _, seed := range cfg.Seeds {
+		var splits []drugcomb.Split
+		if cfg.Folds != nil {
+			var err error
+			if splits, err = cfg.Folds(seed); err != nil {
+				return nil, fmt.Errorf("bench: seed %d: %w", seed, err)
+			}
+			res.Folds = len(splits)
+		} else {
+			split := drugcomb.SplitRandom(len(d.Pairs), cfg.Fracs, seed)
+			if cfg.Split != nil {
+				var err error
+				if split, err = cfg.Split(seed); err != nil {
+					return nil, fmt.Errorf("bench: seed %d: %w", seed, err)
+				}
+			}
+			splits = []drugcomb.Split{split}
+		}
+		res.TestPairs = 0
+		for f, split := range splits {
+			fold := -1
+			if cfg.Folds != nil {
+				fold = f
+			}
+			if err := checkSplit(len(d.Pairs), split, cfg.Alpha, fold); err != nil {
+				return nil, err
+			}
+			res.TestPairs += len(split.Test)
+			res.Runs = append(res.Runs, RunInfo{Seed: seed, Fold: fold, NTest: len(split.Test)})
+			total += len(cfg.Methods)
+			addJobs(seed, fold, split)
 		}
 	}
 	// The members of each ensemble training (trainings index), gathered
@@ -393,7 +461,7 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 	err := kernels.Jobs(ctx, len(order), cfg.Workers, func(ctx context.Context, idx int) error {
 		j := jobs[order[idx]]
 		progress := func(p model.Progress) {
-			report(Event{Method: j.name, Seed: j.seed, Train: p})
+			report(Event{Method: j.name, Seed: j.seed, Fold: j.fold, Folds: res.Folds, Train: p})
 		}
 		var o jobOut
 		var err error
@@ -410,7 +478,7 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 			last := set.left == 0
 			done++
 			mu.Unlock()
-			report(Event{Method: j.name, Seed: j.seed, Train: model.Progress{Done: true}})
+			report(Event{Method: j.name, Seed: j.seed, Fold: j.fold, Folds: res.Folds, Train: model.Progress{Done: true}})
 			if last {
 				outs[j.out] = jobOut{rows: []jobRow{{PerLine, set.test, fmt.Sprintf("%s: one network per cell line, trained on that line alone (same split, same test pairs): mu alone (squared error, one-line settings, patience %d), sigma = the line's validation RMSE of mu", PerLine, lineCfg.Model.Patience), set.val}}, secs: set.secs}
 			}
@@ -451,7 +519,7 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 		mu.Lock()
 		done++
 		mu.Unlock()
-		report(Event{Method: j.name, Seed: j.seed, Train: model.Progress{Done: true}})
+		report(Event{Method: j.name, Seed: j.seed, Fold: j.fold, Folds: res.Folds, Train: model.Progress{Done: true}})
 		return nil
 	})
 	if err != nil {
@@ -460,7 +528,7 @@ func Run(ctx context.Context, d *model.Dataset, truth *drugcomb.Truth, cfg Confi
 	for k, j := range trainings {
 		test, yTest := j.split.Test, valuesOf(d.Y, j.split.Test)
 		for _, r := range outs[k].rows {
-			if err := res.add(byName[r.name], j.seed, test, yTest, r.pred, truth, outs[k].secs, r.note, floor, cfg.Alpha); err != nil {
+			if err := res.add(byName[r.name], j.seed, j.fold, test, yTest, r.pred, truth, outs[k].secs, r.note, floor, cfg.Alpha); err != nil {
 				return nil, err
 			}
 			row := byName[r.name]
@@ -620,7 +688,23 @@ func feedOrder(reg *methods.Registry, n int, name func(k int) string) []int {
 	return order
 }
 
-func (res *Result) add(row *Row, seed uint64, idx []int, y []float64, pred []model.Prediction, truth *drugcomb.Truth, secs float64, note string, floor, alpha float64) error {
+// checkSplit refuses a split (fold ≥ 0: that fold's) too small to train
+// and score on.
+func checkSplit(n int, split drugcomb.Split, alpha float64, fold int) error {
+	where := ""
+	if fold >= 0 {
+		where = fmt.Sprintf(" (fold %d)", fold+1)
+	}
+	if len(split.Test) < 3 || len(split.Val) < 3 || len(split.Train) < 3 {
+		return fmt.Errorf("bench: split of %d pairs too small%s (train %d, val %d, test %d)", n, where, len(split.Train), len(split.Val), len(split.Test))
+	}
+	if need := uq.MinCalibration(alpha); len(split.Test)/2 < need {
+		return fmt.Errorf("bench: %d test pairs%s are too few for conformal intervals at coverage %v: each half of the test split calibrates the other and needs at least %d pairs (lower the coverage or enlarge the test split)", len(split.Test), where, 1-alpha, need)
+	}
+	return nil
+}
+
+func (res *Result) add(row *Row, seed uint64, fold int, idx []int, y []float64, pred []model.Prediction, truth *drugcomb.Truth, secs float64, note string, floor, alpha float64) error {
 	if len(pred) != len(idx) {
 		return fmt.Errorf("bench: %s, seed %d: %d predictions for %d pairs", row.Method, seed, len(pred), len(idx))
 	}
@@ -646,7 +730,7 @@ func (res *Result) add(row *Row, seed uint64, idx []int, y []float64, pred []mod
 	row.TrainSeconds = append(row.TrainSeconds, secs)
 	row.Note = note
 	for k, p := range pred {
-		pp := PairPrediction{Seed: seed, Method: row.Method, Pair: idx[k], Y: y[k], Prediction: p, Truth: math.NaN()}
+		pp := PairPrediction{Seed: seed, Fold: fold, Method: row.Method, Pair: idx[k], Y: y[k], Prediction: p, Truth: math.NaN()}
 		if truth != nil {
 			pp.Truth = truth.Mean[idx[k]]
 		}

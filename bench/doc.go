@@ -4,6 +4,16 @@
 // parts only) and scored on the same test pairs with every metric of
 // package uq.
 //
+// Config.Split replaces the random split (a split by combination, drug or
+// cell line: Splitter), and Config.Folds replaces the one split per seed
+// with K-fold cross-validation (FoldSplitter over drugcomb.SplitFolds:
+// every unit of the split tested exactly once per seed). Each fold is a
+// run of its own (Result.Runs, seed-major): every per-seed slice of a Row
+// holds one entry per run, the table's mean ± sd is over the runs, and
+// results.json adds "folds" and "protocol" (docs/protocol.md). Either
+// split may then have its validation part redrawn by combination or drug
+// (drugcomb.DrawOOS, deup bench --oos-by).
+//
 // Rows of the table:
 //   - one per trained method (deup, ensemble, ensemble-nll, mcdropout, due);
 //   - mcdropout-t<T>: the same trained MC-Dropout network with T stochastic

@@ -170,23 +170,72 @@ func (r *Result) WriteJSON(w io.Writer) error {
 		floored[row.Method] = row.Floored
 		order = append(order, row.Method)
 	}
-	out := struct {
-		Methods      map[string]map[string]any `json:"methods"`
-		WallSeconds  jsonfloat.Float           `json:"wall_seconds"`
-		Seeds        int                       `json:"seeds"`
-		TestPairs    int                       `json:"test_pairs"`
-		Rows         []string                  `json:"rows"`
-		SeedValues   []uint64                  `json:"seed_values"`
-		Screen       string                    `json:"screen,omitempty"`
-		Notes        map[string]string         `json:"notes"`
-		Floored      map[string][]int          `json:"sigma_floored"`
-		SigmaFloor   jsonfloat.Float           `json:"sigma_floor_fraction_of_sd"`
-		Alpha        jsonfloat.Float           `json:"conformal_alpha"`
-		ConformalCal string                    `json:"conformal_calibration"`
-	}{methods, jsonfloat.Float(r.WallSeconds), len(r.Seeds), r.TestPairs, order, r.Seeds, r.Screen, notes, floored, jsonfloat.Float(SigmaFloor), jsonfloat.Float(r.Alpha), ConformalCalibration}
+	out := results{
+		methods, jsonfloat.Float(r.WallSeconds), len(r.Seeds), r.TestPairs, order, r.Seeds, r.Screen, notes, floored, jsonfloat.Float(SigmaFloor), jsonfloat.Float(r.Alpha), ConformalCalibration}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	if r.Folds == 0 {
+		return enc.Encode(out)
+	}
+	return enc.Encode(struct {
+		results
+		Folds    []foldJSON   `json:"folds"`
+		Protocol protocolJSON `json:"protocol"`
+	}{out, r.foldsJSON(), protocolJSON{r.Protocol.SplitBy, r.Folds, r.Seeds[0], r.Seeds, r.Protocol.OOSBy}})
+}
+
+// foldJSON is one run of K-fold cross-validation in results.json: its
+// fold (0-based), seed and test pairs, and each row's metrics on it.
+type foldJSON struct {
+	Fold    int                                   `json:"fold"`
+	Seed    uint64                                `json:"seed"`
+	NTest   int                                   `json:"n_test"`
+	Methods map[string]map[string]jsonfloat.Float `json:"methods"`
+}
+
+// protocolJSON is results.json's "protocol": the split's unit, K, the
+// first seed (of the folds' permutation; every seed in seeds), and the
+// out-of-sample draw.
+type protocolJSON struct {
+	SplitBy string   `json:"split_by"`
+	Folds   int      `json:"folds"`
+	Seed    uint64   `json:"seed"`
+	Seeds   []uint64 `json:"seeds"`
+	OOSBy   string   `json:"oos_by,omitempty"`
+}
+
+// foldsJSON lists the runs (Runs) with each row's uq metrics and
+// train_seconds on that run.
+func (r *Result) foldsJSON() []foldJSON {
+	out := make([]foldJSON, len(r.Runs))
+	for k, run := range r.Runs {
+		out[k] = foldJSON{Fold: run.Fold, Seed: run.Seed, NTest: run.NTest, Methods: map[string]map[string]jsonfloat.Float{}}
+		for i := range r.Rows {
+			row := &r.Rows[i]
+			ms := map[string]jsonfloat.Float{}
+			for _, n := range append(uq.Names(), "train_seconds") {
+				ms[n] = jsonfloat.Float(row.metric(n)[k])
+			}
+			out[k].Methods[row.Method] = ms
+		}
+	}
+	return out
+}
+
+// results is results.json's object (WriteJSON).
+type results struct {
+	Methods      map[string]map[string]any `json:"methods"`
+	WallSeconds  jsonfloat.Float           `json:"wall_seconds"`
+	Seeds        int                       `json:"seeds"`
+	TestPairs    int                       `json:"test_pairs"`
+	Rows         []string                  `json:"rows"`
+	SeedValues   []uint64                  `json:"seed_values"`
+	Screen       string                    `json:"screen,omitempty"`
+	Notes        map[string]string         `json:"notes"`
+	Floored      map[string][]int          `json:"sigma_floored"`
+	SigmaFloor   jsonfloat.Float           `json:"sigma_floor_fraction_of_sd"`
+	Alpha        jsonfloat.Float           `json:"conformal_alpha"`
+	ConformalCal string                    `json:"conformal_calibration"`
 }
 
 // tableMetrics are the columns of the markdown table with their precision.
@@ -278,8 +327,14 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 		}
 		fmt.Fprintf(&b, " %s |\n", pm(row.TrainSeconds, 1))
 	}
-	fmt.Fprintf(&b, "\n%d seeds (mean ± sample sd), %d test pairs per seed; wall time %.1f s\n", len(r.Seeds), r.TestPairs, r.WallSeconds)
+	if r.Folds > 0 {
+		lo, hi := r.foldSizes()
+		fmt.Fprintf(&b, "\n%d-fold cross-validation by %s × %d seeds (mean ± sample sd over the %d folds), %d–%d test pairs per fold, %d per seed; wall time %.1f s\n", r.Folds, r.Protocol.SplitBy, len(r.Seeds), len(r.Runs), lo, hi, r.TestPairs, r.WallSeconds)
+	} else {
+		fmt.Fprintf(&b, "\n%d seeds (mean ± sample sd), %d test pairs per seed; wall time %.1f s\n", len(r.Seeds), r.TestPairs, r.WallSeconds)
+	}
 	r.writeRatioNote(&b)
+	r.writeFoldTable(&b)
 	r.writeConformalTable(&b)
 	if r.HasTruth {
 		b.WriteString("\nAgainst the known truth (epistemic: |mu - true mean|; aleatoric: true noise sd):\n\n| method |")
@@ -371,8 +426,48 @@ func (r *Result) writeRatioNote(b *strings.Builder) {
 		return
 	}
 	n := r.TestPairs
+	if r.Folds > 0 {
+		n, _ = r.foldSizes()
+	}
 	fmt.Fprintf(b, "ratio — (undefined, null in results.json) where upper_bound < 2/sqrt(n) = %.3f for n = %d test pairs: sigma barely varies there and corr/upper_bound is noise (docs/metrics.md): %s\n",
 		uq.RatioMinUpperBound(n), n, strings.Join(notes, "; "))
+}
+
+// foldSizes returns the fewest and most test pairs of a run.
+func (r *Result) foldSizes() (lo, hi int) {
+	for k, run := range r.Runs {
+		if k == 0 || run.NTest < lo {
+			lo = run.NTest
+		}
+		hi = max(hi, run.NTest)
+	}
+	return lo, hi
+}
+
+// foldMetrics are the per-fold table's columns: Pearson r of mu, RMSE,
+// corr(sigma, |y − mu|) and ±1 sigma coverage (%).
+var foldMetrics = []struct {
+	name, label string
+	prec        int
+}{{"pearson_mu", "r", 3}, {"rmse", "rmse", 2}, {"corr", "corr", 3}, {"coverage", "coverage", 1}}
+
+// writeFoldTable writes, under K-fold cross-validation, one line per run
+// (seed and fold) with each row's foldMetrics on it.
+func (r *Result) writeFoldTable(b *strings.Builder) {
+	if r.Folds == 0 {
+		return
+	}
+	b.WriteString("\nPer fold (r: Pearson r of mu; rmse; corr: corr(sigma, |y - mu|); coverage: ±1 sigma, %):\n\n| seed | fold | n_test | method | r | rmse | corr | coverage |\n|---|---|---|---|---|---|---|---|\n")
+	for k, run := range r.Runs {
+		for i := range r.Rows {
+			row := &r.Rows[i]
+			fmt.Fprintf(b, "| %d | %d | %d | %s |", run.Seed, run.Fold+1, run.NTest, row.Method)
+			for _, m := range foldMetrics {
+				fmt.Fprintf(b, " %s |", moments.Format(row.metric(m.name)[k], math.NaN(), m.prec, "n/a"))
+			}
+			b.WriteString("\n")
+		}
+	}
 }
 
 // writeConformalTable writes the table of conformal intervals: coverage
@@ -420,11 +515,20 @@ func PredictionsSchema() *arrow.Schema {
 	}, nil)
 }
 
+// FoldField is the column predictions.parquet adds under K-fold
+// cross-validation, after PredictionsSchema's: the test pair's fold
+// (0-based, results.json's folds[].fold).
+var FoldField = arrow.Field{Name: "fold", Type: arrow.PrimitiveTypes.Int64}
+
 // WritePredictions writes every test prediction as Parquet (one row per
-// seed, method and test pair). drugIDs maps a pair index to its two drug
-// ids.
+// seed, method and test pair; under K-fold cross-validation per seed,
+// fold, method and test pair, with the column FoldField last). drugIDs
+// maps a pair index to its two drug ids.
 func (r *Result) WritePredictions(w io.Writer, drugIDs func(pair int) (string, string), mem memory.Allocator) error {
 	schema := PredictionsSchema()
+	if r.Folds > 0 {
+		schema = arrow.NewSchema(append(schema.Fields(), FoldField), nil)
+	}
 	b := array.NewRecordBuilder(mem, schema)
 	defer b.Release()
 	for _, p := range r.Predictions {
@@ -443,6 +547,9 @@ func (r *Result) WritePredictions(w io.Writer, drugIDs func(pair int) (string, s
 			b.Field(10).AppendNull()
 		} else {
 			b.Field(10).(*array.Float64Builder).Append(p.Truth)
+		}
+		if r.Folds > 0 {
+			b.Field(11).(*array.Int64Builder).Append(int64(p.Fold))
 		}
 	}
 	rec := b.NewRecord()

@@ -7,11 +7,13 @@ import (
 	"github.com/deup-screening/deup/drugcomb"
 )
 
-// What a benchmark's test set holds out (the --split-by values).
+// What a benchmark's test set holds out (the --split-by values), and the
+// units of its folds (--folds).
 const (
-	ByPairs     = "pairs"      // pairs at random (Config.Split nil)
-	ByDrugs     = "drugs"      // drugs: every test pair has a drug never trained or validated on
-	ByCellLines = "cell-lines" // whole cell lines of a panel
+	ByPairs        = drugcomb.ByPairs        // pairs at random (Config.Split nil)
+	ByCombinations = drugcomb.ByCombinations // unordered drug pairs, each with every cell line it was measured on
+	ByDrugs        = drugcomb.ByDrugs        // drugs: every test pair has a drug never trained or validated on
+	ByCellLines    = drugcomb.ByCellLines    // whole cell lines of a panel
 )
 
 // Seeds returns the n seeds first, first+1, …: the seeds of n runs
@@ -24,29 +26,93 @@ func Seeds(first uint64, n int) []uint64 {
 	return s
 }
 
-// Splitter returns Config.Split for holding out by (ByPairs, ByDrugs or
-// ByCellLines) with the test and validation fractions of fracs: nil for
-// ByPairs (Run's random split of pairs), drugcomb.SplitByDrug for ByDrugs
-// and drugcomb.SplitByCellLine for ByCellLines. A screen that cannot be
-// split by cell lines (one line, or too few to hold out) is an error here,
-// before any training.
-func Splitter(sc *drugcomb.Screen, by string, fracs [3]float64) (func(uint64) (drugcomb.Split, error), error) {
+// Splitter returns Config.Split for holding out by (ByPairs,
+// ByCombinations, ByDrugs or ByCellLines) with the test and validation
+// fractions of fracs, the validation (out-of-sample) part then drawn by
+// oos (drugcomb.DrawOOS: ByPairs keeps the split's own draw of rows, ""
+// means ByPairs): nil for ByPairs with oos ByPairs (Run's random split of
+// pairs), drugcomb.SplitRandom, SplitByCombination, SplitByDrug or
+// SplitByCellLine otherwise. A screen that cannot be split by cell lines
+// (one line, or too few to hold out) is an error here, before any
+// training.
+func Splitter(sc *drugcomb.Screen, by string, fracs [3]float64, oos string) (func(uint64) (drugcomb.Split, error), error) {
+	if oos == "" {
+		oos = ByPairs
+	}
+	if err := drugcomb.CheckOOS(oos); err != nil {
+		return nil, fmt.Errorf("bench: out-of-sample part by %w", err)
+	}
+	var base func(seed uint64) (drugcomb.Split, error)
 	switch by {
 	case ByPairs:
-		return nil, nil
+		if oos == ByPairs {
+			return nil, nil
+		}
+		base = func(seed uint64) (drugcomb.Split, error) {
+			return drugcomb.SplitRandom(len(sc.Pairs), fracs, seed), nil
+		}
+	case ByCombinations:
+		base = func(seed uint64) (drugcomb.Split, error) {
+			return drugcomb.SplitByCombination(sc, fracs[2], fracs[1], seed), nil
+		}
 	case ByDrugs:
-		return func(seed uint64) (drugcomb.Split, error) {
+		base = func(seed uint64) (drugcomb.Split, error) {
 			return drugcomb.SplitByDrug(sc, fracs[2], fracs[1], seed), nil
-		}, nil
+		}
 	case ByCellLines:
 		if _, err := drugcomb.SplitByCellLine(sc, fracs[2], fracs[1], 1); err != nil {
 			return nil, err
 		}
-		return func(seed uint64) (drugcomb.Split, error) {
+		base = func(seed uint64) (drugcomb.Split, error) {
 			return drugcomb.SplitByCellLine(sc, fracs[2], fracs[1], seed)
-		}, nil
+		}
+	default:
+		return nil, fmt.Errorf("bench: split by %q: want %s, %s, %s or %s", by, ByPairs, ByCombinations, ByDrugs, ByCellLines)
 	}
-	return nil, fmt.Errorf("bench: split by %q: want %s, %s or %s", by, ByPairs, ByDrugs, ByCellLines)
+	if oos == ByPairs {
+		return base, nil
+	}
+	return func(seed uint64) (drugcomb.Split, error) {
+		sp, err := base(seed)
+		if err != nil {
+			return sp, err
+		}
+		return drugcomb.DrawOOS(sc, sp, oos, seed)
+	}, nil
+}
+
+// FoldSplitter returns Config.Folds for K-fold cross-validation over the
+// units of by (drugcomb.SplitFolds): inside the training folds the
+// validation part takes the share fracs[1]/(fracs[0]+fracs[1]) of the
+// pairs (3/7 under 40/30/30: train and validation in the benchmark's
+// proportions), drawn by oos (drugcomb.DrawOOS; "" means ByPairs). The
+// folds of seed 1 are drawn here once, so that a K below 2 or above the
+// number of units (a *drugcomb.FoldsError), or folds by cell lines on
+// one line, is an error before any training.
+func FoldSplitter(sc *drugcomb.Screen, by string, k int, fracs [3]float64, oos string) (func(uint64) ([]drugcomb.Split, error), error) {
+	if oos == "" {
+		oos = ByPairs
+	}
+	if err := drugcomb.CheckOOS(oos); err != nil {
+		return nil, fmt.Errorf("bench: out-of-sample part by %w", err)
+	}
+	valFrac := fracs[1] / (fracs[0] + fracs[1])
+	folds := func(seed uint64) ([]drugcomb.Split, error) {
+		splits, err := drugcomb.SplitFolds(sc, by, k, valFrac, seed)
+		if err != nil {
+			return nil, err
+		}
+		for f := range splits {
+			if splits[f], err = drugcomb.DrawOOS(sc, splits[f], oos, seed); err != nil {
+				return nil, fmt.Errorf("fold %d: %w", f+1, err)
+			}
+		}
+		return splits, nil
+	}
+	if _, err := folds(1); err != nil {
+		return nil, err
+	}
+	return folds, nil
 }
 
 // ErrPerLinePanel is PerLineChoice's error for the per-line reference
@@ -87,12 +153,17 @@ func WithLineShots(sc *drugcomb.Screen, base func(uint64) (drugcomb.Split, error
 
 // Trainings returns the number of trainings Run does for c on a dataset
 // with lines cell lines: one per seed and method, and one per seed and
-// line for the per-line reference. It is the total of Event.Done.
+// line for the per-line reference; under K-fold cross-validation
+// (Config.Folds, with K in Config.Protocol.Folds) that many per fold. It
+// is the total of Event.Done.
 func (c Config) Trainings(lines int) int {
 	c = c.withDefaults()
 	n := len(c.Seeds) * len(c.Methods)
 	if c.PerLineReference {
 		n += len(c.Seeds) * lines
+	}
+	if c.Folds != nil && c.Protocol.Folds > 0 {
+		n *= c.Protocol.Folds
 	}
 	return n
 }

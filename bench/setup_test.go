@@ -19,7 +19,7 @@ func TestSplitter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	split, err := Splitter(one, ByDrugs, fracs)
+	split, err := Splitter(one, ByDrugs, fracs, "")
 	if err != nil || split == nil {
 		t.Fatalf("drugs: %v", err)
 	}
@@ -39,7 +39,7 @@ func TestSplitter(t *testing.T) {
 	if len(sp.Test) == 0 || len(sp.Val) == 0 || len(sp.Train) == 0 {
 		t.Fatalf("sizes %d/%d/%d", len(sp.Train), len(sp.Val), len(sp.Test))
 	}
-	split, err = Splitter(sc, ByCellLines, fracs)
+	split, err = Splitter(sc, ByCellLines, fracs, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,10 +56,10 @@ func TestSplitter(t *testing.T) {
 			t.Fatalf("pair %d of a held-out cell line is in training or validation", i)
 		}
 	}
-	if _, err := Splitter(one, ByCellLines, fracs); err == nil {
+	if _, err := Splitter(one, ByCellLines, fracs, ""); err == nil {
 		t.Error("cell-lines on a one-line screen: no error")
 	}
-	if f, err := Splitter(one, ByPairs, fracs); err != nil || f != nil {
+	if f, err := Splitter(one, ByPairs, fracs, ""); err != nil || f != nil {
 		t.Errorf("pairs: %v, %v (want the bench's random split)", f != nil, err)
 	}
 }
@@ -70,7 +70,7 @@ func TestSplitterUnknown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Splitter(sc, "wells", [3]float64{0.4, 0.3, 0.3}); err == nil {
+	if _, err := Splitter(sc, "wells", [3]float64{0.4, 0.3, 0.3}, ""); err == nil {
 		t.Error("by wells: no error")
 	}
 }

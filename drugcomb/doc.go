@@ -12,6 +12,18 @@
 // and (A, B, CellLine) is unique. Screen.Validate checks all of this; Save
 // and Open call it.
 //
+// # Splits
+//
+// Every split is drawn from the seed with PCG on a stream of
+// internal/streams: at random (SplitRandom), by drug (SplitByDrug, and
+// groups of drugs: SplitByDrugGroups), by combination (SplitByCombination:
+// an unordered drug pair leaves with every cell line it was measured on;
+// Combinations numbers them), by cell line (SplitByCellLine), and K-fold
+// cross-validation over any of these units (SplitFolds: a seeded
+// permutation deals the units into K folds, every unit tested once).
+// DrawOOS redraws a split's validation (out-of-sample) part by
+// combination or drug, leaving its test part as it is.
+//
 // # Replicates and missing values
 //
 // Replicates of one (pair, cell line), in either drug order, are

@@ -5,6 +5,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/model/deupnet"
 	"github.com/deup-screening/deup/uq"
@@ -34,12 +35,16 @@ func (h Holdout) WriteText(w io.Writer, split string, calFrac float64, seed uint
 	} else {
 		p.printf("calibration: none (--calibration 0): the model gives no intervals (deup predict --coverage)\n")
 	}
+	by := ""
+	if h.OOSBy != "" && h.OOSBy != drugcomb.ByPairs {
+		by = ", drawn by " + h.OOSBy
+	}
 	if h.Benchmark() {
-		p.printf("split %s (seed %d): train %d, validation %d (sigma path, early stopping), test %d (never seen in training)\n",
-			split, seed, len(h.Split.Train), len(h.Split.Val), len(h.Split.Test))
+		p.printf("split %s (seed %d): train %d, validation %d (sigma path, early stopping%s), test %d (never seen in training)\n",
+			split, seed, len(h.Split.Train), len(h.Split.Val), by, len(h.Split.Test))
 	} else {
-		p.printf("split %s (seed %d) of the other %d pairs: %d in-sample (mu fitted), %d out-of-sample (sigma path, early stopping)\n",
-			split, seed, len(h.Rest), len(h.Split.Train), len(h.Split.Val))
+		p.printf("split %s (seed %d) of the other %d pairs: %d in-sample (mu fitted), %d out-of-sample (sigma path, early stopping%s)\n",
+			split, seed, len(h.Rest), len(h.Split.Train), len(h.Split.Val), by)
 	}
 	return p.err
 }

@@ -26,6 +26,24 @@ const CalibrationStream = streams.Calibration
 type Holdout struct {
 	Cal, Rest []int
 	Split     drugcomb.Split
+	// OOSBy is how Split.Val was drawn (DrawOOS): drugcomb.ByPairs
+	// (NewHoldout's draw of rows), ByCombinations or ByDrugs.
+	OOSBy string
+}
+
+// DrawOOS redraws h's out-of-sample part (Split.Val, the validation part
+// under a benchmark split) by by, with drugcomb.DrawOOS over s, the
+// screen whose pairs are the dataset's: ByPairs keeps NewHoldout's draw,
+// ByCombinations holds out whole drug pairs (every line of an
+// out-of-sample combination outside the in-sample part), ByDrugs whole
+// drugs. The calibration and test parts are kept.
+func (h *Holdout) DrawOOS(s *drugcomb.Screen, by string, seed uint64) error {
+	sp, err := drugcomb.DrawOOS(s, h.Split, by, seed)
+	if err != nil {
+		return err
+	}
+	h.Split, h.OOSBy = sp, by
+	return nil
 }
 
 // Benchmark reports whether the split has a test part.
@@ -71,7 +89,7 @@ func NewHoldout(n int, frac float64, fracs [3]float64, seed uint64) (Holdout, er
 		sort.Ints(h.Cal)
 		sort.Ints(h.Rest)
 	}
-	h.Split = drugcomb.SplitRandom(len(h.Rest), fracs, seed)
+	h.Split, h.OOSBy = drugcomb.SplitRandom(len(h.Rest), fracs, seed), drugcomb.ByPairs
 	for _, part := range [][]int{h.Split.Train, h.Split.Val, h.Split.Test} {
 		for k, i := range part {
 			part[k] = h.Rest[i]
@@ -138,7 +156,7 @@ type Report struct {
 // the split as written (deup train --split), seed the seed of h and of the
 // fit; the test RMSE only under a benchmark split.
 func (r *Report) Training(split string, seed uint64, h Holdout) trained.Training {
-	tr := trained.Training{Split: split, Seed: seed, InSample: len(h.Split.Train), OutOfSample: len(h.Split.Val), Test: len(h.Split.Test),
+	tr := trained.Training{Split: split, Seed: seed, InSample: len(h.Split.Train), OutOfSample: len(h.Split.Val), OOSBy: h.OOSBy, Test: len(h.Split.Test),
 		Epochs: r.Epochs, BestEpoch: r.BestEpoch, ValRMSE: trained.Float(r.ValRMSE), MeanRMSE: trained.Float(r.ValRefs.MeanRMSE), NoiseSD: trained.Float(r.ValRefs.NoiseSD)}
 	if h.Benchmark() {
 		tr.TestRMSE = trained.Float(r.TestRMSE)

@@ -159,9 +159,13 @@ type Training struct {
 	Seed        uint64 `json:"seed"`
 	InSample    int    `json:"in_sample"`     // pairs the mu head was fitted on
 	OutOfSample int    `json:"out_of_sample"` // held-out pairs: the sigma path's out-of-sample batch and early stopping
-	Test        int    `json:"test,omitempty"`
-	Epochs      int    `json:"epochs"`
-	BestEpoch   int    `json:"best_epoch"`
+	// OOSBy is how the out-of-sample pairs were drawn (deup train
+	// --oos-by): "pairs", "combinations" or "drugs" (drugcomb.DrawOOS);
+	// empty in a file written before it was recorded (drawn by pairs).
+	OOSBy     string `json:"oos_by,omitempty"`
+	Test      int    `json:"test,omitempty"`
+	Epochs    int    `json:"epochs"`
+	BestEpoch int    `json:"best_epoch"`
 	// ValRMSE is the RMSE of mu on the out-of-sample pairs; MeanRMSE the
 	// RMSE there of predicting the in-sample mean; NoiseSD the replicate
 	// noise (pooled standard deviation of single measurements) where pairs

@@ -39,6 +39,7 @@ const (
 	OOD            = 0x6f6f64           // "ood": package ood's hold-out
 	OODFolds       = 0x666f6c6473       // "folds": package ood's folds
 	OODFinal       = 0x66696e616c       // "final": package ood's final validation split
+	OOSDraw        = 0x6f6f735f64726177 // "oos_draw": drugcomb.DrawOOS's out-of-sample part by combination or drug
 )
 
 // Data, campaigns and the other experiments.

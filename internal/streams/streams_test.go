@@ -22,6 +22,7 @@ func TestDistinct(t *testing.T) {
 		"CrossConformal": CrossConformal,
 		"OOD":            OOD,
 		"OODFolds":       OODFolds,
+		"OOSDraw":        OOSDraw,
 		"OODFinal":       OODFinal,
 		"Synth":          Synth,
 		"Ensemble":       Ensemble,

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"errors"
@@ -13,6 +14,7 @@ import (
 	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/features"
+	"github.com/deup-screening/deup/internal/atomicfile"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/internal/rusage"
 	"github.com/deup-screening/deup/methods"
@@ -28,20 +30,22 @@ var benchDesc string
 
 type benchFlags struct {
 	screenDir, feat, splitBy, out, cellLine, cellLines, reference, score, cpuProfile string
-	cellFeatures                                                                     string
-	seeds, shots, batch                                                              int
+	cellFeatures, oosBy                                                              string
+	seeds, shots, batch, folds                                                       int
 	noFigs, whole                                                                    bool
 	cfg                                                                              bench.Config
 }
 
 func parseBenchFlags(env Env, reg *methods.Registry, args []string) (*benchFlags, error) {
-	fs := newFlagSet(env, "deup bench", "deup bench [--screen DIR] [--features fp|fp+sig] [--methods "+strings.Join(reg.BenchDefaults(), ",")+"] [--seeds 3] [--split 40/30/30] [--split-by pairs|drugs|cell-lines] [--cell-lines all|A,B,…] [--reference per-line|none] [--new-line-shots K] [--alpha 0.1] [--out DIR]", benchDesc)
+	fs := newFlagSet(env, "deup bench", "deup bench [--screen DIR] [--features fp|fp+sig] [--methods "+strings.Join(reg.BenchDefaults(), ",")+"] [--seeds 3] [--split 40/30/30] [--split-by pairs|combinations|drugs|cell-lines] [--folds K] [--oos-by pairs|combinations|drugs] [--cell-lines all|A,B,…] [--reference per-line|none] [--new-line-shots K] [--alpha 0.1] [--out DIR]", benchDesc)
 	screenDir := screenFlag(fs)
 	feat := fs.String("features", "fp", "drug features: fp or fp+sig (fp+sig keeps only pairs whose two drugs have a signature)")
 	methodList := fs.String("methods", strings.Join(reg.BenchDefaults(), ","), "comma-separated methods: "+strings.Join(reg.Names(), ", "))
 	seeds, seed := seedsFlags(fs)
 	splitFlag := fs.String("split", "40/30/30", "train/validation/test percentages")
-	splitBy := fs.String("split-by", bench.ByPairs, "what the test set holds out: pairs (at random), drugs (every test pair has a drug never trained or validated on) or cell-lines (whole cell lines; needs a screen with several)")
+	splitBy := fs.String("split-by", bench.ByPairs, "what the test set holds out: pairs (at random), combinations (each unordered drug pair with every cell line it was measured on), drugs (every test pair has a drug never trained or validated on) or cell-lines (whole cell lines; needs a screen with several)")
+	folds := fs.Int("folds", 0, "K-fold cross-validation over the --split-by unit (K ≥ 2; each seed its own permutation into K folds, every unit tested once); 0: one --split per seed")
+	oosBy := oosByFlag(fs)
 	out := fs.String("out", "bench-out", "output directory")
 	cellLine := fs.String("cell-line", "", "one cell line (default: see --cell-lines)")
 	cellLines := fs.String("cell-lines", "", cellLinesUsage)
@@ -94,12 +98,15 @@ func parseBenchFlags(env Env, reg *methods.Registry, args []string) (*benchFlags
 	}
 	if err := cmdline.Check(
 		cmdline.Want(!(*shots < 0 || *shots > 0 && *splitBy != bench.ByCellLines), "--new-line-shots %d: want K ≥ 0, with --split-by cell-lines", *shots),
+		cmdline.Want(*folds == 0 || *folds >= 2, "--folds %d: K-fold cross-validation needs K ≥ 2 (0: no folds)", *folds),
+		cmdline.Want(*folds == 0 || *shots == 0, "--new-line-shots with --folds: not supported (the few-shot run and its K = 0 twin take one split per seed); leave one out"),
+		checkOOSFlag(*oosBy),
 		batchSizeRule(*batch),
 	); err != nil {
 		return nil, err
 	}
 	return &benchFlags{screenDir: *screenDir, feat: *feat, splitBy: *splitBy, out: *out, cellLine: *cellLine, cellLines: *cellLines, reference: *reference,
-		cellFeatures: *cellFeatures, score: *score, cpuProfile: *cpuProfile, seeds: *seeds, shots: *shots, batch: *batch, noFigs: *noFigs, whole: *whole, cfg: cfg}, nil
+		cellFeatures: *cellFeatures, oosBy: *oosBy, score: *score, cpuProfile: *cpuProfile, seeds: *seeds, shots: *shots, batch: *batch, folds: *folds, noFigs: *noFigs, whole: *whole, cfg: cfg}, nil
 }
 
 func runBench(ctx context.Context, env Env, reg *methods.Registry, args []string) error {
@@ -129,8 +136,15 @@ func runBench(ctx context.Context, env Env, reg *methods.Registry, args []string
 	if err := os.MkdirAll(b.out, 0o755); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s, features %s: %d drugs, %d pairs; %d seeds × %d methods; split by %s (BLAS %s)\n",
-		name, strings.Join(sc.CellLines, ", "), sc.ScoreNames[si], b.feat, len(sc.Drugs), len(d.Pairs), b.seeds, len(b.cfg.Methods), b.splitBy, model.BLAS())
+	folds, oos := "", ""
+	if b.folds > 0 {
+		folds = fmt.Sprintf(" × %d folds", b.folds)
+	}
+	if b.cfg.Protocol.OOSBy != bench.ByPairs {
+		oos = "; out-of-sample part by " + b.cfg.Protocol.OOSBy
+	}
+	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s, features %s: %d drugs, %d pairs; %d seeds%s × %d methods; split by %s%s (BLAS %s)\n",
+		name, strings.Join(sc.CellLines, ", "), sc.ScoreNames[si], b.feat, len(sc.Drugs), len(d.Pairs), b.seeds, folds, len(b.cfg.Methods), b.splitBy, oos, model.BLAS())
 	bar := progress.New(env.Stderr, "bench", b.cfg.Trainings(len(sc.CellLines)))
 	res, err := bench.Run(ctx, d, sc.Truth, b.cfg, func(e bench.Event) { bar.Set(e.Done, e.Detail()) })
 	bar.Finish()
@@ -138,16 +152,27 @@ func runBench(ctx context.Context, env Env, reg *methods.Registry, args []string
 		return err
 	}
 	res.Screen = name
-	if err := res.WriteMarkdown(env.Stdout); err != nil {
+	// The tables and notes, printed and written as results.md (the same
+	// bytes).
+	var table bytes.Buffer
+	if err := res.WriteMarkdown(&table); err != nil {
 		return err
 	}
-	if err := res.WriteNotes(env.Stdout); err != nil {
+	if err := res.WriteNotes(&table); err != nil {
+		return err
+	}
+	if _, err := env.Stdout.Write(table.Bytes()); err != nil {
 		return err
 	}
 	written, err := res.Save(b.out, func(i int) (string, string) { return sc.Drugs[sc.Pairs[i].A].ID, sc.Drugs[sc.Pairs[i].B].ID }, !b.noFigs)
 	if err != nil {
 		return err
 	}
+	md := filepath.Join(b.out, "results.md")
+	if err := atomicfile.WriteFile(md, table.Bytes()); err != nil {
+		return err
+	}
+	written = append(written[:1], append([]string{md}, written[1:]...)...)
 	fmt.Fprintf(env.Stdout, "wrote %s\n", strings.Join(written, ", "))
 	fmt.Fprintf(env.Stdout, "total wall time %.1f s (training and scoring %.1f s)%s\n", env.Since(start).Seconds(), res.WallSeconds, rusage.Note())
 	return nil
@@ -185,7 +210,21 @@ func benchData(env Env, b *benchFlags) (sc *drugcomb.Screen, name string, d *mod
 	if len(d.LineFeatures) > 0 {
 		fmt.Fprintf(env.Stdout, "cell-line features: %s, %d columns, given to every method\n", b.cellFeatures, len(d.LineFeatures[0]))
 	}
-	if b.cfg.Split, err = bench.Splitter(sc, b.splitBy, b.cfg.Fracs); err != nil {
+	oos := b.oosBy
+	if oos == "" {
+		oos = drugcomb.DefaultOOS(len(sc.CellLines))
+	}
+	b.cfg.Protocol = bench.Protocol{SplitBy: b.splitBy, Folds: b.folds, OOSBy: oos}
+	if b.folds > 0 {
+		var fe *drugcomb.FoldsError
+		if b.cfg.Folds, err = bench.FoldSplitter(sc, b.splitBy, b.folds, b.cfg.Fracs, oos); errors.As(err, &fe) {
+			return nil, "", nil, 0, fmt.Errorf("%w: --folds %d: %v", cmdline.ErrUsage, b.folds, err)
+		} else if err != nil {
+			return nil, "", nil, 0, fmt.Errorf("%w: --split-by %s --folds %d: %v", cmdline.ErrUsage, b.splitBy, b.folds, err)
+		}
+		return sc, name, d, si, nil
+	}
+	if b.cfg.Split, err = bench.Splitter(sc, b.splitBy, b.cfg.Fracs, oos); err != nil {
 		return nil, "", nil, 0, fmt.Errorf("%w: --split-by %s: %v", cmdline.ErrUsage, b.splitBy, err)
 	}
 	return sc, name, d, si, nil
@@ -216,7 +255,7 @@ func benchCellFeatures(path string, lines []string) ([][]float64, error) {
 // benchCellLines applies --cell-line and --cell-lines under --split-by.
 func benchCellLines(sc *drugcomb.Screen, b *benchFlags) (*drugcomb.Screen, error) {
 	switch b.splitBy {
-	case bench.ByPairs, bench.ByDrugs:
+	case bench.ByPairs, bench.ByCombinations, bench.ByDrugs:
 		return selectCellLines(sc, b.screenDir == "", b.cellLine, b.cellLines)
 	case bench.ByCellLines:
 		if b.cellLine != "" {
@@ -227,7 +266,7 @@ func benchCellLines(sc *drugcomb.Screen, b *benchFlags) (*drugcomb.Screen, error
 		}
 		return sc, nil
 	}
-	return nil, fmt.Errorf("%w: --split-by %q: want pairs, drugs or cell-lines", cmdline.ErrUsage, b.splitBy)
+	return nil, fmt.Errorf("%w: --split-by %q: want pairs, combinations, drugs or cell-lines", cmdline.ErrUsage, b.splitBy)
 }
 
 // benchNoShots runs the benchmark of a split by cell lines without shots

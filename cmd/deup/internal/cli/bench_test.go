@@ -32,6 +32,15 @@ func TestBenchCommand(t *testing.T) {
 			t.Error(err)
 		}
 	}
+	// results.md is the tables and notes as printed (issue 43: the
+	// README's main job names the table among bench-out's files).
+	md, err := os.ReadFile(filepath.Join(out, "results.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(md), "| method |") || !strings.Contains(stdout.String(), string(md)) || !strings.Contains(stdout.String(), filepath.Join(out, "results.md")) {
+		t.Errorf("results.md is not the printed table, or is not named:\n%s\nstdout:\n%s", md, stdout.String())
+	}
 	b, err := os.ReadFile(filepath.Join(out, "results.json"))
 	if err != nil {
 		t.Fatal(err)

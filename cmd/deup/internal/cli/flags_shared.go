@@ -8,6 +8,7 @@ import (
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/active/surrogate"
 	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
+	"github.com/deup-screening/deup/drugcomb"
 )
 
 // The flags below are declared alike by several commands: one helper (or
@@ -128,4 +129,17 @@ func maxPerDrugFlag(fs *flag.FlagSet) *perDrugFlag {
 	f := &perDrugFlag{}
 	fs.Var(f, "max-per-drug", "diversity: no drug in more than `K` pairs of a batch (default max(2, ceil(batch/10)): 3 for 30; 0: no cap; suggest --campaign uses the campaign's)")
 	return f
+}
+
+// oosByFlag is --oos-by of train and bench: how DEUP's out-of-sample
+// part (the validation part, also every method's early stopping) is
+// drawn (drugcomb.DrawOOS); "" means drugcomb.DefaultOOS.
+func oosByFlag(fs *flag.FlagSet) *string {
+	return fs.String("oos-by", "", "how the out-of-sample (validation) part is drawn: pairs ((pair, line) rows at random), combinations (each drug pair with all its lines) or drugs (every out-of-sample pair has a drug no in-sample pair has); default combinations on a panel, pairs on one line")
+}
+
+// checkOOSFlag is the rule of --oos-by's value.
+func checkOOSFlag(by string) cmdline.Rule {
+	err := drugcomb.CheckOOS(by)
+	return cmdline.Want(by == "" || err == nil, "--oos-by %v", err)
 }

@@ -34,7 +34,7 @@ const synthSeed = 1
 
 type trainFlags struct {
 	screenDir, split, feat, method, cellLine, cellLines, score, out string
-	cellFeatures                                                    string
+	cellFeatures, oosBy                                             string
 	fracs                                                           [3]float64
 	seed                                                            uint64
 	calFrac                                                         float64
@@ -46,6 +46,7 @@ func parseTrainFlags(env Env, reg *methods.Registry, args []string) (*trainFlags
 	fs := newFlagSet(env, "deup train", "deup train [--screen DIR] [--split 70/30|40/30/30] [--features fp|fp+sig] [--method "+strings.Join(reg.Names(), "|")+"] [--cell-line NAME] [--seed N] --out MODEL", trainDesc)
 	screenDir := screenFlag(fs)
 	splitFlag := fs.String("split", "70/30", "IN/OUT: every measured pair, in-sample/out-of-sample; TRAIN/VAL/TEST (40/30/30): the benchmark split with a test score")
+	oosBy := oosByFlag(fs)
 	feat := fs.String("features", "fp", "drug features: fp (Morgan r=3, 1024 bits) or fp+sig (+ L1000 signature stored in the screen)")
 	method := fs.String("method", methods.DEUP, "method: "+orList(reg.Names()))
 	mf := newMethodFlags(fs, reg, true)
@@ -76,6 +77,7 @@ func parseTrainFlags(env Env, reg *methods.Registry, args []string) (*trainFlags
 		cmdline.Want(*calFrac >= 0 && *calFrac < 1, "--calibration %v: want a fraction in [0, 1), e.g. 0.1 (0 stores no calibration)", *calFrac),
 		cmdline.Want(*conformal == "normalized" || *conformal == "plain", "--conformal %q: want normalized or plain", *conformal),
 		batchSizeRule(*batch),
+		checkOOSFlag(*oosBy),
 	); err != nil {
 		return nil, err
 	}
@@ -85,7 +87,7 @@ func parseTrainFlags(env Env, reg *methods.Registry, args []string) (*trainFlags
 	}
 	mc.Model.Seed = *seed
 	mc.Model.BatchSize, mc.DUE.BatchSize = *batch, *batch // 0: the default, or the panel's (methods.Config.Panel)
-	return &trainFlags{screenDir: *screenDir, split: *splitFlag, fracs: fracs, feat: *feat, method: *method, cellLine: *cellLine, cellLines: *cellLines, cellFeatures: *cellFeatures, score: *score,
+	return &trainFlags{screenDir: *screenDir, split: *splitFlag, fracs: fracs, feat: *feat, method: *method, cellLine: *cellLine, cellLines: *cellLines, cellFeatures: *cellFeatures, oosBy: *oosBy, score: *score,
 		seed: *seed, out: *out, calFrac: *calFrac, normalized: *conformal == "normalized", whole: *whole, mc: mc}, nil
 }
 
@@ -131,9 +133,9 @@ func runTrain(ctx context.Context, env Env, reg *methods.Registry, args []string
 	if d.LineFeatures, err = cf.Standardized(d.LineNames); err != nil {
 		return fmt.Errorf("--cell-features: %w", err)
 	}
-	h, err := methods.NewHoldout(len(d.Pairs), t.calFrac, t.fracs, t.seed)
+	h, err := trainHoldout(t, scUsed)
 	if err != nil {
-		return calibrationFlagError(err)
+		return err
 	}
 	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s: %d drugs, %d pairs\n", name, sc.CellLines[0], sc.ScoreNames[si], len(sc.Drugs), len(d.Pairs))
 	if err := h.WriteText(env.Stdout, t.split, t.calFrac, t.seed); err != nil {
@@ -164,6 +166,25 @@ func runTrain(ctx context.Context, env Env, reg *methods.Registry, args []string
 	fmt.Fprintf(env.Stdout, "wrote %s (%s total); it remembers its %d drugs and screen: next, deup predict --model %s --all-pairs --out pairs.csv\n",
 		t.out, env.Since(start).Round(time.Millisecond), len(sc.Drugs), t.out)
 	return nil
+}
+
+// trainHoldout is the holdout of t's training on the pairs of sc (the
+// pairs trained on): the calibration pairs, the split, and its
+// out-of-sample part drawn by --oos-by (drugcomb.DefaultOOS when not
+// given).
+func trainHoldout(t *trainFlags, sc *drugcomb.Screen) (methods.Holdout, error) {
+	h, err := methods.NewHoldout(len(sc.Pairs), t.calFrac, t.fracs, t.seed)
+	if err != nil {
+		return h, calibrationFlagError(err)
+	}
+	oos := t.oosBy
+	if oos == "" {
+		oos = drugcomb.DefaultOOS(len(sc.CellLines))
+	}
+	if err := h.DrawOOS(sc, oos, t.seed); err != nil {
+		return h, fmt.Errorf("--oos-by %s: %w", oos, err)
+	}
+	return h, nil
 }
 
 // readCellFeatures reads --cell-features path (nil for ""): the table, and
