@@ -7,7 +7,8 @@
 // score (strings), mu, sigma_total, sigma_epistemic and sigma_aleatoric
 // (float64; lower and upper after them with a calibration), measured (bool)
 // and measured_mean (float64, null when not measured), then a pairs file's
-// other columns (strings).
+// other columns (strings). A pairs file's cell_line column is not passed
+// through: it names the one line its row is scored on (ReadPairs).
 package predict
 
 import (
@@ -290,11 +291,21 @@ type Predictor interface {
 // Job is what Run scores: rows [Lo, Hi) of every unordered pair of the
 // feature rows in id order (Pairs nil: scores.Pairs over scores.SortedByID)
 // or of Pairs' rows, each on every line of Lines, row-major (a hive
-// output: line after line).
+// output: line after line); a pairs file with its own lines
+// (Pairs.OwnLines) has each row on its own line alone, and Lines are the
+// lines of its rows.
 type Job struct {
 	Pairs  *Pairs // nil: all pairs
 	Lo, Hi int
 	Lines  []int
+}
+
+// Rows is the number of (pair, line) rows the job writes.
+func (job Job) Rows() int {
+	if job.Pairs != nil && job.Pairs.OwnLines {
+		return job.Hi - job.Lo
+	}
+	return (job.Hi - job.Lo) * len(job.Lines)
 }
 
 // Total is the number of rows a job takes its shard [Lo, Hi) of: the pairs
@@ -344,9 +355,21 @@ func Run(ctx context.Context, m Predictor, f *model.Features, job Job, w *Writer
 			runs = append(runs, []int{l})
 		}
 	}
+	own := job.Pairs != nil && job.Pairs.OwnLines
 	seq := func(yield func(model.PairRef) bool) {
 		for _, lines := range runs {
 			for p, row := range job.rows(f) {
+				if own {
+					// The row's own line, in the run of that line.
+					if !slices.Contains(lines, p.Line) {
+						continue
+					}
+					src = append(src, row)
+					if !yield(p) {
+						return
+					}
+					continue
+				}
 				for _, l := range lines {
 					p.Line = l
 					if job.Pairs != nil {
@@ -370,7 +393,8 @@ func Run(ctx context.Context, m Predictor, f *model.Features, job Job, w *Writer
 	return done, w.Commit()
 }
 
-// rows yields the job's pairs (Line unset), each with its pairs-file row.
+// rows yields the job's pairs (Line unset, but for a pairs file with its
+// own lines), each with its pairs-file row.
 func (job Job) rows(f *model.Features) iter.Seq2[model.PairRef, int] {
 	return func(yield func(model.PairRef, int) bool) {
 		if job.Pairs != nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
@@ -39,7 +40,7 @@ func parsePredict(env Env, args []string) (*predictArgs, error) {
 	fs := newFlagSet(env, "deup predict", "deup predict --model MODEL (--pairs FILE | --all-pairs) [--screen DIR | --drugs FILE] [--shard i/N] --out FILE|DIR", predictDesc)
 	a := &predictArgs{}
 	fs.StringVar(&a.model, "model", "", modelUsage)
-	fs.StringVar(&a.pairs, "pairs", "", "CSV of pairs (drug_a_id, drug_b_id: ids, PubChem CIDs or names; other columns passed through)")
+	fs.StringVar(&a.pairs, "pairs", "", "CSV of pairs (drug_a_id, drug_b_id: ids, PubChem CIDs or names; a cell_line column scores each row on its own line; other columns passed through)")
 	fs.BoolVar(&a.all, "all-pairs", false, "score every unordered pair of the drugs")
 	fs.StringVar(&a.screen, "screen", "", "screen directory whose drugs to score instead of the model's")
 	fs.StringVar(&a.drugs, "drugs", "", "CSV catalogue of drugs (id, smiles) to score instead of the model's")
@@ -118,7 +119,7 @@ func runPredict(ctx context.Context, env Env, reg *methods.Registry, args []stri
 	if err != nil {
 		return err
 	}
-	bar := progress.New(env.Stderr, "predict", (job.Hi-job.Lo)*len(job.Lines))
+	bar := progress.New(env.Stderr, "predict", job.Rows())
 	predStart := env.Time()
 	done, err := predict.Run(ctx, tm.Method, f, job, w, func(n int) { bar.Set(n) })
 	if err != nil {
@@ -152,7 +153,7 @@ func predictDrugs(env Env, a *predictArgs, tm *trained.Bundle) ([]drugcomb.Drug,
 		return nil, "", modelError(a.model, "--screen DIR or --drugs FILE", err)
 	}
 	if own {
-		fmt.Fprintf(env.Stderr, "deup predict: the %d drugs %s was trained on (%s, %s); --screen or --drugs scores others\n", len(drugs), a.model, tm.Meta.Screen, tm.Meta.Screen.CellLine)
+		fmt.Fprintf(env.Stderr, "deup predict: the %d drugs %s was trained on (%s, %s); --screen or --drugs scores others\n", len(drugs), a.model, tm.Meta.Screen, modelLines(tm.Meta.Screen.CellLine, tm.Meta.Screen.CellLines))
 	}
 	return drugs, a.screen, nil
 }
@@ -165,10 +166,16 @@ func (a *predictArgs) open(env Env, tm *trained.Bundle, drugs []drugcomb.Drug, k
 		return predict.Job{}, nil, fmt.Errorf("%w: %v", cmdline.ErrUsage, hint(err))
 	}
 	bi, ok := debug.ReadBuildInfo()
-	p := predict.Plan{Out: a.out, Hive: a.hive, Pairs: a.pairs, Lines: lines, Shard: a.shard, Model: a.model, Program: buildinfo.Line(bi, ok, env.Stamp)}
+	p := predict.Plan{Out: a.out, Hive: a.hive, Pairs: a.pairs, Lines: lines, LinesGiven: a.cellLines != "", Shard: a.shard, Model: a.model, Program: buildinfo.Line(bi, ok, env.Stamp)}
 	job, w, err := predict.Open(p, drugs, kept, one, t)
-	if errors.Is(err, predict.ErrNoCellLine) {
+	var ul *predict.UnknownLineError
+	switch {
+	case errors.Is(err, predict.ErrNoCellLine):
 		err = fmt.Errorf("%w: --out DIR: %s does not record its cell line (a model file from an older deup): retrain it, or write one file (--out FILE.parquet)", cmdline.ErrUsage, a.model)
+	case errors.Is(err, predict.ErrLinesTwice):
+		err = fmt.Errorf("%w: --cell-lines %s: %s %v: drop --cell-lines, or the column", cmdline.ErrUsage, a.cellLines, a.pairs, err)
+	case errors.As(err, &ul) && ul.Name != "":
+		err = fmt.Errorf("%w: %v: score the model's lines, or train with the line (deup train --cell-features FILE adds a line without measurements)", cmdline.ErrUsage, err)
 	}
 	if err != nil || a.drugs != "" {
 		return job, w, err
@@ -203,4 +210,27 @@ func readDrugsCSV(env Env, cmd, path, idCol, smilesCol string) ([]drugcomb.Drug,
 		fmt.Fprintf(env.Stderr, "deup %s: %s: %d rows left out: %s\n", cmd, path, t.Count, t.Reason)
 	}
 	return cat.Drugs, nil
+}
+
+// linesPhrase names the cell lines a model was trained on, for a message:
+// "cell line X" for one line, and for a panel its count and first few
+// lines, "43 cell lines (786-0, A498, …)".
+func linesPhrase(lines []string) string {
+	if len(lines) < 2 {
+		return "cell line " + strings.Join(lines, "")
+	}
+	const shown = 5
+	names := strings.Join(lines[:min(shown, len(lines))], ", ")
+	if len(lines) > shown {
+		names += ", …"
+	}
+	return fmt.Sprintf("%d cell lines (%s)", len(lines), names)
+}
+
+// modelLines is linesPhrase of a model's lines: its panel, or its one line.
+func modelLines(one string, panel []string) string {
+	if len(panel) < 2 {
+		return linesPhrase([]string{one})
+	}
+	return linesPhrase(panel)
 }
