@@ -70,14 +70,15 @@ func Schema(interval bool, extra []string) *arrow.Schema {
 // (features.BuildLenient's kept).
 type Drugs struct {
 	IDs, Names, SMILES []string
+	CIDs               []int64        // PubChem CIDs (0: none)
 	Row                map[string]int // feature row by drug id
 }
 
 // KeptDrugs returns the drugs of the feature rows kept (indices into drugs).
 func KeptDrugs(drugs []drugcomb.Drug, kept []int) Drugs {
-	d := Drugs{IDs: make([]string, len(kept)), Names: make([]string, len(kept)), SMILES: make([]string, len(kept)), Row: make(map[string]int, len(kept))}
+	d := Drugs{IDs: make([]string, len(kept)), Names: make([]string, len(kept)), SMILES: make([]string, len(kept)), CIDs: make([]int64, len(kept)), Row: make(map[string]int, len(kept))}
 	for r, i := range kept {
-		d.IDs[r], d.Names[r], d.SMILES[r] = drugs[i].ID, drugs[i].Name, drugs[i].SMILES
+		d.IDs[r], d.Names[r], d.SMILES[r], d.CIDs[r] = drugs[i].ID, drugs[i].Name, drugs[i].SMILES, drugs[i].PubChemCID
 		d.Row[drugs[i].ID] = r
 	}
 	return d
@@ -136,9 +137,13 @@ type Table struct {
 	Lines    []string // cell_line by model.PairRef.Line
 	Score    string
 	Measured []map[drugcomb.PairKey]float64 // by model.PairRef.Line; nil: nothing measured
-	Cal      *uq.Calibrator                 // nil: no interval columns
-	Coverage float64
-	Extra    []string // a pairs file's other columns
+	// ScreenIDs are, by feature row, the ids of the same drugs in the
+	// screen Measured comes from (MatchScreen; "": not in it); nil: the
+	// rows' own ids.
+	ScreenIDs []string
+	Cal       *uq.Calibrator // nil: no interval columns
+	Coverage  float64
+	Extra     []string // a pairs file's other columns
 }
 
 // Measured returns the measured means of score in sc on each of lines
@@ -243,7 +248,13 @@ func (w *Writer) Write(pairs []model.PairRef, pred []model.Prediction, extra [][
 		var y float64
 		ok := false
 		if p.Line < len(t.Measured) {
-			y, ok = t.Measured[p.Line][drugcomb.NewPairKey(ids[p.A], ids[p.B])]
+			a, b := ids[p.A], ids[p.B]
+			if t.ScreenIDs != nil {
+				a, b = t.ScreenIDs[p.A], t.ScreenIDs[p.B]
+			}
+			if a != "" && b != "" {
+				y, ok = t.Measured[p.Line][drugcomb.NewPairKey(a, b)]
+			}
 		}
 		if ok {
 			mb.Append(true)

@@ -177,14 +177,18 @@ func (a *predictArgs) open(env Env, tm *trained.Bundle, drugs []drugcomb.Drug, k
 	case errors.As(err, &ul) && ul.Name != "":
 		err = fmt.Errorf("%w: %v: score the model's lines, or train with the line (deup train --cell-features FILE adds a line without measurements)", cmdline.ErrUsage, err)
 	}
-	if err != nil || a.drugs != "" {
+	if err != nil {
 		return job, w, err
 	}
+	// With --drugs the measured values are the model's screen's, matched by
+	// drug id or PubChem CID (Table.MatchScreen).
 	changed, missing, err := t.LookUpMeasured(tm, a.screen)
 	switch {
 	case err != nil:
 		w.Abort()
 		return job, nil, err
+	case missing != nil && a.drugs != "":
+		fmt.Fprintf(env.Stderr, "deup predict: note: measured values not looked up (%v): measured is false for every pair\n", missing)
 	case missing != nil:
 		fmt.Fprintf(env.Stderr, "deup predict: note: measured values not looked up (%v): measured is false for every pair; give --screen DIR to look them up\n", hint(modelError(a.model, "--screen DIR", missing)))
 	case changed:
