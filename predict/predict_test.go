@@ -39,9 +39,9 @@ func TestLines(t *testing.T) {
 }
 
 func TestKeptDrugs(t *testing.T) {
-	drugs := []drugcomb.Drug{{ID: "1", Name: "a", SMILES: "C"}, {ID: "2", Name: "b"}, {ID: "3", Name: "c", SMILES: "CC"}}
+	drugs := []drugcomb.Drug{{ID: "1", Name: "a", SMILES: "C"}, {ID: "2", Name: "b"}, {ID: "3", Name: "c", SMILES: "CC", PubChemCID: 702}}
 	got := KeptDrugs(drugs, []int{0, 2})
-	want := Drugs{IDs: []string{"1", "3"}, Names: []string{"a", "c"}, SMILES: []string{"C", "CC"}, Row: map[string]int{"1": 0, "3": 1}}
+	want := Drugs{IDs: []string{"1", "3"}, Names: []string{"a", "c"}, SMILES: []string{"C", "CC"}, CIDs: []int64{0, 702}, Row: map[string]int{"1": 0, "3": 1}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("KeptDrugs = %+v, want %+v", got, want)
 	}
