@@ -20,7 +20,7 @@ type Table struct {
 	acqDoc string
 	// sigmaNote is Builder.SigmaNote.
 	sigmaNote string
-	simDoc string
+	simDoc    string
 
 	a, b     []int32
 	cell     []uint16
