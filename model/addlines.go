@@ -17,6 +17,9 @@ import (
 // line of the training features without measurements has), so its line
 // term is X_l·W_f alone (LineInput).
 type LineAdder interface {
+	// LineFeatures are the standardized features of the model's lines
+	// (nil: trained without them, or on one line).
+	LineFeatures() [][]float64
 	AddLines(x [][]float64) error
 }
 
@@ -24,6 +27,15 @@ type LineAdder interface {
 // cell-line features (or on one line): it has nothing to map a new line's
 // features with.
 var ErrNoLineFeatures = errors.New("the model was trained without cell-line features")
+
+// LineFeatures are the standardized features of c's lines (nil: none).
+func (c Config) LineFeatures() [][]float64 { return c.lineRows() }
+
+// LineFeatures of the members (LineAdder).
+func (e *DeepEnsemble) LineFeatures() [][]float64 { return e.cfg.lineRows() }
+
+// LineFeatures of the network (LineAdder).
+func (m *MCDropout) LineFeatures() [][]float64 { return m.cfg.lineRows() }
 
 // WithLineRows returns c with the lines of x (Config.WithLines' lines and
 // features), after checking that x starts with c's own feature rows.

@@ -109,6 +109,9 @@ func (b *sigmaBound) note() string {
 	return fmt.Sprintf("; sigma_total at most %g x sqrt(sd_line^2 + (mu - mean_line)^2), the line's training scores", b.K)
 }
 
+// LineFeatures of the network (model.LineAdder).
+func (m *DEUP) LineFeatures() [][]float64 { return m.cfg.Config.LineFeatures() }
+
 // AddLines gives the trained network the lines of x (model.LineAdder): a
 // new line has no D_in pairs, so its σ features, aleatoric level and bound
 // are those of a line without measurements.

@@ -31,6 +31,7 @@ var predictDesc string
 
 type predictArgs struct {
 	model, pairs, screen, drugs, idCol, smilesCol, out, cellLines string
+	cellFeatures                                                  string
 	all, hive, interval                                           bool
 	shard                                                         scores.Shard
 	coverage                                                      float64
@@ -49,6 +50,7 @@ func parsePredict(env Env, args []string) (*predictArgs, error) {
 	fs.StringVar(&a.out, "out", "", "output file: .arrow, .parquet or .csv; or a directory for hive-partitioned Parquet (DIR/cell_line=X/part-i-of-N.parquet)")
 	shardFlag := fs.String("shard", "", "score only shard i of N of the pairs: i/N (0 ≤ i < N), or env/N for i from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (default: all)")
 	fs.StringVar(&a.cellLines, "cell-lines", "", "with a model trained on a panel: the cell lines to score every pair on, all or A,B,… (default: all; one row per pair and line)")
+	fs.StringVar(&a.cellFeatures, "cell-features", "", cellFeaturesPredictUsage)
 	fs.Float64Var(&a.coverage, "coverage", 0, "add lower and upper columns: the calibrated interval at this coverage in (0, 1), e.g. 0.9 (default: none)")
 	_, err := cmdline.ParseWant(fs, args, 0, 0)
 	if err != nil {
@@ -75,7 +77,7 @@ func parsePredict(env Env, args []string) (*predictArgs, error) {
 		}
 		outCheck = cmdline.NeedOutDir("--out", a.out)
 	}
-	for _, err := range []error{cmdline.NeedFile("--pairs", a.pairs, pairsWhat), cmdline.NeedFile("--drugs", a.drugs, catalogueWhat), outCheck} {
+	for _, err := range []error{cmdline.NeedFile("--pairs", a.pairs, pairsWhat), cmdline.NeedFile("--drugs", a.drugs, catalogueWhat), cmdline.NeedFile("--cell-features", a.cellFeatures, cellFeaturesWhat), outCheck} {
 		if err != nil {
 			return nil, err
 		}
@@ -96,6 +98,9 @@ func runPredict(ctx context.Context, env Env, reg *methods.Registry, args []stri
 	start := env.Time()
 	tm, err := readModel(reg, a.model)
 	if err != nil {
+		return err
+	}
+	if err := addCellLines(env, "predict", a.cellFeatures, a.model, tm); err != nil {
 		return err
 	}
 	t := &predict.Table{}
@@ -174,8 +179,10 @@ func (a *predictArgs) open(env Env, tm *trained.Bundle, drugs []drugcomb.Drug, k
 		err = fmt.Errorf("%w: --out DIR: %s does not record its cell line (a model file from an older deup): retrain it, or write one file (--out FILE.parquet)", cmdline.ErrUsage, a.model)
 	case errors.Is(err, predict.ErrLinesTwice):
 		err = fmt.Errorf("%w: --cell-lines %s: %s %v: drop --cell-lines, or the column", cmdline.ErrUsage, a.cellLines, a.pairs, err)
+	case errors.As(err, &ul) && ul.Name != "" && a.cellFeatures != "":
+		err = fmt.Errorf("%w: %v; --cell-features %s has no row for it", cmdline.ErrUsage, err, a.cellFeatures)
 	case errors.As(err, &ul) && ul.Name != "":
-		err = fmt.Errorf("%w: %v: score the model's lines, or train with the line (deup train --cell-features FILE adds a line without measurements)", cmdline.ErrUsage, err)
+		err = fmt.Errorf("%w: %v: score the model's lines, or give --cell-features FILE with the line's features (for a model trained with cell-line features)", cmdline.ErrUsage, err)
 	}
 	if err != nil {
 		return job, w, err
@@ -237,4 +244,38 @@ func modelLines(one string, panel []string) string {
 		return linesPhrase([]string{one})
 	}
 	return linesPhrase(panel)
+}
+
+// cellFeaturesPredictUsage is the usage of --cell-features in predict,
+// suggest and campaign (train's and bench's train on the features).
+const cellFeaturesPredictUsage = "table (.csv, .parquet, .arrow) with a cell_line column and the numeric columns the model was trained with (deup train --cell-features): its lines the model does not know are scored from their features; it must hold the model's lines too, with the values trained on"
+
+// cellFeaturesWhat says what --cell-features names, for a missing file.
+const cellFeaturesWhat = "a cell-line feature table (cell_line and numeric columns)"
+
+// addCellLines applies --cell-features path (predict.AddLines) to the
+// model tm read from modelPath and says on stderr which lines it added;
+// nothing for "".
+func addCellLines(env Env, cmd, path, modelPath string, tm *trained.Bundle) error {
+	if path == "" {
+		return nil
+	}
+	cf, err := drugcomb.ReadCellFeatures(path)
+	if err != nil {
+		return err
+	}
+	added, err := predict.AddLines(tm, cf)
+	switch {
+	case errors.Is(err, predict.ErrNoFeatures), errors.Is(err, predict.ErrNotLineAdder):
+		return fmt.Errorf("%w: %s: %v", cmdline.ErrUsage, modelPath, err)
+	case errors.Is(err, trained.ErrNoMeta):
+		return modelError(modelPath, "--cell-features", err)
+	case err != nil:
+		return fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
+	case len(added) == 0:
+		fmt.Fprintf(env.Stderr, "deup %s: --cell-features %s: every line of it is one of %s's; none added\n", cmd, path, modelPath)
+	default:
+		fmt.Fprintf(env.Stderr, "deup %s: --cell-features %s: %d line(s) %s was not trained on, scored from their features alone: %s\n", cmd, path, len(added), modelPath, strings.Join(added, ", "))
+	}
+	return nil
 }
