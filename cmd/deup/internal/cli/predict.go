@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -100,7 +101,7 @@ func runPredict(ctx context.Context, env Env, reg *methods.Registry, args []stri
 	if err != nil {
 		return err
 	}
-	if err := addCellLines(env, "predict", a.cellFeatures, a.model, tm); err != nil {
+	if _, err := addCellLines(env, "predict", a.cellFeatures, a.model, tm); err != nil {
 		return err
 	}
 	t := &predict.Table{}
@@ -254,28 +255,45 @@ const cellFeaturesPredictUsage = "table (.csv, .parquet, .arrow) with a cell_lin
 const cellFeaturesWhat = "a cell-line feature table (cell_line and numeric columns)"
 
 // addCellLines applies --cell-features path (predict.AddLines) to the
-// model tm read from modelPath and says on stderr which lines it added;
-// nothing for "".
-func addCellLines(env Env, cmd, path, modelPath string, tm *trained.Bundle) error {
+// model tm read from modelPath, says on stderr which lines it added and
+// returns them; nothing for "".
+func addCellLines(env Env, cmd, path, modelPath string, tm *trained.Bundle) ([]string, error) {
 	if path == "" {
-		return nil
+		return nil, nil
 	}
 	cf, err := drugcomb.ReadCellFeatures(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	added, err := predict.AddLines(tm, cf)
 	switch {
 	case errors.Is(err, predict.ErrNoFeatures), errors.Is(err, predict.ErrNotLineAdder):
-		return fmt.Errorf("%w: %s: %v", cmdline.ErrUsage, modelPath, err)
+		return nil, fmt.Errorf("%w: %s: %v", cmdline.ErrUsage, modelPath, err)
 	case errors.Is(err, trained.ErrNoMeta):
-		return modelError(modelPath, "--cell-features", err)
+		return nil, modelError(modelPath, "--cell-features", err)
 	case err != nil:
-		return fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
+		return nil, fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
 	case len(added) == 0:
 		fmt.Fprintf(env.Stderr, "deup %s: --cell-features %s: every line of it is one of %s's; none added\n", cmd, path, modelPath)
 	default:
 		fmt.Fprintf(env.Stderr, "deup %s: --cell-features %s: %d line(s) %s was not trained on, scored from their features alone: %s\n", cmd, path, len(added), modelPath, strings.Join(added, ", "))
 	}
-	return nil
+	return added, nil
+}
+
+// withLines is sc with the lines of added it lacks appended (no pairs
+// measured on them): the lines a model given --cell-features scores.
+func withLines(sc *drugcomb.Screen, added []string) *drugcomb.Screen {
+	lines := slices.Clone(sc.CellLines)
+	for _, l := range added {
+		if drugcomb.IndexName(lines, l) < 0 {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == len(sc.CellLines) {
+		return sc
+	}
+	c := *sc
+	c.CellLines = lines
+	return &c
 }

@@ -181,8 +181,10 @@ func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (
 	if err != nil {
 		return nil, err
 	}
-	if n, ok := in.tm.Method.(interface{ SigmaNote() string }); ok && from == pairs.ByModel {
-		bl.SigmaNote = n.SigmaNote() // the detail view says how σ is bounded
+	if from == pairs.ByModel && in.tm != nil {
+		if n, ok := in.tm.Method.(interface{ SigmaNote() string }); ok {
+			bl.SigmaNote = n.SigmaNote() // the detail view says how σ is bounded
+		}
 	}
 	switch from {
 	case pairs.ByModel:
