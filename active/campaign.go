@@ -52,6 +52,11 @@ type Config struct {
 	Seed      uint64          `json:"seed"`
 	Drugs     []drugcomb.Drug `json:"drugs"`
 	CellLines []string        `json:"cell_lines"`
+	// LineFeatures are numeric features of CellLines (deup campaign init
+	// --cell-features; one row per line, standardized as deup train
+	// standardizes them), which the network surrogates map into their line
+	// embedding; nil: none.
+	LineFeatures [][]float64 `json:"line_features,omitempty"`
 }
 
 // Check validates the configuration.
@@ -71,6 +76,8 @@ func (c Config) Check() error {
 		return fmt.Errorf("active: %d drugs, need at least 2", len(c.Drugs))
 	case len(c.CellLines) < 1:
 		return errors.New("active: no cell line")
+	case c.LineFeatures != nil && (len(c.LineFeatures) != len(c.CellLines) || len(c.CellLines) < 2):
+		return fmt.Errorf("active: cell-line features for %d lines, the campaign has %d (features need several)", len(c.LineFeatures), len(c.CellLines))
 	}
 	if _, err := ParseAcquisition(c.Acquisition); err != nil {
 		return err

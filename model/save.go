@@ -63,6 +63,10 @@ type Header struct {
 	// Novelty is DEUP's novelty scale of σ_total (model/deupnet); absent in
 	// files written before it, which predict without it.
 	Novelty json.RawMessage `json:"novelty,omitempty"`
+	// SigmaBound is DEUP's bound on σ_total from the lines' training
+	// scores (model/deupnet); absent in files written before it, which
+	// predict without it.
+	SigmaBound json.RawMessage `json:"sigma_bound,omitempty"`
 }
 
 // FileConfig is the network configuration a model file records.

@@ -47,8 +47,48 @@ func (t *Table) ForModel(tm *trained.Bundle, spec string) (lines []int, one stri
 	return lines, one, nil
 }
 
+// MatchScreen finds each scored drug (t.Drugs) among the drugs of the
+// screen its measured values come from: by id, else by PubChem CID (a CID
+// two screen drugs share matches neither). It sets t.ScreenIDs, and gives a
+// drug without a name of its own (its name is its id, as a catalogue
+// without a name column reads) the name of its screen drug. A catalogue
+// (deup predict --drugs) then carries the measured values and names of the
+// model's screen, whatever ids it uses.
+func (t *Table) MatchScreen(screen []drugcomb.Drug) {
+	byID := make(map[string]int, len(screen))
+	byCID := map[int64]int{}
+	for i, d := range screen {
+		byID[d.ID] = i
+		if d.PubChemCID <= 0 {
+			continue
+		}
+		if _, dup := byCID[d.PubChemCID]; dup {
+			byCID[d.PubChemCID] = -1
+			continue
+		}
+		byCID[d.PubChemCID] = i
+	}
+	d := &t.Drugs
+	t.ScreenIDs = make([]string, len(d.IDs))
+	for r, id := range d.IDs {
+		i, ok := byID[id]
+		if !ok && r < len(d.CIDs) && d.CIDs[r] > 0 {
+			i, ok = byCID[d.CIDs[r]]
+			ok = ok && i >= 0
+		}
+		if !ok {
+			continue
+		}
+		t.ScreenIDs[r] = screen[i].ID
+		if n := screen[i].Name; (d.Names[r] == "" || d.Names[r] == id) && n != "" {
+			d.Names[r] = n
+		}
+	}
+}
+
 // LookUpMeasured sets t.Measured to the measured values of t.Score on
-// t.Lines in the screen model tm scores (trained.Bundle.OpenScreen(dir)):
+// t.Lines in the screen model tm scores (trained.Bundle.OpenScreen(dir)),
+// and matches t.Drugs to its drugs (MatchScreen):
 // the screen in dir when it is not "", otherwise tm's own. Nothing is looked
 // up for a model that does not record its screen. changed reports that
 // tm's own screen has changed pairs since training. An error opening the
@@ -63,6 +103,7 @@ func (t *Table) LookUpMeasured(tm *trained.Bundle, dir string) (changed bool, mi
 	switch {
 	case err == nil:
 		t.Measured = Measured(sc, t.Lines, t.Score)
+		t.MatchScreen(sc.Drugs)
 		return changed, nil, nil
 	case dir != "":
 		return false, nil, err

@@ -164,3 +164,28 @@ func TestLookUpMeasured(t *testing.T) {
 		})
 	}
 }
+
+// TestMatchScreen (issue 43): a catalogue's drugs are found in the model's
+// screen by id, else by PubChem CID (a CID two screen drugs share matches
+// neither); a drug named by its id alone takes the screen's name. Expected
+// values worked out by hand from those rules.
+func TestMatchScreen(t *testing.T) {
+	screen := []drugcomb.Drug{
+		{ID: "s1", Name: "Methotrexate", PubChemCID: 126941},
+		{ID: "s2", Name: "Busulfan", PubChemCID: 2478},
+		{ID: "s3", Name: "Twin A", PubChemCID: 77},
+		{ID: "s4", Name: "Twin B", PubChemCID: 77},
+	}
+	tab := &Table{Drugs: Drugs{
+		IDs:   []string{"126941", "s2", "cat-9", "x77", "own"},
+		Names: []string{"126941", "My busulfan", "cat-9", "x77", "Own name"},
+		CIDs:  []int64{126941, 0, 999, 77, 2478},
+	}}
+	tab.MatchScreen(screen)
+	if want := []string{"s1", "s2", "", "", "s2"}; !reflect.DeepEqual(tab.ScreenIDs, want) {
+		t.Errorf("ScreenIDs %q, want %q", tab.ScreenIDs, want)
+	}
+	if want := []string{"Methotrexate", "My busulfan", "cat-9", "x77", "Own name"}; !reflect.DeepEqual(tab.Drugs.Names, want) {
+		t.Errorf("names %q, want %q", tab.Drugs.Names, want)
+	}
+}

@@ -20,11 +20,18 @@ type Plan struct {
 	Hive  bool
 	Pairs string // a pairs file (ReadPairs); "": every pair of the drugs
 	Lines []int  // the model's lines to score (Lines); t.Lines names them
-	Shard scores.Shard
+	// LinesGiven says Lines came from a spec of the user's (--cell-lines),
+	// which a pairs file with a cell_line column may not have.
+	LinesGiven bool
+	Shard      scores.Shard
 	// Model and Program are the model file and the program (deup
 	// --version) a hive part records (scores.Identity).
 	Model, Program string
 }
+
+// ErrLinesTwice is Open's error for lines to score given both by the plan
+// (LinesGiven) and by the pairs file's cell_line column.
+var ErrLinesTwice = errors.New("the pairs file has a cell_line column: each row is scored on its own line")
 
 // ErrNoCellLine is Open's error for hive parts of a model that does not
 // record its cell line (a model file from an older deup).
@@ -32,20 +39,28 @@ var ErrNoCellLine = errors.New("predict: the model does not record its cell line
 
 // Open sets t.Drugs to the kept rows of drugs (KeptDrugs) and, with a
 // pairs file, t.Extra to its other columns; it returns the job (the
-// shard's rows of the pairs, on p.Lines) and the writer of p.Out. A hive
+// shard's rows of the pairs, on p.Lines; with the file's cell_line column
+// each row on its own line, and the job's Lines those of the shard's rows,
+// in model order) and the writer of p.Out. A hive
 // part records the identity of the run (Identity); cellLine is the model's.
 func Open(p Plan, drugs []drugcomb.Drug, kept []int, cellLine string, t *Table) (Job, *Writer, error) {
 	job := Job{Lines: p.Lines}
 	t.Drugs = KeptDrugs(drugs, kept)
 	var err error
 	if p.Pairs != "" {
-		if job.Pairs, err = ReadPairs(p.Pairs, t.Drugs.Row, drugs); err != nil {
+		if job.Pairs, err = ReadPairs(p.Pairs, t.Drugs.Row, drugs, t.Lines); err != nil {
 			return job, nil, err
+		}
+		if job.Pairs.OwnLines && p.LinesGiven {
+			return job, nil, ErrLinesTwice
 		}
 		t.Extra = job.Pairs.ExtraNames
 	}
 	total := Total(job.Pairs, len(kept))
 	job.Lo, job.Hi = p.Shard.Range(total)
+	if job.Pairs != nil && job.Pairs.OwnLines {
+		job.Lines = job.Pairs.linesOf(job.Lo, job.Hi, len(t.Lines))
+	}
 	if !p.Hive {
 		w, err := Create(p.Out, t)
 		return job, w, err
@@ -58,7 +73,7 @@ func Open(p Plan, drugs []drugcomb.Drug, kept []int, cellLine string, t *Table) 
 		return job, nil, err
 	}
 	var parts []string // DIR/cell_line=X/part-i-of-N.parquet
-	for _, l := range p.Lines {
+	for _, l := range job.Lines {
 		parts = append(parts, t.Lines[l])
 	}
 	w, err := CreatePart(p.Out, id, parts, t)

@@ -7,7 +7,8 @@
 // score (strings), mu, sigma_total, sigma_epistemic and sigma_aleatoric
 // (float64; lower and upper after them with a calibration), measured (bool)
 // and measured_mean (float64, null when not measured), then a pairs file's
-// other columns (strings).
+// other columns (strings). A pairs file's cell_line column is not passed
+// through: it names the one line its row is scored on (ReadPairs).
 package predict
 
 import (
@@ -69,14 +70,15 @@ func Schema(interval bool, extra []string) *arrow.Schema {
 // (features.BuildLenient's kept).
 type Drugs struct {
 	IDs, Names, SMILES []string
+	CIDs               []int64        // PubChem CIDs (0: none)
 	Row                map[string]int // feature row by drug id
 }
 
 // KeptDrugs returns the drugs of the feature rows kept (indices into drugs).
 func KeptDrugs(drugs []drugcomb.Drug, kept []int) Drugs {
-	d := Drugs{IDs: make([]string, len(kept)), Names: make([]string, len(kept)), SMILES: make([]string, len(kept)), Row: make(map[string]int, len(kept))}
+	d := Drugs{IDs: make([]string, len(kept)), Names: make([]string, len(kept)), SMILES: make([]string, len(kept)), CIDs: make([]int64, len(kept)), Row: make(map[string]int, len(kept))}
 	for r, i := range kept {
-		d.IDs[r], d.Names[r], d.SMILES[r] = drugs[i].ID, drugs[i].Name, drugs[i].SMILES
+		d.IDs[r], d.Names[r], d.SMILES[r], d.CIDs[r] = drugs[i].ID, drugs[i].Name, drugs[i].SMILES, drugs[i].PubChemCID
 		d.Row[drugs[i].ID] = r
 	}
 	return d
@@ -135,9 +137,13 @@ type Table struct {
 	Lines    []string // cell_line by model.PairRef.Line
 	Score    string
 	Measured []map[drugcomb.PairKey]float64 // by model.PairRef.Line; nil: nothing measured
-	Cal      *uq.Calibrator                 // nil: no interval columns
-	Coverage float64
-	Extra    []string // a pairs file's other columns
+	// ScreenIDs are, by feature row, the ids of the same drugs in the
+	// screen Measured comes from (MatchScreen; "": not in it); nil: the
+	// rows' own ids.
+	ScreenIDs []string
+	Cal       *uq.Calibrator // nil: no interval columns
+	Coverage  float64
+	Extra     []string // a pairs file's other columns
 }
 
 // Measured returns the measured means of score in sc on each of lines
@@ -242,7 +248,13 @@ func (w *Writer) Write(pairs []model.PairRef, pred []model.Prediction, extra [][
 		var y float64
 		ok := false
 		if p.Line < len(t.Measured) {
-			y, ok = t.Measured[p.Line][drugcomb.NewPairKey(ids[p.A], ids[p.B])]
+			a, b := ids[p.A], ids[p.B]
+			if t.ScreenIDs != nil {
+				a, b = t.ScreenIDs[p.A], t.ScreenIDs[p.B]
+			}
+			if a != "" && b != "" {
+				y, ok = t.Measured[p.Line][drugcomb.NewPairKey(a, b)]
+			}
 		}
 		if ok {
 			mb.Append(true)
@@ -290,11 +302,21 @@ type Predictor interface {
 // Job is what Run scores: rows [Lo, Hi) of every unordered pair of the
 // feature rows in id order (Pairs nil: scores.Pairs over scores.SortedByID)
 // or of Pairs' rows, each on every line of Lines, row-major (a hive
-// output: line after line).
+// output: line after line); a pairs file with its own lines
+// (Pairs.OwnLines) has each row on its own line alone, and Lines are the
+// lines of its rows.
 type Job struct {
 	Pairs  *Pairs // nil: all pairs
 	Lo, Hi int
 	Lines  []int
+}
+
+// Rows is the number of (pair, line) rows the job writes.
+func (job Job) Rows() int {
+	if job.Pairs != nil && job.Pairs.OwnLines {
+		return job.Hi - job.Lo
+	}
+	return (job.Hi - job.Lo) * len(job.Lines)
 }
 
 // Total is the number of rows a job takes its shard [Lo, Hi) of: the pairs
@@ -344,9 +366,21 @@ func Run(ctx context.Context, m Predictor, f *model.Features, job Job, w *Writer
 			runs = append(runs, []int{l})
 		}
 	}
+	own := job.Pairs != nil && job.Pairs.OwnLines
 	seq := func(yield func(model.PairRef) bool) {
 		for _, lines := range runs {
 			for p, row := range job.rows(f) {
+				if own {
+					// The row's own line, in the run of that line.
+					if !slices.Contains(lines, p.Line) {
+						continue
+					}
+					src = append(src, row)
+					if !yield(p) {
+						return
+					}
+					continue
+				}
 				for _, l := range lines {
 					p.Line = l
 					if job.Pairs != nil {
@@ -370,7 +404,8 @@ func Run(ctx context.Context, m Predictor, f *model.Features, job Job, w *Writer
 	return done, w.Commit()
 }
 
-// rows yields the job's pairs (Line unset), each with its pairs-file row.
+// rows yields the job's pairs (Line unset, but for a pairs file with its
+// own lines), each with its pairs-file row.
 func (job Job) rows(f *model.Features) iter.Seq2[model.PairRef, int] {
 	return func(yield func(model.PairRef, int) bool) {
 		if job.Pairs != nil {

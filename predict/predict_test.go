@@ -39,9 +39,9 @@ func TestLines(t *testing.T) {
 }
 
 func TestKeptDrugs(t *testing.T) {
-	drugs := []drugcomb.Drug{{ID: "1", Name: "a", SMILES: "C"}, {ID: "2", Name: "b"}, {ID: "3", Name: "c", SMILES: "CC"}}
+	drugs := []drugcomb.Drug{{ID: "1", Name: "a", SMILES: "C"}, {ID: "2", Name: "b"}, {ID: "3", Name: "c", SMILES: "CC", PubChemCID: 702}}
 	got := KeptDrugs(drugs, []int{0, 2})
-	want := Drugs{IDs: []string{"1", "3"}, Names: []string{"a", "c"}, SMILES: []string{"C", "CC"}, Row: map[string]int{"1": 0, "3": 1}}
+	want := Drugs{IDs: []string{"1", "3"}, Names: []string{"a", "c"}, SMILES: []string{"C", "CC"}, CIDs: []int64{0, 702}, Row: map[string]int{"1": 0, "3": 1}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("KeptDrugs = %+v, want %+v", got, want)
 	}
@@ -71,8 +71,17 @@ func TestReadPairs(t *testing.T) {
 		{"drug without a row", "drug_a_id,drug_b_id\nd1,d3\n", nil, "drug d3 has no usable structure or signature"},
 		{"extra column named as a prediction column", "drug_a_id,drug_b_id,mu\nd1,d2,3\n", nil, `column "mu" is also a prediction column`},
 		{"short row", "drug_a_id,x,drug_b_id\nd1\n", nil, ":2: 1 fields, want at least 3"},
+		// Issue 40: a cell_line column scores each row on its own line
+		// (any case), and is not passed through.
+		{"cell_line column", "drug_a_id,cell_line,drug_b_id,well\nd1,l2,d2,A1\nd2,L1,d1,A2\n",
+			&Pairs{Pairs: []model.PairRef{{A: 0, B: 1, Line: 1}, {A: 1, B: 0, Line: 0}}, ExtraNames: []string{"well"}, Extra: [][]string{{"A1"}, {"A2"}}, OwnLines: true}, ""},
+		{"unknown cell line names the row", "drug_a_id,drug_b_id,cell_line\nd1,d2,L1\nd1,d2,L9\n", nil, `p.csv:3: column cell_line: unknown cell line "L9": the model knows 2 lines (L1, L2)`},
+		{"empty cell line", "drug_a_id,drug_b_id,cell_line\nd1,d2,\n", nil, `p.csv:2: column cell_line: empty`},
+		{"cell_line column short", "drug_a_id,drug_b_id,cell_line\nd1,d2\n", nil, `:2: 2 fields, want at least 3`},
+		// Issue 43: an empty file says so, naming it.
+		{"empty file", "", nil, "p.csv: the file is empty: want a header naming drug_a_id and drug_b_id"},
 	} {
-		got, err := ReadPairs(writeFile(t, "p.csv", c.text), row, drugs)
+		got, err := ReadPairs(writeFile(t, "p.csv", c.text), row, drugs, []string{"L1", "L2"})
 		if c.errHas != "" {
 			if err == nil || !strings.Contains(err.Error(), c.errHas) {
 				t.Errorf("%s: error %v, want one containing %q", c.name, err, c.errHas)
@@ -161,6 +170,40 @@ func TestRun(t *testing.T) {
 	}
 	if Total(pf, 3) != 2 || Total(nil, 3) != 3 {
 		t.Fatalf("Total: %d, %d", Total(pf, 3), Total(nil, 3))
+	}
+}
+
+// TestRunOwnLines (issue 40): a pairs file with a cell_line column scores
+// each row on its own line alone, in file order, with the line's measured
+// value (mu = 10·A + B + 100·Line, fakeModel's rule); rows of shard [1, 3).
+func TestRunOwnLines(t *testing.T) {
+	f := &model.Features{IDs: []string{"b", "c", "a"}, RowPtr: []int{0, 0, 0, 0}}
+	pf := &Pairs{Pairs: []model.PairRef{{A: 0, B: 1, Line: 0}, {A: 2, B: 1, Line: 1}, {A: 2, B: 1, Line: 0}, {A: 0, B: 2, Line: 1}},
+		ExtraNames: []string{"well"}, Extra: [][]string{{"A1"}, {"A2"}, {"A3"}, {"A4"}}, OwnLines: true}
+	tab := &Table{Drugs: Drugs{IDs: f.IDs, Names: []string{"B", "C", "A"}}, Lines: []string{"L0", "L1"}, Score: "s",
+		Measured: []map[drugcomb.PairKey]float64{{drugcomb.NewPairKey("c", "a"): -2.5}, nil}, Extra: pf.ExtraNames}
+	path := filepath.Join(t.TempDir(), "out.csv")
+	w, err := Create(path, tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := Job{Pairs: pf, Lo: 1, Hi: 3, Lines: pf.linesOf(1, 3, 2)}
+	if job.Rows() != 2 || !reflect.DeepEqual(job.Lines, []int{0, 1}) {
+		t.Fatalf("job rows %d, lines %v", job.Rows(), job.Lines)
+	}
+	if n, err := Run(context.Background(), &fakeModel{}, f, job, w, func(int) {}); err != nil || n != 2 {
+		t.Fatalf("Run: %d rows, %v; want 2", n, err)
+	}
+	var got [][]string
+	for _, r := range readCSV(t, path)[1:] {
+		got = append(got, []string{r[0], r[1], r[4], r[6], r[10], r[11], r[12]})
+	}
+	want := [][]string{
+		{"a", "c", "L1", "121.0", "false", "", "A2"},
+		{"a", "c", "L0", "21.0", "true", "-2.5", "A3"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("rows %v, want %v", got, want)
 	}
 }
 

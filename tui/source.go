@@ -109,6 +109,7 @@ type Info struct {
 	Scores      []float64       // measured scores of the screen, sorted ascending, no NaN
 	Acquisition string          // how the acquisition column is computed, e.g. "μ + 1·σ_epistemic"
 	Similarity  string          // how Nearest ranks measured pairs, e.g. "shared drugs"
+	SigmaNote   string          // how the model bounds σ, shown in the pair detail ("": nothing to say)
 }
 
 // Rows is an immutable, ordered selection of rows: the result of a query.

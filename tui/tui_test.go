@@ -447,3 +447,33 @@ func TestExportedColumns(t *testing.T) {
 		}
 	}
 }
+
+// noteSource is the fixture with a model's σ note (tui.Info.SigmaNote).
+type noteSource struct{ *pairs.Table }
+
+func (s noteSource) Info() tui.Info {
+	in := s.Table.Info()
+	in.SigmaNote = "σ_total ≤ 3·√(sd_line² + (μ − mean_line)²), the line's training scores"
+	return in
+}
+
+// TestDetailSigmaNote (issue 43): the pair detail says how the model
+// bounds σ, under the σ line, when the source has a note; the golden
+// "detail" view (no note) is unchanged.
+func TestDetailSigmaNote(t *testing.T) {
+	var m tea.Model = tui.New(noteSource{fixture(t)}, tui.Options{Renderer: asciiRenderer(), Width: 100, Height: 24})
+	m = send(t, m, m.(tui.Model).Init()())
+	m = send(t, m, keys("4", "4", "down", "enter")...)
+	v := m.View()
+	checkFrame(t, v, 100, 24)
+	lines := strings.Split(v, "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "σ_epistemic") && strings.Contains(l, "σ_aleatoric") {
+			if i+1 >= len(lines) || !strings.Contains(lines[i+1], "σ_total ≤ 3·√(sd_line² + (μ − mean_line)²)") {
+				t.Fatalf("no σ note under the σ line:\n%s", v)
+			}
+			return
+		}
+	}
+	t.Fatalf("no σ line in the detail view:\n%s", v)
+}

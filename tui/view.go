@@ -324,6 +324,9 @@ func (m Model) viewDetail() string {
 	}
 	l = append(l, fmt.Sprintf("predicted μ %s ± σ_total %s · acquisition %s (%s)", num(r.Mu, 9), num(r.SigmaTotal, 9), num(r.Acquisition, 9), m.info.Acquisition))
 	l = append(l, fmt.Sprintf("          σ_epistemic %s · σ_aleatoric %s", num(r.SigmaEpistemic, 9), num(r.SigmaAleatoric, 9)))
+	if n := m.info.SigmaNote; n != "" {
+		l = append(l, ansi.Truncate("          "+n, max(w, 1), "…"))
+	}
 	ivLo, ivHi, hasIv := m.opt.Interval.bounds(r)
 	ivName := ""
 	if iv := m.opt.Interval; iv != nil {

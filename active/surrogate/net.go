@@ -35,10 +35,13 @@ type Net struct {
 	// with the Encoder's one-hot of the line, and a Fit whose pairs span
 	// several lines trains the network with its line embedding
 	// (model.Dataset.LineNames); pairs of one line train it as before.
-	Lines  []string
-	Feat   *model.Features
-	Config model.Config
-	Seed   uint64
+	Lines []string
+	// LineFeatures are the lines' numeric features (active.Config), given
+	// to the network with its line embedding; nil: none.
+	LineFeatures [][]float64
+	Feat         *model.Features
+	Config       model.Config
+	Seed         uint64
 	// Progress, when not nil, receives every epoch of each network trained
 	// by Fit (see WithTrainProgress).
 	Progress func(model.Progress)
@@ -124,7 +127,7 @@ func (n *Net) Fit(x [][]float64, y []float64) (deup.Predictor, error) {
 	}
 	lines := spansLines(d.Pairs)
 	if lines {
-		d.LineNames = n.Lines
+		d.LineNames, d.LineFeatures = n.Lines, n.LineFeatures
 	} else {
 		for i := range d.Pairs {
 			d.Pairs[i].Line = 0
@@ -239,8 +242,10 @@ type NetMethod struct {
 	// measured pairs span several lines (PanelTraining).
 	New func(seed uint64, panel bool) model.Method
 	// Lines names the campaign's cell lines: a Fit whose pairs span
-	// several trains the network with its line embedding (as Net).
-	Lines []string
+	// several trains the network with its line embedding (as Net), and
+	// LineFeatures (nil: none) with it.
+	Lines        []string
+	LineFeatures [][]float64
 	// Progress, when not nil, receives every epoch of the networks trained
 	// by Fit (see WithTrainProgress).
 	Progress func(model.Progress)
@@ -262,7 +267,7 @@ func (s *NetMethod) Fit(ctx context.Context, ev active.Evidence) error {
 	}
 	s.lines = len(s.Lines) > 1 && spansLines(d.Pairs)
 	if s.lines {
-		d.LineNames = s.Lines
+		d.LineNames, d.LineFeatures = s.Lines, s.LineFeatures
 	} else {
 		for i := range d.Pairs {
 			d.Pairs[i].Line = 0

@@ -3,11 +3,13 @@ package surrogate
 import (
 	"context"
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/active/activetest"
 	"github.com/deup-screening/deup/data"
+	"github.com/deup-screening/deup/model"
 )
 
 // TestNetSurrogatePanel: the network surrogates give the line to the
@@ -74,5 +76,47 @@ func TestNetSurrogatePanel(t *testing.T) {
 				t.Errorf("%s, evidence on one line %v: mu %v on line 1, %v on line 2", name, oneLine, ps[0].Mu, ps[1].Mu)
 			}
 		}
+	}
+}
+
+// TestNetSurrogateLineFeatures (issue 40): a campaign's cell-line
+// features (active.Config.LineFeatures, deup campaign init --cell-features)
+// reach the network that each round trains: the fitted method holds them
+// as its line input's X.
+func TestNetSurrogateLineFeatures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains networks")
+	}
+	sc, err := data.Synth(data.SynthConfig{Seed: 5, Drugs: 12, CellLines: 2, Pairs: 120, LatentDim: 2, Scale: 10, NoiseMin: 1, NoiseMax: 2, RareWeight: 0.1, RareEffect: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, _, err := active.ScreenTable(sc, 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := [][]float64{{-1, 0.5}, {1, -0.5}}
+	initial, cands, _ := active.SplitInitial(table, 40, 2)
+	cfg := active.Config{Mode: active.Retrospective, Model: "mcdropout-net", Acquisition: "greedy", Batch: 4, Rounds: 1, Seed: 2, Score: "synergy", Drugs: sc.Drugs, CellLines: sc.CellLines, LineFeatures: x}
+	c, err := active.Create(active.NewMemoryStore(), cfg, initial, cands)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, _ := NewEncoder(cfg)
+	s, err := NewFor(cfg, enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Step(context.Background(), s, table); err != nil {
+		t.Fatal(err)
+	}
+	la, ok := s.(*NetMethod).m.(model.LineAdder)
+	if !ok || !reflect.DeepEqual(la.LineFeatures(), x) {
+		t.Fatalf("the fitted network's line features: %v (LineAdder %v), want %v", la, ok, x)
+	}
+	bad := cfg
+	bad.LineFeatures = x[:1]
+	if err := bad.Check(); err == nil {
+		t.Error("features for 1 of 2 lines accepted")
 	}
 }

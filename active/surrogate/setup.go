@@ -65,7 +65,7 @@ func NewFor(cfg active.Config, enc Encoder) (active.Surrogate, error) {
 			return nil, fmt.Errorf("active: %s: %w", cfg.Model, err)
 		}
 		m := newNetMethod(cfg.Model, f)
-		m.Lines = cfg.CellLines
+		m.Lines, m.LineFeatures = cfg.CellLines, cfg.LineFeatures
 		return m, nil
 	case "deup-net":
 	default:
@@ -82,7 +82,7 @@ func NewFor(cfg active.Config, enc Encoder) (active.Surrogate, error) {
 	if err != nil {
 		return nil, err
 	}
-	n.Lines = cfg.CellLines
+	n.Lines, n.LineFeatures = cfg.CellLines, cfg.LineFeatures
 	return &netDEUP{InteractiveDEUP{Enc: enc, Main: n, Density: PairCountDensity{NDrugs: len(cfg.Drugs)}}}, nil
 }
 

@@ -25,6 +25,9 @@ type DEUP struct {
 	alea       *aleatoric
 	// nov scales σ_total for new chemistry (novelty.go); nil without.
 	nov *novelty
+	// bound caps σ_total by what the lines' scores support (bound.go);
+	// nil in files written before it.
+	bound *sigmaBound
 	// replicated is the number of train+val pairs with ≥2 replicates.
 	replicated int
 	trained    bool
@@ -57,7 +60,7 @@ func (m *DEUP) Fit(ctx context.Context, d *model.Dataset, split drugcomb.Split, 
 	if err := model.CheckSplit(d, split, true); err != nil {
 		return err
 	}
-	m.trained = false
+	m.trained, m.bound = false, nil
 	m.cfg.Config = m.cfg.WithLines(d)
 	m.feat = d.Features.Config
 	m.mean, m.sd = model.Standardization(d, split.Train)
@@ -120,6 +123,7 @@ func (m *DEUP) Fit(ctx context.Context, d *model.Dataset, split drugcomb.Split, 
 		return err
 	}
 	m.nov = nov
+	m.bound = fitBound(d, split.Train, m.mean, m.sd)
 	m.trained = true
 	return nil
 }
@@ -244,7 +248,7 @@ func (m *DEUP) AleatoricNote() string {
 	if m.alea.linked() {
 		reps += fmt.Sprintf("; e = a + u, u = tau softplus((c s - a)/tau) with c %.3g, sqrt(tau) %.3g; noise scale lambda %.3g", m.alea.LinkC, math.Sqrt(m.alea.LinkTau)*m.sd, m.alea.lambda())
 	}
-	return fmt.Sprintf("aleatoric from replicate variance pooled with empirical-Bayes shrinkage (%d replicated pairs, %.0f df; screen sd %.3g, prior df %s; %d drugs with their own moderated variance%s)", m.alea.Pairs, m.alea.DF, math.Sqrt(m.alea.S0)*m.sd, d0, len(m.alea.Drugs), reps)
+	return fmt.Sprintf("aleatoric from replicate variance pooled with empirical-Bayes shrinkage (%d replicated pairs, %.0f df; screen sd %.3g, prior df %s; %d drugs with their own moderated variance%s%s)", m.alea.Pairs, m.alea.DF, math.Sqrt(m.alea.S0)*m.sd, d0, len(m.alea.Drugs), reps, m.bound.note())
 }
 
 // Predict returns μ (bit 0) and σ_total per pair, in target units: with
@@ -318,6 +322,9 @@ func (m *DEUP) Predict(f *model.Features, pairs []model.PairRef) ([]model.Predic
 				}
 				out[lo+i] = model.Prediction{Mu: mu[i]*m.sd + m.mean, SigmaTotal: math.Sqrt(e) * m.sd,
 					SigmaAleatoric: math.Sqrt(a) * m.sd, SigmaEpistemic: math.Sqrt(max(e-a, 0)) * m.sd}
+				if m.bound != nil {
+					m.bound.apply(&out[lo+i], part[i].Line, m.mean, m.sd)
+				}
 				continue
 			}
 			sa := 0.0
@@ -332,6 +339,9 @@ func (m *DEUP) Predict(f *model.Features, pairs []model.PairRef) ([]model.Predic
 			}
 			out[lo+i] = model.Prediction{Mu: mu[i]*m.sd + m.mean, SigmaTotal: st, SigmaAleatoric: sa,
 				SigmaEpistemic: math.Sqrt(max(st*st-sa*sa, 0))}
+			if m.bound != nil {
+				m.bound.apply(&out[lo+i], part[i].Line, m.mean, m.sd)
+			}
 		}
 	}
 	return out, nil

@@ -21,7 +21,9 @@ func (m *DEUP) Save(w io.Writer) error {
 	var err error
 	if h.Aleatoric, err = rawJSON(m.alea); err == nil {
 		if h.SigmaRef, err = rawJSON(m.sref); err == nil {
-			h.Novelty, err = rawJSON(m.nov)
+			if h.Novelty, err = rawJSON(m.nov); err == nil {
+				h.SigmaBound, err = rawJSON(m.bound)
+			}
 		}
 	}
 	if err != nil {
@@ -95,6 +97,14 @@ func Load(r io.Reader) (*DEUP, error) {
 	}
 	if m.nov, err = fromJSON[novelty](h.Novelty); err != nil {
 		return nil, fmt.Errorf("%w: header: %v", model.ErrFormat, err)
+	}
+	if m.bound, err = fromJSON[sigmaBound](h.SigmaBound); err != nil {
+		return nil, fmt.Errorf("%w: header: %v", model.ErrFormat, err)
+	}
+	if m.bound != nil {
+		if err := m.bound.check(m.cfg.Lines()); err != nil {
+			return nil, fmt.Errorf("%w: %v", model.ErrFormat, err)
+		}
 	}
 	if m.alea != nil {
 		if err := m.alea.check(m.cfg.CombHidden); err != nil {

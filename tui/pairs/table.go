@@ -18,7 +18,9 @@ import (
 type Table struct {
 	screen *drugcomb.Screen
 	acqDoc string
-	simDoc string
+	// sigmaNote is Builder.SigmaNote.
+	sigmaNote string
+	simDoc    string
 
 	a, b     []int32
 	cell     []uint16
@@ -60,6 +62,9 @@ type Builder struct {
 	// Mem allocates the Arrow buffers of ReadPredictions; nil means
 	// memory.DefaultAllocator. All are released before it returns.
 	Mem memory.Allocator
+	// SigmaNote says how the model bounds σ (tui.Info.SigmaNote); the
+	// commands set it from the model.
+	SigmaNote string
 
 	t      *Table
 	unused []string // columns read but not kept (Unused)
@@ -249,6 +254,7 @@ func (bl *Builder) Build() (*Table, error) {
 	t.drugRank = rankStrings(len(s.Drugs), func(i int) string { return strings.ToLower(s.Drugs[i].Name) })
 	t.cellRank = rankStrings(len(s.CellLines), func(i int) string { return strings.ToLower(s.CellLines[i]) })
 	t.acqDoc = "μ + " + strconv.FormatFloat(bl.Kappa, 'g', -1, 64) + "·σ_epistemic"
+	t.sigmaNote = bl.SigmaNote
 	return t, nil
 }
 
@@ -283,7 +289,7 @@ func (t *Table) Info() tui.Info {
 	} else if sim == "" {
 		sim = "drug similarity"
 	}
-	return tui.Info{Name: s.Name, ScoreName: name, Drugs: s.Drugs, CellLines: s.CellLines, Scores: t.scores, Acquisition: t.acqDoc, Similarity: sim}
+	return tui.Info{Name: s.Name, ScoreName: name, Drugs: s.Drugs, CellLines: s.CellLines, Scores: t.scores, Acquisition: t.acqDoc, Similarity: sim, SigmaNote: t.sigmaNote}
 }
 
 // Len returns the number of rows.

@@ -93,6 +93,7 @@ var campaignInitDesc string
 
 type campaignInitFlags struct {
 	dir, screenDir, cellLine, cellLines, score, candidates, fromModel string
+	cellFeatures                                                      string
 	initN                                                             int
 	cfg                                                               active.Config // the settings the flags give
 }
@@ -114,6 +115,7 @@ func parseCampaignInitFlags(env Env, args []string) (*campaignInitFlags, error) 
 	perDrug := maxPerDrugFlag(fs)
 	seed := cmdline.SeedFlag(fs, "seed of the initial set, the models and the random draws")
 	fromModel := fs.String("from-model", "", "model file from deup train: the campaign runs on the screen, cell line and score it was trained on (unless --screen, --cell-line, --score say otherwise)")
+	cellFeatures := fs.String("cell-features", "", "with --cell-lines and a network model (deup-net, ensemble-net, mcdropout-net, twohead-net): table (.csv, .parquet, .arrow) with a cell_line column and numeric columns, features of the screen's lines that each round's network maps into its line embedding, as deup train --cell-features")
 	pos, err := cmdline.ParseWant(fs, args, 1, 1)
 	if err != nil {
 		return nil, err
@@ -121,6 +123,12 @@ func parseCampaignInitFlags(env Env, args []string) (*campaignInitFlags, error) 
 	// Every flag value is checked before anything is announced or created.
 	if err := cmdline.NeedFile("--candidates", *candidates, pairsWhat); err != nil {
 		return nil, err
+	}
+	if err := cmdline.NeedFile("--cell-features", *cellFeatures, cellFeaturesWhat); err != nil {
+		return nil, err
+	}
+	if *cellFeatures != "" && (*cellLines == "" || !strings.HasSuffix(*modelName, "-net")) {
+		return nil, fmt.Errorf("%w: --cell-features goes with --cell-lines and a network model (deup-net, ensemble-net, mcdropout-net, twohead-net), not --model %s", cmdline.ErrUsage, *modelName)
 	}
 	if err := cmdline.Check(
 		cmdline.Want(*batch >= 1, "--batch %d: want at least 1 suggestion per round", *batch),
@@ -146,7 +154,7 @@ func parseCampaignInitFlags(env Env, args []string) (*campaignInitFlags, error) 
 	cfg := active.Config{Mode: *mode, Acquisition: *acq, Model: *modelName, Features: *feat, Batch: *batch, Rounds: *rounds,
 		MaxPerDrug: perDrug.resolve(*batch), MaxPerLine: *perLine, Explore: *explore, Seed: *seed}
 	return &campaignInitFlags{dir: pos[0], screenDir: *screenDir, cellLine: *cellLine, cellLines: *cellLines, score: *score, candidates: *candidates,
-		fromModel: *fromModel, initN: *initN, cfg: cfg}, nil
+		fromModel: *fromModel, cellFeatures: *cellFeatures, initN: *initN, cfg: cfg}, nil
 }
 
 func runCampaignInit(ctx context.Context, env Env, reg *methods.Registry, args []string) error {
@@ -162,6 +170,18 @@ func runCampaignInit(ctx context.Context, env Env, reg *methods.Registry, args [
 		return err
 	}
 	o.cfg.Screen = o.screenDir // --from-model's when not given
+	if o.cellFeatures != "" {
+		// The lines of the campaign's screen, standardized as deup train
+		// standardizes them (over every line of the table).
+		cf, err := drugcomb.ReadCellFeatures(o.cellFeatures)
+		if err != nil {
+			return err
+		}
+		if o.cfg.LineFeatures, err = cf.Standardized(t.Screen.CellLines); err != nil {
+			return fmt.Errorf("%w: --cell-features: %v", cmdline.ErrUsage, err)
+		}
+		fmt.Fprintf(env.Stdout, "cell-line features: %s, %d columns, given to each round's network\n", o.cellFeatures, len(cf.Names))
+	}
 	c, err := campaign.Init(o.dir, o.cfg, t, o.initN, o.candidates)
 	if err != nil {
 		return usageIfSetting(err)

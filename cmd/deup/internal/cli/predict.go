@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
@@ -30,6 +32,7 @@ var predictDesc string
 
 type predictArgs struct {
 	model, pairs, screen, drugs, idCol, smilesCol, out, cellLines string
+	cellFeatures                                                  string
 	all, hive, interval                                           bool
 	shard                                                         scores.Shard
 	coverage                                                      float64
@@ -39,7 +42,7 @@ func parsePredict(env Env, args []string) (*predictArgs, error) {
 	fs := newFlagSet(env, "deup predict", "deup predict --model MODEL (--pairs FILE | --all-pairs) [--screen DIR | --drugs FILE] [--shard i/N] --out FILE|DIR", predictDesc)
 	a := &predictArgs{}
 	fs.StringVar(&a.model, "model", "", modelUsage)
-	fs.StringVar(&a.pairs, "pairs", "", "CSV of pairs (drug_a_id, drug_b_id: ids, PubChem CIDs or names; other columns passed through)")
+	fs.StringVar(&a.pairs, "pairs", "", "CSV of pairs (drug_a_id, drug_b_id: ids, PubChem CIDs or names; a cell_line column scores each row on its own line; other columns passed through)")
 	fs.BoolVar(&a.all, "all-pairs", false, "score every unordered pair of the drugs")
 	fs.StringVar(&a.screen, "screen", "", "screen directory whose drugs to score instead of the model's")
 	fs.StringVar(&a.drugs, "drugs", "", "CSV catalogue of drugs (id, smiles) to score instead of the model's")
@@ -48,6 +51,7 @@ func parsePredict(env Env, args []string) (*predictArgs, error) {
 	fs.StringVar(&a.out, "out", "", "output file: .arrow, .parquet or .csv; or a directory for hive-partitioned Parquet (DIR/cell_line=X/part-i-of-N.parquet)")
 	shardFlag := fs.String("shard", "", "score only shard i of N of the pairs: i/N (0 ≤ i < N), or env/N for i from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (default: all)")
 	fs.StringVar(&a.cellLines, "cell-lines", "", "with a model trained on a panel: the cell lines to score every pair on, all or A,B,… (default: all; one row per pair and line)")
+	fs.StringVar(&a.cellFeatures, "cell-features", "", cellFeaturesPredictUsage)
 	fs.Float64Var(&a.coverage, "coverage", 0, "add lower and upper columns: the calibrated interval at this coverage in (0, 1), e.g. 0.9 (default: none)")
 	_, err := cmdline.ParseWant(fs, args, 0, 0)
 	if err != nil {
@@ -74,7 +78,7 @@ func parsePredict(env Env, args []string) (*predictArgs, error) {
 		}
 		outCheck = cmdline.NeedOutDir("--out", a.out)
 	}
-	for _, err := range []error{cmdline.NeedFile("--pairs", a.pairs, pairsWhat), cmdline.NeedFile("--drugs", a.drugs, catalogueWhat), outCheck} {
+	for _, err := range []error{cmdline.NeedFile("--pairs", a.pairs, pairsWhat), cmdline.NeedFile("--drugs", a.drugs, catalogueWhat), cmdline.NeedFile("--cell-features", a.cellFeatures, cellFeaturesWhat), outCheck} {
 		if err != nil {
 			return nil, err
 		}
@@ -95,6 +99,9 @@ func runPredict(ctx context.Context, env Env, reg *methods.Registry, args []stri
 	start := env.Time()
 	tm, err := readModel(reg, a.model)
 	if err != nil {
+		return err
+	}
+	if _, err := addCellLines(env, "predict", a.cellFeatures, a.model, tm); err != nil {
 		return err
 	}
 	t := &predict.Table{}
@@ -118,7 +125,7 @@ func runPredict(ctx context.Context, env Env, reg *methods.Registry, args []stri
 	if err != nil {
 		return err
 	}
-	bar := progress.New(env.Stderr, "predict", (job.Hi-job.Lo)*len(job.Lines))
+	bar := progress.New(env.Stderr, "predict", job.Rows())
 	predStart := env.Time()
 	done, err := predict.Run(ctx, tm.Method, f, job, w, func(n int) { bar.Set(n) })
 	if err != nil {
@@ -152,7 +159,7 @@ func predictDrugs(env Env, a *predictArgs, tm *trained.Bundle) ([]drugcomb.Drug,
 		return nil, "", modelError(a.model, "--screen DIR or --drugs FILE", err)
 	}
 	if own {
-		fmt.Fprintf(env.Stderr, "deup predict: the %d drugs %s was trained on (%s, %s); --screen or --drugs scores others\n", len(drugs), a.model, tm.Meta.Screen, tm.Meta.Screen.CellLine)
+		fmt.Fprintf(env.Stderr, "deup predict: the %d drugs %s was trained on (%s, %s); --screen or --drugs scores others\n", len(drugs), a.model, tm.Meta.Screen, modelLines(tm.Meta.Screen.CellLine, tm.Meta.Screen.CellLines))
 	}
 	return drugs, a.screen, nil
 }
@@ -165,19 +172,31 @@ func (a *predictArgs) open(env Env, tm *trained.Bundle, drugs []drugcomb.Drug, k
 		return predict.Job{}, nil, fmt.Errorf("%w: %v", cmdline.ErrUsage, hint(err))
 	}
 	bi, ok := debug.ReadBuildInfo()
-	p := predict.Plan{Out: a.out, Hive: a.hive, Pairs: a.pairs, Lines: lines, Shard: a.shard, Model: a.model, Program: buildinfo.Line(bi, ok, env.Stamp)}
+	p := predict.Plan{Out: a.out, Hive: a.hive, Pairs: a.pairs, Lines: lines, LinesGiven: a.cellLines != "", Shard: a.shard, Model: a.model, Program: buildinfo.Line(bi, ok, env.Stamp)}
 	job, w, err := predict.Open(p, drugs, kept, one, t)
-	if errors.Is(err, predict.ErrNoCellLine) {
+	var ul *predict.UnknownLineError
+	switch {
+	case errors.Is(err, predict.ErrNoCellLine):
 		err = fmt.Errorf("%w: --out DIR: %s does not record its cell line (a model file from an older deup): retrain it, or write one file (--out FILE.parquet)", cmdline.ErrUsage, a.model)
+	case errors.Is(err, predict.ErrLinesTwice):
+		err = fmt.Errorf("%w: --cell-lines %s: %s %v: drop --cell-lines, or the column", cmdline.ErrUsage, a.cellLines, a.pairs, err)
+	case errors.As(err, &ul) && ul.Name != "" && a.cellFeatures != "":
+		err = fmt.Errorf("%w: %v; --cell-features %s has no row for it", cmdline.ErrUsage, err, a.cellFeatures)
+	case errors.As(err, &ul) && ul.Name != "":
+		err = fmt.Errorf("%w: %v: score the model's lines, or give --cell-features FILE with the line's features (for a model trained with cell-line features)", cmdline.ErrUsage, err)
 	}
-	if err != nil || a.drugs != "" {
+	if err != nil {
 		return job, w, err
 	}
+	// With --drugs the measured values are the model's screen's, matched by
+	// drug id or PubChem CID (Table.MatchScreen).
 	changed, missing, err := t.LookUpMeasured(tm, a.screen)
 	switch {
 	case err != nil:
 		w.Abort()
 		return job, nil, err
+	case missing != nil && a.drugs != "":
+		fmt.Fprintf(env.Stderr, "deup predict: note: measured values not looked up (%v): measured is false for every pair\n", missing)
 	case missing != nil:
 		fmt.Fprintf(env.Stderr, "deup predict: note: measured values not looked up (%v): measured is false for every pair; give --screen DIR to look them up\n", hint(modelError(a.model, "--screen DIR", missing)))
 	case changed:
@@ -203,4 +222,78 @@ func readDrugsCSV(env Env, cmd, path, idCol, smilesCol string) ([]drugcomb.Drug,
 		fmt.Fprintf(env.Stderr, "deup %s: %s: %d rows left out: %s\n", cmd, path, t.Count, t.Reason)
 	}
 	return cat.Drugs, nil
+}
+
+// linesPhrase names the cell lines a model was trained on, for a message:
+// "cell line X" for one line, and for a panel its count and first few
+// lines, "43 cell lines (786-0, A498, …)".
+func linesPhrase(lines []string) string {
+	if len(lines) < 2 {
+		return "cell line " + strings.Join(lines, "")
+	}
+	const shown = 5
+	names := strings.Join(lines[:min(shown, len(lines))], ", ")
+	if len(lines) > shown {
+		names += ", …"
+	}
+	return fmt.Sprintf("%d cell lines (%s)", len(lines), names)
+}
+
+// modelLines is linesPhrase of a model's lines: its panel, or its one line.
+func modelLines(one string, panel []string) string {
+	if len(panel) < 2 {
+		return linesPhrase([]string{one})
+	}
+	return linesPhrase(panel)
+}
+
+// cellFeaturesPredictUsage is the usage of --cell-features in predict,
+// suggest and campaign (train's and bench's train on the features).
+const cellFeaturesPredictUsage = "table (.csv, .parquet, .arrow) with a cell_line column and the numeric columns the model was trained with (deup train --cell-features): its lines the model does not know are scored from their features; it must hold the model's lines too, with the values trained on"
+
+// cellFeaturesWhat says what --cell-features names, for a missing file.
+const cellFeaturesWhat = "a cell-line feature table (cell_line and numeric columns)"
+
+// addCellLines applies --cell-features path (predict.AddLines) to the
+// model tm read from modelPath, says on stderr which lines it added and
+// returns them; nothing for "".
+func addCellLines(env Env, cmd, path, modelPath string, tm *trained.Bundle) ([]string, error) {
+	if path == "" {
+		return nil, nil
+	}
+	cf, err := drugcomb.ReadCellFeatures(path)
+	if err != nil {
+		return nil, err
+	}
+	added, err := predict.AddLines(tm, cf)
+	switch {
+	case errors.Is(err, predict.ErrNoFeatures), errors.Is(err, predict.ErrNotLineAdder):
+		return nil, fmt.Errorf("%w: %s: %v", cmdline.ErrUsage, modelPath, err)
+	case errors.Is(err, trained.ErrNoMeta):
+		return nil, modelError(modelPath, "--cell-features", err)
+	case err != nil:
+		return nil, fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
+	case len(added) == 0:
+		fmt.Fprintf(env.Stderr, "deup %s: --cell-features %s: every line of it is one of %s's; none added\n", cmd, path, modelPath)
+	default:
+		fmt.Fprintf(env.Stderr, "deup %s: --cell-features %s: %d line(s) %s was not trained on, scored from their features alone: %s\n", cmd, path, len(added), modelPath, strings.Join(added, ", "))
+	}
+	return added, nil
+}
+
+// withLines is sc with the lines of added it lacks appended (no pairs
+// measured on them): the lines a model given --cell-features scores.
+func withLines(sc *drugcomb.Screen, added []string) *drugcomb.Screen {
+	lines := slices.Clone(sc.CellLines)
+	for _, l := range added {
+		if drugcomb.IndexName(lines, l) < 0 {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == len(sc.CellLines) {
+		return sc
+	}
+	c := *sc
+	c.CellLines = lines
+	return &c
 }

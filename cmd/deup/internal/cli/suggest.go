@@ -23,6 +23,7 @@ var suggestDesc string
 
 type suggestArgs struct {
 	campaign, model, screen, cellLine, score, acq, out string
+	cellFeatures                                       string
 	batch, perDrug, perLine                            int
 	seed                                               uint64
 	explore                                            float64 // < 0 with --campaign: the campaign's
@@ -46,6 +47,7 @@ func parseSuggest(env Env, args []string) (*suggestArgs, error) {
 	fs.Float64Var(&a.coverage, "coverage", 0.9, "with --model: coverage of the lower/upper interval, in (0, 1), when the model has a calibration")
 	fs.BoolVar(&a.calibratedSigma, "calibrated-sigma", false, "with --model: the acquisition reads sigma scaled by the calibration (see above)")
 	explore := exploreFlag(fs)
+	fs.StringVar(&a.cellFeatures, "cell-features", "", "with --model: "+cellFeaturesPredictUsage+"; the batch may then hold pairs on those lines")
 	fs.StringVar(&a.out, "out", "", "output file: .csv, .parquet or .json")
 	if _, err := cmdline.ParseWant(fs, args, 0, 0); err != nil {
 		return nil, err
@@ -58,6 +60,9 @@ func parseSuggest(env Env, args []string) (*suggestArgs, error) {
 		return nil, fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
 	}
 	if err := cmdline.NeedOutDir("--out", a.out); err != nil {
+		return nil, err
+	}
+	if err := cmdline.NeedFile("--cell-features", a.cellFeatures, cellFeaturesWhat); err != nil {
 		return nil, err
 	}
 	if cmdline.IsSet(fs, "batch") && a.batch < 1 {
@@ -76,6 +81,8 @@ func parseSuggest(env Env, args []string) (*suggestArgs, error) {
 			return nil, fmt.Errorf("%w: --max-per-drug is set when a campaign starts (deup campaign init --max-per-drug)", cmdline.ErrUsage)
 		case a.perLine != 0:
 			return nil, fmt.Errorf("%w: --per-line goes with --model (a model trained on a panel)", cmdline.ErrUsage)
+		case a.cellFeatures != "":
+			return nil, fmt.Errorf("%w: --cell-features goes with --model (a campaign's model is set at deup campaign init)", cmdline.ErrUsage)
 		case !cmdline.IsSet(fs, "explore"):
 			a.explore = -1
 		}
@@ -142,6 +149,10 @@ func suggestFromModel(env Env, reg *methods.Registry, a *suggestArgs) error {
 	if err != nil {
 		return err
 	}
+	added, err := addCellLines(env, "suggest", a.cellFeatures, a.model, tm)
+	if err != nil {
+		return err
+	}
 	if o.Cal, err = predict.Intervals(env.Stdout, tm, a.model, a.coverage, a.coverageSet || a.calibratedSigma); err != nil {
 		return fmt.Errorf("%w: %v", cmdline.ErrUsage, hint(err))
 	}
@@ -149,6 +160,7 @@ func suggestFromModel(env Env, reg *methods.Registry, a *suggestArgs) error {
 	if err != nil {
 		return err
 	}
+	sc = withLines(sc, added) // new lines, nothing measured on them yet
 	var ms *trained.Screen
 	if tm.Meta != nil {
 		ms = &tm.Meta.Screen

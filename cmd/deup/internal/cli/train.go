@@ -137,7 +137,7 @@ func runTrain(ctx context.Context, env Env, reg *methods.Registry, args []string
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "screen %s, cell line %s, score %s: %d drugs, %d pairs\n", name, sc.CellLines[0], sc.ScoreNames[si], len(sc.Drugs), len(d.Pairs))
+	fmt.Fprintf(env.Stdout, "screen %s, %s, score %s: %d drugs, %d pairs\n", name, linesPhrase(sc.CellLines), sc.ScoreNames[si], len(sc.Drugs), len(d.Pairs))
 	if err := h.WriteText(env.Stdout, t.split, t.calFrac, t.seed); err != nil {
 		return err
 	}

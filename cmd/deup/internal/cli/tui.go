@@ -181,6 +181,11 @@ func tuiTable(ctx context.Context, env Env, sc *drugcomb.Screen, in tuiInputs) (
 	if err != nil {
 		return nil, err
 	}
+	if from == pairs.ByModel && in.tm != nil {
+		if n, ok := in.tm.Method.(interface{ SigmaNote() string }); ok {
+			bl.SigmaNote = n.SigmaNote() // the detail view says how σ is bounded
+		}
+	}
 	switch from {
 	case pairs.ByModel:
 		feats, kept, err := modelFeatures(env, "tui", "and no predictions", in.tm, sc.Drugs, in.screenDir)
