@@ -26,7 +26,7 @@ const (
 // laid out as one dose–response block (Replicates copies of it).
 type Request struct {
 	DrugA, DrugB, CellLine string
-	Line               int // the batch file's line, for the report
+	Line                   int // the batch file's line, for the report
 }
 
 // Well is one well of a plate map. Doses are the delivered final

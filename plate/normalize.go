@@ -289,7 +289,6 @@ func WriteResponses(path string, rs []Response, r Readout) error {
 	return writeRecord(path, rec)
 }
 
-
 // WriteText writes the report: one line per plate, then what was left out.
 func (r *ReadReport) WriteText(w io.Writer) error {
 	var b strings.Builder
