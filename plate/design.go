@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"regexp"
 	"sort"
 
 	"github.com/deup-screening/deup/drugcomb"
@@ -136,6 +137,8 @@ type Plan struct {
 	Report Report
 }
 
+var prefixOK = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
 func (d *Design) defaults() error {
 	if d.Format == (Format{}) {
 		d.Format = Plate384
@@ -164,6 +167,8 @@ func (d *Design) defaults() error {
 		return fmt.Errorf("%w: controls %d: want 0 (every control-column well) or more", ErrDesign, d.Controls)
 	case d.MaxPlates < 0:
 		return fmt.Errorf("%w: max plates %d: want 0 (no limit) or more", ErrDesign, d.MaxPlates)
+	case !prefixOK.MatchString(d.Prefix):
+		return fmt.Errorf("%w: plate name prefix %q: want letters, digits, '-' or '_'", ErrDesign, d.Prefix)
 	case !(d.Dilution > 1) || math.IsInf(d.Dilution, 0):
 		return fmt.Errorf("%w: dilution %v: want a ratio above 1", ErrDesign, d.Dilution)
 	}
@@ -264,7 +269,7 @@ func (d Design) Layout(reqs []Request) (*Plan, error) {
 		return nil, err
 	}
 	rep := Report{Format: d.Format.String(), Grid: fmt.Sprintf("%dx%d", d.GridRows, d.GridCols), Replicates: d.Replicates,
-		Requests: len(reqs), BlocksPerPlate: len(g.slots), Seed: d.Seed}
+		Requests: len(reqs), BlocksPerPlate: len(g.slots), Seed: d.Seed, LeftOut: []*drugcomb.Tally{}}
 	// The blocks, by cell line in order of first appearance.
 	seen := map[[3]string]int{}
 	var lines []string

@@ -31,10 +31,13 @@
 //
 // A well of response y reads neg − (neg − pos)·y/100 counts times the
 // plate's gain (uniform in [0.9, 1.1], which normalization to the plate's
-// own controls removes), plus Gaussian noise of sd Noise % of (neg − pos);
+// own controls removes), plus Gaussian noise of sd Noise % of (neg − pos)
+// times 0.25 + 0.75·(x − pos)/(neg − pos) for a well that reads x (a
+// quarter additive, three quarters proportional to the signal: the full
+// Noise at the vehicle's level, a quarter of it at full inhibition);
 // negative controls read y = 0, positive controls y = 100, empty wells a
 // background of 1 % of pos. The outer ring of wells loses EdgeLoss of its
 // signal (evaporation), and the plate BadPlate (1-based, 0 none) reads
-// with six times the noise, which puts its Z′ below 0.5. Counts are
+// with ten times the noise, which puts its Z′ below 0.5. Counts are
 // rounded to whole numbers, as readers export them.
 package platesim

@@ -22,12 +22,13 @@ type Lab struct {
 	// Scale maps a synergy score to the interaction k = tanh(s/Scale);
 	// 0: 20.
 	Scale float64
-	// Noise is a well's noise sd in % of the control window; 0: 3.
+	// Noise is the noise sd of a vehicle well in % of the control window
+	// (see the package documentation); 0: 3.
 	Noise float64
 	// EdgeLoss is the fraction of signal the outer ring loses; 0: 0.15,
 	// negative: none.
 	EdgeLoss float64
-	// BadPlate is the 1-based index of the plate read with six times the
+	// BadPlate is the 1-based index of the plate read with ten times the
 	// noise; 0: none.
 	BadPlate int
 	// Neg and Pos are the counts of vehicle and of full inhibition; 0:
@@ -127,7 +128,7 @@ func (l Lab) Read(m *plate.Map) *Reads {
 		gain[p.Name] = 0.9 + 0.2*rng.Float64()
 		noise[p.Name] = l.Noise / 100 * (l.Neg - l.Pos)
 		if i+1 == l.BadPlate {
-			noise[p.Name] *= 6
+			noise[p.Name] *= 10
 		}
 	}
 	out := &Reads{Map: m, Counts: make([]float64, len(m.Wells))}
@@ -164,7 +165,9 @@ func (l Lab) Read(m *plate.Map) *Reads {
 		if w.Row == 0 || w.Col == 0 || w.Row == m.Format.Rows-1 || w.Col == m.Format.Cols-1 {
 			x *= 1 - l.EdgeLoss
 		}
-		x += noise[w.Plate] * rng.NormFloat64()
+		// Noise: a quarter additive, three quarters proportional to the
+		// signal's share of the window.
+		x += noise[w.Plate] * (0.25 + 0.75*(x-l.Pos*gain[w.Plate])/(l.Neg-l.Pos)) * rng.NormFloat64()
 		out.Counts[i] = math.Round(x)
 	}
 	for i := range truths {
