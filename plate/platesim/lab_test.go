@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/deup-screening/deup/doseresp"
 	"github.com/deup-screening/deup/plate"
 )
@@ -90,6 +92,7 @@ func TestLabRoundTrip(t *testing.T) {
 			}
 			sd := 3 * math.Sqrt(1.0/25+2.0/5)
 			n := 0
+			var got, want []float64
 			for _, s := range scored {
 				if s.Err != nil {
 					t.Fatalf("block %s: %v", s.Block.ID, s.Err)
@@ -104,7 +107,12 @@ func TestLabRoundTrip(t *testing.T) {
 				if d := math.Abs(bliss - tr.Bliss); !(d < 4*sd) {
 					t.Errorf("block %s: Bliss %.2f, truth %.2f (k %.2f): off by %.2f, more than 4 sd (%.2f)", s.Block.ID, bliss, tr.Bliss, tr.K, d, 4*sd)
 				}
+				got, want = append(got, bliss), append(want, tr.Bliss)
 				n++
+			}
+			// A scorer blind to the plates would have r near 0.
+			if r := stat.Correlation(got, want, nil); !(r > 0.9) {
+				t.Errorf("Bliss against the truth: Pearson r %.3f, want > 0.9", r)
 			}
 			if n != 20 {
 				t.Errorf("%d blocks scored, want 20", n)
