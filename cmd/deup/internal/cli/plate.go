@@ -417,4 +417,3 @@ func screenTruth(sc *drugcomb.Screen) func(a, b, line string) (float64, bool) {
 		return v, ok
 	}
 }
-
