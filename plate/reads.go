@@ -181,7 +181,9 @@ func splitLine(l string) []field {
 	return out
 }
 
-var plateLine = regexp.MustCompile(`(?i)^(plate[ _]?(name|id|barcode)?|barcode)\s*[:=#]?\s*(.*)$`)
+// plateLine is a grid's plate line: the keyword, then ":", "=" or "#" and
+// the name, or the name in the next field.
+var plateLine = regexp.MustCompile(`(?i)^(plate[ _]?(name|id|barcode)?|barcode)\s*(?:[:=#]\s*(.*))?$`)
 
 // parseGrid reads grids: a plate line (Plate: NAME, Barcode: NAME, or
 // Plate,NAME), an optional header of column numbers 1…C, then the rows
