@@ -95,6 +95,9 @@ type Response struct {
 // map well), or with opt.Lenient a counted skip.
 func Normalize(m *Map, reads []Read, readout Readout, minZ float64, keepLow bool, opt ReadOptions, rep *ReadReport) ([]Response, error) {
 	rep.Readout, rep.MinZ, rep.KeepLowZ = readout.String(), minZ, keepLow
+	if rep.Skipped == nil {
+		rep.Skipped = []*drugcomb.Tally{}
+	}
 	plates := map[string]int{}
 	var names []string
 	for i, p := range m.Plates {
@@ -112,7 +115,6 @@ func Normalize(m *Map, reads []Read, readout Readout, minZ float64, keepLow bool
 	val := make([]float64, len(m.Wells))
 	from := make([]*Read, len(m.Wells))
 	readPlate := make([]bool, len(m.Plates))
-	badPlate := map[string]bool{}
 	for k := range reads {
 		rd := &reads[k]
 		p, ok := plates[rd.Plate]
@@ -121,10 +123,8 @@ func Normalize(m *Map, reads []Read, readout Readout, minZ float64, keepLow bool
 				drugcomb.AddTally(&rep.Skipped, ReasonNoMapPlate, rd.loc(), rd.Plate)
 				continue
 			}
-			if !badPlate[rd.Plate] {
-				return nil, &drugcomb.ParseError{File: rd.File, Line: rd.Line, Column: rd.Column,
-					Err: fmt.Errorf("plate %q is not on the map (its plates: %s)", rd.Plate, listNames(names))}
-			}
+			return nil, &drugcomb.ParseError{File: rd.File, Line: rd.Line, Column: rd.Column,
+				Err: fmt.Errorf("plate %q is not on the map (its plates: %s)", rd.Plate, listNames(names))}
 		}
 		var wi = -1
 		if rd.Row < m.Format.Rows && rd.Col < m.Format.Cols {
