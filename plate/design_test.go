@@ -88,7 +88,7 @@ func TestLayoutPlacement(t *testing.T) {
 		t.Error("seeds 1 and 2 give the same map")
 	}
 	plates := map[string]map[string]bool{} // block → plates
-	wellsOf := map[string]map[string]int{}  // drug → well → plates it sits on
+	wellsOf := map[string]map[string]int{} // drug → well → plates it sits on
 	for _, w := range a.Map.Wells {
 		if w.Role != Sample {
 			continue
