@@ -120,3 +120,31 @@ func TestLabRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// TestEdgeLoss: with the edge in use, a vehicle well (a negative control
+// or a block's zero–zero well) of the outer ring reads EdgeLoss less than
+// one inside (noise made negligible; the plate's gain divides out).
+func TestEdgeLoss(t *testing.T) {
+	p, err := plate.Design{UseEdge: true, Seed: 1}.Layout(requests(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd := Lab{Seed: 1, Noise: 1e-6}.Read(p.Map)
+	var edge, inner []float64
+	for i, w := range p.Map.Wells {
+		if w.Role != plate.Negative && !(w.Role == plate.Sample && w.ConcA == 0 && w.ConcB == 0) {
+			continue
+		}
+		if w.Row == 0 || w.Row == p.Map.Format.Rows-1 || w.Col == 0 || w.Col == p.Map.Format.Cols-1 {
+			edge = append(edge, rd.Counts[i])
+		} else {
+			inner = append(inner, rd.Counts[i])
+		}
+	}
+	if len(edge) == 0 || len(inner) == 0 {
+		t.Fatalf("%d edge and %d inner vehicle wells", len(edge), len(inner))
+	}
+	if r := stat.Mean(edge, nil) / stat.Mean(inner, nil); math.Abs(r-0.85) > 0.001 {
+		t.Errorf("edge/inner signal %.4f, want 0.85", r)
+	}
+}
