@@ -109,7 +109,7 @@ func MapPlot(m *Map, name string) (*plot.Plot, error) {
 			}
 			ra, rb := rank[w.DrugA][w.ConcA], rank[w.DrugB][w.ConcB]
 			t := float64(ra+rb) / float64(2*maxRank)
-			cols[i] = mix(plotstyle.Color([]int{0, 1, 2, 3, 4}[k%5]), 0.85*(1-t))
+			cols[i] = mix(plotstyle.Color(k%6), 0.85*(1-t)) // six colours: the palette without its black
 		}
 	}
 	p := plot.New()
