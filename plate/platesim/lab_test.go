@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"math"
 	"path/filepath"
 	"testing"
@@ -146,5 +147,40 @@ func TestEdgeLoss(t *testing.T) {
 	}
 	if r := stat.Mean(edge, nil) / stat.Mean(inner, nil); math.Abs(r-0.85) > 0.001 {
 		t.Errorf("edge/inner signal %.4f, want 0.85", r)
+	}
+}
+
+// TestReaderFormats: the simulated reader's grids of 8×12, 16×24 and 32×48
+// wells (rows A … AF) and its long table parse to the same readings.
+func TestReaderFormats(t *testing.T) {
+	for _, f := range []plate.Format{plate.Plate96, plate.Plate384, plate.Plate1536} {
+		t.Run(f.String(), func(t *testing.T) {
+			p, err := plate.Design{Format: f, GridRows: 4, GridCols: 4, Seed: 1}.Layout(requests(3))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rd := Lab{Seed: 2}.Read(p.Map)
+			parse := func(write func(io.Writer) error) []plate.Read {
+				var buf bytes.Buffer
+				if err := write(&buf); err != nil {
+					t.Fatal(err)
+				}
+				var rep plate.ReadReport
+				rs, err := plate.ParseReads("r", &buf, plate.ReadOptions{}, &rep)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return rs
+			}
+			g, l := parse(rd.WriteGrid), parse(rd.WriteLong)
+			if len(g) != len(p.Map.Wells) || len(l) != len(g) {
+				t.Fatalf("%d grid and %d long reads for %d wells", len(g), len(l), len(p.Map.Wells))
+			}
+			for i := range g {
+				if g[i].Plate != l[i].Plate || g[i].Row != l[i].Row || g[i].Col != l[i].Col || g[i].Value != l[i].Value {
+					t.Fatalf("read %d: grid %+v, long %+v", i, g[i], l[i])
+				}
+			}
+		})
 	}
 }
