@@ -2,11 +2,13 @@ package platesim
 
 import (
 	"bufio"
+	"encoding/csv"
 	"fmt"
 	"hash/fnv"
 	"io"
 	"math"
 	"math/rand/v2"
+	"strconv"
 
 	"github.com/deup-screening/deup/internal/streams"
 	"github.com/deup-screening/deup/plate"
@@ -221,10 +223,12 @@ func (r *Reads) WriteLong(w io.Writer) error {
 // WriteTruth writes the blocks' truth as CSV: block_id, drug_a, drug_b,
 // cell_line, score, k, bliss.
 func (r *Reads) WriteTruth(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	bw.WriteString("block_id,drug_a,drug_b,cell_line,score,k,bliss\n")
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"block_id", "drug_a", "drug_b", "cell_line", "score", "k", "bliss"})
+	g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for _, t := range r.Truth {
-		fmt.Fprintf(bw, "%s,%s,%s,%s,%g,%g,%g\n", t.BlockID, t.DrugA, t.DrugB, t.CellLine, t.Score, t.K, t.Bliss)
+		cw.Write([]string{t.BlockID, t.DrugA, t.DrugB, t.CellLine, g(t.Score), g(t.K), g(t.Bliss)})
 	}
-	return bw.Flush()
+	cw.Flush()
+	return cw.Error()
 }
