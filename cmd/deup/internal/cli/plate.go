@@ -46,10 +46,19 @@ func parseGrid(s string) (int, int, error) {
 	return r, c, nil
 }
 
-func runPlateDesign(ctx context.Context, env Env, args []string) error {
+// plateDesignArgs are the parsed flags of deup plate design.
+type plateDesignArgs struct {
+	batch, out, concs, source string
+	maxConc                   float64
+	plots                     int
+	design                    plate.Design
+}
+
+func parsePlateDesign(env Env, args []string) (*plateDesignArgs, error) {
 	fs := newFlagSet(env, "deup plate design", "deup plate design --batch BATCH [--grid 6x6] [--format 384] [--replicates 2] [--controls N] [--edge empty|use] [--seed S] --out DIR", plateDesignDesc)
-	batch := fs.String("batch", "", "suggested batch (deup suggest's CSV, Parquet or JSON) (required)")
-	out := fs.String("out", "", "directory to write map.csv, map.parquet, picklist.csv, source.csv and report.json (required)")
+	a := &plateDesignArgs{}
+	fs.StringVar(&a.batch, "batch", "", "suggested batch (deup suggest's CSV, Parquet or JSON) (required)")
+	fs.StringVar(&a.out, "out", "", "directory to write map.csv, map.parquet, picklist.csv, source.csv and report.json (required)")
 	grid := fs.String("grid", "6x6", "block size: doses of drug A (rows) x doses of drug B (columns), each including 0")
 	format := fs.String("format", "384", "plate format: 96, 384 or 1536 wells")
 	reps := fs.Int("replicates", 2, "copies of each block, on different plates where there are enough")
@@ -58,52 +67,63 @@ func runPlateDesign(ctx context.Context, env Env, args []string) error {
 	seed := cmdline.SeedFlag(fs, "seed of the block placement")
 	prefix := fs.String("prefix", "P", "plate names: PREFIX and a two-digit number")
 	maxPlates := fs.Int("max-plates", 0, "most plates to lay out; the last batch lines beyond them are left out and counted (0: no limit)")
-	maxConc := fs.Float64("max-conc", plate.DefaultMaxConc, "top dose of every drug, µM (a drug in --concs takes its own)")
-	concs := fs.String("concs", "", "CSV of drug,max_conc_um: each drug's top dose (drug by ID or name)")
+	fs.Float64Var(&a.maxConc, "max-conc", plate.DefaultMaxConc, "top dose of every drug, µM (a drug in --concs takes its own)")
+	fs.StringVar(&a.concs, "concs", "", "CSV of drug,max_conc_um: each drug's top dose (drug by ID or name)")
 	dilution := fs.Float64("dilution", 3, "ratio of consecutive doses")
-	source := fs.String("source", "", "source layout CSV (source_plate,source_well,compound,conc_um,volume_ul) (default: generated)")
+	fs.StringVar(&a.source, "source", "", "source layout CSV (source_plate,source_well,compound,conc_um,volume_ul) (default: generated)")
 	droplet := fs.Float64("droplet", 2.5, "dispenser droplet, nL: every transfer is a whole number of droplets")
 	total := fs.Float64("transfer-volume", 0, "nL every used well receives, stocks plus DMSO backfill (default: 0.25% of the assay volume)")
 	assay := fs.Float64("assay-volume", 0, "µL in each well before dispensing (default: 100, 40, 5 for 96, 384, 1536 wells)")
 	stock := fs.Float64("stock", 10000, "top stock concentration of a generated source, µM (with three ten-fold dilutions)")
-	plots := fs.Int("plots", 0, "draw the first N plates into DIR/plots (PNG and SVG); -1: all")
+	fs.IntVar(&a.plots, "plots", 0, "draw the first N plates into DIR/plots (PNG and SVG); -1: all")
 	if _, err := cmdline.ParseWant(fs, args, 0, 0); err != nil {
-		return err
+		return nil, err
 	}
-	if *batch == "" || *out == "" {
-		return cmdline.UsageError(fs, "deup plate design: --batch FILE and --out DIR are required")
+	if a.batch == "" || a.out == "" {
+		return nil, cmdline.UsageError(fs, "deup plate design: --batch FILE and --out DIR are required")
 	}
 	r, c, err := parseGrid(*grid)
 	if err != nil {
-		return fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
+		return nil, fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
 	}
 	f, err := plate.ParseFormat(*format)
 	if err != nil {
-		return cmdline.FlagError("--format", err)
+		return nil, cmdline.FlagError("--format", err)
 	}
 	if err := cmdline.Check(
 		cmdline.Want(*reps >= 1, "--replicates %d: want at least 1", *reps),
 		cmdline.Want(*controls >= 0, "--controls %d: want 0 (every control-column well) or more", *controls),
 		cmdline.Want(*edge == "empty" || *edge == "use", "--edge %q: want empty or use", *edge),
 		cmdline.Want(*maxPlates >= 0, "--max-plates %d: want 0 (no limit) or more", *maxPlates),
-		cmdline.Want(*maxConc > 0, "--max-conc %v: want a positive dose in µM", *maxConc),
+		cmdline.Want(a.maxConc > 0, "--max-conc %v: want a positive dose in µM", a.maxConc),
 		cmdline.Want(*dilution > 1, "--dilution %v: want a ratio above 1", *dilution),
 		cmdline.Want(*droplet > 0, "--droplet %v: want a positive volume in nL", *droplet),
 		cmdline.Want(*total >= 0 && *assay >= 0, "--transfer-volume and --assay-volume: want positive volumes"),
 		cmdline.Want(*stock > 0, "--stock %v: want a positive concentration in µM", *stock),
 	); err != nil {
-		return err
+		return nil, err
 	}
 	for _, x := range []struct{ flag, path, what string }{
-		{"--batch", *batch, "a batch written by deup suggest"},
-		{"--concs", *concs, "a CSV of drug,max_conc_um"},
-		{"--source", *source, "a source layout CSV"},
+		{"--batch", a.batch, "a batch written by deup suggest"},
+		{"--concs", a.concs, "a CSV of drug,max_conc_um"},
+		{"--source", a.source, "a source layout CSV"},
 	} {
 		if err := cmdline.NeedFile(x.flag, x.path, x.what); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	sugs, err := suggest.ReadFile(*batch)
+	a.design = plate.Design{Format: f, GridRows: r, GridCols: c, Replicates: *reps, Controls: *controls, UseEdge: *edge == "use",
+		Seed: *seed, Prefix: *prefix, MaxPlates: *maxPlates, Dilution: *dilution,
+		Dispense: plate.Dispense{Droplet: *droplet, Total: *total, AssayVolume: *assay, Stock: *stock}}
+	return a, nil
+}
+
+func runPlateDesign(ctx context.Context, env Env, args []string) error {
+	a, err := parsePlateDesign(env, args)
+	if err != nil {
+		return err
+	}
+	sugs, err := suggest.ReadFile(a.batch)
 	if err != nil {
 		return err
 	}
@@ -111,12 +131,10 @@ func runPlateDesign(ctx context.Context, env Env, args []string) error {
 	for i, s := range sugs {
 		reqs[i] = plate.Request{DrugA: drugKey(s.DrugA), DrugB: drugKey(s.DrugB), CellLine: s.CellLine, Line: i + 2}
 	}
-	d := plate.Design{Format: f, GridRows: r, GridCols: c, Replicates: *reps, Controls: *controls, UseEdge: *edge == "use",
-		Seed: *seed, Prefix: *prefix, MaxPlates: *maxPlates, Dilution: *dilution,
-		Dispense: plate.Dispense{Droplet: *droplet, Total: *total, AssayVolume: *assay, Stock: *stock}}
+	d := a.design
 	tops := map[string]float64{}
-	if *concs != "" {
-		if tops, err = readConcs(*concs, sugs); err != nil {
+	if a.concs != "" {
+		if tops, err = readConcs(a.concs, sugs); err != nil {
 			return err
 		}
 	}
@@ -124,38 +142,38 @@ func runPlateDesign(ctx context.Context, env Env, args []string) error {
 		if v, ok := tops[drug]; ok {
 			return v
 		}
-		return *maxConc
+		return a.maxConc
 	}
-	if *source != "" {
-		file, err := os.Open(*source)
+	if a.source != "" {
+		file, err := os.Open(a.source)
 		if err != nil {
 			return err
 		}
-		d.Source, err = plate.ReadSource(*source, file)
+		d.Source, err = plate.ReadSource(a.source, file)
 		file.Close()
 		if err != nil {
 			return err
 		}
-		d.SourceName = *source
+		d.SourceName = a.source
 	}
 	p, err := d.Layout(reqs)
+	if errors.Is(err, plate.ErrDesign) {
+		return fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
+	}
 	if err != nil {
-		if errors.Is(err, plate.ErrDesign) {
-			return fmt.Errorf("%w: %v", cmdline.ErrUsage, err)
-		}
 		return err
 	}
-	if err := plate.WriteDir(*out, p); err != nil {
+	if err := plate.WriteDir(a.out, p); err != nil {
 		return err
 	}
 	if err := p.Report.WriteText(env.Stderr); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "%d blocks on %d plates (%d wells used); wrote %s: %s, %s, %s, %s, %s\n", p.Report.Blocks, p.Report.Plates, p.Report.WellsUsed,
-		*out, plate.MapCSV, plate.MapParquet, plate.PickList, plate.SourceCSV, plate.ReportJSON)
-	if *plots != 0 {
-		dir := filepath.Join(*out, plate.PlotsSubdir)
-		paths, err := plate.WritePlots(dir, p.Map, *plots)
+		a.out, plate.MapCSV, plate.MapParquet, plate.PickList, plate.SourceCSV, plate.ReportJSON)
+	if a.plots != 0 {
+		dir := filepath.Join(a.out, plate.PlotsSubdir)
+		paths, err := plate.WritePlots(dir, p.Map, a.plots)
 		if err != nil {
 			return err
 		}
