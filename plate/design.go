@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/internal/streams"
 )
 
@@ -117,9 +118,9 @@ type Report struct {
 	PositiveWells  int               `json:"positive_wells"`
 	EmptyWells     int               `json:"empty_wells"`
 	Transfers      int               `json:"transfers"`
-	WellVolumeNL   float64           `json:"transfer_volume_per_well_nl"`
+	WellVolumeNL   jsonfloat.Float   `json:"transfer_volume_per_well_nl"`
 	SourceWells    int               `json:"source_wells"`
-	MaxDoseError   float64           `json:"max_dose_rounding_error"` // |delivered − nominal| / nominal
+	MaxDoseError   jsonfloat.Float   `json:"max_dose_rounding_error"` // |delivered − nominal| / nominal
 	LeftOut        []*drugcomb.Tally `json:"left_out"`
 	Seed           uint64            `json:"seed"`
 }
@@ -420,7 +421,7 @@ func (d Design) Layout(reqs []Request) (*Plan, error) {
 				if err != nil {
 					return nil, err
 				}
-				rep.MaxDoseError = math.Max(rep.MaxDoseError, math.Abs(q.conc-c)/c)
+				rep.MaxDoseError = jsonfloat.Float(math.Max(float64(rep.MaxDoseError), math.Abs(q.conc-c)/c))
 				ds = append(ds, q)
 			}
 			set.into[x] = ds
@@ -481,7 +482,7 @@ func (d Design) Layout(reqs []Request) (*Plan, error) {
 	}
 	rep.WellsUsed = rep.SampleWells + rep.NegativeWells + rep.PositiveWells
 	rep.Transfers = len(picks)
-	rep.WellVolumeNL = d.Dispense.Total
+	rep.WellVolumeNL = jsonfloat.Float(d.Dispense.Total)
 	rep.SourceWells = len(disp.src)
 	return &Plan{Map: m, Source: disp.used(), Picks: picks, Report: rep}, nil
 }

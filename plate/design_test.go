@@ -140,7 +140,7 @@ func TestDoses(t *testing.T) {
 		if w.ConcA == top {
 			found = true
 		}
-		if w.Role == Sample && w.ConcA > 0 && math.Abs(w.ConcA-nearest(want, w.ConcA))/nearest(want, w.ConcA) > p.Report.MaxDoseError+1e-12 {
+		if w.Role == Sample && w.ConcA > 0 && math.Abs(w.ConcA-nearest(want, w.ConcA))/nearest(want, w.ConcA) > float64(p.Report.MaxDoseError)+1e-12 {
 			t.Errorf("dose %v off its series by more than the reported %v", w.ConcA, p.Report.MaxDoseError)
 		}
 	}

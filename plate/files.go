@@ -161,7 +161,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "%d blocks (%s, %d copies each) on %d %s-well plates (%d blocks a plate): %d wells used (%d sample, %d negative, %d positive), %d empty\n",
 		r.Blocks, r.Grid, r.Replicates, r.Plates, r.Format, r.BlocksPerPlate, r.WellsUsed, r.SampleWells, r.NegativeWells, r.PositiveWells, r.EmptyWells)
 	fmt.Fprintf(&b, "%d transfers from %d source wells, %g nL into every used well (largest dose rounding %.2g %%)\n",
-		r.Transfers, r.SourceWells, r.WellVolumeNL, 100*r.MaxDoseError)
+		r.Transfers, r.SourceWells, float64(r.WellVolumeNL), 100*float64(r.MaxDoseError))
 	if n := drugcomb.TallyCount(r.LeftOut); n > 0 {
 		fmt.Fprintf(&b, "%d of %d batch lines left out:\n", n, r.Requests)
 		drugcomb.WriteTallies(&b, r.LeftOut)

@@ -1,6 +1,7 @@
 package plate
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -105,5 +106,43 @@ func TestNormalizeReadouts(t *testing.T) {
 	// Z′ by hand: sd 707.107 and 70.7107, 1 − 3·777.817/47450 = 0.95082.
 	if z := ZPrime(49500, 707.1068, 2050, 70.71068); z < 0.95081 || z > 0.95083 {
 		t.Errorf("Z′ %v, want 0.95082", z)
+	}
+}
+
+// TestFewControls: a plate with one reading of each control has no sd
+// and no Z′: flagged, kept out, and its report's JSON says null.
+func TestFewControls(t *testing.T) {
+	p, err := Design{Format: Plate96, GridRows: 2, GridCols: 2, Replicates: 1, Controls: 1, Seed: 1}.Layout(
+		[]Request{{DrugA: "D1", DrugB: "D2", CellLine: "L", Line: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rs []Read
+	for _, w := range p.Map.Wells {
+		v := 30000.0
+		switch w.Role {
+		case Empty:
+			continue
+		case Negative:
+			v = 50000
+		case Positive:
+			v = 2000
+		}
+		rs = append(rs, Read{Plate: w.Plate, Row: w.Row, Col: w.Col, Value: v, File: "f", Line: 1, Column: 1})
+	}
+	var rep ReadReport
+	out, err := Normalize(p.Map, rs, Inhibition, DefaultMinZ, true, ReadOptions{}, &rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 0 || rep.Flagged != 1 || rep.KeptOut != 1 || rep.Plates[0].Flag != ReasonFewCtrl {
+		t.Fatalf("%d responses, report %+v", len(out), rep.Plates)
+	}
+	b, err := json.Marshal(&rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"z_prime":null`) || !strings.Contains(string(b), `"negative_sd":null`) {
+		t.Errorf("report JSON: %s", b)
 	}
 }

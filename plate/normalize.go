@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/internal/jsonfloat"
 )
 
 // Readout is the response scale Normalize writes.
@@ -45,19 +46,22 @@ func (r Readout) String() string {
 const DefaultMinZ = 0.5
 
 // QC is one plate's control statistics and whether its wells are kept.
+//
+// In JSON a statistic that does not exist (the sd of one reading, Z′ of a
+// plate with fewer than two readings of a control) is null (jsonfloat).
 type QC struct {
-	Plate    string  `json:"plate"`
-	CellLine string  `json:"cell_line"`
-	NegMean  float64 `json:"negative_mean"`
-	NegSD    float64 `json:"negative_sd"`
-	PosMean  float64 `json:"positive_mean"`
-	PosSD    float64 `json:"positive_sd"`
-	NegCV    float64 `json:"negative_cv_pct"`
-	PosCV    float64 `json:"positive_cv_pct"`
-	ZPrime   float64 `json:"z_prime"`
-	Wells    int     `json:"sample_wells"`
-	Kept     bool    `json:"kept"`
-	Flag     string  `json:"flag,omitempty"`
+	Plate    string          `json:"plate"`
+	CellLine string          `json:"cell_line"`
+	NegMean  jsonfloat.Float `json:"negative_mean"`
+	NegSD    jsonfloat.Float `json:"negative_sd"`
+	PosMean  jsonfloat.Float `json:"positive_mean"`
+	PosSD    jsonfloat.Float `json:"positive_sd"`
+	NegCV    jsonfloat.Float `json:"negative_cv_pct"`
+	PosCV    jsonfloat.Float `json:"positive_cv_pct"`
+	ZPrime   jsonfloat.Float `json:"z_prime"`
+	Wells    int             `json:"sample_wells"`
+	Kept     bool            `json:"kept"`
+	Flag     string          `json:"flag,omitempty"`
 }
 
 // ReadReport is what ParseReads and Normalize read, kept and left out.
@@ -67,7 +71,7 @@ type ReadReport struct {
 	OtherLines int               `json:"metadata_lines"` // grid-file lines outside any plate
 	EmptyReads int               `json:"empty_well_reads"`
 	Readout    string            `json:"readout"`
-	MinZ       float64           `json:"min_z_prime"`
+	MinZ       jsonfloat.Float   `json:"min_z_prime"`
 	KeepLowZ   bool              `json:"keep_low_z"`
 	Plates     []QC              `json:"plates"`
 	Flagged    int               `json:"plates_flagged"`
@@ -94,7 +98,7 @@ type Response struct {
 // first that is not is an error naming the file, line and column (or the
 // map well), or with opt.Lenient a counted skip.
 func Normalize(m *Map, reads []Read, readout Readout, minZ float64, keepLow bool, opt ReadOptions, rep *ReadReport) ([]Response, error) {
-	rep.Readout, rep.MinZ, rep.KeepLowZ = readout.String(), minZ, keepLow
+	rep.Readout, rep.MinZ, rep.KeepLowZ = readout.String(), jsonfloat.Float(minZ), keepLow
 	if rep.Skipped == nil {
 		rep.Skipped = []*drugcomb.Tally{}
 	}
@@ -199,20 +203,22 @@ func Normalize(m *Map, reads []Read, readout Readout, minZ float64, keepLow bool
 			}
 		}
 		q := QC{Plate: pl.Name, CellLine: pl.CellLine, Kept: true}
-		q.NegMean, q.NegSD = stat.MeanStdDev(neg, nil)
-		q.PosMean, q.PosSD = stat.MeanStdDev(pos, nil)
-		q.NegCV, q.PosCV = 100*q.NegSD/math.Abs(q.NegMean), 100*q.PosSD/math.Abs(q.PosMean)
-		q.ZPrime = ZPrime(q.NegMean, q.NegSD, q.PosMean, q.PosSD)
+		mn, sn := stat.MeanStdDev(neg, nil)
+		mp, sp := stat.MeanStdDev(pos, nil)
+		z := ZPrime(mn, sn, mp, sp)
 		switch {
 		case len(neg) < 2 || len(pos) < 2:
-			q.Flag, q.ZPrime = ReasonFewCtrl, math.NaN()
-		case !(q.ZPrime >= minZ):
+			q.Flag, z = ReasonFewCtrl, math.NaN()
+		case !(z >= minZ):
 			q.Flag = fmt.Sprintf("%s %g", ReasonLowZ, minZ)
 		}
 		if q.Flag != "" {
 			rep.Flagged++
-			q.Kept = keepLow && len(neg) >= 2 && len(pos) >= 2 && q.NegMean != q.PosMean
+			q.Kept = keepLow && len(neg) >= 2 && len(pos) >= 2 && mn != mp
 		}
+		q.NegMean, q.NegSD, q.PosMean, q.PosSD = jsonfloat.Float(mn), jsonfloat.Float(sn), jsonfloat.Float(mp), jsonfloat.Float(sp)
+		q.NegCV, q.PosCV = jsonfloat.Float(100*sn/math.Abs(mn)), jsonfloat.Float(100*sp/math.Abs(mp))
+		q.ZPrime = jsonfloat.Float(z)
 		if !q.Kept {
 			rep.KeptOut++
 		}
@@ -225,9 +231,9 @@ func Normalize(m *Map, reads []Read, readout Readout, minZ float64, keepLow bool
 				continue
 			}
 			x := val[i]
-			v := 100 * (q.NegMean - x) / (q.NegMean - q.PosMean)
+			v := 100 * (mn - x) / (mn - mp)
 			if readout == Viability {
-				v = 100 * (x - q.PosMean) / (q.NegMean - q.PosMean)
+				v = 100 * (x - mp) / (mn - mp)
 			}
 			out = append(out, Response{BlockID: w.BlockID, DrugA: w.DrugA, DrugB: w.DrugB, CellLine: w.CellLine,
 				ConcA: w.ConcA, ConcB: w.ConcB, Value: v, Plate: w.Plate, Well: WellName(w.Row, w.Col)})
@@ -303,7 +309,7 @@ func (r *ReadReport) WriteText(w io.Writer) error {
 			state = "kept out"
 		}
 		fmt.Fprintf(&b, "  %s %s: Z′ %.3f, negative %.5g ± %.3g (CV %.1f %%), positive %.5g ± %.3g (CV %.1f %%), %d sample wells, %s", q.Plate, q.CellLine,
-			q.ZPrime, q.NegMean, q.NegSD, q.NegCV, q.PosMean, q.PosSD, q.PosCV, q.Wells, state)
+			float64(q.ZPrime), float64(q.NegMean), float64(q.NegSD), float64(q.NegCV), float64(q.PosMean), float64(q.PosSD), float64(q.PosCV), q.Wells, state)
 		if q.Flag != "" {
 			fmt.Fprintf(&b, " (%s)", q.Flag)
 		}
