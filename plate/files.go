@@ -184,13 +184,7 @@ func ReadMap(name string, r io.Reader) (*Map, error) {
 		return nil, err
 	}
 	m := &Map{}
-	type parsed struct {
-		w      Well
-		r, c   string
-		line   string
-		wellAt int
-	}
-	var ws []parsed
+	var ws []Well
 	seen := map[string]bool{}
 	maxR, maxC := 0, 0
 	for {
@@ -232,7 +226,7 @@ func ReadMap(name string, r io.Reader) (*Map, error) {
 			m.Plates = append(m.Plates, Plate{Name: w.Plate, CellLine: w.CellLine})
 		}
 		maxR, maxC = max(maxR, r+1), max(maxC, c+1)
-		ws = append(ws, parsed{w: w, line: rows.Loc()})
+		ws = append(ws, w)
 	}
 	if len(ws) == 0 {
 		return nil, &drugcomb.ParseError{File: name, Err: fmt.Errorf("no wells")}
@@ -243,9 +237,7 @@ func ReadMap(name string, r io.Reader) (*Map, error) {
 			break
 		}
 	}
-	for _, p := range ws {
-		m.Wells = append(m.Wells, p.w)
-	}
+	m.Wells = ws
 	return m, nil
 }
 
