@@ -186,6 +186,7 @@ func ReadMap(name string, r io.Reader) (*Map, error) {
 	m := &Map{}
 	var ws []Well
 	seen := map[string]bool{}
+	where := map[string]string{}
 	maxR, maxC := 0, 0
 	for {
 		more, err := rows.Next()
@@ -221,6 +222,11 @@ func ReadMap(name string, r io.Reader) (*Map, error) {
 			return nil, rows.Error(col["well"], err)
 		}
 		w.Row, w.Col = r, c
+		key := w.Plate + " " + WellName(r, c)
+		if at, ok := where[key]; ok {
+			return nil, rows.Error(col["well"], fmt.Errorf("plate %q well %s twice in the map (first at %s)", w.Plate, WellName(r, c), at))
+		}
+		where[key] = rows.Loc()
 		if !seen[w.Plate] {
 			seen[w.Plate] = true
 			m.Plates = append(m.Plates, Plate{Name: w.Plate, CellLine: w.CellLine})

@@ -146,3 +146,22 @@ func TestFewControls(t *testing.T) {
 		t.Errorf("report JSON: %s", b)
 	}
 }
+
+func TestReadMapErrors(t *testing.T) {
+	hdr := strings.Join(MapColumns(), ",") + "\n"
+	for _, c := range []struct{ name, in, want string }{
+		{"twice", hdr + "P1,A1,A,1,empty,,0,,0,L,\nP1,A1,A,1,empty,,0,,0,L,\n", `well A1 twice in the map (first at m.csv:2)`},
+		{"role", hdr + "P1,A1,A,1,blank,,0,,0,L,\n", `role "blank"`},
+		{"dose", hdr + "P1,A1,A,1,sample,D,-1,E,0,L,1\n", `dose "-1"`},
+		{"well", hdr + "P1,Z99,Z,99,empty,,0,,0,L,\n", `"Z99" is not on a 1536-well plate`},
+		{"column", "plate,well\nP1,A1\n", "missing column"},
+		{"empty", hdr, "no wells"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ReadMap("m.csv", strings.NewReader(c.in))
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want %q", err, c.want)
+			}
+		})
+	}
+}
