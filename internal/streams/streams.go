@@ -54,4 +54,6 @@ const (
 	SMOMethod      = 0xd0e0             // smo methods' own draws
 	SMOInitial     = 0x1417             // smo initial designs
 	SMOAcquisition = 0xac9              // smo acquisition
+	PlateDesign    = 0x706c617465       // "plate": plate's block placement
+	PlateLab       = 0x706c6162         // "plab": plate/platesim's simulated lab
 )

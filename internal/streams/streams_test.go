@@ -34,6 +34,8 @@ func TestDistinct(t *testing.T) {
 		"SMOMethod":      SMOMethod,
 		"SMOInitial":     SMOInitial,
 		"SMOAcquisition": SMOAcquisition,
+		"PlateDesign":    PlateDesign,
+		"PlateLab":       PlateLab,
 	}
 	seen := map[uint64]string{}
 	for name, v := range all {

@@ -38,6 +38,7 @@ func commands(reg *methods.Registry) []*cmdline.Command {
 		campaignCommand(reg),
 		suggestCommand(reg),
 		scoresCommand(),
+		plateCommand(),
 	}
 }
 
