@@ -21,6 +21,7 @@ const (
 	EnsembleNLL = "ensemble-nll"
 	MCDropout   = "mcdropout"
 	DUE         = "due"
+	OneHot      = "onehot"
 )
 
 // Config configures any method a Registry builds. Model configures the
@@ -123,7 +124,8 @@ type Registry struct {
 }
 
 // Default returns a new registry of the built-in methods: deup,
-// ensemble, ensemble-nll, mcdropout and due.
+// ensemble, ensemble-nll, mcdropout, due and onehot (the one-hot MLP
+// reference, not among BenchDefaults).
 func Default() *Registry {
 	return &Registry{specs: builtin()}
 }

@@ -20,6 +20,17 @@ type Config struct {
 	Patience    int     // epochs without validation improvement before stopping; default 25
 	MinSigma    float64 // floor added to softplus for σ, in standardized units; default 1e-3
 
+	// Dropout is the inverted-dropout rate after both combined layers in
+	// the steps that train μ (DEUP's in-sample steps; σ-only steps see no
+	// mask); default 0. MC-Dropout's own rate is separate (NewMCDropout).
+	Dropout float64
+
+	// Warmup is the number of steps of linear learning-rate warm-up
+	// (Schedule); default 0. Decay is the decay after it over MaxEpochs:
+	// "" none, "cosine" or "linear".
+	Warmup int
+	Decay  string
+
 	Seed uint64 // seeds weight initialization, shuffling and dropout masks
 
 	// side is the number of σ-feature columns the σ path of a network
@@ -147,6 +158,15 @@ func (c Config) Validate() error {
 		if v.n <= 0 {
 			return fmt.Errorf("model: config: %s = %d, want > 0", v.name, v.n)
 		}
+	}
+	if c.Decay != "" && c.Decay != "cosine" && c.Decay != "linear" {
+		return fmt.Errorf("model: config: Decay %q, want none, cosine or linear", c.Decay)
+	}
+	if c.Warmup < 0 {
+		return fmt.Errorf("model: config: Warmup %d, want >= 0", c.Warmup)
+	}
+	if !(c.Dropout >= 0 && c.Dropout < 1) {
+		return fmt.Errorf("model: config: Dropout %v, want in [0, 1)", c.Dropout)
 	}
 	if !(c.LR > 0) || !(c.MinSigma > 0) {
 		return fmt.Errorf("model: config: LR %v and MinSigma %v must be > 0", c.LR, c.MinSigma)

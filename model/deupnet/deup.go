@@ -74,7 +74,7 @@ func (m *DEUP) Fit(ctx context.Context, d *model.Dataset, split drugcomb.Split, 
 		m.cfg = m.cfg.withSide(k)
 	}
 	m.net = model.NewNetwork(m.cfg.Config, d.Features.Config.Dim(), true, m.cfg.Seed)
-	t := model.NewTrainer(m.net, d, m.mean, m.sd, m.cfg.Seed, 0)
+	t := model.NewTrainer(m.net, d, m.mean, m.sd, m.cfg.Seed, m.cfg.Dropout)
 	t.SetSide(side)
 	if m.cfg.SigmaFeatures.dynamic() {
 		var xin []float64
