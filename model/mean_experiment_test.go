@@ -91,6 +91,8 @@ func TestMeanExperiment(t *testing.T) {
 				m = deupnet.New(deupnet.Config{Config: cfg, Options: deupnet.Options{NoveltyHoldout: -1}})
 			case "onehot":
 				m = onehot.New(onehot.Config{Config: cfg})
+			case "mu":
+				m = model.NewEnsemble(cfg, 1, false)
 			default:
 				t.Fatalf("unknown method %q", name)
 			}
@@ -125,6 +127,54 @@ func TestMeanExperiment(t *testing.T) {
 		n := float64(len(which))
 		t.Logf("%-7s mean of %d folds: r %.4f rmse %.3f", name, len(which), sr/n, srmse/n)
 	}
+}
+
+// TestBudgetExperiment is the training-fit table of docs/training.md:
+// on fold 0 of the combination folds (validation as in
+// TestMeanExperiment), the best validation RMSE of μ (one network, the
+// ensemble's MSE training) with the default budget (Config.Budget) and
+// with a 4× longer one (4× patience and epoch cap) at 0.5, 1 and 2 times
+// the default learning rate. DEUP_EXPERIMENT=budget; DEUP_EXP_SCREEN and
+// DEUP_EXP_SET (sub=N) as in TestMeanExperiment.
+func TestBudgetExperiment(t *testing.T) {
+	if os.Getenv("DEUP_EXPERIMENT") != "budget" {
+		t.Skip("set DEUP_EXPERIMENT=budget to run the training-budget experiment (docs/training.md)")
+	}
+	screen := envOr("DEUP_EXP_SCREEN", "PC-3")
+	_, d := loadAlmanac(t, screen)
+	if sub, _ := strconv.Atoi(strings.TrimPrefix(os.Getenv("DEUP_EXP_SET"), "sub=")); sub > 0 {
+		d = subsample(d, sub, 7)
+	}
+	split := innerSplit(d, combinationFolds(d, 5, 1), 0, 0.3, 1)
+	def := model.Config{Seed: 1}.Budget(len(split.Train))
+	run := func(c model.Config) (float64, model.Progress) {
+		m := model.NewEnsemble(c, 1, false)
+		best, done := math.Inf(1), model.Progress{}
+		if err := m.Fit(context.Background(), d, split, func(p model.Progress) {
+			if p.Done {
+				done = p
+			} else if p.ValRMSE < best {
+				best = p.ValRMSE
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return best, done
+	}
+	start := time.Now()
+	v0, p0 := run(model.Config{Seed: 1})
+	t.Logf("%s: %d pairs, train %d; default batch %d lr %.2g patience %d cap %d: val RMSE %.3f, best epoch %d of %d (%d steps/epoch), %.0f s",
+		screen, len(d.Pairs), len(split.Train), def.BatchSize, def.LR, def.Patience, def.MaxEpochs, v0, p0.BestEpoch, p0.Epoch, (len(split.Train)+def.BatchSize-1)/def.BatchSize, time.Since(start).Seconds())
+	bestV := math.Inf(1)
+	for _, f := range []float64{0.5, 1, 2} {
+		c := def
+		c.LR, c.Patience, c.MaxEpochs = def.LR*f, 4*def.Patience, 4*def.MaxEpochs
+		start := time.Now()
+		v, p := run(c)
+		bestV = min(bestV, v)
+		t.Logf("  4× budget, lr %.2g: val RMSE %.3f, best epoch %d of %d, %.0f s", c.LR, v, p.BestEpoch, p.Epoch, time.Since(start).Seconds())
+	}
+	t.Logf("%s: default / best of the sweep = %.4f", screen, v0/bestV)
 }
 
 func envOr(k, def string) string {
