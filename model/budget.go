@@ -31,8 +31,12 @@ const (
 	budgetMinPatience   = 5
 	budgetMaxPatience   = 25
 	budgetMaxSteps      = 2700
-	budgetMinEpochs     = 20
-	budgetMaxEpochs     = 300
+	// budgetMinSteps: with the rule's patience, early stopping waits for
+	// half the step cap (an early minimum of the validation curve, at the
+	// first epochs of a small panel, is not the optimum: docs/training.md).
+	budgetMinSteps  = budgetMaxSteps / 2
+	budgetMinEpochs = 20
+	budgetMaxEpochs = 300
 )
 
 // Budget returns c with the zero fields of its training budget
@@ -44,11 +48,13 @@ const (
 //	steps     = ceil(n / BatchSize) per epoch
 //	Patience  = ceil(400 / steps) epochs, within [5, 25]
 //	MaxEpochs = ceil(2700 / steps) epochs, within [20, 300]
+//	and, with the rule's patience, no early stop before ceil(1350 / steps) epochs
 //
 // On NCI-ALMANAC PC-3 (576 training pairs in the benchmark's 40/30/30,
 // 1,008 in train's 70/30) it gives the one-line defaults (64, 1e-4, 25
-// epochs; the cap of 300 or 169 epochs is never reached there); on the
-// 43-line panel (~31,000 training pairs) 512, 8e-4, 7 and 45 epochs.
+// epochs; the cap of 300 or 169 epochs is not reached there), with at
+// least 150 or 85 epochs; on a fold of the 43-line panel (31,396
+// training pairs) 512, 8e-4, 7 and 44 epochs, at least 22.
 // Fields already set are kept (the user's flags).
 func (c Config) Budget(n int) Config {
 	b := c.BatchSize
@@ -67,6 +73,7 @@ func (c Config) Budget(n int) Config {
 	epochs := func(s, lo, hi int) int { return min(max((s+steps-1)/steps, lo), hi) }
 	if c.Patience == 0 {
 		c.Patience = epochs(budgetPatienceSteps, budgetMinPatience, budgetMaxPatience)
+		c.minEpochs = epochs(budgetMinSteps, 1, budgetMaxEpochs)
 	}
 	if c.MaxEpochs == 0 {
 		c.MaxEpochs = epochs(budgetMaxSteps, budgetMinEpochs, budgetMaxEpochs)
@@ -83,13 +90,14 @@ type Schedule struct {
 	decay         string
 	step          int
 	patience, cap int
+	minEpochs     int
 }
 
 // NewSchedule returns the schedule of c (after Budget and WithDefaults)
 // for n training pairs.
 func NewSchedule(c Config, n int) *Schedule {
 	steps := max((n+c.BatchSize-1)/c.BatchSize, 1)
-	return &Schedule{lr: c.LR, warm: c.Warmup, total: c.MaxEpochs * steps, decay: c.Decay, patience: c.Patience, cap: c.MaxEpochs}
+	return &Schedule{lr: c.LR, warm: c.Warmup, total: c.MaxEpochs * steps, decay: c.Decay, patience: c.Patience, cap: c.MaxEpochs, minEpochs: c.minEpochs}
 }
 
 // Next returns the learning rate of the next step: linear warm-up from
@@ -116,7 +124,8 @@ func (s *Schedule) Next() float64 {
 }
 
 // Stop reports whether training stops after epoch, the best validation
-// epoch being best: Patience epochs without improvement, or the cap.
+// epoch being best: Patience epochs without improvement (and, with the
+// rule's patience, at least half the step cap trained), or the cap.
 func (s *Schedule) Stop(epoch, best int) bool {
-	return epoch-best >= s.patience || epoch >= s.cap
+	return epoch-best >= s.patience && epoch >= s.minEpochs || epoch >= s.cap
 }

@@ -15,25 +15,26 @@ func TestBudget(t *testing.T) {
 		n                  int
 		batch, pat, epochs int
 		lr                 float64
+		min                int // ceil(1350/steps) with the rule's patience
 	}{
 		// 576/8 = 72 → 64; 9 steps: ceil(400/9) = 45 → 25, ceil(2700/9) = 300.
-		{"PC-3, bench 40/30/30", Config{}, 576, 64, 25, 300, 1e-4},
+		{"PC-3, bench 40/30/30", Config{}, 576, 64, 25, 300, 1e-4, 150},
 		// 1008/8 = 126 → 64; 16 steps: 25, ceil(2700/16) = 169.
-		{"PC-3, train 70/30", Config{}, 1008, 64, 25, 169, 1e-4},
+		{"PC-3, train 70/30", Config{}, 1008, 64, 25, 169, 1e-4, 85},
 		// 100/8 = 12 → 32 (the floor); 4 steps: 25, 300; lr 1e-4 (64 and below).
-		{"tiny", Config{}, 100, 32, 25, 300, 1e-4},
-		// 31396/8 = 3924 → 512 (the cap); 62 steps: ceil(400/62) = 7, ceil(2700/62) = 44.
-		{"panel fold", Config{}, 31396, 512, 7, 44, 8e-4},
+		{"tiny", Config{}, 100, 32, 25, 300, 1e-4, 300},
+		// 31396/8 = 3924 → 512 (the cap); 62 steps: ceil(400/62) = 7, ceil(2700/62) = 44, ceil(1350/62) = 22.
+		{"panel fold", Config{}, 31396, 512, 7, 44, 8e-4, 22},
 		// 4480/8 = 560 → 512; 9 steps: 25, 300.
-		{"8k subsample", Config{}, 4480, 512, 25, 300, 8e-4},
+		{"8k subsample", Config{}, 4480, 512, 25, 300, 8e-4, 150},
 		// Fields the user set are kept; the others follow them.
-		{"user batch", Config{BatchSize: 128}, 31396, 128, 5, 20, 2e-4},
-		{"user all", Config{BatchSize: 7, LR: 3, Patience: 2, MaxEpochs: 9}, 31396, 7, 2, 9, 3},
+		{"user batch", Config{BatchSize: 128}, 31396, 128, 5, 20, 2e-4, 6},
+		{"user all", Config{BatchSize: 7, LR: 3, Patience: 2, MaxEpochs: 9}, 31396, 7, 2, 9, 3, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := tc.c.Budget(tc.n)
-			if c.BatchSize != tc.batch || c.Patience != tc.pat || c.MaxEpochs != tc.epochs || math.Abs(c.LR-tc.lr) > 1e-15 {
-				t.Errorf("Budget(%d) = batch %d, patience %d, cap %d, lr %g; want %d, %d, %d, %g", tc.n, c.BatchSize, c.Patience, c.MaxEpochs, c.LR, tc.batch, tc.pat, tc.epochs, tc.lr)
+			if c.BatchSize != tc.batch || c.Patience != tc.pat || c.MaxEpochs != tc.epochs || math.Abs(c.LR-tc.lr) > 1e-15 || c.minEpochs != tc.min {
+				t.Errorf("Budget(%d) = batch %d, patience %d, cap %d, lr %g, min %d; want %d, %d, %d, %g, %d", tc.n, c.BatchSize, c.Patience, c.MaxEpochs, c.LR, c.minEpochs, tc.batch, tc.pat, tc.epochs, tc.lr, tc.min)
 			}
 		})
 	}

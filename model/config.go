@@ -59,6 +59,10 @@ type Config struct {
 	// one dataset share it.)
 	lineX *[][]float64
 
+	// minEpochs is the fewest epochs before early stopping (Budget sets
+	// it with the rule's patience; 0: none).
+	minEpochs int
+
 	// float64 builds the networks in float64 (gradient checks); default float32.
 	float64 bool
 }
