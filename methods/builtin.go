@@ -8,6 +8,7 @@ import (
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/model/deupnet"
 	"github.com/deup-screening/deup/model/due"
+	"github.com/deup-screening/deup/model/onehot"
 )
 
 // builtin are the methods of Default, in the benchmark's table order.
@@ -71,6 +72,15 @@ func builtin() []Spec {
 			Kinds: []string{due.Magic, due.MagicV1},
 			Load:  func(r io.Reader) (model.Method, error) { return due.Load(r) },
 			Bench: Bench{Default: true, Rank: 2},
+		},
+		{
+			// The one-hot MLP reference (issue 40): identity inputs only,
+			// no uncertainty of its own; not in the default list.
+			Name:  OneHot,
+			New:   func(c Config) (model.Method, error) { return onehot.New(onehot.Config{Config: c.Model}), nil },
+			Kinds: []string{onehot.Magic},
+			Load:  func(r io.Reader) (model.Method, error) { return onehot.Load(r) },
+			Bench: Bench{Rank: 2},
 		},
 	}
 }

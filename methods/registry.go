@@ -21,6 +21,7 @@ const (
 	EnsembleNLL = "ensemble-nll"
 	MCDropout   = "mcdropout"
 	DUE         = "due"
+	OneHot      = "onehot"
 )
 
 // Config configures any method a Registry builds. Model configures the
@@ -39,10 +40,11 @@ type Config struct {
 	Dropout float64
 }
 
-// Panel returns c with the panel's training settings in its zero fields
-// (model.Config.Panel; for DUE the same batch size, patience and epoch
-// cap, its learning rates unchanged): the setting of a dataset with
-// several cell lines.
+// Panel returns c with DUE's panel settings in its zero fields
+// (model.PanelBatchSize, PanelPatience, PanelMaxEpochs; its learning
+// rates unchanged): the setting of a dataset with several cell lines.
+// The two-tower networks' budget follows from the training pairs
+// (model.Config.Budget) on every screen.
 func (c Config) Panel() Config {
 	c.Model = c.Model.Panel()
 	if c.DUE.BatchSize == 0 {
@@ -123,7 +125,8 @@ type Registry struct {
 }
 
 // Default returns a new registry of the built-in methods: deup,
-// ensemble, ensemble-nll, mcdropout and due.
+// ensemble, ensemble-nll, mcdropout, due and onehot (the one-hot MLP
+// reference, not among BenchDefaults).
 func Default() *Registry {
 	return &Registry{specs: builtin()}
 }

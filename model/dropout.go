@@ -33,3 +33,17 @@ func (d *dropout) apply(x any) { d.Apply(x) }
 
 // fill overwrites x with a fresh mask (0 or 1/(1−p)).
 func (d *dropout) fill(x any) { d.Fill(x) }
+
+// keepAll sets a mask to 1 everywhere (no unit dropped).
+func keepAll(x any) {
+	switch d := x.(type) {
+	case []float32:
+		for i := range d {
+			d[i] = 1
+		}
+	case []float64:
+		for i := range d {
+			d[i] = 1
+		}
+	}
+}

@@ -31,6 +31,9 @@ type Trainer struct {
 	// side (sigmadyn.go) with the network as it is: fit calls it before
 	// the first epoch, after each epoch and after restoring the best one.
 	refresh func(Forwarder) error
+	// lr is the learning rate of the next step (Fit's Schedule); 0 means
+	// cfg.LR (the σ refit).
+	lr float64
 }
 
 type graphKey struct {
@@ -97,6 +100,10 @@ func (t *Trainer) step(idx []int, kind Loss, bit float64) (float64, error) {
 		g.setSide(t.sideB)
 	}
 	for _, m := range g.masks {
+		if kind == LossNLLSigma || kind == LossLogSigma {
+			keepAll(m.Data()) // σ-only steps read μ without dropout
+			continue
+		}
 		t.drop.fill(m.Data())
 	}
 	loss, err := g.run()
@@ -107,10 +114,14 @@ func (t *Trainer) step(idx []int, kind Loss, bit float64) (float64, error) {
 		return 0, fmt.Errorf("model: training diverged: loss %v", loss)
 	}
 	t1, t2 := t.net.byName["t1.w"], t.net.byName["t2.w"]
+	lr := t.cfg.LR
+	if t.lr > 0 {
+		lr = t.lr
+	}
 	for k, i := range g.train {
 		p := t.net.params[i]
 		if p == t1 || p == t2 {
-			if err := adamFused(p, &t.share, p == t1, t.cfg.LR, t.cfg.WeightDecay); err != nil {
+			if err := adamFused(p, &t.share, p == t1, lr, t.cfg.WeightDecay); err != nil {
 				return 0, err
 			}
 			continue
@@ -119,7 +130,7 @@ func (t *Trainer) step(idx []int, kind Loss, bit float64) (float64, error) {
 		if err != nil {
 			return 0, err
 		}
-		if err := adam(p, gt, t.cfg.LR, t.cfg.WeightDecay); err != nil {
+		if err := adam(p, gt, lr, t.cfg.WeightDecay); err != nil {
 			return 0, err
 		}
 	}
@@ -164,7 +175,10 @@ type TrainOptions struct {
 func (t *Trainer) Fit(ctx context.Context, split drugcomb.Split, o TrainOptions, progress func(Progress)) error {
 	defer t.Close()
 	start := time.Now()
+	t.cfg = t.cfg.Budget(len(split.Train)) // as the method's Fit set it, or the rule
 	cfg := t.cfg
+	sched := NewSchedule(cfg, len(split.Train))
+	defer func() { t.lr = 0 }()
 	train := append([]int(nil), split.Train...)
 	val := append([]int(nil), split.Val...)
 	outOrder := append([]int(nil), split.Val...)
@@ -186,6 +200,7 @@ func (t *Trainer) Fit(ctx context.Context, split drugcomb.Split, o TrainOptions,
 				return err
 			}
 			idx := train[lo:min(lo+cfg.BatchSize, len(train))]
+			t.lr = sched.Next()
 			l, err := t.step(idx, o.Loss, 0)
 			if err != nil {
 				return err
@@ -232,7 +247,7 @@ func (t *Trainer) Fit(ctx context.Context, split drugcomb.Split, o TrainOptions,
 		}
 		p.BestEpoch = bestEpoch
 		p.Elapsed = time.Since(start)
-		stop := len(val) > 0 && epoch-bestEpoch >= cfg.Patience
+		stop := len(val) > 0 && sched.Stop(epoch, bestEpoch)
 		if progress != nil {
 			progress(p)
 		}

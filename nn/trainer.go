@@ -197,3 +197,6 @@ func (t *Trainer) Close() {
 	t.g, t.out, t.cost, t.grads, t.opt, t.masks, t.n = nil, nil, nil, nil, nil, nil, 0
 	t.x, t.tgt, t.w = nil, nil, nil
 }
+
+// SetLR sets the Adam learning rate of the following steps (a schedule).
+func (t *Trainer) SetLR(lr float64) { t.cfg.LR = lr }

@@ -1,0 +1,305 @@
+package model_test
+
+import (
+	"context"
+
+	"math"
+	"math/rand/v2"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/deupnet"
+	"github.com/deup-screening/deup/model/onehot"
+)
+
+// TestMeanExperiment is the harness behind docs/training.md: the
+// leave-drug-combination-out protocol of issue 40 (DeepSynergy's: every
+// unordered drug pair, with all its cell lines, in one of 5 folds drawn
+// from a seeded permutation of the pairs), DEUP's mean and the one-hot
+// reference trained on 4 folds (validation: 30 % of the training folds'
+// combinations) and scored on the fifth. It runs only with
+// DEUP_EXPERIMENT=mean:
+//
+//	DEUP_EXPERIMENT=mean DEUP_EXP_SCREEN=panel DEUP_EXP_FOLDS=0 \
+//	  DEUP_EXP_METHODS=deup,onehot DEUP_EXP_SET=dropout=0.3 \
+//	  go test -run TestMeanExperiment -v -timeout 0 ./model/
+//
+// DEUP_EXP_SCREEN is panel, PC-3 or MCF7 (almanac/synergy_*.csv);
+// DEUP_EXP_FOLDS a list of folds or "all"; DEUP_EXP_SET sets model.Config
+// fields (lr, batch, epochs, patience, dropout, warmup, decay, th, to, ch,
+// wd), sub=N (a subsample of about N pairs, whole combinations) and id=1
+// (a one-hot identity column per drug appended to the fingerprint). DEUP
+// runs without its novelty hold-out (a separate network, μ′, that does
+// not change μ). Each line prints the test fold's Pearson r and RMSE, the
+// best validation RMSE and the epochs.
+func TestMeanExperiment(t *testing.T) {
+	if os.Getenv("DEUP_EXPERIMENT") != "mean" {
+		t.Skip("set DEUP_EXPERIMENT=mean to run the mean experiment (docs/training.md)")
+	}
+	screen := envOr("DEUP_EXP_SCREEN", "panel")
+	_, d := loadAlmanac(t, screen)
+	set := map[string]string{}
+	for _, kv := range strings.Split(os.Getenv("DEUP_EXP_SET"), ",") {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			set[k] = v
+		}
+	}
+	cfg := model.Config{Seed: 1}
+	num := func(k string) float64 {
+		v, err := strconv.ParseFloat(set[k], 64)
+		if set[k] != "" && err != nil {
+			t.Fatalf("DEUP_EXP_SET %s=%s: %v", k, set[k], err)
+		}
+		return v
+	}
+	cfg.LR, cfg.BatchSize, cfg.MaxEpochs, cfg.Patience = num("lr"), int(num("batch")), int(num("epochs")), int(num("patience"))
+	cfg.Dropout, cfg.Warmup, cfg.Decay, cfg.WeightDecay = num("dropout"), int(num("warmup")), set["decay"], num("wd")
+	cfg.TowerHidden, cfg.TowerOut, cfg.CombHidden = int(num("th")), int(num("to")), int(num("ch"))
+	if sub := int(num("sub")); sub > 0 {
+		d = subsample(d, sub, 7)
+	}
+	if set["id"] == "1" {
+		d = withIdentity(d)
+	}
+	folds := combinationFolds(d, 5, 1)
+	var which []int
+	if f := envOr("DEUP_EXP_FOLDS", "0"); f == "all" {
+		which = []int{0, 1, 2, 3, 4}
+	} else {
+		for _, s := range strings.Split(f, ",") {
+			k, err := strconv.Atoi(s)
+			if err != nil || k < 0 || k >= 5 {
+				t.Fatalf("DEUP_EXP_FOLDS %q", f)
+			}
+			which = append(which, k)
+		}
+	}
+	t.Logf("screen %s: %d pairs, %d lines; set %v", screen, len(d.Pairs), d.Lines(), set)
+	for _, name := range strings.Split(envOr("DEUP_EXP_METHODS", "deup,onehot"), ",") {
+		var sr, srmse float64
+		for _, k := range which {
+			split := innerSplit(d, folds, k, 0.3, 1)
+			var m model.Method
+			switch name {
+			case "deup":
+				m = deupnet.New(deupnet.Config{Config: cfg, Options: deupnet.Options{NoveltyHoldout: -1}})
+			case "onehot":
+				m = onehot.New(onehot.Config{Config: cfg})
+			case "mu":
+				m = model.NewEnsemble(cfg, 1, false)
+			default:
+				t.Fatalf("unknown method %q", name)
+			}
+			var last, done model.Progress
+			start := time.Now()
+			err := m.Fit(context.Background(), d, split, func(p model.Progress) {
+				if p.Done {
+					done = p
+				} else if p.Epoch == p.BestEpoch {
+					last = p
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pred, err := m.Predict(d.Features, d.PairsAt(split.Test))
+			if err != nil {
+				t.Fatal(err)
+			}
+			y, mu := make([]float64, len(pred)), make([]float64, len(pred))
+			s := 0.0
+			for i, p := range pred {
+				y[i], mu[i] = d.Y[split.Test[i]], p.Mu
+				s += (p.Mu - y[i]) * (p.Mu - y[i])
+			}
+			r, rmse := pearsonOf(y, mu), math.Sqrt(s/float64(len(y)))
+			sr += r
+			srmse += rmse
+			t.Logf("%-7s fold %d: r %.4f rmse %.3f | val-rmse %.3f best epoch %d of %d (cap %d) | train %d val %d test %d | %.0f s",
+				name, k, r, rmse, last.ValRMSE, done.BestEpoch, done.Epoch, done.MaxEpochs, len(split.Train), len(split.Val), len(split.Test), time.Since(start).Seconds())
+		}
+		n := float64(len(which))
+		t.Logf("%-7s mean of %d folds: r %.4f rmse %.3f", name, len(which), sr/n, srmse/n)
+	}
+}
+
+// TestBudgetExperiment is the training-fit table of docs/training.md:
+// on fold 0 of the combination folds (validation as in
+// TestMeanExperiment), the best validation RMSE of μ (one network, the
+// ensemble's MSE training) with the default budget (Config.Budget) and
+// with a 4× longer one (4× patience and epoch cap) at 0.5, 1 and 2 times
+// the default learning rate. DEUP_EXPERIMENT=budget; DEUP_EXP_SCREEN and
+// DEUP_EXP_SET (sub=N) as in TestMeanExperiment.
+func TestBudgetExperiment(t *testing.T) {
+	if os.Getenv("DEUP_EXPERIMENT") != "budget" {
+		t.Skip("set DEUP_EXPERIMENT=budget to run the training-budget experiment (docs/training.md)")
+	}
+	screen := envOr("DEUP_EXP_SCREEN", "PC-3")
+	_, d := loadAlmanac(t, screen)
+	if sub, _ := strconv.Atoi(strings.TrimPrefix(os.Getenv("DEUP_EXP_SET"), "sub=")); sub > 0 {
+		d = subsample(d, sub, 7)
+	}
+	split := innerSplit(d, combinationFolds(d, 5, 1), 0, 0.3, 1)
+	def := model.Config{Seed: 1}.Budget(len(split.Train))
+	run := func(c model.Config) (float64, model.Progress) {
+		m := model.NewEnsemble(c, 1, false)
+		best, done := math.Inf(1), model.Progress{}
+		if err := m.Fit(context.Background(), d, split, func(p model.Progress) {
+			if p.Done {
+				done = p
+			} else if p.ValRMSE < best {
+				best = p.ValRMSE
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return best, done
+	}
+	start := time.Now()
+	v0, p0 := run(model.Config{Seed: 1})
+	t.Logf("%s: %d pairs, train %d; default batch %d lr %.2g patience %d cap %d: val RMSE %.3f, best epoch %d of %d (%d steps/epoch), %.0f s",
+		screen, len(d.Pairs), len(split.Train), def.BatchSize, def.LR, def.Patience, def.MaxEpochs, v0, p0.BestEpoch, p0.Epoch, (len(split.Train)+def.BatchSize-1)/def.BatchSize, time.Since(start).Seconds())
+	bestV := math.Inf(1)
+	for _, f := range []float64{0.5, 1, 2} {
+		c := def
+		c.LR, c.Patience, c.MaxEpochs = def.LR*f, 4*def.Patience, 4*def.MaxEpochs
+		start := time.Now()
+		v, p := run(c)
+		bestV = min(bestV, v)
+		t.Logf("  4× budget, lr %.2g: val RMSE %.3f, best epoch %d of %d, %.0f s", c.LR, v, p.BestEpoch, p.Epoch, time.Since(start).Seconds())
+	}
+	t.Logf("%s: default / best of the sweep = %.4f", screen, v0/bestV)
+}
+
+func envOr(k, def string) string {
+	if v := os.Getenv(k); v != "" {
+		return v
+	}
+	return def
+}
+
+func pearsonOf(x, y []float64) float64 {
+	var mx, my float64
+	for i := range x {
+		mx += x[i]
+		my += y[i]
+	}
+	mx /= float64(len(x))
+	my /= float64(len(y))
+	var sxy, sxx, syy float64
+	for i := range x {
+		sxy += (x[i] - mx) * (y[i] - my)
+		sxx += (x[i] - mx) * (x[i] - mx)
+		syy += (y[i] - my) * (y[i] - my)
+	}
+	return sxy / math.Sqrt(sxx*syy)
+}
+
+// combos groups the pairs of d by unordered drug pair, the groups in a
+// permutation drawn from seed.
+func combos(d *model.Dataset, seed, stream uint64) [][]int {
+	by := map[[2]int][]int{}
+	for i, p := range d.Pairs {
+		a, b := min(p.A, p.B), max(p.A, p.B)
+		by[[2]int{a, b}] = append(by[[2]int{a, b}], i)
+	}
+	keys := make([][2]int, 0, len(by))
+	for k := range by {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		return keys[i][0] < keys[j][0] || keys[i][0] == keys[j][0] && keys[i][1] < keys[j][1]
+	})
+	rng := rand.New(rand.NewPCG(seed, stream))
+	rng.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+	out := make([][]int, len(keys))
+	for i, k := range keys {
+		out[i] = by[k]
+	}
+	return out
+}
+
+// combinationFolds puts the k-th combination of the permutation in fold
+// k mod K.
+func combinationFolds(d *model.Dataset, K int, seed uint64) [][]int {
+	folds := make([][]int, K)
+	for i, c := range combos(d, seed, 0x666f6c64) {
+		folds[i%K] = append(folds[i%K], c...)
+	}
+	return folds
+}
+
+// innerSplit tests fold k and splits the other folds' combinations into
+// training and a validation share val.
+func innerSplit(d *model.Dataset, folds [][]int, k int, val float64, seed uint64) drugcomb.Split {
+	in := map[int]bool{}
+	for j, f := range folds {
+		if j == k {
+			continue
+		}
+		for _, i := range f {
+			in[i] = true
+		}
+	}
+	var s drugcomb.Split
+	s.Test = append(s.Test, folds[k]...)
+	cs := combos(d, seed, 0x76616c)
+	var kept [][]int
+	for _, c := range cs {
+		if in[c[0]] {
+			kept = append(kept, c)
+		}
+	}
+	nv := int(math.Round(val * float64(len(kept))))
+	for i, c := range kept {
+		if i < nv {
+			s.Val = append(s.Val, c...)
+		} else {
+			s.Train = append(s.Train, c...)
+		}
+	}
+	return s
+}
+
+// subsample keeps whole combinations, in a permutation drawn from seed,
+// until about n pairs.
+func subsample(d *model.Dataset, n int, seed uint64) *model.Dataset {
+	o := &model.Dataset{Features: d.Features, LineNames: d.LineNames, LineFeatures: d.LineFeatures}
+	for _, c := range combos(d, seed, 0x737562) {
+		if len(o.Pairs) >= n {
+			break
+		}
+		for _, i := range c {
+			o.Pairs = append(o.Pairs, d.Pairs[i])
+			o.Y = append(o.Y, d.Y[i])
+			o.N = append(o.N, d.N[i])
+			o.Var = append(o.Var, d.Var[i])
+		}
+	}
+	return o
+}
+
+// withIdentity appends a one-hot identity column per drug to the
+// fingerprints (as a "fp+sig" matrix whose signature is the identity).
+func withIdentity(d *model.Dataset) *model.Dataset {
+	f := d.Features
+	nd := f.NumDrugs()
+	g := &model.Features{Config: f.Config, IDs: f.IDs, RowPtr: []int{0}}
+	g.Config.Kind, g.Config.SigDim = "fp+sig", nd
+	for i := 0; i < nd; i++ {
+		g.Col = append(g.Col, f.Col[f.RowPtr[i]:f.RowPtr[i+1]]...)
+		g.Val = append(g.Val, f.Val[f.RowPtr[i]:f.RowPtr[i+1]]...)
+		g.Col = append(g.Col, int32(f.Config.Dim()+i))
+		g.Val = append(g.Val, 1)
+		g.RowPtr = append(g.RowPtr, len(g.Col))
+	}
+	o := *d
+	o.Features = g
+	return &o
+}
