@@ -40,11 +40,10 @@ type Config struct {
 	Dropout float64
 }
 
-// Panel returns c with DUE's panel settings in its zero fields
-// (model.PanelBatchSize, PanelPatience, PanelMaxEpochs; its learning
-// rates unchanged): the setting of a dataset with several cell lines.
-// The two-tower networks' budget follows from the training pairs
-// (model.Config.Budget) on every screen.
+// Panel returns c with the panel's training settings in its zero fields
+// (model.Config.Panel; for DUE the same batch size, patience and epoch
+// cap, its learning rates unchanged): the setting of a dataset with
+// several cell lines.
 func (c Config) Panel() Config {
 	c.Model = c.Model.Panel()
 	if c.DUE.BatchSize == 0 {

@@ -116,7 +116,7 @@ func (e *DeepEnsemble) Fit(ctx context.Context, d *Dataset, split drugcomb.Split
 	}
 	for k := e.first; k < e.first+e.members; k++ {
 		seed := e.cfg.Seed + uint64(k) + 1
-		n := NewNetwork(e.cfg.Budget(len(split.Train)), d.Features.Config.Dim(), e.nll, seed)
+		n := NewNetwork(e.cfg, d.Features.Config.Dim(), e.nll, seed)
 		t := NewTrainer(n, d, e.mean, e.sd, seed, 0)
 		if err := t.Fit(ctx, split, TrainOptions{Method: e.Name(), Member: k, Members: of, Loss: kind}, progress); err != nil {
 			return err
@@ -224,7 +224,7 @@ func (m *MCDropout) Fit(ctx context.Context, d *Dataset, split drugcomb.Split, p
 	m.cfg = m.cfg.WithLines(d)
 	m.feat = d.Features.Config
 	m.mean, m.sd = Standardization(d, split.Train)
-	m.net = NewNetwork(m.cfg.Budget(len(split.Train)), d.Features.Config.Dim(), false, m.cfg.Seed)
+	m.net = NewNetwork(m.cfg, d.Features.Config.Dim(), false, m.cfg.Seed)
 	t := NewTrainer(m.net, d, m.mean, m.sd, m.cfg.Seed, m.p)
 	if err := t.Fit(ctx, split, TrainOptions{Method: m.Name(), Members: 1, Loss: LossMSE}, progress); err != nil {
 		return err

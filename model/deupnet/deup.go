@@ -76,9 +76,7 @@ func (m *DEUP) Fit(ctx context.Context, d *model.Dataset, split drugcomb.Split, 
 		m.sref, side = datasetSigmaFeatures(m.cfg.SigmaFeatures, d, split.Train, split.Val)
 		m.cfg = m.cfg.withSide(k)
 	}
-	// The training budget follows the training pairs (model.Config.Budget);
-	// m.cfg keeps the fields the user left to the rule.
-	m.net = model.NewNetwork(m.cfg.Config.Budget(len(split.Train)), d.Features.Config.Dim(), true, m.cfg.Seed)
+	m.net = model.NewNetwork(m.cfg.Config, d.Features.Config.Dim(), true, m.cfg.Seed)
 	t := model.NewTrainer(m.net, d, m.mean, m.sd, m.cfg.Seed, m.cfg.Dropout)
 	t.SetSide(side)
 	if m.cfg.SigmaFeatures.dynamic() {
