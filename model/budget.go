@@ -18,8 +18,9 @@ const (
 	budgetPairsPerStep = 8
 	budgetMinBatch     = 32
 	budgetMaxBatch     = 512
-	// budgetBaseLR at budgetBaseBatch, scaled linearly with the batch
-	// (the linear scaling rule): 1e-4 at 64, the paper's setting.
+	// budgetBaseLR at budgetBaseBatch, scaled linearly with larger
+	// batches (the linear scaling rule): 1e-4 at 64 and below, the
+	// paper's setting.
 	budgetBaseLR    = 1e-4
 	budgetBaseBatch = 64
 	// budgetPatienceSteps is the early-stopping patience in steps,
@@ -43,7 +44,7 @@ const (
 // pairs:
 //
 //	BatchSize = 2^floor(log2(n/8)), within [32, 512]
-//	LR        = 1e-4 · BatchSize/64
+//	LR        = 1e-4 · max(BatchSize, 64)/64
 //	steps     = ceil(n / BatchSize) per epoch
 //	Patience  = ceil(400 / steps) epochs, within [5, 25]
 //	MaxEpochs = ceil(2700 / steps) epochs, within [20, 300]
@@ -66,7 +67,7 @@ func (c Config) Budget(n int) Config {
 		c.BatchSize = b
 	}
 	if c.LR == 0 {
-		c.LR = budgetBaseLR * float64(b) / budgetBaseBatch
+		c.LR = budgetBaseLR * float64(max(b, budgetBaseBatch)) / budgetBaseBatch
 	}
 	steps := max((n+b-1)/b, 1)
 	epochs := func(s, lo, hi int) int { return min(max((s+steps-1)/steps, lo), hi) }
