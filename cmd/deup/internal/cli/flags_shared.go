@@ -135,7 +135,7 @@ func maxPerDrugFlag(fs *flag.FlagSet) *perDrugFlag {
 // part (the validation part, also every method's early stopping) is
 // drawn (drugcomb.DrawOOS); "" means drugcomb.DefaultOOS.
 func oosByFlag(fs *flag.FlagSet) *string {
-	return fs.String("oos-by", "", "how the out-of-sample (validation) part is drawn: pairs ((pair, line) rows at random), combinations (each drug pair with all its lines) or drugs (every out-of-sample pair has a drug no in-sample pair has); default combinations on a panel, pairs on one line")
+	return fs.String("oos-by", "", "how the out-of-sample (validation) part is drawn: pairs ((pair, line) rows at random), combinations (each drug pair with all its lines) or drugs (every out-of-sample pair has a drug no in-sample pair has); default pairs (on a panel the draw by combination cost μ 0.13 in r: docs/protocol.md)")
 }
 
 // checkOOSFlag is the rule of --oos-by's value.
