@@ -67,14 +67,14 @@
 //
 // Adam (β = 0.9, 0.999, ε = 1e-8) with L2 weight decay added to the
 // gradient, as PyTorch's Adam(weight_decay=…) that the paper used; wd
-// 1e-5. The training budget follows the screen (Config.Budget, budget.go):
-// for n training pairs the batch is the largest power of two at most n/8
-// within [32, 512], the learning rate 1e-4·max(batch, 64)/64, the
-// patience 400 steps and the cap 2,700 steps, each in epochs rounded up
-// and clamped to [5, 25] and [20, 300] (PC-3: the paper's 64, 1e-4, 25
-// epochs; docs/training.md). Schedule adds an optional linear warm-up and
-// a cosine or linear decay over the cap (Config.Warmup, Config.Decay; off
-// by default) and stops on the validation curve. Config.Dropout drops
+// 1e-5. The training settings are Config's defaults (one line: batch 64,
+// lr 1e-4, patience 25, cap 300) or, on a panel, Config.Panel's
+// (PanelBatchSize, PanelLR, PanelPatience, PanelMaxEpochs). Config.Budget
+// (budget.go) is a rule that derives them from the number of training
+// pairs, measured against these in docs/training.md and not the default;
+// Schedule adds an optional linear warm-up and a cosine or linear decay
+// over the cap (Config.Warmup, Config.Decay; off by default) and stops on
+// the validation curve. Config.Dropout drops
 // units after both combined layers in the steps that train μ (DEUP's
 // in-sample steps; its σ-only steps see no mask). It is our own loop over the graph's
 // gradient tensors rather than gorgonia's AdamSolver, which clones tensors every
