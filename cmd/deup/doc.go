@@ -14,6 +14,7 @@ Subcommands:
 	data             import, inspect, generate and fetch screens and signatures
 	fingerprint      Morgan fingerprints (RDKit-identical) of a drug catalogue or id<TAB>smiles lines
 	ood              reject difficult pairs: DEUP on drugs the model never saw, against the baselines (paper §5.3.2)
+	plate            plate maps and dispenser pick lists for a suggested batch; plate-reader files back to responses
 	predict          predict synergy and its uncertainty for drug pairs with a trained model
 	rl               DEUP-DQN against DQN, MC-Dropout DQN and Bootstrapped DQN on bsuite's CartPole (paper §5.2)
 	scores           check and summarize a directory of sharded predictions (deup predict --out DIR --shard i/N)
