@@ -189,17 +189,14 @@ func SplitFolds(s *Screen, by string, k int, valFrac float64, seed uint64) ([]Sp
 }
 
 // DefaultOOS is the default draw of the out-of-sample part (deup train
-// and bench --oos-by) on a screen of lines cell lines: ByPairs, on one line
-// and on a panel. The draw by combination (each drug pair leaves with all
+// and bench --oos-by), on one line and on a panel. The draw by combination (each drug pair leaves with all
 // its lines, the question a panel model is asked about a pair never
 // measured) was the panel default first; on NCI-ALMANAC's 43 lines under
 // the leave-combination-out protocol (5 folds, DEUP) it cost μ 0.13 in
 // Pearson r (0.32 against 0.45) and left σ's corr and ±1σ coverage level
 // (0.37 against 0.38, 72.5 % against 70.0 %; docs/protocol.md), so it is
 // asked for with --oos-by combinations.
-func DefaultOOS(lines int) string {
-	return ByPairs
-}
+const DefaultOOS = ByPairs
 
 // CheckOOS returns an error unless by is ByPairs, ByCombinations or ByDrugs.
 func CheckOOS(by string) error {

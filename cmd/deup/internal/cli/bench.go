@@ -234,9 +234,6 @@ func benchData(env Env, b *benchFlags) (sc *drugcomb.Screen, name string, d *mod
 		fmt.Fprintf(env.Stdout, "cell-line features: %s, %d columns, given to every method\n", b.cellFeatures, len(d.LineFeatures[0]))
 	}
 	oos := b.oosBy
-	if oos == "" {
-		oos = drugcomb.DefaultOOS(len(sc.CellLines))
-	}
 	b.cfg.Protocol = bench.Protocol{SplitBy: b.splitBy, Folds: b.folds, OOSBy: oos}
 	if b.folds > 0 {
 		var fe *drugcomb.FoldsError

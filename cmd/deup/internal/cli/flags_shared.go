@@ -133,13 +133,13 @@ func maxPerDrugFlag(fs *flag.FlagSet) *perDrugFlag {
 
 // oosByFlag is --oos-by of train and bench: how DEUP's out-of-sample
 // part (the validation part, also every method's early stopping) is
-// drawn (drugcomb.DrawOOS); "" means drugcomb.DefaultOOS.
+// drawn (drugcomb.DrawOOS); drugcomb.DefaultOOS when not given.
 func oosByFlag(fs *flag.FlagSet) *string {
-	return fs.String("oos-by", "", "how the out-of-sample (validation) part is drawn: pairs ((pair, line) rows at random), combinations (each drug pair with all its lines) or drugs (every out-of-sample pair has a drug no in-sample pair has); default pairs (on a panel the draw by combination cost μ 0.13 in r: docs/protocol.md)")
+	return fs.String("oos-by", drugcomb.DefaultOOS, "how the out-of-sample (validation) part is drawn: pairs ((pair, line) rows at random), combinations (each drug pair with all its lines) or drugs (every out-of-sample pair has a drug no in-sample pair has); on a panel the draw by combination cost μ 0.13 in r (docs/protocol.md)")
 }
 
 // checkOOSFlag is the rule of --oos-by's value.
 func checkOOSFlag(by string) cmdline.Rule {
 	err := drugcomb.CheckOOS(by)
-	return cmdline.Want(by == "" || err == nil, "--oos-by %v", err)
+	return cmdline.Want(err == nil, "--oos-by %v", err)
 }

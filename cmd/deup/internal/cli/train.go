@@ -170,17 +170,13 @@ func runTrain(ctx context.Context, env Env, reg *methods.Registry, args []string
 
 // trainHoldout is the holdout of t's training on the pairs of sc (the
 // pairs trained on): the calibration pairs, the split, and its
-// out-of-sample part drawn by --oos-by (drugcomb.DefaultOOS when not
-// given).
+// out-of-sample part drawn by --oos-by.
 func trainHoldout(t *trainFlags, sc *drugcomb.Screen) (methods.Holdout, error) {
 	h, err := methods.NewHoldout(len(sc.Pairs), t.calFrac, t.fracs, t.seed)
 	if err != nil {
 		return h, calibrationFlagError(err)
 	}
 	oos := t.oosBy
-	if oos == "" {
-		oos = drugcomb.DefaultOOS(len(sc.CellLines))
-	}
 	if err := h.DrawOOS(sc, oos, t.seed); err != nil {
 		return h, fmt.Errorf("--oos-by %s: %w", oos, err)
 	}
