@@ -175,7 +175,6 @@ type TrainOptions struct {
 func (t *Trainer) Fit(ctx context.Context, split drugcomb.Split, o TrainOptions, progress func(Progress)) error {
 	defer t.Close()
 	start := time.Now()
-	t.cfg = t.cfg.Budget(len(split.Train)) // as the method's Fit set it, or the rule
 	cfg := t.cfg
 	sched := NewSchedule(cfg, len(split.Train))
 	defer func() { t.lr = 0 }()
