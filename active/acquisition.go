@@ -23,9 +23,16 @@ const (
 	Greedy               // mu (pure exploitation)
 	Explore              // sigma_epistemic (pure exploration)
 	Random               // uniform draw (the baseline)
+	// The joint-batch kinds (joint.go): UCB, EI and Thompson on the
+	// campaign's calibrated sigma_epistemic, the batch chosen one pick at a
+	// time with a kriging believer between picks (SelectJoint).
+	BUCB      // mu + z*f*sigma_epistemic, z = Phi^-1((1+CalibrationCoverage)/2), f the calibration
+	BEI       // expected improvement on f*sigma_epistemic
+	BThompson // one draw from N(mu, (f*sigma_epistemic)^2) per candidate
 )
 
-var kindNames = [...]string{UCB: "ucb", EI: "ei", Thompson: "thompson", Greedy: "greedy", Explore: "explore", Random: "random"}
+var kindNames = [...]string{UCB: "ucb", EI: "ei", Thompson: "thompson", Greedy: "greedy", Explore: "explore", Random: "random",
+	BUCB: "bucb", BEI: "bei", BThompson: "bthompson"}
 
 func (k Kind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
@@ -49,6 +56,11 @@ type Acquisition struct {
 	// ignore it. Not part of String: a campaign stores it in
 	// Config.Explore.
 	ExploreWeight float64
+	// Scale is the calibration factor f of the joint-batch kinds (BUCB,
+	// BEI, BThompson): they read f*sigma_epistemic. 0 means 1 (no
+	// calibration). A campaign sets it every round from its measured
+	// suggestions (SigmaScale); not part of String.
+	Scale float64
 }
 
 // CheckExplore validates an ExploreWeight: a finite number in [0, 1].
@@ -68,7 +80,9 @@ func (a Acquisition) explores() bool {
 const DefaultKappa = 2
 
 // ParseAcquisition reads "ucb", "ucb:KAPPA", "ei", "ei:XI", "thompson",
-// "greedy", "explore" or "random" (case-insensitive).
+// "greedy", "explore", "random", or the joint-batch "bucb", "bei",
+// "bthompson" (no parameter: their exploration follows from the
+// calibration), case-insensitive.
 func ParseAcquisition(s string) (Acquisition, error) {
 	name, param, hasParam := strings.Cut(strings.ToLower(strings.TrimSpace(s)), ":")
 	var a Acquisition
@@ -85,8 +99,14 @@ func ParseAcquisition(s string) (Acquisition, error) {
 		a = Acquisition{Kind: Explore}
 	case "random":
 		a = Acquisition{Kind: Random}
+	case "bucb":
+		a = Acquisition{Kind: BUCB}
+	case "bei":
+		a = Acquisition{Kind: BEI}
+	case "bthompson":
+		a = Acquisition{Kind: BThompson}
 	default:
-		return Acquisition{}, fmt.Errorf("active: unknown acquisition %q (want ucb, ei, thompson, greedy, explore or random)", s)
+		return Acquisition{}, fmt.Errorf("active: unknown acquisition %q (want ucb, ei, thompson, greedy, explore, random, bucb, bei or bthompson)", s)
 	}
 	if hasParam {
 		v, err := strconv.ParseFloat(param, 64)
@@ -119,7 +139,9 @@ func (a Acquisition) String() string {
 }
 
 // NeedsRand reports whether Scores draws random numbers.
-func (a Acquisition) NeedsRand() bool { return a.Kind == Thompson || a.Kind == Random }
+func (a Acquisition) NeedsRand() bool {
+	return a.Kind == Thompson || a.Kind == Random || a.Kind == BThompson
+}
 
 // Scores writes the acquisition score of each prediction into dst (allocated
 // when nil or too short) and returns it. best is the best score measured so
@@ -138,8 +160,11 @@ func (a Acquisition) Scores(dst []float64, preds []SurrogatePrediction, best flo
 		if err := CheckExplore(a.ExploreWeight); err != nil {
 			return nil, err
 		}
+		if a.Joint() {
+			return nil, fmt.Errorf("active: acquisition %s chooses its batch jointly and takes no explore weight", a)
+		}
 	}
-	if a.Kind == EI && math.IsNaN(best) {
+	if (a.Kind == EI || a.Kind == BEI) && math.IsNaN(best) {
 		return nil, fmt.Errorf("active: expected improvement needs a best measured score, got NaN")
 	}
 	for i, p := range preds {
@@ -147,6 +172,10 @@ func (a Acquisition) Scores(dst []float64, preds []SurrogatePrediction, best flo
 			return nil, fmt.Errorf("active: candidate %d: invalid prediction mu=%v sigma_epistemic=%v", i, p.Mu, p.SigmaEpistemic)
 		}
 		s := p.SigmaEpistemic
+		if a.Joint() {
+			dst[i] = a.jointScore(p.Mu, a.scale()*s, best, drawFor(a, rng))
+			continue
+		}
 		switch a.Kind {
 		case UCB:
 			dst[i] = p.Mu + a.Kappa*s
@@ -226,6 +255,8 @@ func (a Acquisition) Reason(p SurrogatePrediction, score float64, rank, pool int
 		what = fmt.Sprintf("explore: sigma_epistemic %.4g (mu %.4g)", p.SigmaEpistemic, p.Mu)
 	case Random:
 		what = "random baseline draw"
+	case BUCB, BEI, BThompson:
+		what = fmt.Sprintf("%s %.4g (mu %.4g, sigma_epistemic %.4g, calibrated x%.4g)", a.Kind, score, p.Mu, p.SigmaEpistemic, a.scale())
 	}
 	if a.explores() {
 		what = fmt.Sprintf("explore %g: rank blend %.4g of %s and sigma_epistemic (sigma_epistemic %.4g, mu %.4g)", a.ExploreWeight, score, a, p.SigmaEpistemic, p.Mu)

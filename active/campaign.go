@@ -79,8 +79,12 @@ func (c Config) Check() error {
 	case c.LineFeatures != nil && (len(c.LineFeatures) != len(c.CellLines) || len(c.CellLines) < 2):
 		return fmt.Errorf("active: cell-line features for %d lines, the campaign has %d (features need several)", len(c.LineFeatures), len(c.CellLines))
 	}
-	if _, err := ParseAcquisition(c.Acquisition); err != nil {
+	a, err := ParseAcquisition(c.Acquisition)
+	if err != nil {
 		return err
+	}
+	if a.Joint() && c.Explore != 0 {
+		return fmt.Errorf("active: acquisition %s chooses its batch jointly and takes no explore weight (%v)", a, c.Explore)
 	}
 	return CheckExplore(c.Explore)
 }
@@ -417,6 +421,21 @@ func (c *State) Evidence() Evidence {
 	}
 }
 
+// Calibrations returns the measured suggestions of every round, in round
+// and rank order, with the prediction that chose each (SigmaScale's
+// input).
+func (c *State) Calibrations() []Calibration {
+	var out []Calibration
+	for _, rd := range c.rounds {
+		for _, s := range rd.Suggestions {
+			if y, ok := rd.Measured[s.Pair]; ok {
+				out = append(out, Calibration{Mu: s.Mu, SigmaTotal: s.SigmaTotal, Y: y})
+			}
+		}
+	}
+	return out
+}
+
 // Proposal is a proposed round together with the surrogate's predictions on
 // the whole pool it chose from (in Pool order).
 type Proposal struct {
@@ -488,15 +507,38 @@ func (c *State) ProposeWith(ctx context.Context, s Surrogate, acq Acquisition, b
 		return nil, fmt.Errorf("active: round %d: %w", ev.Round, err)
 	}
 	rng := rand.New(rand.NewPCG(c.roundSeed(ev.Round, 3), 0))
-	scores, err := acq.Scores(nil, preds, c.Best(), rng)
-	if err != nil {
-		return nil, err
-	}
-	pick := SelectBatchPerLine(pool, scores, batch, c.Config.MaxPerDrug, c.Config.MaxPerLine)
 	version := modelVersion(s.Name(), ev)
 	ex := map[string]any{"acquisition": acq.String(), "batch": batch, "pool": len(pool)}
 	if acq.ExploreWeight > 0 {
 		ex["explore"] = acq.ExploreWeight
+	}
+	var pick []int
+	var scores, jointSigma []float64
+	if acq.Joint() {
+		fz, ok := s.(Featurizer)
+		if !ok {
+			return nil, fmt.Errorf("active: acquisition %s chooses its batch in the surrogate's feature space, and %s gives none", acq, s.Name())
+		}
+		x := fz.PairFeatures(pool)
+		var ncal int
+		acq.Scale, ncal = SigmaScale(c.Calibrations(), CalibrationCoverage)
+		l2 := MedianSqDist(x, MedianSamples, rand.New(rand.NewPCG(c.roundSeed(ev.Round, 4), 0)))
+		if !(l2 > 0) {
+			l2 = 1 // every candidate has the same features: any length-scale gives k = 1
+		}
+		j, err := SelectJoint(acq, pool, preds, x, l2, c.Best(), rng, batch, c.Config.MaxPerDrug, c.Config.MaxPerLine)
+		if err != nil {
+			return nil, err
+		}
+		pick, scores, jointSigma = j.Pick, j.Scores, j.Sigma
+		ex["sigma_scale"], ex["calibration_pairs"], ex["length_scale2"] = acq.Scale, ncal, l2
+	} else {
+		var err error
+		scores, err = acq.Scores(nil, preds, c.Best(), rng)
+		if err != nil {
+			return nil, err
+		}
+		pick = SelectBatchPerLine(pool, scores, batch, c.Config.MaxPerDrug, c.Config.MaxPerLine)
 	}
 	extra, _ := json.Marshal(ex)
 	sev := ledger.Event{Kind: KindSuggest, Round: ev.Round, ModelVersion: version, Extra: string(extra)}
@@ -505,6 +547,9 @@ func (c *State) ProposeWith(ctx context.Context, s Surrogate, acq Acquisition, b
 		r := ledger.Record{A: pool[i].A, B: pool[i].B, CellLine: pool[i].CellLine, Y: math.NaN(),
 			Mu: p.Mu, SigmaTotal: p.SigmaTotal, SigmaEpistemic: p.SigmaEpistemic, SigmaAleatoric: p.SigmaAleatoric,
 			Score: scores[i], Rank: rank + 1, Reason: acq.Reason(p, scores[i], rank+1, len(pool)), Phi: p.Phi}
+		if jointSigma != nil {
+			r.Reason += fmt.Sprintf("; picked %d of the batch, calibrated sigma_epistemic %.4g after the believer's earlier picks", rank+1, jointSigma[rank])
+		}
 		if c.Config.MaxPerDrug > 0 {
 			r.Reason += fmt.Sprintf("; at most %d per drug", c.Config.MaxPerDrug)
 		}

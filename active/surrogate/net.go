@@ -249,12 +249,21 @@ type NetMethod struct {
 	// Progress, when not nil, receives every epoch of the networks trained
 	// by Fit (see WithTrainProgress).
 	Progress func(model.Progress)
-	m        model.Method
-	lines    bool
+	// Enc is the campaign's encoder (NewFor sets it): the features of
+	// active.Featurizer, in which a joint batch measures how alike two
+	// candidates are. The networks read Feat, not Enc.
+	Enc   Encoder
+	m     model.Method
+	lines bool
 }
 
 // Name implements active.Surrogate.
 func (s *NetMethod) Name() string { return s.Label }
+
+// PairFeatures implements active.Featurizer: Enc's x (nil without an encoder).
+func (s *NetMethod) PairFeatures(pairs []active.PairOnLine) [][]float64 {
+	return s.Enc.EncodeAll(pairs)
+}
 
 // Fit implements active.Surrogate.
 func (s *NetMethod) Fit(ctx context.Context, ev active.Evidence) error {

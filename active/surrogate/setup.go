@@ -65,7 +65,7 @@ func NewFor(cfg active.Config, enc Encoder) (active.Surrogate, error) {
 			return nil, fmt.Errorf("active: %s: %w", cfg.Model, err)
 		}
 		m := newNetMethod(cfg.Model, f)
-		m.Lines, m.LineFeatures = cfg.CellLines, cfg.LineFeatures
+		m.Lines, m.LineFeatures, m.Enc = cfg.CellLines, cfg.LineFeatures, enc
 		return m, nil
 	case "deup-net":
 	default:

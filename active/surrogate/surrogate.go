@@ -67,6 +67,23 @@ func (e Encoder) Encode(dst []float64, p active.PairOnLine) []float64 {
 	return dst
 }
 
+// EncodeAll returns x(p) of each pair, rows sharing one backing array
+// (active.Featurizer's answer for the surrogates that read the encoder);
+// nil when the encoder has no drug rows.
+func (e Encoder) EncodeAll(pairs []active.PairOnLine) [][]float64 {
+	if len(e.Drug) == 0 {
+		return nil
+	}
+	d := e.Dim()
+	buf := make([]float64, 0, d*len(pairs))
+	out := make([][]float64, len(pairs))
+	for i, p := range pairs {
+		buf = e.Encode(buf, p)
+		out[i] = buf[i*d : (i+1)*d : (i+1)*d]
+	}
+	return out
+}
+
 // IdentityFeatures is the n×n identity: each drug is its own feature (an
 // additive drug-effect model when summed).
 func IdentityFeatures(n int) [][]float64 {
@@ -99,6 +116,9 @@ type Ridge struct {
 
 // Name implements active.Surrogate.
 func (s *Ridge) Name() string { return "bayes-ridge" }
+
+// PairFeatures implements active.Featurizer: the encoder's x.
+func (s *Ridge) PairFeatures(pairs []active.PairOnLine) [][]float64 { return s.Enc.EncodeAll(pairs) }
 
 // Fit implements active.Surrogate.
 func (s *Ridge) Fit(ctx context.Context, ev active.Evidence) error {
@@ -138,6 +158,11 @@ type RidgeEnsemble struct {
 
 // Name implements active.Surrogate.
 func (s *RidgeEnsemble) Name() string { return "ensemble" }
+
+// PairFeatures implements active.Featurizer: the encoder's x.
+func (s *RidgeEnsemble) PairFeatures(pairs []active.PairOnLine) [][]float64 {
+	return s.Enc.EncodeAll(pairs)
+}
 
 // Fit implements active.Surrogate: member k is fitted on a bootstrap resample
 // drawn from ev.Seed.
@@ -224,6 +249,13 @@ type InteractiveDEUP struct {
 
 // Name implements active.Surrogate.
 func (s *InteractiveDEUP) Name() string { return RidgeDEUP }
+
+// PairFeatures implements active.Featurizer: the encoder's x, the input of the
+// main predictor (for deup-net, the pair its network reads, by identity,
+// with the Morgan components and the line).
+func (s *InteractiveDEUP) PairFeatures(pairs []active.PairOnLine) [][]float64 {
+	return s.Enc.EncodeAll(pairs)
+}
 
 // contextLearner is a deup.Learner whose Fit can be cancelled: Net.
 type contextLearner interface {
