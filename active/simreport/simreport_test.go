@@ -65,7 +65,7 @@ func TestReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	sum, _ := os.ReadFile(filepath.Join(dir, "summary.csv"))
-	if !strings.Contains(string(sum), "a,1,15,0.75,0.25,6.0,1.0,3.0,1.0\n") {
+	if !strings.Contains(string(sum), "a,1,15,0.75,0.25,6.0,1.0,3.0,1.0,,,,\n") {
 		t.Errorf("summary.csv:\n%s", sum)
 	}
 	png, _ := os.ReadFile(filepath.Join(dir, "simulation.png"))
@@ -75,7 +75,7 @@ func TestReport(t *testing.T) {
 	}
 }
 
-// TestFigureLayout: the three panels share one pairs-measured range (the
+// TestFigureLayout: the five panels share one pairs-measured range (the
 // RMSE panel too, although it has no value at the initial set), count axes
 // have whole-number labels, strategies get different colours and are
 // shifted apart, and the legend is drawn apart from the panels.
@@ -94,7 +94,7 @@ func TestFigureLayout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(panels) != 3 || leg == nil {
+	if len(panels) != 5 || leg == nil {
 		t.Fatalf("%d panels, legend %v", len(panels), leg != nil)
 	}
 	for i, p := range panels {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/deup-screening/deup/internal/jsonfloat"
 	"github.com/deup-screening/deup/internal/kernels"
+	"github.com/deup-screening/deup/uq"
 )
 
 // Strategy is a named pair of surrogate and acquisition function compared
@@ -79,12 +80,17 @@ type Config struct {
 // is after round r's measurements. TestRMSE[r] is the error, on every pair
 // not yet measured, of the model that chose round r (NaN at index 0).
 type Trace struct {
-	Strategy  string
-	Seed      uint64
-	Measured  []int
-	Best      []float64
-	TopFound  []float64 // fraction of the top pairs measured so far
-	TestRMSE  []float64
+	Strategy string
+	Seed     uint64
+	Measured []int
+	Best     []float64
+	TopFound []float64 // fraction of the top pairs measured so far
+	TestRMSE []float64
+	// SigmaCorr[r] is uq.Corr on the pairs not yet measured when round r
+	// was chosen: the Pearson correlation of the choosing model's
+	// sigma_total with |y - mu| (NaN at index 0, and where sigma is
+	// constant).
+	SigmaCorr []float64
 	ModelVers []string
 	// NewChemistry[r] is how many of round r's pairs have a drug measured
 	// in at most RareDrugPairs pairs before the round (0 at index 0): how
@@ -186,7 +192,7 @@ func simulateOne(ctx context.Context, t active.TableOracle, top map[active.PairO
 		return tr, err
 	}
 	var prev []active.PairOnLine
-	record := func(rmse float64, version string) {
+	record := func(rmse, corr float64, version string) {
 		found := 0
 		var now, chosen []active.PairOnLine
 		seen := map[active.PairOnLine]bool{}
@@ -212,9 +218,10 @@ func simulateOne(ctx context.Context, t active.TableOracle, top map[active.PairO
 		tr.Best = append(tr.Best, c.Best())
 		tr.TopFound = append(tr.TopFound, float64(found)/float64(len(top)))
 		tr.TestRMSE = append(tr.TestRMSE, rmse)
+		tr.SigmaCorr = append(tr.SigmaCorr, corr)
 		tr.ModelVers = append(tr.ModelVers, version)
 	}
-	record(math.NaN(), "")
+	record(math.NaN(), math.NaN(), "")
 	for r := 1; r <= cfg.Rounds; r++ {
 		if err := ctx.Err(); err != nil {
 			return tr, err
@@ -224,11 +231,13 @@ func simulateOne(ctx context.Context, t active.TableOracle, top map[active.PairO
 			return tr, fmt.Errorf("active: %s seed %d round %d: %w", st.Name, seed, r, err)
 		}
 		var ss float64
+		y, mu, sig := make([]float64, len(prop.Pool)), make([]float64, len(prop.Pool)), make([]float64, len(prop.Pool))
 		for i, p := range prop.Pool {
 			d := prop.Preds[i].Mu - t[p]
 			ss += d * d
+			y[i], mu[i], sig[i] = t[p], prop.Preds[i].Mu, prop.Preds[i].SigmaTotal
 		}
-		record(math.Sqrt(ss/float64(len(prop.Pool))), prop.Round.ModelVersion)
+		record(math.Sqrt(ss/float64(len(prop.Pool))), uq.Corr(y, mu, sig), prop.Round.ModelVersion)
 		progress(Progress{Strategy: st.Name, Seed: seed, Round: r})
 	}
 	return tr, nil
@@ -281,6 +290,51 @@ func Summarize(traces []Trace, get func(Trace) []float64) (Summary, []int) {
 		}
 	}
 	return s, empty
+}
+
+// RareShare returns, per round, the share of the round's pairs that have a
+// drug measured in at most RareDrugPairs pairs before it:
+// NewChemistry[r] / (Measured[r] - Measured[r-1]); NaN at index 0 and for
+// a round that measured nothing.
+func (t Trace) RareShare() []float64 {
+	out := make([]float64, len(t.NewChemistry))
+	for r := range out {
+		out[r] = math.NaN()
+		if r > 0 && r < len(t.Measured) {
+			if n := t.Measured[r] - t.Measured[r-1]; n > 0 {
+				out[r] = float64(t.NewChemistry[r]) / float64(n)
+			}
+		}
+	}
+	return out
+}
+
+// PairedDiff returns, per round, the mean and standard error over seeds of
+// get(a) - get(b), each of a's runs paired with b's run of the same seed
+// (the same initial set): the standard error of the paired differences,
+// sd/sqrt(seeds), smaller than the two strategies' own when their runs
+// move together. Seeds missing from either side are left out; n is the
+// number of pairs.
+func PairedDiff(a, b []Trace, get func(Trace) []float64) (s Summary, n int) {
+	bySeed := map[uint64]Trace{}
+	for _, t := range b {
+		bySeed[t.Seed] = t
+	}
+	var diffs []Trace
+	for _, ta := range a {
+		tb, ok := bySeed[ta.Seed]
+		if !ok {
+			continue
+		}
+		va, vb := get(ta), get(tb)
+		d := make([]float64, min(len(va), len(vb)))
+		for i := range d {
+			d[i] = va[i] - vb[i]
+		}
+		diffs = append(diffs, Trace{Best: d})
+	}
+	s, _ = Summarize(diffs, func(t Trace) []float64 { return t.Best })
+	return s, len(diffs)
 }
 
 // NewChemistryTotal is the sum of NewChemistry over the rounds of a run.

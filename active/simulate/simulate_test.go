@@ -90,6 +90,12 @@ func fmtTraces(ts []Trace) []Trace {
 	out := append([]Trace(nil), ts...)
 	for i := range out {
 		out[i].TestRMSE = append([]float64(nil), out[i].TestRMSE[1:]...) // NaN != NaN
+		out[i].SigmaCorr = append([]float64(nil), out[i].SigmaCorr...)
+		for r, v := range out[i].SigmaCorr {
+			if math.IsNaN(v) {
+				out[i].SigmaCorr[r] = -2 // no correlation is -2: NaN != NaN
+			}
+		}
 	}
 	return out
 }
