@@ -56,6 +56,9 @@ func Init(dir string, cfg active.Config, t *Table, initN int, candidates string)
 	if err != nil {
 		return nil, err
 	}
+	if err := CheckBatch(cfg.Batch, cfg.MaxPerLine, len(cands), len(t.Lines)); err != nil {
+		return nil, err
+	}
 	if _, err := surrogate.NewEncoder(cfg); err != nil {
 		return nil, err
 	}

@@ -20,6 +20,9 @@ func (t *Table) SimConfig(cfg simulate.Config) (simulate.Config, error) {
 	if cfg.Init == 0 {
 		cfg.Init = active.DefaultInit(len(t.Oracle))
 	}
+	if err := CheckBatch(cfg.Batch, cfg.MaxPerLine, len(t.Oracle)-cfg.Init, len(t.Lines)); err != nil {
+		return cfg, err
+	}
 	_, err := surrogate.NewEncoder(active.Config{Features: cfg.Features, Drugs: t.Screen.Drugs, CellLines: t.Screen.CellLines})
 	return cfg, err
 }
@@ -44,6 +47,9 @@ func (t *Table) Simulate(ctx context.Context, cfg simulate.Config, each func(sim
 func Run(ctx context.Context, c *active.State, s active.Surrogate, oracle active.Oracle, each func(*active.Round)) error {
 	for !c.Done() {
 		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := checkNext(c); err != nil {
 			return err
 		}
 		if _, err := c.Step(ctx, s, oracle); err != nil {

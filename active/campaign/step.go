@@ -40,12 +40,25 @@ func (s Screens) OpenParts(dir string) (*Opened, error) {
 // Close closes the campaign's ledger.
 func (o *Opened) Close() error { return o.Ledger.Close() }
 
+// checkNext refuses (CheckBatch) to propose c's next round when its
+// pool cannot fill the campaign's batch; a round open or a campaign done
+// is no proposal, and passes.
+func checkNext(c *active.State) error {
+	if c.Open() != nil || c.Done() {
+		return nil
+	}
+	return CheckBatch(c.Config.Batch, c.Config.MaxPerLine, len(c.Pool()), len(c.Config.CellLines))
+}
+
 // Step runs the next round of the campaign (active.State.Step), its
 // surrogate reporting each epoch of the networks it trains to epoch
 // (surrogate.WithTrainProgress), and returns that round: a new one, or the one
 // a crash left open, now measured.
 func (o *Opened) Step(ctx context.Context, epoch func(model.Progress)) (*active.Round, error) {
 	c := o.Campaign
+	if err := checkNext(c); err != nil {
+		return nil, err
+	}
 	if _, err := c.Step(ctx, surrogate.WithTrainProgress(o.Surrogate, epoch), o.Oracle); err != nil {
 		return nil, err
 	}

@@ -34,13 +34,14 @@ const (
 	InitSize                  // an initial set size for a live campaign; Err says why not
 	PlateScore                // a plate readout scored as the campaign's score, which no block score is; Err names it
 	Overrides                 // batch, acquisition or exploration for a round already proposed; Err names the round
+	Batch                     // a batch larger than the pool of candidates, or than the per-line cap lets a batch hold; Err gives both numbers
 )
 
 var settingNames = [...]string{
 	Unnamed: "", Score: "score", CellLine: "cell line", CellLines: "cell lines",
 	LineChoice: "one cell line and a list of cell lines", PerLine: "a cap per cell line",
 	Candidates: "candidates", InitSize: "an initial set", PlateScore: "the plate score",
-	Overrides: "overrides",
+	Overrides: "overrides", Batch: "batch",
 }
 
 // String names the setting in words.
@@ -133,6 +134,20 @@ func Select(sc *drugcomb.Screen, score, cellLine, cellLines string) (*Table, err
 func (t *Table) checkPerLine(maxPerLine int, what string) error {
 	if maxPerLine > 0 && len(t.Lines) < 2 {
 		return &SettingError{PerLine, fmt.Errorf("%s across several cell lines", what)}
+	}
+	return nil
+}
+
+// CheckBatch refuses, as a *SettingError, a batch of batch pairs that the
+// pool of pool open candidates cannot fill, or that a cap of maxPerLine
+// pairs per cell line (0: none) on lines lines cannot: a round would
+// propose fewer pairs than asked for, which a batch never does silently.
+func CheckBatch(batch, maxPerLine, pool, lines int) error {
+	switch {
+	case batch > pool:
+		return &SettingError{Batch, fmt.Errorf("a batch of %d is larger than the pool of %d open candidate pairs", batch, pool)}
+	case maxPerLine > 0 && maxPerLine*lines < batch:
+		return &SettingError{Batch, fmt.Errorf("a batch of %d cannot be filled at %d pairs per cell line on %d lines (%d at most)", batch, maxPerLine, lines, maxPerLine*lines)}
 	}
 	return nil
 }

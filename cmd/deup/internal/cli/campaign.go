@@ -84,7 +84,7 @@ func usageIfSetting(err error) error {
 func campaignLineFlags(fs *flag.FlagSet) (cellLine, cellLines *string, perLine *int) {
 	cellLine = fs.String("cell-line", "", "cell line (required when the screen has several, unless --cell-lines)")
 	cellLines = fs.String("cell-lines", "", "a campaign across several cell lines of a panel: all, or A,B,… (instead of --cell-line)")
-	perLine = fs.Int("per-line", 0, "with --cell-lines: at most N pairs of any one cell line per batch (0: no cap), the rule of deup suggest --per-line")
+	perLine = fs.Int("per-line", 0, "with --cell-lines: at most N ≥ 1 pairs of any one cell line per batch (default: no cap), the rule of deup suggest --per-line")
 	return cellLine, cellLines, perLine
 }
 
@@ -135,7 +135,7 @@ func parseCampaignInitFlags(env Env, args []string) (*campaignInitFlags, error) 
 		cmdline.Want(*rounds >= 0, "--rounds %d: want 0 (no limit) or more", *rounds),
 		cmdline.Want(*initN >= 0, "--init %d: want 0 (10%% of the screen) or more", *initN),
 		cmdline.Want(*mode == active.Live || *mode == active.Retrospective, "--mode %q: want live or retrospective", *mode),
-		cmdline.Want(*perLine >= 0, "--per-line %d: want N ≥ 0", *perLine),
+		cmdline.Want(*perLine >= 1 || !cmdline.IsSet(fs, "per-line"), "--per-line %d: want N ≥ 1 (leave the flag out for no cap)", *perLine),
 	); err != nil {
 		return nil, err
 	}
@@ -312,7 +312,7 @@ func runCampaignResume(ctx context.Context, env Env, args []string) error {
 		return fmt.Errorf("stopped after %d rounds, which are kept: 'deup campaign resume %s' continues (%w)", len(c.Rounds()), dir, err)
 	}
 	if err != nil {
-		return err
+		return batchHint(err)
 	}
 	el := bar.Finish()
 	fmt.Fprintf(env.Stdout, "campaign complete: %d rounds, %d pairs measured, best %.4g (%s)\n", len(c.Rounds()), len(c.Measured()), c.Best(), el.Round(time.Millisecond))
@@ -435,7 +435,7 @@ func parseSimulateFlags(env Env, args []string) (*simulateFlags, error) {
 		cmdline.Want(*rounds >= 1, "--rounds %d: want at least 1 round", *rounds),
 		cmdline.Want(*initN >= 0, "--init %d: want 0 (10%% of the screen) or more", *initN),
 		cmdline.WorkersRule(*workers),
-		cmdline.Want(*perLine >= 0, "--per-line %d: want N ≥ 0 (0: no cap)", *perLine),
+		cmdline.Want(*perLine >= 1 || !cmdline.IsSet(fs, "per-line"), "--per-line %d: want N ≥ 1 (leave the flag out for no cap)", *perLine),
 	); err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/active/campaign"
+	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/internal/progress"
 	"github.com/deup-screening/deup/model"
 )
@@ -34,7 +35,21 @@ func stepRound(ctx context.Context, env Env, o *campaign.Opened) (*active.Round,
 	next := len(o.Campaign.Rounds()) + 1
 	r, err := o.Step(ctx, epoch)
 	bars.Finish()
+	if err := batchHint(err); err != nil && !errors.Is(err, context.Canceled) {
+		return nil, err
+	}
 	return r, stopped(err, next)
+}
+
+// batchHint makes a campaign's refusal to propose a round its pool
+// cannot fill (campaign.CheckBatch: the batch was set at init) a usage
+// error that says how to propose a smaller one; other errors pass.
+func batchHint(err error) error {
+	var se *campaign.SettingError
+	if errors.As(err, &se) && se.Setting == campaign.Batch {
+		return fmt.Errorf("%w: %v (deup suggest --campaign DIR --batch N proposes a smaller round)", cmdline.ErrUsage, err)
+	}
+	return err
 }
 
 // stopped words the error of a round stopped by a signal (SIGINT,
