@@ -336,10 +336,24 @@ func deupProcess(env []string, args ...string) *exec.Cmd {
 // prefill, suggest and measure events (the process kills itself through
 // ledger.CrashEnv), and at timed moments during fits — resumes it each
 // time, and checks that the final ledger is event for event the ledger of
-// an uninterrupted run: nothing lost, nothing duplicated.
+// an uninterrupted run: nothing lost, nothing duplicated. It does so for a
+// campaign on one line with thompson, and for one across the two lines of
+// a synthetic panel (--cell-lines all --per-line 3) with the joint,
+// calibrated bucb, whose calibration and length-scale are read again from
+// the ledger on every resume (issue 42).
 func TestCampaignKill(t *testing.T) {
-	screen := campaignScreenDir(t)
-	args := []string{"--screen", screen, "--mode", "retrospective", "--init", "20", "--batch", "5", "--rounds", "4", "--acquisition", "thompson", "--model", "deup-ridge"}
+	t.Run("one line", func(t *testing.T) {
+		screen := campaignScreenDir(t)
+		campaignKill(t, []string{"--screen", screen, "--mode", "retrospective", "--init", "20", "--batch", "5", "--rounds", "4", "--acquisition", "thompson", "--model", "deup-ridge"})
+	})
+	t.Run("panel bucb", func(t *testing.T) {
+		screen := filepath.Join(t.TempDir(), "panel")
+		mustRun(t, "data", "synth", "--seed", "7", "--drugs", "12", "--pairs", "120", "--out", screen)
+		campaignKill(t, []string{"--screen", screen, "--cell-lines", "all", "--per-line", "3", "--mode", "retrospective", "--init", "20", "--batch", "5", "--rounds", "4", "--acquisition", "bucb", "--model", "deup-ridge", "--features", "identity"})
+	})
+}
+
+func campaignKill(t *testing.T, args []string) {
 	ref := filepath.Join(t.TempDir(), "ref")
 	mustRun(t, append(append([]string{"campaign", "init"}, args...), ref)...)
 	mustRun(t, "campaign", "resume", ref)
