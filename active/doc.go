@@ -25,6 +25,24 @@
 //     (1-w) r(score) + w r(sigma_epistemic). SelectBatch takes the B best
 //     scores, ties to the lower index, optionally with no drug more than k
 //     times per batch.
+//   - The joint, calibrated batch (joint.go): BUCB, BEI and BThompson
+//     read sigma_epistemic scaled by f = q/z, q the split-conformal
+//     quantile at CalibrationCoverage (0.9) of |y - mu|/sigma_total over
+//     the campaign's measured suggestions (SigmaScale; f = 1 before 9), so
+//     that BUCB is the upper end of the calibrated 90 % interval, not a
+//     hand-set kappa. SelectJoint then picks the batch one pair at a time,
+//     a kriging believer (GP-BUCB with UCB): after each pick p, every
+//     candidate's sigma shrinks as a GP posterior would after measuring p
+//     at its mean, s_j^2 *= 1 - k_j^2 s_p^2/(s_p^2 + a_p^2), k an RBF
+//     kernel on the surrogate's input vectors (Featurizer) with the
+//     median heuristic's length-scale (MedianSqDist), a_p the pick's
+//     aleatoric sigma. Chosen over local penalization (a Lipschitz
+//     constant to estimate) and a DPP (a quality-diversity weight to
+//     choose) because it needs only the sigma the model gives and one
+//     length-scale taken from the data; no setting was chosen from a
+//     campaign's outcome (docs/campaigns.md). A campaign records f, the
+//     number of calibration pairs and the length-scale in each suggest
+//     event; Rank (deup suggest) refuses these kinds.
 //   - State (campaign.go, start.go, results.go): a campaign's state
 //     replayed from a Store (the on-disk ledger or an in-memory store):
 //     Create, Load, Propose/ProposeWith, Record, CloseRound, Step; the
