@@ -40,6 +40,9 @@ type Catalogue struct {
 type CatalogueColumns struct {
 	// ID is the column holding the drug identifier the pairs table uses:
 	// values that are positive integers are PubChem CIDs, others names.
+	// A drug whose id is a name takes its PubChem CID from the CID column
+	// beside it (the first of CatalogueCIDColumns present), when there is
+	// one; the id stays the name.
 	ID     string
 	SMILES string
 }
@@ -107,7 +110,10 @@ func ReadCatalogueWith(name string, r io.Reader, cols CatalogueColumns) (*Catalo
 		if id, err = named(cols.ID, "id"); err != nil {
 			return nil, err
 		}
-		in, ic = -1, -1
+		in = -1
+		if ic == id { // the id column is the CID column: no CID beside it
+			ic = -1
+		}
 		for _, n := range catNameCols { // a name column beside the id, for display
 			if j, err := findColumn(hdr, n); err == nil && j >= 0 && j != id {
 				in = j
@@ -173,12 +179,20 @@ func ReadCatalogueWith(name string, r io.Reader, cols CatalogueColumns) (*Catalo
 				return nil, fmt.Errorf("drugcomb: catalogue: %w", src.perr([]int{in, ic, is, id}[k], ErrUTF8))
 			}
 		}
-		key := ""     // the explicit id column's value when it is not a CID
-		if iv != "" { // the explicit id column: a CID when it is one, else a name
+		key := ""       // the explicit id column's value when it is not a CID
+		byName := false // the drug's id is the explicit id column's name
+		if iv != "" {   // the explicit id column: a CID when it is one, else a name
 			if _, ok := parseCID(iv); ok {
 				cs = iv
 			} else {
-				key, cs = iv, ""
+				key, byName = iv, true
+				// The CID column beside a name id gives the drug its
+				// CID; a value that is not one (LINCS writes -666 and 0
+				// for none) leaves it without, and is counted.
+				if _, ok := parseCID(cs); !ok && cs != "" {
+					rep.note("catalogue CID that is not a PubChem CID (drug kept without a CID)", src.loc(), iv+" "+strconv.Quote(cs))
+					cs = ""
+				}
 			}
 		}
 		var cid int64
@@ -201,6 +215,8 @@ func ReadCatalogueWith(name string, r io.Reader, cols CatalogueColumns) (*Catalo
 		}
 		d := Drug{Name: nm, PubChemCID: cid, SMILES: smi}
 		switch {
+		case byName:
+			d.ID = key
 		case cid != 0:
 			d.ID = strconv.FormatInt(cid, 10)
 		default:
@@ -210,7 +226,7 @@ func ReadCatalogueWith(name string, r io.Reader, cols CatalogueColumns) (*Catalo
 			d.Name = d.ID
 		}
 		dup := -1
-		if i, ok := c.byCID[cid]; ok && cid != 0 {
+		if i, ok := c.byCID[cid]; ok && cid != 0 && !byName {
 			dup = i
 		} else if i, ok := c.byKey[strings.ToLower(key)]; ok && key != "" {
 			dup = i
@@ -228,7 +244,7 @@ func ReadCatalogueWith(name string, r io.Reader, cols CatalogueColumns) (*Catalo
 		}
 		c.Drugs = append(c.Drugs, d)
 		c.Locs = append(c.Locs, src.loc())
-		if cid != 0 {
+		if _, ok := c.byCID[cid]; cid != 0 && !ok { // two names may share a CID: the first
 			c.byCID[cid] = len(c.Drugs) - 1
 		}
 		if key != "" {

@@ -1,6 +1,7 @@
 package drugcomb
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -334,6 +335,42 @@ func TestCatalogueSpellings(t *testing.T) {
 				t.Fatalf("error %v, want it to contain %q", err, tc.wantErr)
 			}
 		})
+	}
+}
+
+// TestCatalogueNameIDWithCID: a catalogue read by an explicit id column of
+// names (deup data import --drug-id-col pert_iname, as the tour reads
+// LINCS's perturbagen table) keeps the names as ids and takes each drug's
+// PubChem CID from the CID column beside it; LINCS's placeholders (-666,
+// 0) leave a drug without a CID and are counted in the notes; two names
+// sharing a CID are two drugs (issue 43: Mathews Griner's batch had an
+// empty drug_a_pubchem_cid although the table gives CIDs).
+func TestCatalogueNameIDWithCID(t *testing.T) {
+	cat := "pert_id\tpert_iname\tpubchem_cid\tcanonical_smiles\n" +
+		"BRD-1\tdoxorubicin\t443939\tCCO\n" +
+		"BRD-2\tdoxorubicin\t6916127\tCCC\n" + // the same name again: a duplicate, first kept
+		"BRD-3\tsai-071\t-666\tCCN\n" +
+		"BRD-4\tadriamycin\t443939\tCCCC\n" // another name, the same CID: its own drug
+	c, err := ReadCatalogueWith("pertinfo.tsv", strings.NewReader(cat), CatalogueColumns{ID: "pert_iname"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range c.Drugs {
+		got = append(got, fmt.Sprintf("%s/%s/%d/%s", d.ID, d.Name, d.PubChemCID, d.SMILES))
+	}
+	if want := "[doxorubicin/doxorubicin/443939/CCO sai-071/sai-071/0/CCN adriamycin/adriamycin/443939/CCCC]"; fmt.Sprint(got) != want {
+		t.Errorf("drugs %v, want %s", got, want)
+	}
+	var notes []string
+	for _, n := range c.Notes {
+		notes = append(notes, fmt.Sprintf("%s: %d", n.Reason, n.Count))
+	}
+	if s := strings.Join(notes, "; "); !strings.Contains(s, "catalogue CID that is not a PubChem CID (drug kept without a CID): 1") {
+		t.Errorf("notes %q, want the -666 counted", s)
+	}
+	if d, ok := c.Lookup("Doxorubicin"); !ok || d.ID != "doxorubicin" || d.PubChemCID != 443939 {
+		t.Errorf("Lookup(Doxorubicin) = %+v, %v", d, ok)
 	}
 }
 

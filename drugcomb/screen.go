@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -22,6 +23,19 @@ func (d Drug) Label() string {
 		return d.ID
 	}
 	return d.Name + " (" + d.ID + ")"
+}
+
+// OwnName is the drug's name as output files write it (the name columns of
+// deup predict, deup suggest and deup scores summary): its Name, or "" when
+// it has no name of its own, that is when its name is only its PubChem CID
+// written as text (a catalogue without a name column, such as DrugComb's
+// drugs.csv, names each drug by its CID). The CID is then in its own
+// column; a file does not repeat it as a name.
+func (d Drug) OwnName() string {
+	if d.PubChemCID > 0 && d.Name == strconv.FormatInt(d.PubChemCID, 10) {
+		return ""
+	}
+	return d.Name
 }
 
 // Pair is one unordered (drug, drug, cell line) combination with its

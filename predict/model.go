@@ -80,7 +80,7 @@ func (t *Table) MatchScreen(screen []drugcomb.Drug) {
 			continue
 		}
 		t.ScreenIDs[r] = screen[i].ID
-		if n := screen[i].Name; (d.Names[r] == "" || d.Names[r] == id) && n != "" {
+		if n := screen[i].OwnName(); (d.Names[r] == "" || d.Names[r] == id) && n != "" {
 			d.Names[r] = n
 		}
 	}

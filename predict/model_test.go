@@ -189,3 +189,25 @@ func TestMatchScreen(t *testing.T) {
 		t.Errorf("names %q, want %q", tab.Drugs.Names, want)
 	}
 }
+
+// TestOwnNames: a catalogue drug whose name is only its PubChem CID (DrugComb's
+// drugs.csv has no name column) gets an empty name in the output columns,
+// or its screen drug's name when the model's screen has it; named drugs
+// keep their names (issue 43: the workflow's batch repeated ids as names).
+func TestOwnNames(t *testing.T) {
+	cat := []drugcomb.Drug{
+		{ID: "2206", Name: "2206", PubChemCID: 2206},
+		{ID: "126941", Name: "126941", PubChemCID: 126941},
+		{ID: "doxorubicin", Name: "doxorubicin", PubChemCID: 443939},
+		{ID: "7", Name: "7"}, // a name that is a number but no CID: kept
+	}
+	d := KeptDrugs(cat, []int{0, 1, 2, 3})
+	if want := []string{"", "", "doxorubicin", "7"}; !reflect.DeepEqual(d.Names, want) {
+		t.Fatalf("names %q, want %q", d.Names, want)
+	}
+	tab := &Table{Drugs: d}
+	tab.MatchScreen([]drugcomb.Drug{{ID: "126941", Name: "Methotrexate", PubChemCID: 126941}, {ID: "9", Name: "9", PubChemCID: 9}})
+	if want := []string{"", "Methotrexate", "doxorubicin", "7"}; !reflect.DeepEqual(tab.Drugs.Names, want) {
+		t.Errorf("names after MatchScreen %q, want %q", tab.Drugs.Names, want)
+	}
+}

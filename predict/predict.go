@@ -78,7 +78,7 @@ type Drugs struct {
 func KeptDrugs(drugs []drugcomb.Drug, kept []int) Drugs {
 	d := Drugs{IDs: make([]string, len(kept)), Names: make([]string, len(kept)), SMILES: make([]string, len(kept)), CIDs: make([]int64, len(kept)), Row: make(map[string]int, len(kept))}
 	for r, i := range kept {
-		d.IDs[r], d.Names[r], d.SMILES[r], d.CIDs[r] = drugs[i].ID, drugs[i].Name, drugs[i].SMILES, drugs[i].PubChemCID
+		d.IDs[r], d.Names[r], d.SMILES[r], d.CIDs[r] = drugs[i].ID, drugs[i].OwnName(), drugs[i].SMILES, drugs[i].PubChemCID
 		d.Row[drugs[i].ID] = r
 	}
 	return d

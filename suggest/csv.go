@@ -22,8 +22,8 @@ func WriteCSV(w io.Writer, s []Suggestion) error {
 		x := &s[i]
 		rec = rec[:0]
 		rec = append(rec, strconv.Itoa(x.Rank))
-		rec = appendDrug(rec, x.DrugA.ID, x.DrugA.Name, x.DrugA.PubChemCID, x.DrugA.SMILES)
-		rec = appendDrug(rec, x.DrugB.ID, x.DrugB.Name, x.DrugB.PubChemCID, x.DrugB.SMILES)
+		rec = appendDrug(rec, x.DrugA.ID, x.DrugA.OwnName(), x.DrugA.PubChemCID, x.DrugA.SMILES)
+		rec = appendDrug(rec, x.DrugB.ID, x.DrugB.OwnName(), x.DrugB.PubChemCID, x.DrugB.SMILES)
 		rec = append(rec, x.CellLine)
 		for k, f := range floats(x) {
 			if k == 4 { // lower, upper before acquisition

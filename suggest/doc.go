@@ -11,7 +11,10 @@
 //
 //	rank                  1 for the first suggestion
 //	drug_a_id             the first drug's ID in the screen
-//	drug_a_name           its name
+//	drug_a_name           its name; empty when it has none of its own
+//	                      (drugcomb.Drug.OwnName: a catalogue without names
+//	                      gives a drug its PubChem CID, written in the next
+//	                      column, not repeated here)
 //	drug_a_pubchem_cid    its PubChem CID; missing (empty, null) when unknown
 //	drug_a_smiles         its SMILES; empty when unknown
 //	drug_b_id, drug_b_name, drug_b_pubchem_cid, drug_b_smiles   the same for the second drug

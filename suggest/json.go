@@ -52,10 +52,11 @@ func WriteJSON(w io.Writer, s []Suggestion) error {
 	names := []string{"mu", "sigma_total", "sigma_epistemic", "sigma_aleatoric", "acquisition"}
 	for i := range s {
 		x := &s[i]
+		an, bn := x.DrugA.OwnName(), x.DrugB.OwnName()
 		j := jsonRow{
 			Rank:  &x.Rank,
-			DrugA: &x.DrugA.Name, DrugAID: &x.DrugA.ID, DrugASMILES: &x.DrugA.SMILES,
-			DrugB: &x.DrugB.Name, DrugBID: &x.DrugB.ID, DrugBSMILES: &x.DrugB.SMILES,
+			DrugA: &an, DrugAID: &x.DrugA.ID, DrugASMILES: &x.DrugA.SMILES,
+			DrugB: &bn, DrugBID: &x.DrugB.ID, DrugBSMILES: &x.DrugB.SMILES,
 			CellLine: &x.CellLine, Reason: &x.Reason,
 		}
 		if !cidMissing(x.DrugA.PubChemCID) {

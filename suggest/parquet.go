@@ -48,7 +48,7 @@ func Record(mem memory.Allocator, s []Suggestion) arrow.Record {
 			name, id string
 			cid      int64
 			smiles   string
-		}{{x.DrugA.Name, x.DrugA.ID, x.DrugA.PubChemCID, x.DrugA.SMILES}, {x.DrugB.Name, x.DrugB.ID, x.DrugB.PubChemCID, x.DrugB.SMILES}} {
+		}{{x.DrugA.OwnName(), x.DrugA.ID, x.DrugA.PubChemCID, x.DrugA.SMILES}, {x.DrugB.OwnName(), x.DrugB.ID, x.DrugB.PubChemCID, x.DrugB.SMILES}} {
 			next().(*array.StringBuilder).Append(d.id)
 			next().(*array.StringBuilder).Append(d.name)
 			if cb := next().(*array.Int64Builder); cidMissing(d.cid) {

@@ -323,3 +323,25 @@ func TestReadOldNames(t *testing.T) {
 		t.Errorf("both spellings: err = %v", err)
 	}
 }
+
+// TestUnnamedDrugs: a drug known only by its PubChem CID (its name is the
+// CID as text, as a catalogue without names gives it) is written with an
+// empty name in every format, its CID in the CID column (issue 43).
+func TestUnnamedDrugs(t *testing.T) {
+	s := []Suggestion{{Rank: 1, CellLine: "PC-3", Reason: "r",
+		DrugA: drugcomb.Drug{ID: "2206", Name: "2206", PubChemCID: 2206, SMILES: "C"},
+		DrugB: drugcomb.Drug{ID: "126941", Name: "Methotrexate", PubChemCID: 126941, SMILES: "CC"}}}
+	for _, f := range []Format{CSV, Parquet, JSON} {
+		path := filepath.Join(t.TempDir(), "b."+f.String())
+		if err := WriteFile(path, s); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v: %v", f, err)
+		}
+		if a, b := got[0].DrugA, got[0].DrugB; a.Name != "" || a.PubChemCID != 2206 || a.ID != "2206" || b.Name != "Methotrexate" {
+			t.Errorf("%v: read back %+v, %+v; want drug A unnamed with CID 2206", f, a, b)
+		}
+	}
+}

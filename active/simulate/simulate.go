@@ -74,6 +74,9 @@ type Config struct {
 	Features   string  // surrogate.NewEncoder spec ("" means surrogate.DefaultFeatures)
 	Workers    int     // parallel runs; 0 means GOMAXPROCS
 	Explore    float64 // every run's active.Config.Explore (0: off)
+	// LineFeatures are the cell lines' numeric features, every run's
+	// active.Config.LineFeatures (nil: none; read by the network models).
+	LineFeatures [][]float64
 }
 
 // Trace is one run's per-round record. Index 0 is the initial set; index r
@@ -178,7 +181,7 @@ func simulateOne(ctx context.Context, t active.TableOracle, top map[active.PairO
 	cc := base
 	cc.Mode, cc.Model, cc.Acquisition = active.Retrospective, st.Model, st.Acquisition
 	cc.Batch, cc.Rounds, cc.MaxPerDrug, cc.MaxPerLine, cc.Seed, cc.Features = cfg.Batch, cfg.Rounds, cfg.MaxPerDrug, cfg.MaxPerLine, seed, cfg.Features
-	cc.Explore = cfg.Explore
+	cc.Explore, cc.LineFeatures = cfg.Explore, cfg.LineFeatures
 	enc, err := surrogate.NewEncoder(cc)
 	if err != nil {
 		return tr, err

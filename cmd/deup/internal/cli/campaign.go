@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"time"
@@ -170,17 +171,8 @@ func runCampaignInit(ctx context.Context, env Env, reg *methods.Registry, args [
 		return err
 	}
 	o.cfg.Screen = o.screenDir // --from-model's when not given
-	if o.cellFeatures != "" {
-		// The lines of the campaign's screen, standardized as deup train
-		// standardizes them (over every line of the table).
-		cf, err := drugcomb.ReadCellFeatures(o.cellFeatures)
-		if err != nil {
-			return err
-		}
-		if o.cfg.LineFeatures, err = cf.Standardized(t.Screen.CellLines); err != nil {
-			return fmt.Errorf("%w: --cell-features: %v", cmdline.ErrUsage, err)
-		}
-		fmt.Fprintf(env.Stdout, "cell-line features: %s, %d columns, given to each round's network\n", o.cellFeatures, len(cf.Names))
+	if o.cfg.LineFeatures, err = campaignLineFeatures(env.Stdout, o.cellFeatures, t.Screen.CellLines); err != nil {
+		return err
 	}
 	c, err := campaign.Init(o.dir, o.cfg, t, o.initN, o.candidates)
 	if err != nil {
@@ -193,6 +185,26 @@ func runCampaignInit(ctx context.Context, env Env, reg *methods.Registry, args [
 		fmt.Fprintf(env.Stdout, "explore %g: each round ranks by (1 - %g) r(%s) + %g r(sigma_epistemic)\n", cfg.Explore, cfg.Explore, cfg.Acquisition, cfg.Explore)
 	}
 	return nil
+}
+
+// campaignLineFeatures reads --cell-features (path; nil for "") for the
+// campaign's lines, standardized as deup train standardizes them (over
+// every line of the table), and says so on w: campaign init and campaign
+// simulate give them to each round's network.
+func campaignLineFeatures(w io.Writer, path string, lines []string) ([][]float64, error) {
+	if path == "" {
+		return nil, nil
+	}
+	cf, err := drugcomb.ReadCellFeatures(path)
+	if err != nil {
+		return nil, err
+	}
+	x, err := cf.Standardized(lines)
+	if err != nil {
+		return nil, fmt.Errorf("%w: --cell-features: %v", cmdline.ErrUsage, err)
+	}
+	fmt.Fprintf(w, "cell-line features: %s, %d columns, given to each round's network\n", path, len(cf.Names))
+	return x, nil
 }
 
 // campaignFromModel applies --from-model: the screen, cell line and score
@@ -396,6 +408,7 @@ var campaignSimulateDesc string
 
 type simulateFlags struct {
 	screenDir, cellLine, cellLines, score, out string
+	cellFeatures                               string          // --cell-features, as campaign init's
 	cfg                                        simulate.Config // the settings the flags give
 }
 
@@ -413,6 +426,7 @@ func parseSimulateFlags(env Env, args []string) (*simulateFlags, error) {
 	seed := cmdline.SeedFlag(fs, "seed of the first run (run s uses seed+s)")
 	perDrug := maxPerDrugFlag(fs)
 	feat := campaignFeaturesFlag(fs)
+	cellFeatures := fs.String("cell-features", "", "with --cell-lines and network strategies (deup-net-*, ensemble-net-*, ...): as campaign init's, features of the lines that each round's network maps into its line embedding")
 	topFrac := fs.Float64("top-frac", 0.01, "fraction of the best pairs counted as found (RECOVER: 0.01)")
 	workers := cmdline.WorkersFlag(fs, 0, "runs")
 	out := fs.String("out", "", "output directory")
@@ -449,7 +463,24 @@ func parseSimulateFlags(env Env, args []string) (*simulateFlags, error) {
 		}
 		o.cfg.Strategies = append(o.cfg.Strategies, st)
 	}
+	if err := cmdline.NeedFile("--cell-features", *cellFeatures, cellFeaturesWhat); err != nil {
+		return nil, err
+	}
+	if o.cellFeatures = *cellFeatures; o.cellFeatures != "" && (*cellLines == "" || !anyNetStrategy(o.cfg.Strategies)) {
+		return nil, fmt.Errorf("%w: --cell-features goes with --cell-lines and a network strategy (deup-net-*, ensemble-net-*, mcdropout-net-*, twohead-net-*)", cmdline.ErrUsage)
+	}
 	return o, nil
+}
+
+// anyNetStrategy reports whether a strategy's model is a network (its
+// name ends in -net), the models that read cell-line features.
+func anyNetStrategy(sts []simulate.Strategy) bool {
+	for _, st := range sts {
+		if strings.HasSuffix(st.Model, "-net") {
+			return true
+		}
+	}
+	return false
 }
 
 func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
@@ -465,6 +496,9 @@ func runCampaignSimulate(ctx context.Context, env Env, args []string) error {
 	cfg, err := t.SimConfig(o.cfg)
 	if err != nil {
 		return usageIfSetting(err)
+	}
+	if cfg.LineFeatures, err = campaignLineFeatures(env.Stderr, o.cellFeatures, t.Screen.CellLines); err != nil {
+		return err
 	}
 	top := active.TopFraction(t.Oracle, cfg.TopFrac)
 	fmt.Fprintf(env.Stderr, "simulating %d strategies x %d seeds x %d rounds on %s (%s, %d pairs, top %g%% = %d pairs), %d initial, batch %d, %s%s\n",

@@ -33,6 +33,17 @@ func epochsFlag(fs *flag.FlagSet) *int {
 func patienceFlag(fs *flag.FlagSet) *int {
 	return fs.Int("patience", 0, "early-stopping patience in epochs (0: the default, 25; 5 on a panel, 10 for bench's per-line reference)")
 }
+
+// epochsRule and patienceRule are the rules of --epochs and --patience in
+// every command that trains networks (train, bench, ood): a whole number
+// of epochs, 0 for the default; checked before any data is read.
+func epochsRule(n int) cmdline.Rule {
+	return cmdline.Want(n >= 0, "--epochs %d: want a whole number of epochs >= 1 (0: the default)", n)
+}
+func patienceRule(n int) cmdline.Rule {
+	return cmdline.Want(n >= 0, "--patience %d: want a whole number of epochs >= 1 (0: the default)", n)
+}
+
 func batchSizeFlag(fs *flag.FlagSet) *int {
 	return fs.Int("batch-size", 0, "pairs per training step (0: 64, or model.PanelBatchSize on a panel)")
 }

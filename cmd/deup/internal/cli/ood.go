@@ -55,6 +55,8 @@ func parseOODFlags(env Env, args []string) (*oodFlags, error) {
 		cmdline.Want(set.HoldOut > 0 && set.HoldOut < 1, "--holdout-drugs %v, want in (0, 1)", set.HoldOut),
 		cmdline.Want(set.Folds >= 2, "--folds %d, want ≥ 2", set.Folds),
 		cmdline.Want(*seeds >= 1, "--seeds %d, want ≥ 1", *seeds),
+		epochsRule(set.Model.MaxEpochs),
+		patienceRule(set.Model.Patience),
 		cmdline.Want(set.Members >= 1 && set.Passes >= 2, "--members %d, --passes %d: want ≥ 1, ≥ 2", set.Members, set.Passes),
 		cmdline.WorkersRule(*workers),
 	); err != nil {

@@ -349,8 +349,8 @@ func newMethodFlags(fs *flag.FlagSet, reg *methods.Registry, train bool) methodF
 // error in the flag's words, before any data is read.
 func (f methodFlags) config() (methods.Config, error) {
 	if err := cmdline.Check(
-		cmdline.Want(*f.epochs >= 0, "--epochs %d: want a whole number of epochs >= 1 (0: the default)", *f.epochs),
-		cmdline.Want(*f.patience >= 0, "--patience %d: want a whole number of epochs >= 1 (0: the default)", *f.patience),
+		epochsRule(*f.epochs),
+		patienceRule(*f.patience),
 	); err != nil {
 		return methods.Config{}, err
 	}
