@@ -54,6 +54,16 @@ type Config struct {
 	// default 0 (never dropped). Only read with Identity.
 	IdentityDrop float64
 
+	// LineFiLM makes the cell line of a network over several lines also
+	// scale the first combined layer, FiLM-style (issue 40): its
+	// pre-activation z = W_c1ᵀ e(a, b, l) + b_c1 becomes z ⊙ (1 + G_l)
+	// before the ReLU, with G (parameter cl.g, lines×CombHidden) learned
+	// with the combined network and starting at 0, so that the line
+	// multiplies the pair's features as well as adding its embedding; a
+	// line without training pairs keeps G_l = 0. Default false; ignored
+	// on one line.
+	LineFiLM bool
+
 	Seed uint64 // seeds weight initialization, shuffling and dropout masks
 
 	// side is the number of σ-feature columns the σ path of a network
@@ -276,6 +286,14 @@ func (c Config) identityRows() int {
 	}
 	return len(c.IdentityIDs())
 }
+
+// LineFiLMParam is the name of the FiLM gains of the lines
+// (Config.LineFiLM), lines×CombHidden.
+const LineFiLMParam = "cl.g"
+
+// filmOn says whether the configuration's networks scale the first
+// combined layer by the line (LineFiLM on several lines).
+func (c Config) filmOn() bool { return c.LineFiLM && c.lines > 1 }
 
 // IdentityParam is the name of the identity vectors' parameter
 // (Config.Identity), drugs×TowerHidden.

@@ -129,7 +129,14 @@ func (n *Network) buildGraph(u, b int, kind Loss, dropout bool, sh *gradShare) (
 		}
 		pe, gr.l = li.AddTo(g, pe, P(LineEmbeddingParam), Wf, b)
 	}
-	c1 := g.ReLU(g.Linear(pe, P("c1.w"), P("c1.b")))
+	c1 := g.Linear(pe, P("c1.w"), P("c1.b"))
+	if cfg.filmOn() {
+		// z ⊙ (1 + G_l) (Config.LineFiLM): the pairs' one-hot lines, a
+		// second node on the line input's tensor, times the gains.
+		lf := g.Input("LF", gr.l)
+		c1 = g.Add(c1, g.HadamardProd(c1, g.Dense(lf, P(LineFiLMParam), nil)))
+	}
+	c1 = g.ReLU(c1)
 	if dropout {
 		mt, mN := input("mask1", b, cfg.CombHidden)
 		gr.masks = append(gr.masks, mt)

@@ -237,6 +237,10 @@ func (in *inferer[T]) pairRange(w int, pa, pb, pl []int, bit float64, drop *drop
 		s1, s2 = buf[2*chunk*ch:2*chunk*ch+chunk*sh], buf[2*chunk*ch+chunk*sh:2*chunk*(ch+sh)]
 	}
 	bc1, wc2, bc2, wmu, bmu := in.w("c1.b"), in.w("c2.w"), in.w("c2.b"), in.w("mu.w"), in.w("mu.b")
+	var film []T
+	if cfg.filmOn() {
+		film = in.w(LineFiLMParam)
+	}
 	for lo := 0; lo < len(pa); lo += chunk {
 		m := min(chunk, len(pa)-lo)
 		for r := 0; r < m; r++ {
@@ -249,6 +253,11 @@ func (in *inferer[T]) pairRange(w int, pa, pb, pl []int, bit float64, drop *drop
 			if in.lp != nil {
 				l := LineOf(pl, lo+r)
 				axpy(1, in.lp[l*ch:(l+1)*ch], dst)
+				if film != nil { // z ⊙ (1 + G_l) (Config.LineFiLM)
+					for j, v := range film[l*ch : (l+1)*ch] {
+						dst[j] += dst[j] * v
+					}
+				}
 			}
 			kernels.Relu(dst)
 			if drop != nil {

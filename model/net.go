@@ -99,6 +99,10 @@ func NewNetwork(cfg Config, dim int, sigma bool, seed uint64) *Network {
 	if k := cfg.identityRows(); k > 0 {
 		add(IdentityParam, groupTower, k, th, k)
 	}
+	// The lines' FiLM gains (Config.LineFiLM), last, starting at 0.
+	if cfg.filmOn() {
+		add(LineFiLMParam, groupComb, cfg.lines, ch, cfg.lines)
+	}
 	n.init(seed)
 	return n
 }
@@ -112,13 +116,13 @@ func (n *Network) init(seed uint64) {
 	for _, p := range n.params {
 		switch d := p.t.Data().(type) {
 		case []float32:
-			if IsLineParam(p.name) || p.name == IdentityParam {
-				clear(d) // the cell-line input (LineInput) and the identity vectors start at 0
+			if zeroInit(p.name) {
+				clear(d) // the cell-line input (LineInput), the identity vectors and the FiLM gains start at 0
 				break
 			}
 			nn.InitLinear(d, p.fanIn, rng)
 		case []float64:
-			if IsLineParam(p.name) || p.name == IdentityParam {
+			if zeroInit(p.name) {
 				clear(d)
 				break
 			}
@@ -127,6 +131,12 @@ func (n *Network) init(seed uint64) {
 		p.opt32.Reset()
 		p.opt64.Reset()
 	}
+}
+
+// zeroInit says whether a parameter starts at 0 and draws no random
+// number: the line input's, the identity vectors, the FiLM gains.
+func zeroInit(name string) bool {
+	return IsLineParam(name) || name == IdentityParam || name == LineFiLMParam
 }
 
 // OptimizerSteps is the largest number of Adam steps any parameter of n

@@ -88,11 +88,14 @@ type FileConfig struct {
 	// unchanged (and files written before them load as before).
 	Identity     []string `json:",omitempty"`
 	IdentityDrop float64  `json:",omitempty"`
+	// LineFiLM: the lines scale the first combined layer (cl.g,
+	// Config.LineFiLM); absent without it.
+	LineFiLM bool `json:",omitempty"`
 }
 
 // NewFileConfig is the record of c.
 func NewFileConfig(c Config) FileConfig {
-	f := FileConfig{c.TowerHidden, c.TowerOut, c.CombHidden, c.SigmaHidden, c.LR, c.WeightDecay, c.BatchSize, c.MaxEpochs, c.Patience, c.MinSigma, c.Seed, c.lines, c.lineRows(), nil, 0}
+	f := FileConfig{c.TowerHidden, c.TowerOut, c.CombHidden, c.SigmaHidden, c.LR, c.WeightDecay, c.BatchSize, c.MaxEpochs, c.Patience, c.MinSigma, c.Seed, c.lines, c.lineRows(), nil, 0, c.filmOn()}
 	if c.identityRows() > 0 {
 		f.Identity, f.IdentityDrop = c.IdentityIDs(), c.IdentityDrop
 	}
@@ -104,6 +107,7 @@ func NewFileConfig(c Config) FileConfig {
 func (f FileConfig) Config() Config {
 	c := Config{TowerHidden: f.TowerHidden, TowerOut: f.TowerOut, CombHidden: f.CombHidden, SigmaHidden: f.SigmaHidden,
 		LR: f.LR, WeightDecay: f.WeightDecay, BatchSize: f.BatchSize, MaxEpochs: f.MaxEpochs, Patience: f.Patience, MinSigma: f.MinSigma, Seed: f.Seed, lines: f.Lines, lineX: lineRowsOf(f.LineFeatures)}
+	c.LineFiLM = f.LineFiLM
 	if len(f.Identity) > 0 {
 		ids := append([]string(nil), f.Identity...)
 		c.Identity, c.IdentityDrop, c.ids = true, f.IdentityDrop, &ids
@@ -295,6 +299,9 @@ func impliedParams(c Config, dim int, sigma bool) float64 {
 		n += float64(p.Rows) * float64(p.Cols)
 	}
 	n += float64(c.identityRows()) * th
+	if c.filmOn() {
+		n += float64(c.lines) * ch
+	}
 	return n
 }
 

@@ -55,6 +55,7 @@ func parseBenchFlags(env Env, reg *methods.Registry, args []string) (*benchFlags
 	shots := fs.Int("new-line-shots", 0, "with --split-by cell-lines: measured pairs of each held-out line moved into training (K = 0 is reported beside it)")
 	batch := batchSizeFlag(fs)
 	identity := identityFlag(fs)
+	film := lineFiLMFlag(fs)
 	score := scoreFlag(fs)
 	mf := newMethodFlags(fs, reg, false)
 	extra := fs.Int("extra-passes", 30, "passes of the extra MC-Dropout row (negative: no extra row)")
@@ -85,6 +86,7 @@ func parseBenchFlags(env Env, reg *methods.Registry, args []string) (*benchFlags
 		return nil, err
 	}
 	setIdentity(&mc.Model, *identity)
+	mc.Model.LineFiLM = *film
 	methodNames, ref := withOneHotReference(cmdline.SplitList(*methodList), *reference)
 	cfg := bench.Config{
 		Methods:     methodNames,

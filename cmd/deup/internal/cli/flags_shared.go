@@ -45,6 +45,12 @@ func identityFlag(fs *flag.FlagSet) *float64 {
 	return fs.Float64("drug-identity", -1, "a learned identity vector per training drug beside its fingerprint (deup, ensemble, ensemble-nll, mcdropout), left out of a training step with this probability so that a new drug is predicted from its structure alone; negative: none (docs/training.md)")
 }
 
+// lineFiLMFlag is --line-film of train and bench: model.Config.LineFiLM
+// for every method on the two-tower network.
+func lineFiLMFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("line-film", false, "on a panel, the cell line also scales the first combined layer, FiLM-style (deup, ensemble, ensemble-nll, mcdropout; ignored on one line; docs/training.md)")
+}
+
 // identityRule is --drug-identity's range.
 func identityRule(p float64) cmdline.Rule {
 	return cmdline.Want(p < 1 && !math.IsNaN(p), "--drug-identity %v: want a drop probability in [0, 1) (negative: no identity vectors)", p)

@@ -61,6 +61,7 @@ func parseTrainFlags(env Env, reg *methods.Registry, args []string) (*trainFlags
 	whole := wholeMoleculeFlag(fs)
 	batch := batchSizeFlag(fs)
 	identity := identityFlag(fs)
+	film := lineFiLMFlag(fs)
 	if _, err := cmdline.ParseWant(fs, args, 0, 0); err != nil {
 		return nil, err
 	}
@@ -90,6 +91,7 @@ func parseTrainFlags(env Env, reg *methods.Registry, args []string) (*trainFlags
 	mc.Model.Seed = *seed
 	mc.Model.BatchSize, mc.DUE.BatchSize = *batch, *batch // 0: the default, or the panel's (methods.Config.Panel)
 	setIdentity(&mc.Model, *identity)
+	mc.Model.LineFiLM = *film
 	return &trainFlags{screenDir: *screenDir, split: *splitFlag, fracs: fracs, feat: *feat, method: *method, cellLine: *cellLine, cellLines: *cellLines, cellFeatures: *cellFeatures, oosBy: *oosBy, score: *score,
 		seed: *seed, out: *out, calFrac: *calFrac, normalized: *conformal == "normalized", whole: *whole, mc: mc}, nil
 }
