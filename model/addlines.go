@@ -61,7 +61,8 @@ func (c Config) WithLineRows(x [][]float64) (Config, error) {
 }
 
 // AddLines gives the trained network the lines of x (Config.WithLineRows):
-// the line embedding E grows by zero rows, the features are x. It returns
+// the line embedding E (and the FiLM gains G, Config.LineFiLM) grows by
+// zero rows, the features are x. It returns
 // the network's new configuration; forwarders made before it are stale
 // (make new ones with NewForwarder).
 func (n *Network) AddLines(x [][]float64) (Config, error) {
@@ -81,6 +82,18 @@ func (n *Network) AddLines(x [][]float64) (Config, error) {
 		copy(d, p.t.Data().([]float64))
 	}
 	p.t, p.rows, p.fanIn = t, c.lines, c.lines
+	if g := n.byName[LineFiLMParam]; g != nil {
+		// A new line's FiLM gains are 0 (Config.LineFiLM): it scales
+		// nothing, as a line of the training features without pairs.
+		t := nn.NewTensor(n.dt, c.lines, g.cols)
+		switch d := t.Data().(type) {
+		case []float32:
+			copy(d, g.t.Data().([]float32))
+		case []float64:
+			copy(d, g.t.Data().([]float64))
+		}
+		g.t, g.rows, g.fanIn = t, c.lines, c.lines
+	}
 	n.cfg = c
 	return c, nil
 }

@@ -33,6 +33,37 @@ type Config struct {
 	Warmup int
 	Decay  string
 
+	// Identity gives every drug of the training screen a learned identity
+	// vector beside its fingerprint (issue 40): a row of parameter id.e
+	// (drugs×TowerHidden) added to the drug's first tower layer before its
+	// ReLU, the weights of a one-hot identity input concatenated to the
+	// fingerprint, so the vector's size is the tower's hidden width (a
+	// rule, not a choice). The pair stays order-free (both towers are the
+	// one tower). The vectors start at 0 and only a training pair's
+	// gradient moves one, so a drug no in-sample pair has (a new drug, a
+	// catalogue's) keeps 0: it is predicted from its structure alone, and
+	// a Features matrix's drugs are matched to the vectors by id
+	// (Features.IDs; a matrix without ids gets none). Default false: the
+	// network without it.
+	Identity bool
+	// IdentityDrop is the probability that a drug's identity vector is
+	// left out of a training step (each distinct drug of an in-sample
+	// batch draws once; σ-only steps and prediction keep every vector), so
+	// that the structure path learns to predict without it. The kept
+	// vector is not rescaled: a drug is either known or not. In [0, 1);
+	// default 0 (never dropped). Only read with Identity.
+	IdentityDrop float64
+
+	// LineFiLM makes the cell line of a network over several lines also
+	// scale the first combined layer, FiLM-style (issue 40): its
+	// pre-activation z = W_c1ᵀ e(a, b, l) + b_c1 becomes z ⊙ (1 + G_l)
+	// before the ReLU, with G (parameter cl.g, lines×CombHidden) learned
+	// with the combined network and starting at 0, so that the line
+	// multiplies the pair's features as well as adding its embedding; a
+	// line without training pairs keeps G_l = 0. Default false; ignored
+	// on one line.
+	LineFiLM bool
+
 	Seed uint64 // seeds weight initialization, shuffling and dropout masks
 
 	// side is the number of σ-feature columns the σ path of a network
@@ -53,6 +84,11 @@ type Config struct {
 	// (A pointer, so that Config stays comparable: the methods trained on
 	// one dataset share it.)
 	lineX *[][]float64
+
+	// ids are the drugs of the identity vectors (Identity), one per row
+	// of id.e, in the training features' order (set by WithLines; a
+	// pointer so that Config stays comparable); nil without Identity.
+	ids *[]string
 
 	// minEpochs is the fewest epochs before early stopping (Budget sets
 	// it with the rule's patience; 0: none).
@@ -174,6 +210,9 @@ func (c Config) Validate() error {
 	if !(c.Dropout < 1) {
 		return fmt.Errorf("model: config: Dropout %v, want < 1 (0 or negative: none)", c.Dropout)
 	}
+	if !(c.IdentityDrop >= 0 && c.IdentityDrop < 1) {
+		return fmt.Errorf("model: config: IdentityDrop %v, want a probability in [0, 1)", c.IdentityDrop)
+	}
 	if !(c.LR > 0) || !(c.MinSigma > 0) {
 		return fmt.Errorf("model: config: LR %v and MinSigma %v must be > 0", c.LR, c.MinSigma)
 	}
@@ -213,13 +252,74 @@ func (c Config) lineRows() [][]float64 {
 }
 
 // WithLines sets the cell lines of a dataset d on a configuration: the
-// number of lines and, with LineFeatures, their features. Every method's
-// Fit calls it.
+// number of lines and, with LineFeatures, their features; with Identity,
+// also the drugs of the identity vectors (d's feature rows, by id). Every
+// method's Fit calls it.
 func (c Config) WithLines(d *Dataset) Config {
 	c.lines = d.Lines()
 	c.lineX = nil
 	if c.lines > 1 && len(d.LineFeatures) > 0 {
 		c.lineX = &d.LineFeatures
 	}
+	c.ids = nil
+	if c.Identity && d.Features != nil && len(d.Features.IDs) > 0 {
+		ids := append([]string(nil), d.Features.IDs...)
+		c.ids = &ids
+	}
 	return c
+}
+
+// IdentityIDs are the drugs of the identity vectors (Config.Identity),
+// one per row of id.e; nil without them.
+func (c Config) IdentityIDs() []string {
+	if c.ids == nil {
+		return nil
+	}
+	return *c.ids
+}
+
+// identityRows is the number of identity vectors of the configuration's
+// networks (0: none).
+func (c Config) identityRows() int {
+	if !c.Identity {
+		return 0
+	}
+	return len(c.IdentityIDs())
+}
+
+// LineFiLMParam is the name of the FiLM gains of the lines
+// (Config.LineFiLM), lines×CombHidden.
+const LineFiLMParam = "cl.g"
+
+// filmOn says whether the configuration's networks scale the first
+// combined layer by the line (LineFiLM on several lines).
+func (c Config) filmOn() bool { return c.LineFiLM && c.lines > 1 }
+
+// IdentityParam is the name of the identity vectors' parameter
+// (Config.Identity), drugs×TowerHidden.
+const IdentityParam = "id.e"
+
+// identityIndex maps the rows of f to the identity vectors of ids: the
+// vector of the drug of row i is out[i] (−1: none, a drug not among ids or
+// a matrix without ids). A drug listed twice in ids takes its first row.
+func identityIndex(ids []string, f *Features) []int {
+	out := make([]int, f.NumDrugs())
+	for i := range out {
+		out[i] = -1
+	}
+	if len(ids) == 0 || len(f.IDs) != f.NumDrugs() {
+		return out
+	}
+	at := make(map[string]int, len(ids))
+	for k, id := range ids {
+		if _, ok := at[id]; !ok {
+			at[id] = k
+		}
+	}
+	for i, id := range f.IDs {
+		if k, ok := at[id]; ok {
+			out[i] = k
+		}
+	}
+	return out
 }

@@ -36,6 +36,7 @@ type graph struct {
 	u, b  int
 	s     *nn.Tensor   // b×u pair-to-drug incidence (1 per drug slot, 2 for a drug paired with itself)
 	l     *nn.Tensor   // b×lines one-hot cell line of each pair (nil for a one-line network)
+	id    *nn.Tensor   // u×identity rows: one-hot identity vector of each drug slot (nil without Config.Identity)
 	y, w  *nn.Tensor   // b×1 standardized targets and loss weights (0 for padding rows)
 	bit   *nn.Tensor   // b×(1+side) σ side inputs: the in/out-of-sample bit, then the σ features (σ path only)
 	masks []*nn.Tensor // dropout masks after combined layers 1 and 2 (b×CombHidden), nil without dropout
@@ -108,7 +109,15 @@ func (n *Network) buildGraph(u, b int, kind Loss, dropout bool, sh *gradShare) (
 	// The tower: the kit's sparse first layer, ReLU, and its dense layer
 	// (products written into tensors kept between runs; the two weight
 	// gradients shared by the trainer's graphs, see gradShare).
-	h1 := g.ReLU(g.AddBias(g.SparseMul(gr.x, P("t1.w"), &sh.t1), P("t1.b")))
+	pre := g.SparseMul(gr.x, P("t1.w"), &sh.t1)
+	if k := cfg.identityRows(); k > 0 {
+		// The identity vectors beside the fingerprint (Config.Identity):
+		// a one-hot input per drug slot (a zero row: none) times id.e.
+		var idN *nn.Node
+		gr.id, idN = input("ID", u, k)
+		pre = g.Add(pre, g.Dense(idN, P(IdentityParam), nil))
+	}
+	h1 := g.ReLU(g.AddBias(pre, P("t1.b")))
 	emb := g.AddBias(g.Dense(h1, P("t2.w"), &sh.t2), P("t2.b"))
 	// b×TowerOut: summed embeddings of each pair. The tower ran once per
 	// distinct drug of the batch (u rows), never once per pair row.
@@ -120,7 +129,14 @@ func (n *Network) buildGraph(u, b int, kind Loss, dropout bool, sh *gradShare) (
 		}
 		pe, gr.l = li.AddTo(g, pe, P(LineEmbeddingParam), Wf, b)
 	}
-	c1 := g.ReLU(g.Linear(pe, P("c1.w"), P("c1.b")))
+	c1 := g.Linear(pe, P("c1.w"), P("c1.b"))
+	if cfg.filmOn() {
+		// z ⊙ (1 + G_l) (Config.LineFiLM): the pairs' one-hot lines, a
+		// second node on the line input's tensor, times the gains.
+		lf := g.Input("LF", gr.l)
+		c1 = g.Add(c1, g.HadamardProd(c1, g.Dense(lf, P(LineFiLMParam), nil)))
+	}
+	c1 = g.ReLU(c1)
 	if dropout {
 		mt, mN := input("mask1", b, cfg.CombHidden)
 		gr.masks = append(gr.masks, mt)
@@ -263,6 +279,31 @@ func (gr *graph) setInputs(f *Features, drugs []int, pa, pb, lines []int, y, wt 
 			}
 			return 0
 		})
+	}
+}
+
+// setIdentity loads the identity input: slot k of the batch's drugs uses
+// identity vector rows[k] (−1: none); padding slots have none.
+func (gr *graph) setIdentity(rows []int) {
+	if gr.id == nil {
+		return
+	}
+	k := gr.id.Shape()[1]
+	switch d := gr.id.Data().(type) {
+	case []float32:
+		clear(d)
+		for s, r := range rows {
+			if r >= 0 {
+				d[s*k+r] = 1
+			}
+		}
+	case []float64:
+		clear(d)
+		for s, r := range rows {
+			if r >= 0 {
+				d[s*k+r] = 1
+			}
+		}
 	}
 }
 

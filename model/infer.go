@@ -41,7 +41,10 @@ type inferer[T float32 | float64] struct {
 	mu    sync.Mutex
 	feats *Features
 	have  []bool
-	p, q  []T // numDrugs×CombHidden, numDrugs×SigmaHidden
+	// idOf maps feats' rows to the identity vectors (Config.Identity; nil
+	// without them): −1 for a drug the network has no vector of.
+	idOf []int
+	p, q []T // numDrugs×CombHidden, numDrugs×SigmaHidden
 	// lp, lq are the cell-line projections E_l·W_c1 and E_l·W_s1
 	// (lines×CombHidden, lines×SigmaHidden) of a network that knows
 	// several lines; nil otherwise, and until computed.
@@ -92,6 +95,10 @@ func (in *inferer[T]) ensure(f *Features, drugs []int) {
 	if in.feats != f {
 		in.feats = f
 		in.have = make([]bool, nd)
+		in.idOf = nil
+		if cfg.identityRows() > 0 {
+			in.idOf = identityIndex(cfg.IdentityIDs(), f)
+		}
 		in.p = make([]T, nd*ch)
 		if in.n.sigma {
 			in.q = make([]T, nd*sh)
@@ -118,6 +125,10 @@ func (in *inferer[T]) ensure(f *Features, drugs []int) {
 		qc = make([]T, chunk*sh)
 	}
 	w1, b1, w2, b2 := in.w("t1.w"), in.w("t1.b"), in.w("t2.w"), in.w("t2.b")
+	var idE []T
+	if in.idOf != nil {
+		idE = in.w(IdentityParam)
+	}
 	for lo := 0; lo < len(todo); lo += chunk {
 		rows := todo[lo:min(lo+chunk, len(todo))]
 		m := len(rows)
@@ -131,6 +142,11 @@ func (in *inferer[T]) ensure(f *Features, drugs []int) {
 				if v := f.Val[k]; v != 0 {
 					c := int(f.Col[k])
 					kernels.AddScaled(v, w1[c*th:(c+1)*th], dst)
+				}
+			}
+			if idE != nil {
+				if k := in.idOf[d]; k >= 0 {
+					axpy(1, idE[k*th:(k+1)*th], dst) // the identity vector (Config.Identity)
 				}
 			}
 			kernels.Relu(dst)
@@ -221,6 +237,10 @@ func (in *inferer[T]) pairRange(w int, pa, pb, pl []int, bit float64, drop *drop
 		s1, s2 = buf[2*chunk*ch:2*chunk*ch+chunk*sh], buf[2*chunk*ch+chunk*sh:2*chunk*(ch+sh)]
 	}
 	bc1, wc2, bc2, wmu, bmu := in.w("c1.b"), in.w("c2.w"), in.w("c2.b"), in.w("mu.w"), in.w("mu.b")
+	var film []T
+	if cfg.filmOn() {
+		film = in.w(LineFiLMParam)
+	}
 	for lo := 0; lo < len(pa); lo += chunk {
 		m := min(chunk, len(pa)-lo)
 		for r := 0; r < m; r++ {
@@ -233,6 +253,11 @@ func (in *inferer[T]) pairRange(w int, pa, pb, pl []int, bit float64, drop *drop
 			if in.lp != nil {
 				l := LineOf(pl, lo+r)
 				axpy(1, in.lp[l*ch:(l+1)*ch], dst)
+				if film != nil { // z ⊙ (1 + G_l) (Config.LineFiLM)
+					for j, v := range film[l*ch : (l+1)*ch] {
+						dst[j] += dst[j] * v
+					}
+				}
 			}
 			kernels.Relu(dst)
 			if drop != nil {

@@ -34,7 +34,10 @@ import (
 // DEUP_EXP_FOLDS a list of folds or "all"; DEUP_EXP_SET sets model.Config
 // fields (lr, batch, epochs, patience, dropout, warmup, decay, th, to, ch,
 // wd), sub=N (a subsample of about N pairs, whole combinations) and id=1
-// (a one-hot identity column per drug appended to the fingerprint). DEUP
+// (a one-hot identity column per drug appended to the fingerprint) and
+// idvec=P (model.Config.Identity with IdentityDrop P: learned identity
+// vectors dropped with probability P in training) and film=1
+// (model.Config.LineFiLM). DEUP
 // runs without its novelty hold-out (a separate network, μ′, that does
 // not change μ). Each line prints the test fold's Pearson r and RMSE, the
 // best validation RMSE and the epochs.
@@ -61,6 +64,10 @@ func TestMeanExperiment(t *testing.T) {
 	cfg.LR, cfg.BatchSize, cfg.MaxEpochs, cfg.Patience = num("lr"), int(num("batch")), int(num("epochs")), int(num("patience"))
 	cfg.Dropout, cfg.Warmup, cfg.Decay, cfg.WeightDecay = num("dropout"), int(num("warmup")), set["decay"], num("wd")
 	cfg.TowerHidden, cfg.TowerOut, cfg.CombHidden = int(num("th")), int(num("to")), int(num("ch"))
+	cfg.LineFiLM = set["film"] == "1"
+	if _, ok := set["idvec"]; ok {
+		cfg.Identity, cfg.IdentityDrop = true, num("idvec")
+	}
 	if sub := int(num("sub")); sub > 0 {
 		d = subsample(d, sub, 7)
 	}

@@ -15,7 +15,7 @@ import (
 type group uint8
 
 const (
-	groupTower group = iota // single-drug tower: t1.w t1.b t2.w t2.b, and the cell-line embedding cl.e
+	groupTower group = iota // single-drug tower: t1.w t1.b t2.w t2.b, the cell-line embedding cl.e and the identity vectors id.e
 	groupComb               // combined network: c1.w c1.b c2.w c2.b
 	groupMu                 // mean head: mu.w mu.b
 	groupSigma              // σ path: s1.w s1.bit s1.b s2.w s2.b sig.w sig.b
@@ -94,25 +94,35 @@ func NewNetwork(cfg Config, dim int, sigma bool, seed uint64) *Network {
 	for _, p := range cfg.lineInput().Params() {
 		add(p.Name, groupTower, p.Rows, p.Cols, p.Rows)
 	}
+	// The identity vectors (Config.Identity), after the line input for
+	// the same reason; they start at 0 too.
+	if k := cfg.identityRows(); k > 0 {
+		add(IdentityParam, groupTower, k, th, k)
+	}
+	// The lines' FiLM gains (Config.LineFiLM), last, starting at 0.
+	if cfg.filmOn() {
+		add(LineFiLMParam, groupComb, cfg.lines, ch, cfg.lines)
+	}
 	n.init(seed)
 	return n
 }
 
 // init draws every weight and bias from U(−1/√fanIn, 1/√fanIn) (PyTorch's
 // nn.Linear default) with a PCG stream seeded from seed, except the
-// cell-line embedding, which starts at 0; Adam state is reset.
+// cell-line input and the identity vectors, which start at 0 (and draw
+// nothing); Adam state is reset.
 func (n *Network) init(seed uint64) {
 	rng := rand.New(rand.NewPCG(seed, streams.NetInit))
 	for _, p := range n.params {
 		switch d := p.t.Data().(type) {
 		case []float32:
-			if IsLineParam(p.name) {
-				clear(d) // the cell-line input starts at 0 (LineInput)
+			if zeroInit(p.name) {
+				clear(d) // the cell-line input (LineInput), the identity vectors and the FiLM gains start at 0
 				break
 			}
 			nn.InitLinear(d, p.fanIn, rng)
 		case []float64:
-			if IsLineParam(p.name) {
+			if zeroInit(p.name) {
 				clear(d)
 				break
 			}
@@ -121,6 +131,12 @@ func (n *Network) init(seed uint64) {
 		p.opt32.Reset()
 		p.opt64.Reset()
 	}
+}
+
+// zeroInit says whether a parameter starts at 0 and draws no random
+// number: the line input's, the identity vectors, the FiLM gains.
+func zeroInit(name string) bool {
+	return IsLineParam(name) || name == IdentityParam || name == LineFiLMParam
 }
 
 // OptimizerSteps is the largest number of Adam steps any parameter of n

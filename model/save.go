@@ -82,18 +82,37 @@ type FileConfig struct {
 	// LineFeatures are the standardized numeric features of each line
 	// (--cell-features; lines×k, the input of cl.f); absent without them.
 	LineFeatures [][]float64 `json:",omitempty"`
+	// Identity are the drugs of the identity vectors (Config.Identity;
+	// the rows of id.e), IdentityDrop the drop probability they were
+	// trained with; absent without them, so files without them are
+	// unchanged (and files written before them load as before).
+	Identity     []string `json:",omitempty"`
+	IdentityDrop float64  `json:",omitempty"`
+	// LineFiLM: the lines scale the first combined layer (cl.g,
+	// Config.LineFiLM); absent without it.
+	LineFiLM bool `json:",omitempty"`
 }
 
 // NewFileConfig is the record of c.
 func NewFileConfig(c Config) FileConfig {
-	return FileConfig{c.TowerHidden, c.TowerOut, c.CombHidden, c.SigmaHidden, c.LR, c.WeightDecay, c.BatchSize, c.MaxEpochs, c.Patience, c.MinSigma, c.Seed, c.lines, c.lineRows()}
+	f := FileConfig{c.TowerHidden, c.TowerOut, c.CombHidden, c.SigmaHidden, c.LR, c.WeightDecay, c.BatchSize, c.MaxEpochs, c.Patience, c.MinSigma, c.Seed, c.lines, c.lineRows(), nil, 0, c.filmOn()}
+	if c.identityRows() > 0 {
+		f.Identity, f.IdentityDrop = c.IdentityIDs(), c.IdentityDrop
+	}
+	return f
 }
 
 // Config is the configuration f records (the σ-feature columns, Side,
 // are not part of it).
 func (f FileConfig) Config() Config {
-	return Config{TowerHidden: f.TowerHidden, TowerOut: f.TowerOut, CombHidden: f.CombHidden, SigmaHidden: f.SigmaHidden,
+	c := Config{TowerHidden: f.TowerHidden, TowerOut: f.TowerOut, CombHidden: f.CombHidden, SigmaHidden: f.SigmaHidden,
 		LR: f.LR, WeightDecay: f.WeightDecay, BatchSize: f.BatchSize, MaxEpochs: f.MaxEpochs, Patience: f.Patience, MinSigma: f.MinSigma, Seed: f.Seed, lines: f.Lines, lineX: lineRowsOf(f.LineFeatures)}
+	c.LineFiLM = f.LineFiLM
+	if len(f.Identity) > 0 {
+		ids := append([]string(nil), f.Identity...)
+		c.Identity, c.IdentityDrop, c.ids = true, f.IdentityDrop, &ids
+	}
+	return c
 }
 
 // Encode writes a model file: the header h (its Nets, Sigma and Params
@@ -172,7 +191,7 @@ func Decode(r io.Reader, side func(h *Header) (int, error)) (Header, []*Network,
 	}
 	p += hl
 	cfg := h.Config.Config()
-	if err := cfg.Validate(); err != nil || h.Config.Lines < 0 || h.Config.Lines > 1<<20 || h.Nets < 1 || h.Nets > 1000 || h.Features.Dim() <= 0 || !(h.SD > 0) {
+	if err := cfg.Validate(); err != nil || h.Config.Lines < 0 || h.Config.Lines > 1<<20 || len(h.Config.Identity) > 1<<20 || h.Nets < 1 || h.Nets > 1000 || h.Features.Dim() <= 0 || !(h.SD > 0) {
 		return h, nil, fmt.Errorf("%w: header: invalid configuration (%v)", ErrFormat, err)
 	}
 	if err := checkHeader(h); err != nil {
@@ -278,6 +297,10 @@ func impliedParams(c Config, dim int, sigma bool) float64 {
 	}
 	for _, p := range c.lineInput().Params() {
 		n += float64(p.Rows) * float64(p.Cols)
+	}
+	n += float64(c.identityRows()) * th
+	if c.filmOn() {
+		n += float64(c.lines) * ch
 	}
 	return n
 }

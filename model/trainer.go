@@ -34,6 +34,11 @@ type Trainer struct {
 	// lr is the learning rate of the next step (Fit's Schedule); 0 means
 	// cfg.LR (the σ refit).
 	lr float64
+	// idOf maps d's feature rows to the network's identity vectors
+	// (Config.Identity; nil without them), idRows is the batch's, and
+	// idRNG draws which are dropped (Config.IdentityDrop).
+	idOf, idRows []int
+	idRNG        *rand.Rand
 }
 
 type graphKey struct {
@@ -61,6 +66,10 @@ func NewTrainer(n *Network, d *Dataset, mean, sd float64, seed uint64, dropP flo
 		rng: rand.New(rand.NewPCG(seed, streams.Shuffle)), graphs: map[graphKey]*graph{}}
 	if dropP > 0 {
 		t.drop = newDropout(dropP, seed^0x9e3779b97f4a7c15)
+	}
+	if n.cfg.identityRows() > 0 {
+		t.idOf = identityIndex(n.cfg.IdentityIDs(), d.Features)
+		t.idRNG = rand.New(rand.NewPCG(seed, streams.Identity))
 	}
 	t.share.fuse()
 	return t
@@ -92,6 +101,20 @@ func (t *Trainer) step(idx []int, kind Loss, bit float64) (float64, error) {
 		t.graphs[key] = g
 	}
 	g.setInputs(t.d.Features, t.b.drugs, t.b.pa, t.b.pb, t.b.line, t.b.y, t.b.w, bit)
+	if t.idOf != nil {
+		// In-sample steps drop each distinct drug's vector with
+		// probability IdentityDrop; σ-only steps read μ as predicted.
+		sigmaOnly := kind == LossNLLSigma || kind == LossLogSigma
+		t.idRows = t.idRows[:0]
+		for _, dr := range t.b.drugs {
+			r := t.idOf[dr]
+			if !sigmaOnly && t.cfg.IdentityDrop > 0 && t.idRNG.Float64() < t.cfg.IdentityDrop {
+				r = -1
+			}
+			t.idRows = append(t.idRows, r)
+		}
+		g.setIdentity(t.idRows)
+	}
 	if k := t.cfg.side; k > 0 && kind != LossMSE {
 		t.sideB = t.sideB[:0]
 		for _, i := range idx {
@@ -174,6 +197,9 @@ type TrainOptions struct {
 // best epoch's parameters. Without a validation split it trains MaxEpochs.
 func (t *Trainer) Fit(ctx context.Context, split drugcomb.Split, o TrainOptions, progress func(Progress)) error {
 	defer t.Close()
+	if t.cfg.Identity && t.cfg.identityRows() == 0 {
+		return fmt.Errorf("model: identity vectors need the drugs' ids (Features.IDs)")
+	}
 	start := time.Now()
 	cfg := t.cfg
 	sched := NewSchedule(cfg, len(split.Train))

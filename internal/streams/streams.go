@@ -19,6 +19,7 @@ package streams
 const (
 	NetInit        = 0x6465757020696e69 // "deup ini": model's two-tower network weights
 	Shuffle        = 0x73687566666c65   // "shuffle": model's minibatch order
+	Identity       = 0x69645f64726f70   // "id_drop": model's dropped identity vectors (Config.IdentityDrop)
 	NoveltyHoldout = 0x686f6c646f7574   // "holdout": model's held-out drugs (seed ^ NoveltySeed)
 	NoveltySeed    = 0x6e6f76656c7479   // "novelty": xor-ed into the seed of NoveltyHoldout
 	SigmaRefit     = 0x7369676d61726566 // "sigmaref": model's sigma refit split

@@ -7,6 +7,7 @@ func TestDistinct(t *testing.T) {
 	all := map[string]uint64{
 		"NetInit":        NetInit,
 		"Shuffle":        Shuffle,
+		"Identity":       Identity,
 		"NoveltyHoldout": NoveltyHoldout,
 		"NoveltySeed":    NoveltySeed,
 		"SigmaRefit":     SigmaRefit,

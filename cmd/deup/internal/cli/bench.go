@@ -54,6 +54,8 @@ func parseBenchFlags(env Env, reg *methods.Registry, args []string) (*benchFlags
 	reference := fs.String("reference", "", "per-line: add the per-line reference row on a panel (default for a panel split by pairs); none: leave it out; onehot (alone or as per-line,onehot): add the one-hot MLP's row (method onehot: the drugs' and line's identities only, no fingerprints)")
 	shots := fs.Int("new-line-shots", 0, "with --split-by cell-lines: measured pairs of each held-out line moved into training (K = 0 is reported beside it)")
 	batch := batchSizeFlag(fs)
+	identity := identityFlag(fs)
+	film := lineFiLMFlag(fs)
 	score := scoreFlag(fs)
 	mf := newMethodFlags(fs, reg, false)
 	extra := fs.Int("extra-passes", 30, "passes of the extra MC-Dropout row (negative: no extra row)")
@@ -80,6 +82,11 @@ func parseBenchFlags(env Env, reg *methods.Registry, args []string) (*benchFlags
 	if err != nil {
 		return nil, err
 	}
+	if err := cmdline.Check(identityRule(*identity)); err != nil {
+		return nil, err
+	}
+	setIdentity(&mc.Model, *identity)
+	mc.Model.LineFiLM = *film
 	methodNames, ref := withOneHotReference(cmdline.SplitList(*methodList), *reference)
 	cfg := bench.Config{
 		Methods:     methodNames,

@@ -3,12 +3,14 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/deup-screening/deup/active"
 	"github.com/deup-screening/deup/active/surrogate"
 	"github.com/deup-screening/deup/cmd/deup/internal/cmdline"
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/model"
 )
 
 // The flags below are declared alike by several commands: one helper (or
@@ -46,6 +48,28 @@ func patienceRule(n int) cmdline.Rule {
 
 func batchSizeFlag(fs *flag.FlagSet) *int {
 	return fs.Int("batch-size", 0, "pairs per training step (0: 64, or model.PanelBatchSize on a panel)")
+}
+
+// identityFlag is --drug-identity of train and bench: model.Config's
+// Identity and IdentityDrop for every method on the two-tower network.
+func identityFlag(fs *flag.FlagSet) *float64 {
+	return fs.Float64("drug-identity", -1, "a learned identity vector per training drug beside its fingerprint (deup, ensemble, ensemble-nll, mcdropout), left out of a training step with this probability so that a new drug is predicted from its structure alone; negative: none (docs/training.md)")
+}
+
+// lineFiLMFlag is --line-film of train and bench: model.Config.LineFiLM
+// for every method on the two-tower network.
+func lineFiLMFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("line-film", false, "on a panel, the cell line also scales the first combined layer, FiLM-style (deup, ensemble, ensemble-nll, mcdropout; ignored on one line; docs/training.md)")
+}
+
+// identityRule is --drug-identity's range.
+func identityRule(p float64) cmdline.Rule {
+	return cmdline.Want(p < 1 && !math.IsNaN(p), "--drug-identity %v: want a drop probability in [0, 1) (negative: no identity vectors)", p)
+}
+
+// setIdentity sets --drug-identity p on c.
+func setIdentity(c *model.Config, p float64) {
+	c.Identity, c.IdentityDrop = p >= 0, max(p, 0)
 }
 
 // batchSizeRule is --batch-size's range.

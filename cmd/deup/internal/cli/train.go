@@ -60,6 +60,8 @@ func parseTrainFlags(env Env, reg *methods.Registry, args []string) (*trainFlags
 	conformal := fs.String("conformal", "normalized", "calibration scores: normalized (|y-mu|/sigma_total, adaptive width) or plain (|y-mu|, constant width)")
 	whole := wholeMoleculeFlag(fs)
 	batch := batchSizeFlag(fs)
+	identity := identityFlag(fs)
+	film := lineFiLMFlag(fs)
 	if _, err := cmdline.ParseWant(fs, args, 0, 0); err != nil {
 		return nil, err
 	}
@@ -77,6 +79,7 @@ func parseTrainFlags(env Env, reg *methods.Registry, args []string) (*trainFlags
 		cmdline.Want(*calFrac >= 0 && *calFrac < 1, "--calibration %v: want a fraction in [0, 1), e.g. 0.1 (0 stores no calibration)", *calFrac),
 		cmdline.Want(*conformal == "normalized" || *conformal == "plain", "--conformal %q: want normalized or plain", *conformal),
 		batchSizeRule(*batch),
+		identityRule(*identity),
 		checkOOSFlag(*oosBy),
 	); err != nil {
 		return nil, err
@@ -87,6 +90,8 @@ func parseTrainFlags(env Env, reg *methods.Registry, args []string) (*trainFlags
 	}
 	mc.Model.Seed = *seed
 	mc.Model.BatchSize, mc.DUE.BatchSize = *batch, *batch // 0: the default, or the panel's (methods.Config.Panel)
+	setIdentity(&mc.Model, *identity)
+	mc.Model.LineFiLM = *film
 	return &trainFlags{screenDir: *screenDir, split: *splitFlag, fracs: fracs, feat: *feat, method: *method, cellLine: *cellLine, cellLines: *cellLines, cellFeatures: *cellFeatures, oosBy: *oosBy, score: *score,
 		seed: *seed, out: *out, calFrac: *calFrac, normalized: *conformal == "normalized", whole: *whole, mc: mc}, nil
 }
