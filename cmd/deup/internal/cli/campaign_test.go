@@ -280,7 +280,12 @@ func TestCampaignCandidatesFile(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "bad.csv:5: pair already measured") || !strings.Contains(errs, "bad.csv:6: pair listed twice (first on line 2)") {
 		t.Errorf("bad candidates: exit %d stderr:\n%s", code, errs)
 	}
-	out := mustRun(t, "campaign", "init", "--screen", screen, "--candidates", good, "--model", "deup-ridge", filepath.Join(tmp, "c2"))
+	// A batch of 3 from the 3 candidates (the default 30 is refused:
+	// larger than the pool).
+	if _, errs, code := run(t, "campaign", "init", "--screen", screen, "--candidates", good, "--model", "deup-ridge", filepath.Join(tmp, "c3")); code != 2 || !strings.Contains(errs, "a batch of 30 is larger than the pool of 3 open candidate pairs") {
+		t.Errorf("batch 30 from 3 candidates: exit %d stderr:\n%s", code, errs)
+	}
+	out := mustRun(t, "campaign", "init", "--screen", screen, "--candidates", good, "--batch", "3", "--model", "deup-ridge", filepath.Join(tmp, "c2"))
 	if !strings.Contains(out, "150 initial pairs, 3 candidates") {
 		t.Errorf("init output: %s", out)
 	}

@@ -134,8 +134,9 @@ func TestVocabularyRoundTrip(t *testing.T) {
 	// Campaign simulation.
 	sim := filepath.Join(tmp, "sim")
 	mustRun(t, "campaign", "simulate", "--screen", screen, "--init", "20", "--batch", "4", "--rounds", "2", "--seeds", "2",
-		"--acquisition", "greedy,random", "--out", sim)
-	simVars := map[string][]string{"strategy": {"greedy", "random"}, "series": {"top1_found", "best", "test_rmse"}}
+		"--acquisition", "greedy,random,deup-ridge-ucb", "--out", sim)
+	simVars := map[string][]string{"strategy": {"greedy", "random", "deup-ridge-ucb"}, "series": {"top1_found", "best", "test_rmse", "sigma_corr", "rare_share"},
+		"metric": {"top1_found", "best"}}
 	check("simulate-report", filepath.Join(sim, "report.json"), simVars)
 	check("simulate-runs", filepath.Join(sim, "runs.csv"), nil)
 	check("simulate-summary", filepath.Join(sim, "summary.csv"), nil)
