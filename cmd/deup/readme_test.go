@@ -42,10 +42,11 @@ import (
 // docCommand is one command of a page, with the output lines the page
 // shows under it (console blocks).
 type docCommand struct {
-	line    int         // line of the command in its page
-	text    string      // the command, continuations joined
-	shown   []shownLine // output lines shown under it
-	compare bool        // false in a block marked not compared
+	line     int         // line of the command in its page
+	text     string      // the command, continuations joined
+	shown    []shownLine // output lines shown under it
+	compare  bool        // false in a block marked not compared
+	checkout bool        // in a block marked from the checkout
 }
 
 // shownLine is an output line of a page, at its line number.
@@ -55,7 +56,7 @@ type shownLine struct {
 }
 
 // docMarker is the marker comment before a block, and its kind.
-var docMarker = regexp.MustCompile(`^<!-- deup-docs: (not compared|not run|tolerance)\b:?\s*(.*?)\s*-->$`)
+var docMarker = regexp.MustCompile(`^<!-- deup-docs: (not compared|not run|tolerance|from the checkout)\b:?\s*(.*?)\s*-->$`)
 
 // docPage is what docCommands reads from a page: its commands and the
 // tolerance it states (0: numbers compared exactly).
@@ -149,7 +150,7 @@ func docCommands(t *testing.T, path string) docPage {
 		if rest, ok := strings.CutPrefix(full, "go run ./cmd/deup"); ok {
 			full = "deup" + rest
 		}
-		page.cmds = append(page.cmds, docCommand{line: start, text: full, compare: marker != "not compared"})
+		page.cmds = append(page.cmds, docCommand{line: start, text: full, compare: marker != "not compared", checkout: marker == "from the checkout"})
 		cur = &page.cmds[len(page.cmds)-1]
 	}
 	if err := sc.Err(); err != nil {
@@ -184,25 +185,43 @@ var docMin = map[string]int{
 	"docs/tour.md": 20, // the tour on real data
 }
 
-// docSkip are commands (by prefix) the test never runs, and why.
+// docSkip are commands (by prefix, after any leading VAR=value words) the
+// test never runs, and why.
 var docSkip = []struct{ prefix, why string }{
 	{"go install ", "installs from the module proxy (the network); the test runs the checkout's deup"},
 	{"go test", "the tests themselves"},
-	{"go build ", "builds from the checkout; the test runs the checkout's deup already"},
+	{"go build ", "builds from the checkout; the test runs the checkout's deup already (go build -o PATH ./cmd/deup: the test puts its deup at PATH)"},
 	{"deup tui", "interactive (a terminal UI): tested in a tmux terminal by cmd/deup/internal/cli's e2e tests"},
+}
+
+// docNeeds are programs a command (by prefix) needs that a machine may
+// lack: a command whose program is not on PATH is not run, and the test
+// says why; where ci is set, CI (CI=true, .ci/run installs the program)
+// fails instead.
+var docNeeds = []struct {
+	prefix   string
+	programs []string
+	why      string
+	ci       bool
+}{
+	{"snakemake ", []string{"snakemake"}, "Snakemake is not on PATH (Debian: apt-get install --no-install-recommends snakemake; .ci/run installs it)", true},
+	{"scripts/slurm-single-node.sh ", []string{"sbatch"}, "Slurm is not installed (sbatch not on PATH): the script's start installs and starts a one-node cluster as root with apt; docs/workflow.md gives its measured run", false},
+	{"scripts/corrupt.py ", []string{"python3", "/usr/bin/time", "timeout"}, "it needs python3, GNU time (/usr/bin/time, Debian's time package) and timeout, and one of them is missing", false},
 }
 
 // readmeSpeed are the flags appended to a command (flags given twice: the
 // last wins) unless DEUP_README_FULL=1, so that the pages run in about a
 // minute: fewer seeds, epochs, rounds, steps and episodes, the commands and
-// every other flag as printed. Commands not listed run exactly as printed.
+// every other flag as printed; keyed by the deup command, or by the program
+// for other commands. Commands not listed run exactly as printed.
 var readmeSpeed = map[string][]string{
-	"bench":             {"--seeds", "1", "--epochs", "2"},
-	"train":             {"--epochs", "3"},
-	"ood":               {"--seeds", "1", "--epochs", "2", "--methods", "deup-dv,ensemble"},
-	"campaign simulate": {"--seeds", "1", "--rounds", "2"},
-	"smo":               {"--seeds", "1", "--steps", "3"},
-	"rl":                {"--seeds", "1", "--episodes", "5"},
+	"bench":              {"--seeds", "1", "--epochs", "2"},
+	"train":              {"--epochs", "3"},
+	"ood":                {"--seeds", "1", "--epochs", "2", "--methods", "deup-dv,ensemble"},
+	"campaign simulate":  {"--seeds", "1", "--rounds", "2"},
+	"smo":                {"--seeds", "1", "--steps", "3"},
+	"rl":                 {"--seeds", "1", "--episodes", "5"},
+	"scripts/corrupt.py": {"--n", "2"}, // corrupted copies per base file (docs/fuzzing.md)
 }
 
 // TestREADME runs every command of README.md and docs/*.md (docPages), in
@@ -234,6 +253,13 @@ func TestREADME(t *testing.T) {
 	}
 	root := filepath.Join("..", "..")
 	dir := t.TempDir()
+	checkout := filepath.Join(t.TempDir(), "checkout") // for the blocks marked from the checkout
+	if err := os.Mkdir(checkout, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkoutCopy(root, checkout, data); err != nil {
+		t.Fatal(err)
+	}
 	bin := filepath.Join(t.TempDir(), "bin")
 	exe, err := os.Executable()
 	if err != nil {
@@ -266,17 +292,42 @@ func TestREADME(t *testing.T) {
 		var edits map[int]string // update mode: line number → new text
 		failed := false
 		for _, c := range p.cmds {
+			cdir := dir
+			if c.checkout {
+				cdir = checkout
+			}
+			if x := builtDeup(c.text); x != "" {
+				if err := os.MkdirAll(filepath.Join(cdir, filepath.Dir(x)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(cdir, x), []byte(wrapper), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("%s:%d: %s: not run: the test's deup is at %s", page, c.line, c.text, x)
+				continue
+			}
 			if why := skipped(c.text); why != "" {
 				t.Logf("%s:%d: %s: not run: %s", page, c.line, c.text, why)
 				continue
 			}
-			text, exact := c.text, true
-			fields := strings.Fields(text)
-			for _, a := range fields {
-				exact = exact && !isTainted(tainted, a)
+			if why, required := missing(c.text); why != "" {
+				if required && os.Getenv("CI") == "true" {
+					t.Errorf("%s:%d: %s: %s, and CI needs it", page, c.line, c.text, why)
+					failed = true
+					break
+				}
+				t.Logf("%s:%d: %s: not run: %s", page, c.line, c.text, why)
+				continue
 			}
+			text := c.text
+			fields := strings.Fields(text)
+			exact := readsUntainted(tainted, fields)
 			if !full {
-				if extra, ok := readmeSpeed[subcommand(fields)]; ok && fields[0] == "deup" {
+				key := subcommand(fields)
+				if fields[0] != "deup" {
+					key = fields[0]
+				}
+				if extra, ok := readmeSpeed[key]; ok {
 					text += " " + strings.Join(extra, " ")
 					exact = false
 				}
@@ -284,15 +335,18 @@ func TestREADME(t *testing.T) {
 					text = strings.ReplaceAll(text, "drugcomb/drugs.csv", small)
 					exact = false
 				}
-			}
-			if !exact {
-				for _, o := range outputsOf(fields) {
-					tainted[o] = true
+				if strings.HasPrefix(withoutEnv(text), "snakemake ") && strings.Contains(text, " --config ") {
+					// the workflow's config: the small catalogue, fewer epochs
+					text = strings.Replace(text, " --config ", " --config catalogue="+small+" shards=2 'train_args=--epochs 3' ", 1)
+					exact = false
 				}
+			}
+			for _, o := range outputsOf(fields) {
+				tainted[o] = !exact // a command run as printed writes its outputs anew
 			}
 			t0 := time.Now()
 			cmd := exec.Command("bash", "-c", text)
-			cmd.Dir, cmd.Env = dir, env
+			cmd.Dir, cmd.Env = cdir, env
 			out, err := cmd.CombinedOutput()
 			n++
 			if err != nil {
@@ -302,7 +356,11 @@ func TestREADME(t *testing.T) {
 				failed = true
 				break
 			}
-			t.Logf("%s:%d: %s: %.1fs", page, c.line, text, time.Since(t0).Seconds())
+			note := ""
+			if !exact {
+				note = " (not as printed, or it reads what such a run wrote: output not compared)"
+			}
+			t.Logf("%s:%d: %s: %.1fs%s", page, c.line, text, time.Since(t0).Seconds(), note)
 			if !exact || !c.compare {
 				continue
 			}
@@ -332,12 +390,83 @@ func TestREADME(t *testing.T) {
 
 // skipped is why the command text is never run, or "".
 func skipped(text string) string {
+	text = withoutEnv(text)
 	for _, s := range docSkip {
 		if strings.HasPrefix(text+" ", s.prefix) {
 			return s.why
 		}
 	}
 	return ""
+}
+
+// missing is why the command text cannot run on this machine (a program it
+// needs is not on PATH, docNeeds), or ""; required reports whether CI
+// must have the program.
+func missing(text string) (why string, required bool) {
+	text = withoutEnv(text)
+	for _, n := range docNeeds {
+		if strings.HasPrefix(text+" ", n.prefix) {
+			for _, p := range n.programs {
+				if _, err := exec.LookPath(p); err != nil {
+					return n.why, n.ci
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// envWord is a leading VAR=value word of a shell command.
+var envWord = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=\S*$`)
+
+// withoutEnv is the command text without its leading VAR=value words.
+func withoutEnv(text string) string {
+	f := strings.Fields(text)
+	for len(f) > 0 && envWord.MatchString(f[0]) {
+		f = f[1:]
+	}
+	return strings.Join(f, " ")
+}
+
+// builtDeup is the path X of "go build -o X ./cmd/deup", or "".
+func builtDeup(text string) string {
+	f := strings.Fields(withoutEnv(text))
+	if len(f) == 5 && f[0] == "go" && f[1] == "build" && f[2] == "-o" && f[4] == "./cmd/deup" {
+		return f[3]
+	}
+	return ""
+}
+
+// checkoutCopy makes dir a stand-in for the checkout root, for the blocks
+// marked "from the checkout": a link to each top-level entry git tracks
+// (so what a command writes, bin/ or run1/, lands in dir, not in the
+// checkout), and data, the real-data directory, linked as ../shared/data
+// beside it, where the checkout's own paths look for it.
+func checkoutCopy(root, dir, data string) error {
+	out, err := exec.Command("git", "-C", root, "ls-files").Output()
+	if err != nil {
+		return fmt.Errorf("git ls-files in %s: %w", root, err)
+	}
+	seen := map[string]bool{}
+	for _, f := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		top, _, _ := strings.Cut(f, "/")
+		if top == "" || seen[top] {
+			continue
+		}
+		seen[top] = true
+		abs, err := filepath.Abs(filepath.Join(root, top))
+		if err != nil {
+			return err
+		}
+		if err := os.Symlink(abs, filepath.Join(dir, top)); err != nil {
+			return err
+		}
+	}
+	shared := filepath.Join(filepath.Dir(dir), "shared")
+	if err := os.MkdirAll(shared, 0o755); err != nil {
+		return err
+	}
+	return os.Symlink(data, filepath.Join(shared, "data"))
 }
 
 // subcommand names a deup command by its first words: "bench", or
@@ -347,10 +476,30 @@ func subcommand(fields []string) string {
 		return ""
 	}
 	name := fields[1]
-	if len(fields) > 2 && !strings.HasPrefix(fields[2], "-") && (name == "campaign" || name == "data" || name == "scores") {
+	if len(fields) > 2 && !strings.HasPrefix(fields[2], "-") && (name == "campaign" || name == "data" || name == "scores" || name == "plate") {
 		name += " " + fields[2]
 	}
 	return name
+}
+
+// readsUntainted reports whether no argument of the command fields, but
+// its outputs (outputsOf: they are written, not read), is or is below a
+// tainted path.
+func readsUntainted(tainted map[string]bool, fields []string) bool {
+	out := map[string]bool{}
+	for _, o := range outputsOf(fields) {
+		out[o] = true
+	}
+	skip := 0 // the command's own words: deup plate design is no path "plate"
+	if sub := subcommand(fields); sub != "" {
+		skip = 1 + len(strings.Fields(sub))
+	}
+	for _, a := range fields[skip:] {
+		if !out[filepath.Clean(strings.TrimRight(a, ";&|)"))] && isTainted(tainted, a) {
+			return false
+		}
+	}
+	return true
 }
 
 // isTainted reports whether the argument a is, or is below, a path in
@@ -612,6 +761,25 @@ func TestDocsUpdate(t *testing.T) {
 	}
 }
 
+// TestReadsUntainted: a command reading a tainted file does not give the
+// page's numbers; one that only writes over a tainted name does, and its
+// output is no longer tainted (the tour's round1.csv, then plates.md's).
+func TestReadsUntainted(t *testing.T) {
+	tainted := map[string]bool{"round1.csv": true, "pc3.model": true, "fresh": false, "plate": true}
+	for cmd, want := range map[string]bool{
+		"deup suggest --campaign c --out round1.csv":      true,
+		"deup plate design --batch round1.csv --out p1":   false,
+		"deup predict --model pc3.model --out x.csv":      false,
+		"deup predict --model fresh/m --out pc3.model":    true,
+		"deup campaign init --from-model pc3.model plate": false,
+		"deup plate design --batch fresh/b.csv --out p1":  true, // "plate" is the command, not the tainted campaign plate
+	} {
+		if got := readsUntainted(tainted, strings.Fields(cmd)); got != want {
+			t.Errorf("%s: %v, want %v", cmd, got, want)
+		}
+	}
+}
+
 // TestOutputsOf: what a command writes, as the fast mode taints it; a
 // shell loop's --out keeps its name without the ";" that ends it.
 func TestOutputsOf(t *testing.T) {
@@ -624,5 +792,38 @@ func TestOutputsOf(t *testing.T) {
 		if got := fmt.Sprint(outputsOf(strings.Fields(c.cmd))); got != c.want {
 			t.Errorf("%s: %s, want %s", c.cmd, got, c.want)
 		}
+	}
+}
+
+// TestDocRunRules: commands after VAR=value words are skipped by their
+// program (go test), go build -o X ./cmd/deup is recognised (the test puts
+// its deup at X), and a command whose program is missing says why.
+func TestDocRunRules(t *testing.T) {
+	if why := skipped("DEUP_EXPERIMENT=mean DEUP_EXP_SCREEN=PC-3 go test -run TestMeanExperiment ./model/"); why == "" {
+		t.Error("an env-prefixed go test is run")
+	}
+	if why := skipped("deup bench"); why != "" {
+		t.Errorf("deup bench skipped: %s", why)
+	}
+	for cmd, want := range map[string]string{
+		"go build -o bin/deup ./cmd/deup":         "bin/deup",
+		"GOOS=linux go build -o x ./cmd/deup":     "x",
+		"go build -o bin/deup ./cmd/deup/foo":     "",
+		"go build ./cmd/deup":                     "",
+		"snakemake -s workflow/Snakefile --cores": "",
+	} {
+		if got := builtDeup(cmd); got != want {
+			t.Errorf("builtDeup(%q) = %q, want %q", cmd, got, want)
+		}
+	}
+	t.Setenv("PATH", t.TempDir()) // nothing on it
+	if why, ci := missing("snakemake -s workflow/Snakefile"); why == "" || !ci {
+		t.Errorf("snakemake without PATH: %q, %v", why, ci)
+	}
+	if why, ci := missing("scripts/slurm-single-node.sh demo"); why == "" || ci {
+		t.Errorf("slurm without sbatch: %q, %v", why, ci)
+	}
+	if why, _ := missing("deup bench"); why != "" {
+		t.Errorf("deup bench: %q", why)
 	}
 }
