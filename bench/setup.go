@@ -151,6 +151,27 @@ func WithLineShots(sc *drugcomb.Screen, base func(uint64) (drugcomb.Split, error
 	}
 }
 
+// WithFoldShots is WithLineShots under K-fold cross-validation: it wraps
+// the folds of a split by cell lines (base, from FoldSplitter with
+// ByCellLines) so that in each fold k measured pairs of each of the
+// fold's held-out lines are moved into training (with noShots: left out
+// of the test set and of training, the K = 0 twin), drawn from the seed
+// that drew the folds (drugcomb.NewLineShots; the folds hold out
+// disjoint lines, so no pair is drawn in two folds).
+func WithFoldShots(sc *drugcomb.Screen, base func(uint64) ([]drugcomb.Split, error), k int, noShots bool) func(uint64) ([]drugcomb.Split, error) {
+	return func(seed uint64) ([]drugcomb.Split, error) {
+		splits, err := base(seed)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]drugcomb.Split, len(splits))
+		for f, sp := range splits {
+			out[f] = drugcomb.NewLineShots(sc, sp, k, seed, noShots)
+		}
+		return out, nil
+	}
+}
+
 // Trainings returns the number of trainings Run does for c on a dataset
 // with lines cell lines: one per seed and method, and one per seed and
 // line for the per-line reference; under K-fold cross-validation

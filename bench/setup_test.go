@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/deup-screening/deup/data"
@@ -130,6 +131,70 @@ func TestPerLineChoice(t *testing.T) {
 		got, err := PerLineChoice(tc.ref, tc.lines, tc.by)
 		if got != tc.want || (err != nil) != tc.err {
 			t.Errorf("PerLineChoice(%q, %d, %s) = %v, %v; want %v, error %v", tc.ref, tc.lines, tc.by, got, err, tc.want, tc.err)
+		}
+	}
+}
+
+// TestWithFoldShots checks --new-line-shots under --folds on a three-line
+// panel in three folds by cell lines: in each fold k pairs of the held-out
+// line go into training (with noShots: out of the test set only), the
+// rest of the line is the test set of both runs, every other pair keeps
+// its part, and the draw is the seed's.
+func TestWithFoldShots(t *testing.T) {
+	c := data.DefaultSynth(5)
+	c.CellLines, c.Pairs = 3, 300
+	sc, err := data.Synth(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const k = 7
+	base, err := FoldSplitter(sc, ByCellLines, 3, [3]float64{0.4, 0.3, 0.3}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := base(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shots, err := WithFoldShots(sc, base, k, false)(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	twin, err := WithFoldShots(sc, base, k, true)(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := WithFoldShots(sc, base, k, false)(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(shots) != 3 || len(twin) != 3 {
+		t.Fatalf("%d and %d folds, want 3", len(shots), len(twin))
+	}
+	for f := range plain {
+		if !slices.Equal(shots[f].Test, twin[f].Test) || !slices.Equal(shots[f].Train, again[f].Train) {
+			t.Fatalf("fold %d: the K = 0 twin's test pairs differ, or the draw is not the seed's", f+1)
+		}
+		if got, want := len(shots[f].Test), len(plain[f].Test)-k; got != want {
+			t.Errorf("fold %d: %d test pairs, want %d (one held-out line, %d shots)", f+1, got, want, k)
+		}
+		if !slices.Equal(twin[f].Train, plain[f].Train) || !slices.Equal(shots[f].Val, plain[f].Val) {
+			t.Errorf("fold %d: the twin's training or the validation part moved", f+1)
+		}
+		var added []int
+		for _, i := range shots[f].Train {
+			if !slices.Contains(plain[f].Train, i) {
+				added = append(added, i)
+			}
+		}
+		if len(added) != k || len(shots[f].Train) != len(plain[f].Train)+k {
+			t.Fatalf("fold %d: %d pairs added to training (%d in all, %d without shots), want %d", f+1, len(added), len(shots[f].Train), len(plain[f].Train), k)
+		}
+		line := sc.Pairs[plain[f].Test[0]].CellLine
+		for _, i := range added {
+			if sc.Pairs[i].CellLine != line || !slices.Contains(plain[f].Test, i) || slices.Contains(shots[f].Test, i) {
+				t.Fatalf("fold %d: shot %d is not a test pair of the held-out line moved out of the test set", f+1, i)
+			}
 		}
 	}
 }

@@ -108,7 +108,6 @@ func parseBenchFlags(env Env, reg *methods.Registry, args []string) (*benchFlags
 	if err := cmdline.Check(
 		cmdline.Want(!(*shots < 0 || *shots > 0 && *splitBy != bench.ByCellLines), "--new-line-shots %d: want K ≥ 0, with --split-by cell-lines", *shots),
 		cmdline.Want(*folds == 0 || *folds >= 2, "--folds %d: K-fold cross-validation needs K ≥ 2 (0: no folds)", *folds),
-		cmdline.Want(*folds == 0 || *shots == 0, "--new-line-shots with --folds: not supported (the few-shot run and its K = 0 twin take one split per seed); leave one out"),
 		checkOOSFlag(*oosBy),
 		batchSizeRule(*batch),
 	); err != nil {
@@ -139,7 +138,7 @@ func runBench(ctx context.Context, env Env, reg *methods.Registry, args []string
 		if err := benchNoShots(ctx, env, d, sc, b.cfg, b.shots, filepath.Join(b.out, "k0")); err != nil {
 			return err
 		}
-		b.cfg.Split = bench.WithLineShots(sc, b.cfg.Split, b.shots, false)
+		b.cfg = withShots(sc, b.cfg, b.shots, false)
 		fmt.Fprintf(env.Stdout, "with %d measured pairs of each held-out line in training:\n", b.shots)
 	}
 	if err := os.MkdirAll(b.out, 0o755); err != nil {
@@ -300,7 +299,7 @@ func benchCellLines(sc *drugcomb.Screen, b *benchFlags) (*drugcomb.Screen, error
 // (K = 0) on the test pairs that the run with k shots scores (the shots
 // are in neither), prints its tables and writes its results.json into dir.
 func benchNoShots(ctx context.Context, env Env, d *model.Dataset, sc *drugcomb.Screen, cfg bench.Config, k int, dir string) error {
-	cfg.Split = bench.WithLineShots(sc, cfg.Split, k, true)
+	cfg = withShots(sc, cfg, k, true)
 	fmt.Fprintf(env.Stdout, "new cell lines with no measured pair in training (K = 0; the same test pairs as K = %d):\n", k)
 	res, err := bench.Run(ctx, d, sc.Truth, cfg, nil)
 	if err != nil {
@@ -315,4 +314,16 @@ func benchNoShots(ctx context.Context, env Env, d *model.Dataset, sc *drugcomb.S
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s\n", p)
 	return nil
+}
+
+// withShots returns cfg with k measured pairs of each held-out line moved
+// into training (noShots: out of the test set only, the K = 0 twin), in
+// its one split per seed or, under --folds, in each fold.
+func withShots(sc *drugcomb.Screen, cfg bench.Config, k int, noShots bool) bench.Config {
+	if cfg.Folds != nil {
+		cfg.Folds = bench.WithFoldShots(sc, cfg.Folds, k, noShots)
+	} else {
+		cfg.Split = bench.WithLineShots(sc, cfg.Split, k, noShots)
+	}
+	return cfg
 }
