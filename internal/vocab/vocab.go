@@ -152,7 +152,7 @@ func Files() []File {
 			Columns: []Column{
 				{Name: "drug_a_id", Type: String, Meaning: "the first drug's id"},
 				{Name: "drug_b_id", Type: String, Meaning: "the second drug's id"},
-				{Name: "drug_a_name", Type: String, Meaning: "the first drug's name"},
+				{Name: "drug_a_name", Type: String, Meaning: "the first drug's name; empty when it has none of its own (see above)"},
 				{Name: "drug_b_name", Type: String, Meaning: "the second drug's name"},
 				{Name: "cell_line", Type: String, Meaning: "the model's cell line"},
 				{Name: "score", Type: String, Meaning: "the model's score column"},
@@ -173,7 +173,7 @@ func Files() []File {
 			Columns: []Column{
 				{Name: "rank", Type: Int64, Meaning: "1 for the first suggestion"},
 				{Name: "drug_a_id", Type: String, Meaning: "the first drug's id"},
-				{Name: "drug_a_name", Type: String, Meaning: "its name (`drug_a` in files written before; still read)"},
+				{Name: "drug_a_name", Type: String, Meaning: "its name, empty when it has none of its own (`drug_a` in files written before; still read)"},
 				{Name: "drug_a_pubchem_cid", Type: Int64, Nullable: true, Meaning: "its PubChem CID; missing when unknown"},
 				{Name: "drug_a_smiles", Type: String, Meaning: "its SMILES; empty when unknown"},
 				{Name: "drug_b_id", Type: String, Meaning: "the second drug's id"},
