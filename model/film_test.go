@@ -30,29 +30,9 @@ func TestFiLMGradients(t *testing.T) {
 		t.Fatal(err)
 	}
 	found := false
-	for k, i := range g.train {
-		p := n.params[i]
+	checkFiniteDifferences(t, n, g, func(p *param, _ int, _ float64) {
 		found = found || p.name == LineFiLMParam
-		gt, err := g.grad(k)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := toFloat64(gt.Data())
-		w := p.t.Data().([]float64)
-		for j := range w {
-			const h = 1e-6
-			orig := w[j]
-			w[j] = orig + h
-			cp, _ := g.run()
-			w[j] = orig - h
-			cm, _ := g.run()
-			w[j] = orig
-			fd := (cp - cm) / (2 * h)
-			if math.Abs(fd-got[j]) > 1e-5*(1+math.Abs(fd)) {
-				t.Errorf("%s[%d]: gorgonia %.9g, finite difference %.9g", p.name, j, got[j], fd)
-			}
-		}
-	}
+	})
 	if !found {
 		t.Fatal("the FiLM gains are not trained")
 	}

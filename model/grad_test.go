@@ -57,40 +57,7 @@ func TestGradientsFiniteDifferences(t *testing.T) {
 			if _, err := g.run(); err != nil {
 				t.Fatal(err)
 			}
-			grads := map[int][]float64{}
-			for k, i := range g.train {
-				gt, err := g.grad(k)
-				if err != nil {
-					t.Fatal(err)
-				}
-				grads[i] = toFloat64(gt.Data())
-			}
-			checked := 0
-			for _, i := range g.train {
-				p := n.params[i]
-				w := p.t.Data().([]float64)
-				for k := range w {
-					const h = 1e-6
-					orig := w[k]
-					w[k] = orig + h
-					cp, err := g.run()
-					if err != nil {
-						t.Fatal(err)
-					}
-					w[k] = orig - h
-					cm, err := g.run()
-					if err != nil {
-						t.Fatal(err)
-					}
-					w[k] = orig
-					fd := (cp - cm) / (2 * h)
-					got := grads[i][k]
-					if math.Abs(fd-got) > 1e-5*(1+math.Abs(fd)) {
-						t.Errorf("%s[%d]: gorgonia %.9g, finite difference %.9g", p.name, k, got, fd)
-					}
-					checked++
-				}
-			}
+			checked := checkFiniteDifferences(t, n, g, nil)
 			// The σ-only step must request no gradient outside the σ path.
 			for _, i := range g.train {
 				if tc.kind == LossNLLSigma && n.params[i].group != groupSigma {
@@ -100,6 +67,54 @@ func TestGradientsFiniteDifferences(t *testing.T) {
 			t.Logf("%d gradient entries checked", checked)
 		})
 	}
+}
+
+// checkFiniteDifferences compares every gradient entry gorgonia computes
+// for g's trained parameters with a central difference of g's cost (step
+// 1e-6, tolerance 1e-5 relative to 1 + |difference|), calling each (when
+// not nil) with the parameter, the entry and gorgonia's value; it returns
+// the number of entries checked. The gradients are read at the graph's
+// last run, before any weight moves.
+func checkFiniteDifferences(t *testing.T, n *Network, g *graph, each func(p *param, j int, got float64)) int {
+	t.Helper()
+	grads := make([][]float64, len(g.train))
+	for k := range g.train {
+		gt, err := g.grad(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		grads[k] = toFloat64(gt.Data())
+	}
+	cost := func() float64 {
+		c, err := g.run()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	checked := 0
+	for k, i := range g.train {
+		p := n.params[i]
+		w := p.t.Data().([]float64)
+		for j := range w {
+			const h = 1e-6
+			orig := w[j]
+			w[j] = orig + h
+			cp := cost()
+			w[j] = orig - h
+			cm := cost()
+			w[j] = orig
+			fd, got := (cp-cm)/(2*h), grads[k][j]
+			if math.Abs(fd-got) > 1e-5*(1+math.Abs(fd)) {
+				t.Errorf("%s[%d]: gorgonia %.9g, finite difference %.9g", p.name, j, got, fd)
+			}
+			if each != nil {
+				each(p, j, got)
+			}
+			checked++
+		}
+	}
+	return checked
 }
 
 // TestGraphMatchesInference: the fast inference path (per-drug projections)

@@ -58,33 +58,11 @@ func TestIdentityGradients(t *testing.T) {
 	if _, err := g.run(); err != nil {
 		t.Fatal(err)
 	}
-	checked := 0
-	for k, i := range g.train {
-		p := n.params[i]
-		gt, err := g.grad(k)
-		if err != nil {
-			t.Fatal(err)
+	checked := checkFiniteDifferences(t, n, g, func(p *param, j int, got float64) {
+		if p.name == IdentityParam && (j/cfg.TowerHidden == b.drugs[1] || !slices.Contains(b.drugs, j/cfg.TowerHidden)) && got != 0 {
+			t.Errorf("%s[%d]: gradient %v of a dropped or absent drug, want 0", p.name, j, got)
 		}
-		got := toFloat64(gt.Data())
-		w := p.t.Data().([]float64)
-		for j := range w {
-			const h = 1e-6
-			orig := w[j]
-			w[j] = orig + h
-			cp, _ := g.run()
-			w[j] = orig - h
-			cm, _ := g.run()
-			w[j] = orig
-			fd := (cp - cm) / (2 * h)
-			if math.Abs(fd-got[j]) > 1e-5*(1+math.Abs(fd)) {
-				t.Errorf("%s[%d]: gorgonia %.9g, finite difference %.9g", p.name, j, got[j], fd)
-			}
-			if p.name == IdentityParam && (j/cfg.TowerHidden == b.drugs[1] || !slices.Contains(b.drugs, j/cfg.TowerHidden)) && got[j] != 0 {
-				t.Errorf("%s[%d]: gradient %v of a dropped or absent drug, want 0", p.name, j, got[j])
-			}
-			checked++
-		}
-	}
+	})
 	if n.byName[IdentityParam].rows != 6 || n.byName[IdentityParam].cols != cfg.TowerHidden {
 		t.Errorf("id.e is %d×%d, want 6×%d", n.byName[IdentityParam].rows, n.byName[IdentityParam].cols, cfg.TowerHidden)
 	}
