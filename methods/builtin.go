@@ -8,6 +8,7 @@ import (
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/model/deupnet"
 	"github.com/deup-screening/deup/model/due"
+	"github.com/deup-screening/deup/model/neighbors"
 	"github.com/deup-screening/deup/model/onehot"
 )
 
@@ -81,6 +82,16 @@ func builtin() []Spec {
 			Kinds: []string{onehot.Magic},
 			Load:  func(r io.Reader) (model.Method, error) { return onehot.Load(r) },
 			Bench: Bench{Rank: 2},
+		},
+		{
+			// The drug-neighbour reference (issue 40): collaborative
+			// filtering on the training scores, no network; not in the
+			// default list.
+			Name:  Neighbors,
+			New:   func(c Config) (model.Method, error) { return neighbors.New(neighbors.Config{}), nil },
+			Kinds: []string{neighbors.Magic},
+			Load:  func(r io.Reader) (model.Method, error) { return neighbors.Load(r) },
+			Bench: Bench{Rank: 3}, // seconds: starts last
 		},
 	}
 }

@@ -22,6 +22,7 @@ const (
 	MCDropout   = "mcdropout"
 	DUE         = "due"
 	OneHot      = "onehot"
+	Neighbors   = "neighbors"
 )
 
 // Config configures any method a Registry builds. Model configures the
@@ -124,8 +125,9 @@ type Registry struct {
 }
 
 // Default returns a new registry of the built-in methods: deup,
-// ensemble, ensemble-nll, mcdropout, due and onehot (the one-hot MLP
-// reference, not among BenchDefaults).
+// ensemble, ensemble-nll, mcdropout, due, onehot (the one-hot MLP
+// reference) and neighbors (the drug-neighbour reference); the two
+// references are not among BenchDefaults.
 func Default() *Registry {
 	return &Registry{specs: builtin()}
 }

@@ -176,6 +176,14 @@ type FitOptions struct {
 	Now func() time.Time
 }
 
+// validationScorer is a method whose fitted model holds its validation
+// pairs (neighbors: they join its memory once K is chosen), so that its
+// predictions on them are not out of sample; ValidationRMSE is the RMSE
+// it measured on them before they did, which Fit reports instead.
+type validationScorer interface {
+	ValidationRMSE() float64
+}
+
 // Fit trains m on d with h's split, then evaluates it on the validation
 // and test pairs and fits the conformal calibration on h.Cal.
 func Fit(ctx context.Context, m model.Method, d *model.Dataset, h Holdout, o FitOptions) (*Report, error) {
@@ -201,6 +209,9 @@ func Fit(ctx context.Context, m model.Method, d *model.Dataset, h Holdout, o Fit
 	r.ValRefs = TrivialReferences(d, h.Split.Train, h.Split.Val)
 	if r.ValRMSE, _, err = rmseOn(m, d, h.Split.Val); err != nil {
 		return nil, err
+	}
+	if v, ok := m.(validationScorer); ok {
+		r.ValRMSE = v.ValidationRMSE()
 	}
 	if h.Benchmark() {
 		if r.TestRMSE, r.TestCorr, err = rmseOn(m, d, h.Split.Test); err != nil {

@@ -1,6 +1,7 @@
 package methods
 
 import (
+	"context"
 	"errors"
 	"math"
 	"slices"
@@ -104,5 +105,36 @@ func TestReportTraining(t *testing.T) {
 			tr.Epochs != 12 || tr.BestEpoch != 7 || *tr.ValRMSE != 2.5 || *tr.MeanRMSE != 4 || tr.NoiseSD != nil || (tr.TestRMSE != nil) != tc.testRMSE {
 			t.Errorf("fracs %v: %+v", tc.fracs, tr)
 		}
+	}
+}
+
+// TestFitValidationScorer: a method whose model keeps its validation
+// pairs (neighbors) reports the RMSE it measured on them before they
+// joined its memory, not the in-memory RMSE of its final predictions.
+func TestFitValidationScorer(t *testing.T) {
+	d := tinyDataset(t)
+	var h Holdout
+	for i := range d.Pairs {
+		if i%3 == 0 {
+			h.Split.Val = append(h.Split.Val, i)
+		} else {
+			h.Split.Train = append(h.Split.Train, i)
+		}
+	}
+	m, err := Default().New(Neighbors, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Fit(context.Background(), m, d, h, FitOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _, err := rmseOn(m, d, h.Split.Val)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := m.(validationScorer).ValidationRMSE()
+	if r.ValRMSE != want || want == in {
+		t.Errorf("reported validation RMSE %v, want the method's %v (in memory: %v)", r.ValRMSE, want, in)
 	}
 }

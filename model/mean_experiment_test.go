@@ -92,6 +92,10 @@ func TestMeanExperiment(t *testing.T) {
 		var sr, srmse float64
 		for _, k := range which {
 			split := innerSplit(d, folds, k, 0.3, 1)
+			d := d
+			if set["prof"] == "1" {
+				d = withProfile(d, split.Train)
+			}
 			var m model.Method
 			switch name {
 			case "deup":
@@ -304,6 +308,51 @@ func withIdentity(d *model.Dataset) *model.Dataset {
 		g.Val = append(g.Val, f.Val[f.RowPtr[i]:f.RowPtr[i+1]]...)
 		g.Col = append(g.Col, int32(f.Config.Dim()+i))
 		g.Val = append(g.Val, 1)
+		g.RowPtr = append(g.RowPtr, len(g.Col))
+	}
+	o := *d
+	o.Features = g
+	return &o
+}
+
+// withProfile appends to each drug's features its response profile: for
+// every cell line, the shrunk mean score of the train pairs with the drug
+// on that line minus the line's mean (shrinkage: 5 pseudo-pairs at the
+// line's mean), over the train pairs' score sd; 0 where the drug has no
+// train pair on the line. Only the rows of train enter it.
+func withProfile(d *model.Dataset, train []int) *model.Dataset {
+	f := d.Features
+	nd, nl := f.NumDrugs(), d.Lines()
+	lineSum, lineN := make([]float64, nl), make([]float64, nl)
+	sum, cnt := make([]float64, nd*nl), make([]float64, nd*nl)
+	var s1, s2 float64
+	for _, i := range train {
+		p, y := d.Pairs[i], d.Y[i]
+		lineSum[p.Line] += y
+		lineN[p.Line]++
+		s1 += y
+		s2 += y * y
+		for _, dr := range []int{p.A, p.B} {
+			sum[dr*nl+p.Line] += y
+			cnt[dr*nl+p.Line]++
+		}
+	}
+	n := float64(len(train))
+	sd := math.Sqrt(s2/n - (s1/n)*(s1/n))
+	g := &model.Features{Config: f.Config, IDs: f.IDs, RowPtr: []int{0}}
+	g.Config.Kind, g.Config.SigDim = "fp+sig", nl
+	for i := 0; i < nd; i++ {
+		g.Col = append(g.Col, f.Col[f.RowPtr[i]:f.RowPtr[i+1]]...)
+		g.Val = append(g.Val, f.Val[f.RowPtr[i]:f.RowPtr[i+1]]...)
+		for l := 0; l < nl; l++ {
+			if cnt[i*nl+l] == 0 || lineN[l] == 0 {
+				continue
+			}
+			lm := lineSum[l] / lineN[l]
+			v := ((sum[i*nl+l]+5*lm)/(cnt[i*nl+l]+5) - lm) / sd
+			g.Col = append(g.Col, int32(f.Config.Dim()+l))
+			g.Val = append(g.Val, float32(v))
+		}
 		g.RowPtr = append(g.RowPtr, len(g.Col))
 	}
 	o := *d

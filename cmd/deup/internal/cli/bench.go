@@ -38,7 +38,7 @@ type benchFlags struct {
 }
 
 func parseBenchFlags(env Env, reg *methods.Registry, args []string) (*benchFlags, error) {
-	fs := newFlagSet(env, "deup bench", "deup bench [--screen DIR] [--features fp|fp+sig] [--methods "+strings.Join(reg.BenchDefaults(), ",")+"] [--seeds 3] [--split 40/30/30] [--split-by pairs|combinations|drugs|cell-lines] [--folds K] [--oos-by pairs|combinations|drugs] [--cell-lines all|A,B,…] [--reference per-line|none|onehot] [--new-line-shots K] [--alpha 0.1] [--out DIR]", benchDesc)
+	fs := newFlagSet(env, "deup bench", "deup bench [--screen DIR] [--features fp|fp+sig] [--methods "+strings.Join(reg.BenchDefaults(), ",")+"] [--seeds 3] [--split 40/30/30] [--split-by pairs|combinations|drugs|cell-lines] [--folds K] [--oos-by pairs|combinations|drugs] [--cell-lines all|A,B,…] [--reference per-line|none|onehot|neighbors] [--new-line-shots K] [--alpha 0.1] [--out DIR]", benchDesc)
 	screenDir := screenFlag(fs)
 	feat := fs.String("features", "fp", "drug features: fp or fp+sig (fp+sig keeps only pairs whose two drugs have a signature)")
 	methodList := fs.String("methods", strings.Join(reg.BenchDefaults(), ","), "comma-separated methods: "+strings.Join(reg.Names(), ", "))
@@ -51,7 +51,7 @@ func parseBenchFlags(env Env, reg *methods.Registry, args []string) (*benchFlags
 	cellLine := fs.String("cell-line", "", "one cell line (default: see --cell-lines)")
 	cellLines := fs.String("cell-lines", "", cellLinesUsage)
 	cellFeatures := fs.String("cell-features", "", "table (.csv, .parquet, .arrow) with a cell_line column and numeric columns: features of the panel's lines, mapped linearly into every method's line embedding (with --split-by cell-lines, what a held-out line is predicted from besides the pairs)")
-	reference := fs.String("reference", "", "per-line: add the per-line reference row on a panel (default for a panel split by pairs); none: leave it out; onehot (alone or as per-line,onehot): add the one-hot MLP's row (method onehot: the drugs' and line's identities only, no fingerprints)")
+	reference := fs.String("reference", "", "per-line: add the per-line reference row on a panel (default for a panel split by pairs); none: leave it out; onehot (alone or as per-line,onehot): add the one-hot MLP's row (method onehot: the drugs' and line's identities only, no fingerprints); neighbors: add the drug-neighbour row (method neighbors: the scores of the pair's drugs with similar partners on the line, no network)")
 	shots := fs.Int("new-line-shots", 0, "with --split-by cell-lines: measured pairs of each held-out line moved into training (K = 0 is reported beside it)")
 	batch := batchSizeFlag(fs)
 	identity := identityFlag(fs)
@@ -186,25 +186,25 @@ func runBench(ctx context.Context, env Env, reg *methods.Registry, args []string
 	return nil
 }
 
-// withOneHotReference returns the methods with onehot added when the
-// --reference list ref names it (once: a --methods list that has it
-// already keeps its order), and what is left of ref for the per-line
-// choice: --reference onehot is the one-hot MLP's row beside the methods
-// (issue 40: does the fingerprint earn its keep on this screen?).
-func withOneHotReference(methods []string, ref string) ([]string, string) {
+// withOneHotReference returns the methods with the reference methods
+// the --reference list ref names added (onehot, neighbors; once each: a
+// --methods list that has one already keeps its order), and what is left
+// of ref for the per-line choice: --reference onehot is the one-hot MLP's
+// row beside the methods (issue 40: does the fingerprint earn its keep on
+// this screen?), --reference neighbors the drug-neighbour row (how much
+// the measured combinations of a pair's drugs already tell).
+func withOneHotReference(names []string, ref string) ([]string, string) {
 	var rest []string
-	one := false
 	for _, r := range cmdline.SplitList(ref) {
-		if r == "onehot" {
-			one = true
+		if r != methods.OneHot && r != methods.Neighbors {
+			rest = append(rest, r)
 			continue
 		}
-		rest = append(rest, r)
+		if !slices.Contains(names, r) {
+			names = append(names, r)
+		}
 	}
-	if one && !slices.Contains(methods, "onehot") {
-		methods = append(methods, "onehot")
-	}
-	return methods, strings.Join(rest, ",")
+	return names, strings.Join(rest, ",")
 }
 
 // benchData opens the screen of b, selects its cell lines, sets the
