@@ -93,6 +93,21 @@ func builtin() []Spec {
 			Load:  func(r io.Reader) (model.Method, error) { return neighbors.Load(r) },
 			Bench: Bench{Rank: 3}, // seconds: starts last
 		},
+		{
+			// DEUP on what the neighbour estimate leaves (issue 40): μ is
+			// the estimate plus DEUP's μ, σ DEUP's; not in the default
+			// list.
+			Name: DEUPNeighbors,
+			New: func(c Config) (model.Method, error) {
+				return neighbors.NewStacked(DEUPNeighbors, c.Model.Seed, deupnet.New(deupnet.Config{Config: c.Model, Options: c.DEUP})), nil
+			},
+			Kinds: []string{neighbors.StackedMagic},
+			Load: func(r io.Reader) (model.Method, error) {
+				return neighbors.LoadStacked(r, func(r io.Reader) (model.Method, error) { return deupnet.Load(r) })
+			},
+			Flags: sigmaFlags(),
+			Bench: Bench{Rank: 0},
+		},
 	}
 }
 

@@ -23,6 +23,9 @@ const (
 	DUE         = "due"
 	OneHot      = "onehot"
 	Neighbors   = "neighbors"
+	// DEUPNeighbors is DEUP trained on the neighbour estimate's
+	// residuals (neighbors.Stacked): μ = the estimate + DEUP's μ.
+	DEUPNeighbors = "deup-neighbors"
 )
 
 // Config configures any method a Registry builds. Model configures the
@@ -126,8 +129,9 @@ type Registry struct {
 
 // Default returns a new registry of the built-in methods: deup,
 // ensemble, ensemble-nll, mcdropout, due, onehot (the one-hot MLP
-// reference) and neighbors (the drug-neighbour reference); the two
-// references are not among BenchDefaults.
+// reference), neighbors (the drug-neighbour reference) and
+// deup-neighbors (DEUP on the neighbour estimate's residuals); the last
+// three are not among BenchDefaults.
 func Default() *Registry {
 	return &Registry{specs: builtin()}
 }

@@ -19,13 +19,13 @@ import (
 // benchmark's default list and the order its trainings start in.
 func TestDefault(t *testing.T) {
 	r := Default()
-	if got, want := r.Names(), []string{DEUP, Ensemble, EnsembleNLL, MCDropout, DUE, OneHot, Neighbors}; !slices.Equal(got, want) {
+	if got, want := r.Names(), []string{DEUP, Ensemble, EnsembleNLL, MCDropout, DUE, OneHot, Neighbors, DEUPNeighbors}; !slices.Equal(got, want) {
 		t.Errorf("Names %v, want %v", got, want)
 	}
 	if got, want := r.BenchDefaults(), []string{DEUP, Ensemble, MCDropout, DUE}; !slices.Equal(got, want) {
 		t.Errorf("BenchDefaults %v, want %v", got, want)
 	}
-	for name, want := range map[string]int{DEUP: 0, MCDropout: 1, DUE: 2, OneHot: 2, Neighbors: 3, Ensemble: 3, EnsembleNLL: 3} {
+	for name, want := range map[string]int{DEUP: 0, MCDropout: 1, DUE: 2, OneHot: 2, Neighbors: 3, DEUPNeighbors: 0, Ensemble: 3, EnsembleNLL: 3} {
 		if got, ok := r.BenchRank(name); !ok || got != want {
 			t.Errorf("BenchRank(%s) = %d, %v; want %d", name, got, ok, want)
 		}

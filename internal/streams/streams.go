@@ -29,6 +29,7 @@ const (
 	Dropout        = 0x64726f706f7574   // "dropout": nn dropout masks
 	MLP            = 0x6d6c70           // "mlp": deup/mlp weights and batches
 	OneHot         = 0x6f6e65686f74     // "onehot": model/onehot training order and dropout masks
+	StackFolds     = 0x737461636b       // "stack": model/neighbors.Stacked's inner folds of combinations
 	GPFit          = 0x67705f666974     // "gp_fit": gp hyperparameter restarts
 	KMeans         = 0x6b6d65616e73     // "kmeans": gp inducing points
 )
