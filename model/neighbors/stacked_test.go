@@ -31,9 +31,9 @@ func (r *recorder) Predict(_ *model.Features, pairs []model.PairRef) ([]model.Pr
 	}
 	return out, nil
 }
-func (r *recorder) Save(io.Writer) error                { return nil }
+func (r *recorder) Save(io.Writer) error               { return nil }
 func (r *recorder) FeatureConfig() model.FeatureConfig { return r.feat }
-func (r *recorder) AleatoricNote() string               { return "" }
+func (r *recorder) AleatoricNote() string              { return "" }
 
 // TestStackedTargets: the inner method trains on y minus an out-of-fold
 // estimate: a training pair's target does not move when its own scores
