@@ -240,10 +240,6 @@ func (m *Method) build(ctx context.Context) error {
 		m.dev[i] = dsum[i] / (dn[i] + marginShrink)
 	}
 	// Each drug's residuals, sorted by (partner, line) for the merges.
-	type entry struct {
-		key int64 // partner·lines + line
-		r   float64
-	}
 	by := make([][]entry, nd)
 	m.resid = make(map[int64]float64, 2*len(m.rows))
 	for _, r := range m.rows {
@@ -258,48 +254,20 @@ func (m *Method) build(ctx context.Context) error {
 	for _, es := range by {
 		slices.SortFunc(es, func(x, y entry) int { return cmp.Compare(x.key, y.key) })
 	}
-	sim := make([]float64, nd*nd)
+	// Each drug's similarities, one row at a time (memory O(D), not
+	// O(D²)); sim(a, e) and sim(e, a) are the same bits, the merge adding
+	// the same products in the same key order.
+	m.nb = make([][]neighbor, nd)
 	for a := range nd {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		for e := a + 1; e < nd; e++ {
-			var n, sx, sy, sxx, syy, sxy float64
-			x, y := by[a], by[e]
-			for i, j := 0, 0; i < len(x) && j < len(y); {
-				switch {
-				case x[i].key < y[j].key:
-					i++
-				case x[i].key > y[j].key:
-					j++
-				default:
-					u, v := x[i].r, y[j].r
-					n++
-					sx += u
-					sy += v
-					sxx += u * u
-					syy += v * v
-					sxy += u * v
-					i++
-					j++
-				}
-			}
-			if n < minCommon {
-				continue
-			}
-			cov, vx, vy := sxy-sx*sy/n, sxx-sx*sx/n, syy-sy*sy/n
-			if vx <= 0 || vy <= 0 {
-				continue
-			}
-			s := cov / math.Sqrt(vx*vy) * n / (n + simShrink)
-			sim[a*nd+e], sim[e*nd+a] = s, s
-		}
-	}
-	m.nb = make([][]neighbor, nd)
-	for a := range nd {
 		var l []neighbor
 		for e := range nd {
-			if s := sim[a*nd+e]; e != a && s > 0 {
+			if e == a {
+				continue
+			}
+			if s := similarity(by[a], by[e]); s > 0 {
 				l = append(l, neighbor{e, s})
 			}
 		}
@@ -310,9 +278,48 @@ func (m *Method) build(ctx context.Context) error {
 			}
 			return cmp.Compare(x.drug, y.drug)
 		})
-		m.nb[a] = l[:min(len(l), maxNeighbors)]
+		m.nb[a] = slices.Clip(l[:min(len(l), maxNeighbors)])
 	}
 	return nil
+}
+
+// entry is a drug's residual with a partner on a line.
+type entry struct {
+	key int64 // partner·lines + line
+	r   float64
+}
+
+// similarity is the shrunk correlation of two drugs' residuals over
+// their common keys (x and y sorted by key): corr · n/(n+10), 0 below 3
+// common keys or for a constant side.
+func similarity(x, y []entry) float64 {
+	var n, sx, sy, sxx, syy, sxy float64
+	for i, j := 0, 0; i < len(x) && j < len(y); {
+		switch {
+		case x[i].key < y[j].key:
+			i++
+		case x[i].key > y[j].key:
+			j++
+		default:
+			u, v := x[i].r, y[j].r
+			n++
+			sx += u
+			sy += v
+			sxx += u * u
+			syy += v * v
+			sxy += u * v
+			i++
+			j++
+		}
+	}
+	if n < minCommon {
+		return 0
+	}
+	cov, vx, vy := sxy-sx*sy/n, sxx-sx*sx/n, syy-sy*sy/n
+	if vx <= 0 || vy <= 0 {
+		return 0
+	}
+	return cov / math.Sqrt(vx*vy) * n / (n + simShrink)
 }
 
 func drugsOf(r Row) []int {
@@ -418,6 +425,9 @@ func (m *Method) Save(w io.Writer) error {
 // maxHeader bounds a file's header (a few hundred thousand rows fit).
 const maxHeader = 1 << 28
 
+// maxCells bounds drugs × lines of a loaded model (its deviation table).
+const maxCells = 1 << 26
+
 // Load reads a model written by Save.
 func Load(r io.Reader) (*Method, error) {
 	br := bufio.NewReader(r)
@@ -440,7 +450,7 @@ func Load(r io.Reader) (*Method, error) {
 	if err := h.Features.Validate(); err != nil {
 		return nil, fmt.Errorf("neighbors: load: %w", err)
 	}
-	if len(h.Drugs) == 0 || len(h.Drugs) > 1<<20 || h.Lines < 1 || h.Lines > 1<<20 || h.K < 1 || h.K > maxNeighbors || !(h.Sigma >= 0) || math.IsInf(h.Sigma, 0) || len(h.Rows) == 0 {
+	if len(h.Drugs) == 0 || len(h.Drugs) > 1<<20 || h.Lines < 1 || h.Lines > 1<<20 || int64(len(h.Drugs))*int64(h.Lines) > maxCells || h.K < 1 || h.K > maxNeighbors || !(h.Sigma >= 0) || math.IsInf(h.Sigma, 0) || len(h.Rows) == 0 {
 		return nil, fmt.Errorf("neighbors: load: header out of range: %d drugs, %d lines, k %d, sigma %v, %d rows", len(h.Drugs), h.Lines, h.K, h.Sigma, len(h.Rows))
 	}
 	m := &Method{feat: h.Features, ids: h.Drugs, lines: h.Lines, k: h.K, sigma: h.Sigma, drugs: map[string]int{}}

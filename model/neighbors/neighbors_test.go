@@ -3,7 +3,10 @@ package neighbors
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -307,9 +310,17 @@ func TestErrors(t *testing.T) {
 	if err := New(Config{}).Save(&bytes.Buffer{}); err == nil {
 		t.Error("an untrained model saves")
 	}
-	for _, bad := range []string{"", "DEUP-ONEHOT v1\n", Magic + "\x05\x00\x00\x00\x00\x00\x00\x00{bad}"} {
+	// A header whose drugs × lines would not fit in memory: refused
+	// before anything is allocated for them.
+	var ids []string
+	for i := range 100 {
+		ids = append(ids, fmt.Sprint(i))
+	}
+	js, _ := json.Marshal(header{Features: d.Features.Config, Drugs: ids, Lines: 1 << 20, K: 5, Sigma: 1, Rows: [][4]float64{{0, 1, 0, 1}}})
+	huge := Magic + string(binary.LittleEndian.AppendUint64(nil, uint64(len(js)))) + string(js)
+	for _, bad := range []string{"", "DEUP-ONEHOT v1\n", Magic + "\x05\x00\x00\x00\x00\x00\x00\x00{bad}", huge} {
 		if _, err := Load(bytes.NewBufferString(bad)); err == nil {
-			t.Errorf("Load(%q) accepted", bad)
+			t.Errorf("Load(%.40q) accepted", bad)
 		}
 	}
 }
