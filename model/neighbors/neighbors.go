@@ -118,6 +118,9 @@ func (m *Method) Fit(ctx context.Context, d *model.Dataset, split drugcomb.Split
 	start := time.Now()
 	m.trained = false
 	m.feat, m.lines = d.Features.Config, max(d.Lines(), 1)
+	if nd := d.Features.NumDrugs(); int64(nd)*int64(m.lines) > maxCells || m.lines > 1<<16 {
+		return fmt.Errorf("neighbors: %d drugs on %d lines: the estimate holds at most %d drug-line cells and 65,536 lines", nd, m.lines, maxCells)
+	}
 	if err := m.memorize(d, split.Train); err != nil {
 		return err
 	}
