@@ -3,6 +3,7 @@ package model
 import (
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/deup-screening/deup/nn"
 )
@@ -62,6 +63,15 @@ type Features struct {
 
 // NumDrugs is the number of rows.
 func (f *Features) NumDrugs() int { return len(f.RowPtr) - 1 }
+
+// ID is the drug id of row r: IDs[r], or r in decimal where IDs does not
+// reach it (features built without ids).
+func (f *Features) ID(r int) string {
+	if r < len(f.IDs) {
+		return f.IDs[r]
+	}
+	return strconv.Itoa(r)
+}
 
 // Validate checks the CSR invariants and that every value is finite.
 // They are nn.CSR's checks (the error names the first bad row), with the

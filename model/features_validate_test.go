@@ -91,3 +91,14 @@ func TestPairsAt(t *testing.T) {
 		}
 	}
 }
+
+// TestFeaturesID: a row's id is its IDs entry, or its index in decimal
+// past the end of IDs (deup's own numbering of id-less features).
+func TestFeaturesID(t *testing.T) {
+	f := &Features{IDs: []string{"5311", "2723601"}, RowPtr: []int{0, 0, 0, 0}}
+	for r, want := range []string{"5311", "2723601", "2"} {
+		if got := f.ID(r); got != want {
+			t.Errorf("ID(%d) = %q, want %q", r, got, want)
+		}
+	}
+}

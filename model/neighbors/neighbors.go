@@ -187,10 +187,7 @@ func (m *Method) memorize(d *model.Dataset, idx []int) error {
 			if col[r] >= 0 {
 				continue
 			}
-			id := fmt.Sprint(r)
-			if r < len(d.Features.IDs) {
-				id = d.Features.IDs[r]
-			}
+			id := d.Features.ID(r)
 			if _, dup := m.drugs[id]; dup {
 				return fmt.Errorf("neighbors: drug id %q on two feature rows", id)
 			}
@@ -368,11 +365,7 @@ func (m *Method) mu(a, b, l, k int) float64 {
 func (m *Method) columns(f *model.Features) []int {
 	col := make([]int, f.NumDrugs())
 	for r := range col {
-		id := fmt.Sprint(r)
-		if r < len(f.IDs) {
-			id = f.IDs[r]
-		}
-		c, ok := m.drugs[id]
+		c, ok := m.drugs[f.ID(r)]
 		if !ok {
 			c = -1
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/uq"
 )
 
 // grouped is a screen of nd drugs in 4 groups on nl lines whose score is
@@ -80,23 +81,6 @@ func grouped(nd, nl int, seed uint64) (*model.Dataset, drugcomb.Split) {
 	return d, split
 }
 
-func pearson(x, y []float64) float64 {
-	var mx, my float64
-	for i := range x {
-		mx += x[i]
-		my += y[i]
-	}
-	mx /= float64(len(x))
-	my /= float64(len(y))
-	var sxy, sxx, syy float64
-	for i := range x {
-		sxy += (x[i] - mx) * (y[i] - my)
-		sxx += (x[i] - mx) * (x[i] - mx)
-		syy += (y[i] - my) * (y[i] - my)
-	}
-	return sxy / math.Sqrt(sxx*syy)
-}
-
 // TestRecoversInteraction: on held-out combinations of the grouped
 // screens the neighbour part fits the group interaction that the
 // additive part (K = 0 neighbours: m + d + d) cannot; the prediction is
@@ -141,7 +125,7 @@ func TestRecoversInteraction(t *testing.T) {
 					t.Fatalf("pair %d: σ %+v, want the validation RMSE %v", k, pred[k], m.sigma)
 				}
 			}
-			r, r0 := pearson(y, mu), pearson(y, add)
+			r, r0 := uq.Pearson(y, mu), uq.Pearson(y, add)
 			t.Logf("K %d: test r %.3f (additive part alone %.3f), σ %.3f", m.K(), r, r0, m.sigma)
 			if r < tc.minR || r < r0+0.2 {
 				t.Errorf("test r %.3f, want >= %.2f and 0.2 above the additive part's %.3f", r, tc.minR, r0)
@@ -214,7 +198,7 @@ func reference(rows []Row, nd, nl, k, a, b, l int) float64 {
 			return 0
 		}
 		n := float64(len(u))
-		return pearson(u, v) * n / (n + 10)
+		return uq.Pearson(u, v) * n / (n + 10)
 	}
 	near := func(x int) []int {
 		var c []int

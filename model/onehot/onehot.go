@@ -114,10 +114,7 @@ func (m *Method) Fit(ctx context.Context, d *model.Dataset, split drugcomb.Split
 			if col[r] >= 0 {
 				continue
 			}
-			id := fmt.Sprint(r)
-			if r < len(d.Features.IDs) {
-				id = d.Features.IDs[r]
-			}
+			id := d.Features.ID(r)
 			if _, dup := m.drugs[id]; dup {
 				return fmt.Errorf("onehot: drug id %q on two feature rows", id)
 			}
@@ -221,11 +218,7 @@ func (m *Method) Predict(f *model.Features, pairs []model.PairRef) ([]model.Pred
 	}
 	col := make([]int, f.NumDrugs())
 	for r := range col {
-		id := fmt.Sprint(r)
-		if r < len(f.IDs) {
-			id = f.IDs[r]
-		}
-		c, ok := m.drugs[id]
+		c, ok := m.drugs[f.ID(r)]
 		if !ok {
 			c = -1
 		}
