@@ -87,7 +87,7 @@ func parseBenchFlags(env Env, reg *methods.Registry, args []string) (*benchFlags
 	}
 	setIdentity(&mc.Model, *identity)
 	mc.Model.LineFiLM = *film
-	methodNames, ref := withOneHotReference(cmdline.SplitList(*methodList), *reference)
+	methodNames, ref := withReferenceMethods(cmdline.SplitList(*methodList), *reference)
 	cfg := bench.Config{
 		Methods:     methodNames,
 		Registry:    reg,
@@ -186,14 +186,14 @@ func runBench(ctx context.Context, env Env, reg *methods.Registry, args []string
 	return nil
 }
 
-// withOneHotReference returns the methods with the reference methods
+// withReferenceMethods returns the methods with the reference methods
 // the --reference list ref names added (onehot, neighbors; once each: a
 // --methods list that has one already keeps its order), and what is left
 // of ref for the per-line choice: --reference onehot is the one-hot MLP's
 // row beside the methods (issue 40: does the fingerprint earn its keep on
 // this screen?), --reference neighbors the drug-neighbour row (how much
 // the measured combinations of a pair's drugs already tell).
-func withOneHotReference(names []string, ref string) ([]string, string) {
+func withReferenceMethods(names []string, ref string) ([]string, string) {
 	var rest []string
 	for _, r := range cmdline.SplitList(ref) {
 		if r != methods.OneHot && r != methods.Neighbors {
