@@ -14,7 +14,16 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 run=/run/deup-slurm
 host="$(hostname -s)"
 
+running() {
+  [ -s "$run/slurmctld.pid" ] && kill -0 "$(cat "$run/slurmctld.pid")" 2>/dev/null
+}
+
 start() {
+  if running && command -v sinfo >/dev/null; then
+    echo "slurm-single-node: already running (pids in $run)"
+    sinfo
+    return 0
+  fi
   if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null || ! command -v sbatch >/dev/null; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq

@@ -196,17 +196,32 @@ var docSkip = []struct{ prefix, why string }{
 
 // docNeeds are programs a command (by prefix) needs that a machine may
 // lack: a command whose program is not on PATH is not run, and the test
-// says why; where ci is set, CI (CI=true, .ci/run installs the program)
-// fails instead.
+// says why; where ci is set, CI (CI=true) fails instead. A command whose
+// programs the commands before it install as root (installs: the installer
+// they need) also runs where the test is root and the installer is on
+// PATH. A full entry runs only in full mode (DEUP_README_FULL=1).
 var docNeeds = []struct {
 	prefix   string
 	programs []string
+	installs string
 	why      string
 	ci       bool
+	full     bool
 }{
-	{"snakemake ", []string{"snakemake"}, "Snakemake is not on PATH (Debian: apt-get install --no-install-recommends snakemake; .ci/run installs it)", true},
-	{"scripts/slurm-single-node.sh ", []string{"sbatch"}, "Slurm is not installed (sbatch not on PATH): the script's start installs and starts a one-node cluster as root with apt; docs/workflow.md gives its measured run", false},
-	{"scripts/corrupt.py ", []string{"python3", "/usr/bin/time", "timeout"}, "it needs python3, GNU time (/usr/bin/time, Debian's time package) and timeout, and one of them is missing", false},
+	{"snakemake ", []string{"snakemake"}, "", "Snakemake is not on PATH (Debian: apt-get install --no-install-recommends snakemake; .ci/run installs it)", true, false},
+	{"scripts/slurm-single-node.sh ", []string{"sbatch"}, "apt-get", "Slurm is not installed (sbatch not on PATH) and the test is not root with apt-get: the script's start installs and starts a one-node cluster as root with apt; docs/workflow.md gives its measured run", true, true},
+	{"scripts/corrupt.py ", []string{"python3", "/usr/bin/time", "timeout"}, "", "it needs python3, GNU time (/usr/bin/time, Debian's time package) and timeout, and one of them is missing", false, false},
+}
+
+// fullOnly is why the command text runs only in full mode, or "".
+func fullOnly(text string) string {
+	text = withoutEnv(text)
+	for _, n := range docNeeds {
+		if n.full && strings.HasPrefix(text+" ", n.prefix) {
+			return "full mode only (DEUP_README_FULL=1): " + n.prefix + "starts daemons as root and its demo takes about 10 minutes"
+		}
+	}
+	return ""
 }
 
 // readmeSpeed are the flags appended to a command (flags given twice: the
@@ -310,6 +325,10 @@ func TestREADME(t *testing.T) {
 				t.Logf("%s:%d: %s: not run: %s", page, c.line, c.text, why)
 				continue
 			}
+			if why := fullOnly(c.text); why != "" && !full {
+				t.Logf("%s:%d: %s: not run: %s", page, c.line, c.text, why)
+				continue
+			}
 			if why, required := missing(c.text); why != "" {
 				if required && os.Getenv("CI") == "true" {
 					t.Errorf("%s:%d: %s: %s, and CI needs it", page, c.line, c.text, why)
@@ -408,6 +427,11 @@ func missing(text string) (why string, required bool) {
 		if strings.HasPrefix(text+" ", n.prefix) {
 			for _, p := range n.programs {
 				if _, err := exec.LookPath(p); err != nil {
+					if n.installs != "" && os.Geteuid() == 0 {
+						if _, err := exec.LookPath(n.installs); err == nil {
+							break // the commands before it install the programs
+						}
+					}
 					return n.why, n.ci
 				}
 			}
@@ -820,8 +844,20 @@ func TestDocRunRules(t *testing.T) {
 	if why, ci := missing("snakemake -s workflow/Snakefile"); why == "" || !ci {
 		t.Errorf("snakemake without PATH: %q, %v", why, ci)
 	}
-	if why, ci := missing("scripts/slurm-single-node.sh demo"); why == "" || ci {
-		t.Errorf("slurm without sbatch: %q, %v", why, ci)
+	if why, ci := missing("scripts/slurm-single-node.sh demo"); why == "" || !ci {
+		t.Errorf("slurm without sbatch or apt-get: %q, %v", why, ci)
+	}
+	apt := t.TempDir() // an apt-get, not sbatch: root's script can install Slurm
+	if err := os.WriteFile(filepath.Join(apt, "apt-get"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", apt)
+	if why, _ := missing("scripts/slurm-single-node.sh start"); (why == "") != (os.Geteuid() == 0) {
+		t.Errorf("slurm with apt-get, euid %d: %q", os.Geteuid(), why)
+	}
+	t.Setenv("PATH", t.TempDir())
+	if fullOnly("scripts/slurm-single-node.sh start") == "" || fullOnly("snakemake -s workflow/Snakefile") != "" {
+		t.Error("fullOnly: the Slurm script runs in full mode only, Snakemake in both")
 	}
 	if why, _ := missing("deup bench"); why != "" {
 		t.Errorf("deup bench: %q", why)
