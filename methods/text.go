@@ -3,11 +3,14 @@ package methods
 import (
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/model/deupnet"
+	"github.com/deup-screening/deup/model/neighbors"
 	"github.com/deup-screening/deup/uq"
 )
 
@@ -56,14 +59,25 @@ func (h Holdout) WriteText(w io.Writer, split string, calFrac float64, seed uint
 // stored and its test coverage.
 func (r *Report) WriteText(w io.Writer, m model.Method, h Holdout, sf deupnet.SigmaFeatures) error {
 	p := &printer{w: w}
-	p.printf("trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n",
-		m.Name(), r.Epochs, r.LastEpoch, r.BestEpoch, r.FitTime.Round(time.Millisecond), r.FitTime.Seconds()/float64(max(r.Epochs, 1)), model.BLAS())
-	if m.Name() == DEUP && sf != (deupnet.SigmaFeatures{}) {
-		p.printf("sigma features: %s, relative to the %d in-sample pairs (docs/sigma-features.md)\n", sf, len(h.Split.Train))
-	}
 	part := "out-of-sample"
 	if h.Benchmark() {
 		part = "validation"
+	}
+	chose := "the stopping epoch"
+	switch c := m.(type) {
+	case *neighbors.Method: // no epochs: a K chosen from a grid
+		chose = "K"
+		p.printf("trained %s: K = %d neighbours, chosen from %s on the %s RMSE, in %s\n",
+			m.Name(), c.K(), kList(), part, r.FitTime.Round(time.Millisecond))
+	case *neighbors.Stacked:
+		p.printf("trained %s: the neighbour estimate at K = %d (from %s), then %s on its residuals: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n",
+			m.Name(), c.K(), kList(), c.Inner().Name(), r.Epochs, r.LastEpoch, r.BestEpoch, r.FitTime.Round(time.Millisecond), r.FitTime.Seconds()/float64(max(r.Epochs, 1)), model.BLAS())
+	default:
+		p.printf("trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n",
+			m.Name(), r.Epochs, r.LastEpoch, r.BestEpoch, r.FitTime.Round(time.Millisecond), r.FitTime.Seconds()/float64(max(r.Epochs, 1)), model.BLAS())
+	}
+	if m.Name() == DEUP && sf != (deupnet.SigmaFeatures{}) {
+		p.printf("sigma features: %s, relative to the %d in-sample pairs (docs/sigma-features.md)\n", sf, len(h.Split.Train))
 	}
 	p.printf("%s RMSE %.4g on %d pairs; trivial references: predicting the in-sample mean %.4g, %s\n",
 		part, r.ValRMSE, len(h.Split.Val), r.ValRefs.MeanRMSE, r.ValRefs.noiseText())
@@ -71,7 +85,7 @@ func (r *Report) WriteText(w io.Writer, m model.Method, h Holdout, sf deupnet.Si
 		p.printf("test RMSE %.4g on %d pairs (predicting the training mean: %.4g); corr(sigma_total, |residual|) on test %.3f\n",
 			r.TestRMSE, len(h.Split.Test), r.TestMeanRMSE, r.TestCorr)
 	} else {
-		p.printf("note: the out-of-sample pairs chose the stopping epoch, so this RMSE is slightly optimistic; --split 40/30/30 gives an unseen test score\n")
+		p.printf("note: the out-of-sample pairs chose %s, so this RMSE is slightly optimistic; --split 40/30/30 gives an unseen test score\n", chose)
 	}
 	p.printf("%s\n", m.AleatoricNote())
 	if cal := r.Calibration; cal != nil {
@@ -87,6 +101,16 @@ func (r *Report) WriteText(w io.Writer, m model.Method, h Holdout, sf deupnet.Si
 			im.Coverage, im.N, im.Width, im.WorstQuintileCoverage)
 	}
 	return p.err
+}
+
+// kList writes the neighbour counts neighbors.Fit tries, as "5, 10, 20
+// or 40".
+func kList() string {
+	s := make([]string, len(neighbors.Ks))
+	for i, k := range neighbors.Ks {
+		s[i] = strconv.Itoa(k)
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
 
 // noiseText says the replicate noise reference.

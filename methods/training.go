@@ -177,9 +177,10 @@ type FitOptions struct {
 }
 
 // validationScorer is a method whose fitted model holds its validation
-// pairs (neighbors: they join its memory once K is chosen), so that its
-// predictions on them are not out of sample; ValidationRMSE is the RMSE
-// it measured on them before they did, which Fit reports instead.
+// pairs (neighbors, deup-neighbors: they join its memory once K is
+// chosen), so that its predictions on them are not out of sample;
+// ValidationRMSE is the RMSE it measured on them without their own
+// scores, which Fit reports instead (NaN: none measured).
 type validationScorer interface {
 	ValidationRMSE() float64
 }
@@ -210,7 +211,7 @@ func Fit(ctx context.Context, m model.Method, d *model.Dataset, h Holdout, o Fit
 	if r.ValRMSE, _, err = rmseOn(m, d, h.Split.Val); err != nil {
 		return nil, err
 	}
-	if v, ok := m.(validationScorer); ok {
+	if v, ok := m.(validationScorer); ok && !math.IsNaN(v.ValidationRMSE()) {
 		r.ValRMSE = v.ValidationRMSE()
 	}
 	if h.Benchmark() {

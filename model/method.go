@@ -39,6 +39,9 @@ type Progress struct {
 // Detail is the epoch's losses, validation RMSE and best epoch, as a
 // progress bar shows them (DEUP's out-of-sample loss when it has one).
 func (p Progress) Detail() string {
+	if math.IsNaN(p.TrainLoss) && math.IsNaN(p.OutLoss) { // no loss: a grid search (neighbors' K)
+		return fmt.Sprintf("val-rmse %.3g best %d", p.ValRMSE, p.BestEpoch)
+	}
 	if math.IsNaN(p.OutLoss) {
 		return fmt.Sprintf("loss %.3f val-rmse %.3g best %d", p.TrainLoss, p.ValRMSE, p.BestEpoch)
 	}

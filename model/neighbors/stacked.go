@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -41,16 +42,22 @@ type Stacked struct {
 	seed  uint64
 	cf    *Method
 	inner model.Method
+	// valRMSE is the RMSE on the validation pairs of their out-of-fold
+	// estimate plus the inner μ (Fit; not saved).
+	valRMSE float64
 }
 
 // NewStacked returns an untrained stacked method of the given registry
 // name around inner, its inner folds drawn from seed.
 func NewStacked(name string, seed uint64, inner model.Method) *Stacked {
-	return &Stacked{name: name, seed: seed, inner: inner, cf: New(Config{})}
+	return &Stacked{name: name, seed: seed, inner: inner, cf: New(Config{}), valRMSE: math.NaN()}
 }
 
 // Name implements model.Method.
 func (s *Stacked) Name() string { return s.name }
+
+// K is the neighbour count of the estimate (after Fit or Load).
+func (s *Stacked) K() int { return s.cf.k }
 
 // Inner is the method trained on the neighbour estimate's residuals.
 func (s *Stacked) Inner() model.Method { return s.inner }
@@ -83,8 +90,36 @@ func (s *Stacked) Fit(ctx context.Context, d *model.Dataset, split drugcomb.Spli
 	for k, i := range known {
 		r.Y[i] = d.Y[i] - oof[k]
 	}
-	return s.inner.Fit(ctx, &r, split, progress)
+	if err := s.inner.Fit(ctx, &r, split, progress); err != nil {
+		return err
+	}
+	s.valRMSE = math.NaN()
+	if len(split.Val) == 0 {
+		return nil
+	}
+	val := make([]model.PairRef, len(split.Val))
+	for k, i := range split.Val {
+		val[k] = d.Pairs[i]
+	}
+	res, err := s.inner.Predict(d.Features, val)
+	if err != nil {
+		return err
+	}
+	var se float64
+	for k, i := range split.Val {
+		e := oof[len(split.Train)+k] + res[k].Mu - d.Y[i]
+		se += e * e
+	}
+	s.valRMSE = math.Sqrt(se / float64(len(split.Val)))
+	return nil
 }
+
+// ValidationRMSE is the RMSE on the validation pairs of Fit's split of
+// their out-of-fold neighbour estimate plus the inner μ: the
+// out-of-sample figure of the fit, since the validation pairs are in the
+// neighbour memory after it (NaN without validation pairs, or before
+// Fit).
+func (s *Stacked) ValidationRMSE() float64 { return s.valRMSE }
 
 // outOfFold returns the out-of-fold neighbour estimate of each pair of
 // idx (in idx's order), at the K of s.cf.
@@ -215,5 +250,5 @@ func LoadStacked(r io.Reader, loadInner func(io.Reader) (model.Method, error)) (
 	if inner.FeatureConfig() != cf.feat {
 		return nil, fmt.Errorf("neighbors: load: inner model's features %+v, neighbour model's %+v", inner.FeatureConfig(), cf.feat)
 	}
-	return &Stacked{name: string(name), cf: cf, inner: inner}, nil
+	return &Stacked{name: string(name), cf: cf, inner: inner, valRMSE: math.NaN()}, nil
 }

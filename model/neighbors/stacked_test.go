@@ -141,3 +141,37 @@ func TestStackedSaveLoad(t *testing.T) {
 		}
 	}
 }
+
+// TestStackedValidationRMSE: the validation RMSE Fit reports is that of
+// the validation pairs' out-of-fold estimate plus the inner μ (with the
+// recorder, μ − y = 1 − the pair's target, by the targets' definition),
+// not of the fitted model, whose memory holds the validation scores and
+// so predicts them better than it predicts a pair never measured.
+func TestStackedValidationRMSE(t *testing.T) {
+	d, split := grouped(16, 2, 4)
+	rec := &recorder{}
+	s := NewStacked("stacked", 7, rec)
+	if !math.IsNaN(s.ValidationRMSE()) {
+		t.Errorf("before Fit: ValidationRMSE %v, want NaN", s.ValidationRMSE())
+	}
+	if err := s.Fit(context.Background(), d, split, nil); err != nil {
+		t.Fatal(err)
+	}
+	var se, sm float64
+	pred, err := s.Predict(d.Features, d.PairsAt(split.Val))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, i := range split.Val {
+		e := 1 - rec.y[i]
+		se += e * e
+		sm += (pred[k].Mu - d.Y[i]) * (pred[k].Mu - d.Y[i])
+	}
+	want := math.Sqrt(se / float64(len(split.Val)))
+	if got := s.ValidationRMSE(); math.Abs(got-want) > 1e-9*want {
+		t.Errorf("ValidationRMSE %v, want %v (out-of-fold estimate + inner μ)", got, want)
+	}
+	if inMemory := math.Sqrt(sm / float64(len(split.Val))); !(inMemory < want) {
+		t.Errorf("RMSE of the fitted model on its validation pairs %v, not below the out-of-fold %v: the test does not separate the two", inMemory, want)
+	}
+}
