@@ -99,7 +99,11 @@ func builtin() []Spec {
 			// list.
 			Name: DEUPNeighbors,
 			New: func(c Config) (model.Method, error) {
-				return neighbors.NewStacked(DEUPNeighbors, c.Model.Seed, deupnet.New(deupnet.Config{Config: c.Model, Options: c.DEUP})), nil
+				o := c.DEUP
+				if c.SigmaDefault {
+					o.SigmaFeatures = StackedSigmaFeatures()
+				}
+				return neighbors.NewStacked(DEUPNeighbors, c.Model.Seed, deupnet.New(deupnet.Config{Config: c.Model, Options: o})), nil
 			},
 			Kinds: []string{neighbors.StackedMagic},
 			Load: func(r io.Reader) (model.Method, error) {
@@ -139,10 +143,14 @@ func sigmaFlags() []Flag {
 			}
 		}},
 		{Name: "sigma-features", Define: func(fs *flag.FlagSet) func(*Config) error {
-			v := fs.String("sigma-features", deupnet.DefaultSigmaFeatures,
-				"stationarizing inputs of DEUP's sigma path, relative to the in-sample pairs: none, or a list of density (log Tanimoto-kernel density of the pair among the in-sample pairs), counts (log1p in-sample pairs of each drug) spread (log spread of each drug's in-sample targets), lines (a panel: log1p in-sample pairs of the pair's cell line and log spread of its in-sample targets), variance (log neural-linear variance of the mean's last layer on the in-sample pairs), error (log mean out-of-sample |y-mu| of each drug's other validation pairs), inerror (the same over the in-sample pairs) and xerror (error from twice the out-of-sample residuals: the validation pairs' and the in-sample pairs' under a second mean trained with the two sets swapped; doubles the training time); see docs/sigma-features.md")
+			v := fs.String("sigma-features", "",
+				"stationarizing inputs of DEUP's sigma path, relative to the in-sample pairs: none, or a list of density (log Tanimoto-kernel density of the pair among the in-sample pairs), counts (log1p in-sample pairs of each drug) spread (log spread of each drug's in-sample targets), lines (a panel: log1p in-sample pairs of the pair's cell line and log spread of its in-sample targets), variance (log neural-linear variance of the mean's last layer on the in-sample pairs), error (log mean out-of-sample |y-mu| of each drug's other validation pairs), inerror (the same over the in-sample pairs) and xerror (error from twice the out-of-sample residuals: the validation pairs' and the in-sample pairs' under a second mean trained with the two sets swapped; doubles the training time); see docs/sigma-features.md (default: none for deup, counts,error for deup-neighbors)")
 			return func(c *Config) error {
-				sf, err := deupnet.ParseSigmaFeatures(*v)
+				given := *v
+				if given == "" { // not given: each method's own (Config.SigmaDefault)
+					c.SigmaDefault, given = true, deupnet.DefaultSigmaFeatures
+				}
+				sf, err := deupnet.ParseSigmaFeatures(given)
 				if err != nil {
 					return fmt.Errorf("--sigma-features: %v", err)
 				}

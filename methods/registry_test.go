@@ -12,7 +12,9 @@ import (
 
 	"github.com/deup-screening/deup/drugcomb"
 	"github.com/deup-screening/deup/model"
+	"github.com/deup-screening/deup/model/deupnet"
 	"github.com/deup-screening/deup/model/due"
+	"github.com/deup-screening/deup/model/neighbors"
 )
 
 // TestDefault: the built-in methods in the benchmark's table order, the
@@ -127,6 +129,45 @@ func TestDefineFlags(t *testing.T) {
 		}
 		if err := apply(&c); err == nil || !strings.Contains(err.Error(), "--sigma-loss") {
 			t.Errorf("--sigma-loss l1: %v", err)
+		}
+	}
+}
+
+// TestSigmaFeaturesDefault: without --sigma-features DEUP trains with
+// none and deup-neighbors with StackedSigmaFeatures; a given value, none
+// included, holds for both.
+func TestSigmaFeaturesDefault(t *testing.T) {
+	for _, tc := range []struct {
+		args          []string
+		deup, stacked deupnet.SigmaFeatures
+	}{
+		{nil, deupnet.SigmaFeatures{}, StackedSigmaFeatures()},
+		{[]string{"--sigma-features", "none"}, deupnet.SigmaFeatures{}, deupnet.SigmaFeatures{}},
+		{[]string{"--sigma-features", "density"}, deupnet.SigmaFeatures{Density: true}, deupnet.SigmaFeatures{Density: true}},
+	} {
+		fs := flag.NewFlagSet("x", flag.ContinueOnError)
+		apply := Default().DefineFlags(fs, true)
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatal(err)
+		}
+		var c Config
+		for range 2 { // applying twice changes nothing
+			if err := apply(&c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r := Default()
+		d, err := r.New(DEUP, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := r.New(DEUPNeighbors, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := st.(*neighbors.Stacked).Inner().(*deupnet.DEUP).SigmaFeatures()
+		if d.(*deupnet.DEUP).SigmaFeatures() != tc.deup || got != tc.stacked {
+			t.Errorf("%v: deup %v, deup-neighbors %v; want %v, %v", tc.args, d.(*deupnet.DEUP).SigmaFeatures(), got, tc.deup, tc.stacked)
 		}
 	}
 }

@@ -53,7 +53,8 @@ func (h Holdout) WriteText(w io.Writer, split string, calFrac float64, seed uint
 }
 
 // WriteText writes the report of m's fit with holdout h in deup train's
-// words: the epochs and time, DEUP's sigma features sf, the validation (or
+// words: the epochs and time, DEUP's sigma features sf (deup-neighbors':
+// those of its inner DEUP), the validation (or
 // out-of-sample) RMSE against the trivial references, the test scores
 // under a benchmark split, the method's aleatoric note, the calibration
 // stored and its test coverage.
@@ -76,7 +77,13 @@ func (r *Report) WriteText(w io.Writer, m model.Method, h Holdout, sf deupnet.Si
 		p.printf("trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n",
 			m.Name(), r.Epochs, r.LastEpoch, r.BestEpoch, r.FitTime.Round(time.Millisecond), r.FitTime.Seconds()/float64(max(r.Epochs, 1)), model.BLAS())
 	}
-	if m.Name() == DEUP && sf != (deupnet.SigmaFeatures{}) {
+	if st, ok := m.(*neighbors.Stacked); ok {
+		sf = deupnet.SigmaFeatures{}
+		if d, ok := st.Inner().(*deupnet.DEUP); ok {
+			sf = d.SigmaFeatures()
+		}
+	}
+	if (m.Name() == DEUP || m.Name() == DEUPNeighbors) && sf != (deupnet.SigmaFeatures{}) {
 		p.printf("sigma features: %s, relative to the %d in-sample pairs (docs/sigma-features.md)\n", sf, len(h.Split.Train))
 	}
 	p.printf("%s RMSE %.4g on %d pairs; trivial references: predicting the in-sample mean %.4g, %s\n",

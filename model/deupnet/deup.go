@@ -39,6 +39,10 @@ func New(cfg Config) *DEUP { return &DEUP{cfg: cfg.withDefaults()} }
 // Name is "deup".
 func (m *DEUP) Name() string { return "deup" }
 
+// SigmaFeatures are the σ path's stationarizing features m trains (or
+// was trained) with.
+func (m *DEUP) SigmaFeatures() SigmaFeatures { return m.cfg.SigmaFeatures }
+
 // FeatureConfig of the training features.
 func (m *DEUP) FeatureConfig() model.FeatureConfig { return m.feat }
 

@@ -527,5 +527,6 @@ func bitKey(b []int32) string {
 }
 
 // DefaultSigmaFeatures is the default of deup train's and deup bench's
-// --sigma-features.
+// --sigma-features for DEUP (deup-neighbors has its own:
+// methods.StackedSigmaFeatures).
 const DefaultSigmaFeatures = "none"
