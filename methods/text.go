@@ -53,37 +53,32 @@ func (h Holdout) WriteText(w io.Writer, split string, calFrac float64, seed uint
 }
 
 // WriteText writes the report of m's fit with holdout h in deup train's
-// words: the epochs and time, DEUP's sigma features sf (deup-neighbors':
-// those of its inner DEUP), the validation (or
+// words: the epochs and time, the sigma features of m's DEUP (deup's or
+// deup-neighbors' inner one), the validation (or
 // out-of-sample) RMSE against the trivial references, the test scores
 // under a benchmark split, the method's aleatoric note, the calibration
 // stored and its test coverage.
-func (r *Report) WriteText(w io.Writer, m model.Method, h Holdout, sf deupnet.SigmaFeatures) error {
+func (r *Report) WriteText(w io.Writer, m model.Method, h Holdout) error {
 	p := &printer{w: w}
 	part := "out-of-sample"
 	if h.Benchmark() {
 		part = "validation"
 	}
 	chose := "the stopping epoch"
+	epochs := fmt.Sprintf("%d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)",
+		r.Epochs, r.LastEpoch, r.BestEpoch, r.FitTime.Round(time.Millisecond), r.FitTime.Seconds()/float64(max(r.Epochs, 1)), model.BLAS())
 	switch c := m.(type) {
 	case *neighbors.Method: // no epochs: a K chosen from a grid
 		chose = "K"
 		p.printf("trained %s: K = %d neighbours, chosen from %s on the %s RMSE, in %s\n",
 			m.Name(), c.K(), kList(), part, r.FitTime.Round(time.Millisecond))
 	case *neighbors.Stacked:
-		p.printf("trained %s: the neighbour estimate at K = %d (from %s), then %s on its residuals: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n",
-			m.Name(), c.K(), kList(), c.Inner().Name(), r.Epochs, r.LastEpoch, r.BestEpoch, r.FitTime.Round(time.Millisecond), r.FitTime.Seconds()/float64(max(r.Epochs, 1)), model.BLAS())
+		p.printf("trained %s: the neighbour estimate at K = %d (from %s), then %s on its residuals: %s\n",
+			m.Name(), c.K(), kList(), c.Inner().Name(), epochs)
 	default:
-		p.printf("trained %s: %d epochs in all (last run: %d, best epoch %d) in %s (%.3f s/epoch, BLAS %s)\n",
-			m.Name(), r.Epochs, r.LastEpoch, r.BestEpoch, r.FitTime.Round(time.Millisecond), r.FitTime.Seconds()/float64(max(r.Epochs, 1)), model.BLAS())
+		p.printf("trained %s: %s\n", m.Name(), epochs)
 	}
-	if st, ok := m.(*neighbors.Stacked); ok {
-		sf = deupnet.SigmaFeatures{}
-		if d, ok := st.Inner().(*deupnet.DEUP); ok {
-			sf = d.SigmaFeatures()
-		}
-	}
-	if (m.Name() == DEUP || m.Name() == DEUPNeighbors) && sf != (deupnet.SigmaFeatures{}) {
+	if sf := sigmaFeatures(m); sf != (deupnet.SigmaFeatures{}) {
 		p.printf("sigma features: %s, relative to the %d in-sample pairs (docs/sigma-features.md)\n", sf, len(h.Split.Train))
 	}
 	p.printf("%s RMSE %.4g on %d pairs; trivial references: predicting the in-sample mean %.4g, %s\n",
@@ -108,6 +103,18 @@ func (r *Report) WriteText(w io.Writer, m model.Method, h Holdout, sf deupnet.Si
 			im.Coverage, im.N, im.Width, im.WorstQuintileCoverage)
 	}
 	return p.err
+}
+
+// sigmaFeatures are the σ features of m's DEUP network: m's own for
+// DEUP, its inner model's for a stacked method; none for any other.
+func sigmaFeatures(m model.Method) deupnet.SigmaFeatures {
+	switch c := m.(type) {
+	case *deupnet.DEUP:
+		return c.SigmaFeatures()
+	case *neighbors.Stacked:
+		return sigmaFeatures(c.Inner())
+	}
+	return deupnet.SigmaFeatures{}
 }
 
 // kList writes the neighbour counts neighbors.Fit tries, as "5, 10, 20

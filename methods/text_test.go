@@ -44,11 +44,11 @@ func TestReportWriteText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deup, err := Default().New(DEUP, Config{})
+	sf, err := deupnet.ParseSigmaFeatures("density,counts")
 	if err != nil {
 		t.Fatal(err)
 	}
-	sf, err := deupnet.ParseSigmaFeatures("density,counts")
+	deup, err := Default().New(DEUP, Config{DEUP: deupnet.Options{SigmaFeatures: sf}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestReportWriteText(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var b strings.Builder
-			if err := tc.r.WriteText(&b, tc.m, tc.h, sf); err != nil {
+			if err := tc.r.WriteText(&b, tc.m, tc.h); err != nil {
 				t.Fatal(err)
 			}
 			if b.String() != tc.want {

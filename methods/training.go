@@ -208,11 +208,10 @@ func Fit(ctx context.Context, m model.Method, d *model.Dataset, h Holdout, o Fit
 	}
 	r.FitTime = now().Sub(start)
 	r.ValRefs = TrivialReferences(d, h.Split.Train, h.Split.Val)
-	if r.ValRMSE, _, err = rmseOn(m, d, h.Split.Val); err != nil {
-		return nil, err
-	}
 	if v, ok := m.(validationScorer); ok && !math.IsNaN(v.ValidationRMSE()) {
 		r.ValRMSE = v.ValidationRMSE()
+	} else if r.ValRMSE, _, err = rmseOn(m, d, h.Split.Val); err != nil {
+		return nil, err
 	}
 	if h.Benchmark() {
 		if r.TestRMSE, r.TestCorr, err = rmseOn(m, d, h.Split.Test); err != nil {

@@ -97,11 +97,7 @@ func (s *Stacked) Fit(ctx context.Context, d *model.Dataset, split drugcomb.Spli
 	if len(split.Val) == 0 {
 		return nil
 	}
-	val := make([]model.PairRef, len(split.Val))
-	for k, i := range split.Val {
-		val[k] = d.Pairs[i]
-	}
-	res, err := s.inner.Predict(d.Features, val)
+	res, err := s.inner.Predict(d.Features, d.PairsAt(split.Val))
 	if err != nil {
 		return err
 	}

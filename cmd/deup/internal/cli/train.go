@@ -157,7 +157,7 @@ func runTrain(ctx context.Context, env Env, reg *methods.Registry, args []string
 	if err != nil {
 		return err
 	}
-	if err := rep.WriteText(env.Stdout, m, h, t.mc.DEUP.SigmaFeatures); err != nil {
+	if err := rep.WriteText(env.Stdout, m, h); err != nil {
 		return err
 	}
 	meta, err := trained.NewMeta(sc, t.screenDir, synthSeed, si, t.method, sig)
