@@ -422,8 +422,16 @@ func (m *Method) Save(w io.Writer) error {
 const maxHeader = 1 << 26
 
 // maxCells bounds drugs × lines of a loaded model (its deviation table:
-// 8,192 drugs on 1,024 lines).
-const maxCells = 1 << 23
+// 8,192 drugs on 1,024 lines), and a file's rows bound it further: at most
+// freeCells + cellsPerRow cells per row (a real model has far fewer: the
+// panel's 87 drugs × 43 lines are 3,741 cells for ~31,000 rows), so that a
+// small file cannot make Load build tables of hundreds of megabytes (a
+// header claiming 65,536 lines for a handful of rows).
+const (
+	maxCells    = 1 << 23
+	freeCells   = 1 << 16
+	cellsPerRow = 64
+)
 
 // Load reads a model written by Save.
 func Load(r io.Reader) (*Method, error) {
@@ -447,7 +455,7 @@ func Load(r io.Reader) (*Method, error) {
 	if err := h.Features.Validate(); err != nil {
 		return nil, fmt.Errorf("neighbors: load: %w", err)
 	}
-	if len(h.Drugs) == 0 || len(h.Drugs) > 1<<20 || h.Lines < 1 || h.Lines > 1<<16 || int64(len(h.Drugs))*int64(h.Lines) > maxCells || len(h.Drugs) > 2*len(h.Rows) || h.K < 1 || h.K > maxNeighbors || !(h.Sigma >= 0) || math.IsInf(h.Sigma, 0) || len(h.Rows) == 0 {
+	if len(h.Drugs) == 0 || len(h.Drugs) > 1<<20 || h.Lines < 1 || h.Lines > 1<<16 || int64(len(h.Drugs))*int64(h.Lines) > min(maxCells, freeCells+cellsPerRow*int64(len(h.Rows))) || len(h.Drugs) > 2*len(h.Rows) || h.K < 1 || h.K > maxNeighbors || !(h.Sigma >= 0) || math.IsInf(h.Sigma, 0) || len(h.Rows) == 0 {
 		return nil, fmt.Errorf("neighbors: load: header out of range: %d drugs, %d lines, k %d, sigma %v, %d rows", len(h.Drugs), h.Lines, h.K, h.Sigma, len(h.Rows))
 	}
 	m := &Method{feat: h.Features, ids: h.Drugs, lines: h.Lines, k: h.K, sigma: h.Sigma, drugs: map[string]int{}}

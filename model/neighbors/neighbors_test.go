@@ -302,7 +302,16 @@ func TestErrors(t *testing.T) {
 	}
 	js, _ := json.Marshal(header{Features: d.Features.Config, Drugs: ids, Lines: 1 << 20, K: 5, Sigma: 1, Rows: [][4]float64{{0, 1, 0, 1}}})
 	huge := Magic + string(binary.LittleEndian.AppendUint64(nil, uint64(len(js)))) + string(js)
-	for _, bad := range []string{"", "DEUP-ONEHOT v1\n", Magic + "\x05\x00\x00\x00\x00\x00\x00\x00{bad}", huge} {
+	// 100 drugs on 60,000 lines (6 million cells, under maxCells) from 50
+	// rows: more cells than the rows can justify (freeCells + cellsPerRow
+	// per row), refused before the tables are built (the fuzzer's stall).
+	var rows [][4]float64
+	for i := range 50 {
+		rows = append(rows, [4]float64{float64(2 * i), float64(2*i + 1), 0, 1})
+	}
+	js, _ = json.Marshal(header{Features: d.Features.Config, Drugs: ids, Lines: 60000, K: 5, Sigma: 1, Rows: rows})
+	sparse := Magic + string(binary.LittleEndian.AppendUint64(nil, uint64(len(js)))) + string(js)
+	for _, bad := range []string{"", "DEUP-ONEHOT v1\n", Magic + "\x05\x00\x00\x00\x00\x00\x00\x00{bad}", huge, sparse} {
 		if _, err := Load(bytes.NewBufferString(bad)); err == nil {
 			t.Errorf("Load(%.40q) accepted", bad)
 		}
