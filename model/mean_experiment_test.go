@@ -2,6 +2,7 @@ package model_test
 
 import (
 	"context"
+	"fmt"
 
 	"math"
 	"math/rand/v2"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/deup-screening/deup/drugcomb"
+	"github.com/deup-screening/deup/features"
 	"github.com/deup-screening/deup/model"
 	"github.com/deup-screening/deup/model/deupnet"
 	"github.com/deup-screening/deup/model/onehot"
@@ -143,21 +145,38 @@ func TestMeanExperiment(t *testing.T) {
 // TestBudgetExperiment is the training-fit table of docs/training.md:
 // on fold 0 of the combination folds (validation as in
 // TestMeanExperiment), the best validation RMSE of μ (one network, the
-// ensemble's MSE training) with the default budget (Config.Budget) and
-// with a 4× longer one (4× patience and epoch cap) at 0.5, 1 and 2 times
-// the default learning rate. DEUP_EXPERIMENT=budget; DEUP_EXP_SCREEN and
-// DEUP_EXP_SET (sub=N) as in TestMeanExperiment.
+// ensemble's MSE training) with main's defaults (the one-line settings,
+// or Config.Panel on several lines), with the rule (Config.Budget), and
+// with a 4× longer budget than the rule's (4× patience and epoch cap) at
+// DEUP_EXP_LRS times its learning rate (default 0.5,1,2); DEUP_EXP_RUNS
+// picks the runs (below). DEUP_EXPERIMENT=budget; DEUP_EXP_SCREEN
+// (panel, PC-3, MCF7, or dir:DIR for a screen stored by deup data
+// import) and DEUP_EXP_SET (sub=N) as in TestMeanExperiment.
 func TestBudgetExperiment(t *testing.T) {
 	if os.Getenv("DEUP_EXPERIMENT") != "budget" {
 		t.Skip("set DEUP_EXPERIMENT=budget to run the training-budget experiment (docs/training.md)")
 	}
 	screen := envOr("DEUP_EXP_SCREEN", "PC-3")
-	_, d := loadAlmanac(t, screen)
+	var d *model.Dataset
+	if dir, ok := strings.CutPrefix(screen, "dir:"); ok {
+		d = loadScreenDir(t, dir)
+	} else {
+		_, d = loadAlmanac(t, screen)
+	}
 	if sub, _ := strconv.Atoi(strings.TrimPrefix(os.Getenv("DEUP_EXP_SET"), "sub=")); sub > 0 {
 		d = subsample(d, sub, 7)
 	}
 	split := innerSplit(d, combinationFolds(d, 5, 1), 0, 0.3, 1)
-	def := model.Config{Seed: 1}.Budget(len(split.Train))
+	n := len(split.Train)
+	// main: what deup train and bench give a screen today (the one-line
+	// defaults, or the panel constants on a screen of several lines);
+	// rule: model.Config.Budget.
+	main := model.Config{Seed: 1}
+	if len(d.LineNames) > 1 {
+		main = main.Panel()
+	}
+	main = main.WithDefaults()
+	rule := model.Config{Seed: 1}.Budget(n).WithDefaults()
 	run := func(c model.Config) (float64, model.Progress) {
 		m := model.NewEnsemble(c, 1, false)
 		best, done := math.Inf(1), model.Progress{}
@@ -172,20 +191,96 @@ func TestBudgetExperiment(t *testing.T) {
 		}
 		return best, done
 	}
-	start := time.Now()
-	v0, p0 := run(model.Config{Seed: 1})
-	t.Logf("%s: %d pairs, train %d; default batch %d lr %.2g patience %d cap %d: val RMSE %.3f, best epoch %d of %d (%d steps/epoch), %.0f s",
-		screen, len(d.Pairs), len(split.Train), def.BatchSize, def.LR, def.Patience, def.MaxEpochs, v0, p0.BestEpoch, p0.Epoch, (len(split.Train)+def.BatchSize-1)/def.BatchSize, time.Since(start).Seconds())
-	bestV := math.Inf(1)
-	for _, f := range []float64{0.5, 1, 2} {
-		c := def
-		c.LR, c.Patience, c.MaxEpochs = def.LR*f, 4*def.Patience, 4*def.MaxEpochs
-		start := time.Now()
-		v, p := run(c)
-		bestV = min(bestV, v)
-		t.Logf("  4× budget, lr %.2g: val RMSE %.3f, best epoch %d of %d, %.0f s", c.LR, v, p.BestEpoch, p.Epoch, time.Since(start).Seconds())
+	steps := func(c model.Config) int { return (n + c.BatchSize - 1) / c.BatchSize }
+	t.Logf("%s: %d pairs, %d lines, train %d, val %d", screen, len(d.Pairs), len(d.LineNames), n, len(split.Val))
+	// DEUP_EXP_RUNS picks the runs: main and rule (the two defaults),
+	// half (the rule at half its learning rate) and sweep (4× the rule's
+	// patience and cap at DEUP_EXP_LRS times its rate), each at the seeds
+	// of DEUP_EXP_SEEDS (default 1: the seed draws the network's
+	// initialisation and batch order; the folds stay seed 1's).
+	runs := map[string]bool{}
+	for _, r := range strings.Split(envOr("DEUP_EXP_RUNS", "main,rule,sweep"), ",") {
+		runs[r] = true
 	}
-	t.Logf("%s: default / best of the sweep = %.4f", screen, v0/bestV)
+	var seeds []uint64
+	for _, f := range strings.Split(envOr("DEUP_EXP_SEEDS", "1"), ",") {
+		v, err := strconv.ParseUint(f, 10, 64)
+		if err != nil {
+			t.Fatalf("DEUP_EXP_SEEDS: %v", err)
+		}
+		seeds = append(seeds, v)
+	}
+	type config struct {
+		name string
+		c    model.Config
+	}
+	half := rule
+	half.LR = rule.LR / 2
+	var cs []config
+	for _, v := range []config{{"main", main}, {"rule", rule}, {"half", half}} {
+		if runs[v.name] {
+			cs = append(cs, v)
+		}
+	}
+	if runs["sweep"] {
+		for _, fs := range strings.Split(envOr("DEUP_EXP_LRS", "0.5,1,2"), ",") {
+			f, err := strconv.ParseFloat(fs, 64)
+			if err != nil {
+				t.Fatalf("DEUP_EXP_LRS: %v", err)
+			}
+			c := rule
+			c.LR, c.Patience, c.MaxEpochs = rule.LR*f, 4*rule.Patience, 4*rule.MaxEpochs
+			cs = append(cs, config{fmt.Sprintf("4× budget, lr %.2g", c.LR), c})
+		}
+	}
+	first, mean := map[string]float64{}, map[string]float64{}
+	best1, bestM := math.Inf(1), math.Inf(1)
+	for _, v := range cs {
+		sum := 0.0
+		for i, seed := range seeds {
+			c := v.c
+			c.Seed = seed
+			start := time.Now()
+			r, p := run(c)
+			sum += r
+			if i == 0 {
+				first[v.name] = r
+				best1 = min(best1, r)
+			}
+			t.Logf("  %s, seed %d: batch %d lr %.2g patience %d cap %d (%d steps/epoch): val RMSE %.3f, best epoch %d of %d, %.0f s",
+				v.name, seed, c.BatchSize, c.LR, c.Patience, c.MaxEpochs, steps(c), r, p.BestEpoch, p.Epoch, time.Since(start).Seconds())
+		}
+		mean[v.name] = sum / float64(len(seeds))
+		bestM = min(bestM, mean[v.name])
+		if len(seeds) > 1 {
+			t.Logf("  %s: mean of %d seeds %.3f", v.name, len(seeds), mean[v.name])
+		}
+	}
+	for _, name := range []string{"main", "rule", "half"} {
+		if v, ok := first[name]; ok {
+			t.Logf("%s: %s default / best: seed %d %.4f; mean of %d seeds %.4f", screen, name, seeds[0], v/best1, len(seeds), mean[name]/bestM)
+		}
+	}
+}
+
+// loadScreenDir reads a screen stored by deup data import (its first
+// score) with radius-3 1024-bit Morgan features; pairs with a drug
+// without a usable structure are left out, as deup train leaves them.
+func loadScreenDir(tb testing.TB, dir string) *model.Dataset {
+	tb.Helper()
+	sc, err := drugcomb.Open(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	x, err := features.ForScreen(sc, features.Config{Kind: features.Fingerprint}, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	d, err := model.NewDataset(x.Screen, x.Features, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return d
 }
 
 func envOr(k, def string) string {
