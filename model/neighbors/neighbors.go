@@ -422,11 +422,11 @@ func (m *Method) Save(w io.Writer) error {
 const maxHeader = 1 << 26
 
 // maxCells bounds drugs × lines of a loaded model (its deviation table:
-// 8,192 drugs on 1,024 lines), and a file's rows bound it further: at most
-// freeCells + cellsPerRow cells per row (a real model has far fewer: the
-// panel's 87 drugs × 43 lines are 3,741 cells for ~31,000 rows), so that a
-// small file cannot make Load build tables of hundreds of megabytes (a
-// header claiming 65,536 lines for a handful of rows).
+// 8,192 drugs on 1,024 lines), and the file's rows bound it further: at
+// most freeCells plus cellsPerRow for each row (a real model needs far
+// fewer: the panel's 87 drugs × 43 lines are 3,741 cells for ~31,000
+// rows), so that a small file cannot make Load build tables of hundreds
+// of megabytes (a header claiming 60,000 lines for a handful of rows).
 const (
 	maxCells    = 1 << 23
 	freeCells   = 1 << 16

@@ -303,8 +303,8 @@ func TestErrors(t *testing.T) {
 	js, _ := json.Marshal(header{Features: d.Features.Config, Drugs: ids, Lines: 1 << 20, K: 5, Sigma: 1, Rows: [][4]float64{{0, 1, 0, 1}}})
 	huge := Magic + string(binary.LittleEndian.AppendUint64(nil, uint64(len(js)))) + string(js)
 	// 100 drugs on 60,000 lines (6 million cells, under maxCells) from 50
-	// rows: more cells than the rows can justify (freeCells + cellsPerRow
-	// per row), refused before the tables are built (the fuzzer's stall).
+	// rows: more cells than the rows can justify (freeCells plus
+	// cellsPerRow for each row), refused before the tables are built.
 	var rows [][4]float64
 	for i := range 50 {
 		rows = append(rows, [4]float64{float64(2 * i), float64(2*i + 1), 0, 1})
