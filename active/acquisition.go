@@ -29,10 +29,16 @@ const (
 	BUCB      // mu + z*f*sigma_epistemic, z = Phi^-1((1+CalibrationCoverage)/2), f the calibration
 	BEI       // expected improvement on f*sigma_epistemic
 	BThompson // one draw from N(mu, (f*sigma_epistemic)^2) per candidate
+	// The two halves of BUCB, for its ablation (docs/campaigns.md): CUCB
+	// ranks by BUCB's calibrated score and takes the top of that one
+	// ranking (no believer); JUCB chooses its batch jointly as BUCB does
+	// but reads sigma_epistemic as the surrogate gives it (f = 1).
+	CUCB // mu + z*f*sigma_epistemic, the batch the top of one ranking
+	JUCB // mu + z*sigma_epistemic, the batch chosen jointly (SelectJoint), uncalibrated
 )
 
 var kindNames = [...]string{UCB: "ucb", EI: "ei", Thompson: "thompson", Greedy: "greedy", Explore: "explore", Random: "random",
-	BUCB: "bucb", BEI: "bei", BThompson: "bthompson"}
+	BUCB: "bucb", BEI: "bei", BThompson: "bthompson", CUCB: "cucb", JUCB: "jucb"}
 
 func (k Kind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
@@ -56,10 +62,10 @@ type Acquisition struct {
 	// ignore it. Not part of String: a campaign stores it in
 	// Config.Explore.
 	ExploreWeight float64
-	// Scale is the calibration factor f of the joint-batch kinds (BUCB,
-	// BEI, BThompson): they read f*sigma_epistemic. 0 means 1 (no
-	// calibration). A campaign sets it every round from its measured
-	// suggestions (SigmaScale); not part of String.
+	// Scale is the calibration factor f of the calibrated kinds (BUCB,
+	// BEI, BThompson, CUCB): they read f*sigma_epistemic. 0 means 1 (no
+	// calibration); JUCB ignores it. A campaign sets it every round from
+	// its measured suggestions (SigmaScale); not part of String.
 	Scale float64
 }
 
@@ -80,9 +86,9 @@ func (a Acquisition) explores() bool {
 const DefaultKappa = 2
 
 // ParseAcquisition reads "ucb", "ucb:KAPPA", "ei", "ei:XI", "thompson",
-// "greedy", "explore", "random", or the joint-batch "bucb", "bei",
+// "greedy", "explore", "random", the joint-batch "bucb", "bei",
 // "bthompson" (no parameter: their exploration follows from the
-// calibration), case-insensitive.
+// calibration), or BUCB's two halves "cucb" and "jucb", case-insensitive.
 func ParseAcquisition(s string) (Acquisition, error) {
 	name, param, hasParam := strings.Cut(strings.ToLower(strings.TrimSpace(s)), ":")
 	var a Acquisition
@@ -105,8 +111,12 @@ func ParseAcquisition(s string) (Acquisition, error) {
 		a = Acquisition{Kind: BEI}
 	case "bthompson":
 		a = Acquisition{Kind: BThompson}
+	case "cucb":
+		a = Acquisition{Kind: CUCB}
+	case "jucb":
+		a = Acquisition{Kind: JUCB}
 	default:
-		return Acquisition{}, fmt.Errorf("active: unknown acquisition %q (want ucb, ei, thompson, greedy, explore, random, bucb, bei or bthompson)", s)
+		return Acquisition{}, fmt.Errorf("active: unknown acquisition %q (want ucb, ei, thompson, greedy, explore, random, bucb, bei, bthompson, cucb or jucb)", s)
 	}
 	if hasParam {
 		v, err := strconv.ParseFloat(param, 64)
@@ -160,8 +170,8 @@ func (a Acquisition) Scores(dst []float64, preds []SurrogatePrediction, best flo
 		if err := CheckExplore(a.ExploreWeight); err != nil {
 			return nil, err
 		}
-		if a.Joint() {
-			return nil, fmt.Errorf("active: acquisition %s chooses its batch jointly and takes no explore weight", a)
+		if a.Joint() || a.Calibrated() {
+			return nil, fmt.Errorf("active: acquisition %s reads the campaign's calibrated sigma or chooses its batch jointly, and takes no explore weight", a)
 		}
 	}
 	if (a.Kind == EI || a.Kind == BEI) && math.IsNaN(best) {
@@ -179,6 +189,8 @@ func (a Acquisition) Scores(dst []float64, preds []SurrogatePrediction, best flo
 		switch a.Kind {
 		case UCB:
 			dst[i] = p.Mu + a.Kappa*s
+		case CUCB:
+			dst[i] = p.Mu + jointZ()*a.scale()*s
 		case EI:
 			dst[i] = ExpectedImprovement(p.Mu, s, best+a.Xi)
 		case Thompson:
@@ -255,8 +267,10 @@ func (a Acquisition) Reason(p SurrogatePrediction, score float64, rank, pool int
 		what = fmt.Sprintf("explore: sigma_epistemic %.4g (mu %.4g)", p.SigmaEpistemic, p.Mu)
 	case Random:
 		what = "random baseline draw"
-	case BUCB, BEI, BThompson:
+	case BUCB, BEI, BThompson, CUCB:
 		what = fmt.Sprintf("%s %.4g (mu %.4g, sigma_epistemic %.4g, calibrated x%.4g)", a.Kind, score, p.Mu, p.SigmaEpistemic, a.scale())
+	case JUCB:
+		what = fmt.Sprintf("jucb %.4g = mu %.4g + %.4g*sigma_epistemic %.4g (uncalibrated)", score, p.Mu, jointZ(), p.SigmaEpistemic)
 	}
 	if a.explores() {
 		what = fmt.Sprintf("explore %g: rank blend %.4g of %s and sigma_epistemic (sigma_epistemic %.4g, mu %.4g)", a.ExploreWeight, score, a, p.SigmaEpistemic, p.Mu)

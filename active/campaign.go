@@ -83,8 +83,8 @@ func (c Config) Check() error {
 	if err != nil {
 		return err
 	}
-	if a.Joint() && c.Explore != 0 {
-		return fmt.Errorf("active: acquisition %s chooses its batch jointly and takes no explore weight (%v)", a, c.Explore)
+	if (a.Joint() || a.Calibrated()) && c.Explore != 0 {
+		return fmt.Errorf("active: acquisition %s reads the campaign's calibrated sigma or chooses its batch jointly, and takes no explore weight (%v)", a, c.Explore)
 	}
 	return CheckExplore(c.Explore)
 }
@@ -514,14 +514,17 @@ func (c *State) ProposeWith(ctx context.Context, s Surrogate, acq Acquisition, b
 	}
 	var pick []int
 	var scores, jointSigma []float64
+	if acq.Calibrated() {
+		var ncal int
+		acq.Scale, ncal = SigmaScale(c.Calibrations(), CalibrationCoverage)
+		ex["sigma_scale"], ex["calibration_pairs"] = acq.Scale, ncal
+	}
 	if acq.Joint() {
 		fz, ok := s.(Featurizer)
 		if !ok {
 			return nil, fmt.Errorf("active: acquisition %s chooses its batch in the surrogate's feature space, and %s gives none", acq, s.Name())
 		}
 		x := fz.PairFeatures(pool)
-		var ncal int
-		acq.Scale, ncal = SigmaScale(c.Calibrations(), CalibrationCoverage)
 		l2 := MedianSqDist(x, MedianSamples, rand.New(rand.NewPCG(c.roundSeed(ev.Round, 4), 0)))
 		if !(l2 > 0) {
 			l2 = 1 // every candidate has the same features: any length-scale gives k = 1
@@ -531,7 +534,7 @@ func (c *State) ProposeWith(ctx context.Context, s Surrogate, acq Acquisition, b
 			return nil, err
 		}
 		pick, scores, jointSigma = j.Pick, j.Scores, j.Sigma
-		ex["sigma_scale"], ex["calibration_pairs"], ex["length_scale2"] = acq.Scale, ncal, l2
+		ex["length_scale2"] = l2
 	} else {
 		var err error
 		scores, err = acq.Scores(nil, preds, c.Best(), rng)

@@ -42,7 +42,11 @@
 //     length-scale taken from the data; no setting was chosen from a
 //     campaign's outcome (docs/campaigns.md). A campaign records f, the
 //     number of calibration pairs and the length-scale in each suggest
-//     event; Rank (deup suggest) refuses these kinds.
+//     event; Rank (deup suggest) refuses these kinds. CUCB and JUCB are
+//     BUCB's two halves, for its ablation: CUCB the calibrated score with
+//     the top of one ranking, JUCB the joint batch at f = 1 (on PC-3 and
+//     the panel the joint batch gives bucb's gain, the calibration none
+//     on top of it: docs/campaigns.md).
 //   - State (campaign.go, start.go, results.go): a campaign's state
 //     replayed from a Store (the on-disk ledger or an in-memory store):
 //     Create, Load, Propose/ProposeWith, Record, CloseRound, Step; the

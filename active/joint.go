@@ -18,11 +18,20 @@ import (
 const CalibrationCoverage = 0.9
 
 // Joint reports whether a chooses its batch jointly (SelectJoint):
-// BUCB, BEI and BThompson.
-func (a Acquisition) Joint() bool { return a.Kind == BUCB || a.Kind == BEI || a.Kind == BThompson }
+// BUCB, BEI, BThompson and JUCB.
+func (a Acquisition) Joint() bool {
+	return a.Kind == BUCB || a.Kind == BEI || a.Kind == BThompson || a.Kind == JUCB
+}
+
+// Calibrated reports whether a reads the campaign's calibrated
+// sigma_epistemic (Scale, set from SigmaScale): BUCB, BEI, BThompson and
+// CUCB.
+func (a Acquisition) Calibrated() bool {
+	return a.Kind == BUCB || a.Kind == BEI || a.Kind == BThompson || a.Kind == CUCB
+}
 
 func (a Acquisition) scale() float64 {
-	if a.Scale > 0 {
+	if a.Scale > 0 && a.Kind != JUCB {
 		return a.Scale
 	}
 	return 1
@@ -44,7 +53,7 @@ func drawFor(a Acquisition, rng *rand.Rand) float64 {
 // (calibrated, possibly shrunk) sigma_epistemic s; z is its Thompson draw.
 func (a Acquisition) jointScore(mu, s, best, z float64) float64 {
 	switch a.Kind {
-	case BUCB:
+	case BUCB, JUCB:
 		return mu + jointZ()*s
 	case BEI:
 		return ExpectedImprovement(mu, s, best+a.Xi)

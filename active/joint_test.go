@@ -20,9 +20,65 @@ func TestParseJoint(t *testing.T) {
 			t.Errorf("%s:2 accepted: the joint kinds take no parameter", name)
 		}
 	}
-	for _, name := range []string{"ucb", "ei", "thompson", "greedy", "explore", "random"} {
+	for _, name := range []string{"ucb", "ei", "thompson", "greedy", "explore", "random", "cucb"} {
 		if a, _ := ParseAcquisition(name); a.Joint() {
 			t.Errorf("%s is joint", name)
+		}
+	}
+	// BUCB's two halves: cucb calibrated and not joint, jucb joint and
+	// not calibrated.
+	for _, tc := range []struct {
+		name              string
+		joint, calibrated bool
+	}{{"bucb", true, true}, {"bei", true, true}, {"bthompson", true, true}, {"cucb", false, true}, {"jucb", true, false}, {"ucb", false, false}} {
+		a, err := ParseAcquisition(tc.name)
+		if err != nil || a.Joint() != tc.joint || a.Calibrated() != tc.calibrated || a.String() != tc.name && tc.name != "ucb" {
+			t.Errorf("%s: %v joint %v calibrated %v, %v; want joint %v calibrated %v", tc.name, a, a.Joint(), a.Calibrated(), err, tc.joint, tc.calibrated)
+		}
+	}
+}
+
+// TestAblationKinds: cucb is bucb's score without the believer (the top
+// of one ranking of mu + z*f*sigma), jucb bucb's believer without the
+// calibration (f = 1 whatever Scale says), on jointFixture.
+func TestAblationKinds(t *testing.T) {
+	pairs, preds, x := jointFixture()
+	z := jointZ()
+	// cucb with f = 1: 0 and 1 (10 + 5z = 18.2 each) before 2 (14): the
+	// two copies of the same point, which bucb separates.
+	c := Acquisition{Kind: CUCB}
+	scores, err := c.Scores(nil, preds, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if scores[0] != 10+z*5 || scores[2] != 14 {
+		t.Errorf("cucb scores %v", scores)
+	}
+	if got := SelectBatch(pairs, scores, 2, 0); !reflect.DeepEqual(got, []int{0, 1}) {
+		t.Errorf("cucb top-2 = %v, want [0 1]", got)
+	}
+	// With f = 0.1: 10 + 0.5z = 10.8 < 14, so 2 leads.
+	c.Scale = 0.1
+	scores, _ = c.Scores(nil, preds, 0, nil)
+	if got := SelectBatch(pairs, scores, 1, 0); !reflect.DeepEqual(got, []int{2}) || scores[0] != 10+z*0.5 {
+		t.Errorf("cucb f=0.1: top-1 %v, scores %v; want [2]", got, scores)
+	}
+	// jucb ignores a Scale: with 0.1 set it still picks 0, then 2 (the
+	// believer zeroes 1's sigma), as bucb with f = 1 does.
+	j, err := SelectJoint(Acquisition{Kind: JUCB, Scale: 0.1}, pairs, preds, x, 1, 0, nil, 2, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := SelectJoint(Acquisition{Kind: BUCB}, pairs, preds, x, 1, 0, nil, 2, 0, 0)
+	if !reflect.DeepEqual(j, b) || !reflect.DeepEqual(j.Pick, []int{0, 2}) {
+		t.Errorf("jucb %+v, bucb at f=1 %+v; want picks [0 2] for both", j, b)
+	}
+	for _, a := range []Acquisition{{Kind: CUCB}, {Kind: JUCB}} {
+		if _, _, err := Rank(a, pairs, preds, TableOracle{}, 2, 0, 0, 1); err == nil {
+			t.Errorf("Rank(%s) accepted: it needs a campaign", a)
+		}
+		if _, err := (Acquisition{Kind: a.Kind, ExploreWeight: 0.5}).Scores(nil, preds, 0, nil); err == nil {
+			t.Errorf("%s with an explore weight accepted", a)
 		}
 	}
 }

@@ -38,13 +38,13 @@ func UnmeasuredCandidates(kept []int, lines []drugcomb.LinePair, table TableOrac
 // per-drug and per-line caps). It returns the picked candidates' indices,
 // best first, and every candidate's score.
 //
-// The joint-batch kinds (BUCB, BEI, BThompson) are refused: they choose a
-// batch in the surrogate's feature space with the calibration a
-// campaign keeps (State.ProposeWith), which a ranking of one model's
-// predictions has not.
+// The joint-batch and calibrated kinds (BUCB, BEI, BThompson, CUCB,
+// JUCB) are refused: they choose a batch in the surrogate's feature space
+// or read the calibration a campaign keeps (State.ProposeWith), which a
+// ranking of one model's predictions has not.
 func Rank(acq Acquisition, cands []PairOnLine, preds []SurrogatePrediction, table TableOracle, b, perDrug, perLine int, seed uint64) (pick []int, scores []float64, err error) {
-	if acq.Joint() {
-		return nil, nil, fmt.Errorf("active: acquisition %s chooses its batch jointly within a campaign (deup campaign init/step/simulate); rank a model's predictions with ucb, ei or thompson", acq)
+	if acq.Joint() || acq.Calibrated() {
+		return nil, nil, fmt.Errorf("active: acquisition %s reads a campaign's calibration or chooses its batch jointly within a campaign (deup campaign init/step/simulate); rank a model's predictions with ucb, ei or thompson", acq)
 	}
 	best := math.Inf(-1)
 	for _, y := range table {
