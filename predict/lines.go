@@ -25,7 +25,7 @@ var ErrNoFeatures = errors.New("the model was trained without cell-line features
 
 // ErrNotLineAdder is AddLines' error for a method that cannot add lines
 // (DUE).
-var ErrNotLineAdder = errors.New("this method cannot score a line it was not trained on (deup, ensemble and mcdropout can)")
+var ErrNotLineAdder = errors.New("this method cannot score a line it was not trained on (deup, deup-neighbors, ensemble and mcdropout can)")
 
 // AddLines gives the model tm (its method and its recorded lines) the
 // lines of cf it does not know, and returns them (none: nil, and tm

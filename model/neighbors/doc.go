@@ -31,7 +31,12 @@
 // measured combinations like the others; ValidationRMSE keeps the
 // out-of-sample figure, and deup train reports it). A drug
 // the training pairs do not have contributes 0 (d = 0, no neighbours): a
-// pair of two such drugs is predicted at its line's mean.
+// pair of two such drugs is predicted at its line's mean. A line the
+// training pairs do not have (a held-out line; one added by AddLines,
+// which deup predict --cell-features reaches through Stacked) gets the
+// pooled additive part: m = the mean of every training score, d(a) =
+// drug a's deviations y − m(l) summed over all its pairs on every line,
+// over (n + 5); it has no residuals, so no neighbour term.
 //
 // The shrinkage constants (5 pseudo-pairs, 10 common keys, weight 1) and
 // the neighbour count grid were set before any run and not tuned; the

@@ -223,21 +223,41 @@ func (m *Method) build(ctx context.Context) error {
 		ln[r.Line]++
 	}
 	m.lineMean = make([]float64, nl)
+	var all float64
 	for l := range nl {
 		if ln[l] > 0 {
 			m.lineMean[l] = lsum[l] / ln[l]
 		}
+		all += lsum[l]
 	}
 	dsum, dn := make([]float64, nd*nl), make([]float64, nd*nl)
+	psum, pn := make([]float64, nd), make([]float64, nd)
 	for _, r := range m.rows {
 		for _, x := range drugsOf(r) {
-			dsum[x*nl+r.Line] += r.Y - m.lineMean[r.Line]
+			e := r.Y - m.lineMean[r.Line]
+			dsum[x*nl+r.Line] += e
 			dn[x*nl+r.Line]++
+			psum[x] += e
+			pn[x]++
 		}
 	}
 	m.dev = make([]float64, nd*nl)
 	for i := range m.dev {
 		m.dev[i] = dsum[i] / (dn[i] + marginShrink)
+	}
+	// A line without measurements (a held-out line, or one added by
+	// AddLines) gets the pooled additive part: the mean of every training
+	// score and each drug's deviation pooled over the lines it was
+	// measured on, shrunk as a line's is; it has no residuals, so no
+	// neighbour term.
+	for l := range nl {
+		if ln[l] > 0 || len(m.rows) == 0 {
+			continue
+		}
+		m.lineMean[l] = all / float64(len(m.rows))
+		for x := range nd {
+			m.dev[x*nl+l] = psum[x] / (pn[x] + marginShrink)
+		}
 	}
 	// Each drug's residuals, sorted by (partner, line) for the merges.
 	by := make([][]entry, nd)
@@ -372,6 +392,35 @@ func (m *Method) columns(f *model.Features) []int {
 		col[r] = c
 	}
 	return col
+}
+
+// AddLines gives the trained estimate n lines, its own first (n at least
+// its own): the new lines have no measurements, so each gets the pooled
+// additive part (the mean of every training score and each drug's
+// deviation pooled over its lines) and no neighbour term. The estimates
+// of the model's own lines do not change.
+func (m *Method) AddLines(ctx context.Context, n int) error {
+	if err := m.checkAddLines(n); err != nil {
+		return err
+	}
+	if n == m.lines {
+		return nil
+	}
+	m.lines = n
+	return m.build(ctx)
+}
+
+func (m *Method) checkAddLines(n int) error {
+	if !m.trained {
+		return fmt.Errorf("neighbors: add lines: model is not trained")
+	}
+	if n < m.lines {
+		return fmt.Errorf("neighbors: add lines: %d lines for a model of %d", n, m.lines)
+	}
+	if int64(len(m.ids))*int64(n) > maxCells || n > 1<<16 {
+		return fmt.Errorf("neighbors: add lines: %d drugs on %d lines: the estimate holds at most %d drug-line cells and 65,536 lines", len(m.ids), n, maxCells)
+	}
+	return nil
 }
 
 // Predict implements model.Method.

@@ -177,6 +177,24 @@ func reference(rows []Row, nd, nl, k, a, b, l int) float64 {
 		}
 		return s / (n + 5)
 	}
+	if cnt[l] == 0 {
+		// A line without measurements: the mean of every score and the
+		// drugs' deviations pooled over their lines (doc.go).
+		all, pooled := 0.0, func(x int) float64 {
+			s, n := 0.0, 0.0
+			for _, r := range rows {
+				if r.A == x || r.B == x {
+					s += r.Y - lm[r.Line]
+					n++
+				}
+			}
+			return s / (n + 5)
+		}
+		for _, r := range rows {
+			all += r.Y
+		}
+		return all/float64(len(rows)) + pooled(a) + pooled(b)
+	}
 	res := map[[3]int]float64{}
 	for _, r := range rows {
 		e := r.Y - lm[r.Line] - dev(r.A, r.Line) - dev(r.B, r.Line)
@@ -249,6 +267,97 @@ func TestMatchesReference(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestUnmeasuredLine: a line of the dataset without training or
+// validation pairs (a held-out line) gets the pooled additive part, as
+// reference computes it; AddLines gives a trained model such lines, and
+// its own lines' estimates stay the same bits.
+func TestUnmeasuredLine(t *testing.T) {
+	d, split := grouped(10, 3, 9)
+	keep := func(idx []int) []int {
+		var out []int
+		for _, i := range idx {
+			if d.Pairs[i].Line != 2 {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	held := drugcomb.Split{Train: keep(split.Train), Val: keep(split.Val), Test: split.Test}
+	m := New(Config{K: 3})
+	if err := m.Fit(context.Background(), d, held, nil); err != nil {
+		t.Fatal(err)
+	}
+	for a := range len(m.ids) {
+		for b := range len(m.ids) {
+			for l := range 3 {
+				got, want := m.mu(a, b, l, 3), reference(m.rows, len(m.ids), 3, 3, a, b, l)
+				if math.Abs(got-want) > 1e-9*(1+math.Abs(want)) {
+					t.Fatalf("drugs %d %d line %d: μ %.12g, reference %.12g", a, b, l, got, want)
+				}
+			}
+		}
+	}
+
+	// The same training pairs on a two-line dataset, then AddLines(3).
+	two := *d
+	two.LineNames = d.LineNames[:2]
+	var idx []int
+	two.Pairs, two.Y, two.N, two.Var = nil, nil, nil, nil
+	remap := map[int]int{}
+	for i, p := range d.Pairs {
+		if p.Line == 2 {
+			continue
+		}
+		remap[i] = len(two.Pairs)
+		two.Pairs, two.Y, two.N, two.Var = append(two.Pairs, p), append(two.Y, d.Y[i]), append(two.N, d.N[i]), append(two.Var, d.Var[i])
+		idx = append(idx, i)
+	}
+	var sp drugcomb.Split
+	for _, i := range held.Train {
+		sp.Train = append(sp.Train, remap[i])
+	}
+	for _, i := range held.Val {
+		sp.Val = append(sp.Val, remap[i])
+	}
+	m2 := New(Config{K: 3})
+	if err := m2.Fit(context.Background(), &two, sp, nil); err != nil {
+		t.Fatal(err)
+	}
+	before := make([]float64, 0)
+	for a := range len(m2.ids) {
+		for b := range len(m2.ids) {
+			for l := range 2 {
+				before = append(before, m2.mu(a, b, l, 3))
+			}
+		}
+	}
+	if err := m2.AddLines(context.Background(), 1); err == nil {
+		t.Error("AddLines(1) on a two-line model accepted")
+	}
+	if err := m2.AddLines(context.Background(), 3); err != nil {
+		t.Fatal(err)
+	}
+	k := 0
+	for a := range len(m2.ids) {
+		for b := range len(m2.ids) {
+			for l := range 3 {
+				got := m2.mu(a, b, l, 3)
+				if l < 2 {
+					if got != before[k] {
+						t.Fatalf("drugs %d %d line %d: μ %v after AddLines, %v before", a, b, l, got, before[k])
+					}
+					k++
+				} else if want := m.mu(a, b, 2, 3); math.Abs(got-want) > 1e-9*(1+math.Abs(want)) {
+					t.Fatalf("drugs %d %d, the added line: μ %v, the held-out line's %v", a, b, got, want)
+				}
+			}
+		}
+	}
+	if err := New(Config{}).AddLines(context.Background(), 3); err == nil {
+		t.Error("AddLines on an untrained model accepted")
 	}
 }
 

@@ -171,6 +171,33 @@ func (s *Stacked) outOfFold(ctx context.Context, d *model.Dataset, idx []int) ([
 	return out, nil
 }
 
+// LineFeatures implements model.LineAdder: the inner method's (nil when
+// it has none or cannot add lines).
+func (s *Stacked) LineFeatures() [][]float64 {
+	if la, ok := s.inner.(model.LineAdder); ok {
+		return la.LineFeatures()
+	}
+	return nil
+}
+
+// AddLines implements model.LineAdder: the inner method takes the lines
+// of x from their features (its AddLines), and the neighbour estimate
+// gives each new line the pooled additive part (Method.AddLines), so
+// that μ on a new line is that part plus the inner method's residual.
+func (s *Stacked) AddLines(x [][]float64) error {
+	la, ok := s.inner.(model.LineAdder)
+	if !ok {
+		return fmt.Errorf("neighbors: add lines: the inner %s model cannot add lines", s.inner.Name())
+	}
+	if err := s.cf.checkAddLines(len(x)); err != nil {
+		return err
+	}
+	if err := la.AddLines(x); err != nil {
+		return err
+	}
+	return s.cf.AddLines(context.Background(), len(x))
+}
+
 // Predict implements model.Method: the inner method's predictions with
 // the neighbour estimate added to μ.
 func (s *Stacked) Predict(f *model.Features, pairs []model.PairRef) ([]model.Prediction, error) {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/deup-screening/deup/drugcomb"
@@ -173,5 +174,62 @@ func TestStackedValidationRMSE(t *testing.T) {
 	}
 	if inMemory := math.Sqrt(sm / float64(len(split.Val))); !(inMemory < want) {
 		t.Errorf("RMSE of the fitted model on its validation pairs %v, not below the out-of-fold %v: the test does not separate the two", inMemory, want)
+	}
+}
+
+// lineRecorder is a recorder that can add lines: it keeps the rows
+// AddLines gave it and predicts μ = 1 on every line.
+type lineRecorder struct {
+	recorder
+	x [][]float64
+}
+
+func (r *lineRecorder) LineFeatures() [][]float64 { return r.x }
+func (r *lineRecorder) AddLines(x [][]float64) error {
+	r.x = x
+	return nil
+}
+
+// TestStackedAddLines: a stacked model adds a line when its inner method
+// can (model.LineAdder): the inner method gets the rows, and μ on the new
+// line is the neighbour estimate's pooled additive part plus the inner
+// μ; fewer rows than lines are refused before the inner method is
+// touched, and an inner method that cannot add lines is named.
+func TestStackedAddLines(t *testing.T) {
+	d, split := grouped(12, 2, 4)
+	inner := &lineRecorder{x: [][]float64{{1}, {2}}}
+	s := NewStacked("stacked", 7, inner)
+	if err := s.Fit(context.Background(), d, split, nil); err != nil {
+		t.Fatal(err)
+	}
+	var la model.LineAdder = s
+	if got := la.LineFeatures(); len(got) != 2 {
+		t.Fatalf("LineFeatures %v, want the inner method's 2 rows", got)
+	}
+	if err := la.AddLines([][]float64{{1}}); err == nil || len(inner.x) != 2 {
+		t.Errorf("1 row for 2 lines: %v, inner rows %v", err, inner.x)
+	}
+	x := [][]float64{{1}, {2}, {3}}
+	if err := la.AddLines(x); err != nil {
+		t.Fatal(err)
+	}
+	if len(inner.x) != 3 {
+		t.Errorf("inner rows %v, want 3", inner.x)
+	}
+	pred, err := s.Predict(d.Features, []model.PairRef{{A: 0, B: 1, Line: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := s.cf.drugs[d.Features.ID(0)], s.cf.drugs[d.Features.ID(1)]
+	want := reference(s.cf.rows, len(s.cf.ids), 3, s.cf.k, a, b, 2) + 1
+	if math.Abs(pred[0].Mu-want) > 1e-9*(1+math.Abs(want)) {
+		t.Errorf("new line: μ %v, want the pooled additive part + 1 = %v", pred[0].Mu, want)
+	}
+	plain := NewStacked("stacked", 7, &recorder{})
+	if err := plain.Fit(context.Background(), d, split, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := plain.AddLines(x); err == nil || !strings.Contains(err.Error(), "recorder") {
+		t.Errorf("inner method without AddLines: %v, want an error naming it", err)
 	}
 }
