@@ -11,20 +11,20 @@ import (
 	"github.com/deup-screening/deup/active/surrogate"
 )
 
-// TestJointCampaign runs a panel campaign with the joint batch (bucb on
-// interactive DEUP) the way simulate and campaign step do (State.Step):
-// round 1 reads the sigmas as given (no measured suggestion yet), later
-// rounds the calibration of the earlier rounds' pairs, recorded in the
-// suggest event; the per-line cap holds; and a campaign replayed from its
-// events after any round proposes the next batch as the uninterrupted one.
-func TestJointCampaign(t *testing.T) {
+// jointRun is the panel campaign of the joint-batch tests (10 drugs on two
+// lines, 20 initial pairs, 3 rounds of 6, at most 4 pairs per line,
+// interactive DEUP on identity features, seed 7) with acquisition acq,
+// stepped to its end: its rounds, its store, the screen, and a maker of
+// fresh surrogates for resuming it.
+func jointRun(t *testing.T, acq string) ([]*active.Round, active.Store, active.TableOracle, func() active.Surrogate) {
+	t.Helper()
 	base, table := activetest.PanelScreen(10, []float64{0, 30}, 5)
 	initial, cands, err := active.SplitInitial(table, 20, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cc := base
-	cc.Mode, cc.Model, cc.Acquisition, cc.Batch, cc.Rounds, cc.MaxPerLine, cc.Seed, cc.Features = active.Retrospective, surrogate.RidgeDEUP, "bucb", 6, 3, 4, 7, "identity"
+	cc.Mode, cc.Model, cc.Acquisition, cc.Batch, cc.Rounds, cc.MaxPerLine, cc.Seed, cc.Features = active.Retrospective, surrogate.RidgeDEUP, acq, 6, 3, 4, 7, "identity"
 	enc, err := surrogate.NewEncoder(cc)
 	if err != nil {
 		t.Fatal(err)
@@ -46,24 +46,47 @@ func TestJointCampaign(t *testing.T) {
 	for !c.Done() {
 		prop, err := c.Step(context.Background(), sur, table)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", acq, err)
 		}
 		rounds = append(rounds, prop.Round)
-		for l, n := range activetest.PerLine(prop.Round) {
-			if n > 4 {
-				t.Errorf("round %d: %d pairs on line %d, cap 4", prop.Round.Index, n, l)
-			}
-		}
 	}
-	var extras []map[string]float64
+	return rounds, store, table, newSur
+}
+
+// suggestExtras returns the Extra of each suggest event of store, decoded.
+func suggestExtras(t *testing.T, store active.Store) []map[string]any {
+	t.Helper()
+	var extras []map[string]any
 	for _, e := range store.Events() {
 		if e.Kind == active.KindSuggest {
 			var m map[string]any
 			if err := json.Unmarshal([]byte(e.Extra), &m); err != nil {
 				t.Fatal(err)
 			}
-			extras = append(extras, map[string]float64{"scale": m["sigma_scale"].(float64), "n": m["calibration_pairs"].(float64), "l2": m["length_scale2"].(float64)})
+			extras = append(extras, m)
 		}
+	}
+	return extras
+}
+
+// TestJointCampaign runs a panel campaign with the joint batch (bucb on
+// interactive DEUP) the way simulate and campaign step do (State.Step):
+// round 1 reads the sigmas as given (no measured suggestion yet), later
+// rounds the calibration of the earlier rounds' pairs, recorded in the
+// suggest event; the per-line cap holds; and a campaign replayed from its
+// events after any round proposes the next batch as the uninterrupted one.
+func TestJointCampaign(t *testing.T) {
+	rounds, store, table, newSur := jointRun(t, "bucb")
+	for _, r := range rounds {
+		for l, n := range activetest.PerLine(r) {
+			if n > 4 {
+				t.Errorf("round %d: %d pairs on line %d, cap 4", r.Index, n, l)
+			}
+		}
+	}
+	var extras []map[string]float64
+	for _, m := range suggestExtras(t, store) {
+		extras = append(extras, map[string]float64{"scale": m["sigma_scale"].(float64), "n": m["calibration_pairs"].(float64), "l2": m["length_scale2"].(float64)})
 	}
 	if len(extras) != 3 {
 		t.Fatalf("%d suggest events, want 3", len(extras))

@@ -118,8 +118,8 @@ func (m *Method) Fit(ctx context.Context, d *model.Dataset, split drugcomb.Split
 	start := time.Now()
 	m.trained = false
 	m.feat, m.lines = d.Features.Config, max(d.Lines(), 1)
-	if nd := d.Features.NumDrugs(); int64(nd)*int64(m.lines) > maxCells || m.lines > 1<<16 {
-		return fmt.Errorf("neighbors: %d drugs on %d lines: the estimate holds at most %d drug-line cells and 65,536 lines", nd, m.lines, maxCells)
+	if err := checkCells(d.Features.NumDrugs(), m.lines); err != nil {
+		return fmt.Errorf("neighbors: %w", err)
 	}
 	if err := m.memorize(d, split.Train); err != nil {
 		return err
@@ -417,8 +417,17 @@ func (m *Method) checkAddLines(n int) error {
 	if n < m.lines {
 		return fmt.Errorf("neighbors: add lines: %d lines for a model of %d", n, m.lines)
 	}
-	if int64(len(m.ids))*int64(n) > maxCells || n > 1<<16 {
-		return fmt.Errorf("neighbors: add lines: %d drugs on %d lines: the estimate holds at most %d drug-line cells and 65,536 lines", len(m.ids), n, maxCells)
+	if err := checkCells(len(m.ids), n); err != nil {
+		return fmt.Errorf("neighbors: add lines: %w", err)
+	}
+	return nil
+}
+
+// checkCells refuses nd drugs on nl lines beyond what the estimate's
+// tables hold (maxCells drug-line cells, 65,536 lines).
+func checkCells(nd, nl int) error {
+	if int64(nd)*int64(nl) > maxCells || nl > 1<<16 {
+		return fmt.Errorf("%d drugs on %d lines: the estimate holds at most %d drug-line cells and 65,536 lines", nd, nl, maxCells)
 	}
 	return nil
 }
